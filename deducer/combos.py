@@ -1,0 +1,73 @@
+"""Digit masks and the (sum, length) combination tables.
+
+A candidate mask is a 9-bit int: bit ``d - 1`` set means digit ``d`` is possible.
+Everything here is precomputed once at import; the solver's hot path only indexes tables.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+ALL = 0x1FF
+EVEN = sum(1 << (d - 1) for d in (2, 4, 6, 8))
+ODD = ALL & ~EVEN
+
+#: bit(d) for d in 0..9 (index 0 unused, kept so ``BIT[d]`` reads naturally).
+BIT = (0,) + tuple(1 << (d - 1) for d in range(1, 10))
+#: number of set bits of every 9-bit mask
+POP = tuple(bin(m).count("1") for m in range(512))
+#: digits of every mask, ascending
+DIGITS = tuple(tuple(d for d in range(1, 10) if m >> (d - 1) & 1) for m in range(512))
+#: sum of the digits of every mask
+SUM = tuple(sum(DIGITS[m]) for m in range(512))
+#: smallest / largest digit of every mask (0 for the empty mask)
+LOW = tuple(DIGITS[m][0] if m else 0 for m in range(512))
+HIGH = tuple(DIGITS[m][-1] if m else 0 for m in range(512))
+#: the single digit of a one-bit mask, else 0
+SINGLE = tuple(DIGITS[m][0] if POP[m] == 1 else 0 for m in range(512))
+
+#: masks of every size: BY_SIZE[k] = all masks with k digits
+BY_SIZE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(BIT[d] for d in c) for c in combinations(range(1, 10), k)) for k in range(10)
+)
+
+_TABLE: dict[tuple[int, int], tuple[int, ...]] = {}
+for _k in range(1, 10):
+    for _m in BY_SIZE[_k]:
+        _TABLE.setdefault((SUM[_m], _k), ())
+        _TABLE[(SUM[_m], _k)] += (_m,)
+
+
+def mask_of(digits) -> int:
+    """The mask of an iterable of digits 1..9."""
+    m = 0
+    for d in digits:
+        m |= BIT[d]
+    return m
+
+
+def combos(total: int | None, length: int) -> tuple[int, ...]:
+    """Every digit set of ``length`` distinct digits summing to ``total``.
+
+    ``total=None`` is an unclued run: any ``length`` distinct digits.
+    """
+    if not 1 <= length <= 9:
+        return ()
+    if total is None:
+        return BY_SIZE[length]
+    return _TABLE.get((total, length), ())
+
+
+def sum_range(length: int) -> tuple[int, int]:
+    """Smallest and largest total a run of ``length`` distinct digits can have."""
+    return length * (length + 1) // 2, length * (19 - length) // 2
+
+
+def fmt_mask(mask: int, sep: str = "") -> str:
+    """Digits of a mask as text: ``fmt_mask(0b101) == '13'``."""
+    return sep.join(str(d) for d in DIGITS[mask])
+
+
+def fmt_combo(mask: int) -> str:
+    """A combination as a sum: ``7+9``."""
+    return "+".join(str(d) for d in DIGITS[mask])
