@@ -262,7 +262,9 @@ class Puzzle:
                     continue
                 if d in seen:
                     raise self._err(
-                        rc, f"digit {d} appears twice in run {run.name} (also at {cell_name(seen[d])})"
+                        rc,
+                        f"digit {d} appears twice in run {run.name} "
+                        f"(also at {cell_name(seen[d])})",
                     )
                 seen[d] = rc
             if run.total is not None and len(seen) == run.length and sum(seen) != run.total:

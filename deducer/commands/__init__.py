@@ -1,0 +1,1 @@
+"""One module per ``deducer`` sub-command (see ``deducer.cli``)."""

@@ -1,0 +1,40 @@
+"""``deducer solve``: every solution up to a cap, a uniqueness proof, or a clear no."""
+
+from __future__ import annotations
+
+from ..cli import EXIT_NO_SOLUTION, EXIT_OK, add_puzzle_args, emit, read_puzzle
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("solve", help="solve a puzzle: unique / N solutions / no solution",
+                       description="Solve a puzzle completely and say whether its solution "
+                                   "is unique. Player entries in the file are kept.")
+    add_puzzle_args(p)
+    p.add_argument("--max-solutions", type=int, default=2, metavar="N",
+                   help="stop after N solutions (default 2: enough to prove uniqueness)")
+    p.add_argument("--json", action="store_true", help="print the JSON contract of DESIGN.md §5")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="stop searching after this long and report what was found")
+    p.add_argument("--ignore-entries", action="store_true",
+                   help="solve the bare puzzle, ignoring the player's entries")
+
+
+def run(args) -> int:
+    from ..errors import DeducerError
+    from ..render import get
+    from ..search import NONE, solve
+
+    if args.max_solutions < 1:
+        raise DeducerError("--max-solutions must be at least 1")
+    if args.timeout is not None and args.timeout <= 0:
+        raise DeducerError("--timeout must be a positive number of seconds")
+    puzzle = read_puzzle(args)
+    result = solve(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
+                   use_entries=not args.ignore_entries)
+    if result.status == NONE and puzzle.entries and not args.ignore_entries:
+        bare = solve(puzzle, max_solutions=1, use_entries=False, timeout=args.timeout)
+        if bare.solutions:
+            result.reason = (f"{result.reason}; the puzzle itself has a solution, so an entry "
+                             "is wrong (see 'deducer check')")
+    emit(get("json" if args.json else "text").solve(puzzle, result))
+    return EXIT_NO_SOLUTION if result.status == NONE else EXIT_OK

@@ -1,0 +1,82 @@
+"""Difficulty from a step log: hardest step, total effort, a level, a rater version.
+
+Levels follow DESIGN.md §4 (the anchors Sudoku Explainer and HoDoKu use): the hardest
+step decides the level; a path whose effort is large for its size is bumped one level.
+The same steps always give the same rating.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+
+RATER_VERSION = "1"
+
+LEVELS = ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
+#: upper bound of the hardest step's weight for each level below Extreme
+LEVEL_MAX_WEIGHT = (("Easy", 1.6), ("Medium", 2.4), ("Hard", 4.2), ("Expert", 6.0))
+#: effort per white cell above which a path is "large for its level" (bumped one level up)
+EFFORT_PER_CELL_BUMP = {"Easy": 9.0, "Medium": 14.0, "Hard": 30.0, "Expert": 60.0}
+TRIAL_RULES = frozenset({"trial"})
+GUESS_RULES = frozenset({"backtracking"})
+
+
+@dataclass
+class Rating:
+    """A difficulty grade."""
+
+    level: str
+    max_weight: float
+    score: int
+    rules: dict[str, int] = field(default_factory=dict)
+    version: str = RATER_VERSION
+    steps: int = 0
+    bumped: bool = False
+    mean_available: float = 0.0  # simplest-tier moves open per step (lower = harder)
+    solved: bool = True
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["mean_available"] = round(self.mean_available, 3)
+        d["max_weight"] = round(self.max_weight, 3)
+        return d
+
+    @property
+    def rank(self) -> int:
+        return LEVELS.index(self.level)
+
+
+def level_for(max_weight: float, rules_used: set[str]) -> str:
+    if rules_used & GUESS_RULES:
+        return "Unreasonable"
+    if rules_used & TRIAL_RULES:
+        return "Extreme"
+    for name, limit in LEVEL_MAX_WEIGHT:
+        if max_weight <= limit + 1e-9:
+            return name
+    return "Extreme"
+
+
+def rate_steps(steps, status: str = "solved", puzzle=None) -> Rating:
+    """Rate a walkthrough."""
+    counts = Counter(s.rule for s in steps)
+    max_w = max((s.weight for s in steps), default=0.0)
+    score = sum(s.score for s in steps)
+    level = level_for(max_w, set(counts))
+    bumped = False
+    cells = len(puzzle.whites) if puzzle is not None else max(len(steps), 1)
+    limit = EFFORT_PER_CELL_BUMP.get(level)
+    if limit is not None and cells and score / cells > limit:
+        level = LEVELS[LEVELS.index(level) + 1]
+        bumped = True
+    mean_avail = sum(s.available for s in steps) / len(steps) if steps else 0.0
+    return Rating(
+        level=level,
+        max_weight=max_w,
+        score=score,
+        rules=dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
+        steps=len(steps),
+        bumped=bumped,
+        mean_available=mean_avail,
+        solved=status == "solved",
+    )

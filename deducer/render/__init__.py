@@ -1,0 +1,42 @@
+"""Output renderers behind one interface.
+
+A renderer turns results into text (or bytes) for one medium. Each module defines
+``RENDERER``, an instance of :class:`Renderer`; a renderer may leave a method as the
+base class's, which says the medium does not offer that output.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..errors import DeducerError
+
+_MODULES = {
+    "text": "deducer.render.text",
+    "json": "deducer.render.jsonout",
+}
+
+
+class Renderer:
+    """One output medium."""
+
+    name = "?"
+
+    def solve(self, puzzle, result) -> str:
+        """A solve result: the grid(s) and the verdict."""
+        raise DeducerError(f"the {self.name} renderer cannot show solve results")
+
+    def walkthrough(self, puzzle, explanation) -> str:
+        """An explain result: every step, the rating, the final grid."""
+        raise DeducerError(f"the {self.name} renderer cannot show walkthroughs")
+
+
+def get(name: str) -> Renderer:
+    if name not in _MODULES:
+        raise DeducerError(f"unknown renderer {name!r}")
+    return importlib.import_module(_MODULES[name]).RENDERER
+
+
+def register(name: str, module: str) -> None:
+    """Make another renderer module available under ``name``."""
+    _MODULES[name] = module
