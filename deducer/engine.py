@@ -157,6 +157,15 @@ class Engine:
         return None
 
     def _ask(self, rule: Rule):
+        try:
+            return self._ask_unguarded(rule)
+        except RuleError:
+            raise
+        except Exception as e:  # a user's rule may fail in any way: name it, no traceback
+            raise RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
+                            f"{type(e).__name__}: {e}", path=rule.source) from e
+
+    def _ask_unguarded(self, rule: Rule):
         view = self.view
         if rule.scope == "run":
             ds = self.dirty[rule.id]
@@ -180,9 +189,15 @@ class Engine:
             dirty = self.avail_dirty[rule.id]
             for rid in dirty:
                 n = 0
-                for ded in rule.call(self.view, rid) or ():
-                    if self._effect(rule, ded) is not None:
-                        n += 1
+                try:
+                    for ded in rule.call(self.view, rid) or ():
+                        if self._effect(rule, ded) is not None:
+                            n += 1
+                except RuleError:
+                    raise
+                except Exception as e:
+                    raise RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
+                                    f"{type(e).__name__}: {e}", path=rule.source) from e
                 cache[rid] = n
             dirty.clear()
             total += sum(cache.values())

@@ -15,6 +15,24 @@ from .model import Puzzle
 
 _CACHE: dict[tuple, tuple[int, ...] | None] = {}
 _CACHE_LIMIT = 400_000
+_SUBSETS: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def _subsets(total: int, n: int) -> frozenset[int]:
+    """Every partial digit set that some combination of (total, n) contains."""
+    key = (total, n)
+    subs = _SUBSETS.get(key)
+    if subs is None:
+        acc = set()
+        for c in combos(total, n):
+            s = c
+            while True:  # all submasks of c
+                acc.add(s)
+                if s == 0:
+                    break
+                s = (s - 1) & c
+        subs = _SUBSETS[key] = frozenset(acc)
+    return subs
 
 
 def run_filter(total: int | None, masks: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -43,8 +61,13 @@ def _run_filter(total, masks):
     allowed = 0
     for c in live:
         allowed |= c
+    if masks.count(masks[0]) == n:
+        # identical cells: every live combination can be permuted into any of them
+        return (allowed,) * n
     ms = [m & allowed for m in masks]
-    # forward: sets of digits used by cells 0..k-1 (reachable states only)
+    # forward: sets of digits used by cells 0..k-1 (reachable states only), pruned to
+    # partial sets some combination contains
+    subs = None if total is None else _subsets(total, n)
     fwd: list[set[int]] = [{0}]
     for m in ms:
         nxt = set()
@@ -53,7 +76,9 @@ def _run_filter(total, masks):
             while avail:
                 b = avail & -avail
                 avail ^= b
-                nxt.add(s | b)
+                t = s | b
+                if subs is None or t in subs:
+                    nxt.add(t)
         if not nxt:
             return None
         fwd.append(nxt)
