@@ -14,6 +14,10 @@ from .errors import PuzzleError
 
 Coord = tuple[int, int]
 
+#: limits that keep a hostile or mistyped file from exhausting memory or time
+MAX_SIDE = 200  # squares per row or column (the largest real puzzles are 150x150)
+MAX_RUNS = 20_000
+
 ACROSS = "A"
 DOWN = "D"
 ARROW = {ACROSS: "→", DOWN: "↓"}
@@ -198,6 +202,9 @@ class Puzzle:
         if not self.squares or not self.squares[0]:
             raise PuzzleError("the puzzle has no squares")
         width = len(self.squares[0])
+        if self.rows > MAX_SIDE or width > MAX_SIDE:
+            raise PuzzleError(f"the grid is {self.rows}x{width}; deducer handles at most "
+                              f"{MAX_SIDE}x{MAX_SIDE} squares")
         for r, row in enumerate(self.squares):
             if len(row) != width:
                 raise PuzzleError(
@@ -207,6 +214,9 @@ class Puzzle:
         if not self.whites:
             raise PuzzleError("the puzzle has no white cells")
         self._check_clues()
+        if len(self.runs) > MAX_RUNS:
+            raise PuzzleError(f"the grid has {len(self.runs)} runs; deducer handles at most "
+                              f"{MAX_RUNS}")
         for run in self.runs:
             self._check_run(run)
         self._check_digits()
