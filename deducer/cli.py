@@ -17,9 +17,14 @@ from .errors import DeducerError
 COMMANDS = {
     "solve": "deducer.commands.solve",
     "convert": "deducer.commands.convert",
+    "explain": "deducer.commands.explain",
+    "rate": "deducer.commands.rate",
+    "hint": "deducer.commands.hint",
+    "check": "deducer.commands.check",
+    "rules": "deducer.commands.rules",
 }
 
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1, 2, 3, 4
 
 
 class _Parser(argparse.ArgumentParser):

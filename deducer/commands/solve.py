@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, add_puzzle_args, emit, read_puzzle
+from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
 
 
 def add_parser(sub) -> None:
@@ -37,4 +37,7 @@ def run(args) -> int:
             result.reason = (f"{result.reason}; the puzzle itself has a solution, so an entry "
                              "is wrong (see 'deducer check')")
     emit(get("json" if args.json else "text").solve(puzzle, result))
-    return EXIT_NO_SOLUTION if result.status == NONE else EXIT_OK
+    if result.status == NONE:
+        # a time limit that found nothing has not shown there is no solution
+        return EXIT_NO_SOLUTION if result.complete else EXIT_UNDECIDED
+    return EXIT_OK

@@ -107,7 +107,7 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
             if len(blocks) > 1:
                 raise PuzzleError(
                     f"the file holds {len(blocks)} puzzles ({', '.join(found)}); "
-                    "choose one by name",
+                    "choose one with --name",
                     line=blocks[0][1],
                 )
             chosen = blocks[0]
