@@ -22,6 +22,7 @@ COMMANDS = {
     "hint": "deducer.commands.hint",
     "check": "deducer.commands.check",
     "rules": "deducer.commands.rules",
+    "render": "deducer.commands.render",
 }
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1, 2, 3, 4

@@ -77,6 +77,8 @@ def solve(puzzle: Puzzle, *, max_solutions: int = 2, use_entries: bool = True,
     from .graph import components
 
     cap = max(1, max_solutions)
+    # look for one solution past the cap: finding it is what tells "exactly cap" from "more"
+    probe = cap + 1
     deadline = None if timeout is None else time.perf_counter() + timeout
     layout = Layout.of(puzzle)
     start = masks[:] if masks is not None else puzzle.initial_masks(with_entries=use_entries)
@@ -93,7 +95,7 @@ def solve(puzzle: Puzzle, *, max_solutions: int = 2, use_entries: bool = True,
     for cells in comps:
         found: list[list[int]] = []
         try:
-            done = _search(layout, start, cells, cap, found, deadline, counter)
+            done = _search(layout, start, cells, probe, found, deadline, counter)
         except Timeout:
             done, timed_out = False, True
         exhausted &= done
@@ -121,7 +123,7 @@ def solve(puzzle: Puzzle, *, max_solutions: int = 2, use_entries: bool = True,
     total_known = 1
     for p in per_comp:
         total_known *= len(p)
-    complete = exhausted and total_known <= cap
+    complete = exhausted and not timed_out and total_known <= cap
     for values in solutions:  # final independent check: never show a wrong solution as right
         bad = check_solution(puzzle, values)
         if bad is not None:

@@ -14,6 +14,9 @@ from ..errors import DeducerError
 _MODULES = {
     "text": "deducer.render.text",
     "json": "deducer.render.jsonout",
+    "svg": "deducer.render.svg",
+    "html": "deducer.render.html",
+    "markdown": "deducer.render.markdown",
 }
 
 

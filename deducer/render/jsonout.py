@@ -30,11 +30,31 @@ def solve_obj(puzzle, result) -> dict:
     return obj
 
 
+def walkthrough_obj(puzzle, explanation) -> dict:
+    """DESIGN.md §5 ``explain --json``: status, steps, rating, solution (+ extras)."""
+    sol = explanation.solution
+    obj = {
+        "status": explanation.status,
+        "steps": [s.to_json() for s in explanation.steps],
+        "rating": explanation.rating.to_json() if explanation.rating is not None else None,
+        "solution": solution_grid(puzzle, sol) if sol is not None else None,
+        "rows": puzzle.rows,
+        "cols": puzzle.cols,
+        "message": explanation.message,
+    }
+    if explanation.solutions:
+        obj["solutions"] = [solution_grid(puzzle, s) for s in explanation.solutions]
+    return obj
+
+
 class JsonRenderer(Renderer):
     name = "json"
 
     def solve(self, puzzle, result) -> str:
         return dumps(solve_obj(puzzle, result))
+
+    def walkthrough(self, puzzle, explanation) -> str:
+        return dumps(walkthrough_obj(puzzle, explanation))
 
 
 RENDERER = JsonRenderer()

@@ -56,6 +56,45 @@ def verdict(result) -> str:
     return f"at least {n} solutions ({why} stopped the search)"
 
 
+def rating_line(rating) -> str:
+    """``Hard (hardest step 3.8, effort 412, 59 steps; rater v1)``."""
+    if rating is None:
+        return "not rated"
+    bump = ", bumped for effort" if rating.bumped else ""
+    tail = "" if rating.solved else "; the walkthrough did not finish"
+    return (f"{rating.level} (hardest step {rating.max_weight:g}, effort {rating.score}, "
+            f"{rating.steps} steps{bump}{tail}; rater v{rating.version})")
+
+
+def explanation_verdict(explanation) -> str:
+    """One line on how a walkthrough ended."""
+    status = explanation.status
+    msg = explanation.message
+    if status == "solved":
+        return "solved"
+    if status == "multiple":
+        return f"several solutions: {msg}" if msg else "several solutions"
+    if status == "none":
+        return f"no solution: {msg}" if msg else "no solution"
+    if status == "timeout":
+        return f"stopped: {msg}" if msg else "stopped by the time limit"
+    return f"stalled: {msg}" if msg else "stalled"
+
+
+def step_lines(steps) -> list[str]:
+    """``  1. Lone cell: r1c2↓ 2/1 has one empty cell left ...`` (numbers aligned)."""
+    width = len(str(len(steps))) if steps else 1
+    return [f"{s.n:>{width}}. {s.name}: {s.text}" for s in steps]
+
+
+def end_grid(explanation) -> str:
+    """The final grid: digits where decided (``.`` where still open)."""
+    from ..combos import SINGLE
+
+    puzzle = explanation.puzzle
+    return draw_grid(puzzle, [SINGLE[m] for m in explanation.masks])
+
+
 class TextRenderer(Renderer):
     name = "text"
 
@@ -68,6 +107,18 @@ class TextRenderer(Renderer):
         if len(result.solutions) > 1:
             diff = differences(puzzle, result.solutions)
             parts.append(f"\nthe solutions differ at {len(diff)} cells: " + ", ".join(diff))
+        return "\n".join(parts) + "\n"
+
+    def walkthrough(self, puzzle, explanation) -> str:
+        parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}), ""]
+        parts += step_lines(explanation.steps)
+        if explanation.steps:
+            parts.append("")
+        parts.append(explanation_verdict(explanation))
+        if explanation.status != "solved" or explanation.steps:
+            parts.append(end_grid(explanation))
+        parts.append("")
+        parts.append("rating: " + rating_line(explanation.rating))
         return "\n".join(parts) + "\n"
 
 

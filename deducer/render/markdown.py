@@ -1,0 +1,55 @@
+"""Markdown renderer: a walkthrough to read on GitHub, in an editor or a static site."""
+
+from __future__ import annotations
+
+from ..model import cell_name
+from . import Renderer
+from .text import draw_grid, end_grid, explanation_verdict, rating_line
+
+
+def _escape(text: str) -> str:
+    """Keep Markdown from reading digits, stars or pipes in a sentence as markup."""
+    for ch in ("\\", "*", "_", "`", "|", "<", ">", "[", "]"):
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def _block(text: str) -> list[str]:
+    return ["```text", text, "```"]
+
+
+class MarkdownRenderer(Renderer):
+    name = "markdown"
+
+    def walkthrough(self, puzzle, explanation) -> str:
+        title = puzzle.name or "Kakuro"
+        rating = explanation.rating
+        out = [f"# Walkthrough: {_escape(title)}", ""]
+        out.append(f"- **Size:** {puzzle.rows} × {puzzle.cols}, {len(puzzle.whites)} cells "
+                   f"to fill")
+        out.append(f"- **Result:** {_escape(explanation_verdict(explanation))}")
+        out.append(f"- **Rating:** {_escape(rating_line(rating))}")
+        out += ["", "## The puzzle", ""]
+        out += _block(draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}))
+        out += ["", "Clues read `down\\across`; `#` is a blank square, `.` a cell to fill. "
+                "Cells are named `r3c4`: row 3, column 4, counting the clue row and column.", ""]
+        if explanation.steps:
+            out += ["## Steps", ""]
+            for s in explanation.steps:
+                where = ""
+                if s.placements:
+                    where = " → " + ", ".join(f"{cell_name((r, c))} = {d}"
+                                              for r, c, d in s.placements)
+                out.append(f"{s.n}. **{_escape(s.name)}**{_escape(where)}: {_escape(s.text)}")
+            out.append("")
+        out += ["## The end", ""]
+        out += _block(end_grid(explanation))
+        out.append("")
+        if rating is not None and rating.rules:
+            out += ["## Techniques used", "", "| rule | steps |", "|---|---:|"]
+            out += [f"| {rid} | {n} |" for rid, n in rating.rules.items()]
+            out.append("")
+        return "\n".join(out)
+
+
+RENDERER = MarkdownRenderer()

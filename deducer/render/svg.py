@@ -1,0 +1,385 @@
+"""SVG board in the usual Kakuro look, shared by ``deducer render`` and the HTML walkthrough.
+
+Black clue squares are split by a diagonal (down sum lower-left, across sum upper-right);
+white cells hold a digit (givens bold black, entries purple, placed digits blue, the digits
+placed by the step on show orange) or candidates in a 3x3 mini-grid; parity puzzles shade
+their even cells. A *position* is the board after replaying steps 1..k of a walkthrough;
+the marks of step k (its cells, its runs, its eliminations struck out, its placements) are
+drawn on top of it.
+
+Every white cell is a ``<g class="w" data-cell="r,c">`` (0-based) holding ``rect.bg``,
+``text.d`` (the digit) and ``text.c`` candidates (``data-d``); every clue half is a
+``<g class="cr" data-run="id">``. Highlights are classes: ``hl`` (cells of the step),
+``run`` (cells of its runs), ``x`` on a struck candidate, ``n`` on a digit it placed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from ..combos import BIT, combos
+from ..model import ACROSS, Coord, Puzzle
+from . import Renderer
+
+S = 40.0  # cell size
+LABEL = 18.0  # room for the row / column numbers
+PAD = 1.5  # half the outer border
+
+DIGIT_CLASS = {"given": "g", "entry": "e", "placed": "p", "solution": "p", "new": "n"}
+
+STYLE = """
+text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif}
+.bg{fill:#fff;stroke:#555;stroke-width:1}
+.even .bg{fill:#d4d4d4}
+.run .bg{fill:#fff3c0}
+.even.run .bg{fill:#d8cc98}
+.hl .bg{fill:#ffd24a}
+.even.hl .bg{fill:#d9aa24}
+.k{fill:#2e2e2e;stroke:#555;stroke-width:1}
+.dg{stroke:#9a9a9a;stroke-width:1}
+.tri{fill:none}
+.cr.hl .tri{fill:#e0a800}
+.ct{fill:#fff;font-size:13px;text-anchor:middle}
+.cr.hl .ct{fill:#000;font-weight:bold}
+.d{font-size:25px;text-anchor:middle;fill:#1f5fbf}
+.d.g{fill:#000;font-weight:bold}
+.d.e{fill:#6a3d9a}
+.d.p{fill:#1f5fbf}
+.d.n{fill:#d14400;font-weight:bold}
+.c{font-size:10.5px;text-anchor:middle;fill:#4a4a4a}
+.c.x{fill:#e00000}
+.xl{stroke:#e00000;stroke-width:1.3}
+.off{display:none}
+.lb{font-size:9.5px;text-anchor:middle;fill:#8a8a8a}
+.frame{fill:none;stroke:#222;stroke-width:3}
+"""
+
+
+def num(v: float) -> str:
+    """Compact coordinates: at most one decimal, no trailing zeros."""
+    s = f"{v:.1f}"
+    return s[:-2] if s.endswith(".0") else s
+
+
+# ---- positions: replaying a walkthrough ------------------------------------------------
+
+
+@dataclass
+class Position:
+    """The board after some steps: candidates, digits written, what wrote them."""
+
+    masks: list[int]  # per white-cell index
+    digits: dict[Coord, int]
+    kinds: dict[Coord, str]  # given | entry | placed
+    start: list[int]  # masks before the first step (a cell still at it is "untouched")
+    k: int = 0  # steps applied
+
+    def copy(self) -> Position:
+        return Position(list(self.masks), dict(self.digits), dict(self.kinds), self.start,
+                        self.k)
+
+
+def start_position(puzzle: Puzzle, *, use_entries: bool = True) -> Position:
+    """Before step 1: the puzzle's masks with givens (and entries) written in and their
+    digits removed from their runs, exactly as the engine starts."""
+    masks = puzzle.initial_masks(with_entries=use_entries)
+    digits: dict[Coord, int] = {}
+    kinds: dict[Coord, str] = {}
+    if use_entries:
+        for rc, d in puzzle.entries.items():
+            digits[rc], kinds[rc] = d, "entry"
+    for rc, d in puzzle.givens.items():
+        digits[rc], kinds[rc] = d, "given"
+    idx = puzzle.index
+    for rc, d in digits.items():
+        i = idx[rc]
+        for rid in puzzle.cell_runs[i]:
+            for j in puzzle.runs[rid].cells:
+                if j != i:
+                    masks[j] &= ~BIT[d]
+    return Position(masks, digits, kinds, list(masks))
+
+
+def advance(puzzle: Puzzle, pos: Position, step) -> None:
+    """Apply one logged step (its eliminations, then its placements) in place."""
+    idx = puzzle.index
+    for r, c, ds in step.eliminations:
+        i = idx[(r, c)]
+        for d in ds:
+            pos.masks[i] &= ~BIT[d]
+    for r, c, d in step.placements:
+        pos.masks[idx[(r, c)]] = BIT[d]
+        pos.digits[(r, c)] = d
+        pos.kinds[(r, c)] = "placed"
+    pos.k += 1
+
+
+def position_at(puzzle: Puzzle, steps, k: int, *, use_entries: bool = True) -> Position:
+    """The board after steps 1..k (k = 0: the start)."""
+    pos = start_position(puzzle, use_entries=use_entries)
+    for step in steps[:k]:
+        advance(puzzle, pos, step)
+    return pos
+
+
+@dataclass
+class Marks:
+    """What one step highlights."""
+
+    cells: set[Coord] = field(default_factory=set)
+    runs: set[int] = field(default_factory=set)  # run ids
+    struck: dict[Coord, int] = field(default_factory=dict)  # coord -> mask of removed digits
+    new: dict[Coord, int] = field(default_factory=dict)  # digits placed by the step
+
+
+def run_ids(puzzle: Puzzle) -> dict[str, int]:
+    """Run name (as in ``Step.runs``) -> run id."""
+    return {run.name: run.id for run in puzzle.runs}
+
+
+def step_marks(puzzle: Puzzle, step, names: dict[str, int] | None = None) -> Marks:
+    names = run_ids(puzzle) if names is None else names
+    struck: dict[Coord, int] = {}
+    for r, c, ds in step.eliminations:
+        for d in ds:
+            struck[(r, c)] = struck.get((r, c), 0) | BIT[d]
+    return Marks(
+        cells={tuple(rc) for rc in step.cells},
+        runs={names[n] for n in step.runs if n in names},
+        struck=struck,
+        new={(r, c): d for r, c, d in step.placements},
+    )
+
+
+def shown_candidates(puzzle: Puzzle, pos: Position, marks: Marks | None = None, *,
+                     show_all: bool = False) -> dict[Coord, int]:
+    """Candidates worth drawing: cells without a digit whose mask has been narrowed since
+    the start (or every empty cell with ``show_all``)."""
+    out = {}
+    for i, rc in enumerate(puzzle.whites):
+        if rc in pos.digits:
+            continue
+        m = pos.masks[i]
+        if show_all or m != pos.start[i] or (marks is not None and rc in marks.struck):
+            out[rc] = m
+    return out
+
+
+def combination_candidates(puzzle: Puzzle, pos: Position | None = None) -> dict[Coord, int]:
+    """For a bare puzzle: each empty cell's digits that fit some combination of both its
+    runs (the puzzle's own pencil marks win where it has them)."""
+    pos = pos or start_position(puzzle)
+    out = {}
+    for i, rc in enumerate(puzzle.whites):
+        if rc in pos.digits:
+            continue
+        if rc in puzzle.pencil:
+            out[rc] = puzzle.pencil[rc]
+            continue
+        m = pos.masks[i]
+        for rid in puzzle.cell_runs[i]:
+            run = puzzle.runs[rid]
+            u = 0
+            for cm in combos(run.total, run.length):
+                u |= cm
+            m &= u
+        out[rc] = m
+    return out
+
+
+# ---- drawing ------------------------------------------------------------------------------
+
+
+def _cand_xy(x0: float, y0: float, d: int) -> tuple[float, float]:
+    """Centre of candidate ``d`` in the cell whose top-left corner is (x0, y0)."""
+    col, row = (d - 1) % 3, (d - 1) // 3
+    return x0 + S * (0.2 + 0.3 * col), y0 + S * (0.2 + 0.3 * row)
+
+
+def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = None,
+              candidates: dict[Coord, int] | None = None, marks: Marks | None = None,
+              labels: bool = True, interactive: bool = False, ident: str | None = None,
+              title: str | None = None, standalone: bool = True) -> str:
+    """The board as SVG text.
+
+    ``digits``: coord -> (digit, kind) with kind given | entry | placed | solution | new.
+    ``candidates``: coord -> mask drawn in the 3x3 mini-grid of cells without a digit.
+    ``marks``: the highlights of one step. ``interactive``: every cell carries its digit
+    node and all nine candidate nodes (hidden with ``off``) for a script to toggle.
+    """
+    digits = digits or {}
+    candidates = candidates or {}
+    marks = marks or Marks()
+    off = LABEL if labels else 0.0
+    width = off + puzzle.cols * S + 2 * PAD
+    height = off + puzzle.rows * S + 2 * PAD
+    ox, oy = off + PAD, off + PAD
+    run_cells: set[Coord] = set()
+    for rid in marks.runs:
+        run_cells.update(puzzle.runs[rid].coords)
+    even = puzzle.even or frozenset()
+    clue_runs: dict[tuple[Coord, str], int] = {
+        (run.clue_at, run.direction): run.id for run in puzzle.runs if run.clue_at is not None
+    }
+
+    out: list[str] = []
+    attrs = [f'viewBox="0 0 {num(width)} {num(height)}"', f'width="{num(width)}"',
+             f'height="{num(height)}"', 'preserveAspectRatio="xMinYMin meet"',
+             'class="kakuro"']
+    if ident:
+        attrs.insert(0, f'id="{ident}"')
+    if standalone:
+        attrs.insert(0, 'xmlns="http://www.w3.org/2000/svg"')
+    out.append(f"<svg {' '.join(attrs)} role=\"img\">")
+    if title:
+        out.append(f"<title>{escape(title)}</title>")
+    out.append(f"<style>{STYLE}</style>")
+    if labels:
+        for c in range(puzzle.cols):
+            out.append(f'<text class="lb" x="{num(ox + (c + 0.5) * S)}" y="{num(off - 5)}">'
+                       f"{c + 1}</text>")
+        for r in range(puzzle.rows):
+            out.append(f'<text class="lb" x="{num(off / 2)}" y="{num(oy + (r + 0.5) * S + 3.5)}">'
+                       f"{r + 1}</text>")
+    strikes: list[str] = []
+    for r, row in enumerate(puzzle.squares):
+        y0 = oy + r * S
+        for c, sq in enumerate(row):
+            x0 = ox + c * S
+            if not sq.white:
+                out.append(_black(sq, r, c, x0, y0, clue_runs, marks))
+                continue
+            rc = (r, c)
+            cls = ["w"]
+            if rc in even:
+                cls.append("even")
+            if rc in run_cells:
+                cls.append("run")
+            if rc in marks.cells:
+                cls.append("hl")
+            out.append(f'<g class="{" ".join(cls)}" data-cell="{r},{c}">')
+            out.append(f'<rect class="bg" x="{num(x0)}" y="{num(y0)}" width="{num(S)}" '
+                       f'height="{num(S)}"/>')
+            digit = digits.get(rc)
+            if rc in marks.new:
+                digit = (marks.new[rc], "new")
+            dx, dy = num(x0 + S / 2), num(y0 + S / 2 + 9)
+            if digit is not None:
+                out.append(f'<text class="d {DIGIT_CLASS[digit[1]]}" x="{dx}" y="{dy}">'
+                           f"{digit[0]}</text>")
+            elif interactive:
+                out.append(f'<text class="d" x="{dx}" y="{dy}"></text>')
+            shown = 0 if digit is not None else candidates.get(rc, 0)
+            struck = 0 if digit is not None else marks.struck.get(rc, 0)
+            for d in range(1, 10):
+                b = BIT[d]
+                visible = bool((shown | struck) & b)
+                if not (visible or interactive):
+                    continue
+                cx, cy = _cand_xy(x0, y0, d)
+                k = "c"
+                if struck & b:
+                    k += " x"
+                    strikes.append(f'<line class="xl" x1="{num(cx - 4.5)}" y1="{num(cy + 4.5)}" '
+                                   f'x2="{num(cx + 4.5)}" y2="{num(cy - 4.5)}"/>')
+                if not visible:
+                    k += " off"
+                out.append(f'<text class="{k}" data-d="{d}" x="{num(cx)}" y="{num(cy + 3.7)}">'
+                           f"{d}</text>")
+            out.append("</g>")
+    out.append(f'<g id="{ident}-strikes">' if ident else "<g>")
+    out.extend(strikes)
+    out.append("</g>")
+    out.append(f'<rect class="frame" x="{num(ox)}" y="{num(oy)}" '
+               f'width="{num(puzzle.cols * S)}" height="{num(puzzle.rows * S)}"/>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _black(sq, r: int, c: int, x0: float, y0: float, clue_runs, marks: Marks) -> str:
+    parts = [f'<rect class="k" x="{num(x0)}" y="{num(y0)}" width="{num(S)}" height="{num(S)}"/>']
+    if sq.is_clue:
+        x1, y1 = x0 + S, y0 + S
+        parts.append(f'<line class="dg" x1="{num(x0)}" y1="{num(y0)}" x2="{num(x1)}" '
+                     f'y2="{num(y1)}"/>')
+        halves = (
+            # down: lower-left triangle; across: upper-right triangle
+            (sq.down, "D", f"{num(x0)},{num(y0)} {num(x0)},{num(y1)} {num(x1)},{num(y1)}",
+             x0 + S * 0.3, y0 + S * 0.86),
+            (sq.across, ACROSS, f"{num(x0)},{num(y0)} {num(x1)},{num(y0)} {num(x1)},{num(y1)}",
+             x0 + S * 0.7, y0 + S * 0.4),
+        )
+        for total, direction, pts, tx, ty in halves:
+            if total is None:
+                continue
+            rid = clue_runs.get(((r, c), direction))
+            cls = "cr hl" if rid is not None and rid in marks.runs else "cr"
+            run_attr = f' data-run="{rid}"' if rid is not None else ""
+            parts.append(f'<g class="{cls}"{run_attr}><polygon class="tri" points="{pts}"/>'
+                         f'<text class="ct" x="{num(tx)}" y="{num(ty)}">{total}</text></g>')
+    return "".join(parts)
+
+
+# ---- ready-made boards --------------------------------------------------------------------
+
+
+def position_digits(pos: Position) -> dict[Coord, tuple[int, str]]:
+    return {rc: (d, pos.kinds.get(rc, "placed")) for rc, d in pos.digits.items()}
+
+
+def puzzle_svg(puzzle: Puzzle, *, candidates: bool = False, **kw) -> str:
+    """The puzzle as given: clues, givens, the player's entries (and candidates)."""
+    pos = start_position(puzzle)
+    cands = combination_candidates(puzzle, pos) if candidates else None
+    return board_svg(puzzle, digits=position_digits(pos), candidates=cands, **kw)
+
+
+def solution_svg(puzzle: Puzzle, values: list[int], **kw) -> str:
+    """A full solution (one digit per white cell index); givens stay bold."""
+    pos = start_position(puzzle)
+    digits = {rc: (v, pos.kinds.get(rc, "solution"))
+              for rc, v in zip(puzzle.whites, values, strict=True)}
+    return board_svg(puzzle, digits=digits, **kw)
+
+
+def step_svg(puzzle: Puzzle, explanation, k: int, *, candidates: bool = True,
+             show_all: bool = False, **kw) -> str:
+    """The board after steps 1..k of a walkthrough, with step k's marks (k = 0: start)."""
+    steps = explanation.steps
+    if not 0 <= k <= len(steps):
+        from ..errors import DeducerError
+
+        raise DeducerError(f"the walkthrough has steps 1..{len(steps)}; there is no step {k}")
+    pos = position_at(puzzle, steps, k)
+    marks = step_marks(puzzle, steps[k - 1]) if k else None
+    cands = shown_candidates(puzzle, pos, marks, show_all=show_all) if candidates else None
+    return board_svg(puzzle, digits=position_digits(pos), candidates=cands, marks=marks, **kw)
+
+
+def to_png(svg_text: str, scale: float = 2.0) -> bytes:
+    """Rasterise with cairosvg (an optional dependency)."""
+    try:
+        import cairosvg
+    except ImportError:
+        from ..errors import DeducerError
+
+        raise DeducerError("--png needs the optional package cairosvg (and the cairo library): "
+                           "pip install cairosvg") from None
+    return cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), scale=scale)
+
+
+class SvgRenderer(Renderer):
+    name = "svg"
+
+    def solve(self, puzzle, result) -> str:
+        if result.solutions:
+            return solution_svg(puzzle, result.solutions[0])
+        return puzzle_svg(puzzle)
+
+    def walkthrough(self, puzzle, explanation) -> str:
+        return step_svg(puzzle, explanation, len(explanation.steps))
+
+
+RENDERER = SvgRenderer()
+

@@ -1,0 +1,69 @@
+"""The small Python API (deducer.api)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deducer import api
+from deducer.errors import DeducerError
+
+ROOT = Path(__file__).resolve().parents[1]
+FOUR = "\\|5\\|16\\\n\\| | \n\\12| | \n"
+MULTI = "\\|4\\|16\\|6\\\n\\12| | | \n\\14| | | \n"
+
+
+def test_load_text_and_path(tmp_path):
+    p = api.load(FOUR)
+    assert isinstance(p, api.Puzzle) and len(p.whites) == 4
+    f = tmp_path / "four.txt"
+    f.write_text(FOUR, encoding="utf-8")
+    assert api.load(str(f)).squares == p.squares
+    assert api.load(f, format="pipe").squares == p.squares
+    with pytest.raises(DeducerError):
+        api.load(str(tmp_path / "missing.txt"))
+    with pytest.raises(DeducerError):
+        api.load("\\|5\\\n\\|x\n")
+
+
+def test_solve_explain_rate():
+    p = api.load(FOUR)
+    res = api.solve(p)
+    assert isinstance(res, api.SolveResult) and res.status == "unique"
+    exp = api.explain(p)
+    assert isinstance(exp, api.Explanation) and exp.status == "solved"
+    assert exp.solution == res.solutions[0]
+    assert all(isinstance(s, api.Step) for s in exp.steps)
+    r = api.rate(p)
+    assert isinstance(r, api.Rating) and r.level == exp.rating.level
+
+
+def test_explain_with_rule_files_and_loaded_rules():
+    fixture = api.load(ROOT / "docs" / "example-rule" / "sum-parity-fixture.txt")
+    yaml = str(ROOT / "docs" / "example-rule" / "sum_parity.yaml")
+    exp = api.explain(fixture, [yaml])
+    assert "sum-parity" in {s.rule for s in exp.steps}
+    ladder = api.ladder([yaml])
+    assert api.explain(fixture, ladder).rating == exp.rating
+    exp2 = api.explain(fixture, [yaml], disable=["sum-parity"])
+    assert "sum-parity" not in {s.rule for s in exp2.steps}
+
+
+def test_hint_and_check():
+    p = api.load(FOUR)
+    h = api.hint(p, "concrete")
+    assert isinstance(h, api.Hint) and h.kind == "deduction" and h.text == h.concrete
+    assert h.vague.startswith("Look for") and h.full
+    c = api.check(p)
+    assert isinstance(c, api.CheckResult) and c.ok
+    wrong = api.load("\\|5\\|16\\\n\\|1| \n\\12| | \n")
+    c = api.check(wrong)
+    assert not c.ok and [m.cell for m in c.wrong_entries] == [(1, 1)]
+
+
+def test_multi_solution_check():
+    p = api.load(MULTI)
+    assert api.solve(p, max_solutions=10).solution_count == 3
+    assert api.check(p.with_entries({(1, 2): 9})).ok  # solution 2 has it
+    assert not api.check(p.with_entries({(1, 2): 8})).ok
