@@ -31,12 +31,26 @@ def effect_text(view, place: dict, elim: dict, drop: dict) -> str:
     parts = []
     for i, d in sorted(place.items()):
         parts.append(f"{view.cell_name(i)} = {d}")
-    by_mask: dict[int, list[int]] = {}
-    for i, m in sorted(elim.items()):
-        by_mask.setdefault(m, []).append(i)
-    for m, cells in by_mask.items():
-        verb = "leaves" if len(DIGITS[m]) == 1 else "leave"
-        parts.append(f"{_digits(m)} {verb} {view.cells_name(cells)}")
+    # called after the change: view.mask() is what is left. Say whichever list is shorter:
+    # "r2c2 and r2c3 can only hold 7 or 9" reads better than seven digits leaving.
+    left_groups: dict[int, list[int]] = {}
+    gone_groups: dict[int, list[int]] = {}
+    for i, gone in sorted(elim.items()):
+        if i in place:
+            continue
+        left = view.mask(i)
+        if left and len(DIGITS[left]) < len(DIGITS[gone]):
+            left_groups.setdefault(left, []).append(i)
+        else:
+            gone_groups.setdefault(gone, []).append(i)
+    for left, cells in left_groups.items():
+        names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
+        alts = ", ".join(str(d) for d in DIGITS[left])
+        alts = " or ".join(alts.rsplit(", ", 1))
+        parts.append(f"{names} can only hold {alts}")
+    for gone, cells in gone_groups.items():
+        verb = "leaves" if len(DIGITS[gone]) == 1 else "leave"
+        parts.append(f"{_digits(gone)} {verb} {view.cells_name(cells)}")
     for rid, cs in sorted(drop.items()):
         what = " and ".join(view.combo(c) for c in cs)
         verb = "is" if len(cs) == 1 else "are"
