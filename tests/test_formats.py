@@ -368,7 +368,7 @@ def test_from_digit_grid_adds_border_and_givens():
     assert p.givens == {(1, 2): 2}
     assert p.squares[1][0] == Square(False, None, 3)
     assert p.squares[0][1] == Square(False, 4, None)
-    assert p.squares[0][2] == BLANK  # a lone cell below gets no clue
+    assert p.squares[0][2] == Square(False, 2, None)  # one-cell runs keep their sum
     assert sol == {(1, 1): 1, (1, 2): 2, (2, 1): 3}
     with pytest.raises(PuzzleError):
         from_digit_grid([[1, 2], [3, None]], givens={(0, 1): 5})

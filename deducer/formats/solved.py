@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from ..errors import PuzzleError
-from ..model import BLANK, WHITE, Puzzle, Square
+from ..model import BLANK, MAX_SIDE, WHITE, Puzzle, Square
 from . import Format
 
 Coord = tuple[int, int]
@@ -58,6 +58,9 @@ def from_digit_grid(
     if not rows or not rows[0]:
         raise PuzzleError("the solved grid is empty", line=line(0) or 1)
     width = len(rows[0])
+    if len(rows) > MAX_SIDE or width > MAX_SIDE:  # refuse before any per-square work
+        raise PuzzleError(f"the grid is {len(rows)}x{width}; deducer handles at most "
+                          f"{MAX_SIDE}x{MAX_SIDE} squares")
     grid: list[list[int]] = []
     for r, row in enumerate(rows):
         if len(row) != width:
@@ -129,7 +132,9 @@ def from_digit_grid(
                         )
                     seen[d] = (r, c)
                     b += 1
-                if b - start >= 2:
+                # every run gets its sum as a clue, one-cell runs too: a solved grid states
+                # them, and the sources' uniqueness (janko 947, cx16 034) depends on them
+                if start > 0:
                     clue = (a, start - 1) if horizontal else (start - 1, a)
                     (across if horizontal else down)[clue] = sum(seen)
     squares = tuple(
