@@ -23,6 +23,7 @@ COMMANDS = {
     "check": "deducer.commands.check",
     "rules": "deducer.commands.rules",
     "render": "deducer.commands.render",
+    "play": "deducer.commands.play",
 }
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1, 2, 3, 4

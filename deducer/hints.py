@@ -208,6 +208,11 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
     skipped = 0
     while True:
         if all(eng.state.placed):
+            empty = [rc for rc in puzzle.whites
+                     if rc not in puzzle.entries and rc not in puzzle.givens]
+            if empty:  # every deduction left was already in the player's pencil marks
+                return _simple("solved", level, "Your pencil marks already pin down every "
+                               "empty cell: write those digits in.", skipped=skipped)
             return _simple("solved", level, "The grid is complete and correct.")
         found = eng.next_deduction()
         if found is None:

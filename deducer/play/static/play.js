@@ -1,0 +1,762 @@
+/* deducer play: the page. Vanilla JS, no build step, talks only to its own server.
+ *
+ * State: the puzzle (deducer JSON object without progress), the player's entries and
+ * pencil marks (key "r,c"), the selection and the undo/redo stacks. Every change goes
+ * through edit(), which records it for undo and saves everything in localStorage, so a
+ * reload (or a restart of the server with the same puzzle) keeps the progress.
+ */
+"use strict";
+
+const STORE = "deducer-play-v1";
+const MAX_UNDO = 500;
+
+const S = {
+  model: null,        // {puzzle, runs}; puzzle has no entries/pencil (those live below)
+  source: "",
+  entries: new Map(), // "r,c" -> digit
+  pencil: new Map(),  // "r,c" -> 9-bit mask (bit d-1 = digit d)
+  sel: null,          // [r, c]
+  undo: [],
+  redo: [],
+  whites: new Set(),
+  givens: new Map(),
+  cellEl: new Map(),  // "r,c" -> element
+  hl: {wrong: new Set(), wrongMarks: new Set(), hintCells: new Set(), hintRun: new Set(),
+       hintClue: new Set(), diff: new Set()},
+  busy: false,
+};
+
+const $ = (id) => document.getElementById(id);
+const key = (r, c) => r + "," + c;
+const unkey = (k) => k.split(",").map(Number);
+const cellName = (r, c) => "r" + (r + 1) + "c" + (c + 1);
+const bit = (d) => 1 << (d - 1);
+const digitsOf = (m) => { const o = []; for (let d = 1; d <= 9; d++) if (m & bit(d)) o.push(d); return o; };
+const maskOf = (ds) => ds.reduce((m, d) => m | bit(d), 0);
+
+/* ---- talking to the server ------------------------------------------------------------ */
+class ApiError extends Error {
+  constructor(message, status, data) { super(message); this.status = status; this.data = data || {}; }
+}
+
+async function api(method, url, body) {
+  const opt = {method, headers: {}};
+  if (body !== undefined) {
+    opt.headers["Content-Type"] = "application/json";
+    opt.body = JSON.stringify(body);
+  }
+  let resp;
+  try {
+    resp = await fetch(url, opt);
+  } catch (e) {
+    throw new ApiError("The server does not answer (is 'deducer play' still running?).", 0);
+  }
+  let data = null;
+  try { data = await resp.json(); } catch (e) { data = null; }
+  if (!resp.ok) {
+    const msg = data && data.error ? data.error : "The server answered " + resp.status + ".";
+    throw new ApiError(msg, resp.status, data);
+  }
+  return data;
+}
+
+async function busy(label, fn) {
+  if (S.busy) return;
+  S.busy = true;
+  document.body.classList.add("busy");
+  const t = setTimeout(() => say(label + "…", "info"), 150);
+  try {
+    return await fn();
+  } catch (e) {
+    say(e instanceof ApiError ? e.message : "Something went wrong: " + e, "err");
+    if (e instanceof ApiError && e.data && Array.isArray(e.data.cells)) {
+      S.hl.diff = new Set(e.data.cells.map(([r, c]) => key(r, c)));
+      refreshHighlights();
+    }
+  } finally {
+    clearTimeout(t);
+    if ($("message").textContent === label + "…") say("", "");
+    S.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+function say(text, kind) {
+  const m = $("message");
+  m.textContent = text || "";
+  m.className = kind || "";
+}
+
+/* ---- the puzzle as the server wants it ------------------------------------------------- */
+function puzzleBody() {
+  const p = Object.assign({}, S.model.puzzle);
+  p.entries = [...S.entries].map(([k, d]) => [...unkey(k), d]);
+  p.pencil = [...S.pencil].filter(([, m]) => m).map(([k, m]) => [...unkey(k), digitsOf(m)]);
+  return p;
+}
+
+function puzzleKey(p) {
+  return JSON.stringify([p.grid, p.givens || [], p.even || null]);
+}
+
+/* ---- loading a puzzle ------------------------------------------------------------------- */
+function loadModel(data, opts) {
+  const p = Object.assign({}, data.puzzle);
+  const entries = p.entries || [], pencil = p.pencil || [];
+  delete p.entries; delete p.pencil;
+  S.model = {puzzle: p, runs: data.runs};
+  S.source = data.source || p.name || "";
+  S.entries = new Map(entries.map(([r, c, d]) => [key(r, c), d]));
+  S.pencil = new Map(pencil.map(([r, c, ds]) => [key(r, c), maskOf(ds)]));
+  S.undo = []; S.redo = []; S.sel = null;
+  if (opts && opts.saved) {
+    S.undo = opts.saved.undo || []; S.redo = opts.saved.redo || [];
+    S.sel = opts.saved.sel || null;
+  }
+  clearHighlights(false);
+  build();
+  if (!S.sel) {
+    const first = [...S.whites][0];
+    if (first) S.sel = unkey(first);
+  }
+  refreshAll();
+  persist();
+  showView("play");
+  if (data.message) say(data.message, data.status && data.status !== "unique" ? "warn" : "ok");
+  if (data.status === "multiple" && Array.isArray(data.cells)) {
+    S.hl.diff = new Set(data.cells.map(([r, c]) => key(r, c)));
+    refreshHighlights();
+  }
+}
+
+function persist() {
+  if (!S.model) return;
+  const rec = {
+    key: puzzleKey(S.model.puzzle), model: S.model, source: S.source,
+    entries: [...S.entries], pencil: [...S.pencil],
+    undo: S.undo.slice(-MAX_UNDO), redo: S.redo.slice(-MAX_UNDO), sel: S.sel,
+  };
+  try { localStorage.setItem(STORE, JSON.stringify(rec)); } catch (e) { /* full or off */ }
+}
+
+function loadSaved() {
+  try {
+    const rec = JSON.parse(localStorage.getItem(STORE) || "null");
+    if (rec && rec.model && rec.model.puzzle && Array.isArray(rec.model.puzzle.grid)) return rec;
+  } catch (e) { /* ignore a damaged record */ }
+  return null;
+}
+
+function restore(rec) {
+  const data = {puzzle: Object.assign({}, rec.model.puzzle), runs: rec.model.runs,
+                source: rec.source};
+  data.puzzle.entries = (rec.entries || []).map(([k, d]) => [...unkey(k), d]);
+  data.puzzle.pencil = (rec.pencil || []).map(([k, m]) => [...unkey(k), digitsOf(m)]);
+  loadModel(data, {saved: rec});
+  say("Your progress was restored.", "ok");
+}
+
+/* ---- drawing the board ------------------------------------------------------------------ */
+function parseTok(tok) {
+  if (tok === "") return {white: true};
+  const i = tok.indexOf("\\");
+  const down = tok.slice(0, i), across = tok.slice(i + 1);
+  return {white: false, down: down || "", across: across || ""};
+}
+
+function build() {
+  const p = S.model.puzzle;
+  const board = $("board");
+  board.textContent = "";
+  S.cellEl.clear(); S.whites.clear(); S.givens.clear();
+  for (const [r, c, d] of p.givens || []) S.givens.set(key(r, c), d);
+  board.style.gridTemplateColumns = "var(--label) repeat(" + p.cols + ", var(--cell))";
+  board.style.gridTemplateRows = "var(--label) repeat(" + p.rows + ", var(--cell))";
+  board.appendChild(el("div", "corner"));
+  for (let c = 0; c < p.cols; c++) board.appendChild(el("div", "lab", String(c + 1)));
+  for (let r = 0; r < p.rows; r++) {
+    board.appendChild(el("div", "lab", String(r + 1)));
+    for (let c = 0; c < p.cols; c++) {
+      const sq = parseTok(p.grid[r][c]);
+      const k = key(r, c);
+      let e;
+      if (sq.white) {
+        e = el("div", "sq w");
+        e.setAttribute("role", "gridcell");
+        e.appendChild(el("span", "d"));
+        const marks = el("div", "marks");
+        for (let d = 1; d <= 9; d++) marks.appendChild(el("span", "m", ""));
+        e.appendChild(marks);
+        S.whites.add(k);
+        if (S.givens.has(k)) e.classList.add("given");
+        if (p.even) e.classList.add(p.even.some(([er, ec]) => er === r && ec === c) ? "even" : "odd");
+      } else if (sq.down || sq.across) {
+        e = el("div", "sq clue");
+        e.appendChild(el("span", "dn", sq.down));
+        e.appendChild(el("span", "ac", sq.across));
+      } else {
+        e = el("div", "sq blank");
+      }
+      e.dataset.r = r; e.dataset.c = c;
+      S.cellEl.set(k, e);
+      board.appendChild(e);
+    }
+  }
+  $("empty-note").hidden = true;
+  $("title").textContent = S.source ? S.source + " (" + p.rows + "×" + p.cols + ")" : "";
+}
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function drawCell(k) {
+  const e = S.cellEl.get(k);
+  if (!e || !S.whites.has(k)) return;
+  const given = S.givens.get(k);
+  const entry = S.entries.get(k);
+  const mask = S.pencil.get(k) || 0;
+  const d = e.querySelector(".d");
+  d.textContent = given !== undefined ? given : (entry !== undefined ? entry : "");
+  e.classList.toggle("filled", given !== undefined || entry !== undefined);
+  const spans = e.querySelectorAll(".m");
+  for (let i = 0; i < 9; i++) spans[i].textContent = mask & (1 << i) ? String(i + 1) : "";
+  const [r, c] = unkey(k);
+  const label = cellName(r, c) + ": " + (given !== undefined ? "given " + given :
+    entry !== undefined ? entry : "empty") + (mask ? ", marks " + digitsOf(mask).join(" ") : "");
+  e.setAttribute("aria-label", label);
+}
+
+function refreshAll() {
+  for (const k of S.whites) drawCell(k);
+  refreshSelection();
+  refreshHighlights();
+  refreshButtons();
+}
+
+function refreshSelection() {
+  for (const e of document.querySelectorAll("#board .sel")) e.classList.remove("sel");
+  if (!S.sel) return;
+  const e = S.cellEl.get(key(...S.sel));
+  if (e) e.classList.add("sel");
+}
+
+function refreshHighlights() {
+  const names = {wrong: "wrong", wrongMarks: "wrongmarks", hintCells: "hintcell",
+                 hintRun: "hintrun", hintClue: "hintclue", diff: "diff"};
+  for (const [field, cls] of Object.entries(names)) {
+    for (const e of document.querySelectorAll("#board ." + cls)) e.classList.remove(cls);
+    for (const k of S.hl[field]) {
+      const e = S.cellEl.get(k);
+      if (e) e.classList.add(cls);
+    }
+  }
+}
+
+function clearHighlights(redraw) {
+  for (const f of Object.keys(S.hl)) S.hl[f] = new Set();
+  if (redraw !== false) refreshHighlights();
+}
+
+function refreshButtons() {
+  const has = !!S.model;
+  $("btn-undo").disabled = !has || !S.undo.length;
+  $("btn-redo").disabled = !has || !S.redo.length;
+  for (const id of ["btn-check", "btn-marks", "btn-solve", "btn-clear", "hint-vague",
+                    "hint-concrete", "hint-full", "hint-apply", "btn-download", "btn-save",
+                    "btn-edit"]) {
+    $(id).disabled = !has;
+  }
+}
+
+/* ---- changes, undo and redo ------------------------------------------------------------- */
+/* changes: [{k, entry?: digit|null, pencil?: mask}] ; one call = one undo step */
+function edit(changes, label) {
+  const cells = [];
+  for (const ch of changes) {
+    if (!S.whites.has(ch.k) || S.givens.has(ch.k)) continue;
+    const before = {e: S.entries.has(ch.k) ? S.entries.get(ch.k) : null,
+                    p: S.pencil.get(ch.k) || 0};
+    const after = {e: "entry" in ch ? ch.entry : before.e,
+                   p: "pencil" in ch ? ch.pencil : before.p};
+    if (before.e === after.e && before.p === after.p) continue;
+    cells.push({k: ch.k, b: before, a: after});
+  }
+  if (!cells.length) return false;
+  S.undo.push({label, cells});
+  if (S.undo.length > MAX_UNDO) S.undo.shift();
+  S.redo = [];
+  applyCells(cells, "a");
+  return true;
+}
+
+function applyCells(cells, side) {
+  for (const cell of cells) {
+    const v = cell[side];
+    if (v.e === null) S.entries.delete(cell.k); else S.entries.set(cell.k, v.e);
+    if (v.p) S.pencil.set(cell.k, v.p); else S.pencil.delete(cell.k);
+    S.hl.wrong.delete(cell.k); S.hl.wrongMarks.delete(cell.k);
+    drawCell(cell.k);
+  }
+  refreshHighlights();
+  refreshButtons();
+  persist();
+  maybeFinished();
+}
+
+function undo() {
+  const rec = S.undo.pop();
+  if (!rec) { say("Nothing to undo.", "info"); return; }
+  S.redo.push(rec);
+  applyCells(rec.cells, "b");
+  say("Undone: " + rec.label + ".", "info");
+}
+
+function redo() {
+  const rec = S.redo.pop();
+  if (!rec) { say("Nothing to redo.", "info"); return; }
+  S.undo.push(rec);
+  applyCells(rec.cells, "a");
+  say("Redone: " + rec.label + ".", "info");
+}
+
+let finishedKey = null;
+function maybeFinished() {
+  if (!S.model) return;
+  for (const k of S.whites) if (!S.entries.has(k) && !S.givens.has(k)) { finishedKey = null; return; }
+  const now = JSON.stringify([...S.entries]);
+  if (finishedKey === now) return;
+  finishedKey = now;
+  setTimeout(() => check(true), 0);
+}
+
+/* ---- playing ------------------------------------------------------------------------------ */
+function select(r, c) {
+  S.sel = [r, c];
+  refreshSelection();
+  persist();
+}
+
+function move(dr, dc) {
+  if (!S.model) return;
+  const p = S.model.puzzle;
+  if (!S.sel) { const f = [...S.whites][0]; if (f) select(...unkey(f)); return; }
+  let [r, c] = S.sel;
+  for (;;) {
+    r += dr; c += dc;
+    if (r < 0 || c < 0 || r >= p.rows || c >= p.cols) return;
+    if (S.whites.has(key(r, c))) { select(r, c); return; }
+  }
+}
+
+function enterDigit(d) {
+  if (!S.sel) return;
+  const k = key(...S.sel);
+  if (S.givens.has(k)) { say(cellName(...S.sel) + " is a given: it cannot change.", "info"); return; }
+  if (S.entries.get(k) === d) return;
+  edit([{k, entry: d}], d + " in " + cellName(...S.sel));
+}
+
+function toggleMark(d) {
+  if (!S.sel) return;
+  const k = key(...S.sel);
+  if (S.givens.has(k)) return;
+  const m = S.pencil.get(k) || 0;
+  const on = !(m & bit(d));
+  edit([{k, pencil: m ^ bit(d)}], "pencil mark " + d + (on ? " on " : " off ") + cellName(...S.sel));
+  if (S.entries.has(k)) say("Pencil mark " + d + (on ? " added" : " removed") + " under the entry.", "info");
+}
+
+function erase() {
+  if (!S.sel) return;
+  const k = key(...S.sel);
+  if (S.entries.has(k)) edit([{k, entry: null}], "clear " + cellName(...S.sel));
+  else if (S.pencil.get(k)) edit([{k, pencil: 0}], "clear marks of " + cellName(...S.sel));
+}
+
+function onKey(e) {
+  const t = e.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+  if (!$("editor-view").hidden || !S.model) return;
+  const ctrl = e.ctrlKey || e.metaKey;
+  if (ctrl && !e.altKey) {
+    const k = e.key.toLowerCase();
+    if (k === "z" || e.code === "KeyZ") { e.preventDefault(); if (e.shiftKey) redo(); else undo(); return; }
+    if (k === "y" || e.code === "KeyY") { e.preventDefault(); redo(); return; }
+    return;
+  }
+  if (e.altKey) return;
+  const arrows = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+  if (arrows[e.key]) { e.preventDefault(); move(...arrows[e.key]); return; }
+  // event.code, not event.key: Shift+1 is "!" on a US keyboard (another sign elsewhere)
+  const m = /^(?:Digit|Numpad)([1-9])$/.exec(e.code || "");
+  let d = m ? Number(m[1]) : null;
+  if (d === null && /^[1-9]$/.test(e.key)) d = Number(e.key);
+  if (d !== null) {
+    e.preventDefault();
+    if (e.shiftKey) toggleMark(d); else enterDigit(d);
+    return;
+  }
+  if (e.key === "Delete" || e.key === "Backspace" || e.code === "Digit0" || e.code === "Numpad0") {
+    e.preventDefault(); erase(); return;
+  }
+  if (e.key === "Escape") { clearHighlights(); $("hint-box").hidden = true; }
+}
+
+/* ---- server actions --------------------------------------------------------------------- */
+async function check(auto) {
+  if (!S.model) return;
+  if (auto && S.busy) { setTimeout(() => check(true), 100); return; }
+  await busy("Checking", async () => {
+    const res = await api("POST", "/api/check", {puzzle: puzzleBody()});
+    S.hl.wrong = new Set(res.wrong_entries.map(([r, c]) => key(r, c)));
+    S.hl.wrongMarks = new Set(res.wrong_pencil.map(([r, c]) => key(r, c)));
+    refreshHighlights();
+    if (res.solved) say("Solved: every cell is filled and agrees with a solution. Well done!", "ok solved");
+    else if (res.status === "ok") say(auto ? "" : capital(res.message) + ".", "ok");
+    else if (res.status === "wrong") say(capital(res.message) + " (highlighted in pink). " +
+      res.mistakes.map(mistakeText).join(" "), "err");
+    else say(capital(res.message) + ".", res.status === "conflict" ? "warn" : "err");
+  });
+}
+
+function mistakeText(m) {
+  return m.kind === "entry"
+    ? m.name + " holds " + m.digits[0] + ", which no solution has there."
+    : "The pencil marks in " + m.name + " leave out the digit every solution needs.";
+}
+
+function capital(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+
+async function hint(level, apply) {
+  if (!S.model) return;
+  await busy(apply ? "Applying the hint" : "Looking for a hint", async () => {
+    const res = await api("POST", "/api/hint", {puzzle: puzzleBody(), level, apply: !!apply});
+    showHint(res, apply);
+    if (apply && res.edits && res.edits.length) {
+      const changes = res.edits.map((ed) => {
+        const ch = {k: key(ed.cell[0], ed.cell[1])};
+        if ("entry" in ed) ch.entry = ed.entry;
+        if ("pencil" in ed) ch.pencil = maskOf(ed.pencil);
+        return ch;
+      });
+      edit(changes, res.kind === "mistake" ? "remove mistakes" : "hint: " + (res.rule_name || "step"));
+      say("Hint applied (undo takes it back).", "ok");
+    } else if (apply) {
+      say("There is nothing to apply.", "info");
+    }
+  });
+}
+
+function showHint(res, apply) {
+  const box = $("hint-box");
+  box.hidden = false;
+  const tier = {vague: "Hint (vague)", concrete: "Hint (concrete)", full: "Hint (full)"}[res.level] || "Hint";
+  $("hint-level").textContent = apply ? "Applied hint" : tier;
+  $("hint-text").textContent = res.text;
+  box.className = "kind-" + res.kind;
+  S.hl.hintCells = new Set(); S.hl.hintRun = new Set(); S.hl.hintClue = new Set();
+  const h = res.highlight || {cells: [], runs: []};
+  for (const [r, c] of h.cells) S.hl.hintCells.add(key(r, c));
+  for (const run of h.runs) {
+    for (const [r, c] of run.cells) S.hl.hintRun.add(key(r, c));
+    if (run.clue) S.hl.hintClue.add(key(run.clue[0], run.clue[1]));
+  }
+  if (res.kind === "mistake" && res.mistakes) {
+    for (const m of res.mistakes) (m.kind === "entry" ? S.hl.wrong : S.hl.wrongMarks).add(key(...m.cell));
+  }
+  refreshHighlights();
+}
+
+async function solve() {
+  await busy("Solving", async () => {
+    const res = await api("POST", "/api/solve", {puzzle: puzzleBody()});
+    edit(res.entries.map(([r, c, d]) => ({k: key(r, c), entry: d})), "solve");
+    say(res.message, "ok");
+  });
+}
+
+async function autoMarks() {
+  await busy("Working out the pencil marks", async () => {
+    const res = await api("POST", "/api/candidates", {puzzle: puzzleBody()});
+    const changed = edit(res.pencil.map(([r, c, ds]) => ({k: key(r, c), pencil: maskOf(ds)})),
+                         "auto pencil marks");
+    say(changed ? res.message : "The pencil marks already show that.", "ok");
+  });
+}
+
+function clearAll() {
+  if (!S.model) return;
+  const changes = [];
+  for (const k of S.whites) changes.push({k, entry: null, pencil: 0});
+  clearHighlights();
+  if (edit(changes, "clear")) say("Cleared every entry and pencil mark (Undo brings them back).", "info");
+}
+
+async function download() {
+  await busy("Preparing the file", async () => {
+    const fmt = $("save-format").value;
+    const res = await api("POST", "/api/export", {puzzle: puzzleBody(), format: fmt});
+    const blob = new Blob([res.text], {type: res.mime + ";charset=utf-8"});
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement("a");
+    a.href = url; a.download = res.filename;
+    document.body.appendChild(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+    say("Downloaded " + res.filename + ".", "ok");
+  });
+}
+
+async function saveToFolder() {
+  const path = $("save-path").value.trim();
+  const fmt = $("save-format").value;
+  if (!path) { say("Type a file name for the folder first (e.g. mine.txt).", "err"); $("save-path").focus(); return; }
+  await busy("Saving", async () => {
+    const body = {puzzle: puzzleBody(), format: fmt, path};
+    let res;
+    try {
+      res = await api("POST", "/api/save", body);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 409) throw e;
+      if (!window.confirm(e.message.replace("; confirm to overwrite it", "") + ". Overwrite it?")) {
+        say("Not saved: the file exists.", "info");
+        return;
+      }
+      res = await api("POST", "/api/save", Object.assign(body, {overwrite: true}));
+    }
+    say(res.message, "ok");
+    loadFiles();
+  });
+}
+
+async function openText(text, filename) {
+  await busy("Opening " + filename, async () => {
+    const res = await api("POST", "/api/parse", {text, filename});
+    loadModel(res);
+  });
+}
+
+async function openFile(file) {
+  if (!file) return;
+  if (file.size > 1024 * 1024) { say(file.name + " is larger than 1 MiB; that is not a puzzle file.", "err"); return; }
+  let text;
+  try { text = await file.text(); } catch (e) { say("Cannot read " + file.name + ".", "err"); return; }
+  await openText(text, file.name);
+}
+
+async function openServerFile(path) {
+  if (!path) return;
+  await busy("Opening " + path, async () => {
+    const res = await api("GET", "/api/open?path=" + encodeURIComponent(path));
+    loadModel(res);
+  });
+  $("server-files").value = "";
+}
+
+async function loadFiles() {
+  try {
+    const res = await api("GET", "/api/files");
+    const sel = $("server-files");
+    while (sel.options.length > 1) sel.remove(1);
+    for (const f of res.files) sel.appendChild(new Option(f, f));
+    sel.disabled = !res.files.length;
+    sel.options[0].textContent = res.files.length ? "Open from folder…" : "(no puzzle files in the folder)";
+  } catch (e) { /* the list is a convenience */ }
+}
+
+/* ---- the editor --------------------------------------------------------------------------- */
+const ED = {rows: 0, cols: 0, cells: []};
+
+function showView(which) {
+  $("play-view").hidden = which !== "play";
+  $("editor-view").hidden = which !== "editor";
+  for (const id of ["play-group", "hint-group", "save-group"]) $(id).classList.toggle("off", which !== "play");
+}
+
+function newEditorGrid(rows, cols) {
+  ED.rows = rows; ED.cols = cols;
+  ED.cells = [];
+  for (let r = 0; r < rows; r++) {
+    const row = [];
+    for (let c = 0; c < cols; c++) row.push(r === 0 || c === 0 ? {t: "blank"} : {t: "white"});
+    ED.cells.push(row);
+  }
+  drawEditor();
+}
+
+function editorFromPuzzle() {
+  const p = S.model.puzzle;
+  ED.rows = p.rows; ED.cols = p.cols; ED.cells = [];
+  for (let r = 0; r < p.rows; r++) {
+    const row = [];
+    for (let c = 0; c < p.cols; c++) {
+      const sq = parseTok(p.grid[r][c]);
+      row.push(sq.white ? {t: "white"} : (sq.down || sq.across)
+        ? {t: "clue", down: sq.down, across: sq.across} : {t: "blank"});
+    }
+    ED.cells.push(row);
+  }
+  $("ed-rows").value = p.rows; $("ed-cols").value = p.cols;
+  $("ed-name").value = p.name || "";
+  drawEditor();
+  const lost = (p.givens && p.givens.length) || p.even;
+  edSay(lost ? "Note: the editor keeps the squares and clues only (givens and parity marks are dropped)." : "", "warn");
+}
+
+function drawEditor() {
+  const b = $("editor-board");
+  b.textContent = "";
+  b.style.gridTemplateColumns = "repeat(" + ED.cols + ", var(--cell))";
+  for (let r = 0; r < ED.rows; r++) {
+    for (let c = 0; c < ED.cols; c++) {
+      const cell = ED.cells[r][c];
+      const e = el("div", "ecell " + cell.t);
+      e.dataset.r = r; e.dataset.c = c;
+      e.title = cellName(r, c);
+      if (cell.t === "clue") {
+        const dn = el("input", "in-down"); dn.value = cell.down || "";
+        const ac = el("input", "in-across"); ac.value = cell.across || "";
+        for (const [inp, fld, what] of [[dn, "down", "down sum"], [ac, "across", "across sum"]]) {
+          inp.type = "text"; inp.inputMode = "numeric"; inp.maxLength = 2;
+          inp.setAttribute("aria-label", what + " " + cellName(r, c));
+          inp.addEventListener("input", () => {
+            inp.value = inp.value.replace(/[^0-9]/g, "");
+            cell[fld] = inp.value;
+            e.classList.remove("diff");
+          });
+        }
+        e.appendChild(ac); e.appendChild(dn);
+      }
+      e.addEventListener("click", (ev) => {
+        if (ev.target.tagName === "INPUT") return;
+        const tool = document.querySelector("input[name=tool]:checked").value;
+        if (cell.t === tool) return;
+        ED.cells[r][c] = tool === "clue" ? {t: "clue", down: "", across: ""} : {t: tool};
+        drawEditor();
+        if (tool === "clue") {
+          const inp = $("editor-board").querySelector('.ecell[data-r="' + r + '"][data-c="' + c + '"] .in-down');
+          if (inp) inp.focus();
+        }
+      });
+      b.appendChild(e);
+    }
+  }
+}
+
+function edSay(text, kind) { const m = $("ed-message"); m.textContent = text || ""; m.className = kind || ""; }
+
+function editorGrid() {
+  return ED.cells.map((row) => row.map((cell) => {
+    if (cell.t === "white") return "";
+    if (cell.t === "clue" && (cell.down || cell.across)) return (cell.down || "") + "\\" + (cell.across || "");
+    return "\\";
+  }));
+}
+
+async function createFromEditor() {
+  for (const e of document.querySelectorAll("#editor-board .diff")) e.classList.remove("diff");
+  edSay("Checking the puzzle…", "info");
+  let res;
+  try {
+    res = await api("POST", "/api/create", {grid: editorGrid(), name: $("ed-name").value.trim() || null});
+  } catch (e) {
+    edSay(e.message, "err");
+    if (e.data && Array.isArray(e.data.cells)) {
+      for (const [r, c] of e.data.cells) {
+        const x = $("editor-board").querySelector('.ecell[data-r="' + r + '"][data-c="' + c + '"]');
+        if (x) x.classList.add("diff");
+      }
+    }
+    return;
+  }
+  edSay("", "");
+  loadModel(res);
+}
+
+/* ---- wiring ------------------------------------------------------------------------------- */
+function wire() {
+  document.addEventListener("keydown", onKey);
+  $("board").addEventListener("mousedown", (e) => {
+    const sq = e.target.closest(".sq.w");
+    if (!sq) return;
+    select(Number(sq.dataset.r), Number(sq.dataset.c));
+    $("board").focus();
+    e.preventDefault();
+  });
+  $("btn-undo").addEventListener("click", undo);
+  $("btn-redo").addEventListener("click", redo);
+  $("btn-check").addEventListener("click", () => check(false));
+  $("btn-marks").addEventListener("click", autoMarks);
+  $("btn-solve").addEventListener("click", solve);
+  $("btn-clear").addEventListener("click", clearAll);
+  $("hint-vague").addEventListener("click", () => hint("vague"));
+  $("hint-concrete").addEventListener("click", () => hint("concrete"));
+  $("hint-full").addEventListener("click", () => hint("full"));
+  $("hint-apply").addEventListener("click", () => hint("full", true));
+  $("btn-download").addEventListener("click", download);
+  $("btn-save").addEventListener("click", saveToFolder);
+  $("save-path").addEventListener("keydown", (e) => { if (e.key === "Enter") saveToFolder(); });
+  $("save-format").addEventListener("change", () => {
+    const p = $("save-path"), fmt = $("save-format").value;
+    if (p.value) p.value = p.value.replace(/\.(txt|pipe|json)$/i, fmt === "json" ? ".json" : ".txt");
+  });
+  $("file-input").addEventListener("change", (e) => { openFile(e.target.files[0]); e.target.value = ""; });
+  $("server-files").addEventListener("change", (e) => openServerFile(e.target.value));
+  $("btn-new").addEventListener("click", () => {
+    showView("editor");
+    if (!ED.rows) newEditorGrid(Number($("ed-rows").value) || 5, Number($("ed-cols").value) || 5);
+    edSay("Make squares white, blank or clue, type the sums, then press Create puzzle.", "info");
+  });
+  $("btn-edit").addEventListener("click", () => { if (S.model) { editorFromPuzzle(); showView("editor"); } });
+  $("ed-grid").addEventListener("click", () => {
+    const rows = Math.max(2, Math.min(40, Number($("ed-rows").value) || 5));
+    const cols = Math.max(2, Math.min(40, Number($("ed-cols").value) || 5));
+    newEditorGrid(rows, cols);
+    edSay("", "");
+  });
+  $("ed-create").addEventListener("click", createFromEditor);
+  $("ed-cancel").addEventListener("click", () => { showView("play"); edSay("", ""); });
+  // drag and drop a file anywhere on the page
+  let depth = 0;
+  window.addEventListener("dragenter", (e) => { if (hasFiles(e)) { depth++; $("drop-overlay").hidden = false; } });
+  window.addEventListener("dragleave", () => { if (--depth <= 0) { depth = 0; $("drop-overlay").hidden = true; } });
+  window.addEventListener("dragover", (e) => { if (hasFiles(e)) e.preventDefault(); });
+  window.addEventListener("drop", (e) => {
+    e.preventDefault();
+    depth = 0; $("drop-overlay").hidden = true;
+    const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (f) openFile(f);
+  });
+}
+
+function hasFiles(e) {
+  return e.dataTransfer && Array.from(e.dataTransfer.types || []).includes("Files");
+}
+
+async function main() {
+  wire();
+  refreshButtons();
+  let start = null;
+  try {
+    start = await api("GET", "/api/start");
+  } catch (e) {
+    say(e.message, "err");
+  }
+  if (start) $("folder-note").textContent = "Folder: " + start.root;
+  loadFiles();
+  const saved = loadSaved();
+  if (start && start.start) {
+    if (saved && saved.key === puzzleKey(start.start.puzzle)) restore(saved);
+    else loadModel(start.start);
+  } else if (saved) {
+    restore(saved);
+  } else {
+    say("Open a puzzle file or press New… to make one.", "info");
+  }
+  document.body.dataset.ready = "1";
+}
+
+document.addEventListener("DOMContentLoaded", main);

@@ -1,0 +1,569 @@
+"""The ``deducer play`` server through Flask's test client: every endpoint, the guards
+(remote address, Host, Origin, body size, content type), malformed requests, paths that
+try to leave the root folder, and the editor's uniqueness check."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from deducer import formats
+from deducer.cli import build_parser
+from deducer.play.server import MAX_BODY, create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+FOUR = (ROOT / "puzzles" / "seed002-four.txt").read_text(encoding="utf-8")
+FOUR_SOLUTION = {(1, 1): 2, (1, 2): 7, (2, 1): 3, (2, 2): 9}
+# a 2x2 block where every run sums to 4: {1,3} twice, the two diagonals swap
+TWO = "\\|4\\|4\\\n\\4||\n\\4||\n"
+TWO_GRID = [["\\", "4\\", "4\\"], ["\\4", "", ""], ["\\4", "", ""]]
+# the fix: the second row and column sum to 11, which only 3+8 (not 1+10) reaches
+FIXED_GRID = [["\\", "4\\", "11\\"], ["\\4", "", ""], ["\\11", "", ""]]
+
+
+@pytest.fixture()
+def root(tmp_path: Path) -> Path:
+    d = tmp_path / "root"
+    d.mkdir()
+    (d / "four.txt").write_text(FOUR, encoding="utf-8")
+    (d / "two.txt").write_text(TWO, encoding="utf-8")
+    (d / "sub").mkdir()
+    (d / "sub" / "also.txt").write_text(FOUR, encoding="utf-8")
+    (d / ".hidden").mkdir()
+    (d / ".hidden" / "secret.txt").write_text(FOUR, encoding="utf-8")
+    (d / "notes.md").write_text("not a puzzle", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "theirs.txt").write_text(FOUR, encoding="utf-8")
+    os.symlink(outside, d / "escape")
+    os.symlink(outside / "theirs.txt", d / "link.txt")
+    return d
+
+
+@pytest.fixture()
+def client(root: Path):
+    app = create_app(root, str(root / "four.txt"))
+    return app.test_client()
+
+
+@pytest.fixture()
+def bare_client(root: Path):
+    return create_app(root, None).test_client()
+
+
+def four(**extra) -> dict:
+    obj = json.loads(formats.dumps(formats.loads(FOUR, "pipe"), "json"))
+    obj.update(extra)
+    return obj
+
+
+def two(**extra) -> dict:
+    obj = json.loads(formats.dumps(formats.loads(TWO, "pipe"), "json"))
+    obj.update(extra)
+    return obj
+
+
+def assert_error(resp, status: int, fragment: str = "") -> dict:
+    assert resp.status_code == status, resp.get_data(as_text=True)
+    assert resp.is_json
+    body = resp.get_json()
+    assert isinstance(body.get("error"), str) and body["error"]
+    assert "Traceback" not in body["error"]
+    assert fragment.lower() in body["error"].lower(), body["error"]
+    return body
+
+
+# ---- page and start ---------------------------------------------------------------------------
+def test_page_and_static_files(client):
+    r = client.get("/")
+    assert r.status_code == 200 and b"deducer play" in r.data
+    assert "script-src 'self'" in r.headers["Content-Security-Policy"]
+    for name in ("play.js", "play.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert_error(client.get("/static/nothing.js"), 404)
+    assert_error(client.get("/no/such/page"), 404, "no such page")
+
+
+def test_start_with_the_command_line_puzzle(client, root):
+    r = client.get("/api/start")
+    assert r.status_code == 200
+    body = r.get_json()
+    start = body["start"]
+    assert start["status"] == "unique"
+    assert start["source"] == "four.txt"
+    assert start["puzzle"]["grid"][0] == ["\\", "5\\", "16\\"]
+    assert {run["name"] for run in start["runs"]} >= {"r1c2↓ 5/2", "r3c1→ 12/2"}
+    assert body["root"] == str(root.resolve())
+    assert body["save_formats"] == ["json", "pipe"]
+
+
+def test_start_without_a_puzzle(bare_client):
+    assert bare_client.get("/api/start").get_json()["start"] is None
+
+
+def test_an_unsolvable_command_line_puzzle_is_refused(tmp_path):
+    from deducer.errors import DeducerError
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\\|5\\|16\\\n\\||\n\\3||\n", encoding="utf-8")
+    with pytest.raises(DeducerError, match="no solution"):
+        create_app(tmp_path, str(bad))
+
+
+# ---- files ----------------------------------------------------------------------------------
+def test_files_lists_puzzles_inside_the_root_only(bare_client):
+    files = bare_client.get("/api/files").get_json()["files"]
+    assert "four.txt" in files and "two.txt" in files and "sub/also.txt" in files
+    assert "notes.md" not in files
+    assert not any(f.startswith(".hidden") for f in files)
+    assert "link.txt" not in files  # a link to a file outside
+    assert not any(f.startswith("escape/") for f in files)
+
+
+def test_open_a_file_in_the_root(bare_client):
+    r = bare_client.get("/api/open?path=sub/also.txt")
+    assert r.status_code == 200
+    assert r.get_json()["status"] == "unique"
+    r = bare_client.get("/api/open", query_string={"path": "two.txt"})
+    body = r.get_json()
+    assert body["status"] == "multiple"
+    assert "more than one solution" in body["message"]
+    assert sorted(map(tuple, body["cells"])) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+
+
+@pytest.mark.parametrize("path, status, fragment", [
+    ("../outside/theirs.txt", 403, "'..'"),
+    ("sub/../../outside/theirs.txt", 403, "'..'"),
+    ("/etc/passwd", 403, "absolute"),
+    ("~/x.txt", 403, "absolute"),
+    ("escape/theirs.txt", 403, "outside the folder"),
+    ("link.txt", 403, "outside the folder"),
+    ("sub\\..\\..\\x.txt", 400, "/"),
+    ("", 400, "file name"),
+    ("missing.txt", 404, "no such file"),
+    ("sub", 404, "no such file"),
+])
+def test_open_refuses_paths_outside_the_root(bare_client, path, status, fragment):
+    assert_error(bare_client.get("/api/open", query_string={"path": path}), status, fragment)
+
+
+def test_open_needs_a_path_and_reports_bad_files(bare_client, root):
+    assert_error(bare_client.get("/api/open"), 400, "path")
+    (root / "broken.txt").write_text("\\|5\\|16\\\n\\|x|\n", encoding="utf-8")
+    body = assert_error(bare_client.get("/api/open?path=broken.txt"), 400, "broken.txt")
+    assert "line 2" in body["error"] or "broken.txt:2" in body["error"]
+    (root / "nul.txt").write_bytes(b"\\|5\x00")
+    assert_error(bare_client.get("/api/open?path=nul.txt"), 400, "NUL")
+
+
+# ---- parse (upload / drag and drop) ---------------------------------------------------------
+def test_parse_any_format(bare_client):
+    r = bare_client.post("/api/parse", json={"text": FOUR, "filename": "C:\\x\\four.txt"})
+    assert r.status_code == 200
+    assert r.get_json()["source"] == "four.txt"
+    as_json = formats.dumps(formats.loads(FOUR, "pipe"), "json")
+    r = bare_client.post("/api/parse", json={"text": as_json, "filename": "four.json"})
+    assert r.status_code == 200 and r.get_json()["status"] == "unique"
+    r = bare_client.post("/api/parse", json={"text": FOUR, "format": "pipe"})
+    assert r.status_code == 200
+
+
+def test_parse_keeps_entries_and_pencil_marks(bare_client):
+    text = "\\|5\\|16\\\n\\|2(1,2)|\n\\12||(7,9)\n"
+    p = bare_client.post("/api/parse", json={"text": text}).get_json()["puzzle"]
+    assert p["entries"] == [[1, 1, 2]]
+    assert p["pencil"] == [[1, 1, [1, 2]], [2, 2, [7, 9]]]
+
+
+@pytest.mark.parametrize("body, status, fragment", [
+    ({"text": "garbage", "filename": "x.txt"}, 400, "cannot tell which puzzle format"),
+    ({"text": "   "}, 400, "empty"),
+    ({"text": FOUR, "format": "nope"}, 400, "unknown format"),
+    ({"text": "\\|5\\|16\\\n\\||\n\\3||\n"}, 422, "no solution"),
+    ({"filename": "x.txt"}, 400, "missing field 'text'"),
+    ({"text": 5}, 400, "'text' must be a string"),
+    ({"text": FOUR, "filename": 3}, 400, "'filename' must be a string"),
+    ({"text": "\\|5\\|16\\\n\\|x|\n", "filename": "bad.txt"}, 400, "bad.txt:2"),
+])
+def test_parse_errors(bare_client, body, status, fragment):
+    assert_error(bare_client.post("/api/parse", json=body), status, fragment)
+
+
+# ---- create (editor) ------------------------------------------------------------------------
+def test_create_refuses_two_solutions_then_accepts_the_fix(bare_client):
+    r = bare_client.post("/api/create", json={"grid": TWO_GRID, "name": "mine"})
+    body = assert_error(r, 422, "more than one solution")
+    assert body["kind"] == "multiple"
+    assert sorted(map(tuple, body["cells"])) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    r = bare_client.post("/api/create", json={"grid": FIXED_GRID, "name": "mine"})
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert body["status"] == "unique"
+    assert body["puzzle"]["name"] == "mine"
+    assert body["puzzle"]["grid"] == FIXED_GRID
+
+
+@pytest.mark.parametrize("grid, kind, fragment", [
+    ([["\\", "5\\", "16\\"], ["\\", "", ""], ["\\3", "", ""]], "none", "no solution"),
+    ([["\\", "50\\"], ["\\", ""]], "invalid", "r1c2: the down sum '50' is not a whole"),
+    ([["\\", "5\\x"], ["\\", ""]], "invalid", "r1c2: the across sum 'x'"),
+    ([["\\", "5"], ["\\", ""]], "invalid", "r1c2: '5' is not a white square"),
+    ([["\\", "\\"], ["\\", "\\"]], "invalid", "no white cells"),
+    ([["\\", "5\\"], ["\\"]], "invalid", "ragged"),
+    ([["\\5", "\\"], ["\\", ""]], "invalid", "no run behind it"),
+])
+def test_create_refuses_bad_grids(bare_client, grid, kind, fragment):
+    body = assert_error(bare_client.post("/api/create", json={"grid": grid}), 422, fragment)
+    assert body["kind"] == kind
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ({}, "missing field 'grid'"),
+    ({"grid": "x"}, "'grid' must be a list"),
+    ({"grid": []}, "list of rows"),
+    ({"grid": [[1, 2]]}, "list of rows"),
+    ({"grid": [["", ""]], "name": 7}, "'name' must be a string"),
+])
+def test_create_malformed(bare_client, body, fragment):
+    assert_error(bare_client.post("/api/create", json=body), 400, fragment)
+
+
+# ---- check ----------------------------------------------------------------------------------
+def test_check_flags_a_wrong_entry(client):
+    r = client.post("/api/check", json={"puzzle": four(entries=[[1, 1, 4], [1, 2, 7]])})
+    body = r.get_json()
+    assert r.status_code == 200
+    assert body["status"] == "wrong"
+    assert body["wrong_entries"] == [[1, 1]]
+    assert not body["solved"] and not body["filled"]
+
+
+def test_check_a_solved_grid(client):
+    entries = [[r, c, d] for (r, c), d in FOUR_SOLUTION.items()]
+    body = client.post("/api/check", json={"puzzle": four(entries=entries)}).get_json()
+    assert body["status"] == "ok" and body["filled"] and body["solved"]
+
+
+def test_check_flags_wrong_pencil_marks(client):
+    body = client.post("/api/check", json={"puzzle": four(pencil=[[1, 1, [5, 6]]])}).get_json()
+    assert body["status"] == "wrong"
+    assert body["wrong_pencil"] == [[1, 1]] and body["wrong_entries"] == []
+
+
+def test_check_on_a_puzzle_with_two_solutions(client):
+    # r2c2 = 3 belongs to the second solution: not wrong, though the first has 1 there
+    body = client.post("/api/check", json={"puzzle": two(entries=[[1, 1, 3]])}).get_json()
+    assert body["status"] == "ok" and body["wrong_entries"] == []
+    assert body["solutions_found"] == 2
+    body = client.post("/api/check", json={"puzzle": two(entries=[[1, 1, 1]])}).get_json()
+    assert body["status"] == "ok"
+    body = client.post("/api/check", json={"puzzle": two(entries=[[1, 1, 2]])}).get_json()
+    assert body["status"] == "wrong" and body["wrong_entries"] == [[1, 1]]
+    # each entry fits a solution, but not the same one
+    body = client.post("/api/check",
+                       json={"puzzle": two(entries=[[1, 1, 1], [2, 2, 3]])}).get_json()
+    assert body["status"] == "conflict" and body["wrong_entries"] == []
+
+
+# ---- hints ----------------------------------------------------------------------------------
+def test_hint_tiers(client):
+    vague = client.post("/api/hint", json={"puzzle": four(), "level": "vague"}).get_json()
+    assert vague["kind"] == "deduction" and vague["text"].startswith("Look for")
+    assert vague["highlight"] == {"cells": [], "runs": []}  # a vague hint gives nothing away
+    concrete = client.post("/api/hint", json={"puzzle": four(), "level": "concrete"}).get_json()
+    assert "r1c3↓ 16/2" in concrete["text"]
+    hl = concrete["highlight"]
+    assert hl["cells"] == [[1, 2], [2, 2]]
+    assert hl["runs"] == [{"name": "r1c3↓ 16/2", "cells": [[1, 2], [2, 2]], "clue": [0, 2]}]
+    full = client.post("/api/hint", json={"puzzle": four(), "level": "full"}).get_json()
+    assert "7+9" in full["text"] and full["step"]["rule"] == full["rule"]
+    default = client.post("/api/hint", json={"puzzle": four()}).get_json()
+    assert default["level"] == "vague"
+
+
+def test_apply_hint(client):
+    body = client.post("/api/hint", json={"puzzle": four(), "level": "vague",
+                                          "apply": True}).get_json()
+    assert body["level"] == "full"
+    assert body["edits"] == [{"cell": [1, 2], "pencil": [7, 9]},
+                             {"cell": [2, 2], "pencil": [7, 9]}]
+
+
+def test_apply_a_hint_that_places_a_digit(client):
+    entries = [[1, 1, 2], [1, 2, 7], [2, 1, 3]]
+    body = client.post("/api/hint", json={"puzzle": four(entries=entries),
+                                          "apply": True}).get_json()
+    assert body["kind"] == "deduction"
+    assert {"cell": [2, 2], "entry": 9} in body["edits"]
+
+
+def test_hint_on_a_mistake_and_applying_it(client):
+    body = client.post("/api/hint", json={"puzzle": four(entries=[[1, 1, 4]]),
+                                          "level": "concrete"}).get_json()
+    assert body["kind"] == "mistake" and "r2c2" in body["text"]
+    assert body["highlight"]["cells"] == [[1, 1]]
+    body = client.post("/api/hint", json={"puzzle": four(entries=[[1, 1, 4]]),
+                                          "apply": True}).get_json()
+    assert body["edits"] == [{"cell": [1, 1], "entry": None}]
+
+
+def test_hint_bad_level(client):
+    assert_error(client.post("/api/hint", json={"puzzle": four(), "level": "loud"}), 400,
+                 "one of vague, concrete, full")
+    assert_error(client.post("/api/hint", json={"puzzle": four(), "apply": "yes"}), 400,
+                 "true or false")
+
+
+# ---- solve / candidates -----------------------------------------------------------------------
+def test_solve(client):
+    body = client.post("/api/solve", json={"puzzle": four()}).get_json()
+    assert {(r, c): d for r, c, d in body["entries"]} == FOUR_SOLUTION
+    # wrong entries: replaced by the solution, and said so
+    body = client.post("/api/solve", json={"puzzle": four(entries=[[1, 1, 4]])}).get_json()
+    assert {(r, c): d for r, c, d in body["entries"]} == FOUR_SOLUTION
+    assert "fit no solution" in body["message"]
+
+
+def test_solve_follows_the_entries_on_a_two_solution_puzzle(client):
+    body = client.post("/api/solve", json={"puzzle": two(entries=[[1, 1, 3]])}).get_json()
+    assert {(r, c): d for r, c, d in body["entries"]} == {
+        (1, 1): 3, (1, 2): 1, (2, 1): 1, (2, 2): 3}
+    assert "more than one solution" in body["message"]
+
+
+def test_candidates(client):
+    body = client.post("/api/candidates", json={"puzzle": two()}).get_json()
+    assert sorted(map(tuple, (x[:2] for x in body["pencil"]))) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert all(ds == [1, 3] for _, _, ds in body["pencil"])
+    body = client.post("/api/candidates", json={"puzzle": two(entries=[[1, 1, 3]])}).get_json()
+    got = {(r, c): ds for r, c, ds in body["pencil"]}
+    assert (1, 1) not in got  # cells with entries get no marks
+    assert got == {(1, 2): [1], (2, 1): [1], (2, 2): [3]}
+
+
+def test_candidates_on_contradictory_entries(client):
+    body = assert_error(client.post("/api/candidates",
+                                    json={"puzzle": four(entries=[[1, 1, 9]])}), 422,
+                        "without a combination")
+    assert body["cells"]
+
+
+# ---- export / save ----------------------------------------------------------------------------
+def test_export_pipe_and_json(client):
+    p = four(entries=[[1, 1, 2]], pencil=[[1, 1, [1, 2]], [2, 2, [7, 9]]], name="four")
+    body = client.post("/api/export", json={"puzzle": p, "format": "pipe"}).get_json()
+    assert body["text"] == "\\|5\\|16\\\n\\|2(1,2)|\n\\12||(7,9)\n"
+    assert body["filename"] == "four.txt"
+    back = formats.loads(body["text"])
+    assert back.entries == {(1, 1): 2} and back.pencil == {(1, 1): 3, (2, 2): 0b101000000}
+    body = client.post("/api/export", json={"puzzle": p, "format": "json"}).get_json()
+    assert body["filename"] == "four.json" and body["mime"] == "application/json"
+    assert formats.loads(body["text"]).entries == {(1, 1): 2}
+    assert_error(client.post("/api/export", json={"puzzle": p, "format": "svg"}), 400,
+                 "one of json, pipe")
+
+
+def test_save_writes_inside_the_root_and_never_overwrites_unasked(client, root):
+    p = four(entries=[[1, 1, 2]], pencil=[[2, 2, [7, 9]]])
+    r = client.post("/api/save", json={"puzzle": p, "format": "pipe", "path": "sub/mine.txt"})
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["saved"] == "sub/mine.txt"
+    assert (root / "sub" / "mine.txt").read_text() == "\\|5\\|16\\\n\\|2|\n\\12||(7,9)\n"
+    p2 = four(entries=[[1, 1, 4]])
+    body = assert_error(client.post("/api/save", json={"puzzle": p2, "path": "sub/mine.txt"}),
+                        409, "already exists")
+    assert body["exists"] is True
+    assert "2" in (root / "sub" / "mine.txt").read_text().split("\n")[1]
+    r = client.post("/api/save", json={"puzzle": p2, "path": "sub/mine.txt", "overwrite": True})
+    assert r.status_code == 200
+    assert (root / "sub" / "mine.txt").read_text().split("\n")[1] == "\\|4|"
+    # reopen what was saved
+    body = client.get("/api/open?path=sub/mine.txt").get_json()
+    assert body["puzzle"]["entries"] == [[1, 1, 4]]
+    r = client.post("/api/save", json={"puzzle": p, "format": "json", "path": "mine.json"})
+    assert r.status_code == 200
+    assert formats.load(root / "mine.json").entries == {(1, 1): 2}
+    leftovers = [f for f in os.listdir(root) if f.endswith(".tmp")]
+    assert leftovers == []
+
+
+@pytest.mark.parametrize("path, status, fragment", [
+    ("../x.txt", 403, "'..'"),
+    ("/tmp/x.txt", 403, "absolute"),
+    ("escape/x.txt", 403, "outside the folder"),
+    ("link.txt", 403, "outside the folder"),
+    ("nofolder/x.txt", 400, "does not exist"),
+    ("x.py", 400, "must end in"),
+    ("sub", 400, "must end in"),
+    ("", 400, "file name"),
+])
+def test_save_refuses_paths_outside_the_root(client, root, tmp_path, path, status, fragment):
+    before = sorted(p.name for p in (tmp_path / "outside").iterdir())
+    assert_error(client.post("/api/save", json={"puzzle": four(), "path": path,
+                                                "overwrite": True}), status, fragment)
+    assert sorted(p.name for p in (tmp_path / "outside").iterdir()) == before
+    assert (tmp_path / "outside" / "theirs.txt").read_text() == FOUR
+
+
+def test_save_pipe_refuses_a_json_name(client):
+    assert_error(client.post("/api/save", json={"puzzle": four(), "format": "pipe",
+                                                "path": "x.json"}), 400, "must end in")
+
+
+# ---- guards ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("addr", ["10.0.0.2", "192.168.1.5", "8.8.8.8", "::2"])
+def test_remote_addresses_are_refused(client, addr):
+    env = {"REMOTE_ADDR": addr}
+    assert_error(client.get("/", environ_base=env), 403, "only answers requests from this")
+    assert_error(client.get("/api/start", environ_base=env), 403)
+    assert_error(client.post("/api/check", json={"puzzle": four()}, environ_base=env), 403)
+
+
+@pytest.mark.parametrize("addr", ["127.0.0.1", "::1"])
+def test_loopback_addresses_are_served(client, addr):
+    assert client.get("/api/start", environ_base={"REMOTE_ADDR": addr}).status_code == 200
+
+
+def test_foreign_host_and_origin_are_refused(client):
+    assert_error(client.get("/api/start", headers={"Host": "evil.example:8765"}), 403, "Host")
+    assert client.get("/api/start", headers={"Host": "127.0.0.1:8765"}).status_code == 200
+    assert client.get("/api/start", headers={"Host": "[::1]:8765"}).status_code == 200
+    assert_error(client.post("/api/check", json={"puzzle": four()},
+                             headers={"Origin": "https://evil.example"}), 403, "other web sites")
+    r = client.post("/api/check", json={"puzzle": four()},
+                    headers={"Origin": "http://127.0.0.1:8765"})
+    assert r.status_code == 200
+
+
+def test_body_size_limit(client):
+    big = json.dumps({"text": "x" * (MAX_BODY + 10)})
+    body = assert_error(client.post("/api/parse", data=big, content_type="application/json"),
+                        413, "larger than 1 MiB")
+    assert set(body) == {"error"}
+
+
+@pytest.mark.parametrize("data, content_type, status, fragment", [
+    ("{not json", "application/json", 400, "not valid JSON"),
+    ("[1, 2]", "application/json", 400, "must be a JSON object"),
+    ('"text"', "application/json", 400, "must be a JSON object"),
+    ("text=abc", "application/x-www-form-urlencoded", 415, "as JSON"),
+    ("{}", "text/plain", 415, "as JSON"),
+])
+def test_malformed_bodies(client, data, content_type, status, fragment):
+    for url in ("/api/parse", "/api/check", "/api/hint", "/api/solve", "/api/candidates",
+                "/api/export", "/api/save", "/api/create"):
+        assert_error(client.post(url, data=data, content_type=content_type), status, fragment)
+
+
+@pytest.mark.parametrize("puzzle, fragment", [
+    (None, "missing field 'puzzle'"),
+    ("grid", "'puzzle' must be an object"),
+    ({"grid": [["\\", "5\\"], ["\\", ""]], "entries": [[1, 1, 10]]}, "not valid"),
+    ({"grid": [["\\", "5\\"], ["\\", ""]], "entries": [[0, 0, 3]]}, "not valid"),
+    ({"grid": [["\\", "5\\"], ["\\", ""]], "entries": "x"}, "not valid"),
+    ({"grid": "nope"}, "not valid"),
+    ({}, "not valid"),
+    ({"grid": [["\\", "4\\", "4\\"], ["\\4", "", ""], ["\\4", "", ""]],
+      "entries": [[1, 1, 1], [1, 2, 1]]}, "twice"),
+])
+def test_bad_puzzles_in_requests(client, puzzle, fragment):
+    for url in ("/api/check", "/api/hint", "/api/solve", "/api/candidates", "/api/export"):
+        body = {} if puzzle is None else {"puzzle": puzzle}
+        assert_error(client.post(url, json=body), 400, fragment)
+
+
+def test_wrong_methods(client):
+    assert_error(client.get("/api/check"), 405, "not allowed")
+    assert_error(client.post("/api/start", json={}), 405, "not allowed")
+
+
+def test_internal_errors_carry_no_traceback(root, monkeypatch):
+    from deducer import api
+
+    app = create_app(root, None)
+
+    def boom(*a, **k):
+        raise RuntimeError("secret detail /home/someone")
+
+    monkeypatch.setattr(api, "check", boom)
+    body = assert_error(app.test_client().post("/api/check", json={"puzzle": four()}), 500,
+                        "internal error")
+    assert "secret" not in body["error"] and "File " not in body["error"]
+
+
+# ---- the command ------------------------------------------------------------------------------
+def test_play_command_is_registered():
+    args = build_parser().parse_args(["play", "p.txt", "--port", "0", "--no-browser",
+                                      "--root", "/tmp"])
+    assert args.command == "play" and args.puzzle == "p.txt" and args.port == 0
+    assert args.no_browser and args.root == "/tmp"
+    args = build_parser().parse_args(["play"])
+    assert args.puzzle is None and args.root == "."
+
+
+def test_play_command_errors_are_one_line(tmp_path, capsys):
+    from deducer.cli import main
+
+    assert main(["play", "--root", str(tmp_path / "nope"), "--no-browser"]) == 2
+    assert "not a folder" in capsys.readouterr().err
+    assert main(["play", str(tmp_path / "missing.txt"), "--root", str(tmp_path),
+                 "--no-browser"]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["play", "--port", "70000", "--no-browser", "--root", str(tmp_path)]) == 2
+
+
+def test_play_command_serves_on_loopback_and_stops_on_ctrl_c(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    (tmp_path / "four.txt").write_text(FOUR, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "deducer", "play", "four.txt", "--port", "0", "--no-browser",
+         "--root", str(tmp_path)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("deducer play: serving http://127.0.0.1:"), line
+        url = line.split()[3]
+        with urllib.request.urlopen(url + "api/start", timeout=10) as resp:
+            body = json.loads(resp.read())
+        assert body["start"]["source"] == "four.txt"
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0
+        assert "stopped" in err and "Traceback" not in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_play_command_reports_a_busy_port(tmp_path, capsys):
+    import socket
+
+    from deducer.cli import main
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        assert main(["play", "--port", str(port), "--no-browser", "--root", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "--port" in err
+
+
+def test_hint_when_the_pencil_marks_already_show_everything(client):
+    marks = [[r, c, [d]] for (r, c), d in FOUR_SOLUTION.items()]
+    body = client.post("/api/hint", json={"puzzle": four(pencil=marks)}).get_json()
+    assert body["kind"] == "solved" and "write those digits in" in body["text"]
+    body = client.post("/api/hint", json={"puzzle": four(pencil=marks), "apply": True}).get_json()
+    assert sorted((e["cell"][0], e["cell"][1], e["entry"]) for e in body["edits"]) == sorted(
+        (r, c, d) for (r, c), d in FOUR_SOLUTION.items())
+    entries = [[r, c, d] for (r, c), d in FOUR_SOLUTION.items()]
+    body = client.post("/api/hint", json={"puzzle": four(entries=entries)}).get_json()
+    assert body["kind"] == "solved" and "complete and correct" in body["text"]
