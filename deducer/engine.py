@@ -161,7 +161,7 @@ class Engine:
             return self._ask_unguarded(rule)
         except RuleError:
             raise
-        except Exception as e:  # a user's rule may fail in any way: name it, no traceback
+        except (Exception, SystemExit) as e:  # a user's rule may fail in any way: name it
             raise RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
                             f"{type(e).__name__}: {e}", path=rule.source) from e
 
@@ -360,6 +360,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
             raise RuleError(f"the rules reached a grid that breaks the puzzle ({bad}); one of "
                             "the active rules made a false deduction (try 'deducer rules test')")
     elif status == NONE:
+        _blame_false_step(puzzle, eng.steps, rules, use_entries)
         kind, where = eng.state.broken()
         if kind == "cell":
             message = f"cell {cell_name(puzzle.whites[where])} has no digit left"
@@ -382,9 +383,38 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
                 message = (f"the puzzle has more than one solution; two of them differ at "
                            f"{len(diff)} cells: {', '.join(diff[:12])}"
                            + (" …" if len(diff) > 12 else ""))
+            elif max_steps is not None and len(eng.steps) >= max_steps:
+                message = f"stopped after {len(eng.steps)} steps (--max-steps)"
             else:
                 message = "the active rules found no further deduction"
     exp = Explanation(puzzle, status, eng.steps, masks, message, sols)
     exp.rating = rate_steps(eng.steps, status, puzzle)
     return exp
+
+
+def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],
+                      use_entries: bool) -> None:
+    """The rules ran the grid into a contradiction. If the puzzle has a solution after
+    all, some step was false: name the first one (and its rule's file) instead of
+    reporting a solvable puzzle as unsolvable."""
+    from .search import solve
+
+    res = solve(puzzle, max_solutions=1, use_entries=use_entries, timeout=30)
+    if not res.solutions:
+        return  # a real contradiction: the puzzle has no solution
+    masks = puzzle.initial_masks(with_entries=use_entries)
+    index = puzzle.index
+    for step in steps:
+        for r, c, d in step.placements:
+            masks[index[(r, c)]] = BIT[d]
+        for r, c, ds in step.eliminations:
+            for d in ds:
+                masks[index[(r, c)]] &= ~BIT[d]
+        if not solve(puzzle, max_solutions=1, masks=masks, timeout=30).solutions:
+            source = next((r.source for r in rules if r.id == step.rule), None)
+            raise RuleError(f"rule {step.rule!r} made a false deduction at step {step.n} "
+                            f"({step.text}); the puzzle has a solution it rules out",
+                            path=source)
+    raise RuleError("the rules reported a contradiction, yet the puzzle has a solution; one "
+                    "of the active rules is faulty (try 'deducer rules test')")
 

@@ -26,7 +26,9 @@ class DeducerError(Exception):
     def __str__(self) -> str:
         where = ""
         if self.path is not None:
-            where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
+            # a file name may hold a newline; the error must stay one line
+            path = self.path.replace("\n", "\\n").replace("\r", "\\r")
+            where = path + (f":{self.line}" if self.line is not None else "") + ": "
         elif self.line is not None:
             where = f"line {self.line}: "
         return where + " ".join(self.message.split())

@@ -77,7 +77,9 @@ def sentence(rule, ded, view, effect: str) -> str:
     values.update(ded.values)
     try:
         text = string.Formatter().vformat(rule.explain, (), _Values(rule, values))
-    except (ValueError, IndexError, AttributeError, KeyError) as e:
+    except RuleError:
+        raise
+    except Exception as e:  # a user's template can fail in any way: name the rule
         raise RuleError(f"rule {rule.id!r}: explain template failed: {e}",
                         path=rule.source) from None
     text = " ".join(text.split())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import math
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -68,6 +69,34 @@ def _load_yaml(path: Path):
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise RuleError(f"malformed YAML: {problem}", path=str(path),
                         line=None if line is None else line + 1) from None
+    except (ValueError, OverflowError, TypeError) as e:
+        # safe_load's constructors raise these for values they cannot build: an integer of
+        # over 4300 digits, a date like 2024-13-45, a timestamp offset out of range
+        raise RuleError(f"malformed YAML: a value cannot be read ({type(e).__name__}: {e})",
+                        path=str(path)) from None
+
+
+def _short(v) -> str:
+    """A bounded repr for messages (a YAML alias bomb must not be printed in full)."""
+    import reprlib
+
+    r = reprlib.Repr()
+    r.maxlevel = 2
+    r.maxlist = r.maxtuple = r.maxdict = r.maxset = r.maxfrozenset = 4
+    r.maxstring = r.maxother = r.maxlong = 40
+    text = r.repr(v)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _number(v) -> bool:
+    """A finite number >= 0 (a huge integer is no number of ours either)."""
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return False
+    try:
+        f = float(v)
+    except OverflowError:
+        return False
+    return math.isfinite(f) and f >= 0
 
 
 def _resolve(impl: str, base: Path, rule_id: str, source: str) -> Callable:
@@ -87,12 +116,16 @@ def _resolve(impl: str, base: Path, rule_id: str, source: str) -> Callable:
                 spec = importlib.util.spec_from_file_location(modname, file)
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[modname] = module
-                spec.loader.exec_module(module)
+                try:
+                    spec.loader.exec_module(module)
+                except BaseException:  # no half-imported module left for the next load
+                    sys.modules.pop(modname, None)
+                    raise
         else:
             module = importlib.import_module(target)
     except RuleError:
         raise
-    except Exception as e:  # a user's module may fail in any way; name the rule
+    except (Exception, SystemExit) as e:  # a user's module may fail in any way; name the rule
         raise RuleError(f"rule {rule_id!r}: importing {target!r} failed: "
                         f"{type(e).__name__}: {e}", path=source) from None
     func = getattr(module, fname, None)
@@ -134,12 +167,12 @@ def load_file(path: str | Path) -> list[Rule]:
         seen.add(rid)
         for key in ("priority", "weight"):
             v = entry[key]
-            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) \
-                    or v < 0:
-                raise RuleError(f"{where}: bad {key} {v!r} (a number >= 0)", path=src)
+            if not _number(v):
+                raise RuleError(f"{where}: bad {key} {_short(v)} (a number >= 0)", path=src)
         score = entry["score"]
-        if isinstance(score, bool) or not isinstance(score, int) or score < 0:
-            raise RuleError(f"{where}: bad score {score!r} (a whole number >= 0)", path=src)
+        if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 10**9:
+            raise RuleError(f"{where}: bad score {_short(score)} (a whole number 0..10**9)",
+                            path=src)
         for key in ("name", "implementation", "explain"):
             if not isinstance(entry[key], str) or not entry[key].strip():
                 raise RuleError(f"{where}: {key} must be non-empty text", path=src)
@@ -155,12 +188,17 @@ def load_file(path: str | Path) -> list[Rule]:
         tier = entry.get("tier")
         if tier is not None and (isinstance(tier, bool) or not isinstance(tier, int)):
             raise RuleError(f"{where}: tier must be a whole number", path=src)
+        description = entry.get("description", "")
+        if description is None:
+            description = ""
+        if not isinstance(description, str):  # str() of an alias bomb would never finish
+            raise RuleError(f"{where}: description must be text", path=src)
         rule = Rule(
             id=rid, name=entry["name"], priority=float(entry["priority"]),
             weight=float(entry["weight"]), score=score,
             implementation=entry["implementation"], explain=entry["explain"],
             enabled=enabled, scope=scope, params=dict(params),
-            description=str(entry.get("description", "")), tier=tier, source=src,
+            description=description, tier=tier, source=src,
         )
         _check_template(rule)
         rule.func = _resolve(rule.implementation, p.parent, rid, src)
@@ -172,10 +210,23 @@ def _check_template(rule: Rule) -> None:
     import string
 
     try:
-        list(string.Formatter().parse(rule.explain))
+        parts = list(string.Formatter().parse(rule.explain))
     except ValueError as e:
         raise RuleError(f"rule {rule.id!r}: explain template is malformed: {e}",
                         path=rule.source) from None
+    for _text, fname, spec, _conv in parts:
+        if fname is None:
+            continue
+        # {cell[x]} or {run.attr} fail with errors the sentence builder does not expect, and
+        # {cell:>999999999} builds a gigabyte string: only plain names and small specs
+        if not fname.isidentifier():
+            raise RuleError(f"rule {rule.id!r}: explain template field {{{_short(fname)[1:-1]}}} "
+                            "must be a plain name like {cell} (no index, attribute or position)",
+                            path=rule.source)
+        if spec and ("{" in spec or any(len(n) > 3 for n in re.findall(r"\d+", spec))):
+            raise RuleError(f"rule {rule.id!r}: explain template field {{{fname}}} has the "
+                            f"format spec {_short(spec)}; only small widths are allowed",
+                            path=rule.source)
 
 
 def load(extra: list[str | Path] = (), disable: list[str] = (), *,

@@ -26,7 +26,7 @@ def run(args) -> int:
 
     if args.max_solutions < 1:
         raise DeducerError("--max-solutions must be at least 1")
-    if args.timeout is not None and args.timeout <= 0:
+    if args.timeout is not None and not args.timeout > 0:  # also refuses nan
         raise DeducerError("--timeout must be a positive number of seconds")
     puzzle = read_puzzle(args)
     result = solve(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,

@@ -102,8 +102,8 @@ def decode(data: bytes, path: str | None = None) -> str:
 def loads(text: str, fmt: str | None = None, *, name: str | None = None,
           path: str | None = None) -> Puzzle:
     """Parse puzzle text (format detected unless given)."""
-    f = get(fmt) if fmt else detect(text, path)
     try:
+        f = get(fmt) if fmt else detect(text, path)
         return f.read(text, name=name)
     except PuzzleError as e:
         raise e.located(path) from None
@@ -142,7 +142,9 @@ def parse_int(token: str, what: str, line: int, *, lo: int = 0, hi: int = 45) ->
     """An integer field of a puzzle file, range-checked, with a located error."""
     t = token.strip()
     if not t.isascii() or not t.isdigit():
-        raise PuzzleError(f"{what} {token.strip()!r} is not a whole number", line=line)
+        shown = repr(t) if len(t) <= 40 else repr(t[:30]) + f"… ({len(t)} characters)"
+        raise PuzzleError(f"{what} {shown} is not a whole number", line=line)
     if len(t) > 6 or not lo <= int(t) <= hi:
-        raise PuzzleError(f"{what} {t} is out of range {lo}..{hi}", line=line)
+        shown = t if len(t) <= 12 else f"{t[:6]}… ({len(t)} digits)"
+        raise PuzzleError(f"{what} {shown} is out of range {lo}..{hi}", line=line)
     return int(t)

@@ -89,8 +89,9 @@ def write(p: Puzzle) -> str:
                 w_across[c] = max(w_across[c], len(a))
     widths = [max(3, w_down[c] + 1 + w_across[c]) for c in range(p.cols)]
     out = []
-    if p.name:
-        out.extend("# " + ln for ln in p.name.split("\n"))
+    if p.name:  # every line break (\r, \x85, U+2028 ...) starts a new comment; no NULs
+        out.extend("# " + "".join(ch if ch.isprintable() else " " for ch in ln)
+                   for ln in p.name.splitlines())
     for row in toks:
         cells = []
         for c, t in enumerate(row):

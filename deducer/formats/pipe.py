@@ -94,7 +94,11 @@ def write(p: Puzzle) -> str:
             if p.pencil.get((r, c)):
                 t += "(" + ",".join(map(str, DIGITS[p.pencil[(r, c)]])) + ")"
             toks.append(t)
-        out.append("|".join(toks))
+        line = "|".join(toks)
+        if not line.strip():  # a one-column row with an empty cell: read back as a blank line
+            raise PuzzleError(f"row {r + 1} is a single empty cell, which the | format cannot "
+                              "write (a blank line is skipped); use --to json")
+        out.append(line)
     head = []
     if p.even is not None:
         raise PuzzleError("the | format cannot hold parity marks; use --to json")

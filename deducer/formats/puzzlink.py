@@ -27,7 +27,10 @@ from ..errors import PuzzleError
 from ..model import BLANK, WHITE, Puzzle, Square
 from . import Format, parse_int
 
-_URL = re.compile(r"(?:(?:https?://)?[^\s?]*\?)?kakuro/(\d+)/(\d+)/([0-9A-Za-z.\-]*)")
+# Only the ``kakuro/COLS/ROWS/BODY`` part is matched by the pattern: an optional address
+# prefix ``[^\s?]*\?`` in the pattern made every search quadratic in the line length (a
+# long line hung the reader); :func:`_url_start` finds where the address begins instead.
+_URL = re.compile(r"kakuro/(\d+)/(\d+)/([0-9A-Za-z.\-]*)")
 _URL_LINE = re.compile(r"(?:^|[\s?/])kakuro/\d+/\d+/")
 MAX_SIDE = 200
 
@@ -53,6 +56,16 @@ def _code(v: int | None) -> str:
 
 
 # ---- finding the puzzles in a text --------------------------------------------------------
+def _url_start(s: str, k: int) -> int:
+    """Where the URL whose ``kakuro/`` is at ``k`` begins: after ``http…?`` if present."""
+    if k == 0 or s[k - 1] != "?":
+        return k
+    j = k - 1
+    while j and not s[j - 1].isspace() and s[j - 1] != "?":
+        j -= 1
+    return j
+
+
 def _entries(text: str) -> list[tuple[str, int, re.Match]]:
     out = []
     for ln, raw in enumerate(text.split("\n"), start=1):
@@ -62,7 +75,7 @@ def _entries(text: str) -> list[tuple[str, int, re.Match]]:
         m = _URL.search(s)
         if not m:
             continue
-        before = s[: m.start()].strip()
+        before = s[: _url_start(s, m.start())].strip()
         label = re.split(r"[\t ]+", before)[0] if before else str(len(out) + 1)
         out.append((label, ln, m))
     return out
