@@ -82,7 +82,7 @@ class Engine:
                  state: State | None = None):
         self.puzzle = puzzle
         self.rules = rules
-        self.context = Context(puzzle)
+        self.context = Context(puzzle, deadline)
         if state is None:
             state = State(puzzle, puzzle.initial_masks(with_entries=use_entries))
         self.state = state
@@ -136,6 +136,9 @@ class Engine:
             if self.max_steps is not None and len(self.steps) >= self.max_steps:
                 return STALLED
             if not self.step():
+                # the expensive rules give up when time runs out: that is not a stall
+                if self.deadline is not None and time.perf_counter() > self.deadline:
+                    return TIMEOUT
                 return STALLED
 
     def step(self) -> Step | None:
@@ -366,27 +369,28 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
             message = f"cell {cell_name(puzzle.whites[where])} has no digit left"
         else:
             message = f"run {puzzle.runs[where].name} has no combination left"
-    elif status in (STALLED, TIMEOUT):
-        if status == TIMEOUT:
-            message = "the time limit stopped the walkthrough"
+    elif status == TIMEOUT:
+        message = "the time limit stopped the walkthrough"
+    elif status == STALLED:
+        # why did the rules stop? Several solutions, none, or only a weaker ladder
+        left = None if deadline is None else max(0.5, deadline - time.perf_counter())
         res = solve(puzzle, max_solutions=2, masks=masks, use_entries=use_entries,
-                    timeout=None if status != TIMEOUT else 5.0)
-        if status == STALLED:
-            if res.status == "none" and res.complete:
-                status, message = NONE, f"no solution: {res.reason}"
-            elif len(res.solutions) > 1:
-                status = MULTIPLE
-                sols = res.solutions
-                from .render.text import differences
+                    timeout=left)
+        if res.status == "none" and res.complete:
+            status, message = NONE, f"no solution: {res.reason}"
+        elif len(res.solutions) > 1:
+            status = MULTIPLE
+            sols = res.solutions
+            from .render.text import differences
 
-                diff = differences(puzzle, sols)
-                message = (f"the puzzle has more than one solution; two of them differ at "
-                           f"{len(diff)} cells: {', '.join(diff[:12])}"
-                           + (" …" if len(diff) > 12 else ""))
-            elif max_steps is not None and len(eng.steps) >= max_steps:
-                message = f"stopped after {len(eng.steps)} steps (--max-steps)"
-            else:
-                message = "the active rules found no further deduction"
+            diff = differences(puzzle, sols)
+            message = (f"the puzzle has more than one solution; two of them differ at "
+                       f"{len(diff)} cells: {', '.join(diff[:12])}"
+                       + (" …" if len(diff) > 12 else ""))
+        elif max_steps is not None and len(eng.steps) >= max_steps:
+            message = f"stopped after {len(eng.steps)} steps (--max-steps)"
+        else:
+            message = "the active rules found no further deduction"
     exp = Explanation(puzzle, status, eng.steps, masks, message, sols)
     exp.rating = rate_steps(eng.steps, status, puzzle)
     return exp

@@ -182,8 +182,18 @@ class View:
 class Context:
     """Per-puzzle facts computed once (graph analysis, regions) for rules to share."""
 
-    def __init__(self, puzzle: Puzzle):
+    def __init__(self, puzzle: Puzzle, deadline: float | None = None):
         self.puzzle = puzzle
+        #: perf_counter() time by which the walkthrough must end (expensive rules honour it)
+        self.deadline = deadline
+
+    def time_left(self) -> float | None:
+        """Seconds until the deadline (None: no limit)."""
+        if self.deadline is None:
+            return None
+        import time
+
+        return self.deadline - time.perf_counter()
 
     @cached_property
     def graph(self):

@@ -20,6 +20,9 @@ def trial(view, max_chain: int = 4):
     layout = view.layout
     base = list(view.masks)
     for i in _by_constraint(view):
+        left = view.context.time_left()
+        if left is not None and left <= 0:
+            return  # the engine reports the time-out
         for d in DIGITS[base[i]]:
             masks = base.copy()
             masks[i] = BIT[d]
@@ -44,7 +47,10 @@ def backtracking(view):
     """Search from here; with one solution left, the most constrained cell's digit is known."""
     from ..search import solve
 
-    res = solve(view.puzzle, max_solutions=2, masks=list(view.masks))
+    left = view.context.time_left()
+    if left is not None and left <= 0:
+        return
+    res = solve(view.puzzle, max_solutions=2, masks=list(view.masks), timeout=left)
     if len(res.solutions) != 1 or not res.complete:
         return  # several solutions (or none): a guess would not be a deduction
     cells = _by_constraint(view)

@@ -1,0 +1,66 @@
+"""Naked and hidden subsets inside one run (pairs, triples, quads)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..combos import DIGITS, POP
+from ..state import Deduction
+
+_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def naked_subset(view, rid, size: int = 2):
+    """``size`` empty cells of the run whose candidates together are exactly ``size``
+    digits: those digits go in those cells, so they leave the run's other empty cells."""
+    open_ = view.open_cells(rid)
+    if len(open_) <= size:
+        return
+    placed = view.placed_mask(rid)
+    masks = {i: view.mask(i) & ~placed for i in open_}
+    pool = [i for i in open_ if 1 <= POP[masks[i]] <= size]
+    if len(pool) < size:
+        return
+    for group in combinations(pool, size):
+        union = 0
+        for i in group:
+            union |= masks[i]
+        if POP[union] != size:
+            continue
+        elim = {j: masks[j] & union for j in open_ if j not in group and masks[j] & union}
+        if not elim:
+            continue
+        yield Deduction(eliminations=elim, cells=group, runs=(rid,),
+                        values={"cells": view.cells_name(group), "digits": view.digits(union),
+                                "size": size, "kind": _NAMES.get(size, f"{size}-set")})
+
+
+def hidden_subset(view, rid, size: int = 2):
+    """``size`` digits that every live combination of the run needs, with only ``size``
+    empty cells able to hold any of them: those cells hold exactly these digits."""
+    live = view.live(rid)
+    placed = view.placed_mask(rid)
+    need = view.live_common(rid) & ~placed
+    if POP[need] < size:
+        return
+    open_ = view.open_cells(rid)
+    masks = {i: view.mask(i) & ~placed for i in open_}
+    for ds in combinations(DIGITS[need], size):
+        want = 0
+        for d in ds:
+            want |= 1 << (d - 1)
+        homes = [i for i in open_ if masks[i] & want]
+        if len(homes) != size:
+            continue
+        cover = 0
+        for i in homes:
+            cover |= masks[i]
+        if cover & want != want:
+            continue  # a needed digit with no home: a contradiction other rules report
+        elim = {i: masks[i] & ~want for i in homes if masks[i] & ~want}
+        if not elim:
+            continue
+        yield Deduction(eliminations=elim, cells=tuple(homes), runs=(rid,),
+                        values={"cells": view.cells_name(homes), "digits": view.digits(want),
+                                "combos": view.combos_text(live), "size": size,
+                                "kind": _NAMES.get(size, f"{size}-set")})
