@@ -1,0 +1,272 @@
+"""Rebuild everything in reports/: corpus ratings (Markdown + SVG chart) and two walkthroughs.
+
+    python scripts/make_reports.py [--jobs N] [--only ratings|walkthroughs]
+
+Reads the corpus from ../shared/corpus (or $DEDUCER_CORPUS); the walkthroughs need only the
+bundled puzzles. Output is deterministic: the same corpus and code give the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORTS = ROOT / "reports"
+COMMAND = "python scripts/make_reports.py"
+
+#: publisher label sets, easiest first (the order a good rating keeps)
+LABELS = {
+    "gecode": ("Nikoli (gecode)", ["Easy", "Medium", "Hard"]),
+    "cx16": ("book B5 (cx16)", ["2*", "3*"]),
+    "minizinc": ("minizinc benchmarks", ["easy", "hard", "super"]),
+    "panpapag": ("PanPapag", ["easy", "intermediate", "hard"]),
+}
+#: unlabelled published sources, rated for the trial/guessing counts
+UNLABELLED = ("janko", "krazydad", "zwvista", "marcelgarus")
+WALKTHROUGHS = (
+    ("easy", "puzzles/seed000-k2.j", None),
+    ("hard", "puzzles/deducer-trial.txt", None),
+)
+
+
+def _rate(job):
+    source, pid, label, puzzle = job
+    from deducer.engine import explain
+
+    t = time.perf_counter()
+    exp = explain(puzzle, timeout=120)
+    r = exp.rating
+    return {
+        "source": source, "id": pid, "label": label, "status": exp.status,
+        "level": r.level, "max_weight": r.max_weight, "score": r.score, "steps": r.steps,
+        "rules": r.rules, "seconds": time.perf_counter() - t, "cells": len(puzzle.whites),
+        "available": r.mean_available, "givens": len(puzzle.givens),
+    }
+
+
+def _jobs():
+    from deducer import corpus
+
+    for source in list(LABELS) + list(UNLABELLED):
+        fn = getattr(corpus, source)
+        for cp in fn():
+            if cp.expected != "unique":
+                continue  # ratings grade published, unique puzzles only
+            yield (source, cp.id, cp.label, cp.puzzle)
+
+
+def spearman(xs: list[float], ys: list[float]) -> float | None:
+    """Spearman's rho with average ranks for ties (no SciPy needed for this)."""
+    n = len(xs)
+    if n < 3:
+        return None
+
+    def ranks(v):
+        order = sorted(range(n), key=lambda i: v[i])
+        out = [0.0] * n
+        i = 0
+        while i < n:
+            j = i
+            while j + 1 < n and v[order[j + 1]] == v[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2 + 1
+            i = j + 1
+        return out
+
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / n, sum(ry) / n
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    vx = sum((a - mx) ** 2 for a in rx)
+    vy = sum((b - my) ** 2 for b in ry)
+    if vx == 0 or vy == 0:
+        return None
+    return cov / (vx * vy) ** 0.5
+
+
+def chart_svg(groups: list[tuple[str, Counter]], levels: tuple[str, ...]) -> str:
+    """A stacked horizontal bar per publisher label: share of puzzles at each level."""
+    colours = ("#4caf50", "#8bc34a", "#ffc107", "#ff9800", "#f44336", "#7b1fa2")
+    bar_h, gap, left, width = 22, 8, 210, 460
+    height = 60 + len(groups) * (bar_h + gap) + 40
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 40}" '
+           f'height="{height}" font-family="sans-serif" font-size="12">',
+           '<text x="10" y="20" font-size="14" font-weight="bold">deducer level by publisher '
+           'label (share of puzzles)</text>']
+    y = 40
+    for name, counts in groups:
+        total = sum(counts.values()) or 1
+        out.append(f'<text x="{left - 8}" y="{y + 15}" text-anchor="end">{name} '
+                   f'(n={sum(counts.values())})</text>')
+        x = left
+        for lvl, col in zip(levels, colours, strict=True):
+            w = width * counts.get(lvl, 0) / total
+            if w > 0:
+                out.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" '
+                           f'fill="{col}"><title>{name}: {lvl} {counts[lvl]}</title></rect>')
+                if w > 18:
+                    out.append(f'<text x="{x + w / 2:.1f}" y="{y + 15}" text-anchor="middle" '
+                               f'fill="white">{counts[lvl]}</text>')
+            x += w
+        y += bar_h + gap
+    x = left
+    for lvl, col in zip(levels, colours, strict=True):
+        out.append(f'<rect x="{x}" y="{y + 10}" width="12" height="12" fill="{col}"/>')
+        out.append(f'<text x="{x + 16}" y="{y + 21}">{lvl}</text>')
+        x += 80
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def ratings(jobs: int) -> None:
+    from deducer.corpus import corpus_root
+    from deducer.rating import LEVELS, RATER_VERSION
+
+    if corpus_root() is None:
+        print("corpus not found; ratings report not rebuilt", file=sys.stderr)
+        return
+    work = list(_jobs())
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        rows = list(pool.map(_rate, work, chunksize=8))
+    elapsed = time.perf_counter() - t0
+    lines = [
+        "# Corpus ratings",
+        "",
+        f"Rebuild: `{COMMAND}` (rater version {RATER_VERSION}). Unique puzzles only; the "
+        "level is decided by the hardest step on the path, Extreme = needed level-1 trial, "
+        "Unreasonable = needed guessing (backtracking).",
+        "",
+        "## Level distribution per publisher label",
+        "",
+        "| publisher | label | n | " + " | ".join(LEVELS) + " | median effort | "
+        "median hardest step |",
+        "|---|---|---|" + "---|" * len(LEVELS) + "---|---|",
+    ]
+    chart_groups = []
+    corr_lines = []
+    for source, (title, order) in LABELS.items():
+        mine = [r for r in rows if r["source"] == source and r["label"] in order]
+        xs, ys = [], []
+        for label in order:
+            grp = [r for r in mine if r["label"] == label]
+            if not grp:
+                continue
+            c = Counter(r["level"] for r in grp)
+            chart_groups.append((f"{title} {label}", c))
+            eff = sorted(r["score"] for r in grp)
+            hw = sorted(r["max_weight"] for r in grp)
+            lines.append(f"| {title} | {label} | {len(grp)} | "
+                         + " | ".join(str(c.get(lv, 0) or "") for lv in LEVELS)
+                         + f" | {eff[len(eff) // 2]} | {hw[len(hw) // 2]:.1f} |")
+            for r in grp:
+                xs.append(order.index(label))
+                ys.append(r["score"])
+        ordered = [r for lb in order for r in mine if r["label"] == lb]
+
+        def rho_of(key, sign=1.0, xs=xs, ordered=ordered):
+            v = spearman(xs, [sign * key(r) for r in ordered])
+            return "n/a" if v is None else f"{v:+.2f}"
+
+        corr_lines.append(
+            f"| {title} | {len(xs)} | {rho_of(lambda r: r['score'])} | "
+            f"{rho_of(lambda r: r['max_weight'])} | "
+            f"{rho_of(lambda r: r['score'] / r['cells'])} | "
+            f"{rho_of(lambda r: r['available'], -1.0)} | {rho_of(lambda r: r['givens'], -1.0)} |")
+    lines += [
+        "",
+        "![level distribution per publisher label](ratings.svg)",
+        "",
+        "## Spearman correlation with the publisher labels",
+        "",
+        "Between the label's rank (easiest = 0) and: our total effort (sum of step scores: the "
+        "rating's score), our hardest step, effort per white cell, the simplest-tier moves open "
+        "per step (negated: fewer open = harder) and the number of givens (negated). Positive "
+        "means the measure keeps the labels' order.",
+        "",
+        "| publisher | n | rho (effort) | rho (hardest step) | rho (effort/cell) | "
+        "rho (-easy moves open) | rho (-givens) |",
+        "|---|---|---|---|---|---|---|",
+        *corr_lines,
+        "",
+        "## Trial and guessing across published puzzles",
+        "",
+        "| source | unique puzzles | solved by rules alone | needed trial | needed guessing |",
+        "|---|---|---|---|---|",
+    ]
+    by_source = defaultdict(list)
+    for r in rows:
+        by_source[r["source"]].append(r)
+    for source in list(LABELS) + list(UNLABELLED):
+        grp = by_source.get(source, [])
+        trial = sum(1 for r in grp if "trial" in r["rules"] and "backtracking" not in r["rules"])
+        guess = sum(1 for r in grp if "backtracking" in r["rules"])
+        lines.append(f"| {source} | {len(grp)} | {len(grp) - trial - guess} | {trial} | "
+                     f"{guess} |")
+    unsolved = [r for r in rows if r["status"] != "solved"]
+    lines += [
+        "",
+        f"Walkthroughs that did not end solved: {len(unsolved)}"
+        + ("" if not unsolved else " (" + ", ".join(f"{r['source']} {r['id']}: {r['status']}"
+                                                  for r in unsolved[:10]) + ")"),
+        "",
+        "## Rules used (steps, all rated puzzles)",
+        "",
+        "| rule | steps | puzzles using it |",
+        "|---|---|---|",
+    ]
+    steps = Counter()
+    puzzles = Counter()
+    for r in rows:
+        steps.update(r["rules"])
+        puzzles.update(r["rules"].keys())
+    for rule, n in sorted(steps.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append(f"| {rule} | {n} | {puzzles[rule]} |")
+    slow = max(rows, key=lambda r: r["seconds"])
+    print(f"rated {len(rows)} puzzles in {elapsed:.1f} s with {jobs} jobs; slowest "
+          f"{slow['source']} {slow['id']} {slow['seconds']:.2f} s", file=sys.stderr)
+    REPORTS.mkdir(exist_ok=True)
+    (REPORTS / "ratings.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (REPORTS / "ratings.svg").write_text(chart_svg(chart_groups, LEVELS), encoding="utf-8")
+
+
+def walkthroughs() -> None:
+    from deducer import formats
+    from deducer.engine import explain
+    from deducer.render import get
+
+    REPORTS.mkdir(exist_ok=True)
+    for tag, rel, name in WALKTHROUGHS:
+        path = ROOT / rel
+        puzzle = formats.load(path, name=name)
+        exp = explain(puzzle)
+        header_md = f"<!-- Rebuild: {COMMAND} --only walkthroughs -->\n"
+        header_html = f"<!-- Rebuild: {COMMAND} --only walkthroughs -->\n"
+        stem = f"walkthrough-{tag}"
+        (REPORTS / f"{stem}.md").write_text(
+            header_md + get("markdown").walkthrough(puzzle, exp), encoding="utf-8")
+        (REPORTS / f"{stem}.html").write_text(
+            header_html + get("html").walkthrough(puzzle, exp), encoding="utf-8")
+        print(f"{stem}: {rel} {exp.status} {exp.rating.level} ({len(exp.steps)} steps)",
+              file=sys.stderr)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", choices=("ratings", "walkthroughs"))
+    args = ap.parse_args()
+    if args.only in (None, "walkthroughs"):
+        walkthroughs()
+    if args.only in (None, "ratings"):
+        ratings(args.jobs)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
