@@ -61,6 +61,22 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, many: bool = False) -> None:
     p.add_argument("--name", help="which puzzle of a file holding several (e.g. k3)")
 
 
+def add_color_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="draw the grid with box characters and colour (auto: when printing "
+                        "to a terminal and NO_COLOR is not set)")
+
+
+def screen_renderer(args) -> str:
+    """'terminal' (rich: boxes and colour) for people, 'text' for pipes and files."""
+    choice = getattr(args, "color", "never")
+    if choice == "always":
+        return "terminal"
+    if choice == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"):
+        return "terminal"
+    return "text"
+
+
 def read_puzzle(args, path: str | None = None):
     """Load the puzzle named on the command line."""
     from . import formats

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
+from ..cli import (
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    add_color_arg,
+    add_puzzle_args,
+    emit,
+    read_puzzle,
+    screen_renderer,
+)
 
 
 def add_rule_args(p, *, timeout: bool = True) -> None:
@@ -53,6 +62,7 @@ def add_parser(sub) -> None:
     p.add_argument("--force", action="store_true",
                    help="overwrite existing --markdown/--html files")
     add_rule_args(p)
+    add_color_arg(p)
     p.add_argument("--max-steps", type=int, metavar="N", help="stop after N steps")
     p.add_argument("--ignore-entries", action="store_true",
                    help="explain the bare puzzle, ignoring the player's entries")
@@ -92,7 +102,7 @@ def run(args) -> int:
     if md_to_stdout and not args.json:
         emit(markdown)
     else:
-        emit(get("json" if args.json else "text").walkthrough(puzzle, exp))
+        emit(get("json" if args.json else screen_renderer(args)).walkthrough(puzzle, exp))
     if exp.status == NONE:
         return EXIT_NO_SOLUTION
     return EXIT_UNDECIDED if exp.status == TIMEOUT else EXIT_OK

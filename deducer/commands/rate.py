@@ -132,24 +132,28 @@ def _run_tasks(tasks: list, jobs: int, progress) -> list[dict]:
 
 
 class _Progress:
-    """A plain progress bar on stderr, drawn only when stderr is a terminal."""
+    """A progress bar on stderr (rich), drawn only when stderr is a terminal."""
 
     def __init__(self, total: int, enabled: bool):
         self.total = total
-        self.enabled = enabled and total > 0
+        self.bar = None
+        if enabled and total > 0:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+            self.bar = Progress("rating", BarColumn(), MofNCompleteColumn(),
+                                TimeRemainingColumn(), console=Console(stderr=True),
+                                transient=True)
+            self.task = self.bar.add_task("rating", total=total)
+            self.bar.start()
 
     def __call__(self, done: int) -> None:
-        if not self.enabled:
-            return
-        width = 30
-        fill = width * done // self.total
-        sys.stderr.write(f"\rrating [{'#' * fill}{'.' * (width - fill)}] {done}/{self.total}")
-        sys.stderr.flush()
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done)
 
     def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * 60 + "\r")
-            sys.stderr.flush()
+        if self.bar is not None:
+            self.bar.stop()
 
 
 # ---------------------------------------------------------------------------- output

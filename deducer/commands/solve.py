@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
+from ..cli import (
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    add_color_arg,
+    add_puzzle_args,
+    emit,
+    read_puzzle,
+    screen_renderer,
+)
 
 
 def add_parser(sub) -> None:
@@ -17,6 +26,7 @@ def add_parser(sub) -> None:
                    help="stop searching after this long and report what was found")
     p.add_argument("--ignore-entries", action="store_true",
                    help="solve the bare puzzle, ignoring the player's entries")
+    add_color_arg(p)
 
 
 def run(args) -> int:
@@ -36,7 +46,7 @@ def run(args) -> int:
         if bare.solutions:
             result.reason = (f"{result.reason}; the puzzle itself has a solution, so an entry "
                              "is wrong (see 'deducer check')")
-    emit(get("json" if args.json else "text").solve(puzzle, result))
+    emit(get("json" if args.json else screen_renderer(args)).solve(puzzle, result))
     if result.status == NONE:
         # a time limit that found nothing has not shown there is no solution
         return EXIT_NO_SOLUTION if result.complete else EXIT_UNDECIDED

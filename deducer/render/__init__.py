@@ -13,6 +13,7 @@ from ..errors import DeducerError
 
 _MODULES = {
     "text": "deducer.render.text",
+    "terminal": "deducer.render.terminal",
     "json": "deducer.render.jsonout",
     "svg": "deducer.render.svg",
     "html": "deducer.render.html",

@@ -1,0 +1,110 @@
+"""Terminal renderer: the grid in box characters with colour, steps that scan well (rich).
+
+Chosen by the CLI when stdout is a terminal (``--color auto``) or on ``--color always``;
+the plain ``text`` renderer serves pipes and files, so scripts never see escape codes.
+The words are the text renderer's: only the drawing differs.
+"""
+
+from __future__ import annotations
+
+import io
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..combos import SINGLE
+from . import Renderer
+from .text import differences, explanation_verdict, rating_line, verdict
+
+#: colour of a step's rule by its weight: the harder the rung, the warmer
+WEIGHT_STYLES = ((1.3, "green"), (1.8, "bright_green"), (2.4, "yellow"), (4.2, "dark_orange"),
+                 (6.0, "red"), (99.0, "magenta"))
+
+
+def _console(buf: io.StringIO) -> Console:
+    # force_terminal: the caller already decided colour is wanted; width wide enough that
+    # a 30-column grid never wraps
+    return Console(file=buf, force_terminal=True, color_system="standard", width=200,
+                   highlight=False, soft_wrap=True)
+
+
+def grid_table(puzzle, values=None, *, placed_style: str = "cyan") -> Table:
+    """The board: clues ``d╲a`` on grey, blanks solid, givens bold, placed digits coloured."""
+    known = {}
+    if values is not None:
+        known = {rc: v for rc, v in zip(puzzle.whites, values, strict=True) if v}
+    givens = {**puzzle.givens, **puzzle.entries}
+    table = Table(box=box.SQUARE, show_header=False, show_lines=True, padding=(0, 0),
+                  pad_edge=False, expand=False)
+    for _ in range(puzzle.cols):
+        table.add_column(justify="center", width=5, no_wrap=True)
+    for r, row in enumerate(puzzle.squares):
+        cells = []
+        for c, sq in enumerate(row):
+            if not sq.white:
+                if sq.is_clue:
+                    label = f"{sq.down or ''}╲{sq.across or ''}"
+                    cells.append(Text(label, style="bold white on grey30"))
+                else:
+                    cells.append(Text("     ", style="on grey15"))
+                continue
+            rc = (r, c)
+            if rc in givens:
+                cells.append(Text(str(givens[rc]), style="bold"))
+            elif rc in known:
+                cells.append(Text(str(known[rc]), style=placed_style))
+            else:
+                cells.append(Text("·", style="dim"))
+        table.add_row(*cells)
+    return table
+
+
+def _weight_style(weight: float) -> str:
+    for limit, style in WEIGHT_STYLES:
+        if weight <= limit:
+            return style
+    return "magenta"
+
+
+class TerminalRenderer(Renderer):
+    name = "terminal"
+
+    def solve(self, puzzle, result) -> str:
+        buf = io.StringIO()
+        con = _console(buf)
+        style = "bold green" if result.status == "unique" else (
+            "bold red" if result.status == "none" else "bold yellow")
+        con.print(Text(verdict(result), style=style))
+        for k, sol in enumerate(result.solutions, start=1):
+            if len(result.solutions) > 1:
+                con.print(Text(f"solution {k}:", style="bold"))
+            con.print(grid_table(puzzle, sol))
+        if len(result.solutions) > 1:
+            diff = differences(puzzle, result.solutions)
+            con.print(f"the solutions differ at {len(diff)} cells: " + ", ".join(diff))
+        return buf.getvalue()
+
+    def walkthrough(self, puzzle, explanation) -> str:
+        buf = io.StringIO()
+        con = _console(buf)
+        con.print(grid_table(puzzle))
+        width = len(str(len(explanation.steps))) if explanation.steps else 1
+        for s in explanation.steps:
+            line = Text()
+            line.append(f"{s.n:>{width}}. ", style="dim")
+            line.append(s.name, style=f"bold {_weight_style(s.weight)}")
+            line.append(f" ({s.weight:g}): ", style="dim")
+            line.append(s.text)
+            con.print(line)
+        ok = explanation.status == "solved"
+        con.print(Text(explanation_verdict(explanation), style="bold green" if ok
+                       else "bold yellow"))
+        if explanation.status != "solved" or explanation.steps:
+            con.print(grid_table(puzzle, [SINGLE[m] for m in explanation.masks]))
+        con.print(Text("rating: ", style="bold") + Text(rating_line(explanation.rating)))
+        return buf.getvalue()
+
+
+RENDERER = TerminalRenderer()
