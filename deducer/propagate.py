@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .combos import combos
+from .combos import POP, combos
 from .model import Puzzle
 
 _CACHE: dict[tuple, tuple[int, ...] | None] = {}
@@ -64,7 +64,9 @@ def _run_filter(total, masks):
     if masks.count(masks[0]) == n:
         # identical cells: every live combination can be permuted into any of them
         return (allowed,) * n
-    ms = [m & allowed for m in masks]
+    # most constrained cells first: the sets of partial digit sets stay small
+    order = sorted(range(n), key=lambda k: POP[masks[k] & allowed])
+    ms = [masks[k] & allowed for k in order]
     # forward: sets of digits used by cells 0..k-1 (reachable states only), pruned to
     # partial sets some combination contains
     subs = None if total is None else _subsets(total, n)
@@ -98,7 +100,7 @@ def _run_filter(total, masks):
                 if s | b in good:
                     gk.add(s)
                     nm |= b
-        out[k] = nm
+        out[order[k]] = nm
         good = gk
     return tuple(out)
 
@@ -128,10 +130,12 @@ class Contradiction(Exception):
         self.run = run
 
 
-def propagate(layout: Layout, masks: list[int], dirty) -> None:
+def propagate(layout: Layout, masks: list[int], dirty, trace: list[int] | None = None) -> None:
     """Filter runs until nothing changes; ``masks`` is updated in place.
 
     ``dirty`` is an iterable of run ids to start from. Raises :class:`Contradiction`.
+    ``trace``, if given, receives cells in the order they are narrowed to one digit (so a
+    trial can tell its chain of consequences in the order they follow).
     """
     run_cells = layout.run_cells
     run_total = layout.run_total
@@ -151,6 +155,8 @@ def propagate(layout: Layout, masks: list[int], dirty) -> None:
         for i, a, b in zip(cells, old, new, strict=True):
             if a != b:
                 masks[i] = b
+                if trace is not None and b & (b - 1) == 0:
+                    trace.append(i)
                 for other in cell_runs[i]:
                     if other != rid and other not in queued:
                         queued.add(other)

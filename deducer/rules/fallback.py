@@ -26,10 +26,12 @@ def trial(view, max_chain: int = 4):
         for d in DIGITS[base[i]]:
             masks = base.copy()
             masks[i] = BIT[d]
+            order: list[int] = []
             try:
-                propagate(layout, masks, layout.cell_runs[i])
+                propagate(layout, masks, layout.cell_runs[i], trace=order)
             except Contradiction as c:
-                chain = [j for j in range(len(masks))
+                # the first consequences, in the order propagation found them
+                chain = [j for j in dict.fromkeys(order)
                          if j != i and POP[base[j]] > 1 and SINGLE[masks[j]]][:max_chain]
                 then = ", ".join(f"{view.cell_name(j)} = {SINGLE[masks[j]]}" for j in chain)
                 broken = view.run_name(c.run)
