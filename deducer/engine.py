@@ -369,6 +369,10 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
             message = f"cell {cell_name(puzzle.whites[where])} has no digit left"
         else:
             message = f"run {puzzle.runs[where].name} has no combination left"
+        if use_entries and puzzle.entries and solve(puzzle, max_solutions=1,
+                                                    use_entries=False, timeout=30).solutions:
+            message += ("; the puzzle itself has a solution, so an entry is wrong "
+                        "(see 'deducer check')")
     elif status == TIMEOUT:
         message = "the time limit stopped the walkthrough"
     elif status == STALLED:

@@ -263,3 +263,15 @@ def test_rule_authors_guide_fixture_snippet(monkeypatch):
     code = re.search(r"```python\n(import importlib.util\n.*?)```", guide, re.S).group(1)
     monkeypatch.chdir(ROOT)
     exec(compile(code, "guide-snippet", "exec"), {})
+
+
+def test_explain_says_a_wrong_entry_is_to_blame(tmp_path, capsys):
+    # seed 002's four cells; r2c2 holds 3 but the only solution has 2 there
+    f = tmp_path / "wrong.txt"
+    f.write_text("\\|5\\|16\\\n\\|3|\n\\12||\n", encoding="utf-8")
+    from deducer.cli import main as cli_main
+
+    assert cli_main(["explain", str(f)]) == 1
+    out = capsys.readouterr().out
+    assert "an entry is wrong" in out
+    assert cli_main(["explain", str(f), "--ignore-entries"]) == 0
