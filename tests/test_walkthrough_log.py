@@ -1,0 +1,35 @@
+"""Every step sentence of the JSON log appears in the HTML and Markdown walkthroughs."""
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from deducer.cli import main
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+
+
+def _unmarkdown(text: str) -> str:
+    # the renderer backslash-escapes Markdown's special characters; a reader sees them plain
+    return re.sub(r"\\([\\*_`|<>\[\]])", r"\1", text)
+
+
+@pytest.mark.parametrize("name", ["seed000-k2.j", "deducer-trial.txt", "seed003-example.txt"])
+def test_json_log_sentences_are_in_both_walkthroughs(name, tmp_path, capsys):
+    src = PUZZLES / name
+    md, page = tmp_path / "w.md", tmp_path / "w.html"
+    code = main(["explain", str(src), "--json", "--markdown", str(md), "--html", str(page)])
+    assert code == 0
+    log = json.loads(capsys.readouterr().out)
+    assert log["steps"], "a walkthrough with no steps proves nothing"
+    markdown = _unmarkdown(md.read_text(encoding="utf-8"))
+    # the page keeps the steps as JSON for its script and as HTML text: either way a
+    # browser shows the sentence, so compare against the unescaped page
+    page_text = html.unescape(page.read_text(encoding="utf-8"))
+    for step in log["steps"]:
+        assert step["text"] in markdown, f"step {step['n']} missing from Markdown"
+        assert step["text"] in page_text or json.dumps(step["text"])[1:-1] in page_text, \
+            f"step {step['n']} missing from HTML"
