@@ -39,13 +39,15 @@ PUZZLES = ROOT / "puzzles"
 CORPUS = Path(os.environ.get("DEDUCER_CORPUS") or ROOT.parent / "shared" / "corpus")
 
 SCALE = max(1, int(os.environ.get("DEDUCER_FUZZ_SCALE", "1") or 1))
-#: wall-clock limit of one reader call (a 4 MiB file reads in well under a second)
-BUDGET = 5.0
+#: wall-clock limit of one reader call: a hang detector, not a speed test (a 4 MiB file
+#: reads in well under a second; the quadratic regex this caught took hours), generous so a
+#: busy shared CI machine cannot make it flake
+BUDGET = 20.0
 #: wall-clock limit of one in-process CLI call (commands run with --timeout 1)
 CLI_BUDGET = 30.0
 
 FUZZ = dict(
-    deadline=2000,  # ms; the SIGALRM budget catches a true hang
+    deadline=None,  # no per-example timing (noisy machines); the SIGALRM budget catches hangs
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -456,7 +458,7 @@ def test_enormous_grids_are_refused(shape):
         out = read_outcome(data)
         assert isinstance(out, PuzzleError), fmt
         assert str(MAX_SIDE) in str(out) or "out of range" in str(out), (fmt, str(out))
-        assert time.perf_counter() - t0 < 3, fmt
+        assert time.perf_counter() - t0 < BUDGET, fmt
         count("targeted: enormous grids", "tried")
 
 
@@ -518,7 +520,7 @@ def test_long_lines_stay_linear(fmt):
     for data in cases:
         t0 = time.perf_counter()
         read_outcome(data, fmt, budget=BUDGET)
-        assert time.perf_counter() - t0 < 3.0, data[:40]
+        assert time.perf_counter() - t0 < BUDGET, data[:40]
         count("targeted: megabyte lines", "tried")
 
 
