@@ -15,6 +15,8 @@ from .model import Puzzle, cell_name, check_solution
 from .propagate import Contradiction, Layout, propagate
 
 UNIQUE, MULTIPLE, NONE = "unique", "multiple", "none"
+#: the most solutions one call may keep: each is a whole grid, so the cap bounds memory
+MAX_SOLUTIONS_CAP = 100_000
 
 
 class Timeout(Exception):

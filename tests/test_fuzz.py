@@ -631,13 +631,21 @@ def test_solve_timeout_reports_what_it_found(tmp_path, capsys):
 
     path = _latin_file(tmp_path)
     t0 = time.perf_counter()
-    code, out, err = run_cli(["solve", str(path), "--json", "--max-solutions", "10000000",
+    code, out, err = run_cli(["solve", str(path), "--json", "--max-solutions", "100000",
                               "--timeout", "0.5"], capsys)
     assert time.perf_counter() - t0 < 10
     check_cli(code, err)
     data = json.loads(out)
     assert code == 0 and data["complete"] is False and data["timed_out"] is True
     assert data["solution_count"] == len(data["solutions"]) > 0
+
+
+def test_solution_cap_is_bounded(tmp_path, capsys):
+    # every solution is a whole grid in memory: the cap itself has a ceiling
+    path = _latin_file(tmp_path)
+    code, out, err = run_cli(["solve", str(path), "--max-solutions", "10000000"], capsys)
+    check_cli(code, err, (2,))
+    assert "--max-solutions must be 1..100000" in err
 
 
 def test_solve_timeout_with_nothing_found_exits_4(tmp_path, capsys, monkeypatch):

@@ -32,10 +32,10 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from ..errors import DeducerError
     from ..render import get
-    from ..search import NONE, solve
+    from ..search import MAX_SOLUTIONS_CAP, NONE, solve
 
-    if args.max_solutions < 1:
-        raise DeducerError("--max-solutions must be at least 1")
+    if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
+        raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")
     if args.timeout is not None and not args.timeout > 0:  # also refuses nan
         raise DeducerError("--timeout must be a positive number of seconds")
     puzzle = read_puzzle(args)
