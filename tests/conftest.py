@@ -14,6 +14,9 @@ from deducer.corpus import corpus_root
 settings.register_profile("deducer", deadline=None)
 settings.load_profile("deducer")
 
+#: the `browser` fixture of the browser tests (walkthrough page and play mode)
+pytest_plugins = ["browserkit"]
+
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES_DIR = ROOT / "puzzles"
 

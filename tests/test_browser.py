@@ -7,11 +7,10 @@ step list says (the Python replay of ``explanation.steps``).
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
+from browserkit import playwright_or_skip
 
 from deducer import formats
 from deducer.combos import DIGITS
@@ -19,9 +18,6 @@ from deducer.engine import explain
 from deducer.render.html import walkthrough_html
 from deducer.render.svg import DIGIT_CLASS, position_at, shown_candidates, step_marks
 
-CHROMIUM = os.environ.get("DEDUCER_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
 WIKIPEDIA = "\n".join([
@@ -35,11 +31,7 @@ WIKIPEDIA = "\n".join([
     "\\6||||\\|\\3||",
 ]) + "\n"
 
-if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-    pytest.skip(f"no chromium at {CHROMIUM} (run scripts/install-browser.sh)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="playwright not installed (run scripts/install-browser.sh)")
+sync_api = playwright_or_skip()
 
 # what the page shows of every white cell
 STATE_JS = """() => {
@@ -68,14 +60,6 @@ def walk(tmp_path_factory):
     path = tmp_path_factory.mktemp("walk") / "walkthrough.html"
     path.write_text(walkthrough_html(puzzle, exp), encoding="utf-8")
     return puzzle, exp, path
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture()

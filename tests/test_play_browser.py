@@ -7,26 +7,18 @@ installs both; never ``playwright install``). Screenshots go to tests/artifacts/
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 from pathlib import Path
 
 import pytest
+from browserkit import playwright_or_skip
 
-CHROMIUM = os.environ.get("DEDUCER_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 ROOT = Path(__file__).resolve().parents[1]
 FOUR = (ROOT / "puzzles" / "seed002-four.txt").read_text(encoding="utf-8")
 TWO = "\\|4\\|4\\\n\\4||\n\\4||\n"
 
-if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-    pytest.skip(f"no chromium at {CHROMIUM} (run scripts/install-browser.sh)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="playwright not installed (run scripts/install-browser.sh)")
+sync_api = playwright_or_skip()
 from deducer import formats  # noqa: E402
 from deducer.play.server import create_app  # noqa: E402
 
@@ -64,14 +56,6 @@ def server(root):
     srv.shutdown()
     srv.server_close()
     thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture()
