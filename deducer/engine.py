@@ -396,7 +396,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
         else:
             message = "the active rules found no further deduction"
     exp = Explanation(puzzle, status, eng.steps, masks, message, sols)
-    exp.rating = rate_steps(eng.steps, status, puzzle)
+    exp.rating = rate_steps(eng.steps, status)
     return exp
 
 

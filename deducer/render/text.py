@@ -57,7 +57,7 @@ def verdict(result) -> str:
 
 
 def rating_line(rating) -> str:
-    """``Hard (hardest step 3.8, effort 412, 59 steps; rater v1)``."""
+    """``Hard (hardest step 3.8, effort 412, 59 steps; rater v2)``."""
     if rating is None:
         return "not rated"
     bump = ", bumped for effort" if rating.bumped else ""
