@@ -174,7 +174,8 @@ def ratings(jobs: int) -> None:
             return "n/a" if v is None else f"{v:+.2f}"
 
         corr_lines.append(
-            f"| {title} | {len(xs)} | {rho_of(lambda r: r['score'])} | "
+            f"| {title} | {len(xs)} | {rho_of(lambda r: LEVELS.index(r['level']))} | "
+            f"{rho_of(lambda r: r['score'])} | "
             f"{rho_of(lambda r: r['max_weight'])} | "
             f"{rho_of(lambda r: r['score'] / r['cells'])} | "
             f"{rho_of(lambda r: r['available'], -1.0)} | {rho_of(lambda r: r['givens'], -1.0)} |")
@@ -184,14 +185,15 @@ def ratings(jobs: int) -> None:
         "",
         "## Spearman correlation with the publisher labels",
         "",
-        "Between the label's rank (easiest = 0) and: our total effort (sum of step scores: the "
+        "Between the label's rank (easiest = 0) and: our level, our total effort (sum of step "
+        "scores: the "
         "rating's score), our hardest step, effort per white cell, the simplest-tier moves open "
         "per step (negated: fewer open = harder) and the number of givens (negated). Positive "
         "means the measure keeps the labels' order.",
         "",
-        "| publisher | n | rho (effort) | rho (hardest step) | rho (effort/cell) | "
+        "| publisher | n | rho (level) | rho (effort) | rho (hardest step) | rho (effort/cell) | "
         "rho (-easy moves open) | rho (-givens) |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
         *corr_lines,
         "",
         "## Trial and guessing across published puzzles",
