@@ -23,7 +23,9 @@ REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "expl
 OPTIONAL = ("enabled", "scope", "params", "description", "tier")
 SCOPES = ("run", "global")
 
-CORE = Path(__file__).resolve().parent.parent / "rules" / "core.yaml"
+# rules/core.yaml at the repository's top is the one source; deducer/data/core.yaml links to
+# it, and a wheel carries the file itself, so plain (non-editable) installs find it too
+CORE = (Path(__file__).parent / "data" / "core.yaml").resolve()
 
 
 @dataclass
