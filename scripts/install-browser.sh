@@ -4,12 +4,17 @@
 # /usr/bin/chromium through executable_path instead of a downloaded browser).
 set -euo pipefail
 
-if [ ! -x /usr/bin/chromium ]; then
+# Debian packages still missing: chromium (browser tests) and libcairo2 (cairosvg, --png)
+NEED=""
+[ -x /usr/bin/chromium ] || NEED="$NEED chromium fonts-dejavu-core"
+ldconfig -p 2>/dev/null | grep 'libcairo\.so\.2' >/dev/null || NEED="$NEED libcairo2"  # no -q: a SIGPIPE would fail the pipe
+if [ -n "$NEED" ]; then
     SUDO=""
     if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get update
-    $SUDO apt-get install -y --no-install-recommends chromium fonts-dejavu-core
+    # shellcheck disable=SC2086
+    $SUDO apt-get install -y --no-install-recommends $NEED
 fi
 
 PY="${PYTHON:-python3}"

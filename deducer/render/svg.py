@@ -361,7 +361,7 @@ def to_png(svg_text: str, scale: float = 2.0) -> bytes:
     """Rasterise with cairosvg (an optional dependency)."""
     try:
         import cairosvg
-    except ImportError:
+    except (ImportError, OSError):  # OSError: the package is there but libcairo is not
         from ..errors import DeducerError
 
         raise DeducerError("--png needs the optional package cairosvg (and the cairo library): "
