@@ -346,7 +346,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     """Solve ``puzzle`` step by step with the ladder and rate the path."""
     from . import registry
     from .rating import rate_steps
-    from .search import solve
+    from .search import ENTRY_BLAME, entries_to_blame, solve
 
     if rules is None:
         rules = registry.load()
@@ -369,10 +369,8 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
             message = f"cell {cell_name(puzzle.whites[where])} has no digit left"
         else:
             message = f"run {puzzle.runs[where].name} has no combination left"
-        if use_entries and puzzle.entries and solve(puzzle, max_solutions=1,
-                                                    use_entries=False, timeout=30).solutions:
-            message += ("; the puzzle itself has a solution, so an entry is wrong "
-                        "(see 'deducer check')")
+        if use_entries and entries_to_blame(puzzle):
+            message += ENTRY_BLAME
     elif status == TIMEOUT:
         message = "the time limit stopped the walkthrough"
     elif status == STALLED:

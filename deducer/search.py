@@ -135,6 +135,15 @@ def solve(puzzle: Puzzle, *, max_solutions: int = 2, use_entries: bool = True,
     return SolveResult(status, solutions, complete, nodes=counter[0], timed_out=timed_out)
 
 
+ENTRY_BLAME = "; the puzzle itself has a solution, so an entry is wrong (see 'deducer check')"
+
+
+def entries_to_blame(puzzle: Puzzle, timeout: float | None = 30) -> bool:
+    """With the player's entries there is no solution: is the bare puzzle solvable?"""
+    return bool(puzzle.entries) and bool(
+        solve(puzzle, max_solutions=1, use_entries=False, timeout=timeout).solutions)
+
+
 def _no_room(puzzle: Puzzle, run, masks: list[int]) -> str:
     """Say which run or cell has no possibility left."""
     for i in run.cells:

@@ -32,7 +32,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from ..errors import DeducerError
     from ..render import get
-    from ..search import MAX_SOLUTIONS_CAP, NONE, solve
+    from ..search import ENTRY_BLAME, MAX_SOLUTIONS_CAP, NONE, entries_to_blame, solve
 
     if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
         raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")
@@ -41,11 +41,9 @@ def run(args) -> int:
     puzzle = read_puzzle(args)
     result = solve(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
                    use_entries=not args.ignore_entries)
-    if result.status == NONE and puzzle.entries and not args.ignore_entries:
-        bare = solve(puzzle, max_solutions=1, use_entries=False, timeout=args.timeout)
-        if bare.solutions:
-            result.reason = (f"{result.reason}; the puzzle itself has a solution, so an entry "
-                             "is wrong (see 'deducer check')")
+    if (result.status == NONE and not args.ignore_entries
+            and entries_to_blame(puzzle, args.timeout)):
+        result.reason = f"{result.reason}{ENTRY_BLAME}"
     emit(get("json" if args.json else screen_renderer(args)).solve(puzzle, result))
     if result.status == NONE:
         # a time limit that found nothing has not shown there is no solution

@@ -94,6 +94,12 @@ def _body() -> dict:
     return data
 
 
+def _check_format(name: str | None) -> None:
+    """A format named in a request must be one deducer reads."""
+    if name is not None and name not in formats.names():
+        raise ApiError(400, f"unknown format {name!r}; known: {', '.join(formats.names())}")
+
+
 def _field(body: dict, key: str, kind, *, required: bool = True, default=None):
     if key not in body or body[key] is None:
         if required:
@@ -391,8 +397,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         except OSError as e:
             raise ApiError(400, f"{rel}: cannot read: {e.strerror}") from None
         fmt_ = request.args.get("format") or None
-        if fmt_ is not None and fmt_ not in formats.names():
-            raise ApiError(400, f"unknown format {fmt_!r}; known: {', '.join(formats.names())}")
+        _check_format(fmt_)
         text = formats.decode(data, rel)
         p = _read_text(text, fmt_, request.args.get("name") or None, rel)
         return jsonify(_opened(p, rel))
@@ -404,8 +409,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         filename = _field(body, "filename", str, required=False)
         fmt_ = _field(body, "format", str, required=False)
         which = _field(body, "name", str, required=False)
-        if fmt_ is not None and fmt_ not in formats.names():
-            raise ApiError(400, f"unknown format {fmt_!r}; known: {', '.join(formats.names())}")
+        _check_format(fmt_)
         if not text.strip():
             raise ApiError(400, "the file is empty")
         # only the base name is used (to guess the format); nothing is read from disk
