@@ -14,10 +14,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from deducer import corpus, formats
-from deducer.engine import explain
-from deducer.propagate import _CACHE
-from deducer.search import solve
+from deducer.explain.engine import explain
+from deducer.puzzle import formats
+from deducer.solve.propagate import _CACHE
+from deducer.solve.search import solve
+from tests.support import corpus
 
 
 def best_of(fn, n=3):

@@ -25,8 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from deducer import corpus, formats, propagate  # noqa: E402
-from deducer.search import solve  # noqa: E402
+from deducer.puzzle import formats  # noqa: E402
+from deducer.solve import propagate  # noqa: E402
+from deducer.solve.search import solve  # noqa: E402
+from tests.support import corpus  # noqa: E402
 
 TARGET_SOLVE = 0.1
 TARGET_CMD = 0.35

@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .checking import CheckResult, Mistake
-from .engine import Explanation, Step
-from .hints import Hint
-from .model import Puzzle
-from .rating import Rating
-from .search import SolveResult
+from .explain.checking import CheckResult, Mistake
+from .explain.engine import Explanation, Step
+from .explain.hints import Hint
+from .explain.rating import Rating
+from .puzzle.model import Puzzle
+from .solve.search import SolveResult
 
 __all__ = [
     "CheckResult", "Explanation", "Hint", "Mistake", "Puzzle", "Rating", "SolveResult", "Step",
@@ -37,7 +37,7 @@ def load(path_or_text: str | Path, format: str | None = None, name: str | None =
     """A puzzle from a file path or from the puzzle text itself (format detected unless
     given). A ``str`` holding a line break (or a JSON object, or a puzz.link URL) is taken
     as the text, any other ``str`` as a path."""
-    from . import formats
+    from .puzzle import formats
 
     if isinstance(path_or_text, Path):
         return formats.load(path_or_text, format, name=name)
@@ -54,7 +54,7 @@ def ladder(rules: RulesArg = None, disable: Sequence[str] = ()) -> list:
 
     ``rules`` may also be a list of already loaded :class:`~deducer.registry.Rule`.
     """
-    from . import registry
+    from .explain import registry
 
     if rules and all(isinstance(r, registry.Rule) for r in rules):
         out = [r for r in rules if r.enabled and r.id not in set(disable)]
@@ -65,7 +65,7 @@ def ladder(rules: RulesArg = None, disable: Sequence[str] = ()) -> list:
 def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = None,
           use_entries: bool = True) -> SolveResult:
     """Every solution up to ``max_solutions`` (2 proves uniqueness)."""
-    from .search import solve as _solve
+    from .solve.search import solve as _solve
 
     return _solve(puzzle, max_solutions=max_solutions, timeout=timeout,
                   use_entries=use_entries)
@@ -74,7 +74,7 @@ def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = Non
 def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
             timeout: float | None = None, max_steps: int | None = None) -> Explanation:
     """The step-by-step walkthrough (``.steps``, ``.status``, ``.rating``, ``.solution``)."""
-    from .engine import explain as _explain
+    from .explain.engine import explain as _explain
 
     return _explain(puzzle, ladder(rules, disable), timeout=timeout,
                     max_steps=max_steps)
@@ -92,7 +92,7 @@ def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
 
     ``level``: ``vague`` | ``concrete`` | ``full``; the :class:`Hint` holds all three texts.
     """
-    from .hints import hint as _hint
+    from .explain.hints import hint as _hint
 
     return _hint(puzzle, level, rules=ladder(rules, disable), timeout=timeout)
 
@@ -100,6 +100,6 @@ def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
 def check(puzzle: Puzzle, *, max_solutions: int = 50, timeout: float | None = None,
           pencil: bool = True) -> CheckResult:
     """The player's entries (and pencil marks) that fit no solution of the puzzle."""
-    from .checking import check as _check
+    from .explain.checking import check as _check
 
     return _check(puzzle, max_solutions=max_solutions, timeout=timeout, pencil=pencil)

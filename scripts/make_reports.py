@@ -36,7 +36,7 @@ WALKTHROUGHS = (
 
 def _rate(job):
     source, pid, label, puzzle = job
-    from deducer.engine import explain
+    from deducer.explain.engine import explain
 
     t = time.perf_counter()
     exp = explain(puzzle, timeout=120)
@@ -50,7 +50,7 @@ def _rate(job):
 
 
 def _jobs():
-    from deducer import corpus
+    from tests.support import corpus
 
     for source in list(LABELS) + list(UNLABELLED):
         fn = getattr(corpus, source)
@@ -124,8 +124,8 @@ def chart_svg(groups: list[tuple[str, Counter]], levels: tuple[str, ...]) -> str
 
 
 def ratings(jobs: int) -> None:
-    from deducer.corpus import corpus_root
-    from deducer.rating import LEVELS, RATER_VERSION
+    from deducer.explain.rating import LEVELS, RATER_VERSION
+    from tests.support.corpus import corpus_root
 
     if corpus_root() is None:
         print("corpus not found; ratings report not rebuilt", file=sys.stderr)
@@ -238,8 +238,8 @@ def ratings(jobs: int) -> None:
 
 
 def walkthroughs() -> None:
-    from deducer import formats
-    from deducer.engine import explain
+    from deducer.explain.engine import explain
+    from deducer.puzzle import formats
     from deducer.render import get
 
     REPORTS.mkdir(exist_ok=True)

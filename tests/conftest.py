@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from deducer.corpus import corpus_root
+from tests.support.corpus import corpus_root
 
 # No per-example deadlines anywhere: CI machines are shared and noisy, and a slow example
 # is not a failure (hangs are caught by explicit budgets where they matter).

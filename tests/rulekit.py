@@ -21,11 +21,12 @@ import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from deducer import formats, registry
-from deducer.combos import BIT, DIGITS, combos, mask_of
-from deducer.explain import effect_text, sentence
-from deducer.model import Puzzle
-from deducer.state import Context, Deduction, State, View
+from deducer.explain import registry
+from deducer.explain.sentences import effect_text, sentence
+from deducer.explain.state import Context, Deduction, State, View
+from deducer.puzzle import formats
+from deducer.puzzle.combos import BIT, DIGITS, combos, mask_of
+from deducer.puzzle.model import Puzzle
 
 _ARROWS = {">": "→", "v": "↓", "→": "→", "↓": "↓"}
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from browserkit import playwright_or_skip
 
-from deducer import formats
-from deducer.combos import DIGITS
-from deducer.engine import explain
+from deducer.explain.engine import explain
+from deducer.puzzle import formats
+from deducer.puzzle.combos import DIGITS
 from deducer.render.html import walkthrough_html
 from deducer.render.svg import DIGIT_CLASS, position_at, shown_candidates, step_marks
 

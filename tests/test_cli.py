@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from deducer.cli import main
+from deducer.app.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "example-rule"
@@ -269,7 +269,7 @@ def test_explain_says_a_wrong_entry_is_to_blame(tmp_path, capsys):
     # seed 002's four cells; r2c2 holds 3 but the only solution has 2 there
     f = tmp_path / "wrong.txt"
     f.write_text("\\|5\\|16\\\n\\|3|\n\\12||\n", encoding="utf-8")
-    from deducer.cli import main as cli_main
+    from deducer.app.cli import main as cli_main
 
     assert cli_main(["explain", str(f)]) == 1
     out = capsys.readouterr().out

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deducer import corpus
 from deducer.errors import PuzzleError
-from deducer.model import check_solution
-from deducer.search import solve
+from deducer.puzzle.model import check_solution
+from deducer.solve.search import solve
+from tests.support import corpus
 
 WITH_SOLUTIONS = [corpus.JANKO, corpus.KRAZYDAD, corpus.CX16, corpus.MARCELGARUS,
                   corpus.MARCIZHU, corpus.PAUCUESTA9]

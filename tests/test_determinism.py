@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from deducer.cli import COMMANDS
+from deducer.app.cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -63,7 +63,7 @@ def matrix() -> list[list[str]]:
 
 RUNNER = r"""
 import contextlib, io, json, sys
-from deducer.cli import main
+from deducer.app.cli import main
 out = []
 for argv in json.loads(sys.stdin.read()):
     buf, err = io.StringIO(), io.StringIO()

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from deducer import fileio
-from deducer.cli import COMMANDS, main
+from deducer.app.cli import COMMANDS, main
 from deducer.errors import DeducerError
+from deducer.puzzle import fileio
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"

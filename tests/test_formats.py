@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deducer.errors import PuzzleError
-from deducer.formats import decode, detect, dumps, get, load, loads, names
-from deducer.formats.solved import from_digit_grid, read_with_solution
-from deducer.model import WHITE, Puzzle, Square, check_solution
+from deducer.puzzle.formats import decode, detect, dumps, get, load, loads, names
+from deducer.puzzle.formats.solved import from_digit_grid, read_with_solution
+from deducer.puzzle.model import WHITE, Puzzle, Square, check_solution
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"

@@ -27,12 +27,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deducer import formats
-from deducer.cli import COMMANDS as CLI_COMMANDS
-from deducer.cli import main
-from deducer.combos import sum_range
+from deducer.app.cli import COMMANDS as CLI_COMMANDS
+from deducer.app.cli import main
 from deducer.errors import PuzzleError
-from deducer.model import BLANK, MAX_RUNS, MAX_SIDE, WHITE, Puzzle, Square
+from deducer.puzzle import formats
+from deducer.puzzle.combos import sum_range
+from deducer.puzzle.model import BLANK, MAX_RUNS, MAX_SIDE, WHITE, Puzzle, Square
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -653,7 +653,7 @@ def test_solve_timeout_with_nothing_found_exits_4(tmp_path, capsys, monkeypatch)
     long searches are rare, propagation settles most): exit 4, complete false."""
     import json
 
-    from deducer import search
+    from deducer.solve import search
 
     def out_of_time(*a, **k):
         raise search.Timeout
@@ -692,7 +692,7 @@ def test_solve_refuses_nan_timeout(tmp_path, capsys):
 def test_explain_timeout_stops_cleanly(tmp_path, capsys):
     import json
 
-    from deducer import corpus
+    from tests.support import corpus
 
     root = corpus.corpus_root()
     src = None if root is None else root / "marcizhu-kakuroapp/kakuros/generated/" \
@@ -711,7 +711,7 @@ def test_explain_timeout_stops_cleanly(tmp_path, capsys):
 
 
 def _big_corpus_puzzles():
-    from deducer import corpus
+    from tests.support import corpus
 
     root = corpus.corpus_root()
     if root is None:

@@ -3,9 +3,9 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deducer.formats import loads
-from deducer.graph import build, components, components_nx
-from deducer.model import BLANK, WHITE, Puzzle, Square
+from deducer.puzzle.formats import loads
+from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square
+from deducer.solve.graph import build, components, components_nx
 
 TWO_ISLANDS = "\\|\\|3\\|4\\\n\\|\\3||\n\\|\\4||\n\\|3\\|\\|\\\n\\3|||\\\n"
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from deducer import registry
-from deducer.checking import check
-from deducer.formats import loads
-from deducer.hints import LOOK_FOR, hint, look_for
-from deducer.search import solve
+from deducer.explain import registry
+from deducer.explain.checking import check
+from deducer.explain.hints import LOOK_FOR, hint, look_for
+from deducer.puzzle.formats import loads
+from deducer.solve.search import solve
 
 FOUR = "\\|5\\|16\\\n\\| | \n\\12| | \n"
 MULTI = "\\|4\\|16\\|6\\\n\\12| | | \n\\14| | | \n"

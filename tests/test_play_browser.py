@@ -19,8 +19,8 @@ FOUR = (ROOT / "puzzles" / "seed002-four.txt").read_text(encoding="utf-8")
 TWO = "\\|4\\|4\\\n\\4||\n\\4||\n"
 
 sync_api = playwright_or_skip()
-from deducer import formats  # noqa: E402
-from deducer.play.server import create_app  # noqa: E402
+from deducer.app.play.server import create_app  # noqa: E402
+from deducer.puzzle import formats  # noqa: E402
 
 # what the page shows in every white cell: digit, visible pencil marks, classes
 STATE_JS = """() => {

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from deducer import formats
-from deducer.cli import build_parser
-from deducer.play.server import MAX_BODY, create_app
+from deducer.app.cli import build_parser
+from deducer.app.play.server import MAX_BODY, create_app
+from deducer.puzzle import formats
 
 ROOT = Path(__file__).resolve().parents[1]
 FOUR = (ROOT / "puzzles" / "seed002-four.txt").read_text(encoding="utf-8")
@@ -505,7 +505,7 @@ def test_play_command_is_registered():
 
 
 def test_play_command_errors_are_one_line(tmp_path, capsys):
-    from deducer.cli import main
+    from deducer.app.cli import main
 
     assert main(["play", "--root", str(tmp_path / "nope"), "--no-browser"]) == 2
     assert "not a folder" in capsys.readouterr().err
@@ -546,7 +546,7 @@ def test_play_command_serves_on_loopback_and_stops_on_ctrl_c(tmp_path):
 def test_play_command_reports_a_busy_port(tmp_path, capsys):
     import socket
 
-    from deducer.cli import main
+    from deducer.app.cli import main
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -15,12 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from deducer import formats, registry
-from deducer.cli import COMMANDS, main
-from deducer.engine import explain
+from deducer.app.cli import COMMANDS, main
 from deducer.errors import RuleError
-from deducer.model import check_solution
-from deducer.search import solve
+from deducer.explain import registry
+from deducer.explain.engine import explain
+from deducer.puzzle import formats
+from deducer.puzzle.model import check_solution
+from deducer.solve.search import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -35,8 +36,8 @@ IMPL = '''\
 import random
 import sys
 
-from deducer.combos import DIGITS
-from deducer.state import Deduction
+from deducer.puzzle.combos import DIGITS
+from deducer.explain.state import Deduction
 
 
 def fine(view):

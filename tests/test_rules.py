@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from rulekit import cell, deductions, fire, position, puzzle, run
 
-from deducer import engine, registry
-from deducer.search import solve
+from deducer.explain import engine, registry
+from deducer.solve.search import solve
 
 # Seed 002 Figure 2: B1 down 5, C1 down 16, A3 across 12, row 2 an unclued across run.
 FOUR = r"""
@@ -455,11 +455,11 @@ def test_every_rule_is_sound_on_fixture_puzzles(text):
 
 # ------------------------------------------------------------ each rule can go
 def _bundle():
-    from deducer import formats
+    from deducer.puzzle import formats
 
     out = [puzzle(FOUR), puzzle(AREA), puzzle(BLOCK)]
     try:
-        from deducer.corpus import get
+        from tests.support.corpus import get
 
         out.append(get("krazydad", "10x10-v4-b98-n8").puzzle)
     except Exception:  # corpus absent: the bundled seeds only

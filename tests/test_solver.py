@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from deducer.combos import ALL, BIT, EVEN, ODD, combos, mask_of
 from deducer.errors import PuzzleError
-from deducer.graph import components
-from deducer.model import BLANK, WHITE, Puzzle, Square, check_solution
-from deducer.propagate import run_filter
-from deducer.search import solve
+from deducer.puzzle.combos import ALL, BIT, EVEN, ODD, combos, mask_of
+from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square, check_solution
+from deducer.solve.graph import components
+from deducer.solve.propagate import run_filter
+from deducer.solve.search import solve
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -443,7 +443,7 @@ def test_no_solution_reason():
 
 # --------------------------------------------------------------------------- bundled seeds
 def _bundled(file: str, fmt: str, name: str | None = None) -> Puzzle:
-    from deducer.formats import load
+    from deducer.puzzle.formats import load
 
     path = PUZZLES / file
     if not path.exists():

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from deducer import engine, registry
-from deducer.combos import BIT, combos
-from deducer.generate import generate
-from deducer.model import Puzzle
-from deducer.search import solve
-from deducer.state import Context, State, View
+from deducer.explain import engine, registry
+from deducer.explain.state import Context, State, View
+from deducer.generate.generator import generate
+from deducer.puzzle.combos import BIT, combos
+from deducer.puzzle.model import Puzzle
+from deducer.solve.search import solve
 
 FULL = os.environ.get("DEDUCER_SOUNDNESS", "").lower() == "full"
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
@@ -67,7 +67,7 @@ def _bundled():
 
 @pytest.mark.parametrize("file,name,fmt", _bundled())
 def test_bundled_walkthroughs_are_sound(file, name, fmt):
-    from deducer import formats
+    from deducer.puzzle import formats
 
     p = formats.load(PUZZLES / file, fmt, name=name)
     res = solve(p, max_solutions=2)
@@ -79,8 +79,8 @@ def test_bundled_walkthroughs_are_sound(file, name, fmt):
 def _corpus(source: str, every: int):
     from conftest import require_corpus
 
-    from deducer import corpus
     from deducer.errors import PuzzleError
+    from tests.support import corpus
 
     require_corpus()
     try:
@@ -153,7 +153,7 @@ def random_position(rng: random.Random, p: Puzzle, sol: list[int]) -> View:
 def _fuzz_puzzles():
     out = [generate(random.Random(100 + k), 7 + k % 3, 8, 0.3) for k in range(4)]
     try:
-        from deducer import corpus
+        from tests.support import corpus
 
         for pid in ("10x10-v4-b98-n8", "10x10-v1-b99-n8", "8x8-v3-b97-n8"):
             cp = corpus.get("krazydad", pid)

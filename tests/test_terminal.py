@@ -5,9 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from deducer.cli import main
-from deducer.engine import explain
-from deducer.formats import load
+from deducer.app.cli import main
+from deducer.explain.engine import explain
+from deducer.puzzle.formats import load
 from deducer.render import get
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"

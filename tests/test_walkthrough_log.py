@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from deducer.cli import main
+from deducer.app.cli import main
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 from html import escape
 
-from ..combos import BIT
-from ..model import cell_name
+from ..puzzle.combos import BIT
+from ..puzzle.model import cell_name
 from . import Renderer
 from .svg import board_svg, position_digits, solution_svg, start_position
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ..model import solution_grid
+from ..puzzle.model import solution_grid
 from . import Renderer
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..model import cell_name
+from ..puzzle.model import cell_name
 from . import Renderer
 from .text import draw_grid, end_grid, explanation_verdict, rating_line
 

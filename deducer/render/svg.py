@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
-from ..combos import BIT, combos
-from ..model import ACROSS, Coord, Puzzle
+from ..puzzle.combos import BIT, combos
+from ..puzzle.model import ACROSS, Coord, Puzzle
 from . import Renderer
 
 S = 40.0  # cell size

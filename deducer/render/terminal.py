@@ -14,9 +14,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..combos import SINGLE
+from ..explain.sentences import differences
+from ..puzzle.combos import SINGLE
 from . import Renderer
-from .text import differences, explanation_verdict, rating_line, verdict
+from .text import explanation_verdict, rating_line, verdict
 
 #: colour of a step's rule by its weight: the harder the rung, the warmer
 WEIGHT_STYLES = ((1.3, "green"), (1.8, "bright_green"), (2.4, "yellow"), (4.2, "dark_orange"),

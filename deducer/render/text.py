@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..model import Puzzle, cell_name
+from ..explain.sentences import differences
+from ..puzzle.model import Puzzle
 from . import Renderer
 
 
@@ -28,15 +29,6 @@ def draw_grid(puzzle: Puzzle, values: list[int] | None = None, *, fixed: dict | 
     width = max(len(t) for line in cells for t in line)
     return "\n".join(" ".join(t.rjust(width) for t in line).rstrip() for line in cells)
 
-
-def differences(puzzle: Puzzle, solutions: list[list[int]]) -> list[str]:
-    """Cells whose digit is not the same in every solution, with the digits seen."""
-    out = []
-    for i, rc in enumerate(puzzle.whites):
-        seen = sorted({s[i] for s in solutions})
-        if len(seen) > 1:
-            out.append(f"{cell_name(rc)} ({'/'.join(map(str, seen))})")
-    return out
 
 
 def verdict(result) -> str:
@@ -89,7 +81,7 @@ def step_lines(steps) -> list[str]:
 
 def end_grid(explanation) -> str:
     """The final grid: digits where decided (``.`` where still open)."""
-    from ..combos import SINGLE
+    from ..puzzle.combos import SINGLE
 
     puzzle = explanation.puzzle
     return draw_grid(puzzle, [SINGLE[m] for m in explanation.masks])

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..combos import BIT, DIGITS, POP, SINGLE, combos
-from ..state import Deduction
+from ..explain.state import Deduction
+from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
 
 
 def lone_cell(view, rid):

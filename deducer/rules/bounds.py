@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..combos import BIT, DIGITS, HIGH, LOW
-from ..state import Deduction
+from ..explain.state import Deduction
+from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
 
 
 def _extremes(masks: list[int], avail: int) -> tuple[int, int]:

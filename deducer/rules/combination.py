@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..combos import POP
-from ..state import Deduction
+from ..explain.state import Deduction
+from ..puzzle.combos import POP
 
 
 def matchable(digits: int, masks) -> bool:

@@ -3,8 +3,8 @@ can really put in the shared cells."""
 
 from __future__ import annotations
 
-from ..propagate import run_filter
-from ..state import Deduction
+from ..explain.state import Deduction
+from ..solve.propagate import run_filter
 from .combination import matchable
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..combos import BIT, DIGITS, POP, SINGLE
-from ..propagate import Contradiction, propagate
-from ..state import Deduction
+from ..explain.state import Deduction
+from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
+from ..solve.propagate import Contradiction, propagate
 
 
 def _by_constraint(view):
@@ -47,7 +47,7 @@ def trial(view, max_chain: int = 4):
 
 def backtracking(view):
     """Search from here; with one solution left, the most constrained cell's digit is known."""
-    from ..search import solve
+    from ..solve.search import solve
 
     left = view.context.time_left()
     if left is not None and left <= 0:

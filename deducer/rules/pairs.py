@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..combos import BIT, DIGITS
-from ..state import Deduction
+from ..explain.state import Deduction
+from ..puzzle.combos import BIT, DIGITS
 
 
 def pair_complement(view, rid):

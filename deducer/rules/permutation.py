@@ -5,9 +5,9 @@ Shares ``run_filter`` with the solver's bulk propagation, so explain and solve a
 
 from __future__ import annotations
 
-from ..combos import DIGITS
-from ..propagate import run_filter
-from ..state import Deduction
+from ..explain.state import Deduction
+from ..puzzle.combos import DIGITS
+from ..solve.propagate import run_filter
 
 
 def permutation_check(view, rid, max_open: int | None = None):

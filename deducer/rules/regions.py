@@ -12,9 +12,9 @@ from __future__ import annotations
 import weakref
 from itertools import product
 
-from ..combos import BIT, DIGITS
-from ..model import DOWN
-from ..state import Deduction
+from ..explain.state import Deduction
+from ..puzzle.combos import BIT, DIGITS
+from ..puzzle.model import DOWN
 
 _WORD = {True: "down", False: "across"}
 

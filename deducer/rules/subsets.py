@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..combos import DIGITS, POP
-from ..state import Deduction
+from ..explain.state import Deduction
+from ..puzzle.combos import DIGITS, POP
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 

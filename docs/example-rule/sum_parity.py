@@ -9,8 +9,8 @@ Example: a run still needs 12 from three cells; two of them hold only {1, 3} and
 (odd + odd = even), so the third must be even: 1, 3, 5, 7 and 9 leave it.
 """
 
-from deducer.combos import EVEN, ODD
-from deducer.state import Deduction
+from deducer.explain.state import Deduction
+from deducer.puzzle.combos import EVEN, ODD
 
 
 def _parity(mask):

@@ -21,9 +21,9 @@ except ImportError:  # pragma: no cover - optional tool
     sys.exit("atheris is not installed (pip install atheris)")
 
 with atheris.instrument_imports():
-    from deducer import formats
     from deducer.errors import PuzzleError
-    from deducer.model import Puzzle
+    from deducer.puzzle import formats
+    from deducer.puzzle.model import Puzzle
 
 FORMATS = [None, *formats.names()]
 BUDGET = 5  # seconds per input

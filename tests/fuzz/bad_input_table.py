@@ -30,8 +30,8 @@ rules:
 {extra}"""
 
 IMPL = """\
-from deducer.combos import DIGITS
-from deducer.state import Deduction
+from deducer.puzzle.combos import DIGITS
+from deducer.explain.state import Deduction
 
 def fine(view):
     return ()

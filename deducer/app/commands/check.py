@@ -1,0 +1,68 @@
+"""``deducer check``: which of the player's entries (and pencil marks) fit no solution."""
+
+from __future__ import annotations
+
+from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "check", help="check a player's entries against every solution",
+        description="Report the entries that agree with no solution of the puzzle (an entry "
+                    "that matches any one solution is fine), and pencil marks that leave out "
+                    "every digit a solution puts in their cell. Exit code 0 when everything "
+                    "fits, 1 when something is wrong (or the entries follow different "
+                    "solutions, or the puzzle has no solution), 2 on bad input, 4 when the "
+                    "time limit left something unchecked.")
+    add_puzzle_args(p)
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--max-solutions", type=int, default=50, metavar="N",
+                   help="enumerate at most N solutions (default 50); entries no solution "
+                        "found agrees with are then checked one by one, so the verdict is "
+                        "exact either way")
+    p.add_argument("--no-pencil", action="store_true", help="check entries only")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="give up after this long (the report says what is unchecked)")
+
+
+def _text(puzzle, res) -> str:
+    lines = []
+    n = res.entries_checked
+    head = f"{n} entr{'y' if n == 1 else 'ies'}"
+    if res.pencil_checked:
+        head += f" and {res.pencil_checked} cell{'s' if res.pencil_checked != 1 else ''} " \
+                "of pencil marks"
+    lines.append(f"checked {head}: {res.message}")
+    for m in res.mistakes:
+        lines.append(f"  {m.sentence()}")
+    if res.solutions_found:
+        if res.cap_hit:
+            lines.append(f"the puzzle has at least {res.solutions_found} solutions (the cap "
+                         "--max-solutions stopped the enumeration; entries were then checked "
+                         "one by one)")
+        elif res.solutions_found > 1:
+            lines.append(f"the puzzle has {res.solutions_found} solutions")
+    if not res.complete:
+        lines.append("the time limit cut the check short")
+    return "\n".join(lines) + "\n"
+
+
+def run(args) -> int:
+    from ...errors import DeducerError
+    from ...explain.checking import check
+    from ...render.jsonout import dumps
+    from ...solve.search import MAX_SOLUTIONS_CAP
+
+    if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
+        raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")
+    if args.timeout is not None and not args.timeout > 0:
+        raise DeducerError("--timeout must be a positive number of seconds")
+    puzzle = read_puzzle(args)
+    res = check(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
+                pencil=not args.no_pencil)
+    emit(dumps(res.to_json()) if args.json else _text(puzzle, res))
+    if res.status == "ok":
+        return EXIT_OK
+    if res.status == "unknown":
+        return EXIT_UNDECIDED
+    return EXIT_NO_SOLUTION

@@ -1,0 +1,24 @@
+"""``deducer convert``: read any format, write a writable one."""
+
+from __future__ import annotations
+
+from ..cli import EXIT_OK, add_puzzle_args, emit, read_puzzle
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("convert", help="convert a puzzle to another format",
+                       description="Read a puzzle in any format and write it in another.")
+    add_puzzle_args(p)
+    p.add_argument("--to", required=True, metavar="FORMAT",
+                   help="target format: pipe, backslash, json or puzzlink")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+
+
+def run(args) -> int:
+    from ...puzzle.formats import dumps
+
+    puzzle = read_puzzle(args)
+    text = dumps(puzzle, args.to)
+    emit(text if text.endswith("\n") else text + "\n", args.output, args.force)
+    return EXIT_OK

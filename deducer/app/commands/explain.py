@@ -1,0 +1,108 @@
+"""``deducer explain``: the walkthrough, step by step, simplest rule first, and its rating."""
+
+from __future__ import annotations
+
+from ..cli import (
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    add_color_arg,
+    add_puzzle_args,
+    emit,
+    read_puzzle,
+    screen_renderer,
+)
+
+
+def add_rule_args(p, *, timeout: bool = True) -> None:
+    """``--rules``/``--disable``/``--timeout``, shared by explain, rate, hint and rules."""
+    p.add_argument("--rules", action="append", default=[], metavar="FILE",
+                   help="a YAML file of extra rules (repeatable; a rule with an existing id "
+                        "replaces it)")
+    p.add_argument("--disable", action="append", default=[], metavar="ID",
+                   help="leave the rule with this id out of the ladder (repeatable)")
+    if timeout:
+        p.add_argument("--timeout", type=float, metavar="SECONDS",
+                       help="stop after this long and report how far it got")
+
+
+def load_rules(args):
+    """The ladder the command line asks for."""
+    from ...explain import registry
+
+    return registry.load(extra=args.rules, disable=args.disable)
+
+
+def check_timeout(args) -> None:
+    from ...errors import DeducerError
+
+    t = getattr(args, "timeout", None)
+    if t is not None and not t > 0:
+        raise DeducerError("--timeout must be a positive number of seconds")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "explain", help="explain a solution step by step and rate it",
+        description="Solve the puzzle the way a strong human does, one deduction at a time "
+                    "(simplest rule first), print every step and the difficulty rating. "
+                    "Exit code 0 when done (solved, several solutions, or stalled), 1 when "
+                    "the puzzle has no solution, 2 on bad input, 4 when the time limit "
+                    "stopped the walkthrough.")
+    add_puzzle_args(p)
+    p.add_argument("--json", action="store_true",
+                   help="print the JSON contract of DESIGN.md §5 (status, steps, rating, "
+                        "solution, plus rows, cols, message and, for several solutions, "
+                        "solutions)")
+    p.add_argument("--markdown", metavar="FILE",
+                   help="also write a Markdown walkthrough to FILE ('-': print it instead of "
+                        "the text walkthrough)")
+    p.add_argument("--html", metavar="FILE",
+                   help="also write a self-contained HTML walkthrough (board at every step)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite existing --markdown/--html files")
+    add_rule_args(p)
+    add_color_arg(p)
+    p.add_argument("--max-steps", type=int, metavar="N", help="stop after N steps")
+    p.add_argument("--ignore-entries", action="store_true",
+                   help="explain the bare puzzle, ignoring the player's entries")
+
+
+def run(args) -> int:
+    import dataclasses
+    from pathlib import Path
+
+    from ...errors import DeducerError
+    from ...explain.engine import NONE, TIMEOUT, explain
+    from ...render import get
+
+    check_timeout(args)
+    if args.max_steps is not None and args.max_steps < 0:
+        raise DeducerError("--max-steps must be 0 or more")
+    puzzle = read_puzzle(args)
+    rules = load_rules(args)
+    if args.ignore_entries:
+        puzzle = puzzle.without_progress()
+    md_to_stdout = args.markdown == "-"
+    files = [(f, kind) for f, kind in ((args.markdown, "markdown"), (args.html, "html"))
+             if f and f != "-"]
+    if args.html == "-":
+        raise DeducerError("--html needs a file name")
+    for f, _ in files:  # refuse before the work, and before writing anything
+        if Path(f).exists() and not args.force:
+            raise DeducerError("already exists; pass --force to overwrite it", path=f)
+    exp = explain(puzzle, rules, timeout=args.timeout, max_steps=args.max_steps)
+    titled = puzzle
+    if puzzle.name is None and args.puzzle != "-":
+        titled = dataclasses.replace(puzzle, name=Path(args.puzzle).name)
+    for f, kind in files:
+        emit(get(kind).walkthrough(titled, exp), f, args.force)
+    if md_to_stdout:
+        markdown = get("markdown").walkthrough(titled, exp)
+    if md_to_stdout and not args.json:
+        emit(markdown)
+    else:
+        emit(get("json" if args.json else screen_renderer(args)).walkthrough(puzzle, exp))
+    if exp.status == NONE:
+        return EXIT_NO_SOLUTION
+    return EXIT_UNDECIDED if exp.status == TIMEOUT else EXIT_OK

@@ -1,0 +1,54 @@
+"""``deducer hint``: the next simplest deduction for a partly filled grid, in three tiers."""
+
+from __future__ import annotations
+
+from ..cli import EXIT_NO_SOLUTION, EXIT_OK, add_puzzle_args, emit, read_puzzle
+from .explain import add_rule_args, check_timeout, load_rules
+
+HELP = """\
+Give the next simplest deduction for a partly filled grid (entries and pencil marks, e.g.
+the | format: '7' an entry, '(1,2,4)' pencil marks, '!7' a given).
+
+Tiers: vague names the technique to look for; concrete adds where (the runs and cells);
+full gives the whole step.
+
+Mistakes come first: an entry that no solution of the puzzle has in its cell, or pencil
+marks that leave out every digit a solution puts there, is reported instead of a hint
+(on a puzzle with several solutions an entry is wrong only if no solution agrees).
+
+Pencil marks are not used as candidates: the hint reasons from the clues, givens and
+entries only, so it never rests on a mark set by mistake or by guess. They only spare
+you what you already know: a deduction your marks already show in full is skipped (every
+cell it changes has marks without the digits it removes; a placement's cell is marked
+with that one digit alone; combinations ruled out for a run whose open cells all carry
+marks). The hint says how many were skipped, and the full tier says when your marks
+already show part of the hinted step.
+
+Exit code 0 for a hint (or a complete grid), 1 when something is wrong (a mistake, entries
+from different solutions, no solution), 2 on bad input."""
+
+
+def add_parser(sub) -> None:
+    import argparse
+
+    p = sub.add_parser("hint", help="the next simplest deduction (vague, concrete or full)",
+                       description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_puzzle_args(p)
+    p.add_argument("--level", choices=("vague", "concrete", "full"), default="vague",
+                   help="how much to give away (default vague)")
+    p.add_argument("--json", action="store_true", help="print the hint as JSON")
+    add_rule_args(p)
+
+
+def run(args) -> int:
+    from ...explain.hints import hint
+    from ...render.jsonout import dumps
+
+    check_timeout(args)
+    puzzle = read_puzzle(args)
+    rules = load_rules(args)
+    h = hint(puzzle, args.level, rules=rules, timeout=args.timeout)
+    emit(dumps(h.to_json()) if args.json else h.text + "\n")
+    if h.kind in ("mistake", "conflict", "unsolvable"):
+        return EXIT_NO_SOLUTION
+    return EXIT_OK

@@ -1,0 +1,91 @@
+"""``deducer render``: draw a puzzle as SVG (or PNG), or its walkthrough as one HTML file."""
+
+from __future__ import annotations
+
+import sys
+
+from ..cli import EXIT_OK, add_puzzle_args, emit, read_puzzle
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "render", help="draw a puzzle (SVG/PNG) or its step-by-step walkthrough (HTML)",
+        description="Draw the board in the usual Kakuro look: clue squares split by a "
+                    "diagonal, givens in bold, parity cells shaded. --html writes the whole "
+                    "walkthrough as one self-contained page to step through in a browser.")
+    add_puzzle_args(p)
+    p.add_argument("--svg", metavar="FILE", help="write the board as SVG ('-': standard output)")
+    p.add_argument("--png", metavar="FILE",
+                   help="write the board as PNG (needs the optional package cairosvg)")
+    p.add_argument("--html", metavar="FILE",
+                   help="write the step-by-step walkthrough as a self-contained HTML page")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--solution", action="store_true", help="draw the solved grid")
+    what.add_argument("--step", type=int, metavar="K",
+                      help="draw the board after step K of the walkthrough, with K's marks")
+    p.add_argument("--candidates", action="store_true",
+                   help="draw candidates: the file's pencil marks, else every digit that fits "
+                        "a combination of both runs (with --step: the walkthrough's)")
+    p.add_argument("--no-labels", action="store_true", help="leave out row and column numbers")
+    p.add_argument("--force", action="store_true", help="overwrite existing output files")
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from ...errors import DeducerError
+    from ...render import svg
+
+    outputs = [o for o in (args.svg, args.png, args.html) if o is not None]
+    if not outputs:
+        raise DeducerError("name an output: --svg FILE, --png FILE or --html FILE")
+    if args.png == "-":
+        raise DeducerError("--png needs a file name, not standard output")
+    if outputs.count("-") > 1:
+        raise DeducerError("only one output can go to standard output")
+    real = [o for o in outputs if o != "-"]
+    if len(set(real)) != len(real):
+        raise DeducerError("two outputs name the same file")
+    if not args.force:
+        for o in real:
+            if Path(o).exists():
+                raise DeducerError("already exists; pass --force to overwrite it", path=o)
+    if args.step is not None and args.step < 0:
+        raise DeducerError("--step must be 0 (the start) or more")
+
+    puzzle = read_puzzle(args)
+    explanation = None
+    if args.html is not None or args.step is not None:
+        from ...explain.engine import explain
+
+        explanation = explain(puzzle)
+
+    if args.svg is not None or args.png is not None:
+        kw = {"labels": not args.no_labels}
+        if args.solution:
+            from ...solve.search import solve
+
+            result = solve(puzzle, max_solutions=2)
+            if not result.solutions:
+                raise DeducerError(f"no solution to draw: {result.reason or 'none found'}")
+            if len(result.solutions) > 1:
+                print("deducer: warning: the puzzle has more than one solution; drawing one",
+                      file=sys.stderr)
+            text = svg.solution_svg(puzzle, result.solutions[0], **kw)
+        elif args.step is not None:
+            text = svg.step_svg(puzzle, explanation, args.step, candidates=args.candidates, **kw)
+        else:
+            text = svg.puzzle_svg(puzzle, candidates=args.candidates, **kw)
+        png = svg.to_png(text) if args.png is not None else None  # fail before writing
+        if args.svg is not None:
+            emit(text, args.svg, force=args.force)
+        if png is not None:
+            from ...puzzle.fileio import write_output
+
+            write_output(args.png, png, force=args.force)
+
+    if args.html is not None:
+        from ...render import get
+
+        emit(get("html").walkthrough(puzzle, explanation), args.html, force=args.force)
+    return EXIT_OK

@@ -1,0 +1,337 @@
+"""``deducer rules``: list the active ladder; ``deducer rules test``: audit rules for soundness.
+
+``rules test`` runs the ladder with the user's rule file over puzzles whose unique solution
+is known (given files, else the bundled unique puzzles plus seeded generated ones) and
+reports every deduction that contradicts the solution, by puzzle, step and rule id.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...generate.generator import generated
+from ..cli import EXIT_NO_SOLUTION, EXIT_OK, emit
+from .explain import add_rule_args, check_timeout
+
+BUNDLED = Path(__file__).resolve().parents[3] / "puzzles"
+DEFAULT_COUNT = 20
+
+
+def add_parser(sub) -> None:
+    import argparse
+
+    p = sub.add_parser(
+        "rules", help="list the rule ladder, or test rules for soundness",
+        description="Without an action: list the active ladder (id, priority, weight, score, "
+                    "name, enabled, source file); --rules and --disable apply.\n\n"
+                    "'deducer rules test FILE.yaml [PUZZLE...]': run the ladder with the "
+                    "rules of FILE.yaml over puzzles with a known unique solution and report "
+                    "every deduction that is false for the solution (exit code 1 if any).",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_rule_args(p, timeout=False)
+    p.add_argument("--json", action="store_true", help="print the ladder as JSON")
+    acts = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
+    t = acts.add_parser(
+        "test", help="check a rule file's deductions against known solutions",
+        description="Run the ladder, with the rules of FILE.yaml added, over puzzles whose "
+                    "unique solution is known, checking every placement, elimination and "
+                    "dropped combination of every step against the solution. Puzzles: the "
+                    "PUZZLE files given (each must have a unique solution; others are "
+                    "skipped), else the bundled unique puzzles of puzzles/expected.json; plus "
+                    "--count generated puzzles (seeded: the same every run). Exit code 1 if "
+                    "any deduction is false, 2 on bad input, else 0.")
+    t.add_argument("rule_file", metavar="FILE.yaml", help="the rule file to test")
+    t.add_argument("puzzles", nargs="*", default=[], metavar="PUZZLE",
+                   help="puzzle files to test on")
+    t.add_argument("--count", type=int, metavar="N",
+                   help=f"also test on N generated puzzles (default {DEFAULT_COUNT} without "
+                        "PUZZLE files, 0 with them)")
+    t.add_argument("--seed", type=int, default=1, help="seed of the generated puzzles "
+                   "(default 1)")
+    t.add_argument("--rules", dest="test_rules", action="append", default=[], metavar="FILE",
+                   help="more rule files to load before FILE.yaml (repeatable)")
+    t.add_argument("--disable", dest="test_disable", action="append", default=[],
+                   metavar="ID", help="leave a rule out (repeatable)")
+    t.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="time limit per puzzle")
+    t.add_argument("--json", dest="test_json", action="store_true",
+                   help="print the report as JSON")
+    t.add_argument("--save-failing", metavar="DIR",
+                   help="write each generated puzzle with a finding to DIR (| format), to "
+                        "replay it with 'deducer explain'")
+    t.add_argument("-v", "--verbose", action="store_true",
+                   help="list every puzzle, not only those with findings")
+
+
+# ---------------------------------------------------------------------------- listing
+def _source(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def _list(args) -> int:
+    from ...explain import registry
+    from ...render.jsonout import dumps
+
+    rules = registry.all_rules(extra=args.rules, disable=args.disable)
+    known = {r.id for r in rules}
+    for rid in args.disable:
+        if rid not in known:
+            from ...errors import RuleError
+
+            raise RuleError(f"--disable {rid}: no rule has that id")
+    if args.json:
+        emit(dumps({"rules": [
+            {"id": r.id, "priority": r.priority, "weight": r.weight, "score": r.score,
+             "name": r.name, "enabled": r.enabled, "scope": r.scope, "source": r.source,
+             "implementation": r.implementation} for r in rules]}))
+        return EXIT_OK
+    heads = ["id", "priority", "weight", "score", "name", "enabled", "source"]
+    body = [[r.id, f"{r.priority:g}", f"{r.weight:g}", str(r.score), r.name,
+             "yes" if r.enabled else "no", _source(r.source)] for r in rules]
+    widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
+             for line in [heads] + body]
+    n_on = sum(r.enabled for r in rules)
+    emit("\n".join(lines) + f"\n{n_on} of {len(rules)} rules enabled\n")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------- auditing
+@dataclass
+class Finding:
+    puzzle: str
+    step: int
+    rule: str
+    source: str
+    problems: list[str]
+
+    def to_json(self) -> dict:
+        return {"puzzle": self.puzzle, "step": self.step, "rule": self.rule,
+                "source": self.source, "problems": self.problems}
+
+
+@dataclass
+class Audit:
+    label: str
+    status: str  # solved | stalled | false | error | timeout | skipped
+    steps: int = 0
+    fired: dict = field(default_factory=dict)
+    finding: Finding | None = None
+    note: str = ""
+
+    def to_json(self) -> dict:
+        return {"puzzle": self.label, "status": self.status, "steps": self.steps,
+                "fired": self.fired, "note": self.note,
+                "finding": self.finding.to_json() if self.finding else None}
+
+
+def audit(label: str, puzzle, solution: list[int], rules, timeout: float | None = None) -> Audit:
+    """Step through ``puzzle`` with ``rules``, checking each deduction before applying it."""
+    from ...errors import DeducerError
+    from ...explain.engine import Engine
+    from ...puzzle.combos import BIT, fmt_combo, mask_of
+
+    eng = Engine(puzzle, rules, use_entries=True)
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    out = Audit(label, "solved")
+    name = puzzle.whites
+    while not all(eng.state.placed):
+        if deadline is not None and time.perf_counter() > deadline:
+            out.status, out.note = "timeout", "the time limit stopped the audit"
+            break
+        found = None
+        for rule in eng.rules:
+            try:
+                f = eng._ask(rule)
+            except DeducerError as e:
+                out.status, out.note = "error", str(e)
+                out.finding = Finding(label, len(eng.steps) + 1, rule.id, rule.source, [str(e)])
+                return out
+            except Exception as e:  # a user rule may fail in any way: name it
+                msg = f"rule {rule.id!r} raised {type(e).__name__}: {e}"
+                out.status, out.note = "error", msg
+                out.finding = Finding(label, len(eng.steps) + 1, rule.id, rule.source, [msg])
+                return out
+            if f is not None:
+                found = (rule, *f)
+                break
+        if found is None:
+            out.status = "stalled"
+            out.note = "no rule applies (the ladder has no fallback?)"
+            break
+        rule, ded, effect = found
+        place, elim, drop = effect
+        problems = []
+        for i, d in sorted(place.items()):
+            if solution[i] != d:
+                problems.append(f"places {d} in {_cell(name[i])}, but the solution has "
+                                f"{solution[i]} there")
+        for i, m in sorted(elim.items()):
+            if m & BIT[solution[i]]:
+                problems.append(f"removes {solution[i]} from {_cell(name[i])}, but the "
+                                f"solution has {solution[i]} there")
+        for rid, cs in sorted(drop.items()):
+            run = puzzle.runs[rid]
+            used = mask_of(solution[i] for i in run.cells)
+            if used in cs:
+                problems.append(f"rules out {fmt_combo(used)} for {run.name}, the "
+                                "combination the solution uses")
+        n = len(eng.steps) + 1
+        if problems:
+            out.status = "false"
+            out.steps = n - 1
+            out.finding = Finding(label, n, rule.id, rule.source, problems)
+            return out
+        eng._apply(rule, ded, effect, 0)
+        out.fired[rule.id] = out.fired.get(rule.id, 0) + 1
+    out.steps = len(eng.steps)
+    return out
+
+
+def _cell(rc) -> str:
+    from ...puzzle.model import cell_name
+
+    return cell_name(rc)
+
+
+def _bundled():
+    """(label, puzzle) of every bundled puzzle expected.json lists as unique."""
+    import json
+
+    from ...errors import DeducerError
+    from ...puzzle import formats
+
+    meta = BUNDLED / "expected.json"
+    try:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise DeducerError(f"cannot read the bundled puzzle list: {e}", path=str(meta)) from None
+    for entry in data.get("puzzles", []):
+        if entry.get("solutions") != 1:
+            continue
+        path = BUNDLED / entry["file"]
+        name = entry.get("name")
+        label = f"puzzles/{entry['file']}" + (f":{name}" if name else "")
+        yield label, formats.load(path, entry.get("format"), name=name), (path, name)
+
+
+def _files(paths):
+    from ...puzzle import formats
+    from .rate import _expand
+
+    for label, path, name, error in _expand(paths, None, None):
+        if error is not None:
+            from ...errors import DeducerError
+
+            raise DeducerError(error)
+        yield label, formats.load(path, None, name=name), (path, name)
+
+
+def _test(args) -> int:
+    from ...errors import DeducerError
+    from ...explain import registry
+    from ...render.jsonout import dumps
+    from ...solve.search import solve
+
+    check_timeout(args)
+    count = args.count
+    if count is None:
+        count = 0 if args.puzzles else DEFAULT_COUNT
+    if count < 0:
+        raise DeducerError("--count must be 0 or more")
+    user = registry.load_file(args.rule_file)
+    user_ids = [r.id for r in user]
+    extra = [*args.rules, *args.test_rules, args.rule_file]
+    rules = registry.load(extra=extra, disable=[*args.disable, *args.test_disable])
+    active_user = [rid for rid in user_ids if any(r.id == rid for r in rules)]
+    cases = []
+    source = _files(args.puzzles) if args.puzzles else _bundled()
+    audits: list[Audit] = []
+    for label, puzzle, where in source:
+        res = solve(puzzle.without_progress(), max_solutions=2, timeout=args.timeout)
+        if len(res.solutions) != 1 or not res.complete:
+            why = "no solution" if not res.solutions else (
+                "time limit" if res.timed_out else "more than one solution")
+            audits.append(Audit(label, "skipped", note=f"not a unique puzzle ({why})"))
+            continue
+        cases.append((label, puzzle.without_progress(), res.solutions[0], where))
+    cases += [(*g, None) for g in generated(count, args.seed)]
+    replay: dict[str, str] = {}
+    for k, (label, puzzle, sol, where) in enumerate(cases):
+        a = audit(label, puzzle, sol, rules, timeout=args.timeout)
+        audits.append(a)
+        if a.finding is None:
+            continue
+        if where is not None:
+            path, name = where
+            replay[label] = _source(str(path)) + (f" --name {name}" if name else "")
+        elif args.save_failing:
+            from ...puzzle.fileio import write_output
+            from ...puzzle.formats import dumps as write_puzzle
+
+            number = k + 1 - (len(cases) - count)
+            folder = Path(args.save_failing)
+            folder.mkdir(parents=True, exist_ok=True)
+            out = folder / f"generated-seed{args.seed}-{number}.txt"
+            if not out.exists():  # same seed and number: the same puzzle, already saved
+                write_output(out, f"# {label}\n" + write_puzzle(puzzle, "pipe"))
+            replay[label] = str(out)
+    findings = [a.finding for a in audits if a.finding is not None]
+    fired = {rid: sum(a.fired.get(rid, 0) for a in audits) for rid in active_user}
+    tested = [a for a in audits if a.status != "skipped"]
+    if args.test_json:
+        emit(dumps({"rule_file": args.rule_file, "user_rules": user_ids, "fired": fired,
+                    "puzzles": len(tested), "steps": sum(a.steps for a in tested),
+                    "false": len(findings), "findings": [f.to_json() for f in findings],
+                    "results": [a.to_json() for a in audits]}))
+        return EXIT_NO_SOLUTION if findings else EXIT_OK
+    lines = [f"testing {args.rule_file}: {len(user_ids)} rule(s) "
+             f"({', '.join(user_ids)}) in a ladder of {len(rules)}"]
+    for rid in user_ids:
+        if rid not in active_user:
+            lines.append(f"  note: {rid} is disabled, so it was not tested")
+    for a in audits:
+        if a.finding is None and not args.verbose and a.status in ("solved", "stalled"):
+            continue
+        if a.finding is not None:
+            f = a.finding
+            mark = "FALSE" if a.status == "false" else "ERROR"
+            lines.append(f"{mark} {a.label}: step {f.step}, rule {f.rule} "
+                         f"({_source(f.source)})")
+            lines += [f"    {p}" for p in f.problems]
+            if a.label in replay:
+                files = " ".join(f"--rules {x}" for x in extra)
+                lines.append(f"    replay: deducer explain {replay[a.label]} {files} "
+                             f"--max-steps {f.step}")
+        else:
+            note = f" ({a.note})" if a.note else ""
+            lines.append(f"{a.status:<8} {a.label}: {a.steps} steps{note}")
+    used = ", ".join(f"{rid} x{n}" for rid, n in fired.items()) or "none"
+    lines.append(f"{len(tested)} puzzles, {sum(a.steps for a in tested)} steps checked; "
+                 f"user rules applied: {used}")
+    if any(n == 0 for n in fired.values()):
+        idle = ", ".join(rid for rid, n in fired.items() if n == 0)
+        lines.append(f"warning: {idle} never fired, so this run says nothing about it "
+                     "(try more puzzles: --count)")
+    if any(f.puzzle not in replay for f in findings):
+        lines.append("(--save-failing DIR writes the generated puzzles with findings to DIR, "
+                     "to replay them)")
+    if findings:
+        bad = sorted({f.rule for f in findings})
+        lines.append(f"{len(findings)} false deduction(s) or rule error(s), by rule(s): "
+                     f"{', '.join(bad)}")
+    else:
+        lines.append("no false deductions")
+    emit("\n".join(lines) + "\n")
+    return EXIT_NO_SOLUTION if findings else EXIT_OK
+
+
+def run(args) -> int:
+    if args.action == "test":
+        return _test(args)
+    return _list(args)

@@ -1,0 +1,638 @@
+"""The play server: one page (``static/``) and a small JSON API over deducer's engine.
+
+Made for one person on one computer, so it is a plain synchronous Flask app:
+
+* it answers only requests from 127.0.0.1 / ::1, whose ``Host`` is a loopback name (a
+  DNS-rebinding page cannot reach it) and, for POST, whose ``Origin`` (when sent) is local
+  too; every POST must be ``application/json``, which a cross-site form cannot send
+  without a CORS preflight this server never grants;
+* request bodies are limited to :data:`MAX_BODY` (413 with a JSON error);
+* every error is one JSON object ``{"error": "..."}``; a traceback never reaches a
+  response (it is logged to the terminal instead);
+* files are read and written only inside ``root``: no absolute paths, no ``..``, no
+  symbolic link leading out; saving never replaces a file unless the request says
+  ``"overwrite": true`` (the page asks the person first), and writes atomically through
+  :func:`deducer.fileio.write_output`.
+
+The puzzle travels between page and server as deducer's own JSON format (an object, see
+:mod:`deducer.formats.jsonfmt`), so the server re-validates it on every call with the
+same reader that reads files. Hints and checks come from :mod:`deducer.api`
+(:mod:`deducer.hints`, :mod:`deducer.checking`); nothing here re-implements them.
+
+Endpoints (all JSON):
+
+=========================  ===================================================================
+``GET  /api/start``        the puzzle named on the command line (or null), the root folder
+``GET  /api/files``        puzzle files inside the root folder (relative paths)
+``GET  /api/open?path=P``  read and parse a file inside the root folder
+``POST /api/parse``        ``{text, filename?, format?, name?}``: parse uploaded text
+``POST /api/create``       ``{grid, name?}``: a puzzle from the editor; refused unless unique
+``POST /api/check``        ``{puzzle}``: entries / pencil marks that fit no solution
+``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
+``POST /api/solve``        ``{puzzle}``: a full solution (one agreeing with the entries if any)
+``POST /api/candidates``   ``{puzzle}``: auto pencil marks (bulk propagation from givens+entries)
+``POST /api/export``       ``{puzzle, format}``: the text of the puzzle in ``pipe`` or ``json``
+``POST /api/save``         ``{puzzle, format, path, overwrite?}``: write it inside the root
+=========================  ===================================================================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
+
+from flask import Flask, jsonify, request, send_from_directory
+from werkzeug.exceptions import HTTPException
+
+from ...errors import DeducerError, PuzzleError
+from ...puzzle import formats
+from ...puzzle.model import Puzzle, cell_name
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = 1024 * 1024  # bytes per request
+_TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
+TIMEOUT = 20.0  # seconds for one solve / check / hint
+LOCAL_ADDRS = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
+LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+SAVE_FORMATS = {"pipe": (".txt", ".pipe"), "json": (".json",)}
+MAX_LISTED = 500
+MAX_DEPTH = 4
+SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "env"})
+
+
+class ApiError(Exception):
+    """An error answered as ``{"error": message, **extra}`` with an HTTP status."""
+
+    def __init__(self, status: int, message: str, **extra):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+def _error(status: int, message: str, **extra):
+    body = {"error": message}
+    body.update(extra)
+    resp = jsonify(body)
+    resp.status_code = status
+    return resp
+
+
+# ---- request parsing --------------------------------------------------------------------------
+def _body() -> dict:
+    if not request.is_json:
+        raise ApiError(415, "send the request body as JSON (Content-Type: application/json)")
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError(400, "the request body is not valid JSON")
+    if not isinstance(data, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    return data
+
+
+def _check_format(name: str | None) -> None:
+    """A format named in a request must be one deducer reads."""
+    if name is not None and name not in formats.names():
+        raise ApiError(400, f"unknown format {name!r}; known: {', '.join(formats.names())}")
+
+
+def _field(body: dict, key: str, kind, *, required: bool = True, default=None):
+    if key not in body or body[key] is None:
+        if required:
+            raise ApiError(400, f"missing field {key!r}")
+        return default
+    value = body[key]
+    if kind is bool:
+        ok = isinstance(value, bool)
+    elif kind is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        names = {str: "a string", dict: "an object", list: "a list", bool: "true or false",
+                 int: "a whole number"}
+        raise ApiError(400, f"field {key!r} must be {names.get(kind, kind.__name__)}")
+    return value
+
+
+def _puzzle(body: dict) -> Puzzle:
+    """The puzzle a request carries (deducer JSON object), read by the JSON format reader."""
+    obj = dict(_field(body, "puzzle", dict))
+    obj.setdefault("format", "deducer")
+    obj.setdefault("version", 1)
+    try:
+        return formats.loads(json.dumps(obj), "json")
+    except PuzzleError as e:
+        raise ApiError(400, f"the puzzle is not valid: {e.message}") from None
+    except (TypeError, ValueError) as e:
+        raise ApiError(400, f"the puzzle is not valid: {e}") from None
+
+
+# ---- answers ----------------------------------------------------------------------------------
+def model(p: Puzzle) -> dict:
+    """What the page needs to draw and play ``p``: the JSON object and the runs."""
+    runs = [
+        {"name": r.name, "dir": r.direction, "total": r.total,
+         "cells": [list(c) for c in r.coords],
+         "clue": list(r.clue_at) if r.clue_at is not None else None}
+        for r in p.runs
+    ]
+    return {"puzzle": json.loads(formats.dumps(p, "json")), "runs": runs}
+
+
+def solvability(p: Puzzle) -> dict:
+    """Does the bare puzzle have exactly one solution? ``{"status", "message", "cells"?}``."""
+    from ...solve.search import solve
+
+    res = solve(p.without_progress(), max_solutions=2, timeout=TIMEOUT)
+    if len(res.solutions) >= 2:
+        a, b = res.solutions[0], res.solutions[1]
+        diff = [p.whites[i] for i in range(len(a)) if a[i] != b[i]]
+        names = ", ".join(cell_name(c) for c in diff[:8]) + (" …" if len(diff) > 8 else "")
+        return {"status": "multiple", "cells": [list(c) for c in diff],
+                "message": f"the puzzle has more than one solution (two of them differ at "
+                           f"{names})"}
+    if not res.solutions:
+        if res.timed_out:
+            return {"status": "unknown",
+                    "message": f"no solution was found within {TIMEOUT:g} s"}
+        return {"status": "none", "message": f"the puzzle has no solution: {res.reason}"}
+    if not res.complete:
+        return {"status": "unknown", "message": f"one solution was found, but {TIMEOUT:g} s "
+                                                "were not enough to prove it is the only one"}
+    return {"status": "unique", "message": "the puzzle has exactly one solution"}
+
+
+def _read_text(text: str, fmt: str | None, which: str | None, label: str) -> Puzzle:
+    """Parse puzzle text of any format deducer reads (errors name ``label`` and the line)."""
+    if fmt is None:
+        try:
+            fmt = formats.detect(text, label).name
+        except PuzzleError:
+            raise ApiError(400, f"{label}: cannot tell which puzzle format this is (deducer "
+                                f"reads: {', '.join(formats.names())})") from None
+    return formats.loads(text, fmt, name=which, path=label)
+
+
+def _opened(p: Puzzle, source: str | None) -> dict:
+    """The answer to opening a puzzle: refused when it has no solution."""
+    verdict = solvability(p)
+    if verdict["status"] == "none":
+        raise ApiError(422, _capital(verdict["message"]) + ".", kind="none")
+    out = model(p)
+    out.update(status=verdict["status"], message=_capital(verdict["message"]) + ".",
+               source=source)
+    if verdict["status"] == "multiple":
+        out["message"] += " Check compares your entries with every solution."
+        out["cells"] = verdict["cells"]
+    return out
+
+
+def _capital(text: str) -> str:
+    """Capitalise a sentence, but never a coordinate like r2c1."""
+    if text[:1] == "r" and text[1:2].isdigit():
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def _named_cells(message: str) -> list[list[int]]:
+    """The square a model error names first (``r3c4: ...``), for the editor to mark."""
+    m = re.match(r"r(\d+)c(\d+)\b", message)
+    return [[int(m[1]) - 1, int(m[2]) - 1]] if m else []
+
+
+def _cells(items) -> list[list[int]]:
+    return [list(c) for c in items]
+
+
+def _propagated(p: Puzzle) -> list[int]:
+    """Candidates of every white cell after bulk propagation from givens and entries."""
+    from ...solve.propagate import Contradiction, Layout, propagate
+
+    masks = p.initial_masks(with_entries=True)
+    layout = Layout.of(p)
+    try:
+        propagate(layout, masks, range(len(layout.run_cells)))
+    except Contradiction as c:
+        run = p.runs[c.run]
+        raise ApiError(422, f"your entries leave run {run.name} without a combination of "
+                            "digits that fits; check them first",
+                       cells=_cells(run.coords)) from None
+    return masks
+
+
+def _digits(mask: int) -> list[int]:
+    return [d for d in range(1, 10) if mask >> (d - 1) & 1]
+
+
+# ---- file paths -------------------------------------------------------------------------------
+def safe_path(root: Path, rel) -> Path:
+    """``rel`` (a relative path) inside ``root``, resolved; ApiError 400/403 otherwise."""
+    if not isinstance(rel, str) or not rel.strip():
+        raise ApiError(400, "give a file name (a path inside the folder)")
+    if "\x00" in rel or len(rel) > 1024:
+        raise ApiError(400, "that is not a usable file name")
+    if "\\" in rel:
+        raise ApiError(400, "use / between folder names, not \\")
+    pp = PurePosixPath(rel)
+    if pp.is_absolute() or rel.startswith("~"):
+        raise ApiError(403, "absolute paths are not allowed: give a path inside the folder "
+                            f"{root}")
+    if ".." in pp.parts:
+        raise ApiError(403, "'..' is not allowed: give a path inside the folder")
+    target = (root / pp).resolve()
+    if target != root and not target.is_relative_to(root):
+        raise ApiError(403, "that path leads outside the folder (through a symbolic link)")
+    return target
+
+
+def list_files(root: Path) -> tuple[list[str], bool]:
+    """Puzzle-looking files under ``root`` (no hidden folders, no links out); truncated?"""
+    exts = set()
+    for n in formats.names():
+        exts.update(formats.get(n).extensions)
+    out: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(dirpath)
+        depth = len(here.relative_to(root).parts)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
+                             and depth < MAX_DEPTH)
+        for f in sorted(filenames):
+            if f.startswith(".") or Path(f).suffix.lower() not in exts:
+                continue
+            full = here / f
+            try:
+                real = full.resolve()
+            except OSError:
+                continue
+            if not real.is_relative_to(root) or not real.is_file():
+                continue
+            out.append(full.relative_to(root).as_posix())
+            if len(out) >= MAX_LISTED:
+                return out, True
+    return out, False
+
+
+# ---- the app ----------------------------------------------------------------------------------
+def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = None,
+               name: str | None = None) -> Flask:
+    """The play app serving files of ``root`` and starting from ``puzzle_path`` (if given).
+
+    ``puzzle_path`` (named on the command line, so it may lie anywhere) is read once, here;
+    a puzzle with no solution raises :class:`~deducer.errors.DeducerError`.
+    """
+    root = Path(root).resolve()
+    if not root.is_dir():
+        raise DeducerError("is not a folder", path=str(root))
+    start = None
+    if puzzle_path is not None:
+        p = formats.load(puzzle_path, fmt, name=name)
+        try:
+            start = _opened(p, Path(puzzle_path).name)
+        except ApiError as e:
+            raise DeducerError(e.message, path=puzzle_path) from None
+
+    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.config["JSON_SORT_KEYS"] = False
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+    session = secrets.token_hex(8)
+    app.config["DEDUCER_ROOT"] = root
+
+    # ---- guards ---------------------------------------------------------------------------
+    @app.before_request
+    def _guard():
+        if request.remote_addr not in LOCAL_ADDRS:
+            return _error(403, "this server only answers requests from this computer "
+                               "(127.0.0.1)")
+        host = (request.host or "").lower()
+        hostname = host[1:host.index("]")] if host.startswith("[") and "]" in host \
+            else host.split(":")[0]
+        if hostname not in LOCAL_NAMES:
+            return _error(403, f"unexpected Host {host!r}: open the page as http://127.0.0.1")
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            origin = request.headers.get("Origin")
+            if origin is not None:
+                try:
+                    ohost = urlsplit(origin).hostname
+                except ValueError:
+                    ohost = None
+                if ohost not in LOCAL_NAMES:
+                    return _error(403, "requests from other web sites are refused")
+        length = request.content_length
+        if length is not None and length > MAX_BODY:
+            return _error(413, _TOO_BIG)
+        return None
+
+    @app.after_request
+    def _headers(resp):
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        resp.headers["X-Frame-Options"] = "DENY"
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        resp.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
+            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'none'")
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+    @app.errorhandler(ApiError)
+    def _api_error(e: ApiError):
+        return _error(e.status, e.message, **e.extra)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(e: HTTPException):
+        if e.code == 413:
+            return _error(413, _TOO_BIG)
+        if e.code == 404:
+            return _error(404, f"no such page: {request.path}")
+        if e.code == 405:
+            return _error(405, f"{request.method} is not allowed on {request.path}")
+        return _error(e.code or 500, e.description or e.name)
+
+    @app.errorhandler(DeducerError)
+    def _deducer_error(e: DeducerError):
+        return _error(400, str(e))
+
+    @app.errorhandler(Exception)
+    def _internal(e: Exception):
+        app.logger.exception("internal error while answering %s", request.path)
+        return _error(500, f"internal error ({type(e).__name__}); the terminal running "
+                           "'deducer play' shows the details")
+
+    # ---- page -----------------------------------------------------------------------------
+    @app.get("/")
+    def index():
+        return send_from_directory(STATIC, "index.html")
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return "", 204
+
+    # ---- API ------------------------------------------------------------------------------
+    @app.get("/api/start")
+    def api_start():
+        return jsonify({"start": start, "root": str(root), "session": session,
+                        "formats": formats.names(), "save_formats": sorted(SAVE_FORMATS)})
+
+    @app.get("/api/files")
+    def api_files():
+        files, truncated = list_files(root)
+        return jsonify({"root": str(root), "files": files, "truncated": truncated})
+
+    @app.get("/api/open")
+    def api_open():
+        rel = request.args.get("path")
+        if rel is None:
+            raise ApiError(400, "missing parameter 'path'")
+        target = safe_path(root, rel)
+        if not target.is_file():
+            raise ApiError(404, f"no such file in the folder: {rel}")
+        try:
+            data = target.read_bytes()
+        except OSError as e:
+            raise ApiError(400, f"{rel}: cannot read: {e.strerror}") from None
+        fmt_ = request.args.get("format") or None
+        _check_format(fmt_)
+        text = formats.decode(data, rel)
+        p = _read_text(text, fmt_, request.args.get("name") or None, rel)
+        return jsonify(_opened(p, rel))
+
+    @app.post("/api/parse")
+    def api_parse():
+        body = _body()
+        text = _field(body, "text", str)
+        filename = _field(body, "filename", str, required=False)
+        fmt_ = _field(body, "format", str, required=False)
+        which = _field(body, "name", str, required=False)
+        _check_format(fmt_)
+        if not text.strip():
+            raise ApiError(400, "the file is empty")
+        # only the base name is used (to guess the format); nothing is read from disk
+        label = PurePosixPath(filename.replace("\\", "/")).name if filename else "upload"
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if "\x00" in text:
+            raise ApiError(400, f"{label}: the file contains a NUL byte (is it a binary file?)")
+        p = _read_text(text, fmt_, which, label)
+        return jsonify(_opened(p, label))
+
+    @app.post("/api/create")
+    def api_create():
+        body = _body()
+        grid = _field(body, "grid", list)
+        title = _field(body, "name", str, required=False)
+        if not grid or not all(isinstance(row, list) and all(isinstance(t, str) for t in row)
+                               for row in grid):
+            raise ApiError(400, "field 'grid' must be a list of rows, each a list of strings "
+                                "('' white, '\\\\' blank, 'D\\\\A' clue)")
+        _check_tokens(grid)
+        obj = {"format": "deducer", "version": 1, "grid": grid}
+        if title:
+            obj["name"] = title
+        try:
+            p = formats.loads(json.dumps(obj), "json")
+        except PuzzleError as e:
+            raise ApiError(422, _capital(e.message) + ".", kind="invalid",
+                           cells=_named_cells(e.message)) from None
+        verdict = solvability(p)
+        if verdict["status"] == "multiple":
+            raise ApiError(422, _capital(verdict["message"]) + ". Change a clue or a square so "
+                           "that only one solution is left.", kind="multiple",
+                           cells=verdict["cells"])
+        if verdict["status"] != "unique":
+            raise ApiError(422, _capital(verdict["message"]) + ".", kind=verdict["status"])
+        out = model(p)
+        out.update(status="unique", message="The puzzle has exactly one solution.",
+                   source=title or "new puzzle")
+        return jsonify(out)
+
+    @app.post("/api/check")
+    def api_check():
+        from ... import api
+
+        p = _puzzle(_body())
+        res = api.check(p, timeout=TIMEOUT)
+        out = res.to_json()
+        out["wrong_entries"] = _cells(m.cell for m in res.wrong_entries)
+        out["wrong_pencil"] = _cells(m.cell for m in res.wrong_pencil)
+        filled = all(rc in p.entries or rc in p.givens for rc in p.whites)
+        out["filled"] = filled
+        out["solved"] = filled and res.status == "ok"
+        return jsonify(out)
+
+    @app.post("/api/hint")
+    def api_hint():
+        from ... import api
+        from ...explain.hints import LEVELS
+
+        body = _body()
+        p = _puzzle(body)
+        level = _field(body, "level", str, required=False, default="vague")
+        apply = _field(body, "apply", bool, required=False, default=False)
+        if level not in LEVELS:
+            raise ApiError(400, f"field 'level' must be one of {', '.join(LEVELS)}")
+        if apply:
+            level = "full"
+        h = api.hint(p, level, timeout=TIMEOUT)
+        out = h.to_json()
+        show_where = h.kind == "mistake" or (h.kind == "deduction" and level != "vague")
+        by_name = {r.name: r for r in p.runs}
+        out["highlight"] = {
+            "cells": _cells(h.cells) if show_where else [],
+            "runs": [{"name": n, "cells": _cells(by_name[n].coords),
+                      "clue": list(by_name[n].clue_at) if by_name[n].clue_at else None}
+                     for n in h.runs if n in by_name] if show_where else [],
+        }
+        if apply:
+            out["edits"] = _hint_edits(p, h)
+            if h.kind == "solved":
+                open_cells = [rc for rc in p.whites
+                              if rc not in p.entries and rc not in p.givens]
+                out["edits"] = [{"cell": list(rc), "entry": _digits(p.pencil[rc])[0]}
+                                for rc in open_cells if rc in p.pencil
+                                and len(_digits(p.pencil[rc])) == 1]
+        return jsonify(out)
+
+    @app.post("/api/solve")
+    def api_solve():
+        from ...solve.search import solve
+
+        p = _puzzle(_body())
+        bare = solve(p, max_solutions=2, use_entries=False, timeout=TIMEOUT)
+        res = solve(p, max_solutions=1, use_entries=True, timeout=TIMEOUT) \
+            if p.entries and bare.solutions else bare
+        message = "Solved."
+        if len(bare.solutions) > 1:
+            message = "Solved. The puzzle has more than one solution; this is one of them" + \
+                (" that agrees with your entries." if p.entries and res.solutions else ".")
+        if not res.solutions and bare.solutions:
+            res = bare
+            message = ("Your entries fit no solution together, so they were replaced by a "
+                       "solution of the puzzle.")
+        if not res.solutions:
+            if res.timed_out:
+                raise ApiError(422, f"No solution was found within {TIMEOUT:g} s.")
+            raise ApiError(422, f"The puzzle cannot be solved: {res.reason}.")
+        sol = res.solutions[0]
+        entries = [[r, c, d] for (r, c), d in zip(p.whites, sol, strict=True)
+                   if (r, c) not in p.givens]
+        return jsonify({"entries": entries, "message": message})
+
+    @app.post("/api/candidates")
+    def api_candidates():
+        p = _puzzle(_body())
+        masks = _propagated(p)
+        pencil = [[r, c, _digits(masks[i])] for i, (r, c) in enumerate(p.whites)
+                  if (r, c) not in p.entries and (r, c) not in p.givens]
+        return jsonify({"pencil": pencil,
+                        "message": "Pencil marks: the digits the clues still allow in each "
+                                   "empty cell (given your entries)."})
+
+    @app.post("/api/export")
+    def api_export():
+        body = _body()
+        p = _puzzle(body)
+        fmt_ = _save_format(body)
+        text = formats.dumps(p, fmt_)
+        stem = _stem(p.name)
+        return jsonify({"text": text, "format": fmt_,
+                        "filename": stem + SAVE_FORMATS[fmt_][0],
+                        "mime": "application/json" if fmt_ == "json" else "text/plain"})
+
+    @app.post("/api/save")
+    def api_save():
+        from ...puzzle.fileio import write_output
+
+        body = _body()
+        p = _puzzle(body)
+        fmt_ = _save_format(body)
+        rel = _field(body, "path", str)
+        overwrite = _field(body, "overwrite", bool, required=False, default=False)
+        target = safe_path(root, rel)
+        suffixes = SAVE_FORMATS[fmt_]
+        if target.suffix.lower() not in suffixes:
+            raise ApiError(400, f"a {fmt_} file must end in {' or '.join(suffixes)}")
+        if target.is_dir():
+            raise ApiError(400, f"{rel} is a folder")
+        shown = target.relative_to(root).as_posix()
+        if target.exists() and not overwrite:
+            raise ApiError(409, f"{shown} already exists; confirm to overwrite it",
+                           exists=True, path=shown)
+        if not target.parent.is_dir():
+            raise ApiError(400, f"the folder {target.parent.relative_to(root).as_posix()!r} "
+                                "does not exist")
+        text = formats.dumps(p, fmt_)
+        write_output(target, text, force=overwrite)
+        return jsonify({"saved": shown, "bytes": len(text.encode("utf-8")),
+                        "message": f"Saved {shown}."})
+
+    return app
+
+
+def _check_tokens(grid: list[list[str]]) -> None:
+    """The editor's squares, named by cell: '' white, '\\' blank, 'D\\A' a clue."""
+    for r, row in enumerate(grid):
+        for c, tok in enumerate(row):
+            t = tok.strip()
+            if not t:
+                continue
+            where = cell_name((r, c))
+            if t.count("\\") != 1 or len(t) > 12:
+                raise ApiError(422, f"{where}: {tok!r} is not a white square (''), a blank "
+                                    "('\\') or a clue ('down\\across')", kind="invalid",
+                               cells=[[r, c]])
+            for part, word in zip(t.split("\\"), ("down", "across"), strict=True):
+                if part and not (part.isascii() and part.isdigit() and 1 <= int(part) <= 45):
+                    raise ApiError(422, f"{where}: the {word} sum {part!r} is not a whole "
+                                        "number 1..45", kind="invalid", cells=[[r, c]])
+
+
+def _save_format(body: dict) -> str:
+    fmt_ = _field(body, "format", str, required=False, default="pipe")
+    if fmt_ not in SAVE_FORMATS:
+        raise ApiError(400, f"field 'format' must be one of {', '.join(sorted(SAVE_FORMATS))}")
+    return fmt_
+
+
+def _stem(name: str | None) -> str:
+    keep = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in (name or "")).strip("-")
+    return keep[:60] or "puzzle"
+
+
+def _hint_edits(p: Puzzle, h) -> list[dict]:
+    """What applying hint ``h`` changes on the player's grid, as per-cell edits.
+
+    A deduction writes its placements as entries and removes its eliminations from the
+    cell's pencil marks (a cell without marks starts from all nine digits, or its given /
+    parity ones). A mistake hint clears the wrong entries / marks.
+    """
+    edits: list[dict] = []
+    if h.kind == "mistake":
+        for m in h.mistakes:
+            if m.kind == "entry":
+                edits.append({"cell": list(m.cell), "entry": None})
+            else:
+                edits.append({"cell": list(m.cell), "pencil": []})
+        return edits
+    if h.kind != "deduction" or h.step is None:
+        return edits
+    step = h.step
+    for r, c, d in step.placements:
+        if (r, c) not in p.givens:
+            edits.append({"cell": [r, c], "entry": d})
+    placed = {(r, c) for r, c, _ in step.placements}
+    for r, c, ds in step.eliminations:
+        rc = (r, c)
+        if rc in placed or rc in p.entries or rc in p.givens:
+            continue
+        # a cell without marks starts from every digit it may hold, so the marks show
+        # exactly what the step says (bulk propagation would give more away)
+        marks = p.pencil.get(rc) or p.initial_mask(p.index[rc])
+        for d in ds:
+            marks &= ~(1 << (d - 1))
+        edits.append({"cell": [r, c], "pencil": _digits(marks)})
+    return edits

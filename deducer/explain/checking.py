@@ -1,0 +1,198 @@
+"""Checking a player's progress against every solution of the puzzle.
+
+An entry is wrong only when *no* solution of the puzzle has that digit in that cell, so a
+player who follows one of several solutions is never told off. Pencil marks are wrong when
+they leave out every digit any solution puts in the cell. The enumeration of solutions
+is capped; when the cap is hit, any entry not matched by the solutions found is settled
+exactly by a second search with that one entry fixed, so the verdict never depends on
+the cap (only the time does).
+
+Kept free of argparse and printing so the CLI and a web play mode can share it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..puzzle.combos import BIT, DIGITS
+from ..puzzle.model import Coord, Puzzle, cell_name
+
+DEFAULT_CAP = 50
+
+OK, WRONG, CONFLICT, UNSOLVABLE, UNKNOWN = "ok", "wrong", "conflict", "unsolvable", "unknown"
+
+
+@dataclass
+class Mistake:
+    """One entry (or one cell's pencil marks) that no solution agrees with."""
+
+    cell: Coord  # 0-based (row, col)
+    kind: str  # "entry" | "pencil"
+    digits: list[int]  # the entry (one digit) or the pencil marks
+    possible: list[int]  # digits the solutions found put in this cell (may be partial)
+
+    @property
+    def name(self) -> str:
+        return cell_name(self.cell)
+
+    def sentence(self) -> str:
+        seen = "/".join(map(str, self.possible)) if self.possible else "?"
+        if self.kind == "entry":
+            return f"{self.name} holds {self.digits[0]}, but no solution has it there " \
+                   f"(solutions have {seen})"
+        marks = ",".join(map(str, self.digits))
+        return f"the pencil marks ({marks}) in {self.name} leave out every digit a solution " \
+               f"puts there ({seen})"
+
+    def to_json(self) -> dict:
+        return {"cell": list(self.cell), "name": self.name, "kind": self.kind,
+                "digits": list(self.digits), "possible": list(self.possible)}
+
+
+@dataclass
+class CheckResult:
+    """The verdict on a player's grid.
+
+    ``status``: ``ok`` (every entry and mark fits some solution, and the entries fit one
+    solution together), ``wrong`` (some entry or mark fits no solution), ``conflict``
+    (each entry fits some solution, but no one solution holds them all: only possible
+    when the puzzle has several solutions), ``unsolvable`` (the bare puzzle has no
+    solution), ``unknown`` (the time limit stopped the check).
+    """
+
+    status: str
+    mistakes: list[Mistake] = field(default_factory=list)
+    entries_checked: int = 0
+    pencil_checked: int = 0
+    solutions_found: int = 0
+    cap: int = DEFAULT_CAP
+    cap_hit: bool = False  # the puzzle has at least `solutions_found` solutions
+    complete: bool = True  # False: the time limit cut the check short
+    message: str = ""
+    solutions: list[list[int]] = field(default_factory=list, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == OK
+
+    @property
+    def wrong_entries(self) -> list[Mistake]:
+        return [m for m in self.mistakes if m.kind == "entry"]
+
+    @property
+    def wrong_pencil(self) -> list[Mistake]:
+        return [m for m in self.mistakes if m.kind == "pencil"]
+
+    def to_json(self) -> dict:
+        return {
+            "status": self.status,
+            "ok": self.ok,
+            "mistakes": [m.to_json() for m in self.mistakes],
+            "entries_checked": self.entries_checked,
+            "pencil_checked": self.pencil_checked,
+            "solutions_found": self.solutions_found,
+            "cap": self.cap,
+            "cap_hit": self.cap_hit,
+            "complete": self.complete,
+            "message": self.message,
+        }
+
+
+def _fits_exactly(puzzle: Puzzle, i: int, mask: int, timeout: float | None) -> bool | None:
+    """Does some solution of the bare puzzle put a digit of ``mask`` in cell ``i``?"""
+    from ..solve.search import solve
+
+    bare = puzzle.without_progress()
+    masks = bare.initial_masks()
+    masks[i] &= mask
+    if not masks[i]:
+        return False
+    res = solve(bare, max_solutions=1, masks=masks, timeout=timeout)
+    if res.solutions:
+        return True
+    return None if res.timed_out else False
+
+
+def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
+          timeout: float | None = None, pencil: bool = True) -> CheckResult:
+    """Check every entry (and, with ``pencil``, every cell's pencil marks)."""
+    from ..solve.search import solve
+
+    cap = max(1, max_solutions)
+    bare = puzzle.without_progress()
+    res = solve(bare, max_solutions=cap, timeout=timeout)
+    n_entries = len(puzzle.entries)
+    n_pencil = sum(1 for rc in puzzle.pencil if rc not in puzzle.entries) if pencil else 0
+    base = CheckResult(OK, entries_checked=n_entries, pencil_checked=n_pencil,
+                       solutions_found=len(res.solutions), cap=cap,
+                       cap_hit=bool(res.solutions) and not res.complete and not res.timed_out,
+                       solutions=res.solutions)
+    if not res.solutions:
+        if res.timed_out:
+            base.status, base.complete = UNKNOWN, False
+            base.message = "the time limit stopped the search before any solution was found"
+        else:
+            base.status = UNSOLVABLE
+            base.message = f"the puzzle itself has no solution: {res.reason}"
+        return base
+    idx = puzzle.index
+    seen: list[int] = [0] * len(puzzle.whites)
+    for sol in res.solutions:
+        for i, d in enumerate(sol):
+            seen[i] |= BIT[d]
+    exhaustive = res.complete
+    undecided = 0
+    todo: list[tuple[Coord, str, int]] = []
+    for rc, d in sorted(puzzle.entries.items()):
+        todo.append((rc, "entry", BIT[d]))
+    if pencil:
+        for rc, m in sorted(puzzle.pencil.items()):
+            if rc not in puzzle.entries and rc not in puzzle.givens and m:
+                todo.append((rc, "pencil", m))
+    todo.sort(key=lambda t: (t[0], t[1]))
+    for rc, kind, m in todo:
+        i = idx[rc]
+        if seen[i] & m:
+            continue
+        fits = False if exhaustive else _fits_exactly(puzzle, i, m, timeout)
+        if fits is None:
+            undecided += 1
+            continue
+        if not fits:
+            base.mistakes.append(Mistake(rc, kind, list(DIGITS[m]), list(DIGITS[seen[i]])))
+    if undecided:
+        base.complete = False
+    if base.mistakes:
+        base.status = WRONG
+        ne, npn = len(base.wrong_entries), len(base.wrong_pencil)
+        parts = []
+        if ne:
+            parts.append(f"{ne} wrong entr{'y' if ne == 1 else 'ies'}")
+        if npn:
+            parts.append(f"{npn} cell{'s' if npn != 1 else ''} with wrong pencil marks")
+        base.message = " and ".join(parts)
+        return base
+    if puzzle.entries:
+        together = solve(puzzle, max_solutions=1, use_entries=True, timeout=timeout)
+        if not together.solutions:
+            if together.timed_out:
+                base.status, base.complete = UNKNOWN, False
+                base.message = "the time limit stopped the check of the entries together"
+            else:
+                base.status = CONFLICT
+                base.message = ("each entry fits some solution, but no single solution holds "
+                                "them all (the entries follow different solutions)")
+            return base
+    if undecided:
+        base.status = UNKNOWN
+        base.message = f"the time limit left {undecided} entries or marks unchecked"
+        return base
+    if puzzle.entries and n_pencil:
+        base.message = "every entry and pencil mark fits a solution"
+    elif puzzle.entries:
+        base.message = "every entry fits a solution"
+    elif n_pencil:
+        base.message = "every cell's pencil marks fit a solution"
+    else:
+        base.message = "no entries to check"
+    return base

@@ -1,0 +1,426 @@
+"""Explain mode: one deduction at a time, simplest rule first, every step logged.
+
+After any change the engine restarts at the top of the ladder (as Sudoku Explainer and
+HoDoKu do). Run-scoped rules are only re-asked about runs near a change, which is what
+keeps a 990-cell walkthrough in seconds; the order of deductions is the same as a full
+rescan would give, because runs are always visited in id order.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..errors import RuleError
+from ..puzzle.combos import BIT, DIGITS, SINGLE, combos
+from ..puzzle.model import Puzzle, cell_name, check_solution
+from .registry import Rule
+from .sentences import effect_text, sentence
+from .state import Context, Deduction, State, View
+
+SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT = "solved", "multiple", "none", "stalled", "timeout"
+
+
+@dataclass
+class Step:
+    """One logged deduction. Coordinates are 0-based ``(row, col)``."""
+
+    n: int
+    rule: str
+    name: str
+    text: str
+    placements: list[tuple[int, int, int]]
+    eliminations: list[tuple[int, int, list[int]]]
+    cells: list[tuple[int, int]]
+    runs: list[str]
+    weight: float
+    score: int
+    available: int  # simplest-tier moves open before this step (bottleneck measure)
+    combos_removed: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "n": self.n,
+            "rule": self.rule,
+            "name": self.name,
+            "text": self.text,
+            "placements": [list(p) for p in self.placements],
+            "eliminations": [[r, c, list(ds)] for r, c, ds in self.eliminations],
+            "cells": [list(c) for c in self.cells],
+            "runs": list(self.runs),
+            "combos_removed": [[run, list(cs)] for run, cs in self.combos_removed],
+            "weight": self.weight,
+            "score": self.score,
+            "available": self.available,
+        }
+
+
+@dataclass
+class Explanation:
+    """A walkthrough: the steps, how it ended, and the rating of the path."""
+
+    puzzle: Puzzle
+    status: str
+    steps: list[Step]
+    masks: list[int]  # candidates at the end
+    message: str = ""
+    solutions: list[list[int]] = field(default_factory=list)  # for multiple: a few
+    rating: object = None
+
+    @property
+    def solution(self) -> list[int] | None:
+        if self.status != SOLVED:
+            return None
+        return [SINGLE[m] for m in self.masks]
+
+
+class Engine:
+    """Runs a ladder of rules over a state until solved, stuck or broken."""
+
+    def __init__(self, puzzle: Puzzle, rules: list[Rule], *, use_entries: bool = True,
+                 deadline: float | None = None, max_steps: int | None = None,
+                 state: State | None = None):
+        self.puzzle = puzzle
+        self.rules = rules
+        self.context = Context(puzzle, deadline)
+        if state is None:
+            state = State(puzzle, puzzle.initial_masks(with_entries=use_entries))
+        self.state = state
+        self.view = View(self.state, self.context)
+        self.deadline = deadline
+        self.max_steps = max_steps
+        self.steps: list[Step] = []
+        nruns = len(puzzle.runs)
+        self.dirty = {r.id: set(range(nruns)) for r in rules if r.scope == "run"}
+        self.tier1 = [r for r in rules if r.tier == 1 and r.scope == "run"]
+        self.avail: dict[str, dict[int, int]] = {r.id: {} for r in self.tier1}
+        self.avail_dirty = {r.id: set(range(nruns)) for r in self.tier1}
+        self._placed = self.state.placed
+        self._init_placed()
+
+    # ---- set-up ---------------------------------------------------------------
+    def _init_placed(self) -> None:
+        """Givens (and entries) are written in from the start; their peers lose them."""
+        fixed = dict(self.puzzle.givens)
+        fixed.update(self.puzzle.entries)
+        idx = self.puzzle.index
+        masks = self.state.masks
+        for rc, d in fixed.items():
+            i = idx[rc]
+            if masks[i] != BIT[d]:
+                continue  # entries were not applied (use_entries=False)
+            self._placed[i] = True
+            for rid in self.state.layout.cell_runs[i]:
+                for j in self.state.layout.run_cells[rid]:
+                    if j != i:
+                        masks[j] &= ~BIT[d]
+        for rid, run in enumerate(self.puzzle.runs):
+            placed = 0
+            for j in run.cells:
+                if self._placed[j]:
+                    placed |= masks[j]
+            if placed:
+                self.state.live[rid] = tuple(c for c in combos(run.total, run.length)
+                                             if c & placed == placed)
+
+    # ---- the loop -------------------------------------------------------------
+    def run(self) -> str:
+        """Step to the end; returns the status."""
+        while True:
+            if all(self._placed):
+                return SOLVED
+            if self.state.broken() is not None:
+                return NONE
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                return TIMEOUT
+            if self.max_steps is not None and len(self.steps) >= self.max_steps:
+                return STALLED
+            if not self.step():
+                # the expensive rules give up when time runs out: that is not a stall
+                if self.deadline is not None and time.perf_counter() > self.deadline:
+                    return TIMEOUT
+                return STALLED
+
+    def step(self) -> Step | None:
+        """Find and apply the next deduction of the simplest rule that has one."""
+        available = self._count_available()
+        for rule in self.rules:
+            found = self._ask(rule)
+            if found is not None:
+                ded, effect = found
+                return self._apply(rule, ded, effect, available)
+        return None
+
+    def next_deduction(self):
+        """The deduction the next step would apply, without applying it (for hints)."""
+        for rule in self.rules:
+            found = self._ask(rule)
+            if found is not None:
+                return rule, found[0], found[1]
+        return None
+
+    def _ask(self, rule: Rule):
+        try:
+            return self._ask_unguarded(rule)
+        except RuleError:
+            raise
+        except (Exception, SystemExit) as e:  # a user's rule may fail in any way: name it
+            raise RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
+                            f"{type(e).__name__}: {e}", path=rule.source) from e
+
+    def _ask_unguarded(self, rule: Rule):
+        view = self.view
+        if rule.scope == "run":
+            ds = self.dirty[rule.id]
+            for rid in sorted(ds):
+                for ded in rule.call(view, rid) or ():
+                    effect = self._effect(rule, ded)
+                    if effect is not None:
+                        return ded, effect
+                ds.discard(rid)
+            return None
+        for ded in rule.call(view) or ():
+            effect = self._effect(rule, ded)
+            if effect is not None:
+                return ded, effect
+        return None
+
+    def _count_available(self) -> int:
+        total = 0
+        for rule in self.tier1:
+            cache = self.avail[rule.id]
+            dirty = self.avail_dirty[rule.id]
+            for rid in dirty:
+                n = 0
+                try:
+                    for ded in rule.call(self.view, rid) or ():
+                        if self._effect(rule, ded) is not None:
+                            n += 1
+                except RuleError:
+                    raise
+                except Exception as e:
+                    raise RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
+                                    f"{type(e).__name__}: {e}", path=rule.source) from e
+                cache[rid] = n
+            dirty.clear()
+            total += sum(cache.values())
+        return total
+
+    # ---- applying -------------------------------------------------------------
+    def _effect(self, rule: Rule, ded: Deduction):
+        """What a deduction would really change: (placements, eliminations, combo drops)."""
+        if not isinstance(ded, Deduction):
+            raise RuleError(f"rule {rule.id!r} yielded {type(ded).__name__}, not a Deduction",
+                            path=rule.source)
+        masks = self.state.masks
+        n = len(masks)
+        place: dict[int, int] = {}
+        for i, d in ded.placements.items():
+            if not (isinstance(i, int) and 0 <= i < n and isinstance(d, int) and 1 <= d <= 9):
+                raise RuleError(f"rule {rule.id!r} yielded a placement outside the grid "
+                                f"({i!r}, {d!r})", path=rule.source)
+            if not self._placed[i]:
+                place[i] = d
+        elim: dict[int, int] = {}
+        for i, m in ded.eliminations.items():
+            if not (isinstance(i, int) and 0 <= i < n and isinstance(m, int)):
+                raise RuleError(f"rule {rule.id!r} yielded an elimination outside the grid "
+                                f"({i!r})", path=rule.source)
+            real = masks[i] & m & 0x1FF
+            if real:
+                elim[i] = real
+        drop: dict[int, tuple[int, ...]] = {}
+        for rid, cs in ded.drop_combos.items():
+            live = self.state.live[rid]
+            real_c = tuple(c for c in cs if c in live)
+            if real_c:
+                drop[rid] = real_c
+        if not (place or elim or drop):
+            return None
+        return place, elim, drop
+
+    def _apply(self, rule: Rule, ded: Deduction, effect, available: int) -> Step:
+        place, elim, drop = effect
+        masks = self.state.masks
+        layout = self.state.layout
+        before = {}
+        touched: set[int] = set()
+        self._check_possible(rule, ded, place, elim)
+        for i, m in elim.items():
+            before.setdefault(i, masks[i])
+            masks[i] &= ~m
+            touched.add(i)
+        for i, d in place.items():
+            before.setdefault(i, masks[i])
+            masks[i] = BIT[d]
+            self._placed[i] = True
+            touched.add(i)
+            for rid in layout.cell_runs[i]:
+                for j in layout.run_cells[rid]:
+                    if j != i and masks[j] & BIT[d]:
+                        before.setdefault(j, masks[j])
+                        masks[j] &= ~BIT[d]
+                        touched.add(j)
+        touched_runs: set[int] = set()
+        for rid, cs in drop.items():
+            self.state.live[rid] = tuple(c for c in self.state.live[rid] if c not in cs)
+            touched_runs.add(rid)
+        # a placed digit rules out every combination without it
+        for i, d in place.items():
+            for rid in layout.cell_runs[i]:
+                live = self.state.live[rid]
+                kept = tuple(c for c in live if c & BIT[d])
+                if kept != live:
+                    self.state.live[rid] = kept
+                    touched_runs.add(rid)
+        self._mark_dirty(touched, touched_runs)
+        whites = self.puzzle.whites
+        placements = [(*whites[i], d) for i, d in sorted(place.items())]
+        eliminations = []
+        for i in sorted(before):
+            removed = before[i] & ~masks[i]
+            if i in place:
+                continue
+            if removed:
+                eliminations.append((*whites[i], list(DIGITS[removed])))
+        combos_removed = [
+            (self.puzzle.runs[rid].name, [View.combo(c) for c in cs])
+            for rid, cs in sorted(drop.items())
+        ]
+        effect_sentence = effect_text(self.view, place, elim, drop)
+        text = ded.text or sentence(rule, ded, self.view, effect_sentence)
+        step = Step(
+            n=len(self.steps) + 1,
+            rule=rule.id,
+            name=rule.name,
+            text=text,
+            placements=placements,
+            eliminations=eliminations,
+            cells=[whites[i] for i in ded.cells],
+            runs=[self.puzzle.runs[r].name for r in ded.runs],
+            weight=float(rule.weight if ded.weight is None else ded.weight),
+            score=int(rule.score if ded.score is None else ded.score),
+            available=available,
+            combos_removed=combos_removed,
+        )
+        self.steps.append(step)
+        return step
+
+    def _check_possible(self, rule: Rule, ded, place, elim) -> None:
+        """A deduction that empties a cell or places a non-candidate is either a true
+        contradiction (the puzzle has no solution) or a faulty rule: tell which."""
+        masks = self.state.masks
+        bad = None
+        for i, m in elim.items():
+            if masks[i] & ~m == 0:
+                bad = f"it removes every candidate of {cell_name(self.puzzle.whites[i])}"
+        for i, d in place.items():
+            if not masks[i] & BIT[d]:
+                bad = (f"it places {d} in {cell_name(self.puzzle.whites[i])}, which no longer "
+                       "has that candidate")
+        if bad is None:
+            return
+        from ..solve.search import solve
+
+        if solve(self.puzzle, max_solutions=1).solutions:
+            raise RuleError(f"rule {rule.id!r} made an impossible deduction: {bad}, yet the "
+                            "puzzle has a solution", path=rule.source)
+
+    def _mark_dirty(self, cells: set[int], runs: set[int]) -> None:
+        layout = self.state.layout
+        near: set[int] = set(runs)
+        for i in cells:
+            near.update(layout.cell_runs[i])
+        wide = set(near)
+        for rid in near:
+            for j in layout.run_cells[rid]:
+                wide.update(layout.cell_runs[j])
+        for ds in self.dirty.values():
+            ds |= wide
+        for ds in self.avail_dirty.values():
+            ds |= wide
+
+
+def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: bool = True,
+            timeout: float | None = None, max_steps: int | None = None) -> Explanation:
+    """Solve ``puzzle`` step by step with the ladder and rate the path."""
+    from ..solve.search import ENTRY_BLAME, entries_to_blame, solve
+    from . import registry
+    from .rating import rate_steps
+
+    if rules is None:
+        rules = registry.load()
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    eng = Engine(puzzle, rules, use_entries=use_entries, deadline=deadline, max_steps=max_steps)
+    status = eng.run()
+    masks = eng.state.masks
+    message = ""
+    sols: list[list[int]] = []
+    if status == SOLVED:
+        values = [SINGLE[m] for m in masks]
+        bad = check_solution(puzzle, values)
+        if bad is not None:  # a faulty user rule must never pass a wrong grid off as right
+            raise RuleError(f"the rules reached a grid that breaks the puzzle ({bad}); one of "
+                            "the active rules made a false deduction (try 'deducer rules test')")
+    elif status == NONE:
+        _blame_false_step(puzzle, eng.steps, rules, use_entries)
+        kind, where = eng.state.broken()
+        if kind == "cell":
+            message = f"cell {cell_name(puzzle.whites[where])} has no digit left"
+        else:
+            message = f"run {puzzle.runs[where].name} has no combination left"
+        if use_entries and entries_to_blame(puzzle):
+            message += ENTRY_BLAME
+    elif status == TIMEOUT:
+        message = "the time limit stopped the walkthrough"
+    elif status == STALLED:
+        # why did the rules stop? Several solutions, none, or only a weaker ladder
+        left = None if deadline is None else max(0.5, deadline - time.perf_counter())
+        res = solve(puzzle, max_solutions=2, masks=masks, use_entries=use_entries,
+                    timeout=left)
+        if res.status == "none" and res.complete:
+            status, message = NONE, f"no solution: {res.reason}"
+        elif len(res.solutions) > 1:
+            status = MULTIPLE
+            sols = res.solutions
+            from .sentences import differences
+
+            diff = differences(puzzle, sols)
+            message = (f"the puzzle has more than one solution; two of them differ at "
+                       f"{len(diff)} cells: {', '.join(diff[:12])}"
+                       + (" …" if len(diff) > 12 else ""))
+        elif max_steps is not None and len(eng.steps) >= max_steps:
+            message = f"stopped after {len(eng.steps)} steps (--max-steps)"
+        else:
+            message = "the active rules found no further deduction"
+    exp = Explanation(puzzle, status, eng.steps, masks, message, sols)
+    exp.rating = rate_steps(eng.steps, status)
+    return exp
+
+
+def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],
+                      use_entries: bool) -> None:
+    """The rules ran the grid into a contradiction. If the puzzle has a solution after
+    all, some step was false: name the first one (and its rule's file) instead of
+    reporting a solvable puzzle as unsolvable."""
+    from ..solve.search import solve
+
+    res = solve(puzzle, max_solutions=1, use_entries=use_entries, timeout=30)
+    if not res.solutions:
+        return  # a real contradiction: the puzzle has no solution
+    masks = puzzle.initial_masks(with_entries=use_entries)
+    index = puzzle.index
+    for step in steps:
+        for r, c, d in step.placements:
+            masks[index[(r, c)]] = BIT[d]
+        for r, c, ds in step.eliminations:
+            for d in ds:
+                masks[index[(r, c)]] &= ~BIT[d]
+        if not solve(puzzle, max_solutions=1, masks=masks, timeout=30).solutions:
+            source = next((r.source for r in rules if r.id == step.rule), None)
+            raise RuleError(f"rule {step.rule!r} made a false deduction at step {step.n} "
+                            f"({step.text}); the puzzle has a solution it rules out",
+                            path=source)
+    raise RuleError("the rules reported a contradiction, yet the puzzle has a solution; one "
+                    "of the active rules is faulty (try 'deducer rules test')")
+

@@ -1,0 +1,261 @@
+"""Hints for a partly filled grid: the next simplest deduction, in three tiers.
+
+* ``vague``: the technique to look for ("Look for a run whose sum has only one
+  combination").
+* ``concrete``: the technique and where (the runs and cells it rests on).
+* ``full``: the whole sentence of the step, with what it places or removes.
+
+Before any deduction, the player's progress is checked against *every* solution
+(:mod:`deducer.checking`): a wrong entry, or pencil marks that leave out the digit every
+solution needs, is reported instead of a hint, since reasoning from it leads nowhere.
+
+Pencil marks are **not** used as candidates for the reasoning: the engine reasons from
+the clues, givens and entries alone, so a hint never rests on a mark the player may have
+set by mistake or by guess. They are used to avoid telling the player what they already
+know: a deduction whose every effect the marks already show (each cell it changes has
+marks, none of which it removes; a placement whose cell is marked with that digit alone;
+combinations dropped from runs whose open cells all carry marks) is applied silently
+and the next one is looked for; the hint says how many were skipped.
+
+Kept free of argparse and printing so the CLI and a web play mode can share it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..puzzle.model import Puzzle, cell_name
+from .checking import DEFAULT_CAP, Mistake, check
+
+LEVELS = ("vague", "concrete", "full")
+
+#: what to look for, per rule id (the vague tier)
+LOOK_FOR = {
+    "lone-cell": "Look for a run with only one empty cell left.",
+    "unique-combination": "Look for a run whose sum has only one combination.",
+    "unique-intersection": "Look for a cell where the digits its across run allows and the "
+                           "digits its down run allows have only one digit in common.",
+    "naked-single": "Look for a cell with only one candidate left.",
+    "combination-filter": "Look for a run where some digit appears in none of the "
+                          "combinations still possible.",
+    "hidden-single": "Look for a digit that every remaining combination of a run needs "
+                     "and that fits in only one of its cells.",
+    "pair-complement": "Look for a two-cell run: each digit in one cell needs its "
+                       "complement in the other.",
+    "sum-bounds": "Look at the smallest and largest sums the other cells of a run can "
+                  "make: they bound the last cell.",
+    "combination-elimination": "Look for a combination of a run that its cells cannot "
+                               "hold.",
+    "crossing-run-interaction": "Look at where a run crosses others: the crossing runs "
+                                "limit which combinations it can use.",
+    "region-sum-one": "Look for an area closed off by clues: its across totals minus its "
+                      "down totals pin down one cell left over.",
+    "region-sum-two": "Look for an area closed off by clues: its across totals minus its "
+                      "down totals leave a sum or difference of two cells.",
+    "naked-pair": "Look for two cells of a run that between them hold only two digits: "
+                  "those digits leave the run's other cells.",
+    "hidden-pair": "Look for two digits a run needs that fit in only two of its cells.",
+    "naked-triple": "Look for three cells of a run that between them hold only three digits: "
+                  "those digits leave the run's other cells.",
+    "hidden-triple": "Look for three digits a run needs that fit in only three of its cells.",
+    "naked-quad": "Look for four cells of a run that between them hold only four digits: "
+                  "those digits leave the run's other cells.",
+    "hidden-quad": "Look for four digits a run needs that fit in only four of its cells.",
+    "permutation-check-small": "Try the arrangements of a short run's remaining "
+                               "combinations in its open cells: some digit fits no "
+                               "arrangement.",
+    "permutation-check": "Try the arrangements of a run's remaining combinations in its "
+                         "open cells: some digit fits no arrangement.",
+    "trial": "No simple pattern is left: assume a candidate and follow its consequences "
+             "until something breaks.",
+    "backtracking": "Only guessing (trial and error, with backtracking) makes progress "
+                    "here.",
+}
+#: prefixes for families of rules (naked-pair, naked-triple, ...)
+LOOK_FOR_PREFIX = {
+    "naked-": "Look for a few cells of a run that between them hold only as many digits: "
+              "those digits leave the run's other cells.",
+    "hidden-": "Look for a few digits a run needs that fit in only as many of its cells.",
+    "region-": "Look for an area closed off by clues: its across totals minus its down "
+               "totals pin down the cells left over.",
+    "innie": "Look for an area closed off by clues: its across totals minus its down "
+             "totals pin down the cells left over.",
+}
+
+
+def look_for(rule) -> str:
+    """The vague tier for a rule: built in, by family, else from its name/description."""
+    if rule.id in LOOK_FOR:
+        return LOOK_FOR[rule.id]
+    for prefix, text in LOOK_FOR_PREFIX.items():
+        if rule.id.startswith(prefix):
+            return text
+    desc = (rule.description or "").strip()
+    if desc:
+        return f"Look for a place to use “{rule.name}”: {desc}"
+    return f"Look for a place to use the technique “{rule.name}”."
+
+
+@dataclass
+class Hint:
+    """A hint. ``kind``: ``mistake`` (wrong entries/marks; fix them first), ``deduction``
+    (the next step), ``solved`` (nothing left to do), ``stuck`` (no rule applies: the
+    puzzle has several solutions or the ladder is too weak), ``conflict`` (entries from
+    different solutions), ``unsolvable`` (the puzzle has no solution)."""
+
+    kind: str
+    level: str
+    vague: str
+    concrete: str
+    full: str
+    rule: str | None = None
+    rule_name: str | None = None
+    cells: list[tuple[int, int]] = field(default_factory=list)
+    runs: list[str] = field(default_factory=list)
+    step: object = None  # engine Step for a deduction
+    mistakes: list[Mistake] = field(default_factory=list)
+    skipped: int = 0  # deductions the player's pencil marks already showed
+    already_marked: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The tier asked for."""
+        return {"vague": self.vague, "concrete": self.concrete, "full": self.full}[self.level]
+
+    def to_json(self) -> dict:
+        """What the chosen tier may reveal (a vague hint gives no cells away)."""
+        obj: dict = {"kind": self.kind, "level": self.level, "text": self.text}
+        if self.kind == "deduction":
+            obj["rule"] = self.rule
+            obj["rule_name"] = self.rule_name
+            if self.level != "vague":
+                obj["runs"] = list(self.runs)
+                obj["cells"] = [list(c) for c in self.cells]
+            if self.level == "full" and self.step is not None:
+                obj["step"] = self.step.to_json()
+            obj["skipped"] = self.skipped
+            if self.already_marked:
+                obj["already_marked"] = [list(c) for c in self.already_marked]
+        if self.mistakes:
+            obj["mistakes"] = [m.to_json() for m in self.mistakes]
+        return obj
+
+
+def _capital(text: str) -> str:
+    """Capitalise a sentence, but never a coordinate like r2c1."""
+    if text and text[0].islower() and not (text[0] == "r" and text[1:2].isdigit()):
+        return text[0].upper() + text[1:]
+    return text
+
+
+def _simple(kind: str, level: str, text: str, **kw) -> Hint:
+    return Hint(kind, level, text, text, text, **kw)
+
+
+def _known(puzzle: Puzzle, effect) -> tuple[bool, list[tuple[int, int]]]:
+    """Do the player's pencil marks already show this effect? Also: cells where they do."""
+    place, elim, drop = effect
+    whites = puzzle.whites
+    pencil = puzzle.pencil
+    shown: list[tuple[int, int]] = []
+    # dropping combinations changes no candidate: known when the player tracks every
+    # open cell of the run with marks (entries and givens need none)
+    fixed = {**puzzle.entries, **puzzle.givens}
+    everything = all(whites[i] in pencil or whites[i] in fixed
+                     for rid in drop for i in puzzle.runs[rid].cells)
+    for i, d in place.items():
+        rc = whites[i]
+        if pencil.get(rc) == 1 << (d - 1):
+            shown.append(rc)
+        else:
+            everything = False
+    for i, m in elim.items():
+        rc = whites[i]
+        marks = pencil.get(rc)
+        if marks and not marks & m:
+            shown.append(rc)
+        else:
+            everything = False
+    return everything, sorted(set(shown))
+
+
+def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | None = None,
+         max_solutions: int = DEFAULT_CAP) -> Hint:
+    """The next thing the player should do with ``puzzle`` (its entries and marks)."""
+    from . import registry
+    from .engine import Engine
+    from .sentences import differences
+
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    if rules is None:
+        rules = registry.load()
+    verdict = check(puzzle, max_solutions=max_solutions, timeout=timeout)
+    if verdict.status == "unsolvable":
+        return _simple("unsolvable", level, _capital(verdict.message) + ".")
+    if verdict.mistakes:
+        vague = ("Some of your entries or pencil marks fit no solution; check your work "
+                 "before going on.")
+        cells = ", ".join(m.name for m in verdict.mistakes)
+        concrete = f"Check {cells}: what is there fits no solution."
+        full = "; ".join(m.sentence() for m in verdict.mistakes)
+        full = _capital(full) + "."
+        return Hint("mistake", level, vague, concrete, full, mistakes=verdict.mistakes,
+                    cells=[m.cell for m in verdict.mistakes])
+    if verdict.status == "conflict":
+        return _simple("conflict", level, _capital(verdict.message) + ".")
+    eng = Engine(puzzle, rules, use_entries=True)
+    skipped = 0
+    while True:
+        if all(eng.state.placed):
+            empty = [rc for rc in puzzle.whites
+                     if rc not in puzzle.entries and rc not in puzzle.givens]
+            if empty:  # every deduction left was already in the player's pencil marks
+                return _simple("solved", level, "Your pencil marks already pin down every "
+                               "empty cell: write those digits in.", skipped=skipped)
+            return _simple("solved", level, "The grid is complete and correct.")
+        found = eng.next_deduction()
+        if found is None:
+            text = "No rule of the ladder finds a deduction from here."
+            from ..solve.search import solve
+
+            here = solve(puzzle, max_solutions=2, use_entries=True, timeout=timeout)
+            if len(here.solutions) > 1:
+                diff = differences(puzzle, here.solutions)
+                text = ("No deduction is possible: the puzzle has more than one solution "
+                        f"(two of them differ at {', '.join(diff[:8])}"
+                        + (" …" if len(diff) > 8 else "") + "). Pick a digit for one of "
+                        "those cells.")
+            return _simple("stuck", level, text, skipped=skipped)
+        rule, _ded, effect = found
+        known, shown = _known(puzzle, effect)
+        step = eng.step()
+        if known:
+            skipped += 1
+            continue
+        break
+    where = ", ".join(step.runs) if step.runs else ""
+    cells = ", ".join(cell_name(c) for c in step.cells)
+    vague = look_for(rule)
+    if where and cells:
+        concrete = f"{rule.name}: look at {where} (cells {cells})."
+    elif where or cells:
+        concrete = f"{rule.name}: look at {where or cells}."
+    else:
+        concrete = f"{rule.name}."
+    full = step.text
+    if step.placements:
+        writes = ", ".join(f"{d} in {cell_name((r, c))}" for r, c, d in step.placements)
+        r, c, d = step.placements[0]
+        if f"{cell_name((r, c))} = {d}" not in full:
+            full += f" Write {writes}."
+    note = ""
+    if skipped:
+        note = (f" ({skipped} simpler deduction{'s are' if skipped != 1 else ' is'} already "
+                "in your pencil marks.)")
+    if shown:
+        part = ", ".join(cell_name(c) for c in shown)
+        full += f" Your pencil marks in {part} already show part of this."
+    return Hint("deduction", level, vague + note, concrete + note, full + note, rule=rule.id,
+                rule_name=rule.name, cells=list(step.cells), runs=list(step.runs), step=step,
+                skipped=skipped, already_marked=shown)

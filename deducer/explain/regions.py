@@ -1,0 +1,182 @@
+"""Areas for the region-sum rules ("filled areas", innies and outies; seed 002 §1.2.6).
+
+A region is a set of clued runs of one direction (the *base*): their cells ``S`` add up to
+the sum of their clues. Every run of the other direction that crosses ``S`` (a *touch*)
+either lies wholly inside ``S`` or sticks out of it. Choosing some of the touches (the
+clued ones) gives an identity
+
+    sum(S minus the chosen touches) - sum(the chosen touches' cells outside S)
+        = sum(base clues) - sum(chosen clues)
+
+whose unknowns are the cells of the symmetric difference. Which touches to choose depends
+on which cells are already written in, so that choice is made per state by the rule; this
+module only finds the base sets, once per puzzle, from the run/cell graph.
+
+Base sets are the connected groups (runs linked when one crossing run touches both) of up
+to ``max_size`` runs, plus greedy growths that keep adding the neighbour which leaves the
+fewest cells sticking out, up to ``grow_size`` runs. Only regions whose static unknown
+count (every cell open) is at most ``max_cost`` are kept; the work is capped so big
+puzzles stay fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..puzzle.model import ACROSS, DOWN, Puzzle
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A run of the other direction crossing the region."""
+
+    run: int
+    total: int | None  # None: unclued (can never be chosen)
+    inside: tuple[int, ...]  # its cells inside the region
+    outside: tuple[int, ...]  # its cells outside
+
+
+@dataclass(frozen=True)
+class Region:
+    base: tuple[int, ...]  # run ids, one direction, all clued
+    direction: str
+    total: int  # sum of the base clues
+    cells: frozenset[int]
+    touches: tuple[Touch, ...]
+    cost: int  # unknown cells when nothing is written in, best choice of touches
+
+
+def _cost(touches) -> int:
+    return sum(len(t.inside) if t.total is None else min(len(t.inside), len(t.outside))
+               for t in touches)
+
+
+def _touch_cost(runs, t: int, k: int) -> int:
+    """Unknown cells a crossing run ``t`` with ``k`` cells inside the region costs."""
+    if t < 0:
+        return k
+    if runs[t].total is None:
+        return k
+    return min(k, runs[t].length - k)
+
+
+def _region(puzzle: Puzzle, base: frozenset[int], cell_other: list[int]) -> Region:
+    runs = puzzle.runs
+    ids = tuple(sorted(base))
+    cells = frozenset(i for r in ids for i in runs[r].cells)
+    touching = sorted({cell_other[i] for i in cells if cell_other[i] >= 0})
+    touches = []
+    for t in touching:
+        tc = runs[t].cells
+        touches.append(Touch(t, runs[t].total, tuple(i for i in tc if i in cells),
+                             tuple(i for i in tc if i not in cells)))
+    # cells with no crossing run (a lone cell between blacks) are always unknowns
+    lone = tuple(i for i in sorted(cells) if cell_other[i] < 0)
+    if lone:
+        touches.append(Touch(-1, None, lone, ()))
+    return Region(ids, runs[ids[0]].direction, sum(runs[r].total for r in ids), cells,
+                  tuple(touches), _cost(touches))
+
+
+def find_regions(puzzle: Puzzle, graph=None, *, max_size: int | None = None,
+                 grow_size: int = 8, max_cost: int = 6,
+                 limit: int = 6000) -> tuple[Region, ...]:
+    """Regions worth checking, simplest first (fewest base runs, then fewest unknowns)."""
+    if graph is None:
+        from ..solve.graph import build
+
+        graph = build(puzzle)
+    runs = puzzle.runs
+    nruns = len(runs)
+    if max_size is None:
+        max_size = 3 if nruns <= 200 else 2
+    found: dict[frozenset[int], Region] = {}
+    for direction in (DOWN, ACROSS):
+        other_dir = ACROSS if direction == DOWN else DOWN
+        # for each white cell: its run of the other direction (or -1), from the graph
+        cell_other = [-1] * len(puzzle.whites)
+        cell_base = [-1] * len(puzzle.whites)
+        for (kind, r), data in graph.nodes(data=True):
+            if kind != "run":
+                continue
+            for _, i in graph.neighbors(("run", r)):
+                if data["direction"] == other_dir:
+                    cell_other[i] = r
+                else:
+                    cell_base[i] = r
+        base_ok = [r for r in range(nruns)
+                   if runs[r].direction == direction and runs[r].total is not None]
+        ok = set(base_ok)
+        nbrs: dict[int, set[int]] = {}
+        for b in base_ok:
+            s = set()
+            for i in runs[b].cells:
+                t = cell_other[i]
+                if t < 0:
+                    continue
+                for j in runs[t].cells:
+                    if cell_base[j] in ok and cell_base[j] != b:
+                        s.add(cell_base[j])
+            nbrs[b] = s
+
+        def keep(base: frozenset[int], cell_other=cell_other) -> Region:
+            reg = found.get(base)
+            if reg is None:
+                reg = _region(puzzle, base, cell_other)
+                found[base] = reg
+            return reg
+
+        # every connected group of up to max_size runs
+        level = {frozenset((b,)) for b in base_ok}
+        for b in level:
+            keep(b)
+        for _ in range(max_size - 1):
+            nxt = set()
+            for group in level:
+                for b in group:
+                    for n in nbrs[b]:
+                        if n not in group:
+                            nxt.add(group | {n})
+            for g in nxt:
+                keep(g)
+            level = nxt
+        # greedy growth: add the neighbour that leaves the fewest unknown cells; the
+        # choice depends only on the group, so a group already grown is not grown again
+        grown: set[frozenset[int]] = set()
+        for b in base_ok:
+            group = frozenset((b,))
+            inside: dict[int, int] = {}
+            for i in runs[b].cells:
+                inside[cell_other[i]] = inside.get(cell_other[i], 0) + 1
+            for _ in range(grow_size - 1):
+                if group in grown:
+                    break
+                grown.add(group)
+                cand = set()
+                for r in group:
+                    cand |= nbrs[r]
+                cand -= group
+                if not cand:
+                    break
+                best_key = None
+                best = -1
+                for n in cand:
+                    delta = 0
+                    seen: dict[int, int] = {}
+                    for i in runs[n].cells:
+                        t = cell_other[i]
+                        seen[t] = seen.get(t, 0) + 1
+                    for t, k in seen.items():
+                        delta += (_touch_cost(runs, t, inside.get(t, 0) + k)
+                                  - _touch_cost(runs, t, inside.get(t, 0)))
+                    key = (delta, n)
+                    if best_key is None or key < best_key:
+                        best_key, best = key, n
+                for i in runs[best].cells:
+                    inside[cell_other[i]] = inside.get(cell_other[i], 0) + 1
+                group = group | {best}
+                keep(group)
+    regions = [r for r in found.values()
+               if 0 < r.cost <= max_cost and any(t.total is not None for t in r.touches)]
+    regions.sort(key=lambda r: (len(r.base), r.cost, r.direction, r.base))
+    return tuple(regions[:limit])

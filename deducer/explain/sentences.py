@@ -1,0 +1,99 @@
+"""Step -> sentence: fill a rule's YAML template with the facts of its deduction."""
+
+from __future__ import annotations
+
+import string
+
+from ..errors import RuleError
+from ..puzzle.combos import DIGITS
+from ..puzzle.model import cell_name
+
+
+class _Values(dict):
+    def __init__(self, rule, data):
+        super().__init__(data)
+        self.rule = rule
+
+    def __missing__(self, key):
+        raise RuleError(f"rule {self.rule.id!r}: explain template uses {{{key}}}, which the "
+                        f"rule does not provide (it provides: {', '.join(sorted(self))})",
+                        path=self.rule.source)
+
+
+def _digits(mask: int) -> str:
+    ds = [str(d) for d in DIGITS[mask]]
+    if len(ds) <= 1:
+        return "".join(ds)
+    return ", ".join(ds[:-1]) + " and " + ds[-1]
+
+
+def effect_text(view, place: dict, elim: dict, drop: dict) -> str:
+    """``r3c4 = 7``; ``1 and 2 leave r3c5``; ``8+9 is ruled out for r2c1→ 17/2``."""
+    parts = []
+    for i, d in sorted(place.items()):
+        parts.append(f"{view.cell_name(i)} = {d}")
+    # called after the change: view.mask() is what is left. Say whichever list is shorter:
+    # "r2c2 and r2c3 can only hold 7 or 9" reads better than seven digits leaving.
+    left_groups: dict[int, list[int]] = {}
+    gone_groups: dict[int, list[int]] = {}
+    for i, gone in sorted(elim.items()):
+        if i in place:
+            continue
+        left = view.mask(i)
+        if left and len(DIGITS[left]) < len(DIGITS[gone]):
+            left_groups.setdefault(left, []).append(i)
+        else:
+            gone_groups.setdefault(gone, []).append(i)
+    for left, cells in left_groups.items():
+        names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
+        alts = ", ".join(str(d) for d in DIGITS[left])
+        alts = " or ".join(alts.rsplit(", ", 1))
+        parts.append(f"{names} can only hold {alts}")
+    for gone, cells in gone_groups.items():
+        verb = "leaves" if len(DIGITS[gone]) == 1 else "leave"
+        parts.append(f"{_digits(gone)} {verb} {view.cells_name(cells)}")
+    for rid, cs in sorted(drop.items()):
+        what = " and ".join(view.combo(c) for c in cs)
+        verb = "is" if len(cs) == 1 else "are"
+        parts.append(f"{what} {verb} ruled out for {view.run_name(rid)}")
+    if not parts:
+        return "nothing changes"
+    if len(parts) == 1:
+        return parts[0]
+    return "; ".join(parts[:-1]) + "; and " + parts[-1]
+
+
+def sentence(rule, ded, view, effect: str) -> str:
+    """The step's sentence from the rule's template."""
+    values = {
+        "effect": effect,
+        "cells": view.cells_name(ded.cells),
+        "cell": view.cell_name(ded.cells[0]) if ded.cells else "",
+        "run": view.run_name(ded.runs[0]) if ded.runs else "",
+        "runs": ", ".join(view.run_name(r) for r in ded.runs),
+    }
+    if ded.runs:
+        run = view.run(ded.runs[0])
+        values.update(sum="?" if run.total is None else run.total, length=run.length)
+    values.update(ded.values)
+    try:
+        text = string.Formatter().vformat(rule.explain, (), _Values(rule, values))
+    except RuleError:
+        raise
+    except Exception as e:  # a user's template can fail in any way: name the rule
+        raise RuleError(f"rule {rule.id!r}: explain template failed: {e}",
+                        path=rule.source) from None
+    text = " ".join(text.split())
+    # capitalise a sentence, but never a coordinate like r2c1
+    if text and text[0].islower() and not (text[0] == "r" and text[1:2].isdigit()):
+        text = text[0].upper() + text[1:]
+    return text
+
+def differences(puzzle, solutions: list[list[int]]) -> list[str]:
+    """Cells whose digit is not the same in every solution, with the digits seen."""
+    out = []
+    for i, rc in enumerate(puzzle.whites):
+        seen = sorted({s[i] for s in solutions})
+        if len(seen) > 1:
+            out.append(f"{cell_name(rc)} ({'/'.join(map(str, seen))})")
+    return out

@@ -1,0 +1,209 @@
+"""Explain-mode state: candidates per cell and live combinations per run, plus the
+read-only :class:`View` that rule functions receive, and the :class:`Deduction` they yield.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ..puzzle.combos import BIT, DIGITS, SINGLE, SUM, combos, fmt_combo, fmt_mask
+from ..puzzle.model import Puzzle, Run, cell_name
+from ..solve.propagate import Layout
+
+
+@dataclass
+class Deduction:
+    """What a rule found. Cells are white-cell indices, runs are run ids.
+
+    ``eliminations`` maps cell -> mask of digits to remove; ``placements`` maps cell -> digit;
+    ``drop_combos`` maps run -> mask-tuple of combinations no longer possible. ``cells`` and
+    ``runs`` are what the deduction rests on (highlighted in walkthroughs). ``values`` fill
+    the rule's explanation template. ``weight``/``score`` override the rule's (e.g. a
+    subset rule whose difficulty grows with its size).
+    """
+
+    placements: dict[int, int] = field(default_factory=dict)
+    eliminations: dict[int, int] = field(default_factory=dict)
+    drop_combos: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    cells: tuple[int, ...] = ()
+    runs: tuple[int, ...] = ()
+    values: dict = field(default_factory=dict)
+    weight: float | None = None
+    score: int | None = None
+    text: str | None = None  # a ready sentence instead of the template (trial chains)
+
+
+class State:
+    """Mutable candidates and live combos; rules only ever see a :class:`View` of it."""
+
+    def __init__(self, puzzle: Puzzle, masks: list[int] | None = None,
+                 live: list[tuple[int, ...]] | None = None):
+        self.puzzle = puzzle
+        self.layout = Layout.of(puzzle)
+        self.masks = masks if masks is not None else puzzle.initial_masks(with_entries=True)
+        self.live = live if live is not None else [
+            combos(r.total, r.length) for r in puzzle.runs
+        ]
+        #: cells whose digit is written in (a given, an entry or a placement)
+        self.placed: list[bool] = [False] * len(self.masks)
+
+    def copy(self) -> State:
+        s = State(self.puzzle, self.masks.copy(), self.live.copy())
+        s.placed = self.placed.copy()
+        return s
+
+    def solved(self) -> bool:
+        return all(self.placed)
+
+    def broken(self) -> tuple[str, int] | None:
+        """("cell", i) or ("run", id) where nothing is possible any more, else None."""
+        for i, m in enumerate(self.masks):
+            if m == 0:
+                return ("cell", i)
+        for rid, lv in enumerate(self.live):
+            if not lv:
+                return ("run", rid)
+        return None
+
+
+class View:
+    """Read-only access to a state, with helpers every rule needs."""
+
+    def __init__(self, state: State, context: Context):
+        self._s = state
+        self.context = context
+        self.puzzle: Puzzle = state.puzzle
+        self.layout: Layout = state.layout
+
+    # ---- raw facts ------------------------------------------------------------
+    @property
+    def masks(self) -> tuple[int, ...]:
+        return tuple(self._s.masks)
+
+    def mask(self, i: int) -> int:
+        return self._s.masks[i]
+
+    def live(self, rid: int) -> tuple[int, ...]:
+        """Combinations of run ``rid`` not yet ruled out."""
+        return self._s.live[rid]
+
+    def run(self, rid: int) -> Run:
+        return self.puzzle.runs[rid]
+
+    @property
+    def run_ids(self) -> range:
+        return range(len(self.puzzle.runs))
+
+    def runs_of(self, i: int) -> tuple[int, ...]:
+        return self.layout.cell_runs[i]
+
+    def crossing(self, rid: int, i: int) -> int | None:
+        """The other run through cell ``i`` (not ``rid``)."""
+        for other in self.layout.cell_runs[i]:
+            if other != rid:
+                return other
+        return None
+
+    # ---- derived facts --------------------------------------------------------
+    def value(self, i: int) -> int:
+        """The digit of a decided cell, else 0."""
+        return SINGLE[self._s.masks[i]]
+
+    def is_placed(self, i: int) -> bool:
+        """Is the cell's digit written in (not merely down to one candidate)?"""
+        return self._s.placed[i]
+
+    def open_cells(self, rid: int) -> list[int]:
+        """Cells of the run whose digit is not written in yet."""
+        placed = self._s.placed
+        return [i for i in self.layout.run_cells[rid] if not placed[i]]
+
+    def placed_mask(self, rid: int) -> int:
+        """Digits written in the run so far."""
+        m = 0
+        placed = self._s.placed
+        for i in self.layout.run_cells[rid]:
+            if placed[i]:
+                m |= self._s.masks[i]
+        return m
+
+    def remaining(self, rid: int) -> int | None:
+        """What the open cells of a clued run must still add up to."""
+        total = self.layout.run_total[rid]
+        if total is None:
+            return None
+        return total - SUM[self.placed_mask(rid)]
+
+    def live_union(self, rid: int) -> int:
+        u = 0
+        for c in self._s.live[rid]:
+            u |= c
+        return u
+
+    def live_common(self, rid: int) -> int:
+        """Digits every live combination of the run contains."""
+        common = 0x1FF
+        for c in self._s.live[rid]:
+            common &= c
+        return common if self._s.live[rid] else 0
+
+    # ---- names for sentences ---------------------------------------------------
+    def cell_name(self, i: int) -> str:
+        return cell_name(self.puzzle.whites[i])
+
+    def cells_name(self, cells) -> str:
+        return ", ".join(self.cell_name(i) for i in cells)
+
+    def run_name(self, rid: int) -> str:
+        return self.puzzle.runs[rid].name
+
+    @staticmethod
+    def digits(mask: int, sep: str = ",") -> str:
+        return fmt_mask(mask, sep)
+
+    @staticmethod
+    def combo(mask: int) -> str:
+        return fmt_combo(mask)
+
+    @staticmethod
+    def combos_text(masks) -> str:
+        return " or ".join(fmt_combo(c) for c in masks)
+
+    @staticmethod
+    def bit(d: int) -> int:
+        return BIT[d]
+
+    @staticmethod
+    def digit_list(mask: int) -> tuple[int, ...]:
+        return DIGITS[mask]
+
+
+class Context:
+    """Per-puzzle facts computed once (graph analysis, regions) for rules to share."""
+
+    def __init__(self, puzzle: Puzzle, deadline: float | None = None):
+        self.puzzle = puzzle
+        #: perf_counter() time by which the walkthrough must end (expensive rules honour it)
+        self.deadline = deadline
+
+    def time_left(self) -> float | None:
+        """Seconds until the deadline (None: no limit)."""
+        if self.deadline is None:
+            return None
+        import time
+
+        return self.deadline - time.perf_counter()
+
+    @cached_property
+    def graph(self):
+        from ..solve.graph import build
+
+        return build(self.puzzle)
+
+    @cached_property
+    def regions(self):
+        """Candidate areas for region-sum rules, found from the run/cell graph."""
+        from .regions import find_regions
+
+        return find_regions(self.puzzle, self.graph)

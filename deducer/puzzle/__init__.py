@@ -1,0 +1,8 @@
+"""The puzzle layer: what a Kakuro puzzle is and how it is read and written.
+
+``model`` (geometry, runs, clues, givens), ``combos`` (the (sum, length) combination tables
+and 9-bit mask helpers), ``formats/`` (one reader/writer per file format behind one
+interface) and ``fileio`` (safe reads and atomic writes).
+
+May import: ``deducer.errors`` and the standard library only. Everything else builds on it.
+"""

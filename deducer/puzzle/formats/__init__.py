@@ -1,0 +1,150 @@
+"""Every puzzle format behind one interface: detect, read, write.
+
+A format module defines a :class:`Format` instance named ``FORMAT``; the registry below
+lists the modules. Readers return validated :class:`~deducer.model.Puzzle` objects and raise
+:class:`~deducer.errors.PuzzleError` with the line where the text is wrong.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import PuzzleError
+from ..model import Puzzle
+
+# Modules are imported lazily so `deducer solve` pays only for the format it reads.
+_MODULES = {
+    "json": "deducer.puzzle.formats.jsonfmt",
+    "pipe": "deducer.puzzle.formats.pipe",
+    "backslash": "deducer.puzzle.formats.backslash",
+    "j": "deducer.puzzle.formats.jboxed",
+    "conditions": "deducer.puzzle.formats.conditions",
+    "solved": "deducer.puzzle.formats.solved",
+    "puzzlink": "deducer.puzzle.formats.puzzlink",
+}
+#: order in which detection asks the formats (most specific first)
+DETECT_ORDER = ("json", "puzzlink", "conditions", "j", "pipe", "backslash", "solved")
+
+MAX_BYTES = 4 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Format:
+    """One puzzle notation."""
+
+    name: str
+    description: str
+    extensions: tuple[str, ...]
+    #: does this text look like this format? (cheap, no full parse)
+    sniff: Callable[[str], bool]
+    #: text -> puzzle; ``name`` selects one puzzle from a multi-puzzle file
+    read: Callable[..., Puzzle]
+    #: puzzle -> text, or None when the format is read-only
+    write: Callable[[Puzzle], str] | None = None
+    #: names of the puzzles in a multi-puzzle text (None: one puzzle per file)
+    names: Callable[[str], list[str]] | None = None
+
+
+def get(name: str) -> Format:
+    """The format called ``name``."""
+    if name not in _MODULES:
+        raise PuzzleError(f"unknown format {name!r}; known: {', '.join(sorted(_MODULES))}")
+    return importlib.import_module(_MODULES[name]).FORMAT
+
+
+def names() -> list[str]:
+    return sorted(_MODULES)
+
+
+def writable() -> list[str]:
+    return [n for n in names() if get(n).write is not None]
+
+
+def detect(text: str, path: str | None = None) -> Format:
+    """Pick the format of ``text``: the file extension first, then content sniffing."""
+    if path is not None:
+        suffix = Path(path).suffix.lower()
+        for n in DETECT_ORDER:
+            f = get(n)
+            if suffix and suffix in f.extensions and f.sniff(text):
+                return f
+    for n in DETECT_ORDER:
+        f = get(n)
+        if f.sniff(text):
+            return f
+    raise PuzzleError(
+        "cannot tell which puzzle format this is; name it with --format "
+        f"({', '.join(names())})",
+        line=1,
+    )
+
+
+def decode(data: bytes, path: str | None = None) -> str:
+    """Bytes -> text: UTF-8 (BOM allowed), CRLF folded, NUL refused."""
+    if len(data) > MAX_BYTES:
+        raise PuzzleError(f"file is {len(data)} bytes; puzzle files are limited to {MAX_BYTES}")
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise PuzzleError("file contains a NUL byte (is it a binary file?)", path=path, line=line)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise PuzzleError(
+            f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})", path=path, line=line
+        ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def loads(text: str, fmt: str | None = None, *, name: str | None = None,
+          path: str | None = None) -> Puzzle:
+    """Parse puzzle text (format detected unless given)."""
+    try:
+        f = get(fmt) if fmt else detect(text, path)
+        return f.read(text, name=name)
+    except PuzzleError as e:
+        raise e.located(path) from None
+    except RecursionError:
+        raise PuzzleError("input is nested too deeply", path=path) from None
+
+
+def load(path: str | Path, fmt: str | None = None, *, name: str | None = None) -> Puzzle:
+    """Read a puzzle file."""
+    p = str(path)
+    try:
+        data = Path(p).read_bytes()
+    except FileNotFoundError:
+        raise PuzzleError("no such file", path=p) from None
+    except IsADirectoryError:
+        raise PuzzleError("is a directory, not a puzzle file", path=p) from None
+    except OSError as e:
+        raise PuzzleError(f"cannot read: {e.strerror}", path=p) from None
+    try:
+        text = decode(data, p)
+    except PuzzleError as e:
+        raise e.located(p) from None
+    return loads(text, fmt, name=name, path=p)
+
+
+def dumps(puzzle: Puzzle, fmt: str) -> str:
+    """Write a puzzle in a format that has a writer."""
+    f = get(fmt)
+    if f.write is None:
+        raise PuzzleError(f"format {fmt!r} can be read but not written; writable: "
+                          f"{', '.join(writable())}")
+    return f.write(puzzle)
+
+
+def parse_int(token: str, what: str, line: int, *, lo: int = 0, hi: int = 45) -> int:
+    """An integer field of a puzzle file, range-checked, with a located error."""
+    t = token.strip()
+    if not t.isascii() or not t.isdigit():
+        shown = repr(t) if len(t) <= 40 else repr(t[:30]) + f"… ({len(t)} characters)"
+        raise PuzzleError(f"{what} {shown} is not a whole number", line=line)
+    if len(t) > 6 or not lo <= int(t) <= hi:
+        shown = t if len(t) <= 12 else f"{t[:6]}… ({len(t)} digits)"
+        raise PuzzleError(f"{what} {shown} is out of range {lo}..{hi}", line=line)
+    return int(t)

@@ -1,0 +1,316 @@
+"""Puzzle geometry: squares, derived runs, givens, player entries, pencil marks, parity.
+
+A :class:`Puzzle` is immutable once built. Runs and the white-cell index are derived
+from the grid, so every reader only has to produce squares (and optional extras).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+from ..errors import PuzzleError
+from .combos import ALL, BIT, EVEN, ODD, combos, sum_range
+
+Coord = tuple[int, int]
+
+#: limits that keep a hostile or mistyped file from exhausting memory or time
+MAX_SIDE = 200  # squares per row or column (the largest real puzzles are 150x150)
+MAX_RUNS = 20_000
+
+ACROSS = "A"
+DOWN = "D"
+ARROW = {ACROSS: "→", DOWN: "↓"}
+
+
+@dataclass(frozen=True, slots=True)
+class Square:
+    """One grid square: white (to fill) or black, a black one optionally carrying clues."""
+
+    white: bool
+    down: int | None = None
+    across: int | None = None
+
+    @property
+    def is_clue(self) -> bool:
+        return not self.white and (self.down is not None or self.across is not None)
+
+
+WHITE = Square(True)
+BLANK = Square(False)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A maximal horizontal or vertical segment of white cells."""
+
+    id: int
+    direction: str  # ACROSS or DOWN
+    total: int | None  # None: an unclued run (still all-distinct)
+    cells: tuple[int, ...]  # white-cell indices, in reading order
+    coords: tuple[Coord, ...]
+    clue_at: Coord | None  # the black square carrying the clue, if any
+
+    @property
+    def length(self) -> int:
+        return len(self.cells)
+
+    @property
+    def name(self) -> str:
+        """Human name, anchored at the clue square: ``r2c1→ 16/2`` (1-based)."""
+        r, c = self.clue_at if self.clue_at is not None else self.coords[0]
+        total = "?" if self.total is None else str(self.total)
+        return f"r{r + 1}c{c + 1}{ARROW[self.direction]} {total}/{self.length}"
+
+    @property
+    def label(self) -> str:
+        """Short name without the sum: ``r2c1→``."""
+        r, c = self.clue_at if self.clue_at is not None else self.coords[0]
+        return f"r{r + 1}c{c + 1}{ARROW[self.direction]}"
+
+
+def cell_name(coord: Coord) -> str:
+    """``r3c4`` (1-based, over the whole grid)."""
+    return f"r{coord[0] + 1}c{coord[1] + 1}"
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A Kakuro puzzle. Coordinates are 0-based ``(row, col)`` over the whole grid."""
+
+    squares: tuple[tuple[Square, ...], ...]
+    givens: dict[Coord, int] = field(default_factory=dict)
+    entries: dict[Coord, int] = field(default_factory=dict)
+    pencil: dict[Coord, int] = field(default_factory=dict)  # coord -> mask
+    even: frozenset[Coord] | None = None  # parity puzzle: these even, other whites odd
+    name: str | None = None
+    # source line of each grid row, for error messages (None where unknown)
+    row_lines: tuple[int | None, ...] | None = field(default=None, compare=False)
+
+    # ---- derived geometry -------------------------------------------------
+    @property
+    def rows(self) -> int:
+        return len(self.squares)
+
+    @property
+    def cols(self) -> int:
+        return len(self.squares[0]) if self.squares else 0
+
+    @cached_property
+    def whites(self) -> tuple[Coord, ...]:
+        """White cells in reading order; a cell's index here is its id everywhere else."""
+        return tuple(
+            (r, c) for r, row in enumerate(self.squares) for c, sq in enumerate(row) if sq.white
+        )
+
+    @cached_property
+    def index(self) -> dict[Coord, int]:
+        return {rc: i for i, rc in enumerate(self.whites)}
+
+    @cached_property
+    def runs(self) -> tuple[Run, ...]:
+        return tuple(self._derive_runs())
+
+    @cached_property
+    def cell_runs(self) -> tuple[tuple[int, ...], ...]:
+        """For each white cell, the ids of the runs it belongs to (across first)."""
+        acc: list[list[int]] = [[] for _ in self.whites]
+        for run in self.runs:
+            for i in run.cells:
+                acc[i].append(run.id)
+        return tuple(tuple(x) for x in acc)
+
+    def _derive_runs(self):
+        sq = self.squares
+        rid = 0
+        idx = self.index
+        for direction in (ACROSS, DOWN):
+            outer = range(self.rows) if direction == ACROSS else range(self.cols)
+            for a in outer:
+                inner_len = self.cols if direction == ACROSS else self.rows
+                b = 0
+                while b < inner_len:
+                    rc = (a, b) if direction == ACROSS else (b, a)
+                    if not sq[rc[0]][rc[1]].white:
+                        b += 1
+                        continue
+                    start = b
+                    while b < inner_len:
+                        rc2 = (a, b) if direction == ACROSS else (b, a)
+                        if not sq[rc2[0]][rc2[1]].white:
+                            break
+                        b += 1
+                    coords = tuple(
+                        (a, x) if direction == ACROSS else (x, a) for x in range(start, b)
+                    )
+                    clue_at = None
+                    total = None
+                    if start > 0:
+                        clue_at = (a, start - 1) if direction == ACROSS else (start - 1, a)
+                        black = sq[clue_at[0]][clue_at[1]]
+                        total = black.across if direction == ACROSS else black.down
+                    yield Run(
+                        rid,
+                        direction,
+                        total,
+                        tuple(idx[x] for x in coords),
+                        coords,
+                        clue_at,
+                    )
+                    rid += 1
+
+    def run_of(self, coord: Coord, direction: str) -> Run | None:
+        """The run through a white cell in a direction."""
+        for rid in self.cell_runs[self.index[coord]]:
+            if self.runs[rid].direction == direction:
+                return self.runs[rid]
+        return None
+
+    # ---- candidate masks the puzzle itself allows -------------------------
+    def initial_mask(self, i: int, *, with_entries: bool = False) -> int:
+        """Candidates of white cell ``i`` before any reasoning: given, parity, else 1..9."""
+        rc = self.whites[i]
+        d = self.givens.get(rc)
+        if d is None and with_entries:
+            d = self.entries.get(rc)
+        if d is not None:
+            return BIT[d]
+        if self.even is not None:
+            return EVEN if rc in self.even else ODD
+        return ALL
+
+    def initial_masks(self, *, with_entries: bool = False) -> list[int]:
+        return [self.initial_mask(i, with_entries=with_entries) for i in range(len(self.whites))]
+
+    # ---- variations -----------------------------------------------------------
+    def with_entries(self, entries: dict[Coord, int], pencil: dict[Coord, int] | None = None):
+        """A copy with the player's entries (and pencil marks) replaced."""
+        return replace(self, entries=dict(entries), pencil=dict(pencil or {}))
+
+    def without_progress(self) -> Puzzle:
+        """The bare puzzle: givens kept, player's entries and pencil marks dropped."""
+        return replace(self, entries={}, pencil={})
+
+    # ---- validation -----------------------------------------------------------
+    def line_of(self, coord: Coord) -> int | None:
+        if self.row_lines and 0 <= coord[0] < len(self.row_lines):
+            return self.row_lines[coord[0]]
+        return None
+
+    def validate(self) -> Puzzle:
+        """Check the geometry and the givens; raise :class:`PuzzleError` naming the square."""
+        if not self.squares or not self.squares[0]:
+            raise PuzzleError("the puzzle has no squares")
+        width = len(self.squares[0])
+        if self.rows > MAX_SIDE or width > MAX_SIDE:
+            raise PuzzleError(f"the grid is {self.rows}x{width}; deducer handles at most "
+                              f"{MAX_SIDE}x{MAX_SIDE} squares")
+        for r, row in enumerate(self.squares):
+            if len(row) != width:
+                raise PuzzleError(
+                    f"row {r + 1} has {len(row)} squares but row 1 has {width} (ragged rows)",
+                    line=self.line_of((r, 0)),
+                )
+        if not self.whites:
+            raise PuzzleError("the puzzle has no white cells")
+        self._check_clues()
+        if len(self.runs) > MAX_RUNS:
+            raise PuzzleError(f"the grid has {len(self.runs)} runs; deducer handles at most "
+                              f"{MAX_RUNS}")
+        for run in self.runs:
+            self._check_run(run)
+        self._check_digits()
+        return self
+
+    def _err(self, coord: Coord, msg: str) -> PuzzleError:
+        return PuzzleError(f"{cell_name(coord)}: {msg}", line=self.line_of(coord))
+
+    def _check_clues(self) -> None:
+        for r, row in enumerate(self.squares):
+            for c, sq in enumerate(row):
+                if sq.white:
+                    continue
+                for total, dr, dc, word in ((sq.across, 0, 1, "across"), (sq.down, 1, 0, "down")):
+                    if total is None:
+                        continue
+                    nr, nc = r + dr, c + dc
+                    if nr >= self.rows or nc >= self.cols or not self.squares[nr][nc].white:
+                        raise self._err((r, c), f"{word} clue {total} has no run behind it")
+
+    def _check_run(self, run: Run) -> None:
+        where = run.clue_at or run.coords[0]
+        if run.length > 9:
+            raise self._err(where, f"run {run.name} has {run.length} cells; at most 9 fit")
+        if run.total is not None and not combos(run.total, run.length):
+            lo, hi = sum_range(run.length)
+            raise self._err(
+                where,
+                f"no {run.length} distinct digits sum to {run.total} "
+                f"(a {run.length}-cell run sums to {lo}..{hi})",
+            )
+
+    def _check_digits(self) -> None:
+        for label, table in (("given", self.givens), ("entry", self.entries)):
+            for rc, d in table.items():
+                if rc not in self.index:
+                    raise self._err(rc, f"{label} {d} is not on a white cell")
+                if not 1 <= d <= 9:
+                    raise self._err(rc, f"{label} {d} is not a digit 1-9")
+        for rc in self.pencil:
+            if rc not in self.index:
+                raise self._err(rc, "pencil marks are not on a white cell")
+        if self.even is not None:
+            for rc in self.even:
+                if rc not in self.index:
+                    raise self._err(rc, "an even (parity) mark is not on a white cell")
+        fixed = {**self.entries, **self.givens}
+        for run in self.runs:
+            seen: dict[int, Coord] = {}
+            for rc in run.coords:
+                d = fixed.get(rc)
+                if d is None:
+                    continue
+                if d in seen:
+                    raise self._err(
+                        rc,
+                        f"digit {d} appears twice in run {run.name} "
+                        f"(also at {cell_name(seen[d])})",
+                    )
+                seen[d] = rc
+            if run.total is not None and len(seen) == run.length and sum(seen) != run.total:
+                raise self._err(
+                    run.clue_at or run.coords[0],
+                    f"run {run.name} is filled with digits summing to {sum(seen)}, not {run.total}",
+                )
+        for rc, d in self.givens.items():
+            if self.even is not None and (rc in self.even) != (d % 2 == 0):
+                raise self._err(rc, f"given {d} breaks the cell's parity mark")
+
+
+def grid_from_rows(rows: list[list[Square]], **kw) -> Puzzle:
+    """Build and validate a puzzle from lists of squares."""
+    return Puzzle(tuple(tuple(r) for r in rows), **kw).validate()
+
+
+def solution_grid(puzzle: Puzzle, values: list[int]) -> list[list[int | None]]:
+    """The whole grid, rows of entries: the digit at a white cell, None elsewhere."""
+    out: list[list[int | None]] = [[None] * puzzle.cols for _ in range(puzzle.rows)]
+    for (r, c), v in zip(puzzle.whites, values, strict=True):
+        out[r][c] = v
+    return out
+
+
+def check_solution(puzzle: Puzzle, values: list[int]) -> str | None:
+    """Independent check of a full assignment; returns what is wrong, or None."""
+    for i, v in enumerate(values):
+        if not 1 <= v <= 9:
+            return f"{cell_name(puzzle.whites[i])} holds {v}"
+        if not puzzle.initial_mask(i) & BIT[v]:
+            return f"{cell_name(puzzle.whites[i])} holds {v} against its given or parity"
+    for run in puzzle.runs:
+        ds = [values[i] for i in run.cells]
+        if len(set(ds)) != len(ds):
+            return f"run {run.name} repeats a digit"
+        if run.total is not None and sum(ds) != run.total:
+            return f"run {run.name} sums to {sum(ds)}"
+    return None

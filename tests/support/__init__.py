@@ -1,0 +1,1 @@
+"""Helpers that only tests, benchmarks and report scripts use (not shipped in the wheel)."""
