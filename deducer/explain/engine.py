@@ -16,7 +16,7 @@ from ..puzzle.combos import BIT, DIGITS, SINGLE, combos
 from ..puzzle.model import Puzzle, cell_name, check_solution
 from .registry import Rule
 from .sentences import effect_text, sentence
-from .state import Context, Deduction, State, View
+from .state import Context, Deduction, Link, Proof, State, View
 
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT = "solved", "multiple", "none", "stalled", "timeout"
 
@@ -37,6 +37,7 @@ class Step:
     score: int
     available: int  # simplest-tier moves open before this step (bottleneck measure)
     combos_removed: list[tuple[str, list[str]]] = field(default_factory=list)
+    proof: dict | None = None  # DESIGN.md §5b, already in JSON form
 
     def to_json(self) -> dict:
         return {
@@ -52,7 +53,40 @@ class Step:
             "weight": self.weight,
             "score": self.score,
             "available": self.available,
+            **({"proof": self.proof} if self.proof is not None else {}),
         }
+
+
+def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
+    """A :class:`Proof` in the JSON shape of DESIGN.md §5b (0-based coordinates)."""
+    whites, runs = puzzle.whites, puzzle.runs
+    if proof.cases:
+        return {"cases": [proof_json(puzzle, case) for case in proof.cases]}
+    if proof.assume is not None:
+        cell, digit = proof.assume
+        return {"assume": [*whites[cell], digit],
+                "links": [_link_json(puzzle, link) for link in proof.links]}
+    facts = [{"cell": list(whites[i]), "candidates": digits_of(m)}
+             for i, m in sorted(proof.cells.items())]
+    facts += [{"run": runs[r].ref, "combos": [digits_of(c) for c in cs]}
+              for r, cs in sorted(proof.combos.items())]
+    return {"facts": facts, "runs": [runs[r].ref for r in proof.runs]}
+
+
+def _link_json(puzzle: Puzzle, link: Link) -> dict:
+    whites = puzzle.whites
+    out = {"text": link.text,
+           "placements": [[*whites[i], d] for i, d in sorted(link.placements.items())],
+           "eliminations": [[*whites[i], digits_of(m)]
+                            for i, m in sorted(link.eliminations.items())],
+           **proof_json(puzzle, link.proof)}
+    if link.contradiction:
+        out["contradiction"] = True
+    return out
+
+
+def digits_of(mask: int) -> list[int]:
+    return [d for d in DIGITS if mask & BIT[d]]
 
 
 @dataclass
@@ -302,6 +336,7 @@ class Engine:
             score=int(rule.score if ded.score is None else ded.score),
             available=available,
             combos_removed=combos_removed,
+            proof=None if ded.proof is None else proof_json(self.puzzle, ded.proof),
         )
         self.steps.append(step)
         return step

@@ -13,6 +13,36 @@ from ..solve.propagate import Layout
 
 
 @dataclass
+class Proof:
+    """What a step rests on (DESIGN.md §5b), in internal ids.
+
+    ``cells`` maps a white-cell index to the candidate mask the cell is limited to; ``combos``
+    maps a run id to the combo masks its digits are one of; ``runs`` are the runs whose rules
+    the step applies (the local problem). A proof by assumption sets ``assume`` = (cell, digit)
+    and ``links``; a proof by cases lists assumption proofs in ``cases``, one per candidate.
+    Digits written on the board need no fact: every reader sees them.
+    """
+
+    cells: dict[int, int] = field(default_factory=dict)
+    combos: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    runs: tuple[int, ...] = ()
+    assume: tuple[int, int] | None = None
+    links: tuple[Link, ...] = ()
+    cases: tuple[Proof, ...] = ()
+
+
+@dataclass
+class Link:
+    """One simple step inside a proof by assumption, with its own local proof."""
+
+    text: str
+    proof: Proof
+    placements: dict[int, int] = field(default_factory=dict)
+    eliminations: dict[int, int] = field(default_factory=dict)
+    contradiction: bool = False
+
+
+@dataclass
 class Deduction:
     """What a rule found. Cells are white-cell indices, runs are run ids.
 
@@ -32,6 +62,7 @@ class Deduction:
     weight: float | None = None
     score: int | None = None
     text: str | None = None  # a ready sentence instead of the template (trial chains)
+    proof: Proof | None = None  # DESIGN.md §5b; the engine turns it into the step's JSON
 
 
 class State:

@@ -63,6 +63,17 @@ class Run:
         return f"r{r + 1}c{c + 1}{ARROW[self.direction]} {total}/{self.length}"
 
     @property
+    def ref(self) -> list:
+        """JSON reference (DESIGN.md §5b): ``[row, col, "across"|"down"]`` of its clue square
+        (for an unclued run, the black square just before its first cell), 0-based."""
+        if self.clue_at is not None:
+            r, c = self.clue_at
+        else:
+            r, c = self.coords[0]
+            r, c = (r, c - 1) if self.direction == ACROSS else (r - 1, c)
+        return [r, c, "across" if self.direction == ACROSS else "down"]
+
+    @property
     def label(self) -> str:
         """Short name without the sum: ``r2c1→``."""
         r, c = self.clue_at if self.clue_at is not None else self.coords[0]
