@@ -1,4 +1,5 @@
-"""Writing output files: atomically, and never over an existing file without ``force``."""
+"""Reading input files within a size limit; writing output files atomically, never over an
+existing file without ``force``, after checking every output of a command first."""
 
 from __future__ import annotations
 
@@ -8,6 +9,44 @@ import tempfile
 from pathlib import Path
 
 from ..errors import DeducerError
+
+#: the most any input file (a puzzle, a rule file) may hold; no real one comes near
+MAX_BYTES = 4 * 1024 * 1024
+
+
+def read_limited(source, label: str | None = None, *, limit: int = MAX_BYTES,
+                 error: type[DeducerError] = DeducerError, what: str = "files") -> bytes:
+    """The bytes of a file (a path or an open binary stream), refusing one over ``limit``.
+
+    The size is checked before reading, and at most ``limit + 1`` bytes are ever read, so a
+    3 GB file or ``/dev/zero`` costs no more memory than a file of the limit. Failures
+    are one-line errors of type ``error`` naming ``label`` (default: the path).
+    """
+    too_big = f"is over {limit} bytes; {what} are limited to {limit}"
+    if hasattr(source, "read"):
+        data = source.read(limit + 1)
+        if len(data) > limit:
+            raise error(too_big, path=label)
+        return data
+    path = str(source)
+    label = path if label is None else label
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if stat.S_ISDIR(st.st_mode):
+                raise error("is a directory, not a file", path=label)
+            if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+                raise error(f"is {st.st_size} bytes; {what} are limited to {limit}", path=label)
+            data = fh.read(limit + 1)
+    except FileNotFoundError:
+        raise error("no such file", path=label) from None
+    except IsADirectoryError:
+        raise error("is a directory, not a file", path=label) from None
+    except OSError as e:
+        raise error(f"cannot read: {e.strerror or e}", path=label) from None
+    if len(data) > limit:
+        raise error(too_big, path=label)
+    return data
 
 
 def _umask() -> int:

@@ -32,23 +32,29 @@ rules:
 IMPL = """\
 from deducer.puzzle.combos import DIGITS
 from deducer.explain.state import Deduction
+from deducer.rules import rule
 
+@rule
 def fine(view):
     return ()
 
+@rule
 def boom(view):
     raise ZeroDivisionError("division by zero")
     yield
 
+@rule
 def not_a_deduction(view):
     yield {"placements": {0: 1}}
 
+@rule
 def empties_a_cell(view):
     for i, m in enumerate(view.masks):
         if not view.is_placed(i):
             yield Deduction(eliminations={i: m})
             return
 
+@rule
 def smallest_guess(view):
     for i, m in enumerate(view.masks):
         if not view.is_placed(i):
