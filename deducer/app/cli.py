@@ -34,7 +34,7 @@ EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1,
 
 
 #: how long past ``--timeout`` the hard stop waits for a command's own graceful stop
-GRACE = 0.5
+GRACE = 0.4
 
 
 class _Parser(argparse.ArgumentParser):
@@ -183,7 +183,7 @@ def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it
 
 def _raise_time_limit(signum, frame):
     signal.signal(signal.SIGALRM, _hard_stop)
-    signal.setitimer(signal.ITIMER_REAL, GRACE)
+    signal.setitimer(signal.ITIMER_REAL, GRACE / 2)
     raise TimeLimit()
 
 

@@ -12,10 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...generate.generator import generated
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, emit
+from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, emit
 from .explain import add_rule_args, check_timeout
 
-BUNDLED = Path(__file__).resolve().parents[3] / "puzzles"
+# the repository's puzzles/ (deducer/data/puzzles links to it; a wheel carries the files
+# themselves, so `rules test` works after a plain, non-editable install too)
+BUNDLED = Path(__file__).resolve().parents[2] / "data" / "puzzles"
+#: rate and rules test limit each puzzle, not the whole command (see cli.time_limit)
+PER_PUZZLE_TIMEOUT = True
 DEFAULT_COUNT = 20
 
 
@@ -41,7 +45,8 @@ def add_parser(sub) -> None:
                     "PUZZLE files given (each must have a unique solution; others are "
                     "skipped), else the bundled unique puzzles of puzzles/expected.json; plus "
                     "--count generated puzzles (seeded: the same every run). Exit code 1 if "
-                    "any deduction is false, 2 on bad input, else 0.")
+                    "any deduction is false (or a rule raised), 2 on bad input, 4 if the time "
+                    "limit cut a puzzle's audit short, else 0.")
     t.add_argument("rule_file", metavar="FILE.yaml", help="the rule file to test")
     t.add_argument("puzzles", nargs="*", default=[], metavar="PUZZLE",
                    help="puzzle files to test on")
@@ -67,6 +72,12 @@ def add_parser(sub) -> None:
 
 # ---------------------------------------------------------------------------- listing
 def _source(path: str) -> str:
+    from ..cli import is_url
+
+    if is_url(path):
+        import shlex
+
+        return shlex.quote(path)
     try:
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
@@ -132,13 +143,25 @@ class Audit:
 
 def audit(label: str, puzzle, solution: list[int], rules, timeout: float | None = None) -> Audit:
     """Step through ``puzzle`` with ``rules``, checking each deduction before applying it."""
+    from ..cli import TimeLimit, time_limit
+
+    out = Audit(label, "solved")
+    try:
+        with time_limit(timeout):  # a rule that loops forever stops here too
+            return _audit(out, puzzle, solution, rules, timeout)
+    except TimeLimit:
+        out.status, out.note = "timeout", "the time limit stopped the audit"
+        return out
+
+
+def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None) -> Audit:
     from ...errors import DeducerError
     from ...explain.engine import Engine
     from ...puzzle.combos import BIT, fmt_combo, mask_of
 
+    label = out.label
     eng = Engine(puzzle, rules, use_entries=True)
     deadline = None if timeout is None else time.perf_counter() + timeout
-    out = Audit(label, "solved")
     name = puzzle.whites
     while not all(eng.state.placed):
         if deadline is not None and time.perf_counter() > deadline:
@@ -222,9 +245,13 @@ def _bundled():
 
 def _files(paths):
     from ...puzzle import formats
+    from ..cli import is_url
     from .rate import _expand
 
-    for label, path, name, error in _expand(paths, None, None):
+    urls = [p for p in paths if is_url(p)]
+    for url in urls:
+        yield url, formats.loads(url, None, path="<url>"), (url, None)
+    for label, path, name, error in _expand([p for p in paths if p not in urls], None, None):
         if error is not None:
             from ...errors import DeducerError
 
@@ -289,7 +316,7 @@ def _test(args) -> int:
                     "puzzles": len(tested), "steps": sum(a.steps for a in tested),
                     "false": len(findings), "findings": [f.to_json() for f in findings],
                     "results": [a.to_json() for a in audits]}))
-        return EXIT_NO_SOLUTION if findings else EXIT_OK
+        return _exit(findings, audits)
     lines = [f"testing {args.rule_file}: {len(user_ids)} rule(s) "
              f"({', '.join(user_ids)}) in a ladder of {len(rules)}"]
     for rid in user_ids:
@@ -314,8 +341,10 @@ def _test(args) -> int:
     used = ", ".join(f"{rid} x{n}" for rid, n in fired.items()) or "none"
     lines.append(f"{len(tested)} puzzles, {sum(a.steps for a in tested)} steps checked; "
                  f"user rules applied: {used}")
-    if any(n == 0 for n in fired.values()):
-        idle = ", ".join(rid for rid, n in fired.items() if n == 0)
+    # a rule that raised did run: it is reported as an error above, not as idle
+    raised = {f.rule for a in audits if a.status == "error" and (f := a.finding)}
+    if any(n == 0 and rid not in raised for rid, n in fired.items()):
+        idle = ", ".join(rid for rid, n in fired.items() if n == 0 and rid not in raised)
         lines.append(f"warning: {idle} never fired, so this run says nothing about it "
                      "(try more puzzles: --count)")
     if any(f.puzzle not in replay for f in findings):
@@ -328,7 +357,15 @@ def _test(args) -> int:
     else:
         lines.append("no false deductions")
     emit("\n".join(lines) + "\n")
-    return EXIT_NO_SOLUTION if findings else EXIT_OK
+    return _exit(findings, audits)
+
+
+def _exit(findings, audits) -> int:
+    """1 for a false deduction or a rule error; else 4 if the time limit cut an audit
+    short (the rule was not fully tested); else 0."""
+    if findings:
+        return EXIT_NO_SOLUTION
+    return EXIT_UNDECIDED if any(a.status == "timeout" for a in audits) else EXIT_OK
 
 
 def run(args) -> int:
