@@ -52,7 +52,7 @@ def add_parser(sub) -> None:
                     "stopped the walkthrough.")
     add_puzzle_args(p)
     p.add_argument("--json", action="store_true",
-                   help="print the JSON contract of DESIGN.md §5 (status, steps, rating, "
+                   help="print JSON (docs/json-contract.md: status, steps, rating, "
                         "solution, plus rows, cols, message and, for several solutions, "
                         "solutions)")
     p.add_argument("--markdown", metavar="FILE",

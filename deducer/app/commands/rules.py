@@ -61,6 +61,9 @@ def add_parser(sub) -> None:
                    metavar="ID", help="leave a rule out (repeatable)")
     t.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="time limit per puzzle")
+    t.add_argument("--priority", type=float, metavar="P",
+                   help="test the file's rules at priority P instead of their own (to find "
+                        "where on the ladder they can still fire)")
     t.add_argument("--json", dest="test_json", action="store_true",
                    help="print the report as JSON")
     t.add_argument("--save-failing", metavar="DIR",
@@ -275,6 +278,13 @@ def _test(args) -> int:
     user_ids = [r.id for r in user]
     extra = [*args.rules, *args.test_rules, args.rule_file]
     rules = registry.load(extra=extra, disable=[*args.disable, *args.test_disable])
+    if args.priority is not None:
+        if not (args.priority >= 0 and args.priority != float("inf")):
+            raise DeducerError("--priority must be a finite number >= 0")
+        for r in rules:
+            if r.id in user_ids and r.source == str(Path(args.rule_file)):
+                r.priority = args.priority
+        rules.sort(key=lambda r: (r.priority, r.id))
     active_user = [rid for rid in user_ids if any(r.id == rid for r in rules)]
     cases = []
     source = _files(args.puzzles) if args.puzzles else _bundled()

@@ -21,7 +21,8 @@ def add_parser(sub) -> None:
     add_puzzle_args(p)
     p.add_argument("--max-solutions", type=int, default=2, metavar="N",
                    help="stop after N solutions (default 2: enough to prove uniqueness)")
-    p.add_argument("--json", action="store_true", help="print the JSON contract of DESIGN.md §5")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON (the contract: docs/json-contract.md)")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="stop searching after this long and report what was found")
     p.add_argument("--ignore-entries", action="store_true",
