@@ -124,6 +124,17 @@ class Replay:
                 if j != i:
                     board.masks[j] &= ~_bit(d)
 
+    def feed(self, step) -> list[Problem]:
+        """Check one step (a ``Step`` or its JSON) on the current board, then apply it
+        whether or not its proof held, so one bad step does not hide the next."""
+        js = _as_json(step)
+        out = check_step(self, self.board, js)
+        try:
+            self.apply(self.board, _effects(self, js))
+        except (Malformed, TypeError, ValueError):
+            pass  # already reported by check_step
+        return out
+
     def apply(self, board: Board, eff: Effects) -> None:
         for i, m in eff.elims.items():
             board.masks[i] &= ~m
@@ -600,12 +611,7 @@ def check_walkthrough(puzzle: Puzzle, steps, *, use_entries: bool = True) -> lis
     rp = Replay(puzzle, use_entries)
     out: list[Problem] = []
     for step in steps:
-        js = _as_json(step)
-        out += check_step(rp, rp.board, js)
-        try:
-            rp.apply(rp.board, _effects(rp, js))
-        except (Malformed, TypeError, ValueError):
-            pass  # already reported by check_step
+        out += rp.feed(step)
     return out
 
 
