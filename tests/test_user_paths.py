@@ -173,9 +173,8 @@ def test_bare_deducer_prints_help_and_exits_0(capsys):
 # ---------------------------------------------------------------------------- a rule author
 def test_bundled_puzzles_live_inside_the_package():
     """rules test reads them from deducer/data/puzzles, which a wheel carries."""
-    from deducer.app.commands.rules import BUNDLED
-
     import deducer
+    from deducer.app.commands.rules import BUNDLED
 
     pkg = Path(deducer.__file__).resolve().parent
     assert Path(str(BUNDLED)).parent == pkg / "data" and (BUNDLED / "expected.json").is_file()
