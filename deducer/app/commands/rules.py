@@ -4,8 +4,9 @@
 is known (given files, else the bundled unique puzzles plus seeded generated ones) and
 reports every deduction that contradicts the solution, by puzzle, step and rule id. The
 steps of the tested file's rules are also run through the independent proof checker
-(``deducer.explain.proofcheck``, DESIGN.md §5b): a deduction that is true but not proved by
-the proof its step carries (or that carries none) is reported as "true but unproved".
+(``deducer.explain.proofcheck``, docs/json-contract.md#proofs): a deduction that is true but
+not proved by the proof its step carries (or that carries none) is reported as "true but
+unproved".
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def add_parser(sub) -> None:
                     "rules of FILE.yaml over puzzles with a known unique solution and report "
                     "every deduction that is false for the solution (exit code 1 if any), "
                     "and every one of its deductions that is true but not proved by the "
-                    "proof its step carries (DESIGN.md §5b).",
+                    "proof its step carries (docs/json-contract.md, proofs).",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rule_args(p, timeout=False)
     p.add_argument("--json", action="store_true", help="print the ladder as JSON")
@@ -165,9 +166,9 @@ def audit(label: str, puzzle, solution: list[int], rules, timeout: float | None 
           watch: frozenset[str] = frozenset()) -> Audit:
     """Step through ``puzzle`` with ``rules``, checking each deduction before applying it.
 
-    The steps of the rules in ``watch`` are also checked against their proofs (DESIGN.md
-    §5b) by the independent checker; a true step its proof does not prove is recorded in
-    ``Audit.unproved``."""
+    The steps of the rules in ``watch`` are also checked against their proofs
+    (docs/json-contract.md, proofs) by the independent checker; a true step its proof does
+    not prove is recorded in ``Audit.unproved``."""
     from ..cli import TimeLimit, time_limit
 
     out = Audit(label, "solved")
@@ -418,7 +419,7 @@ def _test(args) -> int:
     if unproved:
         lines.append(f"{len(unproved)} true but unproved step(s), by rule(s): "
                      f"{', '.join(sorted(first))} (each step's proof must prove it: "
-                     "DESIGN.md §5b)")
+                     "docs/json-contract.md, proofs)")
     elif any(fired.values()):
         lines.append("every true step of the tested rules is proved by its proof")
     emit("\n".join(lines) + "\n")
