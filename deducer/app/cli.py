@@ -33,8 +33,9 @@ COMMANDS = {
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1, 2, 3, 4
 
 
-#: how long past ``--timeout`` the hard stop waits for a command's own graceful stop
-GRACE = 0.4
+#: how long past ``--timeout`` the backstop waits for a command's own graceful stop, and
+#: how much longer for a stop that was swallowed (together: within a second)
+GRACE, HARD_AFTER = 0.7, 0.25
 
 
 class _Parser(argparse.ArgumentParser):
@@ -174,6 +175,9 @@ class TimeLimit(BaseException):
 
 
 _STOPPED = "deducer: stopped: the time limit (--timeout) ran out before the work finished\n"
+#: end the whole process if the first stop is swallowed (only when deducer is the program,
+#: never inside a caller's process, such as a test calling main())
+_HARD = {"exit": False}
 
 
 def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it): end now
@@ -186,22 +190,24 @@ def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it
 
 
 def _raise_time_limit(signum, frame):
-    signal.signal(signal.SIGALRM, _hard_stop)
-    signal.setitimer(signal.ITIMER_REAL, GRACE / 2)
+    if _HARD["exit"]:
+        signal.signal(signal.SIGALRM, _hard_stop)
+        signal.setitimer(signal.ITIMER_REAL, HARD_AFTER)
     raise TimeLimit()
 
 
 @contextlib.contextmanager
 def time_limit(seconds: float | None):
-    """Stop the work inside within ``GRACE`` of ``seconds``, whatever it does.
+    """Stop the work inside within a second of ``seconds``, whatever it does.
 
     The commands honour ``--timeout`` themselves and report how far they got; this is
     the backstop for code that does not look at the clock (a user rule that loops, a
-    check with its own budget). It raises :class:`TimeLimit` from a SIGALRM handler; if
-    that is swallowed, a second alarm ends the process with exit code 4. Only in the main
-    thread of a POSIX process (elsewhere it does nothing).
+    check with its own budget). ``GRACE`` after ``seconds`` it raises :class:`TimeLimit`
+    from a SIGALRM handler; when deducer is the program and that is swallowed (a rule
+    catching BaseException), ``HARD_AFTER`` later the process ends with exit code 4. Only
+    in the main thread of a POSIX process (elsewhere it does nothing).
     """
-    if (seconds is None or not hasattr(signal, "setitimer")
+    if (seconds is None or not hasattr(signal, "setitimer") or not 0 < seconds < 1e8
             or threading.current_thread() is not threading.main_thread()):
         yield
         return
@@ -215,6 +221,7 @@ def time_limit(seconds: float | None):
 
 
 def main(argv: list[str] | None = None) -> int:
+    _HARD["exit"] = argv is None  # deducer is the program, not a library call
     if argv is None:
         argv = sys.argv[1:]
     if not argv:  # bare `deducer`: the help, and a clean exit (nothing went wrong)

@@ -55,6 +55,10 @@ def empties_a_cell(view):
             return
 
 @rule
+def out_of_range(view):
+    yield Deduction(eliminations={0: 1}, cells=(10**6,))
+
+@rule
 def smallest_guess(view):
     for i, m in enumerate(view.masks):
         if not view.is_placed(i):
@@ -157,6 +161,25 @@ CASES = [
      "rules"),
     ("Unsound rule (places the smallest candidate) - KNOWN BUG, see below",
      {"r.yaml": rule("impl.py:smallest_guess").encode()}, "rules"),
+    ("Rule file: a key given twice", {"r.yaml": rule(extra="    weight: 2.0\n").encode()},
+     "rules"),
+    ("Rule file: names a function not marked @rule (pydoc:pipepager)",
+     {"r.yaml": rule("pydoc:pipepager", extra="    params: {cmd: 'touch PWNED'}\n").encode()},
+     "rules"),
+    ("Rule file: a template field the function does not declare",
+     {"r.yaml": rule(explain="{cellz}: {effect}.").encode()}, "rules"),
+    ("Rule yields a cell out of range", {"r.yaml": rule("impl.py:out_of_range").encode()},
+     "rules"),
+    ("/dev/zero as the puzzle", {}, ["solve", "/dev/zero"]),
+    ("A puzz.link URL as the argument (accepted)", {},
+     ["solve", "https://puzz.link/p?kakuro/2/2/n5g-c"]),
+    ("Output name of 300 characters", {},
+     ["convert", str(PUZZLES / "seed002-four.txt"), "--to", "json", "-o", "x" * 300]),
+    ("Two outputs naming the same file", {},
+     ["explain", str(PUZZLES / "seed002-four.txt"), "--markdown", "same.out", "--html",
+      "same.out"]),
+    ("Output named as a folder (newdir/)", {},
+     ["convert", str(PUZZLES / "seed002-four.txt"), "--to", "json", "-o", "newdir/"]),
 ]
 
 
