@@ -175,9 +175,9 @@ class TimeLimit(BaseException):
 
 
 _STOPPED = "deducer: stopped: the time limit (--timeout) ran out before the work finished\n"
-#: end the whole process if the first stop is swallowed (only when deducer is the program,
-#: never inside a caller's process, such as a test calling main())
-_HARD = {"exit": False}
+#: is deducer the program (the `deducer` command, `python -m deducer`)? Only then does the
+#: backstop use signals: a caller's process (a test calling main()) keeps its own
+_PROGRAM = {"on": False}
 
 
 def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it): end now
@@ -190,9 +190,8 @@ def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it
 
 
 def _raise_time_limit(signum, frame):
-    if _HARD["exit"]:
-        signal.signal(signal.SIGALRM, _hard_stop)
-        signal.setitimer(signal.ITIMER_REAL, HARD_AFTER)
+    signal.signal(signal.SIGALRM, _hard_stop)
+    signal.setitimer(signal.ITIMER_REAL, HARD_AFTER)
     raise TimeLimit()
 
 
@@ -203,11 +202,12 @@ def time_limit(seconds: float | None):
     The commands honour ``--timeout`` themselves and report how far they got; this is
     the backstop for code that does not look at the clock (a user rule that loops, a
     check with its own budget). ``GRACE`` after ``seconds`` it raises :class:`TimeLimit`
-    from a SIGALRM handler; when deducer is the program and that is swallowed (a rule
-    catching BaseException), ``HARD_AFTER`` later the process ends with exit code 4. Only
-    in the main thread of a POSIX process (elsewhere it does nothing).
+    from a SIGALRM handler; if that is swallowed (a rule catching BaseException),
+    ``HARD_AFTER`` later the process ends with exit code 4. Only when deducer is the
+    program, in its main thread, on POSIX (elsewhere it does nothing).
     """
-    if (seconds is None or not hasattr(signal, "setitimer") or not 0 < seconds < 1e8
+    if (seconds is None or not _PROGRAM["on"] or not hasattr(signal, "setitimer")
+            or not 0 < seconds < 1e8
             or threading.current_thread() is not threading.main_thread()):
         yield
         return
@@ -221,7 +221,7 @@ def time_limit(seconds: float | None):
 
 
 def main(argv: list[str] | None = None) -> int:
-    _HARD["exit"] = argv is None  # deducer is the program, not a library call
+    _PROGRAM["on"] = argv is None  # deducer is the program, not a library call
     if argv is None:
         argv = sys.argv[1:]
     if not argv:  # bare `deducer`: the help, and a clean exit (nothing went wrong)
