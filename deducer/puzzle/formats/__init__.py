@@ -30,7 +30,6 @@ _MODULES = {
 DETECT_ORDER = ("json", "puzzlink", "conditions", "j", "pipe", "backslash", "solved")
 
 
-
 @dataclass(frozen=True)
 class Format:
     """One puzzle notation."""
