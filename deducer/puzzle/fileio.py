@@ -22,7 +22,7 @@ def read_limited(source, label: str | None = None, *, limit: int = MAX_BYTES,
     3 GB file or ``/dev/zero`` costs no more memory than a file of the limit. Failures
     are one-line errors of type ``error`` naming ``label`` (default: the path).
     """
-    too_big = f"is over {limit} bytes; {what} are limited to {limit}"
+    too_big = f"holds more than {limit} bytes; {what} are limited to {limit}"
     if hasattr(source, "read"):
         data = source.read(limit + 1)
         if len(data) > limit:
@@ -61,8 +61,8 @@ def check_output(path: str | Path, *, force: bool = False) -> None:
     parent folder, or an existing file without ``force``. One-line errors."""
     raw = str(path)
     if raw.endswith(("/", os.sep)):
-        raise DeducerError("names a folder; name the file to write (e.g. "
-                           f"{raw}puzzle.svg)", path=raw)
+        raise DeducerError(f"names a folder; give the file to write (like {raw}NAME)",
+                           path=raw)
     p = Path(raw)
     parent = p.parent if str(p.parent) else Path(".")
     try:
