@@ -422,7 +422,10 @@ def _test(args) -> int:
                      "docs/json-contract.md, proofs)")
     elif any(fired.values()):
         lines.append("every true step of the tested rules is proved by its proof")
-    emit("\n".join(lines) + "\n")
+    from ...errors import printable
+
+    # a puzzle's name (a label from a URL list, a J block) must not steer the terminal
+    emit("\n".join(printable(line) for line in lines) + "\n")
     return _exit(failed, audits)
 
 
