@@ -454,7 +454,7 @@ def test_control_characters_in_a_name_are_escaped(tmp_path, capsys):
     assert "\x1b" not in out and "\x07" not in out
     assert out.splitlines()[0].startswith("# Walkthrough: evil") and "line2" in out.splitlines()[0]
     urls = tmp_path / "urls.txt"  # a URL list names each puzzle by its line's first word
-    urls.write_text(f"ev\x1b[31mil {URL}\n")
+    urls.write_text(f"ev\x1b[31mil {URL}\nok {URL}\n")
     code, out, _ = run(capsys, "rules", "test", EXAMPLE / "sum_parity.yaml", urls, "-v")
     assert code == 0 and "\x1b" not in out and "ev\\x1b[31mil" in out
     bad = tmp_path / "no\x1b[2Jsuch\n.txt"
