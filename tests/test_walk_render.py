@@ -51,10 +51,22 @@ def test_markdown_notation_and_groups(k2):
     md = get("markdown").walkthrough(p, exp)
     plain = re.sub(r"\\(.)", r"\1", md)
     assert plain.count(NOTATION) == 1 and plain.index(NOTATION) < plain.index("## Steps")
-    # every step exactly once, by its explicit number, in order
-    numbers = [int(m) for m in re.findall(r"^\s*- \*\*(\d+)\.\*\*", md, re.M)]
+    # every step exactly once, in order, and numbered right once rendered: a list after a
+    # group heading starts at the group's first step (CommonMark numbers from the first)
+    numbers = [int(m) for m in re.findall(r"^(\d+)\. ", md, re.M)]
     assert numbers == [s.n for s in exp.steps]
-    heads = re.findall(r"^- \*\*Steps (\d+)–(\d+): (.+?) ×(\d+):\*\*", plain, re.M)
+    from markdown_it import MarkdownIt  # comes with rich
+
+    html = MarkdownIt("commonmark").render(md).split("<h2>Steps</h2>")[1]
+    shown, cur = [], 1
+    for m in re.finditer(r'<ol(?: start="(\d+)")?>|<li>', html.split("<h2>")[0]):
+        if m.group(0).startswith("<ol"):
+            cur = int(m.group(1) or 1)
+        else:
+            shown.append(cur)
+            cur += 1
+    assert shown == [s.n for s in exp.steps]
+    heads = re.findall(r"^\*\*Steps (\d+)–(\d+): (.+?) ×(\d+):\*\*", plain, re.M)
     assert heads, "k2 has long stretches of one easy rule"
     for first, last, name, count in heads:
         stretch = exp.steps[int(first) - 1:int(last)]

@@ -20,12 +20,12 @@ def _block(text: str) -> list[str]:
 
 
 def _step_line(s, *, name: bool = True) -> str:
-    """``- **12.** **Lone cell** → r2c3 = 4: sentence`` (the rule left out inside a group)."""
+    """``12. **Lone cell** → r2c3 = 4: sentence`` (the rule left out inside a group)."""
     where = ""
     if s.placements:
         where = " → " + ", ".join(f"{cell_name((r, c))} = {d}" for r, c, d in s.placements)
     label = f" **{_escape(s.name)}**{_escape(where)}:" if name else ""
-    return f"- **{s.n}.**{label} {_escape(s.text)}"
+    return f"{s.n}.{label} {_escape(s.text)}"
 
 
 class MarkdownRenderer(Renderer):
@@ -45,15 +45,19 @@ class MarkdownRenderer(Renderer):
                 "", f"*{_escape(NOTATION)}*", ""]
         if explanation.steps:
             out += ["## Steps", ""]
-            # explicit numbers (not an ordered list): a group heading stands for several
-            # steps, and Markdown would renumber the items after it
+            # a group heading is a paragraph between ordered lists; the list after it starts
+            # at the group's first number, and steps are consecutive, so Markdown's own
+            # numbering stays right
             for group in groups(explanation.steps):
                 if len(group) == 1:
                     out.append(_step_line(group[0]))
                     continue
-                out.append(f"- **{_escape(group_heading(group))}:** "
-                           f"{_escape(group_effects(group))}")
-                out += ["  " + _step_line(s, name=False) for s in group]
+                if out[-1] != "":
+                    out.append("")
+                out += [f"**{_escape(group_heading(group))}:** {_escape(group_effects(group))}",
+                        ""]
+                out += [_step_line(s, name=False) for s in group]
+                out.append("")
             out.append("")
         out += ["## The end", ""]
         out += _block(end_grid(explanation))
