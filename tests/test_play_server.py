@@ -467,12 +467,24 @@ def test_malformed_bodies(client, data, content_type, status, fragment):
     ({"grid": "nope"}, "not valid"),
     ({}, "not valid"),
     ({"grid": [["\\", "4\\", "4\\"], ["\\4", "", ""], ["\\4", "", ""]],
-      "entries": [[1, 1, 1], [1, 2, 1]]}, "twice"),
+      "givens": [[1, 1, 1], [1, 2, 1]]}, "twice"),
 ])
 def test_bad_puzzles_in_requests(client, puzzle, fragment):
     for url in ("/api/check", "/api/hint", "/api/solve", "/api/candidates", "/api/export"):
         body = {} if puzzle is None else {"puzzle": puzzle}
         assert_error(client.post(url, json=body), 400, fragment)
+
+
+def test_a_digit_twice_in_a_run_is_a_located_mistake(client):
+    # the player's entries (not givens) repeat 1 in r2c1→ 4/2: a mistake to show, not a 400
+    puzzle = {"grid": [["\\", "4\\", "4\\"], ["\\4", "", ""], ["\\4", "", ""]],
+              "entries": [[1, 1, 1], [1, 2, 1]]}
+    resp = client.post("/api/check", json={"puzzle": puzzle})
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert body["status"] == "wrong" and body["wrong_entries"]
+    resp = client.post("/api/hint", json={"puzzle": puzzle, "level": "concrete"})
+    assert resp.status_code == 200 and resp.get_json()["kind"] == "mistake"
 
 
 def test_wrong_methods(client):
