@@ -166,8 +166,10 @@ def test_hint_tiers(tmp_path, capsys):
     assert "7+9" in full
     code, out, _ = run(capsys, "hint", path, "--level", "full", "--json")
     obj = json.loads(out)
-    assert obj["kind"] == "deduction" and obj["rule"] == "unique-combination"
-    assert obj["step"]["eliminations"]
+    # no pencil marks: the hint is the next digit (r3c2 = 3), after the steps it rests on
+    assert obj["kind"] == "deduction" and obj["step"]["placements"] == [[2, 1, 3]]
+    assert obj["reasoning"][0]["rule"] == "unique-combination"
+    assert full.count("\n") == len(obj["reasoning"]) + 1  # one numbered line per step
     _, out, _ = run(capsys, "hint", path, "--json")
     assert "cells" not in json.loads(out)  # vague gives no cell away
 

@@ -274,10 +274,11 @@ def test_hint_tiers(client):
     assert vague["kind"] == "deduction" and vague["text"].startswith("Look for")
     assert vague["highlight"] == {"cells": [], "runs": []}  # a vague hint gives nothing away
     concrete = client.post("/api/hint", json={"puzzle": four(), "level": "concrete"}).get_json()
-    assert "r1c3↓ 16/2" in concrete["text"]
+    # without pencil marks the hint leads to a digit (r3c2 = 3), through r1c3↓ 16/2 first
+    assert concrete["text"].startswith("First unique combination at r1c3↓ 16/2")
     hl = concrete["highlight"]
-    assert hl["cells"] == [[1, 2], [2, 2]]
-    assert hl["runs"] == [{"name": "r1c3↓ 16/2", "cells": [[1, 2], [2, 2]], "clue": [0, 2]}]
+    assert [2, 1] in hl["cells"] and [1, 2] in hl["cells"]
+    assert {"name": "r1c3↓ 16/2", "cells": [[1, 2], [2, 2]], "clue": [0, 2]} in hl["runs"]
     full = client.post("/api/hint", json={"puzzle": four(), "level": "full"}).get_json()
     assert "7+9" in full["text"] and full["step"]["rule"] == full["rule"]
     default = client.post("/api/hint", json={"puzzle": four()}).get_json()
@@ -288,6 +289,9 @@ def test_apply_hint(client):
     body = client.post("/api/hint", json={"puzzle": four(), "level": "vague",
                                           "apply": True}).get_json()
     assert body["level"] == "full"
+    assert body["edits"] == [{"cell": [2, 1], "entry": 3}]  # no marks appear unasked
+    marked = four(pencil=[[1, 2, [1, 7, 9]], [2, 2, [7, 8, 9]]])
+    body = client.post("/api/hint", json={"puzzle": marked, "apply": True}).get_json()
     assert body["edits"] == [{"cell": [1, 2], "pencil": [7, 9]},
                              {"cell": [2, 2], "pencil": [7, 9]}]
 
@@ -571,11 +575,13 @@ def test_play_command_reports_a_busy_port(tmp_path, capsys):
 
 def test_hint_when_the_pencil_marks_already_show_everything(client):
     marks = [[r, c, [d]] for (r, c), d in FOUR_SOLUTION.items()]
-    body = client.post("/api/hint", json={"puzzle": four(pencil=marks)}).get_json()
-    assert body["kind"] == "solved" and "write those digits in" in body["text"]
+    body = client.post("/api/hint", json={"puzzle": four(pencil=marks),
+                                          "level": "full"}).get_json()
+    # a cell holding one pencil mark is still empty: the hint is to write that digit
+    assert body["kind"] == "deduction" and "write it in" in body["text"]
     body = client.post("/api/hint", json={"puzzle": four(pencil=marks), "apply": True}).get_json()
-    assert sorted((e["cell"][0], e["cell"][1], e["entry"]) for e in body["edits"]) == sorted(
-        (r, c, d) for (r, c), d in FOUR_SOLUTION.items())
+    [edit] = body["edits"]
+    assert FOUR_SOLUTION[tuple(edit["cell"])] == edit["entry"]
     entries = [[r, c, d] for (r, c), d in FOUR_SOLUTION.items()]
     body = client.post("/api/hint", json={"puzzle": four(entries=entries)}).get_json()
     assert body["kind"] == "solved" and "complete and correct" in body["text"]

@@ -489,12 +489,6 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         }
         if apply:
             out["edits"] = _hint_edits(p, h)
-            if h.kind == "solved":
-                open_cells = [rc for rc in p.whites
-                              if rc not in p.entries and rc not in p.givens]
-                out["edits"] = [{"cell": list(rc), "entry": _digits(p.pencil[rc])[0]}
-                                for rc in open_cells if rc in p.pencil
-                                and len(_digits(p.pencil[rc])) == 1]
         return jsonify(out)
 
     @app.post("/api/solve")
@@ -606,9 +600,9 @@ def _stem(name: str | None) -> str:
 def _hint_edits(p: Puzzle, h) -> list[dict]:
     """What applying hint ``h`` changes on the player's grid, as per-cell edits.
 
-    A deduction writes its placements as entries and removes its eliminations from the
-    cell's pencil marks (a cell without marks starts from all nine digits, or its given /
-    parity ones). A mistake hint clears the wrong entries / marks.
+    A deduction writes its placements as entries and rubs its eliminations out of the
+    cells that carry pencil marks (a hint is about what the player sees: cells without
+    marks stay without). A mistake hint clears the wrong entries / marks.
     """
     edits: list[dict] = []
     if h.kind == "mistake":
@@ -627,12 +621,11 @@ def _hint_edits(p: Puzzle, h) -> list[dict]:
     placed = {(r, c) for r, c, _ in step.placements}
     for r, c, ds in step.eliminations:
         rc = (r, c)
-        if rc in placed or rc in p.entries or rc in p.givens:
+        if rc in placed or rc in p.entries or rc in p.givens or not p.pencil.get(rc):
             continue
-        # a cell without marks starts from every digit it may hold, so the marks show
-        # exactly what the step says (bulk propagation would give more away)
-        marks = p.pencil.get(rc) or p.initial_mask(p.index[rc])
+        marks = p.pencil[rc]
         for d in ds:
             marks &= ~(1 << (d - 1))
-        edits.append({"cell": [r, c], "pencil": _digits(marks)})
+        if marks != p.pencil[rc]:
+            edits.append({"cell": [r, c], "pencil": _digits(marks)})
     return edits
