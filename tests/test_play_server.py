@@ -345,7 +345,33 @@ def test_candidates(client):
     body = client.post("/api/candidates", json={"puzzle": two(entries=[[1, 1, 3]])}).get_json()
     got = {(r, c): ds for r, c, ds in body["pencil"]}
     assert (1, 1) not in got  # cells with entries get no marks
-    assert got == {(1, 2): [1], (2, 1): [1], (2, 2): [3]}
+    # a player pencils in what the runs allow beside the written 3, and no more: r3c3 keeps
+    # 1 and 3 (propagation would leave 3 alone, since r2c3 can only be 1)
+    assert got == {(1, 2): [1], (2, 1): [1], (2, 2): [1, 3]}
+
+
+def test_auto_marks_are_what_a_player_pencils_in_not_the_solution(client):
+    body = client.post("/api/candidates", json={"puzzle": four()}).get_json()
+    got = {(r, c): ds for r, c, ds in body["pencil"]}
+    # r2c2: 5/2 down is 1+4 or 2+3 (the unclued across allows all); r3c2: 5/2 and 12/2
+    # (3+9, 4+8, 5+7) share 3 and 4; 16/2 is 7+9 only, and 12/2 keeps both
+    assert got == {(1, 1): [1, 2, 3, 4], (1, 2): [7, 9], (2, 1): [3, 4], (2, 2): [7, 9]}
+
+
+def test_auto_marks_on_a_real_puzzle_do_not_give_it_away(client):
+    from tests.support import corpus
+
+    if corpus.corpus_root() is None:
+        pytest.skip("no corpus")
+    [cp] = corpus.janko(ids=["16"])
+    obj = json.loads(formats.dumps(cp.puzzle, "json"))
+    got = {(r, c): ds for r, c, ds in
+           client.post("/api/candidates", json={"puzzle": obj}).get_json()["pencil"]}
+    assert len(got) == len(cp.puzzle.whites)
+    for i, rc in enumerate(cp.puzzle.whites):
+        assert cp.solution[i] in got[rc]  # never wrong
+    singles = sum(len(ds) == 1 for ds in got.values())
+    assert singles < len(got) // 4, singles  # full propagation put one digit in every cell
 
 
 def test_candidates_on_contradictory_entries(client):

@@ -331,3 +331,30 @@ def _deduction(level: str, rule, step, chain: list, skipped: int, shown: list,
     return Hint("deduction", level, vague + note, concrete + note, full + note, rule=rule.id,
                 rule_name=rule.name, cells=all_cells, runs=all_runs, step=step,
                 skipped=skipped, already_marked=shown, reasoning=chain)
+
+
+def player_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], object]:
+    """The pencil marks a player would write in every empty cell: the digits its runs'
+    combinations allow once the written digits (givens, entries) are counted, and nothing
+    a further deduction would remove. Returns ``(marks, None)``, or ``({}, run)`` for a run
+    whose written digits fit none of its combinations."""
+    from ..puzzle.combos import BIT, combos
+
+    fixed = {**puzzle.entries, **puzzle.givens}
+    allowed = [puzzle.initial_mask(i) for i in range(len(puzzle.whites))]
+    for run in puzzle.runs:
+        written = 0
+        for rc in run.coords:
+            if rc in fixed:
+                written |= BIT[fixed[rc]]
+        union = 0
+        for combo in combos(run.total, run.length):
+            if combo & written == written:
+                union |= combo
+        room = union & ~written
+        if not room and any(rc not in fixed for rc in run.coords):
+            return {}, run
+        for i in run.cells:
+            allowed[i] &= room
+    marks = {rc: allowed[i] for i, rc in enumerate(puzzle.whites) if rc not in fixed}
+    return marks, None

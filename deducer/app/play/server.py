@@ -30,7 +30,7 @@ Endpoints (all JSON):
 ``POST /api/check``        ``{puzzle}``: entries / pencil marks that fit no solution
 ``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
 ``POST /api/solve``        ``{puzzle}``: a full solution (one agreeing with the entries if any)
-``POST /api/candidates``   ``{puzzle}``: auto pencil marks (bulk propagation from givens+entries)
+``POST /api/candidates``   ``{puzzle}``: auto pencil marks (each run's combinations, written digits)
 ``POST /api/export``       ``{puzzle, format}``: the text of the puzzle in ``pipe`` or ``json``
 ``POST /api/save``         ``{puzzle, format, path, overwrite?}``: write it inside the root
 =========================  ===================================================================
@@ -207,22 +207,6 @@ def _named_cells(message: str) -> list[list[int]]:
 
 def _cells(items) -> list[list[int]]:
     return [list(c) for c in items]
-
-
-def _propagated(p: Puzzle) -> list[int]:
-    """Candidates of every white cell after bulk propagation from givens and entries."""
-    from ...solve.propagate import Contradiction, Layout, propagate
-
-    masks = p.initial_masks(with_entries=True)
-    layout = Layout.of(p)
-    try:
-        propagate(layout, masks, range(len(layout.run_cells)))
-    except Contradiction as c:
-        run = p.runs[c.run]
-        raise ApiError(422, f"your entries leave run {run.name} without a combination of "
-                            "digits that fits; check them first",
-                       cells=_cells(run.coords)) from None
-    return masks
 
 
 def _digits(mask: int) -> list[int]:
@@ -518,13 +502,18 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/candidates")
     def api_candidates():
+        from ...explain.hints import player_marks
+
         p = _puzzle(_body())
-        masks = _propagated(p)
-        pencil = [[r, c, _digits(masks[i])] for i, (r, c) in enumerate(p.whites)
-                  if (r, c) not in p.entries and (r, c) not in p.givens]
+        marks, broken = player_marks(p)
+        if broken is not None:
+            raise ApiError(422, f"your entries leave run {broken.name} without a combination "
+                                "of digits that fits; check them first",
+                           cells=_cells(broken.coords))
+        pencil = [[r, c, _digits(m)] for (r, c), m in sorted(marks.items())]
         return jsonify({"pencil": pencil,
-                        "message": "Pencil marks: the digits the clues still allow in each "
-                                   "empty cell (given your entries)."})
+                        "message": "Pencil marks: in each empty cell, the digits its runs' "
+                                   "combinations allow beside the digits written in them."})
 
     @app.post("/api/export")
     def api_export():
