@@ -46,15 +46,14 @@ def root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(root):
-    from werkzeug.serving import make_server
+    from deducer.app.play.server import make_server, stop_server
 
     app = create_app(root, str(root / "four.txt"))
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    srv = make_server(app, 0)  # the server `deducer play` runs
+    thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}/"
-    srv.shutdown()
-    srv.server_close()
+    yield f"http://127.0.0.1:{srv.effective_port}/"
+    stop_server(srv)
     thread.join(5)
 
 

@@ -464,8 +464,53 @@ def test_foreign_host_and_origin_are_refused(client):
     assert_error(client.post("/api/check", json={"puzzle": four()},
                              headers={"Origin": "https://evil.example"}), 403, "other web sites")
     r = client.post("/api/check", json={"puzzle": four()},
-                    headers={"Origin": "http://127.0.0.1:8765"})
+                    headers={"Origin": "http://127.0.0.1:8765", "Host": "127.0.0.1:8765",
+                             "Sec-Fetch-Site": "same-origin"})
     assert r.status_code == 200
+
+
+@pytest.mark.parametrize("headers", [
+    {"Sec-Fetch-Site": "cross-site"},  # <img src="http://127.0.0.1:8765/api/open?...">
+    {"Sec-Fetch-Site": "same-site"},  # a page on another port of 127.0.0.1
+    {"Origin": "http://127.0.0.1:9999"},
+    {"Origin": "null"},
+    {"Referer": "https://evil.example/page"},
+])
+def test_cross_site_requests_of_any_method_are_refused_before_any_work(root, monkeypatch,
+                                                                      headers):
+    from deducer.app.play import server as srv
+
+    client = create_app(root, None).test_client()
+    solved = []
+    monkeypatch.setattr(srv, "solvability", lambda p: solved.append(p) or {})
+    headers = {"Host": "127.0.0.1:8765", **headers}
+    assert_error(client.get("/api/open?path=four.txt", headers=headers), 403, "other web sites")
+    assert_error(client.post("/api/check", json={"puzzle": four()}, headers=headers), 403,
+                 "other web sites")
+    assert solved == []
+    # the page itself (same origin, or a typed-in address) is served
+    for ok in ({"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"},
+               {"Origin": "http://127.0.0.1:8765"}, {}):
+        assert client.get("/api/files", headers={"Host": "127.0.0.1:8765", **ok}).status_code \
+            == 200
+
+
+def test_deeply_nested_json_is_a_400_not_a_500(client):
+    for depth in (100_000, 2_000, 65):
+        body = "[" * depth + "]" * depth
+        for url in ("/api/check", "/api/parse"):
+            assert_error(client.post(url, data=body, content_type="application/json"), 400,
+                         "levels deep")
+    deep = {"puzzle": four(name="x")}
+    inner: list = []
+    deep["puzzle"]["extra"] = inner
+    for _ in range(70):
+        inner.append([])
+        inner = inner[0]
+    assert_error(client.post("/api/check", json=deep), 400, "levels deep")
+    # brackets inside strings are text, not nesting
+    ok = client.post("/api/parse", json={"text": "[" * 1000 + FOUR})
+    assert ok.status_code in (200, 400) and "levels deep" not in ok.get_data(as_text=True)
 
 
 def test_body_size_limit(client):
@@ -611,3 +656,39 @@ def test_hint_when_the_pencil_marks_already_show_everything(client):
     entries = [[r, c, d] for (r, c), d in FOUR_SOLUTION.items()]
     body = client.post("/api/hint", json={"puzzle": four(entries=entries)}).get_json()
     assert body["kind"] == "solved" and "complete and correct" in body["text"]
+
+
+def test_idle_and_slow_connections_hold_no_thread_and_are_closed(root):
+    import socket
+    import threading
+    import time
+    import urllib.request
+
+    from deducer.app.play.server import make_server, stop_server
+
+    server = make_server(create_app(root, None), 0, idle_timeout=1)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    port = server.effective_port
+    before = threading.active_count()
+    slow = []
+    try:
+        for _ in range(20):  # each opens a request and never finishes its headers
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            slow.append(s)
+        time.sleep(0.3)
+        assert threading.active_count() <= before + 1  # no thread per connection
+        start = time.monotonic()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/start", timeout=5) as r:
+            assert r.status == 200
+        assert time.monotonic() - start < 3  # served at once, beside 20 slow clients
+        deadline = time.monotonic() + 8
+        for s in slow:  # the server hangs up on each of them (EOF, not our timeout)
+            s.settimeout(max(0.1, deadline - time.monotonic()))
+            assert s.recv(1024) == b""
+    finally:
+        for s in slow:
+            s.close()
+        stop_server(server)
+        thread.join(5)

@@ -1,12 +1,20 @@
 """The play server: one page (``static/``) and a small JSON API over deducer's engine.
 
-Made for one person on one computer, so it is a plain synchronous Flask app:
+Made for one person on one computer, so it is a plain synchronous Flask app, served by
+waitress (:func:`make_server`):
 
 * it answers only requests from 127.0.0.1 / ::1, whose ``Host`` is a loopback name (a
-  DNS-rebinding page cannot reach it) and, for POST, whose ``Origin`` (when sent) is local
-  too; every POST must be ``application/json``, which a cross-site form cannot send
+  DNS-rebinding page cannot reach it);
+* the API refuses cross-site requests of every method, GET included (a page elsewhere
+  must not make the server solve for 20 s with an ``<img src=/api/open?...>``): a
+  browser's ``Sec-Fetch-Site`` must say same-origin (or none: typed in), and ``Origin``
+  or ``Referer``, when sent, must be this very origin (scheme, host and port);
+* every POST must be ``application/json``, which a cross-site form cannot send
   without a CORS preflight this server never grants;
-* request bodies are limited to :data:`MAX_BODY` (413 with a JSON error);
+* request bodies are limited to :data:`MAX_BODY` (413 with a JSON error), JSON nesting to
+  :data:`MAX_NESTING` (400, however deep);
+* waitress reads each request whole before a worker thread sees it, so slow or idle
+  clients hold no thread, and it closes a connection idle for :data:`IDLE_TIMEOUT`;
 * every error is one JSON object ``{"error": "..."}``; a traceback never reaches a
   response (it is logged to the terminal instead);
 * files are read and written only inside ``root``: no absolute paths, no ``..``, no
@@ -54,6 +62,10 @@ from ...puzzle.model import Puzzle, cell_name
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 1024 * 1024  # bytes per request
+MAX_HEADERS = 64 * 1024  # bytes of request line and headers
+MAX_NESTING = 64  # JSON arrays/objects inside each other (a puzzle needs 4)
+IDLE_TIMEOUT = 15  # seconds a connection may send nothing before it is closed
+THREADS = 4  # worker threads: requests at once (the page sends one at a time)
 _TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
 TIMEOUT = 20.0  # seconds for one solve / check / hint
 LOCAL_ADDRS = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
@@ -74,6 +86,52 @@ class ApiError(Exception):
         self.extra = extra
 
 
+def _cross_site() -> bool:
+    """Does a browser send this request on behalf of another origin (any method)?"""
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None and fetch_site not in ("same-origin", "none"):
+        return True  # cross-site, or same-site: another port of 127.0.0.1
+    own = f"{request.scheme}://{request.host}".lower()
+    for header in ("Origin", "Referer"):
+        value = request.headers.get(header)
+        if value is None:
+            continue
+        try:
+            parts = urlsplit(value)
+            theirs = f"{parts.scheme}://{parts.netloc}".lower()
+        except ValueError:
+            return True
+        if theirs != own:
+            return True
+    return False
+
+
+def make_server(app: Flask, port: int = 0, *, idle_timeout: int = IDLE_TIMEOUT):
+    """A waitress server for ``app`` on 127.0.0.1:``port`` (0: any free port).
+
+    Waitress rather than werkzeug's development server: werkzeug gives every connection a
+    thread of its own and never times one out, so 20 clients that open a connection and
+    send nothing hold 20 threads for good. Waitress reads requests (headers and body) in
+    one event loop, hands only complete ones to :data:`THREADS` workers, and closes a
+    connection that has sent nothing for ``idle_timeout`` seconds. ``.run()`` serves until
+    Ctrl+C; :func:`stop_server` ends it from another thread.
+    """
+    from waitress.server import create_server
+
+    return create_server(
+        app, host="127.0.0.1", port=port, threads=THREADS, ident="deducer",
+        channel_timeout=idle_timeout, cleanup_interval=max(1, idle_timeout // 2),
+        max_request_body_size=MAX_BODY, max_request_header_size=MAX_HEADERS,
+        expose_tracebacks=False, clear_untrusted_proxy_headers=True)
+
+
+def stop_server(server) -> None:
+    """Stop a server from :func:`make_server` that runs in another thread."""
+    for channel in list(server._map.values()):
+        channel.close()
+    server.task_dispatcher.shutdown(timeout=2)
+
+
 def _error(status: int, message: str, **extra):
     body = {"error": message}
     body.update(extra)
@@ -83,10 +141,39 @@ def _error(status: int, message: str, **extra):
 
 
 # ---- request parsing --------------------------------------------------------------------------
+def _nesting(text: str) -> int:
+    """How deeply JSON arrays/objects nest in ``text`` (brackets inside strings skipped);
+    counted before parsing, since the parser itself recurses."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def _body() -> dict:
     if not request.is_json:
         raise ApiError(415, "send the request body as JSON (Content-Type: application/json)")
-    data = request.get_json(silent=True)
+    text = request.get_data(as_text=True)
+    if _nesting(text) > MAX_NESTING:
+        raise ApiError(400, f"the request body nests JSON more than {MAX_NESTING} levels deep")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = None
     if data is None:
         raise ApiError(400, "the request body is not valid JSON")
     if not isinstance(data, dict):
@@ -299,15 +386,8 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
             else host.split(":")[0]
         if hostname not in LOCAL_NAMES:
             return _error(403, f"unexpected Host {host!r}: open the page as http://127.0.0.1")
-        if request.method not in ("GET", "HEAD", "OPTIONS"):
-            origin = request.headers.get("Origin")
-            if origin is not None:
-                try:
-                    ohost = urlsplit(origin).hostname
-                except ValueError:
-                    ohost = None
-                if ohost not in LOCAL_NAMES:
-                    return _error(403, "requests from other web sites are refused")
+        if request.path.startswith("/api/") and _cross_site():
+            return _error(403, "requests from other web sites are refused")
         length = request.content_length
         if length is not None and length > MAX_BODY:
             return _error(413, _TOO_BIG)
