@@ -123,6 +123,34 @@ def test_files_lists_puzzles_inside_the_root_only(bare_client):
     assert not any(f.startswith("escape/") for f in files)
 
 
+def test_files_lists_only_files_that_read_as_puzzles(root):
+    # what a project folder holds beside its puzzles: the egg-info and expected.json
+    egg = root / "deducer.egg-info"
+    egg.mkdir()
+    (egg / "SOURCES.txt").write_text("README.md\npyproject.toml\ndeducer/__init__.py\n")
+    (root / "expected.json").write_text('{"seed000-k2.j": {"status": "unique"}}')
+    (root / "requirements.txt").write_text("flask>=3.0\nwaitress\n")
+    (root / "k.j").write_text((ROOT / "puzzles" / "seed000-k.j").read_text())
+    (root / "mine.json").write_text(formats.dumps(formats.loads(FOUR, "pipe"), "json"))
+    files = create_app(root, None).test_client().get("/api/files").get_json()["files"]
+    assert sorted(files) == ["four.txt", "k.j", "mine.json", "sub/also.txt", "two.txt"]
+
+
+def test_a_file_of_several_puzzles_offers_a_choice(root):
+    (root / "k.j").write_text((ROOT / "puzzles" / "seed000-k.j").read_text())
+    client = create_app(root, None).test_client()
+    body = client.get("/api/open?path=k.j").get_json()
+    assert body["choose"] == [f"k{i}" for i in range(8)] and "pick one" in body["message"]
+    assert "--name" not in json.dumps(body)
+    picked = client.get("/api/open?path=k.j&name=k3").get_json()
+    assert picked["puzzle"]["name"] == "k3" and picked["status"] == "multiple"
+    text = (root / "k.j").read_text()
+    body = client.post("/api/parse", json={"text": text, "filename": "k.j"}).get_json()
+    assert body["choose"][:2] == ["k0", "k1"]
+    picked = client.post("/api/parse", json={"text": text, "filename": "k.j", "name": "k2"})
+    assert picked.get_json()["puzzle"]["name"] == "k2"
+
+
 def test_open_a_file_in_the_root(bare_client):
     r = bare_client.get("/api/open?path=sub/also.txt")
     assert r.status_code == 200

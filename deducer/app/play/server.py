@@ -32,8 +32,9 @@ Endpoints (all JSON):
 =========================  ===================================================================
 ``GET  /api/start``        the puzzle named on the command line (or null), the root folder
 ``GET  /api/files``        puzzle files inside the root folder (relative paths)
-``GET  /api/open?path=P``  read and parse a file inside the root folder
-``POST /api/parse``        ``{text, filename?, format?, name?}``: parse uploaded text
+``GET  /api/open?path=P``  read and parse a file inside the root folder (``&name=N``: which
+                           puzzle of several; without it such a file answers ``{choose}``)
+``POST /api/parse``        ``{text, filename?, format?, name?}``: parse uploaded text (idem)
 ``POST /api/create``       ``{grid, name?}``: a puzzle from the editor; refused unless unique
 ``POST /api/check``        ``{puzzle}``: entries / pencil marks that fit no solution
 ``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
@@ -254,14 +255,26 @@ def solvability(p: Puzzle) -> dict:
     return {"status": "unique", "message": "the puzzle has exactly one solution"}
 
 
-def _read_text(text: str, fmt: str | None, which: str | None, label: str) -> Puzzle:
-    """Parse puzzle text of any format deducer reads (errors name ``label`` and the line)."""
+def _read_text(text: str, fmt: str | None, which: str | None, label: str) -> Puzzle | dict:
+    """Parse puzzle text of any format deducer reads (errors name ``label`` and the line).
+
+    A text holding several puzzles, read without ``which``, gives the choice instead:
+    ``{"choose": [names], "source", "format", "message"}`` (the page asks which one)."""
     if fmt is None:
         try:
             fmt = formats.detect(text, label).name
         except PuzzleError:
             raise ApiError(400, f"{label}: cannot tell which puzzle format this is (deducer "
                                 f"reads: {', '.join(formats.names())})") from None
+    lister = formats.get(fmt).names
+    if which is None and lister is not None:
+        try:
+            found = lister(text)
+        except PuzzleError:
+            found = []  # the reader below names what is wrong
+        if len(found) > 1:
+            return {"choose": found, "source": label, "format": fmt,
+                    "message": f"{label} holds {len(found)} puzzles: pick one."}
     return formats.loads(text, fmt, name=which, path=label)
 
 
@@ -277,6 +290,11 @@ def _opened(p: Puzzle, source: str | None) -> dict:
         out["message"] += " Check compares your entries with every solution."
         out["cells"] = verdict["cells"]
     return out
+
+
+def _label(source: str, which: str | None) -> str:
+    """The file's name, and which of its puzzles when it holds several."""
+    return f"{source}: {which}" if which else source
 
 
 def _capital(text: str) -> str:
@@ -321,8 +339,26 @@ def safe_path(root: Path, rel) -> Path:
     return target
 
 
+SNIFF_BYTES = 64 * 1024  # how much of a listed file is read to tell if it is a puzzle
+
+
+def _is_puzzle_file(path: Path) -> bool:
+    """Does the file read as a puzzle format (its start, by the formats' own sniffing)?
+    Keeps project files with a puzzle extension (SOURCES.txt, expected.json) off the list."""
+    try:
+        if path.stat().st_size > formats.MAX_BYTES:
+            return False
+        with path.open("rb") as f:
+            head = f.read(SNIFF_BYTES)
+        text = formats.decode(head, path.name)
+        formats.detect(text, path.name)
+    except (OSError, PuzzleError):
+        return False
+    return True
+
+
 def list_files(root: Path) -> tuple[list[str], bool]:
-    """Puzzle-looking files under ``root`` (no hidden folders, no links out); truncated?"""
+    """Puzzle files under ``root`` (no hidden folders, no links out); truncated?"""
     exts = set()
     for n in formats.names():
         exts.update(formats.get(n).extensions)
@@ -331,7 +367,7 @@ def list_files(root: Path) -> tuple[list[str], bool]:
         here = Path(dirpath)
         depth = len(here.relative_to(root).parts)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
-                             and depth < MAX_DEPTH)
+                             and not d.endswith(".egg-info") and depth < MAX_DEPTH)
         for f in sorted(filenames):
             if f.startswith(".") or Path(f).suffix.lower() not in exts:
                 continue
@@ -340,7 +376,8 @@ def list_files(root: Path) -> tuple[list[str], bool]:
                 real = full.resolve()
             except OSError:
                 continue
-            if not real.is_relative_to(root) or not real.is_file():
+            if not real.is_relative_to(root) or not real.is_file() \
+                    or not _is_puzzle_file(real):
                 continue
             out.append(full.relative_to(root).as_posix())
             if len(out) >= MAX_LISTED:
@@ -463,8 +500,9 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         fmt_ = request.args.get("format") or None
         _check_format(fmt_)
         text = formats.decode(data, rel)
-        p = _read_text(text, fmt_, request.args.get("name") or None, rel)
-        return jsonify(_opened(p, rel))
+        which = request.args.get("name") or None
+        p = _read_text(text, fmt_, which, rel)
+        return jsonify(p if isinstance(p, dict) else _opened(p, _label(rel, which)))
 
     @app.post("/api/parse")
     def api_parse():
@@ -482,7 +520,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         if "\x00" in text:
             raise ApiError(400, f"{label}: the file contains a NUL byte (is it a binary file?)")
         p = _read_text(text, fmt_, which, label)
-        return jsonify(_opened(p, label))
+        return jsonify(p if isinstance(p, dict) else _opened(p, _label(label, which)))
 
     @app.post("/api/create")
     def api_create():
