@@ -442,6 +442,8 @@ def test_a_file_of_several_puzzles_offers_a_choice(page, root):
 
 
 def test_folder_list_holds_puzzle_files_only(page):
+    # the list arrives after the page is ready: wait for it
+    page.wait_for_function("() => document.querySelectorAll('#server-files option').length > 1")
     values = page.eval_on_selector_all("#server-files option", "os => os.map(o => o.value)")
     assert "expected.json" not in values
     assert not any(v.startswith("deducer.egg-info") for v in values)
