@@ -4,10 +4,10 @@ walkthroughs (``deducer render --pdf book.pdf FILES...``).
 Drawn with cairo, through the same two packages as ``render --png`` (the optional extra
 ``png``: cairosvg and its cairocffi, over the system's libcairo): cairo's PDF backend is
 mature, writes many pages of any size to one file, and finds fonts through fontconfig, so
-the run names' arrows (→ ↓) print as they read on screen. Each page is composed as one SVG
-(the boards are :mod:`deducer.render.svg`'s, the very ones ``render --svg`` draws) and
-drawn by cairosvg onto one shared multi-page cairo PDF surface. Text is wrapped by
-measuring it with cairo's own font metrics, the ones the page is drawn with.
+the run names' arrows (→ ↓) print as they read on screen. The boards are
+:mod:`deducer.render.svg`'s (the very ones ``render --svg`` draws), drawn by cairosvg onto
+one shared multi-page cairo PDF surface; captions and walkthrough text are drawn by cairo
+itself, wrapped with the same font metrics they are drawn with.
 
 Pages are A4 (a board wider than tall gets a landscape page of its own). Puzzles go two
 to a page when both stay at least :data:`MIN_PUZZLE_CELL` points a square, solutions four.
@@ -91,26 +91,48 @@ class _Measure:
 
 # ---- pages as SVG --------------------------------------------------------------------------
 class _Page:
+    """One page: boards (SVG, drawn by cairosvg) and lines of text (drawn by cairo itself:
+    cairosvg lays text out glyph by glyph, some hundred times slower for a page of it)."""
+
     def __init__(self, size: tuple[float, float]):
         self.w, self.h = size
-        self.parts: list[str] = []
+        self.boards: list[str] = []
+        self.texts: list[tuple[float, float, str, float, bool, str, str]] = []
 
     def text(self, x: float, y: float, s: str, size: float, *, bold: bool = False,
              anchor: str = "start", color: str = "#111") -> None:
-        weight = ' font-weight="bold"' if bold else ""
-        self.parts.append(f'<text x="{x:.2f}" y="{y:.2f}" font-family="{FONT}" '
-                          f'font-size="{size}"{weight} text-anchor="{anchor}" '
-                          f'fill="{color}">{escape(s)}</text>')
+        self.texts.append((x, y, s, size, bold, anchor, color))
 
     def board(self, svg: str, x: float, y: float, scale: float) -> None:
-        self.parts.append(f'<g transform="translate({x:.2f},{y:.2f}) scale({scale:.4f})">'
-                          f"{svg}</g>")
+        self.boards.append(f'<g transform="translate({x:.2f},{y:.2f}) scale({scale:.4f})">'
+                           f"{svg}</g>")
 
-    def svg(self) -> str:
+    def svg(self, *, with_text: bool = True) -> str:
+        """The page as one SVG (points as user units)."""
+        parts = list(self.boards)
+        if with_text:
+            for x, y, s, size, bold, anchor, color in self.texts:
+                weight = ' font-weight="bold"' if bold else ""
+                parts.append(f'<text x="{x:.2f}" y="{y:.2f}" font-family="{FONT}" '
+                             f'font-size="{size}"{weight} text-anchor="{anchor}" '
+                             f'fill="{color}">{escape(s)}</text>')
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.w}pt" '
                 f'height="{self.h}pt" viewBox="0 0 {self.w} {self.h}">'
-                f'<rect width="{self.w}" height="{self.h}" fill="#fff"/>'
-                + "".join(self.parts) + "</svg>")
+                + "".join(parts) + "</svg>")
+
+    def draw_text(self, ctx, cairocffi) -> None:
+        """The page's text, with cairo's toy font API (fontconfig picks the face)."""
+        for x, y, s, size, bold, anchor, color in self.texts:
+            weight = cairocffi.FONT_WEIGHT_BOLD if bold else cairocffi.FONT_WEIGHT_NORMAL
+            ctx.select_font_face(FONT, cairocffi.FONT_SLANT_NORMAL, weight)
+            ctx.set_font_size(size)
+            ctx.set_source_rgb(*(int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+                               if len(color) == 7 else
+                               (int(color[i], 16) / 15 for i in (1, 2, 3)))
+            advance = ctx.text_extents(s)[4]
+            shift = {"end": advance, "middle": advance / 2}.get(anchor, 0.0)
+            ctx.move_to(x - shift, y)
+            ctx.show_text(s)
 
 
 def _board_size(puzzle) -> tuple[float, float]:
@@ -232,8 +254,9 @@ def _summary(exp) -> str:
     return text + "."
 
 
-def book_pages(entries: list[Entry], *, walkthroughs: bool = False, measure=None) -> list[str]:
-    """The booklet's pages, each one SVG: puzzles, then solutions, then walkthroughs."""
+def book_pages(entries: list[Entry], *, walkthroughs: bool = False, measure=None
+               ) -> list[_Page]:
+    """The booklet's pages: puzzles, then solutions, then walkthroughs."""
     puzzles, solutions = [], []
     for k, e in enumerate(entries, start=1):
         bare = e.puzzle.without_progress()
@@ -251,11 +274,11 @@ def book_pages(entries: list[Entry], *, walkthroughs: bool = False, measure=None
     for n, page in enumerate(pages, start=1):
         page.text(page.w / 2, page.h - MARGIN / 2, f"{n} / {len(pages)}", 8, anchor="middle",
                   color="#777")
-    return [p.svg() for p in pages]
+    return pages
 
 
-def pdf_bytes(pages: list[str], title: str = "Kakuro") -> bytes:
-    """Draw SVG pages onto one multi-page PDF."""
+def pdf_bytes(pages: list[_Page], title: str = "Kakuro") -> bytes:
+    """Draw the pages onto one multi-page PDF: boards by cairosvg, text by cairo."""
     cairocffi, cairosvg = _cairo()
     out = io.BytesIO()
     target = cairocffi.PDFSurface(out, *A4)
@@ -269,11 +292,15 @@ def pdf_bytes(pages: list[str], title: str = "Kakuro") -> bytes:
         """cairosvg draws the page onto the shared surface instead of a file of its own."""
 
         def _create_surface(self, width, height):
-            target.set_size(width, height)
             return target, width, height
 
-    for svg in pages:
-        OnePage(cairosvg.parser.Tree(bytestring=svg.encode("utf-8")), None, 96)
+    ctx = cairocffi.Context(target)
+    for page in pages:
+        target.set_size(page.w, page.h)
+        if page.boards:
+            svg = page.svg(with_text=False)
+            OnePage(cairosvg.parser.Tree(bytestring=svg.encode("utf-8")), None, 96)
+        page.draw_text(ctx, cairocffi)
         target.show_page()
     target.finish()
     return out.getvalue()
