@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from html import escape
 
-from ..puzzle.combos import BIT
+from ..puzzle.combos import BIT, combos
 from ..puzzle.model import cell_name
 from . import Renderer
 from .svg import board_svg, position_digits, solution_svg, start_position
@@ -118,6 +118,10 @@ def walkthrough_data(puzzle, explanation, start=None) -> dict:
         "start": start.masks,
         "fixed": fixed,
         "runs": [list(run.cells) for run in puzzle.runs],
+        # per run, the digit sets its sum allows (null: unclued, any digits): "all
+        # candidates" shows what the runs' combinations allow beside the written digits
+        "combos": [None if run.total is None else list(combos(run.total, run.length))
+                   for run in puzzle.runs],
         "steps": steps,
         "startText": _start_text(puzzle, start),
     }
@@ -227,7 +231,8 @@ def walkthrough_html(puzzle, explanation) -> str:
 <button id="next" type="button" title="Next step (→)" aria-label="next">▶</button>
 <button id="last" type="button" title="Last step (End)" aria-label="last">▶|</button>
 <span id="pos">Start</span>
-<label><input type="checkbox" id="all-cands"> all candidates</label>
+<label title="every empty cell: the digits its runs' combinations still allow">
+<input type="checkbox" id="all-cands"> all candidates</label>
 </div>
 <div id="current"><span id="cur-rule">Start</span>
 <span id="cur-text">{escape(_start_text(puzzle, start))}</span></div>
@@ -307,6 +312,24 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
   var byStep = [];
   items.forEach(function (li) { byStep[+li.getAttribute("data-step")] = li; });
   var allBox = document.getElementById("all-cands");
+  var cellRuns = D.cells.map(function () { return []; });
+  D.runs.forEach(function (cells, rid) { cells.forEach(function (i) { cellRuns[i].push(rid); }); });
+
+  // every digit the runs' combinations allow in each cell, beside the digits written
+  // so far: the candidates a player would pencil in (the engine's own narrowing on top)
+  function comboAllowed(s) {
+    var room = D.runs.map(function (cells, rid) {
+      var w = 0;
+      cells.forEach(function (i) { if (s.digit[i]) w |= 1 << (s.digit[i] - 1); });
+      if (D.combos[rid] === null) return 511 & ~w;
+      var u = 0;
+      D.combos[rid].forEach(function (c) { if ((c & w) === w) u |= c; });
+      return u & ~w;
+    });
+    return cellRuns.map(function (rids) {
+      return rids.reduce(function (m, rid) { return m & room[rid]; }, 511);
+    });
+  }
 
   // ---- replay, with a snapshot every SNAP steps --------------------------------------
   function startState() {
@@ -358,11 +381,13 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     st[1].forEach(function (e) { struck[e[0]] = (struck[e[0]] || 0) | e[1]; });
     st[0].forEach(function (p) { fresh[p[0]] = p[1]; });
     var showAll = allBox && allBox.checked;
+    var allowed = showAll ? comboAllowed(s) : null;
     for (var i = 0; i < W; i++) {
       var d = s.digit[i], kind = fresh[i] ? "n" : s.kind[i];
       var cand = 0, x = 0;
       if (!d) {
-        if (showAll || s.masks[i] !== D.start[i] || struck[i]) cand = s.masks[i];
+        if (showAll) cand = s.masks[i] & allowed[i];
+        else if (s.masks[i] !== D.start[i] || struck[i]) cand = s.masks[i];
         x = struck[i] || 0;
       }
       var key = d + kind + ":" + cand + ":" + x;
