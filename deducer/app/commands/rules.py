@@ -221,15 +221,13 @@ def _bundled():
 
 
 def _files(paths):
-    from ...puzzle import formats
-    from .rate import _expand
+    from ...errors import DeducerError
+    from ..batch.inputs import expand, load
 
-    for label, path, name, error in _expand(paths, None, None):
-        if error is not None:
-            from ...errors import DeducerError
-
-            raise DeducerError(error)
-        yield label, formats.load(path, None, name=name), (path, name)
+    for task in expand(paths):  # the same files, folders and globs as 'deducer rate' reads
+        if task.error is not None:
+            raise DeducerError(task.error)
+        yield task.label, load(task, None), (task.path, task.name) if task.path else None
 
 
 def _test(args) -> int:
