@@ -116,18 +116,26 @@ SCHEMA = (("source", "string"), ("status", "string"), ("level", "string"),
           ("seconds", "float64"), ("error", "string"))
 
 
-def write_parquet(journal: Path, target: Path) -> None:
-    """The journal's rows as one Parquet table (written atomically)."""
+def write_parquet(journal: Path, target: Path, batch: int = 65536) -> None:
+    """The journal's rows as a Parquet table, a row group per ``batch`` rows (memory stays
+    flat however many rows), written under a temporary name and renamed into place."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     schema = pa.schema([(name, getattr(pa, kind)()) for name, kind in SCHEMA])
-    cols: dict[str, list] = {name: [] for name, _ in SCHEMA}
-    with open(journal, encoding="utf-8") as fh:
+    tmp = target.with_name(f".{target.name}.tmp")
+    with open(journal, encoding="utf-8") as fh, pq.ParquetWriter(tmp, schema) as writer:
+        cols: dict[str, list] = {name: [] for name, _ in SCHEMA}
+        n = 0
         for line in fh:
             row = json.loads(line)
-            for name in cols:
-                cols[name].append(row.get(name))
-    tmp = target.with_name(f".{target.name}.tmp")
-    pq.write_table(pa.table(cols, schema=schema), tmp)
+            for name, values in cols.items():
+                values.append(row.get(name))
+            n += 1
+            if n == batch:
+                writer.write_table(pa.table(cols, schema=schema))
+                cols = {name: [] for name, _ in SCHEMA}
+                n = 0
+        if n:
+            writer.write_table(pa.table(cols, schema=schema))
     os.replace(tmp, target)
