@@ -335,3 +335,25 @@ def test_expand_orders_folders_naturally(tmp_path):
         (tmp_path / name).write_text(FOUR, encoding="utf-8")
     assert [Path(t.label).name for t in expand([str(tmp_path)])] == ["1.txt", "2.txt",
                                                                      "10.txt"]
+
+
+def test_usage_errors_are_one_line(tmp_path, capsys, monkeypatch):
+    a = tmp_path / "a.txt"
+    a.write_text(FOUR, encoding="utf-8")
+    for argv, says in [
+        (("--scheduler", "tcp://x:1"), "goes with --engine dask"),
+        (("--out", tmp_path / "no" / "r.jsonl"), "does not exist"),
+        (("--out", tmp_path), "is a directory"),
+        (("--jobs", "0"), "--jobs must be"),
+        (("--chunk", "0"), "--chunk must be"),
+        (("--engine", "dask", "--scheduler", "nonsense", "--out", tmp_path / "r.jsonl"),
+         "cannot reach the Dask scheduler"),
+    ]:
+        if "nonsense" in argv:
+            pytest.importorskip("distributed")
+        code, out, err = cli(capsys, "rate", a, *argv)
+        assert code == 2 and says in err and len(err.splitlines()) == 1, (argv, err)
+    assert not (tmp_path / "r.jsonl").exists()  # a run that wrote no row leaves no file
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    code, _, err = cli(capsys, "rate", a, "--engine", "dask")
+    assert code == 2 and "pip install 'deducer[dask]'" in err

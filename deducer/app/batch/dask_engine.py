@@ -18,6 +18,7 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
+from ...errors import DeducerError
 from . import OnFail, Settings
 
 HEARTBEAT = 0.25
@@ -54,7 +55,11 @@ class DaskEngine:
         from distributed import Client, LocalCluster
 
         if self.settings.scheduler:
-            return Client(self.settings.scheduler, timeout="20s"), None
+            try:
+                return Client(self.settings.scheduler, timeout="10s"), None
+            except (OSError, TimeoutError, ValueError) as e:
+                raise DeducerError(f"cannot reach the Dask scheduler at "
+                                   f"{self.settings.scheduler}: {e}") from None
         cluster = LocalCluster(n_workers=max(1, self.settings.jobs), threads_per_worker=1,
                                processes=True, dashboard_address=None,
                                silence_logs=logging.ERROR)

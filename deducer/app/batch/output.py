@@ -66,6 +66,8 @@ class RowFile:
                 and not force:
             raise DeducerError("already exists; pass --resume to go on where it stopped, "
                                "or --force to start over", path=path)
+        self.created = not self.journal.exists()
+        self.written = 0
         try:
             self.fh = open(self.journal, "a" if resume else "w", encoding="utf-8")
         except OSError as e:
@@ -99,10 +101,14 @@ class RowFile:
     def write(self, row: dict) -> None:
         self.fh.write(dumps(row))
         self.fh.flush()  # as it goes: an interrupted run keeps every row it finished
+        self.written += 1
 
     def close(self, complete: bool) -> None:
         """Close the file; on a complete Parquet run, write the Parquet file."""
         self.fh.close()
+        if not complete and self.created and not self.written:
+            os.unlink(self.journal)  # failed before the first row: leave nothing behind
+            return
         if complete and self.fmt == "parquet":
             write_parquet(self.journal, self.target)
             os.unlink(self.journal)
