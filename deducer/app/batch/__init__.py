@@ -41,6 +41,49 @@ class Settings:
     scheduler: str | None = None  # dask: tcp://HOST:8786 (None: a LocalCluster)
 
 
+def add_engine_args(p, what: str = "work") -> None:
+    """``--jobs/--engine/--scheduler/--chunk/--retries/--no-progress`` for a batch command."""
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help=f"{what} in N worker processes (default 1); with --engine dask and no "
+                        "--scheduler, the LocalCluster's workers")
+    p.add_argument("--engine", choices=ENGINES, default="pool",
+                   help="pool: local worker processes (default); dask: a Dask cluster "
+                        "(the 'dask' extra)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --engine dask: the scheduler, e.g. tcp://HOST:8786 (default: "
+                        "start a LocalCluster)")
+    p.add_argument("--chunk", type=int, metavar="N",
+                   help="items per task (default: sized from the batch, at most 64)")
+    p.add_argument("--retries", type=int, default=RETRIES, metavar="N",
+                   help="times an item whose worker died is tried again before its row says "
+                        f"failed (default {RETRIES})")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (it is only drawn when stderr is a terminal)")
+
+
+def settings_from(args) -> Settings:
+    """The :class:`Settings` the command line asks for (usage errors as DeducerError)."""
+    from ...errors import DeducerError
+
+    if args.jobs < 1:
+        raise DeducerError("--jobs must be at least 1")
+    if args.chunk is not None and args.chunk < 1:
+        raise DeducerError("--chunk must be at least 1")
+    if args.retries < 0:
+        raise DeducerError("--retries must be 0 or more")
+    if args.scheduler and args.engine != "dask":
+        raise DeducerError("--scheduler goes with --engine dask")
+    if args.engine == "dask":
+        from .dask_engine import missing
+
+        why = missing()
+        if why:
+            raise DeducerError(why)
+    return Settings(engine=args.engine, jobs=args.jobs, chunk=args.chunk,
+                    timeout=getattr(args, "timeout", None), retries=args.retries,
+                    scheduler=args.scheduler)
+
+
 def chunk_size(n: int, jobs: int, asked: int | None = None) -> int:
     """Items per chunk: enough chunks for balance at the end of the run, few enough to keep
     per-task overhead (tiny locally, ~1 ms on Dask) negligible."""

@@ -60,23 +60,14 @@ def add_parser(sub) -> None:
     p.add_argument("--no-timing", action="store_true",
                    help="leave 'seconds' empty in --out rows, so that two runs give "
                         "byte-identical files")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="rate in N worker processes (default 1); with --engine dask and no "
-                        "--scheduler, the LocalCluster's workers")
-    p.add_argument("--engine", choices=("pool", "dask"), default="pool",
-                   help="pool: local worker processes (default); dask: a Dask cluster "
-                        "(the 'dask' extra)")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="with --engine dask: the scheduler, e.g. tcp://HOST:8786 (default: "
-                        "start a LocalCluster)")
-    p.add_argument("--chunk", type=int, metavar="N",
-                   help="puzzles per task (default: sized from the batch, at most 64)")
-    p.add_argument("--retries", type=int, default=2, metavar="N",
-                   help="times a puzzle whose worker died is tried again before its row says "
-                        "failed (default 2)")
-    p.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (it is only drawn when stderr is a terminal)")
+    from ..batch import add_engine_args
+
+    add_engine_args(p, "rate")
     add_rule_args(p)
+    for action in p._actions:
+        if action.dest == "timeout":
+            action.help = ("give each puzzle at most this long (its row then says 'timed out', "
+                           "exit code 4); a worker still busy a second later is killed")
 
 
 # ---------------------------------------------------------------------------- one puzzle
@@ -260,33 +251,20 @@ def run(args) -> int:
 
     from ...errors import DeducerError
     from ...explain.rating import RATER_VERSION
-    from ..batch import ENGINES, Settings
     from ..batch import run as batch_run
+    from ..batch import settings_from
     from ..batch.inputs import expand
     from ..batch.output import RowFile, out_format
     from ..batch.progress import Bar
 
     check_timeout(args)
-    if args.jobs < 1:
-        raise DeducerError("--jobs must be at least 1")
-    if args.chunk is not None and args.chunk < 1:
-        raise DeducerError("--chunk must be at least 1")
-    if args.retries < 0:
-        raise DeducerError("--retries must be 0 or more")
+    settings = settings_from(args)
     fmt = args.format
     out_fmt = args.out_format
     if fmt == "parquet":  # --format parquet names the output, not the puzzles
         fmt, out_fmt = None, "parquet"
     if (args.resume or args.no_timing or out_fmt or args.force) and not args.out:
         raise DeducerError("--resume, --force, --no-timing and --out-format go with --out")
-    if args.scheduler and args.engine != "dask":
-        raise DeducerError("--scheduler goes with --engine dask")
-    assert args.engine in ENGINES
-    if args.engine == "dask":
-        from ..batch.dask_engine import missing
-
-        if missing():
-            raise DeducerError(missing())
     _ladder(tuple(args.rules), tuple(args.disable))  # a bad rule file: one error, up front
     sink = None
     if args.out:
@@ -312,8 +290,6 @@ def run(args) -> int:
                                    "--force to start over)", path=args.out)
             counts[row.get("status")] += 1
         tasks = tasks[kept:]
-    settings = Settings(engine=args.engine, jobs=args.jobs, chunk=args.chunk,
-                        timeout=args.timeout, retries=args.retries, scheduler=args.scheduler)
     func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout))
     on_fail = partial(failed_row, args.timeout)
     bar = Bar(len(tasks), sys.stderr.isatty() and not args.no_progress)
