@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import time
@@ -165,6 +166,7 @@ class PoolEngine:
                 for k, slot in enumerate(slots):
                     if not slot.todo:
                         continue
+                    alive = slot.proc.is_alive()  # before draining: what it sent is all there
                     broken = False
                     try:
                         while slot.todo and slot.conn.poll():
@@ -172,11 +174,11 @@ class PoolEngine:
                             item = slot.todo[0][1]
                             answered(slot, idx)
                             yield idx, (payload if kind == "ok" else on_fail(item, kind, payload))
-                    except (EOFError, OSError):
-                        broken = True
+                    except (EOFError, OSError, ValueError, pickle.UnpicklingError):
+                        broken = True  # it died mid-message
                     if not slot.todo:
                         continue
-                    if broken or not slot.proc.is_alive():
+                    if broken or not alive:
                         yield from self._died(slots, k, func, deaths, retry, on_fail, answered)
                     elif self.timeout is not None and now - slot.since > self.timeout + GRACE:
                         idx, item = slot.todo[0]
