@@ -60,6 +60,15 @@ class DaskEngine:
             except (OSError, TimeoutError, ValueError) as e:
                 raise DeducerError(f"cannot reach the Dask scheduler at "
                                    f"{self.settings.scheduler}: {e}") from None
+        import multiprocessing
+
+        import dask
+
+        if "fork" in multiprocessing.get_all_start_methods():
+            # forked workers start in 0.6 s instead of 4 s (no re-import of Dask and deducer)
+            # and close in milliseconds: the difference between Dask trailing the pool by a
+            # few seconds and by a sixth on a corpus-sized run
+            dask.config.set({"distributed.worker.multiprocessing-method": "fork"})
         cluster = LocalCluster(n_workers=max(1, self.settings.jobs), threads_per_worker=1,
                                processes=True, dashboard_address=None,
                                silence_logs=logging.ERROR)
