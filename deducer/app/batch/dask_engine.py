@@ -69,9 +69,12 @@ class DaskEngine:
             # and close in milliseconds: the difference between Dask trailing the pool by a
             # few seconds and by a sixth on a corpus-sized run
             dask.config.set({"distributed.worker.multiprocessing-method": "fork"})
+        # the local scheduler gives up on a task as the pool gives up on an item (a remote
+        # scheduler keeps its own distributed.scheduler.allowed-failures, 3 by default)
+        dask.config.set({"distributed.scheduler.allowed-failures": self.settings.retries})
         cluster = LocalCluster(n_workers=max(1, self.settings.jobs), threads_per_worker=1,
                                processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
+                               silence_logs=logging.CRITICAL)
         return Client(cluster), cluster
 
     def map(self, func, chunks: Iterator[list], on_fail: OnFail
