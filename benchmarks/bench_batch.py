@@ -35,8 +35,8 @@ def children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def rate(folder: Path, out: Path, *extra: str) -> tuple[float, float, int]:
-    """Wall seconds, CPU seconds and exit code of one whole ``deducer rate`` command."""
+def rate(folder: Path, out: Path, *extra: str) -> tuple[float, float, int, str]:
+    """Wall seconds, CPU seconds, exit code and summary of one whole ``deducer rate``."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     cmd = [sys.executable, "-m", "deducer", "rate", str(folder), "--out", str(out),
            "--no-timing", "--no-progress", *extra]
@@ -46,7 +46,7 @@ def rate(folder: Path, out: Path, *extra: str) -> tuple[float, float, int]:
     wall = time.perf_counter() - t
     if proc.returncode not in (0, 1, 4):
         print(f"  {' '.join(extra)}: exit {proc.returncode}: {proc.stderr.strip()}")
-    return wall, children_cpu() - cpu, proc.returncode
+    return wall, children_cpu() - cpu, proc.returncode, proc.stdout.strip()
 
 
 def main() -> int:
@@ -85,14 +85,17 @@ def main() -> int:
         speed: dict[str, float] = {}
         cpu_per: dict[str, float] = {}
         outputs: dict[str, bytes] = {}
+        summary = ""
         for r in range(args.rounds):
             for k, (name, extra) in enumerate(runs):
                 out = Path(tmp) / f"rows{k}-{r}.jsonl"
-                wall, cpu, code = rate(folder, out, *extra)
+                wall, cpu, code, said = rate(folder, out, *extra)
+                summary = summary or said
                 speed[name] = max(speed.get(name, 0.0), n / wall)
                 cpu_per[name] = min(cpu_per.get(name, cpu / n), cpu / n)
                 outputs[f"{name} {r}"] = out.read_bytes() if out.exists() else b""
                 print(f"{name:<22} {wall:>8.1f} {n / wall:>10.2f} {cpu / n:>13.4f} {code}")
+        print("rows:", summary.split(";")[0])
         one, two = speed["pool --jobs 1"], speed["pool --jobs 2"]
         print(f"speed-up 1 -> 2 workers: {two / one:.2f}x (target >= 1.7x), "
               f"scaling efficiency {two / one / 2:.0%}"
