@@ -11,7 +11,16 @@ results **in input order**, whatever the engine and the worker count. Two engine
   never pay for importing Dask.
 
 Failures are turned into results by the caller's ``on_fail(item, kind, message)`` (kind is
-``"timeout"``, ``"died"`` or ``"error"``), so one row shape serves every outcome.
+``"timeout"``, ``"died"`` or ``"error"``), so one row shape serves every outcome. A command
+uses it in three lines (``deducer rate`` does; ``generate --count`` maps seeds the same way)::
+
+    add_engine_args(parser)                      # --jobs --engine --scheduler --chunk ...
+    settings = settings_from(args)               # checked: one-line errors
+    for row in run(partial(one, params), items, settings, on_fail, tick=Bar(len(items), tty)):
+        ...                                      # rows in input order, as they are ready
+
+``func`` must be picklable (a module-level function, or a ``functools.partial`` of one) and
+so must items and results: Dask ships them to other machines.
 """
 
 from __future__ import annotations
