@@ -357,17 +357,3 @@ def test_usage_errors_are_one_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
     code, _, err = cli(capsys, "rate", a, "--engine", "dask")
     assert code == 2 and "pip install 'deducer[dask]'" in err
-
-
-def dies_on_5(x: int) -> int:
-    if x == 5:
-        os.kill(os.getpid(), signal.SIGKILL)
-    return x * x
-
-
-def test_dask_isolates_a_puzzle_that_keeps_killing_workers():
-    pytest.importorskip("distributed")
-    got = list(run(dies_on_5, list(range(8)), Settings(engine="dask", jobs=2, chunk=4,
-                                                       retries=0), fail))
-    assert got[5][:2] == (5, "died")
-    assert [g for k, g in enumerate(got) if k != 5] == [x * x for x in range(8) if x != 5]

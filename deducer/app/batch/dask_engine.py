@@ -60,18 +60,17 @@ class DaskEngine:
             except (OSError, TimeoutError, ValueError) as e:
                 raise DeducerError(f"cannot reach the Dask scheduler at "
                                    f"{self.settings.scheduler}: {e}") from None
-        import multiprocessing
-
+        # Workers are spawned (Dask's default), not forked: forking this process while
+        # Dask's own threads hold locks left a worker deadlocked (seen in testing), even
+        # though a forked cluster starts in 0.6 s against about 4 s spawned.
         import dask
 
-        if "fork" in multiprocessing.get_all_start_methods():
-            # forked workers start in 0.6 s instead of 4 s (no re-import of Dask and deducer)
-            # and close in milliseconds: the difference between Dask trailing the pool by a
-            # few seconds and by a sixth on a corpus-sized run
-            dask.config.set({"distributed.worker.multiprocessing-method": "fork"})
         # the local scheduler gives up on a task as the pool gives up on an item (a remote
         # scheduler keeps its own distributed.scheduler.allowed-failures, 3 by default)
-        dask.config.set({"distributed.scheduler.allowed-failures": self.settings.retries})
+        dask.config.set({"distributed.scheduler.allowed-failures": self.settings.retries,
+                         # one task per single-threaded worker at a time: a task waiting
+                         # behind one that kills the worker would be blamed with it
+                         "distributed.scheduler.worker-saturation": 1.0})
         cluster = LocalCluster(n_workers=max(1, self.settings.jobs), threads_per_worker=1,
                                processes=True, dashboard_address=None,
                                silence_logs=logging.CRITICAL)
@@ -106,7 +105,12 @@ class DaskEngine:
                 for fut in done:
                     chunk = running.pop(fut)
                     try:
-                        results = fut.result()
+                        results = fut.result(timeout=HEARTBEAT)
+                    except TimeoutError:
+                        # finished, then its result went down with a worker that died since
+                        # (one a later task killed): the scheduler computes it again
+                        running[fut] = chunk
+                        continue
                     except KilledWorker:
                         if len(chunk) > 1:  # find the one to blame: one task per item
                             for one in chunk:

@@ -33,8 +33,8 @@ class Task:
     label: str  # the row's source: path, path:name, or path:line
     path: str | None = None  # the file to read (None: ``text`` holds the puzzle)
     name: str | None = None  # which puzzle of a multi-puzzle file
-    text: str | None = None  # one line of a JSON-lines file or of standard input
-    line: int | None = None  # where ``text`` came from
+    text: str | None = None  # a line of a JSON-lines file or of stdin (or a file's text)
+    line: int | None = None  # where ``text`` came from (None: the whole file ``path``)
     error: str | None = None  # could not be listed or read: the row's reason
 
 
@@ -166,12 +166,42 @@ def line_puzzle_text(text: str) -> str:
     raise PuzzleError("a JSON line must be a deducer JSON puzzle or hold one under 'puzzle'")
 
 
+def embed(task: Task) -> Task:
+    """The task with its file's text inside, for workers that do not share this machine's
+    files (a Dask cluster); read errors become the task's error, as they would in a worker."""
+    if task.path is None or task.text is not None or task.error is not None:
+        return task
+    try:
+        text = _read(task.path)
+    except DeducerError as e:
+        return Task(task.label, path=task.path, name=task.name, error=str(e))
+    return Task(task.label, path=task.path, name=task.name, text=text)
+
+
+class Embedded:
+    """``tasks`` seen through :func:`embed`, a slice at a time (files are read as their
+    chunk is sent, not all up front)."""
+
+    def __init__(self, tasks: list[Task]):
+        self.tasks = tasks
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [embed(t) for t in self.tasks[k]]
+        return embed(self.tasks[k])
+
+
 def load(task: Task, fmt: str | None):
     """The task's puzzle (raises :class:`DeducerError` located at the file and line)."""
     from ...puzzle import formats
 
     if task.text is None:
         return formats.load(task.path, fmt, name=task.name)
+    if task.line is None:  # a whole file's text, embedded
+        return formats.loads(task.text, fmt, name=task.name, path=task.path)
     where = task.label.rsplit(":", 1)[0]
     try:
         return formats.loads(line_puzzle_text(task.text), fmt, name=task.name)

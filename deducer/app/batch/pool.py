@@ -9,9 +9,9 @@ the parent always knows which item a worker is on. That is what makes the pool s
 - an item still running ``GRACE`` seconds after its time limit (a rule stuck in a loop never
   reaches the cooperative deadline check) gets its worker killed and is reported as timed out.
 
-Workers are forked where the platform allows it (start-up in milliseconds, and the parent's
-loaded rule ladder comes along); they ignore SIGINT so that Ctrl-C stops the run from the
-parent, which kills them on the way out.
+Workers are forked where that is safe (start-up in milliseconds, and the parent's loaded
+rule ladder comes along), else started by a fork server; they ignore SIGINT so that Ctrl-C
+stops the run from the parent, which kills them on the way out.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
@@ -71,8 +72,20 @@ class PoolEngine:
         self.jobs = max(1, settings.jobs)
         self.timeout = settings.timeout
         self.retries = settings.retries
+        self.ctx: Any = None  # chosen when the run starts (see _context)
+
+    @staticmethod
+    def _context():
+        """Fork when this process has no other thread (workers start in milliseconds and
+        inherit the loaded rule ladder); otherwise forkserver, because a fork copies any lock
+        another thread holds (a Dask client left in the same process, say) and can leave the
+        child waiting on it forever."""
         methods = multiprocessing.get_all_start_methods()
-        self.ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+        if "fork" in methods and threading.active_count() == 1:
+            return multiprocessing.get_context("fork")
+        if "forkserver" in methods:
+            return multiprocessing.get_context("forkserver")
+        return multiprocessing.get_context("spawn")
 
     def _start(self, func) -> _Slot:
         for stream in (sys.stdout, sys.stderr):  # a forked child must not re-flush them
@@ -104,6 +117,7 @@ class PoolEngine:
     def map(self, func, chunks: Iterator[list], on_fail: OnFail
             ) -> Iterator[tuple[int, Any] | None]:
         """(index, result) pairs in completion order, ``None`` as a heartbeat."""
+        self.ctx = self._context()
         fresh = iter(chunks)
         retry: deque = deque()  # (cid, [(idx, item), ...]) put back after a worker died
         left: dict[int, int] = {}  # chunk id -> items not answered yet

@@ -253,7 +253,7 @@ def run(args) -> int:
     from ...explain.rating import RATER_VERSION
     from ..batch import run as batch_run
     from ..batch import settings_from
-    from ..batch.inputs import expand
+    from ..batch.inputs import Embedded, expand
     from ..batch.output import RowFile, out_format
     from ..batch.progress import Bar
 
@@ -292,6 +292,8 @@ def run(args) -> int:
         tasks = tasks[kept:]
     func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout))
     on_fail = partial(failed_row, args.timeout)
+    if settings.engine == "dask":  # its workers may not see this machine's files
+        tasks = Embedded(tasks)
     bar = Bar(len(tasks), sys.stderr.isatty() and not args.no_progress)
     rows: list[dict] = []
     complete = False
