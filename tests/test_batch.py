@@ -364,5 +364,5 @@ def test_a_url_argument_is_rated_as_the_puzzle_it_encodes(capsys):
     # a puzz.link URL holds '?', which must not make it a glob that matches no file
     code, out, _ = cli(capsys, "rate", URL, "--json")
     (row,) = json.loads(out)["puzzles"]
-    assert row["source"] == URL and row["status"] == "unique" and row["level"]
+    assert row["file"] == URL and row["status"] == "solved" and row["level"]
     assert code == 0
