@@ -86,7 +86,7 @@ def _link_json(puzzle: Puzzle, link: Link) -> dict:
 
 
 def digits_of(mask: int) -> list[int]:
-    return [d for d in DIGITS if mask & BIT[d]]
+    return list(DIGITS[mask])
 
 
 @dataclass

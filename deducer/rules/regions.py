@@ -12,7 +12,7 @@ from __future__ import annotations
 import weakref
 from itertools import product
 
-from ..explain.state import Deduction
+from ..explain.state import Deduction, Proof
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
 
@@ -191,11 +191,14 @@ def _runs(region, chosen) -> tuple[int, ...]:
     return tuple(region.base) + tuple(t.run for t in chosen)
 
 
-def region_sum(view, unknowns: int = 1):
-    """Every stored region whose identity leaves ``unknowns`` open cells (1 or 2)."""
+def region_sum(view, unknowns: int = 1, max_ways: int = 8):
+    """Every stored region whose identity leaves ``unknowns`` open cells. With three or
+    more, the open cells are a virtual run: their sum (or difference) is known, and the
+    ways to make it from their candidates (at most ``max_ways``, so a reader can check
+    them) say which digits go."""
     tracker = _tracker(view)
     regions = tracker.regions
-    quiet = tracker.quiet[unknowns]
+    quiet = tracker.quiet.setdefault(unknowns, set())
     for n in tracker.candidates(unknowns):
         region = regions[n]
         found = False
@@ -203,8 +206,10 @@ def region_sum(view, unknowns: int = 1):
             plus, minus, k = _identity(view, region, chosen, excluded)
             if unknowns == 1:
                 ded = _one(view, region, chosen, excluded, plus, minus, k)
-            else:
+            elif unknowns == 2:
                 ded = _two(view, region, chosen, excluded, plus, minus, k)
+            else:
+                ded = _many(view, region, chosen, excluded, plus, minus, k, max_ways)
             if ded is not None:
                 found = True
                 yield ded
@@ -221,11 +226,15 @@ def _one(view, region, chosen, excluded, plus, minus, k):
     values.update(equation=f"{view.cell_name(x)} = {expr} = {v}", digit=v,
                   target=view.cell_name(x))
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
-    return Deduction(placements={x: v}, cells=cells, runs=_runs(region, chosen), values=values)
+    runs = _runs(region, chosen)
+    return Deduction(placements={x: v}, cells=cells, runs=runs, values=values,
+                     weight=_weight(1, runs), proof=Proof(runs=runs))
 
 
-def _share_run(view, x, y) -> bool:
-    return bool(set(view.runs_of(x)) & set(view.runs_of(y)))
+def _shared_run(view, x, y) -> int | None:
+    """The run both cells are in, if any."""
+    both = set(view.runs_of(x)) & set(view.runs_of(y))
+    return min(both) if both else None
 
 
 def _two(view, region, chosen, excluded, plus, minus, k):
@@ -246,7 +255,8 @@ def _two(view, region, chosen, excluded, plus, minus, k):
 
         def back(b):
             return b + total
-    distinct = _share_run(view, x, y)
+    shared = _shared_run(view, x, y)
+    distinct = shared is not None
     mx, my = view.mask(x), view.mask(y)
     gone_x = gone_y = 0
     for a in DIGITS[mx]:
@@ -265,8 +275,104 @@ def _two(view, region, chosen, excluded, plus, minus, k):
     if not elim:
         return None
     values, sides = _facts(view, region, chosen, excluded)
+    used_distinct = distinct and rel == "+"
     expr = (f"{view.cell_name(x)} {rel} {view.cell_name(y)} = {sides[side]} = {total}"
-            + (" (and they share a run, so they differ)" if distinct and rel == "+" else ""))
+            + (f" (and both are in {view.run_name(shared)}, so they differ)"
+               if used_distinct else "")
+            + f", with {_cands(view, (x, y))}")
     values.update(equation=expr, target=view.cells_name((x, y)), digit="")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
-    return Deduction(eliminations=elim, cells=cells, runs=_runs(region, chosen), values=values)
+    runs = _runs(region, chosen)
+    if used_distinct and shared not in runs:
+        runs += (shared,)
+    return Deduction(eliminations=elim, cells=cells, runs=runs, values=values,
+                     weight=_weight(2, runs),
+                     proof=Proof(cells={x: mx, y: my}, runs=runs))
+
+
+def _cands(view, cells) -> str:
+    """'r3c4 (1,2,4), r4c4 (6,8)': the candidates the step rests on."""
+    return ", ".join(f"{view.cell_name(i)} ({view.digits(view.mask(i))})" for i in cells)
+
+
+#: weight with two runs added up, per number of open cells left; every further run adds
+#: 0.1 (up to 0.5): the more runs a person has to add up, the harder the step
+_BASE = {1: 4.5, 2: 5.5, 3: 5.6, 4: 5.7}
+
+
+def _weight(unknowns: int, runs) -> float:
+    base = _BASE.get(unknowns, 5.8)
+    return round(base + 0.1 * min(5, max(0, len(runs) - 2)), 3)
+
+
+def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
+    """Three or more open cells: sum(plus) - sum(minus) = k as a virtual run."""
+    flipped = None
+    if not plus:  # all on the other side: their sum is -k
+        plus, minus, k, flipped = minus, [], -k, True
+    cells = list(plus) + list(minus)
+    sign = [1] * len(plus) + [-1] * len(minus)
+    masks = [view.mask(i) for i in cells]
+    # cells that share a run must differ (name that run in the proof and the sentence)
+    apart: list[tuple[int, int, int]] = []
+    for a in range(len(cells)):
+        for b in range(a + 1, len(cells)):
+            r = _shared_run(view, cells[a], cells[b])
+            if r is not None:
+                apart.append((a, b, r))
+    ways: list[tuple[int, ...]] = []
+    pick = [0] * len(cells)
+
+    def walk(n: int, acc: int) -> bool:
+        if n == len(cells):
+            if acc == k:
+                ways.append(tuple(pick))
+                return len(ways) <= max_ways
+            return True
+        for d in DIGITS[masks[n]]:
+            if any(b == n and pick[a] == d for a, b, _ in apart):
+                continue
+            pick[n] = d
+            if not walk(n + 1, acc + sign[n] * d):
+                return False
+        return True
+
+    if not walk(0, 0) or not ways:
+        return None  # too many ways to list, or none (a contradiction the others report)
+    elim = {}
+    for n, i in enumerate(cells):
+        seen = 0
+        for w in ways:
+            seen |= BIT[w[n]]
+        if masks[n] & ~seen:
+            elim[i] = masks[n] & ~seen
+    if not elim:
+        return None
+    values, sides = _facts(view, region, chosen, excluded)
+    lhs = " + ".join(view.cell_name(i) for i in plus)
+    if minus:
+        lhs += " − " + " − ".join(view.cell_name(i) for i in minus)
+    rhs = sides[0] if flipped is None else sides[1]
+    shared = sorted({r for _, _, r in apart})
+    differ = ""
+    groups: dict[int, list[int]] = {}
+    for a, b, r in apart:
+        g = groups.setdefault(r, [])
+        g.extend(x for x in (cells[a], cells[b]) if x not in g)
+    if groups:
+        said = [f"{view.cells_name(sorted(g))} are all in {view.run_name(r)}"
+                if len(g) > 2 else f"{view.cells_name(sorted(g))} are both in {view.run_name(r)}"
+                for r, g in sorted(groups.items())]
+        differ = "; " + "; ".join(said) + ", so they differ"
+    shown = "; ".join(" + ".join(str(d) for d in w[:len(plus)])
+                      + "".join(f" − {d}" for d in w[len(plus):]) for w in ways)
+    expr = (f"{lhs} = {rhs} = {k}, with {_cands(view, cells)}{differ}. "
+            f"The only way{'s' if len(ways) > 1 else ''} to make it: {shown}")
+    values.update(equation=expr, target=view.cells_name(cells), digit="",
+                  ways=shown)
+    runs = _runs(region, chosen)
+    runs += tuple(r for r in shared if r not in runs)
+    area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
+    return Deduction(eliminations=elim, cells=area, runs=runs, values=values,
+                     weight=_weight(len(cells), runs),
+                     proof=Proof(cells=dict(zip(cells, masks, strict=True)), runs=runs))
