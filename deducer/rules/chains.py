@@ -18,6 +18,8 @@ is exactly as long as the argument; that number is the chain's length.
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..explain.state import Deduction, Link, Proof
@@ -30,7 +32,7 @@ DEFAULT_MAX_CHAIN = 10
 @dataclass
 class _Link:
     kind: str
-    text: str
+    say: Callable[[], str] | str  # the link's sentence, built only for links kept
     place: dict[int, int] = field(default_factory=dict)
     elim: dict[int, int] = field(default_factory=dict)
     cells: dict[int, int] = field(default_factory=dict)  # facts: cell -> candidates
@@ -38,6 +40,12 @@ class _Link:
     runs: tuple[int, ...] = ()
     deps: frozenset[int] = frozenset()
     contradiction: bool = False
+
+    @property
+    def text(self) -> str:
+        if callable(self.say):
+            self.say = self.say()
+        return self.say
 
 
 class _Chase:
@@ -64,6 +72,7 @@ class _Chase:
         self.cell_queued: set[int] = set()
         self.assumed = (cell, digit)
         self.end: int | None = None
+        self.seen_runs: set[int] = set()  # runs whose cells the walk read (its footprint)
         self._write(cell, digit, -1, {})
 
     # ---- bookkeeping ------------------------------------------------------------
@@ -91,6 +100,7 @@ class _Chase:
         self._touch(i)
 
     def _write(self, i: int, d: int, who: int, elim: dict[int, int]) -> None:
+        self.seen_runs.update(self.cell_runs[i])
         self.cur[i] = BIT[d]
         self.placed[i] = True
         self.written_by[i] = who
@@ -155,6 +165,7 @@ class _Chase:
                 return False
             r = self.queue.pop(0)
             self.queued.discard(r)
+            self.seen_runs.add(r)
             link = self._look(r)
             if link is not None:
                 self._add(link)
@@ -182,9 +193,12 @@ class _Chase:
     def _single_link(self, i: int) -> _Link:
         d = SINGLE[self.cur[i]]
         v = self.view
-        gone = self._gone_text(i)
-        return _Link("single", f"{v.cell_name(i)} has only {d} left"
-                               + (f" ({gone})" if gone else "") + f", so {v.cell_name(i)} = {d}",
+        def gone():
+            return self._gone_text(i)
+
+        return _Link("single", lambda: f"{v.cell_name(i)} has only {d} left"
+                               + (f" ({gone()})" if gone() else "")
+                               + f", so {v.cell_name(i)} = {d}",
                      place={i: d}, cells={i: BIT[d]})
 
     def _gone_text(self, i: int) -> str:
@@ -218,7 +232,10 @@ class _Chase:
             if self.placed[i]:
                 written |= cur[i]
         total = self.run_total[r]
-        name = v.run_name(r)
+
+        def name() -> str:
+            return v.run_name(r)
+
         need = None if total is None else total - SUM[written]
         if need is not None and len(open_) == 1:
             return self._lone(r, open_[0], need, written)
@@ -229,11 +246,15 @@ class _Chase:
             return None
         if not open_:
             if need != 0:
-                return _Link("sum", f"{name} is full but adds up to {SUM[written]}, not {total}",
+                return _Link("sum", lambda: f"{name()} is full but adds up to "
+                                            f"{SUM[written]}, not {total}",
                              runs=(r,), contradiction=True)
             return None
         facts = {i: cur[i] for i in open_}
-        arith = self._arith(r, total, written)
+
+        def arith() -> str:
+            return self._arith(r, total, written)
+
         # the run's possible combinations: those still live that fit the written digits and
         # whose other digits the empty cells can hold
         live0 = v.live(r)
@@ -244,9 +265,12 @@ class _Chase:
         combo_fact = {}
         if len(live0) != len(combos(total, len(cells))):  # earlier steps dropped some
             combo_fact = {r: tuple(c for c in live0 if c & written == written)}
-        cells_txt = ", ".join(f"{v.cell_name(i)} ({v.digits(cur[i])})" for i in open_)
+
+        def cells_txt() -> str:
+            return ", ".join(f"{v.cell_name(i)} ({v.digits(facts[i])})" for i in open_)
+
         if not fits:
-            return _Link("combos", f"{name} has no combination left for {cells_txt}",
+            return _Link("combos", lambda: f"{name()} has no combination left for {cells_txt()}",
                          cells=facts, combos=combo_fact, runs=(r,), contradiction=True)
         free = [c & ~written for c in fits]
         allowed = 0
@@ -254,13 +278,16 @@ class _Chase:
         for c in free:
             allowed |= c
             common &= c
-        shown = " or ".join(v.combo(c) for c in fits)
+
+        def shown() -> str:
+            return " or ".join(v.combo(c) for c in fits)
+
         elim = {i: cur[i] & ~allowed for i in open_ if cur[i] & ~allowed}
         if elim:
             gone = 0
             for m in elim.values():
                 gone |= m
-            return _Link("filter", f"{name} can only be {shown} with {cells_txt}; "
+            return _Link("filter", lambda: f"{name()} can only be {shown()} with {cells_txt()}; "
                                    f"{v.digits(gone)} {'fits' if POP[gone] == 1 else 'fit'} "
                                    f"none, so {'it leaves' if POP[gone] == 1 else 'they leave'} "
                                    f"{v.cells_name(sorted(elim))}",
@@ -269,13 +296,13 @@ class _Chase:
             homes = [i for i in open_ if cur[i] & BIT[d]]
             if len(homes) == 1:
                 i = homes[0]
-                return _Link("hidden", f"every way to make {name} ({shown}) uses {d}, and of "
-                                       f"{cells_txt} only {v.cell_name(i)} can hold it, so "
-                                       f"{v.cell_name(i)} = {d}",
+                return _Link("hidden", lambda d=d, i=i: f"every way to make {name()} "
+                                       f"({shown()}) uses {d}, and of {cells_txt()} only "
+                                       f"{v.cell_name(i)} can hold it, so {v.cell_name(i)} = {d}",
                              place={i: d}, cells=facts, combos=combo_fact, runs=(r,))
             if not homes:
-                return _Link("hidden", f"every way to make {name} ({shown}) uses {d}, but none "
-                                       f"of {cells_txt} can hold it",
+                return _Link("hidden", lambda d=d: f"every way to make {name()} ({shown()}) "
+                                       f"uses {d}, but none of {cells_txt()} can hold it",
                              cells=facts, combos=combo_fact, runs=(r,), contradiction=True)
         if len(open_) == 2:
             x, y = open_
@@ -289,8 +316,8 @@ class _Chase:
                     elim[me] = sum(BIT[a] for a in bad)
                     why.append(f"{v.cell_name(me)} cannot be {v.digits(elim[me])}")
             if elim:
-                return _Link("pair", f"{name} needs {arith}{need} from {cells_txt}, two "
-                                     f"different digits: " + "; ".join(why),
+                return _Link("pair", lambda: f"{name()} needs {arith()}{need} from "
+                                     f"{cells_txt()}, two different digits: " + "; ".join(why),
                              elim=elim, cells=facts, runs=(r,))
         elif len(open_) == 3:
             for i in open_:
@@ -310,10 +337,10 @@ class _Chase:
                         said.append(f"they make at most {hi2}, so {v.cell_name(i)} is at "
                                     f"least {need} − {hi2} = {lo}")
                     verb = "leaves" if POP[bad] == 1 else "leave"
-                    return _Link("bounds", f"{name} needs {arith}{need} from {cells_txt}; "
-                                           f"of two different digits in {rest}, "
-                                           + " and ".join(said)
-                                           + f": {v.digits(bad)} {verb} {v.cell_name(i)}",
+                    return _Link("bounds", lambda i=i, bad=bad, rest=rest, said=said, verb=verb:
+                                 f"{name()} needs {arith()}{need} from {cells_txt()}; of two "
+                                 f"different digits in {rest}, " + " and ".join(said)
+                                 + f": {v.digits(bad)} {verb} {v.cell_name(i)}",
                                  elim={i: bad}, cells=facts, runs=(r,))
         return None
 
@@ -323,11 +350,12 @@ class _Chase:
         arith = self._arith(r, self.run_total[r], written)
         cur = self.cur
         if 1 <= need <= 9 and cur[i] & BIT[need] and not written & BIT[need]:
-            return _Link("lone", f"{name} has one empty cell left, {v.cell_name(i)}, so "
+            return _Link("lone", lambda: f"{name} has one empty cell left, {v.cell_name(i)}, so "
                                  f"{v.cell_name(i)} = {arith}{need}",
                          place={i: need}, runs=(r,))
-        return _Link("lone", f"{name} has one empty cell left, {v.cell_name(i)} "
-                             f"({v.digits(cur[i])}), which would need {arith}{need}",
+        m = cur[i]
+        return _Link("lone", lambda: f"{name} has one empty cell left, {v.cell_name(i)} "
+                             f"({v.digits(m)}), which would need {arith}{need}",
                      cells={i: cur[i]}, runs=(r,), contradiction=True)
 
     def _arith(self, r: int, total: int, written: int) -> str:
@@ -358,10 +386,48 @@ def _order(view):
     return cells
 
 
+_CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _snapshot(view, runs) -> tuple:
+    cells = sorted({i for r in runs for i in view.layout.run_cells[r]})
+    return (tuple(view.mask(i) for i in cells), tuple(view.is_placed(i) for i in cells),
+            tuple(view.live(r) for r in runs))
+
+
+def _chase(view, cell: int, digit: int, singles_only: bool, budget: int):
+    """Follow one assumption: the needed links, or None when it reaches no contradiction.
+
+    A walk depends only on the cells of the runs it read: while those are unchanged (the
+    usual case between two steps far apart), the last outcome is reused, which keeps a
+    walkthrough with many chain steps from redoing every walk at each step."""
+    cache = _CACHES.setdefault(view.context, {})
+    key = (cell, digit, singles_only)
+    hit = cache.get(key)
+    if hit is not None:
+        used, complete, runs, snap, outcome = hit
+        # a walk is deterministic: a contradiction within ``used`` links is found by any
+        # larger budget, and a walk that ran dry (complete) fails for every budget
+        fits = used <= budget if outcome is not None else (complete or budget <= used)
+        if fits and _snapshot(view, runs) == snap:
+            return outcome, 0
+    chase = _Chase(view, cell, digit, singles_only=singles_only, budget=budget)
+    outcome = chase.needed() if chase.run() else None
+    if outcome is not None:
+        for lk in outcome:
+            lk.text  # noqa: B018 - render now: the walk's state is gone later
+    used = len(chase.links)
+    runs = tuple(sorted(chase.seen_runs))
+    cache[key] = (used if outcome is not None else budget, used < budget, runs,
+                  _snapshot(view, runs), outcome)
+    return outcome, used
+
+
 def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: bool = False,
-               work: int = 200_000):
+               work: int = 15_000):
     """The shortest contradiction chain (cell, digit, links) of at most ``max_len`` links,
-    or None. ``work`` caps the links tried in all, so the search never dominates."""
+    or None. ``work`` caps the links tried in all (cached walks are free), so the search
+    never dominates a walkthrough; a chain is then the shortest among those tried."""
     best = None
     spent = 0
     # short budgets first: most assumptions that break, break within a few links
@@ -375,15 +441,13 @@ def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: 
             if left is not None and left <= 0:
                 return best
             for d in DIGITS[view.mask(i)]:
-                chase = _Chase(view, i, d, singles_only=singles_only, budget=budget)
-                broke = chase.run()
-                spent += len(chase.links)
-                if broke:
-                    links = chase.needed()
+                links, cost = _chase(view, i, d, singles_only, budget)
+                spent += cost
+                if links is not None:
                     if len(links) <= max_len and (best is None or len(links) < len(best[2])):
                         best = (i, d, links)
-                        if len(links) <= 2:
-                            return best
+                        if len(links) <= 3:
+                            return best  # short enough: not worth the whole scan
                 if spent > work:
                     return best
         if best is not None:

@@ -20,7 +20,7 @@ def trial(view, max_chain: int = 10_000):
     eliminates it. The step shows the whole chain, only the links the contradiction needs."""
     from .chains import find_chain, to_deduction
 
-    found = find_chain(view, max_len=max_chain, work=400_000)
+    found = find_chain(view, max_len=max_chain, work=100_000)
     if found is not None:
         i, d, links = found
         yield to_deduction(view, i, d, links, label="Trial: a chain", weight=None, score=None)
