@@ -446,7 +446,7 @@ def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: 
                 if links is not None:
                     if len(links) <= max_len and (best is None or len(links) < len(best[2])):
                         best = (i, d, links)
-                        if len(links) <= 3:
+                        if len(links) <= 2:
                             return best  # short enough: not worth the whole scan
                 if spent > work:
                     return best
