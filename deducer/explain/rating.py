@@ -23,7 +23,7 @@ EFFORT_BUMP = {"Easy": 1000, "Medium": 2500, "Hard": 5000, "Expert": 10000}
 TRIAL_RULES = frozenset({"trial"})
 #: the longest chain a person is expected to follow (README "Rating"): a path that needs a
 #: longer one is Extreme, as a path that needs trial is
-MAX_HUMAN_CHAIN = 10
+MAX_HUMAN_CHAIN = 12
 GUESS_RULES = frozenset({"backtracking"})
 
 

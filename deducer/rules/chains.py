@@ -26,7 +26,7 @@ from ..explain.state import Deduction, Link, Proof
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, SUM, combos
 
 #: the cap a person can follow (README "Rating"); longer chains are left to trial
-DEFAULT_MAX_CHAIN = 10
+DEFAULT_MAX_CHAIN = 12
 
 
 @dataclass
