@@ -7,7 +7,8 @@ import sys
 from ..cli import EXIT_BAD_INPUT, EXIT_NO_SOLUTION, EXIT_OK, emit
 from .explain import add_rule_args, check_timeout
 
-COLUMNS = ("file", "size", "status", "level", "hardest", "effort", "steps", "trial/guessing")
+COLUMNS = ("file", "size", "status", "level", "hardest", "effort", "steps", "chain",
+           "trial/guessing")
 
 
 def add_parser(sub) -> None:
@@ -107,7 +108,8 @@ def rate_one(task) -> dict:
         rows=puzzle.rows, cols=puzzle.cols, cells=len(puzzle.whites), status=exp.status,
         level=r.level, max_weight=round(r.max_weight, 3),
         hardest_rule=hardest.rule if hardest else None, score=r.score, steps=r.steps,
-        trial=trial, guessing=guess, message=exp.message, rating=r.to_json(),
+        trial=trial, guessing=guess, max_chain=r.max_chain, message=exp.message,
+        rating=r.to_json(),
     )
     return row
 
@@ -159,7 +161,7 @@ class _Progress:
 # ---------------------------------------------------------------------------- output
 def _cells(row: dict) -> list[str]:
     if "error" in row:
-        return [row["file"], "-", "error", "", "", "", "", row["error"]]
+        return [row["file"], "-", "error", "", "", "", "", "", row["error"]]
     fallback = []
     if row["trial"]:
         fallback.append(f"trial x{row['trial']}")
@@ -169,14 +171,14 @@ def _cells(row: dict) -> list[str]:
                                            else "")
     return [row["file"], f"{row['rows']}x{row['cols']}/{row['cells']}", row["status"],
             row["level"], hardest, str(row["score"]), str(row["steps"]),
-            ", ".join(fallback) or "-"]
+            str(row["max_chain"] or "-"), ", ".join(fallback) or "-"]
 
 
 def table(rows: list[dict]) -> str:
     body = [_cells(r) for r in rows]
     heads = list(COLUMNS)
     widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
-    right = {5, 6}  # numbers
+    right = {5, 6, 7}  # numbers
     lines = []
     for line in [heads] + body:
         cells = [c.rjust(w) if k in right and line is not heads else c.ljust(w)
@@ -192,14 +194,15 @@ def csv_text(rows: list[dict]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["file", "rows", "cols", "cells", "status", "level", "max_weight",
-                "hardest_rule", "score", "steps", "trial", "guessing", "error"])
+                "hardest_rule", "score", "steps", "trial", "guessing", "max_chain", "error"])
     for r in rows:
         if "error" in r:
-            w.writerow([r["file"], "", "", "", "error", "", "", "", "", "", "", "", r["error"]])
+            w.writerow([r["file"], "", "", "", "error", "", "", "", "", "", "", "", "",
+                        r["error"]])
             continue
         w.writerow([r["file"], r["rows"], r["cols"], r["cells"], r["status"], r["level"],
                     f"{r['max_weight']:g}", r["hardest_rule"] or "", r["score"], r["steps"],
-                    r["trial"], r["guessing"], ""])
+                    r["trial"], r["guessing"], r["max_chain"], ""])
     return buf.getvalue()
 
 
