@@ -86,7 +86,7 @@ def _link_json(puzzle: Puzzle, link: Link) -> dict:
 
 
 def digits_of(mask: int) -> list[int]:
-    return list(DIGITS[mask])
+    return list(DIGITS[mask & 0x1FF])
 
 
 @dataclass
