@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from ..explain.state import Deduction, Link, Proof
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, SUM, combos
+from ..solve.propagate import run_filter
 
 #: the cap a person can follow (README "Rating"); longer chains are left to trial
 DEFAULT_MAX_CHAIN = 12
@@ -366,6 +367,63 @@ class _Chase:
         return f"{total}" + "".join(f" − {d}" for d in ds) + " = "
 
 
+def _support(total, masks, combo_fact) -> tuple[int, ...] | None:
+    """Exact digits each cell of one run can take (None: no filling), given its cells'
+    domains and, when known, the combinations it is limited to."""
+    if combo_fact is None:
+        return run_filter(total, tuple(masks))
+    out = None
+    for c in combo_fact:
+        got = run_filter(total, tuple(m & c for m in masks))
+        if got is not None:
+            out = got if out is None else tuple(a | b for a, b in zip(out, got, strict=True))
+    return out
+
+
+def _trim(view, chase: _Chase, lk: _Link) -> None:
+    """Drop the facts a one-run link does not need: a fact stays only when the link's
+    effect no longer follows from its run without it (so a reader checks no more)."""
+    if len(lk.runs) != 1 or not (lk.cells or lk.combos):
+        return
+    r = lk.runs[0]
+    cells = chase.run_cells[r]
+    if any(i not in cells for i in lk.cells):
+        return
+    k = next(n for n, x in enumerate(chase.links) if x is lk)
+    # the digits written in the run when the link is made: on the board, by the
+    # assumption (-1) or by an earlier link
+    written = {}
+    for i in cells:
+        if view.is_placed(i):
+            written[i] = view.value(i)
+        elif chase.written_by.get(i, k) < k:
+            written[i] = SINGLE[chase.cur[i]]
+    total = chase.run_total[r]
+
+    def holds(facts, combo_fact) -> bool:
+        masks = [BIT[written[i]] if written.get(i) else facts.get(i, 0x1FF) for i in cells]
+        sup = _support(total, masks, combo_fact)
+        if lk.contradiction or sup is None:
+            return sup is None
+        got = dict(zip(cells, sup, strict=True))
+        if lk.place:  # what a written digit takes from its peers needs no proof
+            return all(got[i] == BIT[d] for i, d in lk.place.items())
+        return not any(got[i] & m for i, m in lk.elim.items() if i in got)
+
+    facts = dict(lk.cells)
+    combo = lk.combos.get(r)
+    if not holds(facts, combo):
+        return  # the walk's own reasoning used more than the run (keep every fact)
+    if combo is not None and holds(facts, None):
+        combo = None
+    for i in list(facts):
+        trial = {j: m for j, m in facts.items() if j != i}
+        if holds(trial, combo):
+            facts = trial
+    lk.cells = facts
+    lk.combos = {} if combo is None else {r: combo}
+
+
 def _pair_range(a: int, b: int) -> tuple[int | None, int | None]:
     """Least and most two different digits, one from each mask, add up to."""
     lo = hi = None
@@ -416,6 +474,7 @@ def _chase(view, cell: int, digit: int, singles_only: bool, budget: int):
     if outcome is not None:
         for lk in outcome:
             lk.text  # noqa: B018 - render now: the walk's state is gone later
+            _trim(view, chase, lk)
     used = len(chase.links)
     runs = tuple(sorted(chase.seen_runs))
     cache[key] = (used if outcome is not None else budget, used < budget, runs,

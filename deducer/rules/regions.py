@@ -15,6 +15,7 @@ from itertools import product
 from ..explain.state import Deduction, Proof
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
+from .local import trim
 
 _WORD = {True: "down", False: "across"}
 
@@ -227,8 +228,9 @@ def _one(view, region, chosen, excluded, plus, minus, k):
                   target=view.cell_name(x))
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
+    kept, _ = trim(view, runs, {}, {}, {x: v})
     return Deduction(placements={x: v}, cells=cells, runs=runs, values=values,
-                     weight=_weight(1, runs), proof=Proof(runs=runs))
+                     weight=_weight(1, runs), proof=Proof(runs=kept))
 
 
 def _shared_run(view, x, y) -> int | None:
@@ -283,11 +285,34 @@ def _two(view, region, chosen, excluded, plus, minus, k):
     values.update(equation=expr, target=view.cells_name((x, y)), digit="")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
-    if used_distinct and shared not in runs:
-        runs += (shared,)
-    return Deduction(eliminations=elim, cells=cells, runs=runs, values=values,
-                     weight=_weight(2, runs),
-                     proof=Proof(cells={x: mx, y: my}, runs=runs))
+    extra = (shared,) if used_distinct and shared not in runs else ()
+    kept, facts = trim(view, runs + extra, {x: mx, y: my}, elim, {})
+    proof = Proof(cells=facts, runs=kept)
+    return Deduction(eliminations=elim, cells=cells, runs=runs + extra, values=values,
+                     weight=_weight(2, runs + extra), proof=proof)
+
+
+def _ways(doms, sign, apart, k, cap: int):
+    """Every way (digit tuples) to give cells with domains ``doms`` the signed sum ``k``,
+    cells paired in ``apart`` differing; None when there are more than ``cap``."""
+    ways: list[tuple[int, ...]] = []
+    pick = [0] * len(doms)
+
+    def walk(n: int, acc: int) -> bool:
+        if n == len(doms):
+            if acc == k:
+                ways.append(tuple(pick))
+                return len(ways) <= cap
+            return True
+        for d in DIGITS[doms[n]]:
+            if any(b == n and pick[a] == d for a, b, _ in apart):
+                continue
+            pick[n] = d
+            if not walk(n + 1, acc + sign[n] * d):
+                return False
+        return True
+
+    return ways if walk(0, 0) else None
 
 
 def _cands(view, cells) -> str:
@@ -320,24 +345,8 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
             r = _shared_run(view, cells[a], cells[b])
             if r is not None:
                 apart.append((a, b, r))
-    ways: list[tuple[int, ...]] = []
-    pick = [0] * len(cells)
-
-    def walk(n: int, acc: int) -> bool:
-        if n == len(cells):
-            if acc == k:
-                ways.append(tuple(pick))
-                return len(ways) <= max_ways
-            return True
-        for d in DIGITS[masks[n]]:
-            if any(b == n and pick[a] == d for a, b, _ in apart):
-                continue
-            pick[n] = d
-            if not walk(n + 1, acc + sign[n] * d):
-                return False
-        return True
-
-    if not walk(0, 0) or not ways:
+    ways = _ways(masks, sign, apart, k, max_ways)
+    if not ways:
         return None  # too many ways to list, or none (a contradiction the others report)
     elim = {}
     for n, i in enumerate(cells):
@@ -371,8 +380,9 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     values.update(equation=expr, target=view.cells_name(cells), digit="",
                   ways=shown)
     runs = _runs(region, chosen)
-    runs += tuple(r for r in shared if r not in runs)
+    extra = tuple(r for r in shared if r not in runs)
     area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
-    return Deduction(eliminations=elim, cells=area, runs=runs, values=values,
-                     weight=_weight(len(cells), runs),
-                     proof=Proof(cells=dict(zip(cells, masks, strict=True)), runs=runs))
+    kept, facts = trim(view, runs + extra, dict(zip(cells, masks, strict=True)), elim, {})
+    proof = Proof(cells=facts, runs=kept)
+    return Deduction(eliminations=elim, cells=area, runs=proof.runs, values=values,
+                     weight=_weight(len(cells), runs + extra), proof=proof)
