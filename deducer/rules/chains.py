@@ -19,8 +19,10 @@ is exactly as long as the argument; that number is the chain's length.
 from __future__ import annotations
 
 import weakref
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ..explain.state import Deduction, Link, Proof
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, SUM, combos
@@ -58,18 +60,18 @@ class _Chase:
         self.run_cells = lay.run_cells
         self.run_total = lay.run_total
         self.cell_runs = lay.cell_runs
-        self.cur = list(view.masks)
-        n = len(self.cur)
-        self.placed = [view.is_placed(i) for i in range(n)]
+        state = view._s  # a private copy is made at once; the view's helpers copy per call
+        self.cur = list(state.masks)
+        self.placed = list(state.placed)
         self.singles_only = singles_only
         self.budget = budget
         self.links: list[_Link] = []
         self.written_by: dict[int, int] = {}  # cell -> link index that wrote it (-1: assumed)
         self.removers: dict[int, set[int]] = {}  # cell -> links that removed its candidates
         self.gone_by: dict[tuple[int, int], int] = {}  # (cell, digit) -> link that removed it
-        self.queue: list[int] = []
+        self.queue: deque[int] = deque()
         self.queued: set[int] = set()
-        self.cell_queue: list[int] = []
+        self.cell_queue: deque[int] = deque()
         self.cell_queued: set[int] = set()
         self.assumed = (cell, digit)
         self.end: int | None = None
@@ -157,14 +159,14 @@ class _Chase:
             if self.singles_only:
                 if not self.cell_queue:
                     return False
-                i = self.cell_queue.pop(0)
+                i = self.cell_queue.popleft()
                 self.cell_queued.discard(i)
                 if not self.placed[i] and POP[self.cur[i]] == 1:
                     self._single(i)
                 continue
             if not self.queue:
                 return False
-            r = self.queue.pop(0)
+            r = self.queue.popleft()
             self.queued.discard(r)
             self.seen_runs.add(r)
             link = self._look(r)
@@ -367,6 +369,22 @@ class _Chase:
         return f"{total}" + "".join(f" − {d}" for d in ds) + " = "
 
 
+class _Outcome(list):
+    """The links of a walk that broke, with the walk (frozen) to trim their proofs from
+    once this chain is the one chosen (most walks that break are never shown)."""
+
+    def __init__(self, links, chase: _Chase):
+        super().__init__(links)
+        self.chase = chase
+        self.trimmed = False
+
+    def finish(self, view) -> None:
+        if not self.trimmed:
+            for lk in self:
+                _trim(view, self.chase, lk)
+            self.trimmed = True
+
+
 def _support(total, masks, combo_fact) -> tuple[int, ...] | None:
     """Exact digits each cell of one run can take (None: no filling), given its cells'
     domains and, when known, the combinations it is limited to."""
@@ -447,10 +465,16 @@ def _order(view):
 _CACHES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _snapshot(view, runs) -> tuple:
-    cells = sorted({i for r in runs for i in view.layout.run_cells[r]})
-    return (tuple(view.mask(i) for i in cells), tuple(view.is_placed(i) for i in cells),
-            tuple(view.live(r) for r in runs))
+def _getter(view, runs):
+    """A function reading, from a state, what a walk over ``runs`` depends on."""
+    cells = sorted({i for r in runs for i in view.layout.run_cells[r]}) or [0]
+    take_cells = itemgetter(*cells)
+    take_runs = itemgetter(*runs) if runs else (lambda live: ())
+
+    def read(state) -> tuple:
+        return take_cells(state.masks), take_cells(state.placed), take_runs(state.live)
+
+    return read
 
 
 def _chase(view, cell: int, digit: int, singles_only: bool, budget: int):
@@ -463,22 +487,20 @@ def _chase(view, cell: int, digit: int, singles_only: bool, budget: int):
     key = (cell, digit, singles_only)
     hit = cache.get(key)
     if hit is not None:
-        used, complete, runs, snap, outcome = hit
+        used, complete, read, snap, outcome = hit
         # a walk is deterministic: a contradiction within ``used`` links is found by any
         # larger budget, and a walk that ran dry (complete) fails for every budget
         fits = used <= budget if outcome is not None else (complete or budget <= used)
-        if fits and _snapshot(view, runs) == snap:
+        if fits and read(view._s) == snap:
             return outcome, 0
     chase = _Chase(view, cell, digit, singles_only=singles_only, budget=budget)
     outcome = chase.needed() if chase.run() else None
     if outcome is not None:
-        for lk in outcome:
-            lk.text  # noqa: B018 - render now: the walk's state is gone later
-            _trim(view, chase, lk)
+        outcome = _Outcome(outcome, chase)
     used = len(chase.links)
-    runs = tuple(sorted(chase.seen_runs))
-    cache[key] = (used if outcome is not None else budget, used < budget, runs,
-                  _snapshot(view, runs), outcome)
+    read = _getter(view, tuple(sorted(chase.seen_runs)))
+    cache[key] = (used if outcome is not None else budget, used < budget, read,
+                  read(view._s), outcome)
     return outcome, used
 
 
@@ -491,7 +513,7 @@ def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: 
     spent = 0
     # short budgets first: most assumptions that break, break within a few links
     cap = 3 * max_len
-    budgets = sorted({b for b in (6, 30, cap) if b <= cap})
+    budgets = sorted({min(6, cap), cap})
     for budget in budgets:
         for i in _order(view):
             if bivalue_only and POP[view.mask(i)] != 2:
@@ -517,6 +539,8 @@ def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: 
 def to_deduction(view, cell: int, digit: int, links: list[_Link], *, label: str,
                  weight: float | None, score: int | None) -> Deduction:
     """A chain as a step: the sentence gives its length and every link."""
+    if isinstance(links, _Outcome):
+        links.finish(view)
     out = []
     for lk in links:
         out.append(Link(text=lk.text, proof=Proof(cells=dict(lk.cells),
