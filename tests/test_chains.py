@@ -210,3 +210,24 @@ def test_janko_chains_check(pid):
     exp, _ = _check_walkthrough(cp.puzzle)
     assert exp.status == "solved"
     assert "trial" not in exp.rating.rules and "backtracking" not in exp.rating.rules
+
+
+def test_cli_max_chain(capsys):
+    """``explain --max-chain N`` caps the chain rungs; the JSON rating says how long the
+    longest chain was; a cap below 1 is a usage error."""
+    from deducer.app.cli import main
+
+    code = main(["explain", "puzzles/deducer-trial.txt", "--json", "--max-chain", "5"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "solved"
+    chains = [s for s in out["steps"] if s["rule"] in ("bivalue-chain", "forcing-chain")]
+    assert chains and all(len(s["proof"]["links"]) <= 5 for s in chains)
+    assert out["rating"]["level"] == "Extreme"  # the longer chains were left to trial
+    assert out["rating"]["max_chain"] == max(len(s["proof"]["links"]) for s in out["steps"]
+                                             if s["rule"] in CHAIN_RULES)
+    assert main(["explain", "puzzles/deducer-trial.txt", "--max-chain", "0"]) == 2
+    assert "--max-chain" in capsys.readouterr().err
+    code = main(["rate", "puzzles/deducer-trial.txt", "--csv"])
+    lines = capsys.readouterr().out.splitlines()
+    head, row = lines[0].split(","), lines[1].split(",")
+    assert int(row[head.index("max_chain")]) >= 1
