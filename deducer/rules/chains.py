@@ -505,7 +505,7 @@ def _chase(view, cell: int, digit: int, singles_only: bool, budget: int):
 
 
 def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: bool = False,
-               work: int = 15_000):
+               work: int = 6_000):
     """The shortest contradiction chain (cell, digit, links) of at most ``max_len`` links,
     or None. ``work`` caps the links tried in all (cached walks are free), so the search
     never dominates a walkthrough; a chain is then the shortest among those tried."""
@@ -513,7 +513,7 @@ def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: 
     spent = 0
     # short budgets first: most assumptions that break, break within a few links
     cap = 3 * max_len
-    budgets = sorted({min(6, cap), cap})
+    budgets = sorted({min(b, cap) for b in (6, 12, 24, cap)})
     for budget in budgets:
         for i in _order(view):
             if bivalue_only and POP[view.mask(i)] != 2:
