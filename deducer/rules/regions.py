@@ -321,13 +321,14 @@ def _cands(view, cells) -> str:
 
 
 #: weight with two runs added up, per number of open cells left; every further run adds
-#: 0.1 (up to 0.5): the more runs a person has to add up, the harder the step
+#: 0.05 (up to 0.3): the more runs a person has to add up, the harder the step, yet a region
+#: sum stays an Expert step (at most 6.0)
 _BASE = {1: 4.5, 2: 5.5, 3: 5.6, 4: 5.7}
 
 
 def _weight(unknowns: int, runs) -> float:
-    base = _BASE.get(unknowns, 5.8)
-    return round(base + 0.1 * min(5, max(0, len(runs) - 2)), 3)
+    base = _BASE.get(unknowns, 5.7)
+    return round(min(6.0, base + 0.05 * min(6, max(0, len(runs) - 2))), 3)
 
 
 def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
