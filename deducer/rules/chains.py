@@ -27,6 +27,7 @@ from operator import itemgetter
 from ..explain.state import Deduction, Link, Proof
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, SUM, combos
 from ..solve.propagate import run_filter
+from . import rule
 
 #: the cap a person can follow (README "Rating"); longer chains are left to trial
 DEFAULT_MAX_CHAIN = 12
@@ -568,6 +569,7 @@ def chain_weight(base: float, n: int, cutoff: int = DEFAULT_MAX_CHAIN) -> float:
     return round(6.0 + 0.1 * (n - cutoff), 3)
 
 
+@rule(values=("digit", "length"))
 def bivalue_chain(view, max_len: int = DEFAULT_MAX_CHAIN):
     """Assume a digit of a two-candidate cell and follow naked singles to a contradiction."""
     found = find_chain(view, max_len=max_len, singles_only=True, bivalue_only=True)
@@ -577,6 +579,7 @@ def bivalue_chain(view, max_len: int = DEFAULT_MAX_CHAIN):
                            weight=chain_weight(5.4, len(links)), score=200 + 20 * len(links))
 
 
+@rule(values=("digit", "length"))
 def forcing_chain(view, max_len: int = DEFAULT_MAX_CHAIN):
     """Assume any candidate and follow simple steps to a contradiction, shortest first."""
     found = find_chain(view, max_len=max_len)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, POP
+from . import rule
 
 
 def _by_constraint(view):
@@ -14,6 +15,7 @@ def _by_constraint(view):
     return cells
 
 
+@rule(values=("digit", "length"))
 def trial(view, max_chain: int = 10_000):
     """Level-1 trial: assume a candidate and follow simple steps (singles, lone cells, the
     small-run checks of :mod:`deducer.rules.chains`) as far as they go; a contradiction
@@ -26,6 +28,7 @@ def trial(view, max_chain: int = 10_000):
         yield to_deduction(view, i, d, links, label="Trial: a chain", weight=None, score=None)
 
 
+@rule(values=("digit",))
 def backtracking(view):
     """Search from here; with one solution left, the most constrained cell's digit is known."""
     from ..solve.search import solve

@@ -15,6 +15,7 @@ from itertools import product
 from ..explain.state import Deduction, Proof
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
+from . import rule
 from .local import trim
 
 _WORD = {True: "down", False: "across"}
@@ -192,6 +193,8 @@ def _runs(region, chosen) -> tuple[int, ...]:
     return tuple(region.base) + tuple(t.run for t in chosen)
 
 
+@rule(values=("apart", "base", "base_desc", "base_total", "chosen", "chosen_desc",
+              "chosen_total", "digit", "equation", "target", "ways"))
 def region_sum(view, unknowns: int = 1, max_ways: int = 8):
     """Every stored region whose identity leaves ``unknowns`` open cells. With three or
     more, the open cells are a virtual run: their sum (or difference) is known, and the

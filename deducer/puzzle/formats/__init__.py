@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import PuzzleError
+from ..fileio import MAX_BYTES, read_limited
 from ..model import Puzzle
 
 # Modules are imported lazily so `deducer solve` pays only for the format it reads.
@@ -27,8 +28,6 @@ _MODULES = {
 }
 #: order in which detection asks the formats (most specific first)
 DETECT_ORDER = ("json", "puzzlink", "conditions", "j", "pipe", "backslash", "solved")
-
-MAX_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -114,19 +113,31 @@ def loads(text: str, fmt: str | None = None, *, name: str | None = None,
 def load(path: str | Path, fmt: str | None = None, *, name: str | None = None) -> Puzzle:
     """Read a puzzle file."""
     p = str(path)
-    try:
-        data = Path(p).read_bytes()
-    except FileNotFoundError:
-        raise PuzzleError("no such file", path=p) from None
-    except IsADirectoryError:
-        raise PuzzleError("is a directory, not a puzzle file", path=p) from None
-    except OSError as e:
-        raise PuzzleError(f"cannot read: {e.strerror}", path=p) from None
+    data = read_limited(p, error=PuzzleError, what="puzzle files")
     try:
         text = decode(data, p)
     except PuzzleError as e:
         raise e.located(p) from None
     return loads(text, fmt, name=name, path=p)
+
+
+def load_all(path: str | Path, fmt: str | None = None) -> list[Puzzle]:
+    """Every puzzle of a file: its one puzzle, or each of a file holding several named ones
+    (which :func:`load` refuses without a name)."""
+    try:
+        return [load(path, fmt)]
+    except PuzzleError as e:
+        refused = e
+    p = str(path)
+    try:  # load read and decoded it: the refusal was the parse
+        text = decode(Path(p).read_bytes(), p)
+        f = get(fmt) if fmt else detect(text, p)
+        found = f.names(text) if f.names is not None else []
+    except (OSError, PuzzleError):
+        raise refused from None
+    if len(found) < 2:
+        raise refused
+    return [loads(text, f.name, name=n, path=p) for n in found]
 
 
 def dumps(puzzle: Puzzle, fmt: str) -> str:
