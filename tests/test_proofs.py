@@ -38,7 +38,7 @@ UNPROVED_RULES = {
     "combination-filter", "hidden-single", "pair-complement", "sum-bounds",
     "combination-elimination", "naked-pair", "naked-triple", "naked-quad", "hidden-pair",
     "hidden-triple", "hidden-quad", "permutation-check-small", "crossing-run-interaction",
-    "region-sum-one", "region-sum-two", "permutation-check", "trial", "backtracking",
+    "permutation-check", "backtracking",
 }
 
 #: the surplus check (each fact dropped in turn) runs on every SURPLUS_EVERY-th proved step

@@ -7,7 +7,7 @@ Positions are built with tests/rulekit.py; cells and runs are named as in the se
 from __future__ import annotations
 
 import pytest
-from rulekit import cell, deductions, fire, position, puzzle, run
+from rulekit import cell, deductions, fire, position, puzzle, rule, run
 
 from deducer.explain import engine, registry
 from deducer.solve.search import solve
@@ -389,13 +389,138 @@ def test_region_sum_two_quiet():
     assert fire("region-sum-two", v) is None
 
 
+# Region sums of three and four cells: an across run over clued two-cell down runs; the
+# cells below it stick out (row 3 is one unclued run, so they all differ).
+ROWS3 = r"""
+    \ |4\ |5\ |9\
+    \6|   |   |
+    \ |   |   |
+"""
+ROWS4 = r"""
+    \  |4\ |5\ |9\ |6\
+    \10|   |   |   |
+    \  |   |   |   |
+"""
+
+
+def test_region_sum_three_fires():
+    p = puzzle(ROWS3)
+    v = position(p, cands={"r2c2": "13", "r2c3": "123", "r2c4": "123", "r3c2": "13",
+                           "r3c3": "234", "r3c4": "678"})
+    f = fire("region-sum-three", v)
+    # the down runs add up to 18, the across run to 6: r3c2 + r3c3 + r3c4 = 12, made only
+    # as 1+3+8, 1+4+7 or 3+2+7
+    assert f.elim == {"r3c4": "6"}
+    assert "r3c2 + r3c3 + r3c4 = 18 - 6 = 12" in f.text
+    assert "1 + 3 + 8; 1 + 4 + 7; 3 + 2 + 7" in f.text
+    # the proof keeps what a reader must check: here the runs alone (their sums and row
+    # 3's differing digits) already rule 6 out, so no candidate list is needed
+    proof = f.deduction.proof
+    assert set(proof.runs) == {run(p, "r2c1>"), run(p, "r1c2v"), run(p, "r1c3v"),
+                               run(p, "r1c4v"), run(p, "r3c1>")}
+    assert {v.cell_name(i) for i in proof.cells} <= {"r3c2", "r3c3", "r3c4"}
+
+
+def test_region_sum_three_quiet():
+    p = puzzle(ROWS3)  # every way of every identity is still open
+    v = position(p, cands={"r2c2": "13", "r2c3": "123", "r2c4": "12", "r3c2": "13",
+                           "r3c3": "234", "r3c4": "78"})
+    assert fire("region-sum-three", v) is None
+
+
+def test_region_sum_four_fires():
+    p = puzzle(ROWS4)
+    v = position(p, cands={"r2c2": "13", "r2c3": "1234", "r2c4": "1234", "r2c5": "1234",
+                           "r3c2": "13", "r3c3": "24", "r3c4": "58", "r3c5": "235"})
+    f = fire("region-sum-four", v)
+    assert f.elim == {"r3c5": "5"}  # 24 - 10 = 14: only 1+2+8+3 and 3+4+5+2
+    assert "r3c2 + r3c3 + r3c4 + r3c5 = 24 - 10 = 14" in f.text
+
+
+def test_region_sum_four_quiet():
+    p = puzzle(ROWS4)  # too many ways to list: a reader could not check them
+    assert fire("region-sum-four", position(p)) is None
+
+
+# ------------------------------------------------------------ chains
+def test_bivalue_chain_fires():
+    # one unclued run: r2c2 = 1 leaves r2c3 and r2c4 both down to 3
+    q = puzzle(r"""
+        \ |\ |\ |\
+        \ |  |  |
+    """)
+    v = position(q, cands={"r2c2": "12", "r2c3": "13", "r2c4": "13"})
+    f = fire("bivalue-chain", v)
+    assert f.elim == {"r2c2": "1"}
+    links = f.deduction.proof.links
+    assert [lk.contradiction for lk in links] == [False, True]
+    assert "of 2 links" in f.text and "r2c3 = 3" in f.text and "r2c4 has no digit left" in f.text
+
+
+def test_bivalue_chain_quiet():
+    q = puzzle(r"""
+        \ |\ |\ |\
+        \ |  |  |
+    """)
+    v = position(q, cands={"r2c2": "12", "r2c3": "13", "r2c4": "23"})
+    assert fire("bivalue-chain", v) is None
+    # a chain longer than the cap is left alone
+    v = position(q, cands={"r2c2": "12", "r2c3": "13", "r2c4": "13"})
+    assert list(rule("bivalue-chain").func(v, max_len=1)) == []
+
+
+def test_forcing_chain_fires():
+    p = puzzle(line(10, 3))
+    v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "67"})
+    f = fire("forcing-chain", v)
+    # r2c2 = 2 leaves 8 for r2c3 and r2c4, which make at least 3 + 6 = 9
+    assert f.elim == {"r2c2": "2"}
+    lk = f.deduction.proof.links[-1]
+    assert lk.contradiction and lk.proof.runs == (run(p, "r2c1>"),)
+    assert "r2c3 (3,4)" in lk.text and "r2c4 (6,7)" in lk.text
+
+
+def test_forcing_chain_quiet():
+    p = puzzle(line(10, 3))
+    v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "56"})
+    assert fire("forcing-chain", v) is None
+
+
 # ------------------------------------------------------------ fallbacks
 def test_trial_fires():
     p = puzzle(FOUR)
-    f = fire("trial", position(p))
-    # r2c2 = 1 forces r3c2 = 4, r3c3 = 8 and r2c3 = 8: the 16 run would repeat 8
-    assert f.elim == {"r2c2": "1"}
-    assert "1 leaves r2c2" in f.text
+    v = position(p, cands={"r2c2": "12", "r3c2": "34", "r3c3": "89", "r2c3": "78"})
+    f = fire("trial", v)
+    # r2c3 = 8 leaves r3c3 (8 or 9, and 8 is now taken in the 16 run) needing 16 - 8 = 8
+    assert f.elim == {"r2c3": "8"}
+    assert "1 link" in f.text and "…" not in f.text and "8 leaves r2c3" in f.text
+    links = f.deduction.proof.links
+    assert len(links) == 1 and links[0].contradiction
+
+
+def test_trial_shows_every_link():
+    """Trial follows simple steps to the end: a chain too long for the forcing-chain rung
+    (capped at 1 link here) is shown link by link, each a simple step of its own."""
+    p = puzzle(r"""
+        \ |\ |\ |\
+        \ |  |  |
+    """)
+    v = position(p, cands={"r2c2": "12", "r2c3": "13", "r2c4": "13"})
+    assert fire("forcing-chain", v) is not None
+    r = rule("forcing-chain")
+    assert list(r.func(v, max_len=1)) == []  # nothing that short
+    f = fire("trial", v)
+    links = f.deduction.proof.links
+    assert len(links) >= 2 and links[-1].contradiction
+    assert all(not lk.contradiction for lk in links[:-1])
+    for k, lk in enumerate(links, 1):
+        assert f"({k}) {lk.text}" in f.text
+
+
+def test_trial_quiet():
+    p = puzzle(line(10, 3))  # 1+2+3+4 ... every assumption here has a way out
+    v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "56"})
+    assert fire("trial", v) is None
 
 
 def test_trial_quiet_when_nothing_is_open():

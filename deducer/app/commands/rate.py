@@ -15,7 +15,8 @@ from .explain import add_rule_args, check_timeout
 #: rate limits each puzzle with --timeout, not the whole command (see cli.main)
 PER_PUZZLE_TIMEOUT = True
 
-COLUMNS = ("file", "size", "status", "level", "hardest", "effort", "steps", "trial/guessing")
+COLUMNS = ("file", "size", "status", "level", "hardest", "effort", "steps", "chain",
+           "trial/guessing")
 #: statuses of a row; only "solved" carries a level
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT = "solved", "multiple", "none", "stalled", "timeout"
 UNREADABLE, FAILED, ERROR = "unreadable", "failed", "error"
@@ -144,7 +145,7 @@ def rate_one(settings: tuple, task) -> dict:
         row.update(
             level=r.level, max_weight=round(r.max_weight, 3),
             hardest_rule=hardest.rule if hardest else None, score=r.score, steps=r.steps,
-            chain=getattr(r, "max_chain", 0),
+            chain=r.max_chain,
             trial=sum(1 for s in exp.steps if s.rule in TRIAL_RULES),
             guessing=sum(1 for s in exp.steps if s.rule in GUESS_RULES))
     return row
@@ -174,7 +175,7 @@ def out_row(row: dict, timing: bool = True) -> dict:
 def _cells(row: dict) -> list[str]:
     size = "-" if row["rows"] is None else f"{row['rows']}x{row['cols']}/{row['cells']}"
     if row["level"] is None:
-        return [row["file"], size, row["status"], "-", "", "", "", row["error"] or ""]
+        return [row["file"], size, row["status"], "-", "", "", "", "", row["error"] or ""]
     fallback = []
     if row["trial"]:
         fallback.append(f"trial x{row['trial']}")
@@ -183,14 +184,14 @@ def _cells(row: dict) -> list[str]:
     hardest = f"{row['max_weight']:g}" + (f" {row['hardest_rule']}" if row["hardest_rule"]
                                            else "")
     return [row["file"], size, row["status"], row["level"], hardest, str(row["score"]),
-            str(row["steps"]), ", ".join(fallback) or "-"]
+            str(row["steps"]), str(row["chain"] or "-"), ", ".join(fallback) or "-"]
 
 
 def table(rows: list[dict]) -> str:
     body = [_cells(r) for r in rows]
     heads = list(COLUMNS)
     widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
-    right = {5, 6}  # numbers
+    right = {5, 6, 7}  # numbers
     lines = []
     for line in [heads] + body:
         cells = [c.rjust(w) if k in right and line is not heads else c.ljust(w)
@@ -200,7 +201,7 @@ def table(rows: list[dict]) -> str:
 
 
 CSV_HEAD = ["file", "rows", "cols", "cells", "status", "level", "max_weight", "hardest_rule",
-            "score", "steps", "trial", "guessing", "chain", "rater_version", "error"]
+            "score", "steps", "trial", "guessing", "max_chain", "rater_version", "error"]
 
 
 def csv_text(rows: list[dict]) -> str:
@@ -214,7 +215,8 @@ def csv_text(rows: list[dict]) -> str:
         weight = "" if r["max_weight"] is None else f"{r['max_weight']:g}"
         w.writerow(["" if r[k] is None else r[k] for k in CSV_HEAD[:6]]
                    + [weight]
-                   + ["" if r[k] is None else r[k] for k in CSV_HEAD[7:13]]
+                   + ["" if r[k] is None else r[k]
+                      for k in ("hardest_rule", "score", "steps", "trial", "guessing", "chain")]
                    + [r["rater"], r["error"] or ""])
     return buf.getvalue()
 
