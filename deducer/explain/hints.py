@@ -133,6 +133,8 @@ class Hint:
                 obj["cells"] = [list(c) for c in self.cells]
             if self.level == "full" and self.step is not None:
                 obj["step"] = self.step.to_json()
+                if self.step.proof is not None:  # what the step rests on (DESIGN.md §5b)
+                    obj["proof"] = self.step.proof
             obj["skipped"] = self.skipped
             if self.already_marked:
                 obj["already_marked"] = [list(c) for c in self.already_marked]

@@ -18,7 +18,8 @@ class Proof:
 
     ``cells`` maps a white-cell index to the candidate mask the cell is limited to; ``combos``
     maps a run id to the combo masks its digits are one of; ``runs`` are the runs whose rules
-    the step applies (the local problem). A proof by assumption sets ``assume`` = (cell, digit)
+    the step applies (the local problem), ``search`` those of them whose arrangements a
+    reader must try (the rating's floor). A proof by assumption sets ``assume`` = (cell, digit)
     and ``links``; a proof by cases lists assumption proofs in ``cases``, one per candidate.
     Digits written on the board need no fact: every reader sees them.
     """
@@ -29,6 +30,9 @@ class Proof:
     assume: tuple[int, int] | None = None
     links: tuple[Link, ...] = ()
     cases: tuple[Proof, ...] = ()
+    #: runs whose arrangements a reader must try to check the step (not in the JSON: the
+    #: rating reads it, see rating.search_floor)
+    search: tuple[int, ...] = ()
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""Combo reference (seed 002 §1.2.5): rule out combinations the cells cannot hold."""
+"""Combo reference (seed 002 §1.2.5): rule out combinations the cells cannot hold, and
+show what that changes on the board."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from itertools import combinations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import POP
+from .facts import clue_combos, digits_and, holds, proof, run_fact
 
 
 def matchable(digits: int, masks) -> bool:
@@ -46,8 +48,11 @@ def hall_witness(digits: int, cells, masks) -> tuple[tuple[int, ...], int] | Non
     return None
 
 
-def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int]) -> str | None:
-    """Why the open cells (with candidate ``masks``) cannot hold ``combo``; None if they can."""
+def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int],
+            leaned: set[int] | None = None) -> str | None:
+    """Why the open cells (with candidate ``masks``) cannot hold ``combo``; None if they
+    can. The cells whose candidates the reason rests on are added to ``leaned``."""
+    leaned = set() if leaned is None else leaned
     if combo & placed != placed:
         missing = placed & ~combo
         return (f"{view.combo(combo)} has no {view.digits(missing)}, which is already "
@@ -55,48 +60,72 @@ def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int]) -
     rest = combo & ~placed
     if POP[rest] != len(open_):
         return f"{view.combo(combo)} does not fit the cells written in"
-    union = 0
-    for m in masks:
-        union |= m
-    homeless = rest & ~union
-    if homeless:
-        return (f"{view.combo(combo)} needs {view.digits(homeless)}, which no empty cell "
-                f"can hold")
-    for i, m in zip(open_, masks, strict=True):
-        if not m & rest:
-            return (f"{view.combo(combo)} leaves {view.cell_name(i)} (candidates "
-                    f"{view.digits(m)}) nothing")
     if matchable(rest, masks):
         return None
+    # the smallest group of cells short of digits: the fewest candidates to name
     found = hall_witness(rest, open_, masks)
     if found is None:  # cannot happen (Hall's theorem); say it plainly all the same
+        leaned.update(open_)
         return f"{view.combo(combo)} cannot be arranged in the empty cells"
     group, u = found
-    if u:
-        return (f"{view.combo(combo)} would need {len(group)} different digits in "
-                f"{view.cells_name(group)}, which can only take {view.digits(u)} of it")
-    return f"{view.combo(combo)} has nothing for {view.cells_name(group)}"
+    leaned.update(group)
+    if not u:
+        return f"{view.combo(combo)} has nothing for {view.cells_name(group)}"
+    if len(group) == len(open_):
+        homeless = rest & ~u
+        return (f"{view.combo(combo)} needs {view.digits(homeless)}, which no empty cell "
+                f"can hold")
+    return (f"{view.combo(combo)} would need {len(group)} different digits in "
+            f"{view.cells_name(group)}, which can only take {view.digits(u)} of it")
 
 
 def combination_elimination(view, rid):
     """Drop every live combination of the run that its cells cannot hold: one missing a
     digit written in, one with a digit no empty cell takes, one that leaves an empty cell
-    without a digit, one whose digits cannot all be given their own cell."""
+    without a digit, one whose digits cannot all be given their own cell.
+
+    A step must change the board: it is taken only when the combinations left lose a
+    digit some empty cell still has, and those digits leave the cells in the same step.
+    """
     open_, placed, live = view.open_cells(rid), view.placed_mask(rid), view.live(rid)
     if not live:
         return
     masks = [view.mask(i) & ~placed for i in open_]
     dropped = []
     reasons = []
+    leaned: set[int] = set()
     for c in live:
-        why = why_not(view, c, placed, open_, masks)
+        why = why_not(view, c, placed, open_, masks, leaned)
         if why is not None:
             dropped.append(c)
             reasons.append(why)
-    if not dropped:
-        return
-    yield Deduction(drop_combos={rid: tuple(dropped)},
+    if not dropped or len(dropped) == len(live):
+        return  # nothing to drop, or a contradiction other rules report
+    left = tuple(c for c in live if c not in dropped)
+    union = 0
+    for c in left:
+        union |= c
+    elim = {i: view.mask(i) & ~union for i in open_ if view.mask(i) & ~union}
+    if not elim:
+        return  # nothing would change on the board
+    gone = 0
+    for m in elim.values():
+        gone |= m
+    # the run's narrowed combinations are a fact only when its clue has more that would
+    # keep a removed digit; without the fact the sentence lists what the clue allows
+    fact = run_fact(view, rid)
+    shown = live
+    if fact is not None:
+        clue = clue_combos(view, rid)
+        if not any(c & gone for c in clue if c not in live):
+            fact, shown = None, clue
+            left = tuple(c for c in clue if c not in dropped)
+    facts = {i: view.mask(i) for i in open_ if i in leaned}
+    verb = "appears" if POP[gone] == 1 else "appear"
+    yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim,
                     cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
-                    values={"combos": view.combos_text(live), "why": "; ".join(reasons),
-                            "left": view.combos_text(c for c in live if c not in dropped)
-                            or "nothing"})
+                    values={"combos": view.combos_text(shown), "why": "; ".join(reasons),
+                            "facts": holds(view, facts) + "; " if facts else "",
+                            "left": view.combos_text(left) or "nothing",
+                            "absent": f"{digits_and(gone)} {verb}"},
+                    proof=proof(view, (rid,), facts, {} if fact is None else {rid: fact}))

@@ -6,6 +6,7 @@ from itertools import combinations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import DIGITS, POP
+from .facts import both, cell_facts, clue_combos, holds, proof
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -30,9 +31,13 @@ def naked_subset(view, rid, size: int = 2):
         elim = {j: masks[j] & union for j in open_ if j not in group and masks[j] & union}
         if not elim:
             continue
+        facts = {i: view.mask(i) for i in group}
         yield Deduction(eliminations=elim, cells=group, runs=(rid,),
-                        values={"cells": view.cells_name(group), "digits": view.digits(union),
-                                "size": size, "kind": _NAMES.get(size, f"{size}-set")})
+                        values={"cells": both([f"{view.cell_name(i)} ({view.digits(m)})"
+                                               for i, m in facts.items()]),
+                                "digits": view.digits(union),
+                                "size": size, "kind": _NAMES.get(size, f"{size}-set")},
+                        proof=proof(view, (rid,), facts))
 
 
 def hidden_subset(view, rid, size: int = 2):
@@ -40,9 +45,15 @@ def hidden_subset(view, rid, size: int = 2):
     empty cells able to hold any of them: those cells hold exactly these digits."""
     live = view.live(rid)
     placed = view.placed_mask(rid)
-    need = view.live_common(rid) & ~placed
+    common = 0x1FF
+    for c in live:
+        common &= c
+    need = common & ~placed if live else 0
     if POP[need] < size:
         return
+    clue_common = 0x1FF
+    for c in clue_combos(view, rid):
+        clue_common &= c
     open_ = view.open_cells(rid)
     masks = {i: view.mask(i) & ~placed for i in open_}
     for ds in combinations(DIGITS[need], size):
@@ -60,7 +71,12 @@ def hidden_subset(view, rid, size: int = 2):
         elim = {i: masks[i] & ~want for i in homes if masks[i] & ~want}
         if not elim:
             continue
+        narrowed = clue_common & want != want
+        shown = live if narrowed else clue_combos(view, rid)
+        facts = cell_facts(view, [j for j in open_ if j not in homes], (rid,))
+        others = (holds(view, facts) + ", so") if facts else "and"
         yield Deduction(eliminations=elim, cells=tuple(homes), runs=(rid,),
                         values={"cells": view.cells_name(homes), "digits": view.digits(want),
-                                "combos": view.combos_text(live), "size": size,
-                                "kind": _NAMES.get(size, f"{size}-set")})
+                                "combos": view.combos_text(shown), "size": size,
+                                "others": others, "kind": _NAMES.get(size, f"{size}-set")},
+                        proof=proof(view, (rid,), facts, {rid: live} if narrowed else {}))
