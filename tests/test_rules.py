@@ -637,9 +637,28 @@ def test_search_floor_grows_with_the_run():
     assert search_floor(6, 2) == 0.0
 
 
-def test_permutation_check_keeps_only_needed_facts():
+def test_permutation_check_gives_a_short_reason_per_combination():
     p = puzzle(line(15, 5))
     v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "123456789"})
     f, cells, _, _ = _proof_of(p, "permutation-check", v, run(p, "r2c1>"))
+    # 1+2+3+4+5 is the only combination: 1 or 2 elsewhere leaves r2c2, r2c3 one digit
+    # for two cells; 6..9 are in no combination
+    assert f.elim == {c: "126789" for c in ("r2c4", "r2c5", "r2c6")}
     assert cells == {"r2c2": "12", "r2c3": "12"}
-    assert f.deduction.proof.search == (run(p, "r2c1>"),)
+    assert "no combination of r2c1→ 15/5 has 6, 7, 8 and 9" in f.text
+    assert ("1+2+3+4+5 with 1 in r2c4 or r2c5 or r2c6 leaves 2+3+4+5 to the other cells, "
+            "and r2c2 and r2c3 can only take 2 of it") in f.text
+    assert "trying every arrangement" not in f.text
+    assert f.deduction.proof.search == ()  # the reasons are checked, not arrangements
+
+
+def test_permutation_check_takes_the_shortest_reasons_first():
+    from deducer.rules.permutation import MAX_REASONS
+
+    p = puzzle(line(30, 6))  # many combinations: each digit needs several reasons
+    v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "12345"})
+    f = fire("permutation-check", v, run(p, "r2c1>"))
+    # 5 leaves r2c5..r2c7 with one reason per combination with 5 (four of them); the
+    # digits 6..9 of r2c4 would need more reasons than one step states: a later step
+    assert f.elim == {"r2c5": "5", "r2c6": "5", "r2c7": "5"}
+    assert f.deduction.values["reasons"] == 4 <= MAX_REASONS
