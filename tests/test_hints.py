@@ -27,6 +27,14 @@ def test_three_tiers_describe_one_deduction():
     assert hint(pz(FOUR), "full").text == h.full
 
 
+def test_full_hint_carries_the_steps_proof():
+    full = hint(pz(FOUR), "full").to_json()
+    # r1c3↓ 16/2 has one combination: the run alone proves it, no fact needed
+    assert full["proof"] == {"facts": [], "runs": [[0, 2, "down"]]}
+    assert full["proof"] == full["step"]["proof"]
+    assert "proof" not in hint(pz(FOUR), "concrete").to_json()
+
+
 def test_bad_level():
     with pytest.raises(ValueError):
         hint(pz(FOUR), "loud")

@@ -659,6 +659,6 @@ def test_permutation_check_takes_the_shortest_reasons_first():
     v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "12345"})
     f = fire("permutation-check", v, run(p, "r2c1>"))
     # 5 leaves r2c5..r2c7 with one reason per combination with 5 (four of them); the
-    # digits 6..9 of r2c4 would need more reasons than one step states: a later step
+    # other removals would need more reasons than one step states: later steps
     assert f.elim == {"r2c5": "5", "r2c6": "5", "r2c7": "5"}
     assert f.deduction.values["reasons"] == 4 <= MAX_REASONS

@@ -91,18 +91,18 @@ def unique_intersection(view, rid):
     candidates when they matter, meet in one digit. The fewest of these reasons that
     decide the cell make the proof; a cell decided by its candidates alone is a naked
     single, not this."""
+    mine = view.live_union(rid)
     for i in view.open_cells(rid):
         m = view.mask(i)
         if POP[m] <= 1:
             continue  # naked single's business (or a broken cell other rules report)
         other = view.crossing(rid, i)
-        runs = (rid,) if other is None else (rid, other)
-        live_take = {r: _takes(view, r, True) for r in runs}
-        full = m
-        for r in runs:
-            full &= live_take[r]
+        # the cell's candidates exclude the digits written in its runs already
+        full = m & mine & (view.live_union(other) if other is not None else 0x1FF)
         if POP[full] != 1:
             continue
+        runs = (rid,) if other is None else (rid, other)
+        live_take = {r: _takes(view, r, True) for r in runs}
         digit = SINGLE[full]
         found = None
         for use in _options(runs):
