@@ -130,7 +130,7 @@ def unique_intersection(view, rid):
         if "cell" in found:
             why += f"{',' if len(clauses) > 1 else ''} and can only hold {alts(m)} itself"
         count = len(used) + ("cell" in found)
-        fits = {1: "", 2: "both", 3: "all three"}[count]
+        fits = {1: "", 2: " both", 3: " all three"}[count]
         yield Deduction(placements={i: digit}, cells=(i,), runs=used,
                         values={"digit": digit, "why": why, "fits": fits,
                                 "mine": view.digits(live_take[rid]),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
+from ..solve.propagate import run_filter
 from .facts import alts, both, cell_facts, free_mask, minus, proof
 
 
@@ -38,12 +39,33 @@ def _bounds(need: int, masks: list[int]) -> tuple[int, int, tuple, tuple]:
     return need - most[0], need - least[0], least, most
 
 
+def _exact(view, rid, cells, total, facts, i, d) -> bool:
+    """Is ``d`` ruled out of cell ``i`` by the run alone, its cells limited to ``facts``
+    (the others free)? (The per-run check over the local problem.)"""
+    masks = []
+    for j in cells:
+        if view.is_placed(j):
+            masks.append(view.mask(j))
+        elif j == i:
+            masks.append(BIT[d])
+        else:
+            masks.append(facts.get(j, free_mask(view, j, (rid,))))
+    return run_filter(total, tuple(masks)) is None
+
+
+def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
+    """The digits whose facts are among ``key``."""
+    return [d for k, ds in groups.items() if set(k) <= set(key) for d in ds]
+
+
 def sum_bounds(view, rid):
     """Each empty cell is at least the remaining sum minus the most the other empty cells
     can make, and at most the remaining sum minus the least they can make.
 
     The proof keeps the candidates of only those other cells whose candidates the bound
-    needs (a cell that may hold any digit not yet written in the run needs no fact).
+    needs (a cell that may hold any digit not yet written in the run needs no fact). A
+    digit is taken only when the run would not rule it out with fewer of those facts than
+    its bound needs: then the sentence's arithmetic is exactly what the proof rests on.
     """
     need = view.remaining(rid)
     if need is None:
@@ -55,6 +77,8 @@ def sum_bounds(view, rid):
     masks = {i: view.mask(i) & ~placed for i in open_}
     if any(m == 0 for m in masks.values()):
         return  # a broken cell: other rules report it
+    cells = list(view.layout.run_cells[rid])
+    total = view.layout.run_total[rid]
     for i in open_:
         others = [j for j in open_ if j != i]
         avail = 0
@@ -63,20 +87,36 @@ def sum_bounds(view, rid):
         if len(DIGITS[avail]) < len(others):
             continue  # the other cells cannot all be filled: other rules report it
         lo, hi, _, _ = _bounds(need, [masks[j] for j in others])
-        too_small = [d for d in DIGITS[masks[i]] if d < lo]
-        too_big = [d for d in DIGITS[masks[i]] if d > hi]
-        if not (too_small or too_big):
+        out = [d for d in DIGITS[masks[i]] if d < lo or d > hi]
+        if not out:
             continue
-        # the fewest facts about the other cells that still give these bounds
-        facts = cell_facts(view, others, (rid,))
-        for j in list(facts):
-            trial = {k: (facts[k] if k in facts and k != j else free_mask(view, k, (rid,)))
-                     for k in others}
-            t_lo, t_hi, _, _ = _bounds(need, list(trial.values()))
-            if (not too_small or t_lo >= lo) and (not too_big or t_hi <= hi):
-                del facts[j]
-        used = [facts.get(j, free_mask(view, j, (rid,))) for j in others]
+        # per digit, the fewest facts about the other cells its bound needs; a digit
+        # whose facts say more than the run needs (the sum alone rules it out with
+        # fewer) is left to a later step that can say why
+        free = {j: free_mask(view, j, (rid,)) for j in others}
+        groups: dict[tuple, list[int]] = {}
+        for d in out:
+            facts = cell_facts(view, others, (rid,))
+            for j in list(facts):
+                trial = [facts[k] if k in facts and k != j else free[k] for k in others]
+                t_lo, t_hi, _, _ = _bounds(need, trial)
+                if d < t_lo or d > t_hi:
+                    del facts[j]
+            if any(_exact(view, rid, cells, total, {k: m for k, m in facts.items() if k != j},
+                          i, d) for j in facts):
+                continue
+            groups.setdefault(tuple(sorted(facts.items())), []).append(d)
+        if not groups:
+            continue
+        # one step takes every digit whose facts are among those of one digit (each fact
+        # then needed by that digit, and the bounds only tighten with more facts)
+        key = max(groups, key=lambda k: len(_covered(groups, k)))
+        digits = sorted(_covered(groups, key))
+        facts = dict(key)
+        used = [facts.get(j, free[j]) for j in others]
         lo, hi, least, most = _bounds(need, used)
+        too_small = [d for d in digits if d < lo]
+        too_big = [d for d in digits if d > hi]
         gone = 0
         for d in too_small + too_big:
             gone |= BIT[d]
