@@ -6,8 +6,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..explain.state import Deduction
-from ..puzzle.combos import POP
-from .facts import clue_combos, digits_and, holds, proof, run_fact
+from ..puzzle.combos import BIT, DIGITS, POP
+from .facts import cell_facts, clue_combos, digits_and, holds, proof, run_fact
 
 
 def matchable(digits: int, masks) -> bool:
@@ -103,29 +103,50 @@ def combination_elimination(view, rid):
         return  # nothing to drop, or a contradiction other rules report
     left = tuple(c for c in live if c not in dropped)
     union = 0
+    common = 0x1FF
     for c in left:
         union |= c
+        common &= c
     elim = {i: view.mask(i) & ~union for i in open_ if view.mask(i) & ~union}
-    if not elim:
+    # a digit every combination left needs, with one empty cell to hold it, is written in
+    place: dict[int, int] = {}
+    for d in DIGITS[common & ~placed]:
+        homes = [i for i in open_ if view.mask(i) & BIT[d] and i not in place]
+        if len(homes) == 1 and homes[0] not in elim:
+            place[homes[0]] = d
+    if not (elim or place):
         return  # nothing would change on the board
     gone = 0
     for m in elim.values():
         gone |= m
+    needed = 0
+    for d in place.values():
+        needed |= BIT[d]
     # the run's narrowed combinations are a fact only when its clue has more that would
-    # keep a removed digit; without the fact the sentence lists what the clue allows
+    # keep a removed digit or lack a placed one; without the fact the sentence lists what
+    # the clue allows
     fact = run_fact(view, rid)
     shown = live
     if fact is not None:
         clue = clue_combos(view, rid)
-        if not any(c & gone for c in clue if c not in live):
+        if not any(c & gone or c & needed != needed for c in clue if c not in live):
             fact, shown = None, clue
             left = tuple(c for c in clue if c not in dropped)
-    facts = {i: view.mask(i) for i in open_ if i in leaned}
-    verb = "appears" if POP[gone] == 1 else "appear"
-    yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim,
+    for i in place:
+        leaned.update(j for j in open_ if j != i)
+    facts = cell_facts(view, [i for i in open_ if i in leaned], (rid,))
+    then = []
+    absent = f"{digits_and(gone)} {'appears' if POP[gone] == 1 else 'appear'}"
+    if gone:
+        then.append(f"where {absent} nowhere")
+    for i, d in place.items():
+        every = "which needs" if len(left) == 1 else "each of which needs"
+        then.append(f"{every} {d}, and only {view.cell_name(i)} can hold it")
+    yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim, placements=place,
                     cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
                     values={"combos": view.combos_text(shown), "why": "; ".join(reasons),
                             "facts": holds(view, facts) + "; " if facts else "",
                             "left": view.combos_text(left) or "nothing",
-                            "absent": f"{digits_and(gone)} {verb}"},
+                            "then": ", " + "; ".join(then),
+                            "absent": absent},
                     proof=proof(view, (rid,), facts, {} if fact is None else {rid: fact}))
