@@ -80,7 +80,9 @@ def _run_clause(view, rid: int, narrowed: bool, cell: int) -> str:
         ways = " or ".join(view.combo(c) for c in cs)
         ways = f"only {ways}" if narrowed else ways
     else:
-        ways = f"{'only ' if narrowed else ''}{len(cs)} combinations of {view.digits(_union(cs))}"
+        missing = 0x1FF & ~_union(cs)
+        ways = f"{'only ' if narrowed else ''}{len(cs)} combinations" + (
+            f", none with {digits_and(missing)}" if missing else "")
     written = f", {digits_and(placed)} written in" if placed else ""
     return (f"{view.run_name(rid)} ({ways}{written}: {view.cell_name(cell)} can take "
             f"{alts(_takes(view, rid, narrowed))})")
