@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
-from .facts import alts, both, cell_facts, clue_combos, digits_and, holds, minus, proof, run_fact
+from ..solve.propagate import run_filter
+from .facts import (
+    alts,
+    both,
+    cell_facts,
+    clue_combos,
+    digits_and,
+    free_mask,
+    holds,
+    minus,
+    proof,
+    run_fact,
+)
 
 
 def _union(cs) -> int:
@@ -179,6 +191,19 @@ def combination_filter(view, rid):
                     proof=proof(view, (rid,), {}, {} if fact is None else {rid: fact}))
 
 
+def _forced_without_combos(view, rid, facts, home, d) -> bool:
+    """Would the run (its sum, the written digits and the cells' ``facts``) put ``d`` in
+    ``home`` without knowing which combinations earlier steps ruled out?"""
+    masks = []
+    for j in view.layout.run_cells[rid]:
+        if view.is_placed(j):
+            masks.append(view.mask(j))
+        else:
+            masks.append(facts.get(j, free_mask(view, j, (rid,))))
+    fit = run_filter(view.layout.run_total[rid], tuple(masks))
+    return fit is None or fit[view.layout.run_cells[rid].index(home)] == BIT[d]
+
+
 def hidden_single(view, rid):
     """A digit every live combination needs fits only one cell of the run."""
     live = view.live(rid)
@@ -193,6 +218,8 @@ def hidden_single(view, rid):
         narrowed = not clue_need & BIT[d]
         shown = live if narrowed else clue_combos(view, rid)
         facts = cell_facts(view, [j for j in open_ if j != home], (rid,))
+        if narrowed and _forced_without_combos(view, rid, facts, home, d):
+            continue  # the run's sum forces it, not its combinations: not this rule's step
         others = holds(view, facts) if facts else f"{view.cell_name(home)} is its only " \
                                                   "empty cell"
         yield Deduction(placements={home: d}, cells=tuple(open_), runs=(rid,),

@@ -7,7 +7,7 @@ from itertools import combinations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP
-from .facts import cell_facts, clue_combos, digits_and, holds, proof, run_fact
+from .facts import cell_facts, clue_combos, digits_and, free_mask, holds, proof, run_fact
 
 
 def matchable(digits: int, masks) -> bool:
@@ -79,43 +79,64 @@ def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int],
             f"{view.cells_name(group)}, which can only take {view.digits(u)} of it")
 
 
-def combination_elimination(view, rid):
-    """Drop every live combination of the run that its cells cannot hold: one missing a
-    digit written in, one with a digit no empty cell takes, one that leaves an empty cell
-    without a digit, one whose digits cannot all be given their own cell.
-
-    A step must change the board: it is taken only when the combinations left lose a
-    digit some empty cell still has, and those digits leave the cells in the same step.
-    """
-    open_, placed, live = view.open_cells(rid), view.placed_mask(rid), view.live(rid)
-    if not live:
-        return
-    masks = [view.mask(i) & ~placed for i in open_]
-    dropped = []
-    reasons = []
+def _analyse(view, rid, open_, placed, live, masks):
+    """What dropping the combinations the cells (``masks``) cannot hold gives:
+    (dropped, reasons, cells leaned on, combinations left, removals, placements)."""
+    dropped, reasons = [], []
     leaned: set[int] = set()
     for c in live:
         why = why_not(view, c, placed, open_, masks, leaned)
         if why is not None:
             dropped.append(c)
             reasons.append(why)
-    if not dropped or len(dropped) == len(live):
-        return  # nothing to drop, or a contradiction other rules report
     left = tuple(c for c in live if c not in dropped)
-    union = 0
-    common = 0x1FF
+    union, common = 0, 0x1FF
     for c in left:
         union |= c
         common &= c
     elim = {i: view.mask(i) & ~union for i in open_ if view.mask(i) & ~union}
     # a digit every combination left needs, with one empty cell to hold it, is written in
     place: dict[int, int] = {}
-    for d in DIGITS[common & ~placed]:
-        homes = [i for i in open_ if view.mask(i) & BIT[d] and i not in place]
-        if len(homes) == 1 and homes[0] not in elim:
+    for d in DIGITS[common & ~placed] if left else ():
+        homes = [i for i, m in zip(open_, masks, strict=True) if m & BIT[d]]
+        if len(homes) == 1 and homes[0] not in elim and homes[0] not in place:
             place[homes[0]] = d
-    if not (elim or place):
-        return  # nothing would change on the board
+            leaned.update(j for j in open_ if j != homes[0])
+    return dropped, reasons, leaned, left, elim, place
+
+
+def combination_elimination(view, rid):
+    """Drop every live combination of the run that its cells cannot hold: one missing a
+    digit written in, one with a digit no empty cell takes, one that leaves an empty cell
+    without a digit, one whose digits cannot all be given their own cell.
+
+    A step must change the board: it is taken only when the combinations left lose a
+    digit some empty cell still has (those digits leave the cells in the same step) or
+    need a digit only one empty cell can hold (written in). The proof keeps the fewest
+    cells' candidates that still give the same step.
+    """
+    open_, placed, live = view.open_cells(rid), view.placed_mask(rid), view.live(rid)
+    if not live:
+        return
+    masks = [view.mask(i) & ~placed for i in open_]
+    dropped, reasons, leaned, left, elim, place = _analyse(view, rid, open_, placed, live,
+                                                          masks)
+    if not dropped or len(dropped) == len(live) or not (elim or place):
+        return  # nothing to drop, a contradiction other rules report, or no change
+    # drop a cell's candidates from the reasoning when the same step follows without them
+    for k, i in enumerate(open_):
+        if i not in leaned or masks[k] == free_mask(view, i, (rid,)) & ~placed:
+            continue
+        trial = masks.copy()
+        trial[k] = free_mask(view, i, (rid,)) & ~placed
+        t = _analyse(view, rid, open_, placed, live, trial)
+        t_union = 0
+        for c in t[3]:
+            t_union |= c
+        if (set(t[0]) == set(dropped) and t[5] == place
+                and all(not t_union & m for m in elim.values())):
+            masks = trial
+            dropped, reasons, leaned, left, _, _ = t
     gone = 0
     for m in elim.values():
         gone |= m
@@ -132,8 +153,6 @@ def combination_elimination(view, rid):
         if not any(c & gone or c & needed != needed for c in clue if c not in live):
             fact, shown = None, clue
             left = tuple(c for c in clue if c not in dropped)
-    for i in place:
-        leaned.update(j for j in open_ if j != i)
     facts = cell_facts(view, [i for i in open_ if i in leaned], (rid,))
     then = []
     absent = f"{digits_and(gone)} {'appears' if POP[gone] == 1 else 'appear'}"
@@ -147,6 +166,5 @@ def combination_elimination(view, rid):
                     values={"combos": view.combos_text(shown), "why": "; ".join(reasons),
                             "facts": holds(view, facts) + "; " if facts else "",
                             "left": view.combos_text(left) or "nothing",
-                            "then": ", " + "; ".join(then),
-                            "absent": absent},
+                            "then": ", " + "; ".join(then), "absent": absent},
                     proof=proof(view, (rid,), facts, {} if fact is None else {rid: fact}))
