@@ -7,7 +7,7 @@ from itertools import combinations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP
-from .facts import cell_facts, clue_combos, digits_and, free_mask, holds, proof, run_fact
+from .facts import both, cell_facts, clue_combos, digits_and, free_mask, holds, proof, run_fact
 
 
 def matchable(digits: int, masks) -> bool:
@@ -77,6 +77,24 @@ def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int],
                 f"can hold")
     return (f"{view.combo(combo)} would need {len(group)} different digits in "
             f"{view.cells_name(group)}, which can only take {view.digits(u)} of it")
+
+
+_PLURAL = {"has": "have", "needs": "need", "does": "do", "leaves": "leave"}
+
+
+def _grouped(view, dropped, reasons) -> str:
+    """Reasons that say the same of several combinations, said once:
+    ``1+3+6+7 and 2+4+5+6 have nothing for r5c7``."""
+    tails: dict[str, list[int]] = {}
+    for c, why in zip(dropped, reasons, strict=True):
+        tails.setdefault(why[len(view.combo(c)) + 1:], []).append(c)
+    out = []
+    for tail, cs in tails.items():
+        if len(cs) > 1:
+            verb, _, rest = tail.partition(" ")
+            tail = f"{_PLURAL.get(verb, verb)} {rest}"
+        out.append(f"{both([view.combo(c) for c in cs])} {tail}")
+    return "; ".join(out)
 
 
 def _analyse(view, rid, open_, placed, live, masks):
@@ -158,12 +176,14 @@ def combination_elimination(view, rid):
     absent = f"{digits_and(gone)} {'appears' if POP[gone] == 1 else 'appear'}"
     if gone:
         then.append(f"where {absent} nowhere")
-    for i, d in place.items():
-        every = "which needs" if len(left) == 1 else "each of which needs"
-        then.append(f"{every} {d}, and only {view.cell_name(i)} can hold it")
+    if place:
+        every = {1: "which needs", 2: "both need"}.get(len(left), "all of which need")
+        holders = both([f"only {view.cell_name(i)} can hold {d}" for i, d in place.items()])
+        then.append(f"{every} {digits_and(needed)}, and {holders}")
     yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim, placements=place,
                     cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
-                    values={"combos": view.combos_text(shown), "why": "; ".join(reasons),
+                    values={"combos": view.combos_text(shown),
+                            "why": _grouped(view, dropped, reasons),
                             "facts": holds(view, facts) + "; " if facts else "",
                             "left": view.combos_text(left) or "nothing",
                             "then": ", " + "; ".join(then), "absent": absent},
