@@ -114,12 +114,21 @@ def _analyse(view, rid, open_, placed, live, masks):
         common &= c
     elim = {i: view.mask(i) & ~union for i in open_ if view.mask(i) & ~union}
     # a digit every combination left needs, with one empty cell to hold it, is written in
+    # (a cell written in this way no longer offers its other digits)
     place: dict[int, int] = {}
-    for d in DIGITS[common & ~placed] if left else ():
-        homes = [i for i, m in zip(open_, masks, strict=True) if m & BIT[d]]
-        if len(homes) == 1 and homes[0] not in elim and homes[0] not in place:
-            place[homes[0]] = d
-            leaned.update(j for j in open_ if j != homes[0])
+    todo = list(DIGITS[common & ~placed]) if left else []
+    progress = True
+    while todo and progress:
+        progress = False
+        for d in todo:
+            homes = [i for i, m in zip(open_, masks, strict=True)
+                     if m & BIT[d] and i not in place]
+            if len(homes) == 1 and homes[0] not in elim:
+                place[homes[0]] = d
+                leaned.update(j for j in open_ if j != homes[0] and j not in place)
+                todo.remove(d)
+                progress = True
+                break
     return dropped, reasons, leaned, left, elim, place
 
 
