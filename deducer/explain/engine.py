@@ -161,10 +161,11 @@ class Engine:
     def run(self) -> str:
         """Step to the end; returns the status."""
         while True:
-            if all(self._placed):
-                return SOLVED
+            # broken first: a grid can be filled in and still break a run's sum
             if self.state.broken() is not None:
                 return NONE
+            if all(self._placed):
+                return SOLVED
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 return TIMEOUT
             if self.max_steps is not None and len(self.steps) >= self.max_steps:
