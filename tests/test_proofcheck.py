@@ -233,7 +233,7 @@ def test_surplus_facts_and_runs_are_found():
         "facts": [{"cell": [2, 2], "candidates": list(range(1, 10))}], "runs": [A2, D3]})
     found = pc.surplus(P, [INTERSECT, fat])
     assert sorted(p.message for p in found) == [
-        "fact on r3c3 can be dropped", f"run {D3} can be dropped"]
+        "run r1c3↓ 9/2 can be dropped", "the fact on r3c3 can be dropped"]
     assert pc.surplus(P, [INTERSECT, fat], only={1}) == []
 
 
@@ -242,7 +242,7 @@ def test_surplus_inside_a_chain():
         {"text": "r1c2↓ 4/2 breaks", "placements": [], "eliminations": [],
          "facts": [], "runs": [D2, A3], "contradiction": True}]})
     found = pc.surplus(P, [chain])
-    assert [(p.where, p.message) for p in found] == [("link 1", f"run {A3} can be dropped")]
+    assert [(p.where, p.message) for p in found] == [("link 1", "run r3c1→ 10/2 can be dropped")]
 
 
 # ---------------------------------------------------------------------------- sentences

@@ -628,16 +628,16 @@ def states(puzzle: Puzzle, steps, *, use_entries: bool = True):
 
 
 # ---------------------------------------------------------------------------- surplus
-def _drops(proof: dict):
+def _drops(rp: Replay, proof: dict):
     """(label, smaller proof) for each fact and each run of a simple proof."""
     facts = proof.get("facts", [])
     runs = proof.get("runs", [])
     for k, f in enumerate(facts):
-        label = (f"fact on r{f['cell'][0] + 1}c{f['cell'][1] + 1}" if "cell" in f
-                 else f"fact on run {f['run']}")
+        label = (f"the fact on {cell_name(tuple(f['cell']))}" if "cell" in f
+                 else f"the fact on {rp.runs[_run_ref(rp, f['run'])].name}")
         yield label, {**proof, "facts": facts[:k] + facts[k + 1:]}
     for k, ref in enumerate(runs):
-        yield f"run {ref}", {**proof, "runs": runs[:k] + runs[k + 1:]}
+        yield f"run {rp.runs[_run_ref(rp, ref)].name}", {**proof, "runs": runs[:k] + runs[k + 1:]}
 
 
 def surplus_step(rp: Replay, board: Board, step: dict) -> list[Problem]:
@@ -649,14 +649,14 @@ def surplus_step(rp: Replay, board: Board, step: dict) -> list[Problem]:
     proof = step["proof"]
     out = []
     if "facts" in proof or "runs" in proof:
-        for label, smaller in _drops(proof):
+        for label, smaller in _drops(rp, proof):
             if not check_step(rp, board, {**step, "proof": smaller}):
                 out.append(Problem(n, rule, "surplus", f"{label} can be dropped"))
         return out
     cases = proof["cases"] if "cases" in proof else [proof]
     for ci, case in enumerate(cases):
         for li, link in enumerate(case.get("links", ())):
-            for label, smaller in _drops(link):
+            for label, smaller in _drops(rp, link):
                 links = [*case["links"][:li], {**link, **smaller}, *case["links"][li + 1:]]
                 new_case = {**case, "links": links}
                 new = ({"cases": [*cases[:ci], new_case, *cases[ci + 1:]]} if "cases" in proof
