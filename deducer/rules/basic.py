@@ -209,12 +209,14 @@ def hidden_single(view, rid):
     live = view.live(rid)
     need = _common(live) & ~view.placed_mask(rid)
     open_ = view.open_cells(rid)
-    clue_need = _common(clue_combos(view, rid))
+    clue_need = None
     for d in DIGITS[need]:
         homes = [i for i in open_ if view.mask(i) & BIT[d]]
         if len(homes) != 1:
             continue
         home = homes[0]
+        if clue_need is None:  # only for a hidden single found: most calls find none
+            clue_need = _common(clue_combos(view, rid))
         narrowed = not clue_need & BIT[d]
         shown = live if narrowed else clue_combos(view, rid)
         facts = cell_facts(view, [j for j in open_ if j != home], (rid,))

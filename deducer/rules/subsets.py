@@ -51,9 +51,7 @@ def hidden_subset(view, rid, size: int = 2):
     need = common & ~placed if live else 0
     if POP[need] < size:
         return
-    clue_common = 0x1FF
-    for c in clue_combos(view, rid):
-        clue_common &= c
+    clue_common = None
     open_ = view.open_cells(rid)
     masks = {i: view.mask(i) & ~placed for i in open_}
     for ds in combinations(DIGITS[need], size):
@@ -71,6 +69,10 @@ def hidden_subset(view, rid, size: int = 2):
         elim = {i: masks[i] & ~want for i in homes if masks[i] & ~want}
         if not elim:
             continue
+        if clue_common is None:  # only for a subset found
+            clue_common = 0x1FF
+            for c in clue_combos(view, rid):
+                clue_common &= c
         narrowed = clue_common & want != want
         shown = live if narrowed else clue_combos(view, rid)
         facts = cell_facts(view, [j for j in open_ if j not in homes], (rid,))
