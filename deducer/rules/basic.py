@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
 from ..solve.propagate import run_filter
+from . import rule
 from .facts import (
     alts,
     both,
@@ -37,6 +38,7 @@ def _common(cs) -> int:
     return m if cs else 0
 
 
+@rule(values=("arithmetic", "digit", "placed"))
 def lone_cell(view, rid):
     """One empty cell left in a clued run: it holds what the sum still needs (002 §1.2.2)."""
     need = view.remaining(rid)
@@ -65,6 +67,7 @@ def lone_cell(view, rid):
                         values=values, proof=proof(view, (rid,), facts))
 
 
+@rule(values=("combo",))
 def unique_combination(view, rid):
     """The clue has exactly one combination: its cells hold only those digits (002 §1.2.1)."""
     run = view.run(rid)
@@ -100,6 +103,7 @@ def _run_clause(view, rid: int, narrowed: bool, cell: int) -> str:
             f"{alts(_takes(view, rid, narrowed))})")
 
 
+@rule(values=("digit", "fits", "mine", "other", "theirs", "why"))
 def unique_intersection(view, rid):
     """Cross reference (002 §1.2.4): what the cell's runs let it take, and its own
     candidates when they matter, meet in one digit. The fewest of these reasons that
@@ -163,6 +167,7 @@ def _options(runs):
     return [*singles, *pairs, *with_cell, (*runs, "cell")]
 
 
+@rule(values=("digit",))
 def naked_single(view, rid):
     """A cell down to one candidate gets that digit written in."""
     for i in view.open_cells(rid):
@@ -172,6 +177,7 @@ def naked_single(view, rid):
                             proof=proof(view, (), {i: view.mask(i)}))
 
 
+@rule(values=("absent", "combos", "digits"))
 def combination_filter(view, rid):
     """A digit that is in no live combination of the run leaves its cells."""
     live = view.live(rid)
@@ -204,6 +210,7 @@ def _forced_without_combos(view, rid, facts, home, d) -> bool:
     return fit is None or fit[view.layout.run_cells[rid].index(home)] == BIT[d]
 
 
+@rule(values=("combos", "digit", "others"))
 def hidden_single(view, rid):
     """A digit every live combination needs fits only one cell of the run."""
     live = view.live(rid)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
 from ..solve.propagate import run_filter
+from . import rule
 from .facts import alts, both, cell_facts, free_mask, minus, proof
 
 
@@ -58,6 +59,7 @@ def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
     return [d for k, ds in groups.items() if set(k) <= set(key) for d in ds]
 
 
+@rule(values=("bounds", "count", "high", "low", "need", "need_text", "others"))
 def sum_bounds(view, rid):
     """Each empty cell is at least the remaining sum minus the most the other empty cells
     can make, and at most the remaining sum minus the least they can make.

@@ -7,6 +7,7 @@ from itertools import combinations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP
+from . import rule
 from .facts import both, cell_facts, clue_combos, digits_and, free_mask, holds, proof, run_fact
 
 
@@ -132,6 +133,7 @@ def _analyse(view, rid, open_, placed, live, masks):
     return dropped, reasons, leaned, left, elim, place
 
 
+@rule(values=("absent", "combos", "facts", "left", "then", "why"))
 def combination_elimination(view, rid):
     """Drop every live combination of the run that its cells cannot hold: one missing a
     digit written in, one with a digit no empty cell takes, one that leaves an empty cell

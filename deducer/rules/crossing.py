@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..solve.propagate import run_filter
+from . import rule
 from .combination import matchable
 from .facts import both, cell_facts, clue_combos, digits_and, free_mask, holds, proof, run_fact
 
@@ -57,6 +58,7 @@ def _analyse(view, rid, open_, live, placed, masks, crossing):
     return limited, dropped, lemma, tuple(blamed)
 
 
+@rule(values=("combos", "crossing", "facts", "gone", "limits", "why"))
 def crossing_run_interaction(view, rid):
     """Drop a live combination of the run that cannot be arranged in its empty cells once
     each cell is limited to the digits its crossing run can really put there."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
+from . import rule
 from .facts import alts, cell_facts, minus, proof
 
 
+@rule(values=("need", "need_text", "pair", "why"))
 def pair_complement(view, rid):
     """A clued run with two empty cells: digit ``a`` stays in one of them only if the
     other can hold ``need - a`` and that is not ``a`` again (distinct digits).

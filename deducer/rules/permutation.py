@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from ..solve.propagate import run_filter
+from . import rule
 from .combination import hall_witness
 from .facts import both, cell_facts, clue_combos, holds, proof
 
@@ -49,6 +50,7 @@ def _reasons(view, rid, open_, placed, d, cells):
     return clauses, leaned
 
 
+@rule(values=("facts", "length", "open", "reasons", "what", "why"))
 def permutation_check(view, rid, max_open: int | None = None):
     """Remove the digits of the run's empty cells that fit no arrangement of its
     combinations, each with its reason."""

@@ -6,11 +6,13 @@ from itertools import combinations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import DIGITS, POP
+from . import rule
 from .facts import both, cell_facts, clue_combos, holds, proof
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
+@rule(values=("digits", "kind", "size"))
 def naked_subset(view, rid, size: int = 2):
     """``size`` empty cells of the run whose candidates together are exactly ``size``
     digits: those digits go in those cells, so they leave the run's other empty cells."""
@@ -40,6 +42,7 @@ def naked_subset(view, rid, size: int = 2):
                         proof=proof(view, (rid,), facts))
 
 
+@rule(values=("combos", "digits", "kind", "others", "size"))
 def hidden_subset(view, rid, size: int = 2):
     """``size`` digits that every live combination of the run needs, with only ``size``
     empty cells able to hold any of them: those cells hold exactly these digits."""
