@@ -16,7 +16,7 @@ from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
 from ..puzzle.model import Puzzle, cell_name, check_solution
 from .registry import Rule, check_deduction
 from .sentences import effect_text, sentence
-from .state import Context, Deduction, Link, Proof, State, View
+from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
 
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT = "solved", "multiple", "none", "stalled", "timeout"
 
@@ -280,6 +280,7 @@ class Engine:
         before = {}
         touched: set[int] = set()
         self._check_possible(rule, ded, place, elim)
+        resolve_proof(ded)
         floor = self._proof_floor(ded.proof)  # on the board the step is made on
         for i, m in elim.items():
             before.setdefault(i, masks[i])

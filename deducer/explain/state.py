@@ -33,6 +33,8 @@ class Proof:
     #: runs whose arrangements a reader must try to check the step (not in the JSON: the
     #: rating reads it, see rating.search_floor)
     search: tuple[int, ...] = ()
+    #: sentence values known only once the proof is built (a proof built late)
+    values: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -66,7 +68,20 @@ class Deduction:
     weight: float | None = None
     score: int | None = None
     text: str | None = None  # a ready sentence instead of the template (trial chains)
-    proof: Proof | None = None  # DESIGN.md §5b; the engine turns it into the step's JSON
+    #: DESIGN.md §5b; the engine turns it into the step's JSON. May be a function returning
+    #: the Proof, called only for the deduction the engine takes (:func:`resolve_proof`)
+    proof: Proof | None = None
+
+
+def resolve_proof(ded: Deduction) -> Proof | None:
+    """The deduction's proof, built now if the rule gave a function (cheap rules that
+    yield many deductions build the proof only for the one taken); its late sentence
+    values join the deduction's."""
+    if callable(ded.proof):
+        ded.proof = ded.proof()
+        if ded.proof is not None and ded.proof.values:
+            ded.values = {**ded.values, **ded.proof.values}
+    return ded.proof
 
 
 class State:

@@ -120,42 +120,58 @@ def unique_intersection(view, rid):
         if POP[full] != 1:
             continue
         runs = (rid,) if other is None else (rid, other)
-        live_take = {r: _takes(view, r, True) for r in runs}
-        digit = SINGLE[full]
-        found = None
-        for use in _options(runs):
-            both_ = m if "cell" in use else 0x1FF
-            for r in runs:
-                if r in use:
-                    both_ &= live_take[r]
-            if both_ == full:
-                found = use
-                break
-        assert found is not None
-        used = tuple(r for r in runs if r in found)
-        # a run's narrowed combinations are a fact only when the clue alone would not do
-        narrowed = {r: True for r in used}
-        for r in used:
-            trial = m if "cell" in found else 0x1FF
-            for q in used:
-                trial &= _takes(view, q, narrowed[q] and q != r)
-            if trial == full:
-                narrowed[r] = False
-        facts = {i: m} if "cell" in found else {}
-        run_facts = {r: view.live(r) for r in used if narrowed[r]}
+        yield Deduction(placements={i: SINGLE[full]}, cells=(i,), runs=runs,
+                        values={"digit": SINGLE[full]},
+                        proof=lambda i=i, m=m, runs=runs, full=full: _intersection(
+                            view, rid, i, m, runs, full))
+
+
+def _intersection(view, rid, i, m, runs, full):
+    """The proof of a unique intersection (the fewest reasons that decide the cell), and
+    the sentence's values with it. Built only for the deduction the engine takes."""
+    digit = SINGLE[full]
+    live_take = {r: _takes(view, r, True) for r in runs}
+    found = None
+    for use in _options(runs):
+        both_ = m if "cell" in use else 0x1FF
+        for r in runs:
+            if r in use:
+                both_ &= live_take[r]
+        if both_ == full:
+            found = use
+            break
+    assert found is not None
+    used = tuple(r for r in runs if r in found)
+    # a run's narrowed combinations are a fact only when the clue alone would not do
+    narrowed = {r: True for r in used}
+    for r in used:
+        trial = m if "cell" in found else 0x1FF
+        for q in used:
+            trial &= _takes(view, q, narrowed[q] and q != r)
+        if trial == full:
+            narrowed[r] = False
+    facts = {i: m} if "cell" in found else {}
+    run_facts = {r: view.live(r) for r in used if narrowed[r]}
+    count = len(used) + ("cell" in found)
+    other = runs[1] if len(runs) > 1 else None
+    values = {"digit": digit, "fits": {1: "", 2: " both", 3: " all three"}[count],
+              "why": _why(view, used, narrowed, i, "cell" in found, m)(),
+              "mine": view.digits(live_take[rid]),
+              "theirs": view.digits(live_take[other]) if other is not None else "",
+              "other": "" if other is None else view.run_name(other)}
+    return proof(view, used, facts, run_facts, values=values)
+
+
+def _why(view, used, narrowed, i, own: bool, m: int):
+    """The reason of a unique intersection, worded when the step is taken."""
+    def text() -> str:
         clauses = [_run_clause(view, r, narrowed[r], i) for r in used]
         why = both(clauses)
-        if "cell" in found:
+        if own:
             why += f"{',' if len(clauses) > 1 else ''} and can only hold {alts(m)} itself"
-        count = len(used) + ("cell" in found)
-        fits = {1: "", 2: " both", 3: " all three"}[count]
-        yield Deduction(placements={i: digit}, cells=(i,), runs=used,
-                        values={"digit": digit, "why": why, "fits": fits,
-                                "mine": view.digits(live_take[rid]),
-                                "theirs": view.digits(live_take[other]) if other is not None
-                                else "", "other": "" if other is None
-                                else view.run_name(other)},
-                        proof=proof(view, used, facts, run_facts))
+        return why
+
+    return text
 
 
 def _options(runs):

@@ -51,11 +51,14 @@ def cell_facts(view, cells, runs) -> dict[int, int]:
 
 
 def proof(view, runs, cells: dict[int, int] | None = None,
-          run_facts: dict[int, tuple[int, ...]] | None = None, search=()) -> Proof:
+          run_facts: dict[int, tuple[int, ...]] | None = None, search=(),
+          values: dict | None = None) -> Proof:
     """A local proof over ``runs`` (ordered, first the step's own run); ``search`` are
-    the runs whose arrangements a reader must try to check it."""
+    the runs whose arrangements a reader must try to check it; ``values`` are sentence
+    values that only a proof built late (see ``Deduction.proof``) can give."""
     return Proof(cells=dict(cells or {}), combos=dict(run_facts or {}),
-                 runs=tuple(dict.fromkeys(runs)), search=tuple(search))
+                 runs=tuple(dict.fromkeys(runs)), search=tuple(search),
+                 values=dict(values or {}))
 
 
 # ---- words ---------------------------------------------------------------------------
