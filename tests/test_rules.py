@@ -613,3 +613,177 @@ def test_regions_are_found_once_per_puzzle():
     regions = v.context.regions
     assert regions is v.context.regions
     assert regions and all(r.cost > 0 for r in regions)
+
+
+# ------------------------------------------------------------ proofs (DESIGN.md §5b)
+def _facts(f):
+    """The proof of a found deduction in names: ({cell: digits}, {run label: combos},
+    [run labels])."""
+    pr = f.deduction.proof
+    assert pr is not None, "every rule of this file must yield a proof"
+    p_runs = _PUZ[0].runs
+    cells = {_PUZ[0].whites[i]: "".join(map(str, _digits(m))) for i, m in pr.cells.items()}
+    names = {f"r{r + 1}c{c + 1}": v for (r, c), v in cells.items()}
+    combos_ = {p_runs[r].label: sorted("+".join(map(str, _digits(c))) for c in cs)
+               for r, cs in pr.combos.items()}
+    return names, combos_, [p_runs[r].label for r in pr.runs]
+
+
+_PUZ: list = [None]
+
+
+def _digits(m):
+    return [d for d in range(1, 10) if m >> (d - 1) & 1]
+
+
+def _proof_of(p, rule_id, v, rid=None):
+    _PUZ[0] = p
+    f = fire(rule_id, v, rid)
+    assert f is not None
+    return f, *_facts(f)
+
+
+def test_lone_cell_shows_its_subtraction():
+    p = puzzle(line(24, 3))
+    v = position(p, placed={"r2c2": 9, "r2c3": 8})
+    f, cells, combos_, runs = _proof_of(p, "lone-cell", v, run(p, "r2c1>"))
+    assert f.place == {"r2c4": 7}
+    assert "needs 24 in all: 24 - 9 - 8 = 7" in f.text
+    assert (cells, combos_, runs) == ({}, {}, ["r2c1→"])
+
+
+def test_unique_intersection_names_the_cells_own_candidates_when_they_decide():
+    p = puzzle(CROSS.replace("4\\", "5\\"))  # across 3/2 gives 1,2; down 5/2 gives 1..4
+    v = position(p, cands={"r2c2": "23"})
+    f, cells, combos_, runs = _proof_of(p, "unique-intersection", v, run(p, "r2c1>"))
+    assert f.place == {"r2c2": 2}
+    # the down run adds nothing: the proof is the across run and the cell's own candidates
+    assert cells == {"r2c2": "23"} and runs == ["r2c1→"] and not combos_
+    assert "can only hold 2 or 3 itself" in f.text and "r1c2" not in f.text
+
+
+def test_unique_intersection_uses_written_digits():
+    p = puzzle(line(10, 4))  # 1+2+3+4 only; three digits written in
+    v = position(p, placed={"r2c2": 1, "r2c3": 2, "r2c4": 4})
+    f = fire("unique-intersection", v, run(p, "r2c1>"))
+    # lone cell would take it first in a walkthrough; the rule itself must say why
+    assert f.place == {"r2c5": 3}
+    assert "1, 2 and 4 written in" in f.text
+
+
+def test_naked_single_comes_first_in_the_ladder():
+    ids = [r.id for r in registry.load()]
+    assert ids[0] == "naked-single"
+    p = puzzle(CROSS)
+    v = position(p, cands={"r2c2": "1"})
+    assert fire("unique-intersection", v, run(p, "r2c1>")) is None  # naked single's job
+    f, cells, _, runs = _proof_of(p, "naked-single", v, run(p, "r2c1>"))
+    assert cells == {"r2c2": "1"} and runs == []
+
+
+def test_combination_filter_grammar_and_run_fact():
+    p = puzzle(two(10))
+    v = position(p, cands={"r2c2": "12346789"}, live={"r2c1>": ["1+9", "2+8", "3+7", "4+6"]})
+    f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run(p, "r2c1>"))
+    assert f.elim == {"r2c3": "5"}  # 5 leaves r2c3 (it had already left r2c2)
+    # 5+5 is no combination: the clue alone rules 5 out, no run fact needed
+    assert "5 appears in none" in f.text and combos_ == {}
+    v = position(p, live={"r2c1>": ["1+9", "2+8"]})
+    f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run(p, "r2c1>"))
+    assert combos_ == {"r2c1→": ["1+9", "2+8"]}
+    assert "3, 4, 5, 6 and 7 appear in none" in f.text
+
+
+def test_hidden_single_names_the_cells_that_cannot_hold_it():
+    p = puzzle(line(6, 3))
+    v = position(p, cands={"r2c2": "23", "r2c3": "123", "r2c4": "23"})
+    f, cells, combos_, runs = _proof_of(p, "hidden-single", v, run(p, "r2c1>"))
+    assert cells == {"r2c2": "23", "r2c4": "23"} and not combos_
+    assert "r2c2 and r2c4 can only hold 2 or 3" in f.text
+
+
+def test_pair_complement_names_the_partner_it_rests_on():
+    p = puzzle(line(15, 4))
+    v = position(p, placed={"r2c2": 1, "r2c3": 6}, cands={"r2c4": "2359", "r2c5": "3589"})
+    f, cells, _, _ = _proof_of(p, "pair-complement", v, run(p, "r2c1>"))
+    assert "15 - 6 - 1 = 8" in f.text
+    # 9 and 8 go by the sum alone, 2 by the 6 written in: no cell fact at all
+    assert cells == {}
+    v = position(p, cands={"r2c2": "12", "r2c3": "12"})
+
+
+def test_sum_bounds_keeps_only_the_facts_its_bound_needs():
+    p = puzzle(line(12, 4))
+    v = position(p, cands={"r2c2": "12", "r2c3": "123", "r2c4": "23"})
+    f, cells, _, _ = _proof_of(p, "sum-bounds", v, run(p, "r2c1>"))
+    assert f.elim == {"r2c5": "12345789"}
+    assert cells == {"r2c2": "12", "r2c3": "123", "r2c4": "23"}
+    assert "at least 1+2+3 = 6" in f.text and "r2c4 (2 or 3)" in f.text
+
+
+def test_combination_elimination_shows_what_it_changes():
+    p = puzzle(two(12))
+    v = position(p, cands={"r2c2": "1234", "r2c3": "79"})
+    f, cells, _, _ = _proof_of(p, "combination-elimination", v, run(p, "r2c1>"))
+    assert f.drop == {"r2c1→": ["4+8", "5+7"]}
+    # 3+9 is left: the board shows it in the same step
+    assert f.elim == {"r2c2": "124", "r2c3": "7"}
+    # 4+8 has nothing for r2c3, 5+7 nothing for r2c2
+    assert cells == {"r2c2": "1234", "r2c3": "79"}
+    assert "r2c2 can only hold 1, 2, 3 or 4, r2c3 only 7 or 9" in f.text
+    assert "so it is 3+9, where 1, 2, 4 and 7 appear nowhere" in f.text
+
+
+def test_combination_elimination_quiet_when_the_board_would_not_change():
+    p = puzzle(two(10))
+    # 1+9 and 2+8 have nothing for the cells; 3+7 and 4+6 keep every digit they have
+    v = position(p, cands={"r2c2": "3467", "r2c3": "3467"})
+    assert fire("combination-elimination", v, run(p, "r2c1>")) is None
+
+
+def test_crossing_run_interaction_applies_its_lemma_and_weighs_it():
+    p = puzzle(FOUR)
+    f, cells, combos_, runs = _proof_of(p, "crossing-run-interaction", position(p),
+                                        run(p, "r3c1>"))
+    assert runs == ["r3c1→", "r1c2↓", "r1c3↓"] and not cells and not combos_
+    # the lemmas (5/2 puts only 1-4 in r3c2, 16/2 only 7 or 9 in r3c3) are applied to the
+    # board, and so is what the dropped combinations change (3+9 is left)
+    assert f.elim == {"r3c2": "12456789", "r3c3": "12345678"}
+    assert "r1c3↓ 16/2 can only put 7,9 in r3c3" in f.text
+    assert f.deduction.proof.search == (run(p, "r1c2v"), run(p, "r1c3v"))
+
+
+def test_search_floor_grows_with_the_run():
+    from deducer.explain.rating import FULL_SEARCH_WEIGHT, SMALL_SEARCH_WEIGHT, search_floor
+
+    assert search_floor(1, 9) == 0.0
+    assert search_floor(3, 8) == SMALL_SEARCH_WEIGHT
+    assert search_floor(6, 4 ** 6) == FULL_SEARCH_WEIGHT
+    assert search_floor(6, 2) == 0.0
+
+
+def test_permutation_check_gives_a_short_reason_per_combination():
+    p = puzzle(line(15, 5))
+    v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "123456789"})
+    f, cells, _, _ = _proof_of(p, "permutation-check", v, run(p, "r2c1>"))
+    # 1+2+3+4+5 is the only combination: 1 or 2 elsewhere leaves r2c2, r2c3 one digit
+    # for two cells; 6..9 are in no combination
+    assert f.elim == {c: "126789" for c in ("r2c4", "r2c5", "r2c6")}
+    assert cells == {"r2c2": "12", "r2c3": "12"}
+    assert "no combination of r2c1→ 15/5 has 6, 7, 8 and 9" in f.text
+    assert ("1+2+3+4+5 with 1 in r2c4 or r2c5 or r2c6 leaves 2+3+4+5 to the other cells, "
+            "and r2c2 and r2c3 can only take 2 of it") in f.text
+    assert "trying every arrangement" not in f.text
+    assert f.deduction.proof.search == ()  # the reasons are checked, not arrangements
+
+
+def test_permutation_check_takes_the_shortest_reasons_first():
+    from deducer.rules.permutation import MAX_REASONS
+
+    p = puzzle(line(30, 6))  # many combinations: each digit needs several reasons
+    v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "12345"})
+    f = fire("permutation-check", v, run(p, "r2c1>"))
+    # 5 leaves r2c5..r2c7 with one reason per combination with 5 (four of them); the
+    # other removals would need more reasons than one step states: later steps
+    assert f.elim == {"r2c5": "5", "r2c6": "5", "r2c7": "5"}
+    assert f.deduction.values["reasons"] == 4 <= MAX_REASONS

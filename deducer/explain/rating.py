@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-RATER_VERSION = "4"  # 2: effort bump on total effort; 4: chains, max_chain (3: proofs)
+# 2: effort bump on total effort (was effort per cell); 3: a step weighs at least what its
+# proof asks a reader to check (search_floor), naked singles written at once; 4: chains
+# instead of trial, max_chain in the rating
+RATER_VERSION = "4"
 
 LEVELS = ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
 #: upper bound of the hardest step's weight for each level below Extreme
@@ -24,6 +27,13 @@ TRIAL_RULES = frozenset({"trial"})
 #: the longest chain a person is expected to follow (README "Rating"): a path that needs a
 #: longer one is Extreme, as a path that needs trial is
 MAX_HUMAN_CHAIN = 12
+#: what trying every arrangement of a run weighs (DESIGN.md §4: permutation check of a
+#: small run, of any run), the floor of a step whose proof asks for it
+SMALL_SEARCH_WEIGHT = 3.8
+FULL_SEARCH_WEIGHT = 5.8
+#: a run this small (open cells, or arrangements of their candidates) is a small search
+SMALL_SEARCH_CELLS = 4
+SMALL_SEARCH_ARRANGEMENTS = 24
 GUESS_RULES = frozenset({"backtracking"})
 
 
@@ -51,6 +61,19 @@ class Rating:
     @property
     def rank(self) -> int:
         return LEVELS.index(self.level)
+
+
+def search_floor(open_cells: int, arrangements: int) -> float:
+    """The least weight of a step whose proof asks a reader to try the arrangements of a
+    run with ``open_cells`` empty cells whose candidates allow ``arrangements`` fillings
+    (the product of their candidate counts): the weight the ladder gives that check.
+    A crossing-run lemma over a six-cell run thus weighs what the full per-run check
+    weighs, not less."""
+    if open_cells <= 1 or arrangements <= 2:
+        return 0.0
+    if open_cells <= SMALL_SEARCH_CELLS or arrangements <= SMALL_SEARCH_ARRANGEMENTS:
+        return SMALL_SEARCH_WEIGHT
+    return FULL_SEARCH_WEIGHT
 
 
 def chain_length(step) -> int:
