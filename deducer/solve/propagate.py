@@ -130,12 +130,15 @@ class Contradiction(Exception):
         self.run = run
 
 
-def propagate(layout: Layout, masks: list[int], dirty, trace: list[int] | None = None) -> None:
+def propagate(layout: Layout, masks: list[int], dirty, trace: list[int] | None = None,
+              trail: list[int] | None = None) -> None:
     """Filter runs until nothing changes; ``masks`` is updated in place.
 
     ``dirty`` is an iterable of run ids to start from. Raises :class:`Contradiction`.
     ``trace``, if given, receives cells in the order they are narrowed to one digit (so a
-    trial can tell its chain of consequences in the order they follow).
+    trial can tell its chain of consequences in the order they follow). ``trail``, if given,
+    receives ``cell, old mask`` pairs (flat) before every change, so a search can undo a
+    node without copying the grid.
     """
     run_cells = layout.run_cells
     run_total = layout.run_total
@@ -154,6 +157,9 @@ def propagate(layout: Layout, masks: list[int], dirty, trace: list[int] | None =
             continue
         for i, a, b in zip(cells, old, new, strict=True):
             if a != b:
+                if trail is not None:
+                    trail.append(i)
+                    trail.append(a)
                 masks[i] = b
                 if trace is not None and b & (b - 1) == 0:
                     trace.append(i)
