@@ -66,6 +66,8 @@ class Oracle:
             m = masks[c]
             lits = [9 * k + d for d in DIGITS[m]]
             add(lits)
+            for d in DIGITS[0x1FF & ~m]:  # pin the unused variables: models read cleanly
+                add([-(9 * k + d)])
             for a in range(len(lits)):
                 for b in range(a + 1, len(lits)):
                     add([-lits[a], -lits[b]])
@@ -121,6 +123,9 @@ class Oracle:
                 having = [s for s, cm in sel if cm & BIT[d]]
                 for lit in lits:
                     add([-lit] + having)
+
+    def add(self, clause: list[int]) -> None:
+        self.solver.add_clause(clause)
 
     def lit(self, cell: int, digit: int) -> int:
         """The variable 'cell holds digit'."""

@@ -38,9 +38,8 @@ from .propagate import Contradiction, Layout, propagate
 UNIQUE, MULTIPLE, NONE = "unique", "multiple", "none"
 #: the most solutions one call may report (the CLI streams them; see ``iter_solutions``)
 MAX_SOLUTIONS_CAP = 100_000
-#: dead ends without a solution before the oracle is first built and asked, then between asks
+#: dead ends in a row (no solution between them) before the island goes to the SAT solver
 FIRST_ASK = 100
-NEXT_ASK = 30
 
 
 class Timeout(Exception):
@@ -88,10 +87,7 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
     heap_limit = 8 * len(cells) + 64
     push, pop = heapq.heappush, heapq.heappop
     use_oracle = len(cells) > 8 and _oracle.available()
-    oracle = None
-    guide: dict[int, int] = {}
     fruitless = 0
-    threshold = FIRST_ASK
     deadline = st.deadline
 
     def undo(mark: int) -> None:
@@ -110,7 +106,8 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
                 return c
         return -1
 
-    # a frame: [branch cell, digits still to try, trail mark, digits tried]
+    # a frame: [branch cell, digits still to try, trail mark, digits tried (the last one
+    # is the branch being explored below it)]
     stack: list[list] = []
 
     def enter() -> bool:
@@ -119,10 +116,6 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
         if c < 0:
             return True
         order = list(DIGITS[masks[c]])
-        g = guide.get(c)
-        if g is not None and g in order and order[0] != g:
-            order.remove(g)
-            order.insert(0, g)
         stack.append([c, order, len(trail), []])
         return False
 
@@ -142,38 +135,9 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
             if not order:
                 drop_frame()
                 continue
-            if use_oracle and fruitless >= threshold:
-                fruitless = 0
-                threshold = NEXT_ASK
-                if oracle is None:
-                    oracle = _oracle.Oracle(layout.run_cells, layout.run_total, cell_runs,
-                                            root, cells)
-                lit = oracle.lit
-                decisions = [lit(f[0], f[3][-1]) for f in stack[:-1]]
-                st.asks += 1
-                try:
-                    ans = oracle.ask(decisions + [-lit(c, t) for t in tried], deadline)
-                except _oracle.OracleTimeout:
-                    raise Timeout from None
-                if isinstance(ans, set):
-                    # keep asking on the way up until a frame still holds a solution
-                    fruitless = threshold
-                    if any(x < 0 for x in ans) or not stack[:-1]:
-                        drop_frame()  # the rest of this frame holds no solution
-                        continue
-                    # only decisions in the core: everything below the deepest is dead
-                    deepest = -1
-                    for k, x in enumerate(decisions):
-                        if x in ans:
-                            deepest = k
-                    while len(stack) > deepest + 1:
-                        drop_frame()
-                    continue
-                guide = ans
-                g = guide.get(c)
-                if g in order and order[0] != g:
-                    order.remove(g)
-                    order.insert(0, g)
+            if use_oracle and fruitless >= FIRST_ASK:
+                yield from _hand_over(layout, root, cells, stack, st)
+                return
             d = order.pop(0)
             tried.append(d)
             st.nodes += 1
@@ -203,8 +167,41 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
         while stack:
             drop_frame()
         undo(0)
-        if oracle is not None:
-            oracle.close()
+
+
+def _hand_over(layout: Layout, root: list[int], cells: tuple[int, ...], stack: list[list],
+               st: _Stats) -> Iterator[tuple[int, ...]]:
+    """Finish an island with the SAT solver: every solution the search has not reached yet.
+
+    What the search has explored is shut out by one short clause per explored branch (the
+    decisions above it and its digit), so solutions already reported are not found again;
+    each new solution is then blocked in turn. The solver sees the whole island with no
+    assumptions: CDCL is at its best there, while refuting a deep branch under its
+    decisions as assumptions can take it minutes.
+    """
+    oracle = _oracle.Oracle(layout.run_cells, layout.run_total, layout.cell_runs, root, cells)
+    try:
+        lit = oracle.lit
+        path: list[int] = []
+        for k, (c, _, _, tried) in enumerate(stack):
+            done = tried if k == len(stack) - 1 else tried[:-1]
+            for t in done:
+                oracle.add([-x for x in path] + [-lit(c, t)])
+            if k < len(stack) - 1:
+                path.append(lit(c, tried[-1]))
+        while True:
+            st.asks += 1
+            try:
+                model = oracle.ask([], st.deadline)
+            except _oracle.OracleTimeout:
+                raise Timeout from None
+            if isinstance(model, set):
+                return
+            sol = tuple(model[c] for c in cells)
+            yield sol
+            oracle.add([-lit(c, d) for c, d in zip(cells, sol, strict=True)])
+    finally:
+        oracle.close()
 
 
 class SolutionStream:
