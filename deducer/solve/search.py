@@ -40,6 +40,8 @@ UNIQUE, MULTIPLE, NONE = "unique", "multiple", "none"
 MAX_SOLUTIONS_CAP = 100_000
 #: dead ends in a row (no solution between them) before the island goes to the SAT solver
 FIRST_ASK = 100
+#: smaller islands are always searched to the end (a SAT solver would cost more)
+MIN_SAT_CELLS = 9
 
 
 class Timeout(Exception):
@@ -86,7 +88,7 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
     heapq.heapify(heap)
     heap_limit = 8 * len(cells) + 64
     push, pop = heapq.heappush, heapq.heappop
-    use_oracle = len(cells) > 8 and _oracle.available()
+    use_oracle = len(cells) >= MIN_SAT_CELLS and _oracle.available()
     fruitless = 0
     deadline = st.deadline
 
