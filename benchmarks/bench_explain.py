@@ -55,13 +55,13 @@ def unique_grid(rows: int, cols: int, seed: int):
         a, b = res.solutions
         diff = [i for i in range(len(a)) if a[i] != b[i]]
         i = rng.choice(diff)
-        givens[q.whites[i]] = sol[i] if sol[i] != b[i] else a[i]
+        givens[q.whites[i]] = sol[i]  # keeps sol, rules out a or b
 
 
 def scaling() -> int:
     import math
 
-    sizes = [(7, 7), (10, 10), (14, 14), (20, 20), (28, 28), (40, 40), (50, 50), (58, 58)]
+    sizes = [(9, 9), (10, 10), (14, 14), (20, 20), (28, 28), (40, 40), (50, 50), (58, 58)]
     xs, ys = [], []
     print(f"{'grid':>7} {'cells':>5} {'explain':>8} {'steps':>5} trial?")
     for k, (r, c) in enumerate(sizes):
