@@ -237,10 +237,11 @@ class SolutionStream:
             return
         islands = open_islands(layout.run_cells, layout.cell_runs, masks)
         self.stats["islands"] = len(islands)
-        gens = [_island(layout, masks, cells, self.st) for cells in islands]
+        gens: list[Iterator[tuple[int, ...]]] = []
         lists: list[list[tuple[int, ...]]] = []
         done = [False] * len(islands)
         try:
+            gens = [_island(layout, masks, cells, self.st) for cells in islands]
             for k, g in enumerate(gens):  # every island needs one solution first
                 first = next(g, None)
                 if first is None:
