@@ -1,5 +1,10 @@
 """Explain and rate timings (a script, not a test): python benchmarks/bench_explain.py
 
+``--scaling`` instead times explain on generated unique grids from about 30 to 2,500 white
+cells (clued from a random fill, givens added until the solution is unique), fits
+time ~ cells**k by least squares on the logs and prints k (issue 11: k near 1, and 2,500
+cells under 5 s where no trial is needed; the table says which walks needed trial).
+
 Targets (issues 3 and 12): explain of the kakuros.com 30x30 and janko 960 under 2 s each;
 rate over all janko puzzles with --jobs 2 under 60 s (it was 5 minutes). The baseline is the
 complete solver on the same puzzle, measured in the same run, so the ratio says what
@@ -32,7 +37,55 @@ def best_of(fn, n=3):
     return min(times), times[0]
 
 
+def unique_grid(rows: int, cols: int, seed: int):
+    """A random clued grid made unique by givens where two solutions differ."""
+    import random
+    from dataclasses import replace
+
+    from tests.support import grids
+
+    rng = random.Random(seed)
+    p = grids.random_clued(rows, cols, seed=seed, black=0.25)
+    sol = solve(p, max_solutions=1).solutions[0]
+    givens: dict = {}
+    while True:
+        q = replace(p, givens=dict(givens)).validate()
+        res = solve(q, max_solutions=2, masks=None)
+        if len(res.solutions) == 1:
+            return q
+        a, b = res.solutions
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        i = rng.choice(diff)
+        givens[q.whites[i]] = sol[i]  # keeps sol, rules out a or b
+
+
+def scaling() -> int:
+    import math
+
+    sizes = [(9, 9), (10, 10), (14, 14), (20, 20), (28, 28), (40, 40), (50, 50), (58, 58)]
+    xs, ys = [], []
+    print(f"{'grid':>7} {'cells':>5} {'explain':>8} {'steps':>5} trial?")
+    for k, (r, c) in enumerate(sizes):
+        p = unique_grid(r, c, seed=k + 1)
+        t = time.perf_counter()
+        exp = explain(p)
+        dt = time.perf_counter() - t
+        trial = any(s.rule.startswith(("trial", "backtrack")) for s in exp.steps)
+        print(f"{r:>3}x{c:<3} {len(p.whites):>5} {dt:>7.2f}s {len(exp.steps):>5} "
+              f"{'yes' if trial else 'no'}", flush=True)
+        xs.append(math.log(len(p.whites)))
+        ys.append(math.log(dt))
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    k = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
+        (x - mx) ** 2 for x in xs)
+    print(f"fitted exponent: explain time ~ cells^{k:.2f} (1.0 = linear)")
+    return 0
+
+
 def main() -> int:
+    if "--scaling" in sys.argv:
+        return scaling()
     root = corpus.corpus_root()
     if root is None:
         print("corpus not found: nothing to measure")

@@ -1,20 +1,23 @@
-"""Solve-with-uniqueness timings on the hard and large corpus puzzles (a script, not a test).
+"""deducer against OR-tools CP-SAT, both measured in this run (a script, not a test).
 
-    python benchmarks/bench_solve.py [--repeat 5] [--cmd-repeat 5]
+    python benchmarks/bench_solve.py [--repeat 3] [--cmd-repeat 2] [--only NAME]
 
-For each puzzle: the in-process ``solve(p, max_solutions=2)`` time (run-filter cache cleared
-before every run; first run and best of N) and the whole-command time of
-``deducer solve PUZZLE --json`` in a fresh process (first and best of N). Baselines measured in
-the same run (``python -c pass``, ``python -c 'import networkx'``) put the command times in
-proportion to this machine's start-up cost. Targets: 0.1 s in-process, 0.35 s per command.
-Always exits 0 (a missing corpus or a failing command is reported in the table).
+Every case is solved up to two solutions (uniqueness) by both: in-process (deducer's
+run-filter cache cleared first, so every run is cold; best of N) and as a whole process
+(``deducer solve FILE --json`` against ``python benchmarks/cpsat_kakuro.py MODEL``: python
+start-up, imports, model, search). Cases: the marcelgarus set (huge included), janko 186,
+240, 302 and 960, dense 8x7 and 8x8 blocks of clued runs, and generated 20x20 and 60x60 grids
+with several solutions. The ratio column is deducer / CP-SAT (target: <= 1 everywhere).
+Needs ``pip install ortools`` (the ``bench`` extra); without it only deducer is timed.
+The machine may be shared: trust the ratios (same run) more than the absolute times.
+Always exits 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,116 +25,132 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for p in (ROOT, ROOT / "benchmarks"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
 
 from deducer.puzzle import formats  # noqa: E402
 from deducer.solve import propagate  # noqa: E402
 from deducer.solve.search import solve  # noqa: E402
-from tests.support import corpus  # noqa: E402
+from tests.support import corpus, grids  # noqa: E402
 
-TARGET_SOLVE = 0.1
-TARGET_CMD = 0.35
-PUZZLES = [("marcelgarus", "30x30"), ("marcelgarus", "book"), ("janko", "186"),
-           ("janko", "240"), ("janko", "302"), ("janko", "960")]
+LIMIT = 300.0  # seconds per solve, either solver
 
 
-def deducer_command() -> list[str]:
-    """The installed console script (not a pyenv shim, which adds its own start-up)."""
-    local = Path(sys.executable).parent / "deducer"
-    if local.exists():
-        return [str(local)]
-    found = shutil.which("deducer")
-    if found and "shims" not in found:
-        return [found]
-    return [sys.executable, "-m", "deducer"]
+def cases():
+    """(name, puzzle) pairs; corpus cases only when the corpus is there."""
+    out = []
+    root = corpus.corpus_root()
+    if root is not None:
+        for f in sorted((root / "marcelgarus-kakuro").glob("*.kakuro")):
+            out.append((f"marcelgarus {f.stem}", formats.load(f)))
+        for c in corpus.janko(ids=["186", "240", "302", "960"]):
+            out.append((f"janko {c.id}", c.puzzle))
+    out.append(("dense block 8x7", grids.dense_block(8, 7)))
+    out.append(("dense block 8x8", grids.dense_block(8, 8)))
+    out.append(("generated 20x20", grids.random_clued(20, 20, seed=1, black=0.3)))
+    out.append(("generated 60x60", grids.random_clued(60, 60, seed=1, black=0.3)))
+    return out
 
 
-def time_cmd(argv: list[str], repeat: int) -> tuple[float, float, int, str]:
-    """(first, best) wall time of a command, its last exit code and status field."""
-    times, code, status = [], 0, ""
+def cpsat_spec(p) -> dict:
+    return {"domains": p.initial_masks(with_entries=True),
+            "runs": [[r.total, list(r.cells)] for r in p.runs]}
+
+
+def time_cmd(argv: list[str], repeat: int) -> tuple[float, str]:
+    """Best wall time of a command and the first word it printed (its status)."""
+    best, word = float("inf"), ""
     for _ in range(repeat):
         t = time.perf_counter()
-        proc = subprocess.run(argv, capture_output=True, text=True)
-        times.append(time.perf_counter() - t)
-        code = proc.returncode
-        if '"status"' in proc.stdout:
-            status = proc.stdout.split('"status":', 1)[1].split(",", 1)[0].strip().strip('"')
-    return times[0], min(times), code, status
+        try:
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=LIMIT + 30)
+        except subprocess.TimeoutExpired:
+            return float("inf"), "timeout"
+        best = min(best, time.perf_counter() - t)
+        out = proc.stdout.strip()
+        if out.startswith("{"):
+            try:
+                data = json.loads(out)
+                word = data["status"] + ("" if data["complete"] or data["status"] != "none"
+                                         else "?")
+            except (ValueError, KeyError):
+                word = f"exit {proc.returncode}"
+        else:
+            word = out.split()[0] if out else f"exit {proc.returncode}"
+    return best, word
 
 
-def time_solve(p, repeat: int) -> tuple[float, float, str, bool]:
-    times, res = [], None
+def best_of(fn, repeat: int) -> tuple[float, object]:
+    best, res = float("inf"), None
     for _ in range(repeat):
         propagate._CACHE.clear()
         t = time.perf_counter()
-        res = solve(p, max_solutions=2)
-        times.append(time.perf_counter() - t)
-    return times[0], min(times), res.status, res.complete
+        res = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, res
+
+
+def fmt(t: float) -> str:
+    return "  >limit" if t == float("inf") else f"{t:8.3f}"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repeat", type=int, default=5, help="in-process runs per puzzle")
-    ap.add_argument("--cmd-repeat", type=int, default=5, help="command runs per puzzle")
+    ap.add_argument("--repeat", type=int, default=3, help="in-process runs per case")
+    ap.add_argument("--cmd-repeat", type=int, default=2, help="whole-process runs per case")
+    ap.add_argument("--only", help="run only cases whose name contains this")
     args = ap.parse_args(argv)
-
-    py = sys.executable
-    base_pass = time_cmd([py, "-c", "pass"], args.cmd_repeat)
-    base_nx = time_cmd([py, "-c", "import networkx"], args.cmd_repeat)
-    cmd = deducer_command()
-    print(f"python {sys.version.split()[0]} on {os.cpu_count()} cpu(s); command: "
-          f"{' '.join(cmd)} solve PUZZLE --json")
-    print(f"baseline `python -c pass`:            first {base_pass[0]:.3f} s  best "
-          f"{base_pass[1]:.3f} s")
-    print(f"baseline `python -c 'import networkx'`: first {base_nx[0]:.3f} s  best "
-          f"{base_nx[1]:.3f} s")
-    print(f"targets: in-process solve <= {TARGET_SOLVE} s; command <= {TARGET_CMD} s\n")
-
-    root = corpus.corpus_root()
-    if root is None:
-        print("corpus not found (set DEDUCER_CORPUS): nothing to time")
-        return 0
-
-    head = (f"{'puzzle':<18} {'size':>6} {'cells':>5} {'status':<8} {'solve 1st':>9} "
-            f"{'best':>7} {'/tgt':>5} {'cmd 1st':>8} {'best':>7} {'/tgt':>5} "
-            f"{'/py':>5} {'/nx':>5}")
+    try:
+        import cpsat_kakuro
+        from ortools import __version__ as ortools_version
+    except ImportError:
+        cpsat_kakuro, ortools_version = None, None
+    print(f"python {sys.version.split()[0]} on {os.cpu_count()} cpu(s); CP-SAT "
+          f"{ortools_version or 'not installed (pip install ortools)'}, 1 worker, enumerating "
+          f"to 2 solutions; deducer solve --max-solutions 2")
+    head = (f"{'case':<22} {'cells':>5} {'status':<9} {'deducer':>8} {'cp-sat':>8} {'ratio':>6}"
+            f" | {'cmd ded':>8} {'cmd cps':>8} {'ratio':>6}")
     print(head)
     print("-" * len(head))
-    worst_solve = worst_cmd = 0.0
+    worst_in = worst_cmd = 0.0
+    py = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
-        for source, pid in PUZZLES:
-            name = f"{source} {pid}"
-            try:
-                cp = corpus.get(source, pid)
-            except Exception as e:  # noqa: BLE001 - report, keep going
-                print(f"{name:<18} unavailable: {e}")
+        for name, p in cases():
+            if args.only and args.only not in name:
                 continue
-            p = cp.puzzle
-            first, best, status, complete = time_solve(p, args.repeat)
-            if not complete:
-                status += "?"
-            path = cp.meta.get("path")
-            if source != "marcelgarus" or path is None:
-                path = Path(tmp) / f"{source}-{pid}.json"
-                path.write_text(formats.dumps(p, "json"))
-            c_first, c_best, code, c_status = time_cmd(
-                cmd + ["solve", str(path), "--json"], args.cmd_repeat)
-            if code not in (0, 1) or c_status != status.rstrip("?"):
-                c_note = f" (exit {code}, status {c_status or '?'})"
-            else:
-                c_note = ""
-            worst_solve = max(worst_solve, best)
-            worst_cmd = max(worst_cmd, c_best)
-            print(f"{name:<18} {p.rows:>2}x{p.cols:<3} {len(p.whites):>5} {status:<8} "
-                  f"{first:>9.3f} {best:>7.3f} {best / TARGET_SOLVE:>5.2f} "
-                  f"{c_first:>8.3f} {c_best:>7.3f} {c_best / TARGET_CMD:>5.2f} "
-                  f"{c_best / base_pass[1]:>5.1f} {c_best / base_nx[1]:>5.1f}{c_note}")
-    print(f"\nworst best-of-{args.repeat} in-process: {worst_solve:.3f} s "
-          f"({'within' if worst_solve <= TARGET_SOLVE else 'OVER'} target {TARGET_SOLVE} s); "
-          f"worst command: {worst_cmd:.3f} s "
-          f"({'within' if worst_cmd <= TARGET_CMD else 'OVER'} target {TARGET_CMD} s)")
-    print("columns: /tgt = best / target; /py, /nx = command best / baseline best")
+            t_d, res = best_of(lambda p=p: solve(p, max_solutions=2, timeout=LIMIT),
+                               args.repeat)
+            status = res.status + ("" if res.complete or res.status != "none" else "?")
+            if res.timed_out:
+                t_d = float("inf")
+            path = Path(tmp) / (name.replace(" ", "-") + ".json")
+            path.write_text(formats.dumps(p, "json"), encoding="utf-8")
+            c_d, c_status = time_cmd([py, "-m", "deducer", "solve", str(path), "--json",
+                                      "--timeout", str(LIMIT)], args.cmd_repeat)
+            t_c = c_c = float("nan")
+            note = ""
+            if cpsat_kakuro is not None:
+                spec = cpsat_spec(p)
+                t_c, (c_stat, _) = best_of(lambda spec=spec: cpsat_kakuro.count(spec, 2),
+                                          args.repeat)
+                model = Path(tmp) / (name.replace(" ", "-") + ".model.json")
+                model.write_text(json.dumps(spec), encoding="utf-8")
+                c_c, _ = time_cmd([py, str(ROOT / "benchmarks" / "cpsat_kakuro.py"),
+                                   str(model), "2"], args.cmd_repeat)
+                if c_stat != res.status:
+                    note = f"  (CP-SAT says {c_stat})"
+            if c_status != status:
+                note += f"  (command: {c_status})"
+            r_in, r_cmd = t_d / t_c, c_d / c_c
+            if r_in == r_in:
+                worst_in = max(worst_in, r_in)
+            if r_cmd == r_cmd:
+                worst_cmd = max(worst_cmd, r_cmd)
+            print(f"{name:<22} {len(p.whites):>5} {status:<9} {fmt(t_d)} {fmt(t_c)} "
+                  f"{r_in:>6.2f} | {fmt(c_d)} {fmt(c_c)} {r_cmd:>6.2f}{note}", flush=True)
+    print(f"\nworst ratio deducer / CP-SAT: in-process {worst_in:.2f}, whole process "
+          f"{worst_cmd:.2f} (target <= 1)")
     return 0
 
 

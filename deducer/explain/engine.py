@@ -132,6 +132,11 @@ class Engine:
         self.avail_dirty = {r.id: set(range(nruns)) for r in self.tier1}
         self._placed = self.state.placed
         self._init_placed()
+        # bookkeeping kept up to date from the cells each step touches (no grid scan per
+        # step): how many cells are still open, where the grid broke, open easy moves
+        self._open = self._placed.count(False)
+        self._broken = self.state.broken()
+        self._avail_total = {r.id: 0 for r in self.tier1}
 
     # ---- set-up ---------------------------------------------------------------
     def _init_placed(self) -> None:
@@ -163,9 +168,9 @@ class Engine:
         """Step to the end; returns the status."""
         while True:
             # broken first: a grid can be filled in and still break a run's sum
-            if self.state.broken() is not None:
+            if self._broken is not None:
                 return NONE
-            if all(self._placed):
+            if not self._open:
                 return SOLVED
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 return TIMEOUT
@@ -237,9 +242,10 @@ class Engine:
                 except Exception as e:
                     raise RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
                                     f"{type(e).__name__}: {e}", path=rule.source) from e
+                self._avail_total[rule.id] += n - cache.get(rid, 0)
                 cache[rid] = n
             dirty.clear()
-            total += sum(cache.values())
+            total += self._avail_total[rule.id]
         return total
 
     # ---- applying -------------------------------------------------------------
@@ -289,7 +295,9 @@ class Engine:
         for i, d in place.items():
             before.setdefault(i, masks[i])
             masks[i] = BIT[d]
-            self._placed[i] = True
+            if not self._placed[i]:
+                self._placed[i] = True
+                self._open -= 1
             touched.add(i)
             for rid in layout.cell_runs[i]:
                 for j in layout.run_cells[rid]:
@@ -310,6 +318,8 @@ class Engine:
                     self.state.live[rid] = kept
                     touched_runs.add(rid)
         self._mark_dirty(touched, touched_runs)
+        if self._broken is None:
+            self._broken = self._broken_near(touched, touched_runs)
         whites = self.puzzle.whites
         placements = [(*whites[i], d) for i, d in sorted(place.items())]
         eliminations = []
@@ -384,6 +394,17 @@ class Engine:
                               last_resort=False)
             raise RuleError(f"rule {rule.id!r} made an impossible deduction: {bad}, yet the "
                             "puzzle has a solution", path=rule.source)
+
+    def _broken_near(self, cells: set[int], runs: set[int]) -> tuple[str, int] | None:
+        """``State.broken`` restricted to what a step touched (the rest did not change)."""
+        masks, live = self.state.masks, self.state.live
+        for i in sorted(cells):
+            if masks[i] == 0:
+                return ("cell", i)
+        for rid in sorted(runs):
+            if not live[rid]:
+                return ("run", rid)
+        return None
 
     def _mark_dirty(self, cells: set[int], runs: set[int]) -> None:
         layout = self.state.layout

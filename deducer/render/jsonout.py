@@ -20,7 +20,7 @@ def solve_obj(puzzle, result) -> dict:
         "cols": puzzle.cols,
         "status": result.status,
         "complete": result.complete,
-        "solution_count": len(result.solutions),
+        "solution_count": getattr(result, "count", None) or len(result.solutions),
         "solutions": [solution_grid(puzzle, s) for s in result.solutions],
     }
     if result.reason:
@@ -45,6 +45,36 @@ def walkthrough_obj(puzzle, explanation) -> dict:
     if explanation.solutions:
         obj["solutions"] = [solution_grid(puzzle, s) for s in explanation.solutions]
     return obj
+
+
+def write_solve(puzzle, result, write) -> None:
+    """The same text as ``dumps(solve_obj(...))``, written piece by piece: one solution at a
+    time, so a spooled result of 100,000 grids never becomes one string."""
+    obj = solve_obj(puzzle, _Empty(result))
+    head = dumps(obj)
+    cut = head.index('"solutions": []') + len('"solutions": [')
+    write(head[:cut])
+    # a row template with a slot per white cell: one str.format per solution
+    rows = []
+    for r in range(puzzle.rows):
+        rows.append("[" + ", ".join("{}" if sq.white else "null"
+                                    for sq in puzzle.squares[r]) + "]")
+    template = "[" + ", ".join(rows) + "]"
+    first = True
+    for values in result.solutions:
+        write(("" if first else ", ") + template.format(*values))
+        first = False
+    write(head[cut:])
+
+
+class _Empty:
+    """A result's fields with no solutions but their count (for the streamed header)."""
+
+    def __init__(self, result):
+        self.status, self.complete = result.status, result.complete
+        self.reason, self.timed_out = result.reason, result.timed_out
+        self.solutions: list = []
+        self.count = len(result.solutions)
 
 
 class JsonRenderer(Renderer):

@@ -87,6 +87,28 @@ def end_grid(explanation) -> str:
     return draw_grid(puzzle, [SINGLE[m] for m in explanation.masks])
 
 
+def write_solve(puzzle, result, write) -> None:
+    """The same text as ``TextRenderer.solve``, written one solution at a time (the cells
+    that differ are gathered on the way instead of by rereading every solution)."""
+    from ..puzzle.model import cell_name
+
+    sols = result.solutions
+    many = len(sols) > 1
+    write(verdict(result))
+    seen = [0] * len(puzzle.whites)
+    for k, sol in enumerate(sols, start=1):
+        if many:
+            write(f"\n\nsolution {k}:")
+        write("\n" + draw_grid(puzzle, sol))
+        for i, v in enumerate(sol):
+            seen[i] |= 1 << v
+    if many:
+        diff = [f"{cell_name(rc)} ({'/'.join(str(d) for d in range(1, 10) if seen[i] >> d & 1)})"
+                for i, rc in enumerate(puzzle.whites) if seen[i] & (seen[i] - 1)]
+        write(f"\n\nthe solutions differ at {len(diff)} cells: " + ", ".join(diff))
+    write("\n")
+
+
 class TextRenderer(Renderer):
     name = "text"
 

@@ -69,3 +69,45 @@ def components_nx(puzzle: Puzzle) -> tuple[tuple[int, ...], ...]:
         if cells:
             comps.append(tuple(cells))
     return tuple(sorted(comps))
+
+
+def open_islands(run_cells, cell_runs, masks: list[int]) -> list[tuple[int, ...]]:
+    """The cells still open (more than one candidate), grouped into independent islands.
+
+    Decided cells are fixed, so two open cells depend on each other only through a run
+    holding both: the islands are the components of "shares a run" over open cells.
+    Ordered by their first cell.
+    """
+    parent: dict[int, int] = {}
+
+    def find(i: int) -> int:
+        root = i
+        while parent[root] != root:
+            root = parent[root]
+        while parent[i] != root:
+            parent[i], i = root, parent[i]
+        return root
+
+    for i, m in enumerate(masks):
+        if m & (m - 1):
+            parent[i] = i
+    if not parent:
+        return []
+    seen_runs: set[int] = set()
+    for i in parent:
+        for r in cell_runs[i]:
+            if r in seen_runs:
+                continue
+            seen_runs.add(r)
+            root = None
+            for j in run_cells[r]:
+                if j in parent:
+                    rj = find(j)
+                    if root is None:
+                        root = rj
+                    elif rj != root:
+                        parent[rj] = root
+    groups: dict[int, list[int]] = {}
+    for i in parent:
+        groups.setdefault(find(i), []).append(i)
+    return sorted(tuple(sorted(g)) for g in groups.values())

@@ -10,99 +10,85 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..puzzle.combos import POP, combos
+from ..puzzle.combos import combos
 from ..puzzle.model import Puzzle
 
-_CACHE: dict[tuple, tuple[int, ...] | None] = {}
+_CACHE: dict[tuple, dict[int, int] | None] = {}
 _CACHE_LIMIT = 400_000
-_SUBSETS: dict[tuple[int, int], frozenset[int]] = {}
 
-
-def _subsets(total: int, n: int) -> frozenset[int]:
-    """Every partial digit set that some combination of (total, n) contains."""
-    key = (total, n)
-    subs = _SUBSETS.get(key)
-    if subs is None:
-        acc = set()
-        for c in combos(total, n):
-            s = c
-            while True:  # all submasks of c
-                acc.add(s)
-                if s == 0:
-                    break
-                s = (s - 1) & c
-        subs = _SUBSETS[key] = frozenset(acc)
-    return subs
+# Bit-parallel tables. A *set of digit sets* is one 512-bit int: bit ``s`` stands for the
+# digit set ``s``. Adding digit d to every set lacking it is ``(X & LACKS[d]) << BIT[d]``, so
+# a whole layer of the arrangement search is a handful of big-int operations, whatever the
+# key: a fresh process filters as fast as a warm cache, with no per-key table to build.
+_FULL = (1 << 512) - 1
+#: LACKS[b] for a one-bit mask b: every digit set without b
+_LACKS = {1 << k: sum(1 << s for s in range(512) if not s >> k & 1) for k in range(9)}
+_HAS = {b: _FULL & ~lacks for b, lacks in _LACKS.items()}
+_BITS = tuple(tuple(1 << k for k in range(9) if m >> k & 1) for m in range(512))
 
 
 def run_filter(total: int | None, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """Candidates of a run's cells that fit a full arrangement; None if none exists."""
-    key = (total, masks)
+    # canonical key: the answer does not depend on the cells' order, and cells with equal
+    # candidates get equal answers, so the cache keys the sorted masks and maps back
+    key = (total, tuple(sorted(masks)))
     hit = _CACHE.get(key, False)
-    if hit is not False:
-        return hit
-    res = _run_filter(total, masks)
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    _CACHE[key] = res
-    return res
+    if hit is False:
+        hit = _run_filter(total, key[1])
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = hit
+    if hit is None:
+        return None
+    return tuple([hit[m] for m in masks])
 
 
 def _run_filter(total, masks):
+    """``{mask: filtered mask}`` for the cells' distinct masks, or None."""
     n = len(masks)
     union = 0
     for m in masks:
         if not m:
             return None
         union |= m
-    live = [c for c in combos(total, n) if c & union == c]
+    live = 0
+    for c in combos(total, n):
+        if c & union == c:
+            live |= 1 << c
     if not live:
         return None
-    allowed = 0
-    for c in live:
-        allowed |= c
-    if masks.count(masks[0]) == n:
-        # identical cells: every live combination can be permuted into any of them
-        return (allowed,) * n
-    # most constrained cells first: the sets of partial digit sets stay small
-    order = sorted(range(n), key=lambda k: POP[masks[k] & allowed])
-    ms = [masks[k] & allowed for k in order]
-    # forward: sets of digits used by cells 0..k-1 (reachable states only), pruned to
-    # partial sets some combination contains
-    subs = None if total is None else _subsets(total, n)
-    fwd: list[set[int]] = [{0}]
-    for m in ms:
-        nxt = set()
-        for s in fwd[-1]:
-            avail = m & ~s
-            while avail:
-                b = avail & -avail
-                avail ^= b
-                t = s | b
-                if subs is None or t in subs:
-                    nxt.add(t)
+    # forward: the digit sets the first k cells can use (all reachable sets, as one int)
+    fwd = [1]  # {empty set}
+    x = 1
+    for m in masks:
+        nxt = 0
+        for b in _BITS[m]:
+            nxt |= (x & _LACKS[b]) << b
         if not nxt:
             return None
         fwd.append(nxt)
-    good = fwd[n].intersection(live)
+        x = nxt
+    good = x & live
     if not good:
         return None
-    out = [0] * n
+    # backward: keep digit b in cell k if some reachable set before k, plus b, still
+    # completes to a live combination
+    out: dict[int, int] = {}
     for k in range(n - 1, -1, -1):
-        gk = set()
-        nm = 0
-        m = ms[k]
-        for s in fwd[k]:
-            avail = m & ~s
-            while avail:
-                b = avail & -avail
-                avail ^= b
-                if s | b in good:
-                    gk.add(s)
-                    nm |= b
-        out[order[k]] = nm
+        m = masks[k]
+        prev = fwd[k]
+        keep = 0
+        gk = 0
+        for b in _BITS[m]:
+            back = ((good & _HAS[b]) >> b) & prev
+            if back:
+                keep |= b
+                gk |= back
+        if not keep:
+            return None
+        out[m] = out.get(m, 0) | keep
         good = gk
-    return tuple(out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -130,12 +116,15 @@ class Contradiction(Exception):
         self.run = run
 
 
-def propagate(layout: Layout, masks: list[int], dirty, trace: list[int] | None = None) -> None:
+def propagate(layout: Layout, masks: list[int], dirty, trace: list[int] | None = None,
+              trail: list[int] | None = None) -> None:
     """Filter runs until nothing changes; ``masks`` is updated in place.
 
     ``dirty`` is an iterable of run ids to start from. Raises :class:`Contradiction`.
     ``trace``, if given, receives cells in the order they are narrowed to one digit (so a
-    trial can tell its chain of consequences in the order they follow).
+    trial can tell its chain of consequences in the order they follow). ``trail``, if given,
+    receives ``cell, old mask`` pairs (flat) before every change, so a search can undo a
+    node without copying the grid.
     """
     run_cells = layout.run_cells
     run_total = layout.run_total
@@ -154,6 +143,9 @@ def propagate(layout: Layout, masks: list[int], dirty, trace: list[int] | None =
             continue
         for i, a, b in zip(cells, old, new, strict=True):
             if a != b:
+                if trail is not None:
+                    trail.append(i)
+                    trail.append(a)
                 masks[i] = b
                 if trace is not None and b & (b - 1) == 0:
                     trace.append(i)

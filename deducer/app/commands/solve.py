@@ -30,6 +30,24 @@ def add_parser(sub) -> None:
     add_color_arg(p)
 
 
+#: above this many solutions asked, they are spooled (a byte a cell) and written one by one
+STREAM_FROM = 1000
+
+
+def _spooled(puzzle, args):
+    """Solve with the solutions streamed into a :class:`SolutionSpool` (bounded memory)."""
+    from ...solve.search import SolveResult, iter_solutions
+    from ...solve.spool import SolutionSpool
+
+    stream = iter_solutions(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
+                            use_entries=not args.ignore_entries)
+    spool = SolutionSpool(len(puzzle.whites))
+    for values in stream:
+        spool.append(values)
+    return SolveResult(stream.status, spool, stream.complete, nodes=stream.nodes,
+                       reason=stream.reason, timed_out=stream.timed_out, stats=stream.stats)
+
+
 def run(args) -> int:
     import time
 
@@ -43,15 +61,29 @@ def run(args) -> int:
         raise DeducerError("--timeout must be a positive number of seconds")
     puzzle = read_puzzle(args)
     start = time.perf_counter()
-    result = solve(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
-                   use_entries=not args.ignore_entries)
+    kind = "json" if args.json else screen_renderer(args)
+    streamed = args.max_solutions > STREAM_FROM and kind in ("json", "text")
+    if streamed:
+        result = _spooled(puzzle, args)
+    else:
+        result = solve(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
+                       use_entries=not args.ignore_entries)
     # the second look (are the entries to blame?) gets what is left of the time limit
     left = None if args.timeout is None else \
         max(0.05, args.timeout - (time.perf_counter() - start))
     if (result.status == NONE and not args.ignore_entries
             and entries_to_blame(puzzle, left)):
         result.reason = f"{result.reason}{ENTRY_BLAME}"
-    emit(get("json" if args.json else screen_renderer(args)).solve(puzzle, result))
+    if streamed:
+        import sys
+
+        from ...render import jsonout, text
+
+        (jsonout if kind == "json" else text).write_solve(puzzle, result, sys.stdout.write)
+        sys.stdout.flush()
+        result.solutions.close()
+    else:
+        emit(get(kind).solve(puzzle, result))
     if result.status == NONE:
         # a time limit that found nothing has not shown there is no solution
         return EXIT_NO_SOLUTION if result.complete else EXIT_UNDECIDED

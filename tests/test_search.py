@@ -1,0 +1,208 @@
+"""The learning search: its SAT hand-over against the independent brute force of
+test_solver.py, dense blocks, islands, a 200x200 grid, and bounded memory when streaming."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from deducer.errors import PuzzleError
+from deducer.puzzle import formats
+from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square, check_solution
+from deducer.solve import oracle, search
+from deducer.solve.search import iter_solutions, solve
+from tests.support import grids
+from tests.test_solver import brute_force, key, small_grids, to_puzzle
+
+ROOT = Path(__file__).resolve().parents[1]
+needs_sat = pytest.mark.skipif(not oracle.available(), reason="python-sat not installed")
+
+
+def _same_as_brute(grid, givens, even, cap=40):
+    try:
+        p = to_puzzle(grid, givens, even)
+    except PuzzleError:
+        assume(False)
+        raise
+    brute = brute_force(grid, givens, even, cap=cap + 1)
+    res = solve(p, max_solutions=cap)
+    found = {key(dict(zip(p.whites, v, strict=True))) for v in res.solutions}
+    assert len(found) == len(res.solutions)
+    for v in res.solutions:
+        assert check_solution(p, v) is None
+    if len(brute) < cap:
+        assert found == {key(s) for s in brute}
+        assert res.complete
+    else:
+        assert len(found) == cap and not res.complete
+    return res
+
+
+@needs_sat
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                 HealthCheck.function_scoped_fixture])
+@given(small_grids())
+def test_sat_hand_over_matches_brute_force(monkeypatch_first_ask, case):
+    # every island goes to the SAT solver at its first dead end (or at once)
+    _same_as_brute(*case)
+
+
+@pytest.fixture
+def monkeypatch_first_ask():
+    old = search.FIRST_ASK, search.MIN_SAT_CELLS
+    search.FIRST_ASK, search.MIN_SAT_CELLS = 0, 0
+    yield
+    search.FIRST_ASK, search.MIN_SAT_CELLS = old
+
+
+@st.composite
+def dense_blocks(draw):
+    """An all-white h x w block (runs of 2..4), clued from a random fill, some clues nudged."""
+    h, w = draw(st.integers(2, 4)), draw(st.integers(2, 4))
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    while True:  # a random fill with distinct digits in every row and column
+        fill = {}
+        ok = True
+        for r in range(1, h + 1):
+            for c in range(1, w + 1):
+                used = ({fill.get((r, k)) for k in range(1, c)}
+                        | {fill.get((k, c)) for k in range(1, r)})
+                free = [d for d in range(1, 10) if d not in used]
+                if not free:
+                    ok = False
+                    break
+                fill[(r, c)] = rng.choice(free)
+        if ok:
+            break
+    grid = [[(None, None)] * (w + 1)] + [[(None, None)] + [None] * w for _ in range(h)]
+    for r in range(1, h + 1):
+        total = sum(fill[(r, c)] for c in range(1, w + 1))
+        grid[r][0] = (None, total)
+    top = []
+    for c in range(1, w + 1):
+        total = sum(fill[(r, c)] for r in range(1, h + 1))
+        if draw(st.integers(0, 5)) == 0:
+            lo, hi = h * (h + 1) // 2, h * (19 - h) // 2
+            total = min(hi, max(lo, total + draw(st.integers(-2, 2))))
+        top.append((total, None))
+    grid[0] = [(None, None)] + top
+    return grid, {}, None
+
+
+@pytest.mark.parametrize("first_ask", [search.FIRST_ASK, 0])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=dense_blocks())
+def test_dense_blocks_match_brute_force(first_ask, case):
+    if first_ask == 0 and not oracle.available():
+        pytest.skip("python-sat not installed")
+    old = search.FIRST_ASK, search.MIN_SAT_CELLS
+    search.FIRST_ASK, search.MIN_SAT_CELLS = first_ask, (0 if first_ask == 0 else old[1])
+    try:
+        _same_as_brute(*case)
+    finally:
+        search.FIRST_ASK, search.MIN_SAT_CELLS = old
+
+
+def test_dense_8x7_block_is_settled():
+    p = grids.dense_block(8, 7)
+    res = solve(p, max_solutions=2, timeout=120)
+    assert res.status == "multiple" and len(res.solutions) == 2 and not res.timed_out
+    assert res.solutions[0] != res.solutions[1]
+
+
+def _islands(n: int) -> Puzzle:
+    """``n`` separate 2x2 blocks of {1,2} runs side by side: 2**n solutions."""
+    row0 = [BLANK]
+    row1, row2 = [Square(False, None, 3)], [Square(False, None, 3)]
+    for k in range(n):
+        row0 += [Square(False, 3), Square(False, 3)]
+        row1 += [WHITE, WHITE]
+        row2 += [WHITE, WHITE]
+        if k < n - 1:
+            row0.append(BLANK)
+            row1.append(Square(False, None, 3))
+            row2.append(Square(False, None, 3))
+    return Puzzle((tuple(row0), tuple(row1), tuple(row2))).validate()
+
+
+def test_islands_stop_at_the_cap():
+    p = _islands(6)
+    res = solve(p, max_solutions=2)
+    assert len(res.solutions) == 2 and not res.complete and res.status == "multiple"
+    assert res.stats["islands"] == 6
+    # two asked: one island gives its second solution, no island is asked for a third
+    assert res.stats["nodes"] <= 6 * 2 + 2
+    full = solve(p, max_solutions=100)
+    assert len(full.solutions) == 64 and full.complete
+    assert len({tuple(s) for s in full.solutions}) == 64
+
+
+def test_stream_yields_lists_and_reports_status():
+    stream = iter_solutions(_islands(3), max_solutions=10)
+    got = list(stream)
+    assert len(got) == 8 and stream.complete and stream.status == "multiple"
+
+
+def test_200x200_grid_solves_without_recursion_error():
+    # a 200x200 board whose unclued runs form one island of ~7,000 cells: the old
+    # recursive search went one Python frame per decision
+    white = [[r > 0 and 0 < c < 40 and (r + 2 * c) % 9 != 0 for c in range(200)]
+             for r in range(200)]
+    p = grids.unclued(white)
+    assert p.rows == p.cols == 200 and len(p.whites) > 6000
+    res = solve(p, max_solutions=1, timeout=600)
+    assert res.status == "unique" and len(res.solutions) == 1 and not res.timed_out
+    assert check_solution(p, res.solutions[0]) is None
+
+
+PEAK = """
+import resource, subprocess, sys
+proc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB on Linux
+print(proc.returncode, peak, proc.stderr.decode()[-300:].replace(chr(10), ' '))
+"""
+
+
+def test_max_solutions_100000_streams_in_bounded_memory(tmp_path):
+    # 20 independent 2x2 islands on a 60x9 board: over a million solutions
+    p = _islands(20)
+    path = tmp_path / "many.json"
+    path.write_text(formats.dumps(p, "json"), encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-c", PEAK, sys.executable, "-m", "deducer", "solve", str(path),
+         "--json", "--max-solutions", "100000"],
+        capture_output=True, text=True, timeout=600, cwd=ROOT,
+        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    code, peak_kib, err = out.stdout.split(" ", 2)
+    assert code == "0", err
+    assert int(peak_kib) < 300 * 1024, f"peak RSS {int(peak_kib) // 1024} MiB"
+
+
+def test_streamed_json_is_the_contract(tmp_path, capsys):
+    from deducer.app.cli import main
+    from deducer.app.commands import solve as solve_cmd
+
+    path = tmp_path / "three.json"
+    path.write_text(formats.dumps(_islands(3), "json"), encoding="utf-8")
+    main(["solve", str(path), "--json", "--max-solutions", "20"])
+    plain = capsys.readouterr().out
+    old = solve_cmd.STREAM_FROM
+    solve_cmd.STREAM_FROM = 1
+    try:
+        main(["solve", str(path), "--json", "--max-solutions", "20"])
+        streamed = capsys.readouterr().out
+        main(["solve", str(path), "--max-solutions", "20"])
+        text_streamed = capsys.readouterr().out
+    finally:
+        solve_cmd.STREAM_FROM = old
+    main(["solve", str(path), "--max-solutions", "20"])
+    assert streamed == plain and json.loads(plain)["solution_count"] == 8
+    assert text_streamed == capsys.readouterr().out
