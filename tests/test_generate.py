@@ -203,3 +203,20 @@ def test_long_sweep(size, level):
     r = solve(res.puzzle)
     assert r.status == "unique" and r.complete
     assert layout_problems(white_of(res.puzzle), "rot180") == []
+
+
+# ---------------------------------------------------------------------------- play page
+def test_play_page_new_puzzle(tmp_path):
+    from deducer.app.play.server import create_app
+
+    client = create_app(tmp_path, None).test_client()
+    r = client.post("/api/generate", json={"size": "7x7", "seed": 3})
+    assert r.status_code == 200, r.get_json()
+    data = r.get_json()
+    assert data["status"] == "unique" and "seed 3:0" in data["message"]
+    p = loads(json.dumps(data["puzzle"]), "json")
+    assert (p.rows, p.cols) == (7, 7) and solve(p).status == "unique"
+    r = client.post("/api/generate", json={"size": "3x3"})
+    assert r.status_code == 422 and "6 to 60" in r.get_json()["error"]
+    html = (ROOT / "deducer/app/play/static/index.html").read_text()
+    assert 'id="btn-generate"' in html and 'id="gen-level"' in html
