@@ -112,7 +112,7 @@ def test_small_puzzles_are_unique_by_an_independent_enumerator(index):
 
 
 def test_larger_puzzles_are_unique_by_the_solver():
-    res = generate_one(Request(11, 11, seed=3, symmetry="mirror", timeout=600), 0)
+    res = generate_one(Request(12, 12, seed=3, symmetry="mirror", timeout=600), 0)
     assert res.puzzle is not None, res.message
     r = solve(res.puzzle, max_solutions=2)
     assert r.status == "unique" and r.complete and r.solutions[0] == res.solution
@@ -171,6 +171,7 @@ def test_jsonl_streams_to_stdout():
     (["--level", "Easy", "--needs", "region-sum-two"], "harder than any step"),
     (["--format", "j"], "not a writable format"),
     (["--count", "0"], "--count"),
+    (["--size", "11x11", "--symmetry", "mirror"], "layout with mirror symmetry"),
 ])
 def test_impossible_requests_get_one_clear_line(args, words):
     r = cli("generate", *args)

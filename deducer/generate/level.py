@@ -144,8 +144,12 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
         out.attempts += 1
         white = make_layout(rng, req.rows, req.cols, req.symmetry, req.density)
         if white is None:
-            out.message = "no layout fits the rules at this size and density"
-            return out
+            from .core import GenerateError
+
+            raise GenerateError(f"no {req.rows}x{req.cols} layout with {req.symmetry} "
+                                f"symmetry and black share {req.density:g} keeps every run "
+                                "at 2 to 9 cells without a cut cell or a 2x2 black block; "
+                                "try another size, symmetry or --density")
         values = fill(white, rng, tilt)
         if values is None:
             continue
