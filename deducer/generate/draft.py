@@ -11,9 +11,24 @@ from __future__ import annotations
 import random
 import sys
 
+from ..puzzle.combos import POP, combos
 from ..puzzle.model import BLANK, WHITE, Puzzle, Square
 from ..solve.propagate import Layout
 from .layout import Grid, runs_of
+
+_UNIONS: dict[tuple[int, int], int] = {}
+
+
+def _union(total: int, n: int) -> int:
+    """Every digit some combination of ``n`` distinct digits summing to ``total`` uses."""
+    key = (total, n)
+    u = _UNIONS.get(key)
+    if u is None:
+        u = 0
+        for c in combos(total, n):
+            u |= c
+        _UNIONS[key] = u
+    return u
 
 
 class Draft:
@@ -80,6 +95,32 @@ class Draft:
         for rid in self.cell_runs[i]:
             totals[rid] += d - self.values[i]
         return totals
+
+    def _open_at_start(self, i: int, totals: list[int]) -> int:
+        """Candidates left in the cells of ``i``'s runs when each cell keeps only the
+        digits both its clues allow (the first thing a reader does)."""
+        seen = 0
+        cells = {j for rid in self.cell_runs[i] for j in self.runs[rid]}
+        for j in cells:
+            m = 0x1FF
+            for rid in self.cell_runs[j]:
+                m &= _union(totals[rid], len(self.runs[rid]))
+            seen += POP[m]
+        return seen
+
+    def sweeten(self, rng: random.Random, rounds: int) -> None:
+        """Random digit changes, kept when the clues around the cell leave fewer digits
+        at the start (each cell: the digits both its clues allow): easier openings."""
+        n = len(self.values)
+        for _ in range(rounds):
+            i = rng.randrange(n)
+            digits = self.free_digits(i)
+            if not digits:
+                continue
+            d = rng.choice(digits)
+            if self._open_at_start(i, self.totals_with(i, d)) < \
+                    self._open_at_start(i, self.totals):
+                self.set(i, d)
 
     def set(self, i: int, d: int) -> None:
         self.totals = self.totals_with(i, d)

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 from ..explain.engine import SOLVED, explain
 from ..explain.rating import GUESS_RULES, LEVEL_MAX_WEIGHT, LEVELS
-from ..puzzle.combos import combos
 from ..puzzle.model import Puzzle
 from .draft import Draft, fill
 from .layout import make_layout
@@ -82,8 +81,8 @@ def _hard_cells(draft: Draft, exp, limit: float | None) -> list[int]:
 
 
 def _combos_after(draft: Draft, i: int, d: int) -> int:
-    totals = draft.totals_with(i, d)
-    return sum(len(combos(totals[rid], len(draft.runs[rid]))) for rid in draft.cell_runs[i])
+    """Digits the clues around cell ``i`` leave at the start, with ``d`` there."""
+    return draft._open_at_start(i, draft.totals_with(i, d))
 
 
 def _key(rating) -> tuple:
@@ -138,8 +137,8 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
     if rules is None:
         rules = registry.load()
     out = Found()
-    # easier levels get fills leaning to low or high digits: clues with few combinations
-    tilt = 0.5 if req.level in ("Easy", "Medium") else 0.0
+    # easier levels get fills whose clues allow few combinations (see Draft.sweeten)
+    sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
     while deadline is None or time.perf_counter() < deadline:
         out.attempts += 1
         white = make_layout(rng, req.rows, req.cols, req.symmetry, req.density)
@@ -150,10 +149,12 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
                                 f"symmetry and black share {req.density:g} keeps every run "
                                 "at 2 to 9 cells without a cut cell or a 2x2 black block; "
                                 "try another size, symmetry or --density")
-        values = fill(white, rng, tilt)
+        values = fill(white, rng)
         if values is None:
             continue
-        draft = make_unique(Draft(white, values), rng, deadline, symmetry=req.symmetry)
+        draft = Draft(white, values)
+        draft.sweeten(rng, sweet * len(draft.values))
+        draft = make_unique(draft, rng, deadline, symmetry=req.symmetry)
         if draft is None:
             continue
         exp = _rate(draft, rules, deadline)
