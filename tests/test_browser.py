@@ -182,11 +182,27 @@ def test_deep_link_and_all_candidates(browser, walk):
     pg.wait_for_selector("body.ready")
     check(pg, puzzle, exp, 20)
     pg.check("#all-cands")
-    got = pg.evaluate(STATE_JS)
-    pos = position_at(puzzle, exp.steps, 20)
-    for i, rc in enumerate(puzzle.whites):
-        if rc not in pos.digits:
-            assert set(DIGITS[pos.masks[i]]) <= set(got[f"{rc[0]},{rc[1]}"]["cands"])
+    from deducer.explain.hints import player_marks
+
+    for k in (20, 0):  # all candidates: what the runs' combinations allow, on every cell
+        pg.goto(path.as_uri() + f"#step-{k}")
+        pg.reload()
+        pg.wait_for_selector("body.ready")
+        if not pg.is_checked("#all-cands"):
+            pg.check("#all-cands")
+        got = pg.evaluate(STATE_JS)
+        pos = position_at(puzzle, exp.steps, k)
+        written = {rc: d for rc, d in pos.digits.items() if rc not in puzzle.givens}
+        allowed, _ = player_marks(puzzle.with_entries(written))
+        narrowed = 0
+        for i, rc in enumerate(puzzle.whites):
+            if rc not in pos.digits:
+                want = set(DIGITS[pos.masks[i] & allowed[rc]])
+                shown = got[f"{rc[0]},{rc[1]}"]
+                assert set(shown["cands"]) - set(shown["struck"]) == want, (k, rc)
+                narrowed += len(want) < 9
+        # untouched cells no longer show a meaningless 1-9
+        assert narrowed == sum(rc not in pos.digits for rc in puzzle.whites)
     pg.close()
 
 

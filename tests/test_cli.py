@@ -166,8 +166,10 @@ def test_hint_tiers(tmp_path, capsys):
     assert "7+9" in full
     code, out, _ = run(capsys, "hint", path, "--level", "full", "--json")
     obj = json.loads(out)
-    assert obj["kind"] == "deduction" and obj["rule"] == "unique-combination"
-    assert obj["step"]["eliminations"]
+    # no pencil marks: the hint is the next digit (r3c2 = 3), after the steps it rests on
+    assert obj["kind"] == "deduction" and obj["step"]["placements"] == [[2, 1, 3]]
+    assert obj["reasoning"][0]["rule"] == "unique-combination"
+    assert full.count("\n") == len(obj["reasoning"]) + 1  # one numbered line per step
     _, out, _ = run(capsys, "hint", path, "--json")
     assert "cells" not in json.loads(out)  # vague gives no cell away
 
@@ -208,6 +210,37 @@ def test_check_entries_from_different_solutions(tmp_path, capsys):
     path = put(tmp_path, "\\|4\\|16\\|6\\\n\\12|3|9| \n\\14| | | \n")
     code, out, _ = run(capsys, "check", path, "--json")
     assert code == 1 and json.loads(out)["status"] == "conflict"
+
+
+@pytest.mark.parametrize("text, cell", [
+    ("\\|5\\|16\\\n\\|2|2\n\\12| | \n", "r2c3 holds 2"),  # a digit twice in a run
+    ("\\|5\\|16\\\n\\|2|7\n\\12|3|8\n", "r3c3 holds 8"),  # 3+8 fills 12/2 with 11
+])
+def test_run_breaking_entries_are_located_mistakes_not_bad_input(tmp_path, capsys, text,
+                                                                 cell):
+    path = put(tmp_path, text)
+    code, out, err = run(capsys, "check", path)
+    assert (code, err) == (1, "") and cell in out
+    code, out, err = run(capsys, "hint", path, "--level", "full", "--json")
+    assert code == 1 and err == ""
+    assert json.loads(out)["kind"] == "mistake" and cell in json.loads(out)["text"]
+    code, out, _ = run(capsys, "explain", path)
+    assert code == 1 and "an entry is wrong" in out
+
+
+def test_repeated_entries_on_a_multi_solution_puzzle_are_located(tmp_path, capsys):
+    # every digit fits r2c2 or r2c3 in some solution, but not 3 in both
+    path = put(tmp_path, "\\|10\\|10\\\n\\10|3|3\n\\10| | \n")
+    code, out, _ = run(capsys, "check", path, "--json")
+    obj = json.loads(out)
+    assert code == 1 and obj["status"] == "wrong"
+    assert [m["cell"] for m in obj["mistakes"]] == [[1, 1], [1, 2]]
+    assert "holds 3 too" in obj["mistakes"][0]["reason"]
+
+
+def test_repeated_givens_are_still_bad_input(tmp_path, capsys):
+    code, _, err = run(capsys, "check", put(tmp_path, "\\|4\\|5\\\n\\9|!4|!4\n"))
+    assert code == 2 and "appears twice" in err
 
 
 # ---------------------------------------------------------------------------- rules

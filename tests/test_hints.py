@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from deducer.explain import registry
@@ -10,6 +12,7 @@ from deducer.explain.hints import LOOK_FOR, hint, look_for
 from deducer.puzzle.formats import loads
 from deducer.solve.search import solve
 
+ROOT = Path(__file__).resolve().parents[1]
 FOUR = "\\|5\\|16\\\n\\| | \n\\12| | \n"
 MULTI = "\\|4\\|16\\|6\\\n\\12| | | \n\\14| | | \n"
 
@@ -19,12 +22,82 @@ def pz(text):
 
 
 def test_three_tiers_describe_one_deduction():
-    h = hint(pz(FOUR), "vague")
-    assert h.kind == "deduction" and h.rule == "unique-combination"
+    # every cell carries marks, so each step is one the player sees: no reasoning chain
+    marked = pz("\\|5\\|16\\\n\\|(1,2,3,4,5,6,7,8,9)|(1,2,3,4,5,6,7,8,9)\n"
+                "\\12|(1,2,3,4,5,6,7,8,9)|(1,2,3,4,5,6,7,8,9)\n")
+    h = hint(marked, "vague")
+    assert h.kind == "deduction" and h.rule == "unique-combination" and not h.reasoning
     assert h.text == h.vague == LOOK_FOR["unique-combination"]
     assert "r1c3" in h.concrete and h.rule_name in h.concrete
     assert h.full == h.step.text
-    assert hint(pz(FOUR), "full").text == h.full
+    assert hint(marked, "full").text == h.full
+
+
+def replay(p, hnt):
+    """The engine state after only the hint's reasoning steps: does its rule then find
+    the hinted placement? (the reasoning given is enough to reach the digit)"""
+    from deducer.explain.state import Context, State, View
+    from deducer.puzzle.combos import BIT
+
+    rules = {r.id: r for r in registry.load()}
+    masks = p.initial_masks(with_entries=True)
+    state = State(p, masks)
+    for i, rc in enumerate(p.whites):
+        state.placed[i] = rc in p.entries or rc in p.givens
+    for step in hnt.reasoning:
+        for r, c, ds in step.eliminations:
+            for d in ds:
+                masks[p.index[(r, c)]] &= ~BIT[d]
+        for name, combos_ in step.combos_removed:
+            rid = next(r.id for r in p.runs if r.name == name)
+            state.live[rid] = tuple(c for c in state.live[rid]
+                                    if "+".join(str(d) for d in range(1, 10) if c & BIT[d])
+                                    not in combos_)
+    rule = rules[hnt.rule]
+    view = View(state, Context(p))
+    found = []
+    for rid in range(len(p.runs)) if rule.scope == "run" else [None]:
+        for ded in (rule.call(view, rid) if rid is not None else rule.call(view)) or ():
+            found += [(*p.whites[i], d) for i, d in ded.placements.items()]
+    return found
+
+
+@pytest.mark.parametrize("name", ["seed002-four.txt", "seed000-k2.j"])
+def test_without_pencil_marks_a_hint_leads_to_a_digit_with_its_reasoning(name):
+    from deducer.puzzle.formats import load
+
+    p = load(ROOT / "puzzles" / name)
+    h = hint(p, "full")
+    assert h.kind == "deduction" and h.step.placements  # a digit to write, not bookkeeping
+    assert h.reasoning and all(not s.placements for s in h.reasoning)
+    lines = h.full.splitlines()
+    assert len(lines) == len(h.reasoning) + 1
+    assert [ln.split(". ", 1)[1] for ln in lines[:-1]] == [s.text for s in h.reasoning]
+    assert h.step.placements[0] in replay(p, h)
+    # the vague tier points at the first step to take, and says where it leads
+    first = next(r for r in registry.load() if r.id == h.reasoning[0].rule)
+    assert hint(p, "vague").text.startswith(look_for(first))
+    assert "digit you can write" in hint(p, "vague").text
+    assert [list(c) for c in h.cells]  # the page highlights the whole path
+
+
+def test_a_cell_holding_only_a_pencil_mark_is_not_called_filled():
+    # r2c2 = 2 written, r3c2 marked (3) alone: still empty, so r3c1→ 12/2 has two empty
+    # cells; the hint is to write the 3, not that the run "has one empty cell left"
+    h = hint(pz(open(ROOT / "puzzles" / "seed002-progress.txt").read()), "full")
+    assert h.kind == "deduction" and h.step.placements == [(2, 1, 3)]
+    assert "one empty cell left, r3c3" not in h.full
+    assert h.already_marked == [(2, 1)]
+
+
+def test_hint_on_a_real_puzzle_without_marks_is_one_digit_away():
+    from tests.support import corpus
+
+    if corpus.corpus_root() is None:
+        pytest.skip("no corpus")
+    for cp in corpus.janko(ids=["16"]):
+        h = hint(cp.puzzle, "full")
+        assert h.step.placements and h.step.placements[0] in replay(cp.puzzle, h)
 
 
 def test_bad_level():
@@ -54,8 +127,15 @@ def test_pencil_marks_skip_what_the_player_knows():
 
 def test_pencil_marks_do_not_drive_reasoning():
     # marks wider than the truth change nothing: the first deduction is the same
+    from deducer.explain.engine import explain
+
     wide = hint(pz("\\|5\\|16\\\n\\|(1,2,3,4,5)| \n\\12| | \n"), "full")
-    assert wide.rule == hint(pz(FOUR), "full").rule and wide.skipped == 0
+    walk = [s.text for s in explain(pz(FOUR)).steps]
+    # the same deductions as without marks, up to the first that rubs out a mark (the 5)
+    assert wide.skipped == 0 and 5 in dict(((r, c), ds) for r, c, ds in
+                                           wide.step.eliminations)[(1, 1)]
+    path = [s.text for s in wide.reasoning] + [wide.step.text]
+    assert path == [t for t in walk[:len(walk)] if t in path] and path[-1] in walk[:3]
 
 
 def test_solved_grid():

@@ -41,20 +41,54 @@ def root(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("playroot")
     (d / "four.txt").write_text(FOUR, encoding="utf-8")
     (d / "two.txt").write_text(TWO, encoding="utf-8")
+    (d / "big.txt").write_text(formats.dumps(big_puzzle(31, 46), "pipe"), encoding="utf-8")
+    (d / "k.j").write_text((ROOT / "puzzles" / "seed000-k.j").read_text(), encoding="utf-8")
+    # what a project folder holds beside puzzles, with puzzle-like extensions
+    (d / "expected.json").write_text('{"k.j": {"status": "multiple"}}', encoding="utf-8")
+    (d / "deducer.egg-info").mkdir()
+    (d / "deducer.egg-info" / "SOURCES.txt").write_text("README.md\ndeducer/api.py\n")
     return d
+
+
+def big_puzzle(rows: int, cols: int):
+    """A rows x cols board (the size of janko 960) without the corpus: 4x4 blocks of
+    white cells between black lines, digits (r + 2c) mod 9 + 1 (distinct in every run),
+    the clues their sums."""
+    from deducer.puzzle.model import Puzzle, Square
+
+    def digit(r, c):
+        return (r + 2 * c) % 9 + 1
+
+    def white(r, c):
+        return r < rows and c < cols and r % 5 and c % 5
+
+    squares = []
+    for r in range(rows):
+        row = []
+        for c in range(cols):
+            if white(r, c):
+                row.append(Square(True))
+                continue
+            across = down = None
+            if white(r, c + 1):
+                across = sum(digit(r, x) for x in range(c + 1, c + 5) if white(r, x))
+            if white(r + 1, c):
+                down = sum(digit(y, c) for y in range(r + 1, r + 5) if white(y, c))
+            row.append(Square(False, down, across))
+        squares.append(tuple(row))
+    return Puzzle(tuple(squares)).validate()
 
 
 @pytest.fixture(scope="module")
 def server(root):
-    from werkzeug.serving import make_server
+    from deducer.app.play.server import make_server, stop_server
 
     app = create_app(root, str(root / "four.txt"))
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    srv = make_server(app, 0)  # the server `deducer play` runs
+    thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}/"
-    srv.shutdown()
-    srv.server_close()
+    yield f"http://127.0.0.1:{srv.effective_port}/"
+    stop_server(srv)
     thread.join(5)
 
 
@@ -174,17 +208,19 @@ def test_hints_of_each_tier_and_apply(page):
     assert pg.locator("#board .hintrun, #board .hintcell").count() == 0
     pg.click("#hint-concrete")
     wait_idle(pg)
+    # no pencil marks: the hint leads to the next digit (r3c2), from r1c3↓ 16/2 on
     assert "r1c3↓ 16/2" in pg.inner_text("#hint-text")
-    assert pg.locator("#board .sq.w.hintcell").count() == 2
+    assert "hintcell" in state(pg)["2,1"]["cls"].split()
     assert pg.locator("#board .sq.clue.hintclue[data-r='0'][data-c='2']").count() == 1
     pg.click("#hint-full")
     wait_idle(pg)
-    assert "7+9" in pg.inner_text("#hint-text")
+    text = pg.inner_text("#hint-text")
+    assert "7+9" in text and text.splitlines()[0].startswith("1. ")  # one line per step
     assert "Looking for" not in pg.inner_text("#message")  # no busy note left behind
     pg.click("#hint-apply")
     wait_idle(pg)
     s = state(pg)
-    assert s["1,2"]["marks"] == "79" and s["2,2"]["marks"] == "79"
+    assert s["2,1"]["digit"] == "3" and s["1,2"]["marks"] == ""  # the digit, no stray marks
     # the picture: pencil marks, a wrong entry found by Check, the full hint
     cell(pg, 2, 1).click()
     pg.keyboard.press("5")
@@ -202,9 +238,9 @@ def test_hints_of_each_tier_and_apply(page):
     pg.screenshot(path=str(ARTIFACTS / "play.png"))
     for _ in range(5):  # the marks, the entry and its two marks; then the applied hint
         pg.click("#btn-undo")
-    assert state(pg)["2,1"] == {**state(pg)["2,1"], "digit": "", "marks": ""}
+    assert state(pg)["2,1"] == {**state(pg)["2,1"], "digit": "3", "marks": ""}
     pg.click("#btn-undo")
-    assert state(pg)["1,2"]["marks"] == ""
+    assert state(pg)["2,1"]["digit"] == ""
     # a hint on a wrong entry points at it
     cell(pg, 1, 1).click()
     pg.keyboard.press("5")
@@ -222,8 +258,9 @@ def test_auto_marks_solve_and_clear(page):
     pg.click("#btn-marks")
     wait_idle(pg)
     s = state(pg)
-    assert {k: v["marks"] for k, v in s.items()} == {"1,1": "2", "1,2": "7", "2,1": "3",
-                                                     "2,2": "9"}
+    # what a player pencils in from the runs' combinations, not the solution
+    assert {k: v["marks"] for k, v in s.items()} == {"1,1": "1234", "1,2": "79",
+                                                     "2,1": "34", "2,2": "79"}
     pg.click("#btn-solve")
     pg.wait_for_function("() => document.querySelector('#message').textContent.includes('Solved')")
     assert [v["digit"] for v in state(pg).values()] == ["2", "7", "3", "9"]
@@ -350,3 +387,71 @@ def test_editor_refuses_two_solutions_then_accepts_the_fix(page):
     assert "r1c2" in pg.inner_text("#ed-message")
     pg.click("#ed-cancel")
     assert pg.is_visible("#play-view")
+
+
+def inside_viewport(pg, selector: str) -> bool:
+    box = pg.locator(selector).bounding_box()
+    view = pg.viewport_size
+    return (box is not None and box["x"] >= 0 and box["y"] >= 0
+            and box["x"] + box["width"] <= view["width"]
+            and box["y"] + box["height"] <= view["height"])
+
+
+def test_a_big_board_scales_to_the_window_and_the_hint_stays_on_screen(page):
+    pg = page
+    pg.select_option("#server-files", "big.txt")
+    wait_idle(pg)
+    assert "31×46" in pg.inner_text("#title")
+    pg.click("#hint-concrete")
+    wait_idle(pg)
+    assert inside_viewport(pg, "#board")  # was 2,414 px wide
+    assert inside_viewport(pg, "#hint-box")
+    ARTIFACTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / "play-big.png"))
+    # and grows back on a small puzzle, up to its full size
+    pg.select_option("#server-files", "four.txt")
+    wait_idle(pg)
+    assert cell(pg, 1, 1).bounding_box()["width"] >= 50
+    # a narrow window puts the side panel under the board; below the smallest usable
+    # square the board scrolls inside its frame, and the page itself stays in the window
+    pg.set_viewport_size({"width": 600, "height": 800})
+    pg.select_option("#server-files", "big.txt")
+    wait_idle(pg)
+    assert pg.locator("#board-wrap").bounding_box()["width"] <= 600
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 600
+    side, wrap = (pg.locator(s).bounding_box() for s in ("#side", "#board-wrap"))
+    assert side["y"] >= wrap["y"] + wrap["height"] - 1
+
+
+def test_a_file_of_several_puzzles_offers_a_choice(page, root):
+    pg = page
+    pg.select_option("#server-files", "k.j")
+    pg.wait_for_selector("#chooser:not([hidden])")
+    assert "holds 8 puzzles" in pg.inner_text("#chooser")
+    assert "--name" not in pg.inner_text("body")
+    pg.select_option("#chooser-name", "k3")
+    pg.click("#chooser-open")
+    pg.wait_for_function("() => document.querySelector('#title').textContent.includes('k3')")
+    assert pg.is_hidden("#chooser")
+    # the same from a file picked on this computer
+    pg.set_input_files("#file-input", str(root / "k.j"))
+    pg.wait_for_selector("#chooser:not([hidden])")
+    pg.select_option("#chooser-name", "k2")
+    pg.click("#chooser-open")
+    pg.wait_for_function("() => document.querySelector('#title').textContent.includes('k2')")
+
+
+def test_folder_list_holds_puzzle_files_only(page):
+    # the list arrives after the page is ready: wait for it
+    page.wait_for_function("() => document.querySelectorAll('#server-files option').length > 1")
+    values = page.eval_on_selector_all("#server-files option", "os => os.map(o => o.value)")
+    assert "expected.json" not in values
+    assert not any(v.startswith("deducer.egg-info") for v in values)
+    assert {"four.txt", "two.txt", "big.txt", "k.j"} <= set(values)
+
+
+def test_save_is_not_on_the_hint_row(page):
+    row = "el => el.closest('.toolrow').id"
+    assert page.eval_on_selector("#btn-save", row) != page.eval_on_selector("#hint-apply", row)
+    save, hint = (page.locator(s).bounding_box() for s in ("#btn-save", "#hint-apply"))
+    assert save["y"] + save["height"] <= hint["y"]  # the file row is above the play row

@@ -123,6 +123,34 @@ def test_files_lists_puzzles_inside_the_root_only(bare_client):
     assert not any(f.startswith("escape/") for f in files)
 
 
+def test_files_lists_only_files_that_read_as_puzzles(root):
+    # what a project folder holds beside its puzzles: the egg-info and expected.json
+    egg = root / "deducer.egg-info"
+    egg.mkdir()
+    (egg / "SOURCES.txt").write_text("README.md\npyproject.toml\ndeducer/__init__.py\n")
+    (root / "expected.json").write_text('{"seed000-k2.j": {"status": "unique"}}')
+    (root / "requirements.txt").write_text("flask>=3.0\nwaitress\n")
+    (root / "k.j").write_text((ROOT / "puzzles" / "seed000-k.j").read_text())
+    (root / "mine.json").write_text(formats.dumps(formats.loads(FOUR, "pipe"), "json"))
+    files = create_app(root, None).test_client().get("/api/files").get_json()["files"]
+    assert sorted(files) == ["four.txt", "k.j", "mine.json", "sub/also.txt", "two.txt"]
+
+
+def test_a_file_of_several_puzzles_offers_a_choice(root):
+    (root / "k.j").write_text((ROOT / "puzzles" / "seed000-k.j").read_text())
+    client = create_app(root, None).test_client()
+    body = client.get("/api/open?path=k.j").get_json()
+    assert body["choose"] == [f"k{i}" for i in range(8)] and "pick one" in body["message"]
+    assert "--name" not in json.dumps(body)
+    picked = client.get("/api/open?path=k.j&name=k3").get_json()
+    assert picked["puzzle"]["name"] == "k3" and picked["status"] == "multiple"
+    text = (root / "k.j").read_text()
+    body = client.post("/api/parse", json={"text": text, "filename": "k.j"}).get_json()
+    assert body["choose"][:2] == ["k0", "k1"]
+    picked = client.post("/api/parse", json={"text": text, "filename": "k.j", "name": "k2"})
+    assert picked.get_json()["puzzle"]["name"] == "k2"
+
+
 def test_open_a_file_in_the_root(bare_client):
     r = bare_client.get("/api/open?path=sub/also.txt")
     assert r.status_code == 200
@@ -274,10 +302,11 @@ def test_hint_tiers(client):
     assert vague["kind"] == "deduction" and vague["text"].startswith("Look for")
     assert vague["highlight"] == {"cells": [], "runs": []}  # a vague hint gives nothing away
     concrete = client.post("/api/hint", json={"puzzle": four(), "level": "concrete"}).get_json()
-    assert "r1c3↓ 16/2" in concrete["text"]
+    # without pencil marks the hint leads to a digit (r3c2 = 3), through r1c3↓ 16/2 first
+    assert concrete["text"].startswith("First unique combination at r1c3↓ 16/2")
     hl = concrete["highlight"]
-    assert hl["cells"] == [[1, 2], [2, 2]]
-    assert hl["runs"] == [{"name": "r1c3↓ 16/2", "cells": [[1, 2], [2, 2]], "clue": [0, 2]}]
+    assert [2, 1] in hl["cells"] and [1, 2] in hl["cells"]
+    assert {"name": "r1c3↓ 16/2", "cells": [[1, 2], [2, 2]], "clue": [0, 2]} in hl["runs"]
     full = client.post("/api/hint", json={"puzzle": four(), "level": "full"}).get_json()
     assert "7+9" in full["text"] and full["step"]["rule"] == full["rule"]
     default = client.post("/api/hint", json={"puzzle": four()}).get_json()
@@ -288,6 +317,9 @@ def test_apply_hint(client):
     body = client.post("/api/hint", json={"puzzle": four(), "level": "vague",
                                           "apply": True}).get_json()
     assert body["level"] == "full"
+    assert body["edits"] == [{"cell": [2, 1], "entry": 3}]  # no marks appear unasked
+    marked = four(pencil=[[1, 2, [1, 7, 9]], [2, 2, [7, 8, 9]]])
+    body = client.post("/api/hint", json={"puzzle": marked, "apply": True}).get_json()
     assert body["edits"] == [{"cell": [1, 2], "pencil": [7, 9]},
                              {"cell": [2, 2], "pencil": [7, 9]}]
 
@@ -341,7 +373,33 @@ def test_candidates(client):
     body = client.post("/api/candidates", json={"puzzle": two(entries=[[1, 1, 3]])}).get_json()
     got = {(r, c): ds for r, c, ds in body["pencil"]}
     assert (1, 1) not in got  # cells with entries get no marks
-    assert got == {(1, 2): [1], (2, 1): [1], (2, 2): [3]}
+    # a player pencils in what the runs allow beside the written 3, and no more: r3c3 keeps
+    # 1 and 3 (propagation would leave 3 alone, since r2c3 can only be 1)
+    assert got == {(1, 2): [1], (2, 1): [1], (2, 2): [1, 3]}
+
+
+def test_auto_marks_are_what_a_player_pencils_in_not_the_solution(client):
+    body = client.post("/api/candidates", json={"puzzle": four()}).get_json()
+    got = {(r, c): ds for r, c, ds in body["pencil"]}
+    # r2c2: 5/2 down is 1+4 or 2+3 (the unclued across allows all); r3c2: 5/2 and 12/2
+    # (3+9, 4+8, 5+7) share 3 and 4; 16/2 is 7+9 only, and 12/2 keeps both
+    assert got == {(1, 1): [1, 2, 3, 4], (1, 2): [7, 9], (2, 1): [3, 4], (2, 2): [7, 9]}
+
+
+def test_auto_marks_on_a_real_puzzle_do_not_give_it_away(client):
+    from tests.support import corpus
+
+    if corpus.corpus_root() is None:
+        pytest.skip("no corpus")
+    [cp] = corpus.janko(ids=["16"])
+    obj = json.loads(formats.dumps(cp.puzzle, "json"))
+    got = {(r, c): ds for r, c, ds in
+           client.post("/api/candidates", json={"puzzle": obj}).get_json()["pencil"]}
+    assert len(got) == len(cp.puzzle.whites)
+    for i, rc in enumerate(cp.puzzle.whites):
+        assert cp.solution[i] in got[rc]  # never wrong
+    singles = sum(len(ds) == 1 for ds in got.values())
+    assert singles < len(got) // 4, singles  # full propagation put one digit in every cell
 
 
 def test_candidates_on_contradictory_entries(client):
@@ -434,8 +492,53 @@ def test_foreign_host_and_origin_are_refused(client):
     assert_error(client.post("/api/check", json={"puzzle": four()},
                              headers={"Origin": "https://evil.example"}), 403, "other web sites")
     r = client.post("/api/check", json={"puzzle": four()},
-                    headers={"Origin": "http://127.0.0.1:8765"})
+                    headers={"Origin": "http://127.0.0.1:8765", "Host": "127.0.0.1:8765",
+                             "Sec-Fetch-Site": "same-origin"})
     assert r.status_code == 200
+
+
+@pytest.mark.parametrize("headers", [
+    {"Sec-Fetch-Site": "cross-site"},  # <img src="http://127.0.0.1:8765/api/open?...">
+    {"Sec-Fetch-Site": "same-site"},  # a page on another port of 127.0.0.1
+    {"Origin": "http://127.0.0.1:9999"},
+    {"Origin": "null"},
+    {"Referer": "https://evil.example/page"},
+])
+def test_cross_site_requests_of_any_method_are_refused_before_any_work(root, monkeypatch,
+                                                                      headers):
+    from deducer.app.play import server as srv
+
+    client = create_app(root, None).test_client()
+    solved = []
+    monkeypatch.setattr(srv, "solvability", lambda p: solved.append(p) or {})
+    headers = {"Host": "127.0.0.1:8765", **headers}
+    assert_error(client.get("/api/open?path=four.txt", headers=headers), 403, "other web sites")
+    assert_error(client.post("/api/check", json={"puzzle": four()}, headers=headers), 403,
+                 "other web sites")
+    assert solved == []
+    # the page itself (same origin, or a typed-in address) is served
+    for ok in ({"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"},
+               {"Origin": "http://127.0.0.1:8765"}, {}):
+        assert client.get("/api/files", headers={"Host": "127.0.0.1:8765", **ok}).status_code \
+            == 200
+
+
+def test_deeply_nested_json_is_a_400_not_a_500(client):
+    for depth in (100_000, 2_000, 65):
+        body = "[" * depth + "]" * depth
+        for url in ("/api/check", "/api/parse"):
+            assert_error(client.post(url, data=body, content_type="application/json"), 400,
+                         "levels deep")
+    deep = {"puzzle": four(name="x")}
+    inner: list = []
+    deep["puzzle"]["extra"] = inner
+    for _ in range(70):
+        inner.append([])
+        inner = inner[0]
+    assert_error(client.post("/api/check", json=deep), 400, "levels deep")
+    # brackets inside strings are text, not nesting
+    ok = client.post("/api/parse", json={"text": "[" * 1000 + FOUR})
+    assert ok.status_code in (200, 400) and "levels deep" not in ok.get_data(as_text=True)
 
 
 def test_body_size_limit(client):
@@ -467,12 +570,24 @@ def test_malformed_bodies(client, data, content_type, status, fragment):
     ({"grid": "nope"}, "not valid"),
     ({}, "not valid"),
     ({"grid": [["\\", "4\\", "4\\"], ["\\4", "", ""], ["\\4", "", ""]],
-      "entries": [[1, 1, 1], [1, 2, 1]]}, "twice"),
+      "givens": [[1, 1, 1], [1, 2, 1]]}, "twice"),
 ])
 def test_bad_puzzles_in_requests(client, puzzle, fragment):
     for url in ("/api/check", "/api/hint", "/api/solve", "/api/candidates", "/api/export"):
         body = {} if puzzle is None else {"puzzle": puzzle}
         assert_error(client.post(url, json=body), 400, fragment)
+
+
+def test_a_digit_twice_in_a_run_is_a_located_mistake(client):
+    # the player's entries (not givens) repeat 1 in r2c1→ 4/2: a mistake to show, not a 400
+    puzzle = {"grid": [["\\", "4\\", "4\\"], ["\\4", "", ""], ["\\4", "", ""]],
+              "entries": [[1, 1, 1], [1, 2, 1]]}
+    resp = client.post("/api/check", json={"puzzle": puzzle})
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert body["status"] == "wrong" and body["wrong_entries"]
+    resp = client.post("/api/hint", json={"puzzle": puzzle, "level": "concrete"})
+    assert resp.status_code == 200 and resp.get_json()["kind"] == "mistake"
 
 
 def test_wrong_methods(client):
@@ -559,11 +674,49 @@ def test_play_command_reports_a_busy_port(tmp_path, capsys):
 
 def test_hint_when_the_pencil_marks_already_show_everything(client):
     marks = [[r, c, [d]] for (r, c), d in FOUR_SOLUTION.items()]
-    body = client.post("/api/hint", json={"puzzle": four(pencil=marks)}).get_json()
-    assert body["kind"] == "solved" and "write those digits in" in body["text"]
+    body = client.post("/api/hint", json={"puzzle": four(pencil=marks),
+                                          "level": "full"}).get_json()
+    # a cell holding one pencil mark is still empty: the hint is to write that digit
+    assert body["kind"] == "deduction" and "write it in" in body["text"]
     body = client.post("/api/hint", json={"puzzle": four(pencil=marks), "apply": True}).get_json()
-    assert sorted((e["cell"][0], e["cell"][1], e["entry"]) for e in body["edits"]) == sorted(
-        (r, c, d) for (r, c), d in FOUR_SOLUTION.items())
+    [edit] = body["edits"]
+    assert FOUR_SOLUTION[tuple(edit["cell"])] == edit["entry"]
     entries = [[r, c, d] for (r, c), d in FOUR_SOLUTION.items()]
     body = client.post("/api/hint", json={"puzzle": four(entries=entries)}).get_json()
     assert body["kind"] == "solved" and "complete and correct" in body["text"]
+
+
+def test_idle_and_slow_connections_hold_no_thread_and_are_closed(root):
+    import socket
+    import threading
+    import time
+    import urllib.request
+
+    from deducer.app.play.server import make_server, stop_server
+
+    server = make_server(create_app(root, None), 0, idle_timeout=1)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    port = server.effective_port
+    before = threading.active_count()
+    slow = []
+    try:
+        for _ in range(20):  # each opens a request and never finishes its headers
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"GET /api/start HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            slow.append(s)
+        time.sleep(0.3)
+        assert threading.active_count() <= before + 1  # no thread per connection
+        start = time.monotonic()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/start", timeout=5) as r:
+            assert r.status == 200
+        assert time.monotonic() - start < 3  # served at once, beside 20 slow clients
+        deadline = time.monotonic() + 8
+        for s in slow:  # the server hangs up on each of them (EOF, not our timeout)
+            s.settimeout(max(0.1, deadline - time.monotonic()))
+            assert s.recv(1024) == b""
+    finally:
+        for s in slow:
+            s.close()
+        stop_server(server)
+        thread.join(5)

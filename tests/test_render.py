@@ -289,3 +289,94 @@ def test_render_command_png_without_cairosvg(wiki_file, tmp_path, capsys, monkey
     err = capsys.readouterr().err
     assert "pip install cairosvg" in err and len(err.strip().splitlines()) == 1
     assert not out.exists() and not svg_out.exists()  # nothing half-written
+
+
+# ---------------------------------------------------------------------------- PDF booklet
+def _poppler():
+    """pdfinfo / pdftotext / pdftoppm (Debian's poppler-utils), or skip."""
+    import shutil
+
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError):
+        pytest.skip("cairosvg or libcairo missing (pip install '.[png]')")
+    if not all(shutil.which(t) for t in ("pdfinfo", "pdftotext", "pdftoppm")):
+        pytest.skip("poppler-utils missing (scripts/install-browser.sh installs it)")
+
+
+def _run(*cmd) -> str:
+    import subprocess
+
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+ROOT_DIR = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def test_render_pdf_booklet_puzzles_then_solutions_then_walkthroughs(tmp_path, wiki_file):
+    _poppler()
+    from PIL import Image
+
+    out = tmp_path / "book.pdf"
+    k = ROOT_DIR / "puzzles" / "seed000-k.j"  # eight puzzles in one file: all of them
+    four = ROOT_DIR / "puzzles" / "seed002-four.txt"
+    assert main(["render", "--pdf", str(out), str(k), str(four), str(wiki_file),
+                 "--walkthroughs"]) == 0
+    info = _run("pdfinfo", str(out))
+    pages = int(re.search(r"Pages:\s+(\d+)", info)[1])
+    assert "A4" in info and "deducer" in info and pages >= 4
+    text = _run("pdftotext", "-layout", str(out), "-")
+    heads = [ln.strip() for ln in text.splitlines()
+             if ln.strip() in ("Puzzles", "Solutions", "Walkthroughs")]
+    order = [h for i, h in enumerate(heads) if i == 0 or heads[i - 1] != h]
+    assert order == ["Puzzles", "Solutions", "Walkthroughs"]
+    for n in range(8):
+        assert f"seed000-k.j: k{n}" in text
+    assert "seed002-four.txt — Level Medium" in text
+    assert "k3 — several solutions (one shown)" in text
+    # the walkthrough of the four-cell puzzle, every step, in the engine's words
+    walk = explain(formats.load(four))
+    flat = " ".join(text.split())
+    for step in walk.steps:
+        assert " ".join(f"{step.name}: {step.text}".split())[:60] in flat
+    # every page drawn, nothing outside the paper's margins
+    _run("pdftoppm", "-r", "40", "-png", str(out), str(tmp_path / "page"))
+    images = sorted(tmp_path.glob("page-*.png"))
+    assert len(images) == pages
+    for path in images:
+        img = Image.open(path).convert("L")
+        w, h = img.size
+        dark = sum(img.histogram()[:128])
+        assert 0.001 < dark / (w * h) < 0.6, path.name
+        box = img.point(lambda v: 255 if v < 200 else 0).getbbox()
+        assert box[0] > w * 0.03 and box[2] < w * 0.97 and box[3] < h * 0.99, path.name
+
+
+def test_render_pdf_solution_page_holds_the_solution(tmp_path):
+    _poppler()
+    out = tmp_path / "four.pdf"
+    four = ROOT_DIR / "puzzles" / "seed002-four.txt"
+    assert main(["render", str(four), "--pdf", str(out)]) == 0
+    puzzles, solutions = (_run("pdftotext", "-f", str(n), "-l", str(n), "-layout", str(out), "-")
+                          for n in (1, 2))
+    digits = lambda t: re.findall(r"\b[1-9]\b", t.split("\n", 3)[-1])  # noqa: E731
+    assert "Puzzles" in puzzles and "Solutions" in solutions
+    # the solution 2 7 / 3 9 is on the second page; the first has clues 5, 16, 12, the row
+    # and column numbers 1-3 and the page number, never a 7 or a 9
+    assert {"2", "7", "3", "9"} <= set(digits(solutions))
+    assert not {"7", "9"} & set(digits(puzzles))
+
+
+def test_render_pdf_refusals(tmp_path, wiki_file, capsys):
+    out = tmp_path / "x.pdf"
+    none = tmp_path / "none.txt"
+    none.write_text("\\|3\\|3\\\n\\3| | \n\\4| | \n", encoding="utf-8")
+    assert main(["render", "--pdf", str(out), str(wiki_file), str(none)]) == 2
+    err = capsys.readouterr().err
+    assert "none.txt" in err and "no solution" in err and not out.exists()
+    assert main(["render", "--svg", str(tmp_path / "a.svg"), str(wiki_file), str(wiki_file)]) == 2
+    assert "only --pdf" in capsys.readouterr().err
+    assert main(["render", "--pdf", "-", str(wiki_file)]) == 2
+    assert main(["render", "--svg", str(tmp_path / "a.svg"), str(wiki_file),
+                 "--walkthroughs"]) == 2
+    assert "--walkthroughs goes with --pdf" in capsys.readouterr().err

@@ -30,12 +30,16 @@ class Mistake:
     kind: str  # "entry" | "pencil"
     digits: list[int]  # the entry (one digit) or the pencil marks
     possible: list[int]  # digits the solutions found put in this cell (may be partial)
+    #: why, when it breaks a run's rule rather than disagreeing with every solution
+    reason: str | None = None
 
     @property
     def name(self) -> str:
         return cell_name(self.cell)
 
     def sentence(self) -> str:
+        if self.reason is not None:
+            return f"{self.name} holds {self.digits[0]}, but {self.reason}"
         seen = "/".join(map(str, self.possible)) if self.possible else "?"
         if self.kind == "entry":
             return f"{self.name} holds {self.digits[0]}, but no solution has it there " \
@@ -46,7 +50,8 @@ class Mistake:
 
     def to_json(self) -> dict:
         return {"cell": list(self.cell), "name": self.name, "kind": self.kind,
-                "digits": list(self.digits), "possible": list(self.possible)}
+                "digits": list(self.digits), "possible": list(self.possible),
+                **({"reason": self.reason} if self.reason is not None else {})}
 
 
 @dataclass
@@ -174,6 +179,16 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
         return base
     if puzzle.entries:
         together = solve(puzzle, max_solutions=1, use_entries=True, timeout=timeout)
+        if not together.solutions and not together.timed_out:
+            # on a puzzle with several solutions each entry may fit one, yet two of them
+            # break a run's rule together: that is still a located mistake
+            broken = run_breaks(puzzle)
+            if broken:
+                base.mistakes = broken
+                base.status = WRONG
+                n = len({m.cell for m in broken})
+                base.message = f"{n} entr{'y breaks' if n == 1 else 'ies break'} a run's rule"
+                return base
         if not together.solutions:
             if together.timed_out:
                 base.status, base.complete = UNKNOWN, False
@@ -196,3 +211,27 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
     else:
         base.message = "no entries to check"
     return base
+
+
+def run_breaks(puzzle: Puzzle) -> list[Mistake]:
+    """Entries that break a run's rule whatever the solution: a digit the run already holds,
+    or the digits that fill a run to the wrong sum (givens are never blamed)."""
+    fixed = {**puzzle.entries, **puzzle.givens}
+    out: dict[Coord, Mistake] = {}
+    for run in puzzle.runs:
+        held = {rc: fixed[rc] for rc in run.coords if rc in fixed}
+        for rc, d in held.items():
+            if rc in puzzle.givens:
+                continue
+            others = [o for o, e in held.items() if e == d and o != rc]
+            if others and rc not in out:
+                out[rc] = Mistake(rc, "entry", [d], [], reason=f"{cell_name(others[0])} "
+                                  f"holds {d} too, in run {run.name}")
+        if run.total is not None and len(held) == run.length \
+                and len(set(held.values())) == run.length and sum(held.values()) != run.total:
+            for rc, d in held.items():
+                if rc not in puzzle.givens and rc not in out:
+                    out[rc] = Mistake(rc, "entry", [d], [], reason=f"run {run.name} is filled "
+                                      f"with digits summing to {sum(held.values())}, not "
+                                      f"{run.total}")
+    return [out[rc] for rc in sorted(out)]

@@ -86,7 +86,7 @@ def _link_json(puzzle: Puzzle, link: Link) -> dict:
 
 
 def digits_of(mask: int) -> list[int]:
-    return [d for d in DIGITS if mask & BIT[d]]
+    return list(DIGITS[mask & 0x1FF])
 
 
 @dataclass
@@ -394,7 +394,10 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     if status == SOLVED:
         values = [SINGLE[m] for m in masks]
         bad = check_solution(puzzle, values)
-        if bad is not None:  # a faulty user rule must never pass a wrong grid off as right
+        if bad is not None and use_entries and entries_to_blame(puzzle, timeout):
+            # the player's entries filled a run wrongly (a mistake, not a faulty rule)
+            status, message = NONE, f"{bad}{ENTRY_BLAME}"
+        elif bad is not None:  # a faulty user rule must never pass a wrong grid off as right
             raise RuleError(f"the rules reached a grid that breaks the puzzle ({bad}); one of "
                             "the active rules made a false deduction (try 'deducer rules test')")
     elif status == NONE:

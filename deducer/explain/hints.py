@@ -11,11 +11,21 @@ solution needs, is reported instead of a hint, since reasoning from it leads now
 
 Pencil marks are **not** used as candidates for the reasoning: the engine reasons from
 the clues, givens and entries alone, so a hint never rests on a mark the player may have
-set by mistake or by guess. They are used to avoid telling the player what they already
-know: a deduction whose every effect the marks already show (each cell it changes has
-marks, none of which it removes; a placement whose cell is marked with that digit alone;
-combinations dropped from runs whose open cells all carry marks) is applied silently
-and the next one is looked for; the hint says how many were skipped.
+set by mistake or by guess. They decide what the hint is about. A hint leads to the next
+thing the player can *do* on the grid: write a digit, or rub out a pencil mark. Steps that
+change nothing the player sees are applied silently:
+
+* a step the marks already show in full (each cell it changes has marks, none of which it
+  removes; combinations dropped from runs whose open cells all carry marks) is *skipped*;
+  the hint says how many were;
+* a step that only narrows cells without marks (or drops combinations) is *reasoning*:
+  bookkeeping a player without pencil marks does in their head. The hint gives the
+  reasoning steps its own step rests on (traced back through the cells and runs each step
+  reads), in order, before it. So a player without marks gets the next digit to write with
+  the reasoning that gets there, not one invisible elimination at a time.
+
+A placement is always a hint of its own, even when the player's marks already hold that
+digit alone: the cell is still empty, and later steps must not speak as if it were filled.
 
 Kept free of argparse and printing so the CLI and a web play mode can share it.
 """
@@ -116,6 +126,8 @@ class Hint:
     mistakes: list[Mistake] = field(default_factory=list)
     skipped: int = 0  # deductions the player's pencil marks already showed
     already_marked: list[tuple[int, int]] = field(default_factory=list)
+    #: the steps the player cannot see that ``step`` rests on, in order (engine Steps)
+    reasoning: list = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -133,6 +145,9 @@ class Hint:
                 obj["cells"] = [list(c) for c in self.cells]
             if self.level == "full" and self.step is not None:
                 obj["step"] = self.step.to_json()
+                obj["reasoning"] = [s.to_json() for s in self.reasoning]
+            elif self.level == "concrete":
+                obj["reasoning_rules"] = [s.rule for s in self.reasoning]
             obj["skipped"] = self.skipped
             if self.already_marked:
                 obj["already_marked"] = [list(c) for c in self.already_marked]
@@ -167,8 +182,7 @@ def _known(puzzle: Puzzle, effect) -> tuple[bool, list[tuple[int, int]]]:
         rc = whites[i]
         if pencil.get(rc) == 1 << (d - 1):
             shown.append(rc)
-        else:
-            everything = False
+        everything = False  # the digit is still to be written
     for i, m in elim.items():
         rc = whites[i]
         marks = pencil.get(rc)
@@ -177,6 +191,41 @@ def _known(puzzle: Puzzle, effect) -> tuple[bool, list[tuple[int, int]]]:
         else:
             everything = False
     return everything, sorted(set(shown))
+
+
+def _visible(puzzle: Puzzle, effect) -> bool:
+    """Does the step change the player's grid: a digit to write or a pencil mark to rub out?"""
+    place, elim, _drop = effect
+    if place:
+        return True
+    whites, pencil = puzzle.whites, puzzle.pencil
+    return any(pencil.get(whites[i], 0) & m for i, m in elim.items())
+
+
+def _reads(puzzle: Puzzle, ded) -> tuple[set[int], set[int]]:
+    """The cells and runs a deduction rests on (its own, and every cell of its runs)."""
+    cells = set(ded.cells)
+    for rid in ded.runs:
+        cells.update(puzzle.runs[rid].cells)
+    return cells, set(ded.runs)
+
+
+def _support(puzzle: Puzzle, target, reasoning: list) -> list:
+    """The reasoning steps ``target`` rests on, in order: traced back from the cells and runs
+    it reads to the steps that narrowed them, and from those steps on in turn."""
+    cells, runs = _reads(puzzle, target)
+    if not cells and not runs:  # a rule that names nothing: keep every step
+        return [step for step, _ded, _effect in reasoning]
+    keep = []
+    for step, ded, effect in reversed(reasoning):
+        _place, elim, drop = effect
+        if cells.isdisjoint(elim) and runs.isdisjoint(drop):
+            continue
+        keep.append(step)
+        more_cells, more_runs = _reads(puzzle, ded)
+        cells |= more_cells
+        runs |= more_runs
+    return keep[::-1]
 
 
 def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | None = None,
@@ -206,13 +255,9 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
         return _simple("conflict", level, _capital(verdict.message) + ".")
     eng = Engine(puzzle, rules, use_entries=True)
     skipped = 0
+    reasoning: list = []  # (step, deduction, effect) of steps the player cannot see
     while True:
-        if all(eng.state.placed):
-            empty = [rc for rc in puzzle.whites
-                     if rc not in puzzle.entries and rc not in puzzle.givens]
-            if empty:  # every deduction left was already in the player's pencil marks
-                return _simple("solved", level, "Your pencil marks already pin down every "
-                               "empty cell: write those digits in.", skipped=skipped)
+        if all(eng.state.placed):  # every placement is a hint, so only a full grid gets here
             return _simple("solved", level, "The grid is complete and correct.")
         found = eng.next_deduction()
         if found is None:
@@ -227,16 +272,27 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
                         + (" …" if len(diff) > 8 else "") + "). Pick a digit for one of "
                         "those cells.")
             return _simple("stuck", level, text, skipped=skipped)
-        rule, _ded, effect = found
+        rule, ded, effect = found
         known, shown = _known(puzzle, effect)
         step = eng.step()
+        if _visible(puzzle, effect):
+            break
         if known:
             skipped += 1
-            continue
-        break
+        else:
+            reasoning.append((step, ded, effect))
+    chain = _support(puzzle, ded, reasoning)
+    return _deduction(level, rule, step, chain, skipped, shown, rules)
+
+
+def _deduction(level: str, rule, step, chain: list, skipped: int, shown: list,
+               rules) -> Hint:
+    """The hint for ``step``, after the reasoning steps ``chain`` it rests on."""
+    names = {r.id: r.name for r in rules}
+    first = next((r for r in rules if chain and r.id == chain[0].rule), rule)
+    vague = look_for(first)
     where = ", ".join(step.runs) if step.runs else ""
     cells = ", ".join(cell_name(c) for c in step.cells)
-    vague = look_for(rule)
     if where and cells:
         concrete = f"{rule.name}: look at {where} (cells {cells})."
     elif where or cells:
@@ -249,13 +305,56 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
         r, c, d = step.placements[0]
         if f"{cell_name((r, c))} = {d}" not in full:
             full += f" Write {writes}."
+    if chain:
+        goal = ("a digit you can write" if step.placements
+                else "a pencil mark you can rub out")
+        n = len(chain)
+        vague += f" It is the first of {n + 1} steps that lead to {goal}."
+        first_steps = "; then ".join(
+            f"{names.get(s.rule, s.name).lower()} at {', '.join(s.runs) or 'the cells'}"
+            for s in chain)
+        concrete = f"First {first_steps}. Then {concrete[:1].lower()}{concrete[1:]}"
+        full = "\n".join(f"{k}. {s.text}" for k, s in enumerate(chain, 1)) \
+            + f"\n{n + 1}. {full}"
     note = ""
     if skipped:
         note = (f" ({skipped} simpler deduction{'s are' if skipped != 1 else ' is'} already "
                 "in your pencil marks.)")
-    if shown:
+    placed = {(r, c) for r, c, _d in step.placements}
+    if placed and placed <= set(shown):
+        full += " Your pencil marks already hold only that digit there: write it in."
+    elif shown:
         part = ", ".join(cell_name(c) for c in shown)
         full += f" Your pencil marks in {part} already show part of this."
+    all_cells = list(dict.fromkeys([c for s in chain for c in s.cells] + list(step.cells)))
+    all_runs = list(dict.fromkeys([r for s in chain for r in s.runs] + list(step.runs)))
     return Hint("deduction", level, vague + note, concrete + note, full + note, rule=rule.id,
-                rule_name=rule.name, cells=list(step.cells), runs=list(step.runs), step=step,
-                skipped=skipped, already_marked=shown)
+                rule_name=rule.name, cells=all_cells, runs=all_runs, step=step,
+                skipped=skipped, already_marked=shown, reasoning=chain)
+
+
+def player_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], object]:
+    """The pencil marks a player would write in every empty cell: the digits its runs'
+    combinations allow once the written digits (givens, entries) are counted, and nothing
+    a further deduction would remove. Returns ``(marks, None)``, or ``({}, run)`` for a run
+    whose written digits fit none of its combinations."""
+    from ..puzzle.combos import BIT, combos
+
+    fixed = {**puzzle.entries, **puzzle.givens}
+    allowed = [puzzle.initial_mask(i) for i in range(len(puzzle.whites))]
+    for run in puzzle.runs:
+        written = 0
+        for rc in run.coords:
+            if rc in fixed:
+                written |= BIT[fixed[rc]]
+        union = 0
+        for combo in combos(run.total, run.length):
+            if combo & written == written:
+                union |= combo
+        room = union & ~written
+        if not room and any(rc not in fixed for rc in run.coords):
+            return {}, run
+        for i in run.cells:
+            allowed[i] &= room
+    marks = {rc: allowed[i] for i, rc in enumerate(puzzle.whites) if rc not in fixed}
+    return marks, None

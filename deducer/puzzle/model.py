@@ -274,11 +274,13 @@ class Puzzle:
             for rc in self.even:
                 if rc not in self.index:
                     raise self._err(rc, "an even (parity) mark is not on a white cell")
-        fixed = {**self.entries, **self.givens}
+        # only the givens are checked against the runs: they are part of the puzzle. A
+        # player's entries that repeat a digit or fill a run to the wrong sum are the
+        # commonest mistakes, located by `check` and `hint` (exit 1), not bad input.
         for run in self.runs:
             seen: dict[int, Coord] = {}
             for rc in run.coords:
-                d = fixed.get(rc)
+                d = self.givens.get(rc)
                 if d is None:
                     continue
                 if d in seen:

@@ -18,6 +18,7 @@ _MODULES = {
     "svg": "deducer.render.svg",
     "html": "deducer.render.html",
     "markdown": "deducer.render.markdown",
+    "pdf": "deducer.render.pdf",
 }
 
 
@@ -33,6 +34,11 @@ class Renderer:
     def walkthrough(self, puzzle, explanation) -> str:
         """An explain result: every step, the rating, the final grid."""
         raise DeducerError(f"the {self.name} renderer cannot show walkthroughs")
+
+    def book(self, entries, *, walkthroughs: bool = False) -> bytes:
+        """A printable booklet of several puzzles (``pdf.Entry`` items): the puzzles, then
+        their solutions, then (optionally) their walkthroughs."""
+        raise DeducerError(f"the {self.name} renderer cannot make a booklet")
 
 
 def get(name: str) -> Renderer:

@@ -6,9 +6,11 @@ board at any step: buttons, Left/Right arrow keys, Home/End, or a click on a ste
 step's sentence is in the page as text, so the file reads (and prints) without the script.
 
 Stable hooks for tests and styling: ``svg#board``, ``g.w[data-cell="r,c"]`` (0-based) with
-``hl`` (cells of the current step) and ``run`` (cells of its runs), ``text.d`` digits
+``hl`` (cells of the current step), ``run`` (cells of its runs), ``pf`` (cells its proof
+states candidates of) and ``pr`` (cells and clues of its proof's runs), ``text.d`` digits
 (``n``: placed by the current step), ``text.c.x`` struck candidates, ``li[data-step=k]``
-in ``ol#steps`` (``current`` on the one on show), ``body[data-current=k]``.
+in ``ol#steps`` (``current`` on the one on show), ``body[data-current=k]``. A stretch of one
+easy rule gets a ``li.grp`` heading (click: fold or unfold its steps, which carry ``in-grp``).
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from __future__ import annotations
 import json
 from html import escape
 
-from ..puzzle.combos import BIT
+from ..puzzle.combos import BIT, combos
 from ..puzzle.model import cell_name
 from . import Renderer
 from .svg import board_svg, position_digits, solution_svg, start_position
+from .walk import NOTATION, group_effects, group_heading, groups, proof_marks
 
 CSS = """
 :root{--fg:#1b1b1b;--muted:#666;--accent:#d14400;--line:#ddd;--hl:#fff3c0}
@@ -54,6 +57,14 @@ h1{font-size:19px;margin:0 0 4px}
 #steps .n{display:inline-block;min-width:2.6em;color:var(--muted);font-variant-numeric:tabular-nums}
 #steps .rule{font-weight:bold;margin-right:6px}
 #steps .text{display:block;margin-left:2.6em}
+#steps li.grp{background:#f4f4f4;font-weight:bold;color:#444;cursor:pointer}
+#steps li.grp .fx{font-weight:normal;color:var(--muted);margin-left:6px}
+#steps li.grp .tw{display:inline-block;width:1.2em;color:var(--muted)}
+#steps li.in-grp{padding-left:20px}
+#steps li.in-grp .rule{display:none}
+#steps li.in-grp .text{display:inline;margin-left:0}
+#steps li.folded{display:none}
+.notation{margin:4px 0 0;font-size:13px;color:var(--muted);max-width:75em}
 @media (max-width:900px){body{display:block;height:auto}.layout{flex-direction:column}
  .boardpane{flex:none}.boardwrap svg{height:auto}.steppane{flex:none;overflow:visible}}
 @media print{
@@ -66,6 +77,7 @@ h1{font-size:19px;margin:0 0 4px}
  #steps li{break-inside:avoid;page-break-inside:avoid;border:0;border-bottom:1px solid #bbb;
   padding:4pt 0;background:none;box-shadow:none}
  #steps li.start{display:none}
+ #steps li.folded{display:block}
 }
 """
 
@@ -98,6 +110,7 @@ def walkthrough_data(puzzle, explanation, start=None) -> dict:
             elim,
             [idx[tuple(rc)] for rc in s.cells if tuple(rc) in idx],
             [names[n] for n in s.runs if n in names],
+            *_proof_data(puzzle, s),
         ])
     fixed = {str(idx[rc]): [d, start.kinds[rc]] for rc, d in start.digits.items()}
     return {
@@ -105,9 +118,20 @@ def walkthrough_data(puzzle, explanation, start=None) -> dict:
         "start": start.masks,
         "fixed": fixed,
         "runs": [list(run.cells) for run in puzzle.runs],
+        # per run, the digit sets its sum allows (null: unclued, any digits): "all
+        # candidates" shows what the runs' combinations allow beside the written digits
+        "combos": [None if run.total is None else list(combos(run.total, run.length))
+                   for run in puzzle.runs],
         "steps": steps,
         "startText": _start_text(puzzle, start),
     }
+
+
+def _proof_data(puzzle, step) -> list[list[int]]:
+    """[cells the proof states candidates of, runs it uses] as indices and run ids."""
+    cells, runs = proof_marks(puzzle, step)
+    idx = puzzle.index
+    return [sorted(idx[rc] for rc in cells if rc in idx), sorted(runs)]
 
 
 def _start_text(puzzle, start) -> str:
@@ -180,16 +204,24 @@ def walkthrough_html(puzzle, explanation) -> str:
     items = ['<li data-step="0" id="s0" class="start"><span class="n">0</span>'
              '<span class="rule">Start</span><span class="text">'
              f"{escape(_start_text(puzzle, start))}</span></li>"]
-    for s in explanation.steps:
-        cells = ",".join(cell_name(tuple(rc)) for rc in s.cells)
-        items.append(f'<li data-step="{s.n}" id="s{s.n}" data-rule="{escape(s.rule)}" '
-                     f'data-cells="{cells}"><span class="n">{s.n}</span>'
-                     f'<span class="rule">{escape(s.name)}</span>'
-                     f'<span class="text">{escape(s.text)}</span></li>')
+    for group in groups(explanation.steps):
+        grouped = len(group) > 1
+        if grouped:
+            items.append(f'<li class="grp" data-grp="{group[0].n}" title="fold / unfold">'
+                         f'<span class="tw">▾</span>{escape(group_heading(group))}'
+                         f'<span class="fx">{escape(group_effects(group))}</span></li>')
+        for s in group:
+            cells = ",".join(cell_name(tuple(rc)) for rc in s.cells)
+            extra = f' class="in-grp" data-in="{group[0].n}"' if grouped else ""
+            items.append(f'<li data-step="{s.n}" id="s{s.n}" data-rule="{escape(s.rule)}" '
+                         f'data-cells="{cells}"{extra}><span class="n">{s.n}</span>'
+                         f'<span class="rule">{escape(s.name)}</span>'
+                         f'<span class="text">{escape(s.text)}</span></li>')
     body = f"""<header>
 <h1>{escape(title)}</h1>
 {_status(explanation)}
 {_summary(explanation)}
+<p class="notation">{escape(NOTATION)}</p>
 </header>
 <main class="layout">
 <section class="boardpane">
@@ -199,7 +231,8 @@ def walkthrough_html(puzzle, explanation) -> str:
 <button id="next" type="button" title="Next step (→)" aria-label="next">▶</button>
 <button id="last" type="button" title="Last step (End)" aria-label="last">▶|</button>
 <span id="pos">Start</span>
-<label><input type="checkbox" id="all-cands"> all candidates</label>
+<label title="every empty cell: the digits its runs' combinations still allow">
+<input type="checkbox" id="all-cands"> all candidates</label>
 </div>
 <div id="current"><span id="cur-rule">Start</span>
 <span id="cur-text">{escape(_start_text(puzzle, start))}</span></div>
@@ -207,7 +240,8 @@ def walkthrough_html(puzzle, explanation) -> str:
 {board}</div>
 <p class="help">← / → step back and forth, Home / End jump; click a step to show it.
 Yellow: the step's cells (darker) and runs; red: candidates it removes; orange: digits it
-places; blue: digits placed earlier{'; grey cells are even' if puzzle.even is not None else ''}.</p>
+places; blue: digits placed earlier; blue outline: cells whose candidates the step's proof
+uses, light blue: the runs it uses{'; grey cells are even' if puzzle.even is not None else ''}.</p>
 </section>
 <section class="steppane" id="steppane">
 <ol id="steps">
@@ -252,7 +286,8 @@ RENDERER = HtmlRenderer()
 SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline SVG board.
 // Data (script#data): cells [[r,c]], start masks, fixed {index: [digit, kind]},
 // runs [[cell indices]],
-// steps [[placements [[i,d]], eliminations [[i,mask]], cells [i], runs [id]]].
+// steps [[placements [[i,d]], eliminations [[i,mask]], cells [i], runs [id],
+//         proof cells [i], proof runs [id]]].
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("data").textContent);
@@ -277,6 +312,24 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
   var byStep = [];
   items.forEach(function (li) { byStep[+li.getAttribute("data-step")] = li; });
   var allBox = document.getElementById("all-cands");
+  var cellRuns = D.cells.map(function () { return []; });
+  D.runs.forEach(function (cells, rid) { cells.forEach(function (i) { cellRuns[i].push(rid); }); });
+
+  // every digit the runs' combinations allow in each cell, beside the digits written
+  // so far: the candidates a player would pencil in (the engine's own narrowing on top)
+  function comboAllowed(s) {
+    var room = D.runs.map(function (cells, rid) {
+      var w = 0;
+      cells.forEach(function (i) { if (s.digit[i]) w |= 1 << (s.digit[i] - 1); });
+      if (D.combos[rid] === null) return 511 & ~w;
+      var u = 0;
+      D.combos[rid].forEach(function (c) { if ((c & w) === w) u |= c; });
+      return u & ~w;
+    });
+    return cellRuns.map(function (rids) {
+      return rids.reduce(function (m, rid) { return m & room[rid]; }, 511);
+    });
+  }
 
   // ---- replay, with a snapshot every SNAP steps --------------------------------------
   function startState() {
@@ -323,16 +376,18 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
 
   function render(k) {
     var s = stateAt(k);
-    var st = k > 0 ? D.steps[k - 1] : [[], [], [], []];
+    var st = k > 0 ? D.steps[k - 1] : [[], [], [], [], [], []];
     var struck = {}, fresh = {};
     st[1].forEach(function (e) { struck[e[0]] = (struck[e[0]] || 0) | e[1]; });
     st[0].forEach(function (p) { fresh[p[0]] = p[1]; });
     var showAll = allBox && allBox.checked;
+    var allowed = showAll ? comboAllowed(s) : null;
     for (var i = 0; i < W; i++) {
       var d = s.digit[i], kind = fresh[i] ? "n" : s.kind[i];
       var cand = 0, x = 0;
       if (!d) {
-        if (showAll || s.masks[i] !== D.start[i] || struck[i]) cand = s.masks[i];
+        if (showAll) cand = s.masks[i] & allowed[i];
+        else if (s.masks[i] !== D.start[i] || struck[i]) cand = s.masks[i];
         x = struck[i] || 0;
       }
       var key = d + kind + ":" + cand + ":" + x;
@@ -345,8 +400,13 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
         t.setAttribute("class", "c" + (x & b ? " x" : "") + ((cand | x) & b ? "" : " off"));
       }
     }
-    marked.forEach(function (el) { el.classList.remove("hl", "run"); });
+    marked.forEach(function (el) { el.classList.remove("hl", "run", "pf", "pr"); });
     marked = [];
+    (st[5] || []).forEach(function (rid) {
+      D.runs[rid].forEach(function (i) { cellEl[i].classList.add("pr"); marked.push(cellEl[i]); });
+      if (clueEl[rid]) { clueEl[rid].classList.add("pr"); marked.push(clueEl[rid]); }
+    });
+    (st[4] || []).forEach(function (i) { cellEl[i].classList.add("pf"); marked.push(cellEl[i]); });
     st[3].forEach(function (rid) {
       D.runs[rid].forEach(function (i) { cellEl[i].classList.add("run"); marked.push(cellEl[i]); });
       if (clueEl[rid]) { clueEl[rid].classList.add("hl"); marked.push(clueEl[rid]); }
@@ -388,6 +448,7 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     if (byStep[cur]) byStep[cur].classList.remove("current");
     cur = k;
     var li = byStep[k];
+    if (li && li.classList.contains("folded")) fold(li.getAttribute("data-in"), false);
     if (li) {
       li.classList.add("current");
       if (scroll !== false) reveal(li);
@@ -408,6 +469,22 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     document.getElementById("last").disabled = k === N;
     if (history.replaceState) history.replaceState(null, "", "#step-" + k);
   }
+
+  // a heading folds or unfolds its stretch of one easy rule
+  function fold(grp, on) {
+    var head = document.querySelector('#steps li.grp[data-grp="' + grp + '"]');
+    if (head) head.querySelector(".tw").textContent = on ? "▸" : "▾";
+    document.querySelectorAll('#steps li[data-in="' + grp + '"]').forEach(function (x) {
+      x.classList.toggle("folded", on);
+    });
+  }
+  document.querySelectorAll("#steps li.grp").forEach(function (head) {
+    head.addEventListener("click", function () {
+      var grp = head.getAttribute("data-grp");
+      var first = document.querySelector('#steps li[data-in="' + grp + '"]');
+      fold(grp, !(first && first.classList.contains("folded")));
+    });
+  });
 
   document.getElementById("first").addEventListener("click", function () { go(0); });
   document.getElementById("prev").addEventListener("click", function () { go(cur - 1); });

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..puzzle.model import cell_name
 from . import Renderer
 from .text import draw_grid, end_grid, explanation_verdict, rating_line
+from .walk import NOTATION, group_effects, group_heading, groups
 
 
 def _escape(text: str) -> str:
@@ -16,6 +17,15 @@ def _escape(text: str) -> str:
 
 def _block(text: str) -> list[str]:
     return ["```text", text, "```"]
+
+
+def _step_line(s, *, name: bool = True) -> str:
+    """``12. **Lone cell** → r2c3 = 4: sentence`` (the rule left out inside a group)."""
+    where = ""
+    if s.placements:
+        where = " → " + ", ".join(f"{cell_name((r, c))} = {d}" for r, c, d in s.placements)
+    label = f" **{_escape(s.name)}**{_escape(where)}:" if name else ""
+    return f"{s.n}.{label} {_escape(s.text)}"
 
 
 class MarkdownRenderer(Renderer):
@@ -31,16 +41,23 @@ class MarkdownRenderer(Renderer):
         out.append(f"- **Rating:** {_escape(rating_line(rating))}")
         out += ["", "## The puzzle", ""]
         out += _block(draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}))
-        out += ["", "Clues read `down\\across`; `#` is a blank square, `.` a cell to fill. "
-                "Cells are named `r3c4`: row 3, column 4, counting the clue row and column.", ""]
+        out += ["", "Clues read `down\\across`; `#` is a blank square, `.` a cell to fill.",
+                "", f"*{_escape(NOTATION)}*", ""]
         if explanation.steps:
             out += ["## Steps", ""]
-            for s in explanation.steps:
-                where = ""
-                if s.placements:
-                    where = " → " + ", ".join(f"{cell_name((r, c))} = {d}"
-                                              for r, c, d in s.placements)
-                out.append(f"{s.n}. **{_escape(s.name)}**{_escape(where)}: {_escape(s.text)}")
+            # a group heading is a paragraph between ordered lists; the list after it starts
+            # at the group's first number, and steps are consecutive, so Markdown's own
+            # numbering stays right
+            for group in groups(explanation.steps):
+                if len(group) == 1:
+                    out.append(_step_line(group[0]))
+                    continue
+                if out[-1] != "":
+                    out.append("")
+                out += [f"**{_escape(group_heading(group))}:** {_escape(group_effects(group))}",
+                        ""]
+                out += [_step_line(s, name=False) for s in group]
+                out.append("")
             out.append("")
         out += ["## The end", ""]
         out += _block(end_grid(explanation))

@@ -32,6 +32,8 @@ STYLE = """
 text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif}
 .bg{fill:#fff;stroke:#555;stroke-width:1}
 .even .bg{fill:#d4d4d4}
+.pr .bg{fill:#e4eeff}
+.even.pr .bg{fill:#c4ccd9}
 .run .bg{fill:#fff3c0}
 .even.run .bg{fill:#d8cc98}
 .hl .bg{fill:#ffd24a}
@@ -39,6 +41,7 @@ text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif}
 .k{fill:#2e2e2e;stroke:#555;stroke-width:1}
 .dg{stroke:#9a9a9a;stroke-width:1}
 .tri{fill:none}
+.cr.pr .tri{fill:#7ea6e6}
 .cr.hl .tri{fill:#e0a800}
 .ct{fill:#fff;font-size:13px;text-anchor:middle}
 .cr.hl .ct{fill:#000;font-weight:bold}
@@ -53,6 +56,7 @@ text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif}
 .off{display:none}
 .lb{font-size:9.5px;text-anchor:middle;fill:#8a8a8a}
 .frame{fill:none;stroke:#222;stroke-width:3}
+.pf .bg{stroke:#1f5fbf;stroke-width:3}
 """
 
 

@@ -18,6 +18,7 @@ from ..explain.sentences import differences
 from ..puzzle.combos import SINGLE
 from . import Renderer
 from .text import explanation_verdict, rating_line, verdict
+from .walk import NOTATION, group_effects, group_heading, groups
 
 #: colour of a step's rule by its weight: the harder the rung, the warmer
 WEIGHT_STYLES = ((1.3, "green"), (1.8, "bright_green"), (2.4, "yellow"), (4.2, "dark_orange"),
@@ -91,14 +92,25 @@ class TerminalRenderer(Renderer):
         buf = io.StringIO()
         con = _console(buf)
         con.print(grid_table(puzzle))
+        con.print(Text(NOTATION, style="dim"))
         width = len(str(len(explanation.steps))) if explanation.steps else 1
-        for s in explanation.steps:
-            line = Text()
-            line.append(f"{s.n:>{width}}. ", style="dim")
-            line.append(s.name, style=f"bold {_weight_style(s.weight)}")
-            line.append(f" ({s.weight:g}): ", style="dim")
-            line.append(s.text)
-            con.print(line)
+        for group in groups(explanation.steps):
+            if len(group) > 1:  # one heading for a stretch of one easy rule
+                head = Text()
+                head.append(group_heading(group), style=f"bold {_weight_style(group[0].weight)}")
+                head.append(f" ({group[0].weight:g}): ", style="dim")
+                head.append(group_effects(group), style="dim")
+                con.print(head)
+            for s in group:
+                line = Text()
+                if len(group) > 1:
+                    line.append(f"  {s.n:>{width}}. ", style="dim")
+                else:
+                    line.append(f"{s.n:>{width}}. ", style="dim")
+                    line.append(s.name, style=f"bold {_weight_style(s.weight)}")
+                    line.append(f" ({s.weight:g}): ", style="dim")
+                line.append(s.text)
+                con.print(line)
         ok = explanation.status == "solved"
         con.print(Text(explanation_verdict(explanation), style="bold green" if ok
                        else "bold yellow"))

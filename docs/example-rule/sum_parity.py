@@ -9,7 +9,7 @@ Example: a run still needs 12 from three cells; two of them hold only {1, 3} and
 (odd + odd = even), so the third must be even: 1, 3, 5, 7 and 9 leave it.
 """
 
-from deducer.explain.state import Deduction
+from deducer.explain.state import Deduction, Proof
 from deducer.puzzle.combos import EVEN, ODD
 
 
@@ -60,6 +60,9 @@ def sum_parity(view, rid):
                 cells=tuple(open_cells),
                 runs=(rid,),
                 values=_values(view, target, others, parities, need, odd),
+                # what the step rests on (DESIGN.md §5b): the other open cells' candidates
+                # and the run's sum; 'deducer rules test' checks that they prove the step
+                proof=Proof(cells={i: view.mask(i) for i in others}, runs=(rid,)),
             )
 
 
@@ -83,4 +86,5 @@ def sum_parity_unsound(view, rid):
         if wrong:
             yield Deduction(eliminations={target: wrong}, cells=tuple(open_cells),
                             runs=(rid,),
-                            values=_values(view, target, others, parities, run.total, odd))
+                            values=_values(view, target, others, parities, run.total, odd),
+                            proof=Proof(cells={i: view.mask(i) for i in others}, runs=(rid,)))

@@ -17,12 +17,12 @@ marks that leave out every digit a solution puts there, is reported instead of a
 (on a puzzle with several solutions an entry is wrong only if no solution agrees).
 
 Pencil marks are not used as candidates: the hint reasons from the clues, givens and
-entries only, so it never rests on a mark set by mistake or by guess. They only spare
-you what you already know: a deduction your marks already show in full is skipped (every
-cell it changes has marks without the digits it removes; a placement's cell is marked
-with that one digit alone; combinations ruled out for a run whose open cells all carry
-marks). The hint says how many were skipped, and the full tier says when your marks
-already show part of the hinted step.
+entries only, so it never rests on a mark set by mistake or by guess. They decide what
+the hint is about: the next thing you can do on the grid, write a digit or rub out a
+pencil mark. Without pencil marks, that is the next digit you can write, with the steps
+that lead to it (numbered, at the full tier). A step your marks already show in full is
+skipped, and the hint says how many were. A cell holding one pencil mark is still empty:
+writing that digit is a hint of its own.
 
 Exit code 0 for a hint (or a complete grid), 1 when something is wrong (a mistake, entries
 from different solutions, no solution), 2 on bad input."""

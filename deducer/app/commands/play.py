@@ -38,10 +38,8 @@ def run(args) -> int:
     import webbrowser
     from pathlib import Path
 
-    from werkzeug.serving import make_server
-
     from ...errors import DeducerError
-    from ..play.server import create_app
+    from ..play.server import create_app, make_server
 
     if not 0 <= args.port <= 65535:
         raise DeducerError(f"--port {args.port} is not a port number (0-65535)")
@@ -49,9 +47,9 @@ def run(args) -> int:
     if not root.is_dir():
         raise DeducerError("is not a folder (--root)", path=args.root)
     app = create_app(root, args.puzzle, fmt=args.format, name=args.name)
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
+    logging.getLogger("waitress").setLevel(logging.ERROR)  # no banner, no queue warnings
     hint = "(pick another with --port N, or --port 0 for any free port)"
-    if args.port:  # werkzeug exits on a busy port; ask first for a one-line error
+    if args.port:  # ask first, for a one-line error on a busy port
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
@@ -60,19 +58,19 @@ def run(args) -> int:
                 raise DeducerError(f"cannot listen on 127.0.0.1:{args.port}: "
                                    f"{e.strerror or e} {hint}") from None
     try:
-        server = make_server("127.0.0.1", args.port, app, threaded=True)
-    except (OSError, SystemExit) as e:
+        server = make_server(app, args.port)
+    except OSError as e:
         raise DeducerError(f"cannot listen on 127.0.0.1:{args.port} ({e}) {hint}") from None
-    url = f"http://127.0.0.1:{server.server_port}/"
+    url = f"http://127.0.0.1:{server.effective_port}/"
     print(f"deducer play: serving {url} (folder {app.config['DEDUCER_ROOT']}); "
           "press Ctrl+C to stop", flush=True)
     if not args.no_browser:
         threading.Timer(0.3, lambda: webbrowser.open(url)).start()
     try:
-        server.serve_forever()  # werkzeug's returns on Ctrl+C
+        server.run()  # waitress's returns on Ctrl+C
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        server.close()
     print("deducer play: stopped", file=sys.stderr)
     return EXIT_OK

@@ -1,4 +1,5 @@
-"""``deducer render``: draw a puzzle as SVG (or PNG), or its walkthrough as one HTML file."""
+"""``deducer render``: draw a puzzle as SVG (or PNG), its walkthrough as one HTML file, or
+a printable PDF booklet of many puzzles (puzzles, solutions, walkthroughs)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,24 @@ from ..cli import EXIT_OK, add_puzzle_args, emit, read_puzzle
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "render", help="draw a puzzle (SVG/PNG) or its step-by-step walkthrough (HTML)",
+        "render", help="draw a puzzle (SVG/PNG), its walkthrough (HTML), or a PDF booklet",
         description="Draw the board in the usual Kakuro look: clue squares split by a "
                     "diagonal, givens in bold, parity cells shaded. --html writes the whole "
-                    "walkthrough as one self-contained page to step through in a browser.")
-    add_puzzle_args(p)
+                    "walkthrough as one self-contained page to step through in a browser. "
+                    "--pdf writes a printable booklet of every puzzle named (every puzzle of "
+                    "a file holding several, unless --name picks one): the puzzles with their "
+                    "level, then the solutions, then with --walkthroughs every step.")
+    add_puzzle_args(p, many=True)
     p.add_argument("--svg", metavar="FILE", help="write the board as SVG ('-': standard output)")
     p.add_argument("--png", metavar="FILE",
                    help="write the board as PNG (needs the optional package cairosvg)")
     p.add_argument("--html", metavar="FILE",
                    help="write the step-by-step walkthrough as a self-contained HTML page")
+    p.add_argument("--pdf", metavar="FILE",
+                   help="write a printable A4 booklet of all the puzzles named: puzzles, then "
+                        "solutions (needs the optional package cairosvg, as --png does)")
+    p.add_argument("--walkthroughs", action="store_true",
+                   help="with --pdf: add every puzzle's walkthrough after the solutions")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--solution", action="store_true", help="draw the solved grid")
     what.add_argument("--step", type=int, metavar="K",
@@ -36,11 +45,17 @@ def run(args) -> int:
     from ...errors import DeducerError
     from ...render import svg
 
-    outputs = [o for o in (args.svg, args.png, args.html) if o is not None]
+    outputs = [o for o in (args.svg, args.png, args.html, args.pdf) if o is not None]
     if not outputs:
-        raise DeducerError("name an output: --svg FILE, --png FILE or --html FILE")
-    if args.png == "-":
-        raise DeducerError("--png needs a file name, not standard output")
+        raise DeducerError("name an output: --svg FILE, --png FILE, --html FILE or --pdf FILE")
+    if args.png == "-" or args.pdf == "-":
+        raise DeducerError(f"--{'png' if args.png == '-' else 'pdf'} needs a file name, not "
+                           "standard output")
+    if len(args.puzzles) > 1 and outputs != [args.pdf]:
+        raise DeducerError("--svg, --png and --html draw one puzzle; only --pdf takes several "
+                           "files")
+    if args.walkthroughs and args.pdf is None:
+        raise DeducerError("--walkthroughs goes with --pdf")
     if outputs.count("-") > 1:
         raise DeducerError("only one output can go to standard output")
     real = [o for o in outputs if o != "-"]
@@ -53,7 +68,17 @@ def run(args) -> int:
     if args.step is not None and args.step < 0:
         raise DeducerError("--step must be 0 (the start) or more")
 
-    puzzle = read_puzzle(args)
+    if args.pdf is not None:
+        from ...puzzle.fileio import write_output
+        from ...render import get
+
+        entries = _book_entries(args)
+        data = get("pdf").book(entries, walkthroughs=args.walkthroughs)  # fail before writing
+        write_output(args.pdf, data, force=args.force)
+        if outputs == [args.pdf]:
+            return EXIT_OK
+
+    puzzle = read_puzzle(args, args.puzzles[0])
     explanation = None
     if args.html is not None or args.step is not None:
         from ...explain.engine import explain
@@ -89,3 +114,34 @@ def run(args) -> int:
 
         emit(get("html").walkthrough(puzzle, explanation), args.html, force=args.force)
     return EXIT_OK
+
+
+def _book_entries(args) -> list:
+    """Every puzzle the booklet holds, solved and rated; one with no solution is refused."""
+    from pathlib import Path
+
+    from ...errors import DeducerError
+    from ...explain.engine import explain
+    from ...puzzle import formats
+    from ...render.pdf import Entry
+    from ...solve.search import solve
+
+    entries = []
+    for path in args.puzzles:
+        if path == "-":
+            raise DeducerError("--pdf reads puzzle files, not standard input")
+        puzzles = ([formats.load(path, args.format, name=args.name)] if args.name
+                   else formats.load_all(path, args.format))
+        for p in puzzles:
+            label = Path(path).name + (f": {p.name}" if p.name and len(puzzles) > 1 else "")
+            res = solve(p.without_progress(), max_solutions=2)
+            if not res.solutions:
+                raise DeducerError(f"no solution to print: {res.reason or 'none found'}",
+                                   path=path)
+            exp = explain(p.without_progress())
+            note = f"Level {exp.rating.level}" if exp.status == "solved" else ""
+            if len(res.solutions) > 1:
+                note = "several solutions (one shown)"
+            entries.append(Entry(label, p, res.solutions[0], note, exp))
+    return entries
+

@@ -2,7 +2,10 @@
 
 ``rules test`` runs the ladder with the user's rule file over puzzles whose unique solution
 is known (given files, else the bundled unique puzzles plus seeded generated ones) and
-reports every deduction that contradicts the solution, by puzzle, step and rule id.
+reports every deduction that contradicts the solution, by puzzle, step and rule id. The
+steps of the tested file's rules are also run through the independent proof checker
+(``deducer.explain.proofcheck``, DESIGN.md §5b): a deduction that is true but not proved by
+the proof its step carries (or that carries none) is reported as "true but unproved".
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ def add_parser(sub) -> None:
                     "name, enabled, source file); --rules and --disable apply.\n\n"
                     "'deducer rules test FILE.yaml [PUZZLE...]': run the ladder with the "
                     "rules of FILE.yaml over puzzles with a known unique solution and report "
-                    "every deduction that is false for the solution (exit code 1 if any).",
+                    "every deduction that is false for the solution (exit code 1 if any), "
+                    "and every one of its deductions that is true but not proved by the "
+                    "proof its step carries (DESIGN.md §5b).",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rule_args(p, timeout=False)
     p.add_argument("--json", action="store_true", help="print the ladder as JSON")
@@ -41,7 +46,11 @@ def add_parser(sub) -> None:
                     "PUZZLE files given (each must have a unique solution; others are "
                     "skipped), else the bundled unique puzzles of puzzles/expected.json; plus "
                     "--count generated puzzles (seeded: the same every run). Exit code 1 if "
-                    "any deduction is false, 2 on bad input, else 0.")
+                    "any deduction is false (or, with --strict, true but unproved), 2 on bad "
+                    "input, else 0. The steps of FILE.yaml's rules are also checked against "
+                    "their proofs: a step whose placements and eliminations do not follow "
+                    "from its proof's facts and runs (or that has no proof) is reported as "
+                    "true but unproved, with an example.")
     t.add_argument("rule_file", metavar="FILE.yaml", help="the rule file to test")
     t.add_argument("puzzles", nargs="*", default=[], metavar="PUZZLE",
                    help="puzzle files to test on")
@@ -61,6 +70,8 @@ def add_parser(sub) -> None:
     t.add_argument("--save-failing", metavar="DIR",
                    help="write each generated puzzle with a finding to DIR (| format), to "
                         "replay it with 'deducer explain'")
+    t.add_argument("--strict", action="store_true",
+                   help="exit 1 also when a deduction is true but unproved")
     t.add_argument("-v", "--verbose", action="store_true",
                    help="list every puzzle, not only those with findings")
 
@@ -109,10 +120,14 @@ class Finding:
     rule: str
     source: str
     problems: list[str]
+    text: str = ""  # the step's sentence (for a true but unproved step)
 
     def to_json(self) -> dict:
-        return {"puzzle": self.puzzle, "step": self.step, "rule": self.rule,
-                "source": self.source, "problems": self.problems}
+        out = {"puzzle": self.puzzle, "step": self.step, "rule": self.rule,
+               "source": self.source, "problems": self.problems}
+        if self.text:
+            out["text"] = self.text
+        return out
 
 
 @dataclass
@@ -123,20 +138,29 @@ class Audit:
     fired: dict = field(default_factory=dict)
     finding: Finding | None = None
     note: str = ""
+    unproved: list[Finding] = field(default_factory=list)  # true steps their proof misses
 
     def to_json(self) -> dict:
         return {"puzzle": self.label, "status": self.status, "steps": self.steps,
                 "fired": self.fired, "note": self.note,
-                "finding": self.finding.to_json() if self.finding else None}
+                "finding": self.finding.to_json() if self.finding else None,
+                "unproved": [u.to_json() for u in self.unproved]}
 
 
-def audit(label: str, puzzle, solution: list[int], rules, timeout: float | None = None) -> Audit:
-    """Step through ``puzzle`` with ``rules``, checking each deduction before applying it."""
+def audit(label: str, puzzle, solution: list[int], rules, timeout: float | None = None,
+          watch: frozenset[str] = frozenset()) -> Audit:
+    """Step through ``puzzle`` with ``rules``, checking each deduction before applying it.
+
+    The steps of the rules in ``watch`` are also checked against their proofs (DESIGN.md
+    §5b) by the independent checker; a true step its proof does not prove is recorded in
+    ``Audit.unproved``."""
     from ...errors import DeducerError
     from ...explain.engine import Engine
+    from ...explain.proofcheck import Replay
     from ...puzzle.combos import BIT, fmt_combo, mask_of
 
     eng = Engine(puzzle, rules, use_entries=True)
+    replay = Replay(puzzle, use_entries=True)
     deadline = None if timeout is None else time.perf_counter() + timeout
     out = Audit(label, "solved")
     name = puzzle.whites
@@ -187,10 +211,19 @@ def audit(label: str, puzzle, solution: list[int], rules, timeout: float | None 
             out.steps = n - 1
             out.finding = Finding(label, n, rule.id, rule.source, problems)
             return out
-        eng._apply(rule, ded, effect, 0)
+        step = eng._apply(rule, ded, effect, 0)
+        proof_problems = replay.feed(step)
+        if rule.id in watch and proof_problems:
+            out.unproved.append(Finding(label, n, rule.id, rule.source,
+                                        [_proof_problem(p) for p in proof_problems], step.text))
         out.fired[rule.id] = out.fired.get(rule.id, 0) + 1
     out.steps = len(eng.steps)
     return out
+
+
+def _proof_problem(p) -> str:
+    at = f" ({p.where})" if p.where else ""
+    return f"{p.kind}{at}: {p.message}"
 
 
 def _cell(rc) -> str:
@@ -263,7 +296,7 @@ def _test(args) -> int:
     cases += [(*g, None) for g in generated(count, args.seed)]
     replay: dict[str, str] = {}
     for k, (label, puzzle, sol, where) in enumerate(cases):
-        a = audit(label, puzzle, sol, rules, timeout=args.timeout)
+        a = audit(label, puzzle, sol, rules, timeout=args.timeout, watch=frozenset(user_ids))
         audits.append(a)
         if a.finding is None:
             continue
@@ -282,14 +315,19 @@ def _test(args) -> int:
                 write_output(out, f"# {label}\n" + write_puzzle(puzzle, "pipe"))
             replay[label] = str(out)
     findings = [a.finding for a in audits if a.finding is not None]
+    unproved = [u for a in audits for u in a.unproved]
+    failed = bool(findings) or (args.strict and bool(unproved))
     fired = {rid: sum(a.fired.get(rid, 0) for a in audits) for rid in active_user}
     tested = [a for a in audits if a.status != "skipped"]
     if args.test_json:
         emit(dumps({"rule_file": args.rule_file, "user_rules": user_ids, "fired": fired,
                     "puzzles": len(tested), "steps": sum(a.steps for a in tested),
                     "false": len(findings), "findings": [f.to_json() for f in findings],
+                    "unproved": len(unproved),
+                    "unproved_examples": [_first_by_rule(unproved)[r].to_json()
+                                          for r in sorted(_first_by_rule(unproved))],
                     "results": [a.to_json() for a in audits]}))
-        return EXIT_NO_SOLUTION if findings else EXIT_OK
+        return EXIT_NO_SOLUTION if failed else EXIT_OK
     lines = [f"testing {args.rule_file}: {len(user_ids)} rule(s) "
              f"({', '.join(user_ids)}) in a ladder of {len(rules)}"]
     for rid in user_ids:
@@ -311,6 +349,16 @@ def _test(args) -> int:
         else:
             note = f" ({a.note})" if a.note else ""
             lines.append(f"{a.status:<8} {a.label}: {a.steps} steps{note}")
+    first = _first_by_rule(unproved)
+    for rid in user_ids:
+        if rid not in first:
+            continue
+        u = first[rid]
+        n = sum(x.rule == rid for x in unproved)
+        lines.append(f"UNPROVED {rid}: {n} of {fired.get(rid, 0)} step(s) true but unproved "
+                     f"({_source(u.source)})")
+        lines.append(f"    e.g. {u.puzzle}, step {u.step}: {u.text}")
+        lines += [f"    {p}" for p in u.problems[:4]]
     used = ", ".join(f"{rid} x{n}" for rid, n in fired.items()) or "none"
     lines.append(f"{len(tested)} puzzles, {sum(a.steps for a in tested)} steps checked; "
                  f"user rules applied: {used}")
@@ -327,8 +375,22 @@ def _test(args) -> int:
                      f"{', '.join(bad)}")
     else:
         lines.append("no false deductions")
+    if unproved:
+        lines.append(f"{len(unproved)} true but unproved step(s), by rule(s): "
+                     f"{', '.join(sorted(first))} (each step's proof must prove it: "
+                     "DESIGN.md §5b)")
+    elif any(fired.values()):
+        lines.append("every true step of the tested rules is proved by its proof")
     emit("\n".join(lines) + "\n")
-    return EXIT_NO_SOLUTION if findings else EXIT_OK
+    return EXIT_NO_SOLUTION if failed else EXIT_OK
+
+
+def _first_by_rule(unproved: list[Finding]) -> dict[str, Finding]:
+    """The first true-but-unproved step of each rule (the example shown)."""
+    out: dict[str, Finding] = {}
+    for u in unproved:
+        out.setdefault(u.rule, u)
+    return out
 
 
 def run(args) -> int:

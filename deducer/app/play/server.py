@@ -1,12 +1,20 @@
 """The play server: one page (``static/``) and a small JSON API over deducer's engine.
 
-Made for one person on one computer, so it is a plain synchronous Flask app:
+Made for one person on one computer, so it is a plain synchronous Flask app, served by
+waitress (:func:`make_server`):
 
 * it answers only requests from 127.0.0.1 / ::1, whose ``Host`` is a loopback name (a
-  DNS-rebinding page cannot reach it) and, for POST, whose ``Origin`` (when sent) is local
-  too; every POST must be ``application/json``, which a cross-site form cannot send
+  DNS-rebinding page cannot reach it);
+* the API refuses cross-site requests of every method, GET included (a page elsewhere
+  must not make the server solve for 20 s with an ``<img src=/api/open?...>``): a
+  browser's ``Sec-Fetch-Site`` must say same-origin (or none: typed in), and ``Origin``
+  or ``Referer``, when sent, must be this very origin (scheme, host and port);
+* every POST must be ``application/json``, which a cross-site form cannot send
   without a CORS preflight this server never grants;
-* request bodies are limited to :data:`MAX_BODY` (413 with a JSON error);
+* request bodies are limited to :data:`MAX_BODY` (413 with a JSON error), JSON nesting to
+  :data:`MAX_NESTING` (400, however deep);
+* waitress reads each request whole before a worker thread sees it, so slow or idle
+  clients hold no thread, and it closes a connection idle for :data:`IDLE_TIMEOUT`;
 * every error is one JSON object ``{"error": "..."}``; a traceback never reaches a
   response (it is logged to the terminal instead);
 * files are read and written only inside ``root``: no absolute paths, no ``..``, no
@@ -24,14 +32,15 @@ Endpoints (all JSON):
 =========================  ===================================================================
 ``GET  /api/start``        the puzzle named on the command line (or null), the root folder
 ``GET  /api/files``        puzzle files inside the root folder (relative paths)
-``GET  /api/open?path=P``  read and parse a file inside the root folder
-``POST /api/parse``        ``{text, filename?, format?, name?}``: parse uploaded text
+``GET  /api/open?path=P``  read and parse a file inside the root folder (``&name=N``: which
+                           puzzle of several; without it such a file answers ``{choose}``)
+``POST /api/parse``        ``{text, filename?, format?, name?}``: parse uploaded text (idem)
 ``POST /api/create``       ``{grid, name?}``: a puzzle from the editor; refused unless unique
 ``POST /api/generate``     ``{size, level?, seed?}``: a new puzzle with one solution
 ``POST /api/check``        ``{puzzle}``: entries / pencil marks that fit no solution
 ``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
 ``POST /api/solve``        ``{puzzle}``: a full solution (one agreeing with the entries if any)
-``POST /api/candidates``   ``{puzzle}``: auto pencil marks (bulk propagation from givens+entries)
+``POST /api/candidates``   ``{puzzle}``: auto pencil marks (each run's combinations, written digits)
 ``POST /api/export``       ``{puzzle, format}``: the text of the puzzle in ``pipe`` or ``json``
 ``POST /api/save``         ``{puzzle, format, path, overwrite?}``: write it inside the root
 =========================  ===================================================================
@@ -55,6 +64,10 @@ from ...puzzle.model import Puzzle, cell_name
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 1024 * 1024  # bytes per request
+MAX_HEADERS = 64 * 1024  # bytes of request line and headers
+MAX_NESTING = 64  # JSON arrays/objects inside each other (a puzzle needs 4)
+IDLE_TIMEOUT = 15  # seconds a connection may send nothing before it is closed
+THREADS = 4  # worker threads: requests at once (the page sends one at a time)
 _TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
 TIMEOUT = 20.0  # seconds for one solve / check / hint
 GENERATE_TIMEOUT = 60.0  # seconds for one new puzzle
@@ -76,6 +89,52 @@ class ApiError(Exception):
         self.extra = extra
 
 
+def _cross_site() -> bool:
+    """Does a browser send this request on behalf of another origin (any method)?"""
+    fetch_site = request.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None and fetch_site not in ("same-origin", "none"):
+        return True  # cross-site, or same-site: another port of 127.0.0.1
+    own = f"{request.scheme}://{request.host}".lower()
+    for header in ("Origin", "Referer"):
+        value = request.headers.get(header)
+        if value is None:
+            continue
+        try:
+            parts = urlsplit(value)
+            theirs = f"{parts.scheme}://{parts.netloc}".lower()
+        except ValueError:
+            return True
+        if theirs != own:
+            return True
+    return False
+
+
+def make_server(app: Flask, port: int = 0, *, idle_timeout: int = IDLE_TIMEOUT):
+    """A waitress server for ``app`` on 127.0.0.1:``port`` (0: any free port).
+
+    Waitress rather than werkzeug's development server: werkzeug gives every connection a
+    thread of its own and never times one out, so 20 clients that open a connection and
+    send nothing hold 20 threads for good. Waitress reads requests (headers and body) in
+    one event loop, hands only complete ones to :data:`THREADS` workers, and closes a
+    connection that has sent nothing for ``idle_timeout`` seconds. ``.run()`` serves until
+    Ctrl+C; :func:`stop_server` ends it from another thread.
+    """
+    from waitress.server import create_server
+
+    return create_server(
+        app, host="127.0.0.1", port=port, threads=THREADS, ident="deducer",
+        channel_timeout=idle_timeout, cleanup_interval=max(1, idle_timeout // 2),
+        max_request_body_size=MAX_BODY, max_request_header_size=MAX_HEADERS,
+        expose_tracebacks=False, clear_untrusted_proxy_headers=True)
+
+
+def stop_server(server) -> None:
+    """Stop a server from :func:`make_server` that runs in another thread."""
+    for channel in list(server._map.values()):
+        channel.close()
+    server.task_dispatcher.shutdown(timeout=2)
+
+
 def _error(status: int, message: str, **extra):
     body = {"error": message}
     body.update(extra)
@@ -85,10 +144,39 @@ def _error(status: int, message: str, **extra):
 
 
 # ---- request parsing --------------------------------------------------------------------------
+def _nesting(text: str) -> int:
+    """How deeply JSON arrays/objects nest in ``text`` (brackets inside strings skipped);
+    counted before parsing, since the parser itself recurses."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def _body() -> dict:
     if not request.is_json:
         raise ApiError(415, "send the request body as JSON (Content-Type: application/json)")
-    data = request.get_json(silent=True)
+    text = request.get_data(as_text=True)
+    if _nesting(text) > MAX_NESTING:
+        raise ApiError(400, f"the request body nests JSON more than {MAX_NESTING} levels deep")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = None
     if data is None:
         raise ApiError(400, "the request body is not valid JSON")
     if not isinstance(data, dict):
@@ -169,14 +257,26 @@ def solvability(p: Puzzle) -> dict:
     return {"status": "unique", "message": "the puzzle has exactly one solution"}
 
 
-def _read_text(text: str, fmt: str | None, which: str | None, label: str) -> Puzzle:
-    """Parse puzzle text of any format deducer reads (errors name ``label`` and the line)."""
+def _read_text(text: str, fmt: str | None, which: str | None, label: str) -> Puzzle | dict:
+    """Parse puzzle text of any format deducer reads (errors name ``label`` and the line).
+
+    A text holding several puzzles, read without ``which``, gives the choice instead:
+    ``{"choose": [names], "source", "format", "message"}`` (the page asks which one)."""
     if fmt is None:
         try:
             fmt = formats.detect(text, label).name
         except PuzzleError:
             raise ApiError(400, f"{label}: cannot tell which puzzle format this is (deducer "
                                 f"reads: {', '.join(formats.names())})") from None
+    lister = formats.get(fmt).names
+    if which is None and lister is not None:
+        try:
+            found = lister(text)
+        except PuzzleError:
+            found = []  # the reader below names what is wrong
+        if len(found) > 1:
+            return {"choose": found, "source": label, "format": fmt,
+                    "message": f"{label} holds {len(found)} puzzles: pick one."}
     return formats.loads(text, fmt, name=which, path=label)
 
 
@@ -194,6 +294,11 @@ def _opened(p: Puzzle, source: str | None) -> dict:
     return out
 
 
+def _label(source: str, which: str | None) -> str:
+    """The file's name, and which of its puzzles when it holds several."""
+    return f"{source}: {which}" if which else source
+
+
 def _capital(text: str) -> str:
     """Capitalise a sentence, but never a coordinate like r2c1."""
     if text[:1] == "r" and text[1:2].isdigit():
@@ -209,22 +314,6 @@ def _named_cells(message: str) -> list[list[int]]:
 
 def _cells(items) -> list[list[int]]:
     return [list(c) for c in items]
-
-
-def _propagated(p: Puzzle) -> list[int]:
-    """Candidates of every white cell after bulk propagation from givens and entries."""
-    from ...solve.propagate import Contradiction, Layout, propagate
-
-    masks = p.initial_masks(with_entries=True)
-    layout = Layout.of(p)
-    try:
-        propagate(layout, masks, range(len(layout.run_cells)))
-    except Contradiction as c:
-        run = p.runs[c.run]
-        raise ApiError(422, f"your entries leave run {run.name} without a combination of "
-                            "digits that fits; check them first",
-                       cells=_cells(run.coords)) from None
-    return masks
 
 
 def _digits(mask: int) -> list[int]:
@@ -252,8 +341,26 @@ def safe_path(root: Path, rel) -> Path:
     return target
 
 
+SNIFF_BYTES = 64 * 1024  # how much of a listed file is read to tell if it is a puzzle
+
+
+def _is_puzzle_file(path: Path) -> bool:
+    """Does the file read as a puzzle format (its start, by the formats' own sniffing)?
+    Keeps project files with a puzzle extension (SOURCES.txt, expected.json) off the list."""
+    try:
+        if path.stat().st_size > formats.MAX_BYTES:
+            return False
+        with path.open("rb") as f:
+            head = f.read(SNIFF_BYTES)
+        text = formats.decode(head, path.name)
+        formats.detect(text, path.name)
+    except (OSError, PuzzleError):
+        return False
+    return True
+
+
 def list_files(root: Path) -> tuple[list[str], bool]:
-    """Puzzle-looking files under ``root`` (no hidden folders, no links out); truncated?"""
+    """Puzzle files under ``root`` (no hidden folders, no links out); truncated?"""
     exts = set()
     for n in formats.names():
         exts.update(formats.get(n).extensions)
@@ -262,7 +369,7 @@ def list_files(root: Path) -> tuple[list[str], bool]:
         here = Path(dirpath)
         depth = len(here.relative_to(root).parts)
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
-                             and depth < MAX_DEPTH)
+                             and not d.endswith(".egg-info") and depth < MAX_DEPTH)
         for f in sorted(filenames):
             if f.startswith(".") or Path(f).suffix.lower() not in exts:
                 continue
@@ -271,7 +378,8 @@ def list_files(root: Path) -> tuple[list[str], bool]:
                 real = full.resolve()
             except OSError:
                 continue
-            if not real.is_relative_to(root) or not real.is_file():
+            if not real.is_relative_to(root) or not real.is_file() \
+                    or not _is_puzzle_file(real):
                 continue
             out.append(full.relative_to(root).as_posix())
             if len(out) >= MAX_LISTED:
@@ -317,15 +425,8 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
             else host.split(":")[0]
         if hostname not in LOCAL_NAMES:
             return _error(403, f"unexpected Host {host!r}: open the page as http://127.0.0.1")
-        if request.method not in ("GET", "HEAD", "OPTIONS"):
-            origin = request.headers.get("Origin")
-            if origin is not None:
-                try:
-                    ohost = urlsplit(origin).hostname
-                except ValueError:
-                    ohost = None
-                if ohost not in LOCAL_NAMES:
-                    return _error(403, "requests from other web sites are refused")
+        if request.path.startswith("/api/") and _cross_site():
+            return _error(403, "requests from other web sites are refused")
         length = request.content_length
         if length is not None and length > MAX_BODY:
             return _error(413, _TOO_BIG)
@@ -401,8 +502,9 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         fmt_ = request.args.get("format") or None
         _check_format(fmt_)
         text = formats.decode(data, rel)
-        p = _read_text(text, fmt_, request.args.get("name") or None, rel)
-        return jsonify(_opened(p, rel))
+        which = request.args.get("name") or None
+        p = _read_text(text, fmt_, which, rel)
+        return jsonify(p if isinstance(p, dict) else _opened(p, _label(rel, which)))
 
     @app.post("/api/parse")
     def api_parse():
@@ -420,7 +522,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         if "\x00" in text:
             raise ApiError(400, f"{label}: the file contains a NUL byte (is it a binary file?)")
         p = _read_text(text, fmt_, which, label)
-        return jsonify(_opened(p, label))
+        return jsonify(p if isinstance(p, dict) else _opened(p, _label(label, which)))
 
     @app.post("/api/create")
     def api_create():
@@ -517,12 +619,6 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         }
         if apply:
             out["edits"] = _hint_edits(p, h)
-            if h.kind == "solved":
-                open_cells = [rc for rc in p.whites
-                              if rc not in p.entries and rc not in p.givens]
-                out["edits"] = [{"cell": list(rc), "entry": _digits(p.pencil[rc])[0]}
-                                for rc in open_cells if rc in p.pencil
-                                and len(_digits(p.pencil[rc])) == 1]
         return jsonify(out)
 
     @app.post("/api/solve")
@@ -552,13 +648,18 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/candidates")
     def api_candidates():
+        from ...explain.hints import player_marks
+
         p = _puzzle(_body())
-        masks = _propagated(p)
-        pencil = [[r, c, _digits(masks[i])] for i, (r, c) in enumerate(p.whites)
-                  if (r, c) not in p.entries and (r, c) not in p.givens]
+        marks, broken = player_marks(p)
+        if broken is not None:
+            raise ApiError(422, f"your entries leave run {broken.name} without a combination "
+                                "of digits that fits; check them first",
+                           cells=_cells(broken.coords))
+        pencil = [[r, c, _digits(m)] for (r, c), m in sorted(marks.items())]
         return jsonify({"pencil": pencil,
-                        "message": "Pencil marks: the digits the clues still allow in each "
-                                   "empty cell (given your entries)."})
+                        "message": "Pencil marks: in each empty cell, the digits its runs' "
+                                   "combinations allow beside the digits written in them."})
 
     @app.post("/api/export")
     def api_export():
@@ -634,9 +735,9 @@ def _stem(name: str | None) -> str:
 def _hint_edits(p: Puzzle, h) -> list[dict]:
     """What applying hint ``h`` changes on the player's grid, as per-cell edits.
 
-    A deduction writes its placements as entries and removes its eliminations from the
-    cell's pencil marks (a cell without marks starts from all nine digits, or its given /
-    parity ones). A mistake hint clears the wrong entries / marks.
+    A deduction writes its placements as entries and rubs its eliminations out of the
+    cells that carry pencil marks (a hint is about what the player sees: cells without
+    marks stay without). A mistake hint clears the wrong entries / marks.
     """
     edits: list[dict] = []
     if h.kind == "mistake":
@@ -655,12 +756,11 @@ def _hint_edits(p: Puzzle, h) -> list[dict]:
     placed = {(r, c) for r, c, _ in step.placements}
     for r, c, ds in step.eliminations:
         rc = (r, c)
-        if rc in placed or rc in p.entries or rc in p.givens:
+        if rc in placed or rc in p.entries or rc in p.givens or not p.pencil.get(rc):
             continue
-        # a cell without marks starts from every digit it may hold, so the marks show
-        # exactly what the step says (bulk propagation would give more away)
-        marks = p.pencil.get(rc) or p.initial_mask(p.index[rc])
+        marks = p.pencil[rc]
         for d in ds:
             marks &= ~(1 << (d - 1))
-        edits.append({"cell": [r, c], "pencil": _digits(marks)})
+        if marks != p.pencil[rc]:
+            edits.append({"cell": [r, c], "pencil": _digits(marks)})
     return edits

@@ -129,6 +129,25 @@ def load(path: str | Path, fmt: str | None = None, *, name: str | None = None) -
     return loads(text, fmt, name=name, path=p)
 
 
+def load_all(path: str | Path, fmt: str | None = None) -> list[Puzzle]:
+    """Every puzzle of a file: its one puzzle, or each of a file holding several named ones
+    (which :func:`load` refuses without a name)."""
+    try:
+        return [load(path, fmt)]
+    except PuzzleError as e:
+        refused = e
+    p = str(path)
+    try:  # load read and decoded it: the refusal was the parse
+        text = decode(Path(p).read_bytes(), p)
+        f = get(fmt) if fmt else detect(text, p)
+        found = f.names(text) if f.names is not None else []
+    except (OSError, PuzzleError):
+        raise refused from None
+    if len(found) < 2:
+        raise refused
+    return [loads(text, f.name, name=n, path=p) for n in found]
+
+
 def dumps(puzzle: Puzzle, fmt: str) -> str:
     """Write a puzzle in a format that has a writer."""
     f = get(fmt)

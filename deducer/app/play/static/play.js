@@ -204,6 +204,26 @@ function build() {
   }
   $("empty-note").hidden = true;
   $("title").textContent = S.source ? S.source + " (" + p.rows + "×" + p.cols + ")" : "";
+  fitBoard();
+}
+
+/* The board scales to the window: squares as large as the room beside the side panel and
+   below the toolbar allow (at most 52 px, at least MIN_CELL; below that it scrolls). */
+const MAX_CELL = 52, MIN_CELL = 14;
+function fitBoard() {
+  if (!S.model || $("play-view").hidden) return;
+  const p = S.model.puzzle, wrap = $("board-wrap"), root = document.documentElement;
+  const view = $("play-view"), style = getComputedStyle(view);
+  const beside = style.flexDirection === "row";  // the side panel sits beside the board
+  const width = view.clientWidth -
+    (beside ? $("side").offsetWidth + (parseFloat(style.columnGap) || 0) : 0);
+  const height = window.innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 12;
+  const fit = (room, n) => (room - 4) / (n + 0.45);  // the labels take ~0.45 of a square
+  let cell = Math.floor(Math.min(MAX_CELL, fit(width, p.cols), fit(Math.max(height, 200), p.rows)));
+  cell = Math.max(MIN_CELL, cell);
+  root.style.setProperty("--cell", cell + "px");
+  root.style.setProperty("--label", Math.max(12, Math.min(22, Math.round(cell * 0.45))) + "px");
+  wrap.style.maxHeight = Math.max(height, 200) + "px";
 }
 
 function el(tag, cls, text) {
@@ -424,6 +444,7 @@ async function check(auto) {
 }
 
 function mistakeText(m) {
+  if (m.reason) return m.name + " holds " + m.digits[0] + ", but " + m.reason + ".";
   return m.kind === "entry"
     ? m.name + " holds " + m.digits[0] + ", which no solution has there."
     : "The pencil marks in " + m.name + " leave out the digit every solution needs.";
@@ -458,6 +479,7 @@ function showHint(res, apply) {
   $("hint-level").textContent = apply ? "Applied hint" : tier;
   $("hint-text").textContent = res.text;
   box.className = "kind-" + res.kind;
+  box.scrollIntoView({block: "nearest"});
   S.hl.hintCells = new Set(); S.hl.hintRun = new Set(); S.hl.hintClue = new Set();
   const h = res.highlight || {cells: [], runs: []};
   for (const [r, c] of h.cells) S.hl.hintCells.add(key(r, c));
@@ -532,11 +554,25 @@ async function saveToFolder() {
   });
 }
 
-async function openText(text, filename) {
+async function openText(text, filename, name) {
   await busy("Opening " + filename, async () => {
-    const res = await api("POST", "/api/parse", {text, filename});
-    loadModel(res);
+    const res = await api("POST", "/api/parse", {text, filename, name: name || null});
+    if (res.choose) choose(res, (picked) => openText(text, filename, picked));
+    else loadModel(res);
   });
+}
+
+/* A file holding several puzzles: the server lists their names; ask which one. */
+function choose(res, open) {
+  const form = $("chooser"), sel = $("chooser-name");
+  $("chooser-text").textContent = res.message;
+  sel.textContent = "";
+  for (const n of res.choose) sel.appendChild(new Option(n, n));
+  form.hidden = false;
+  say("", "");
+  form.onsubmit = (e) => { e.preventDefault(); form.hidden = true; open(sel.value); };
+  $("chooser-cancel").onclick = () => { form.hidden = true; };
+  sel.focus();
 }
 
 async function openFile(file) {
@@ -547,11 +583,13 @@ async function openFile(file) {
   await openText(text, file.name);
 }
 
-async function openServerFile(path) {
+async function openServerFile(path, name) {
   if (!path) return;
   await busy("Opening " + path, async () => {
-    const res = await api("GET", "/api/open?path=" + encodeURIComponent(path));
-    loadModel(res);
+    const res = await api("GET", "/api/open?path=" + encodeURIComponent(path) +
+                          (name ? "&name=" + encodeURIComponent(name) : ""));
+    if (res.choose) choose(res, (picked) => openServerFile(path, picked));
+    else loadModel(res);
   });
   $("server-files").value = "";
 }
@@ -574,6 +612,7 @@ function showView(which) {
   $("play-view").hidden = which !== "play";
   $("editor-view").hidden = which !== "editor";
   for (const id of ["play-group", "hint-group", "save-group"]) $(id).classList.toggle("off", which !== "play");
+  if (which === "play") { $("chooser").hidden = true; fitBoard(); }
 }
 
 function newEditorGrid(rows, cols) {
@@ -609,7 +648,7 @@ function editorFromPuzzle() {
 function drawEditor() {
   const b = $("editor-board");
   b.textContent = "";
-  b.style.gridTemplateColumns = "repeat(" + ED.cols + ", var(--cell))";
+  b.style.gridTemplateColumns = "repeat(" + ED.cols + ", var(--ecell))";
   for (let r = 0; r < ED.rows; r++) {
     for (let c = 0; c < ED.cols; c++) {
       const cell = ED.cells[r][c];
@@ -679,6 +718,7 @@ async function createFromEditor() {
 /* ---- wiring ------------------------------------------------------------------------------- */
 function wire() {
   document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", fitBoard);
   $("board").addEventListener("mousedown", (e) => {
     const sq = e.target.closest(".sq.w");
     if (!sq) return;

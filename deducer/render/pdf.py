@@ -1,0 +1,333 @@
+"""PDF renderer: a printable booklet of puzzles, then their solutions, optionally their
+walkthroughs (``deducer render --pdf book.pdf FILES...``).
+
+Drawn with cairo, through the same two packages as ``render --png`` (the optional extra
+``png``: cairosvg and its cairocffi, over the system's libcairo): cairo's PDF backend is
+mature, writes many pages of any size to one file, and finds fonts through fontconfig, so
+the run names' arrows (→ ↓) print as they read on screen. The boards are
+:mod:`deducer.render.svg`'s (the very ones ``render --svg`` draws), drawn by cairosvg onto
+one shared multi-page cairo PDF surface; captions and walkthrough text are drawn by cairo
+itself, wrapped with the same font metrics they are drawn with.
+
+Pages are A4 (a board wider than tall gets a landscape page of its own). Puzzles go two
+to a page when both stay at least :data:`MIN_PUZZLE_CELL` points a square, solutions four.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from ..errors import DeducerError
+from . import Renderer
+from .svg import LABEL, PAD, S, puzzle_svg, solution_svg
+
+A4 = (595.28, 841.89)  # points
+MARGIN = 42.0
+FONT = "DejaVu Sans"
+CAPTION = 11.0  # point size of the line above each board
+CAPTION_ROOM = 22.0
+MIN_PUZZLE_CELL = 20.0  # points per square a puzzle keeps when it shares a page
+MIN_SOLUTION_CELL = 12.0
+MAX_CELL = 30.0  # a 3x3 puzzle need not fill the page
+TEXT_SIZE = 9.5
+LINE = 1.35  # line height, in font sizes
+
+
+@dataclass
+class Entry:
+    """One puzzle of the booklet."""
+
+    title: str  # e.g. "k3 (seed000-k.j)"
+    puzzle: object
+    solution: list[int] | None = None
+    note: str = ""  # e.g. "Level Easy" or "one of several solutions"
+    explanation: object = None  # for the walkthrough section
+    meta: dict = field(default_factory=dict)
+
+
+def _cairo():
+    try:
+        import cairocffi
+        import cairosvg.parser
+        import cairosvg.surface
+    except (ImportError, OSError):  # OSError: the packages are there but libcairo is not
+        raise DeducerError("--pdf needs the optional package cairosvg (and the cairo "
+                           "library): pip install 'deducer[pdf]' (or pip install cairosvg)"
+                           ) from None
+    return cairocffi, cairosvg
+
+
+# ---- text measured with cairo's metrics ----------------------------------------------------
+class _Measure:
+    def __init__(self, cairocffi):
+        self.ctx = cairocffi.Context(cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, 1, 1))
+        self.ctx.select_font_face(FONT)
+
+    def width(self, text: str, size: float, bold: bool = False) -> float:
+        import cairocffi
+
+        weight = cairocffi.FONT_WEIGHT_BOLD if bold else cairocffi.FONT_WEIGHT_NORMAL
+        self.ctx.select_font_face(FONT, cairocffi.FONT_SLANT_NORMAL, weight)
+        self.ctx.set_font_size(size)
+        return self.ctx.text_extents(text)[4]  # x_advance
+
+    def wrap(self, text: str, size: float, width: float, bold: bool = False) -> list[str]:
+        """Lines of at most ``width`` points (a word longer than a line stands alone)."""
+        lines: list[str] = []
+        for para in text.split("\n"):
+            line = ""
+            for word in para.split():
+                trial = f"{line} {word}" if line else word
+                if line and self.width(trial, size, bold) > width:
+                    lines.append(line)
+                    line = word
+                else:
+                    line = trial
+            lines.append(line)
+        return lines
+
+
+# ---- pages as SVG --------------------------------------------------------------------------
+class _Page:
+    """One page: boards (SVG, drawn by cairosvg) and lines of text (drawn by cairo itself:
+    cairosvg lays text out glyph by glyph, some hundred times slower for a page of it)."""
+
+    def __init__(self, size: tuple[float, float]):
+        self.w, self.h = size
+        self.boards: list[str] = []
+        self.texts: list[tuple[float, float, str, float, bool, str, str]] = []
+
+    def text(self, x: float, y: float, s: str, size: float, *, bold: bool = False,
+             anchor: str = "start", color: str = "#111") -> None:
+        self.texts.append((x, y, s, size, bold, anchor, color))
+
+    def board(self, svg: str, x: float, y: float, scale: float) -> None:
+        self.boards.append(f'<g transform="translate({x:.2f},{y:.2f}) scale({scale:.4f})">'
+                           f"{svg}</g>")
+
+    def svg(self, *, with_text: bool = True) -> str:
+        """The page as one SVG (points as user units)."""
+        parts = list(self.boards)
+        if with_text:
+            for x, y, s, size, bold, anchor, color in self.texts:
+                weight = ' font-weight="bold"' if bold else ""
+                parts.append(f'<text x="{x:.2f}" y="{y:.2f}" font-family="{FONT}" '
+                             f'font-size="{size}"{weight} text-anchor="{anchor}" '
+                             f'fill="{color}">{escape(s)}</text>')
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.w}pt" '
+                f'height="{self.h}pt" viewBox="0 0 {self.w} {self.h}">'
+                + "".join(parts) + "</svg>")
+
+    def draw_text(self, ctx, cairocffi) -> None:
+        """The page's text, with cairo's toy font API (fontconfig picks the face)."""
+        for x, y, s, size, bold, anchor, color in self.texts:
+            weight = cairocffi.FONT_WEIGHT_BOLD if bold else cairocffi.FONT_WEIGHT_NORMAL
+            ctx.select_font_face(FONT, cairocffi.FONT_SLANT_NORMAL, weight)
+            ctx.set_font_size(size)
+            ctx.set_source_rgb(*(int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+                               if len(color) == 7 else
+                               (int(color[i], 16) / 15 for i in (1, 2, 3)))
+            advance = ctx.text_extents(s)[4]
+            shift = {"end": advance, "middle": advance / 2}.get(anchor, 0.0)
+            ctx.move_to(x - shift, y)
+            ctx.show_text(s)
+
+
+def _board_size(puzzle) -> tuple[float, float]:
+    """The board's SVG size (units of svg.S per square, with labels)."""
+    return (LABEL + puzzle.cols * S + 2 * PAD, LABEL + puzzle.rows * S + 2 * PAD)
+
+
+def _fit(puzzle, width: float, height: float) -> float:
+    """The scale that fits the board (with its caption) in a slot, at most MAX_CELL."""
+    bw, bh = _board_size(puzzle)
+    return min(width / bw, (height - CAPTION_ROOM) / bh, MAX_CELL / S)
+
+
+def _slots(n: int, size: tuple[float, float]) -> list[tuple[float, float, float, float]]:
+    """n slots (x, y, w, h) on a page: 1, 2 stacked, or 2x2."""
+    w, h = size[0] - 2 * MARGIN, size[1] - 2 * MARGIN - 30  # room for the section head
+    x0, y0 = MARGIN, MARGIN + 30
+    gap = 18.0
+    if n == 1:
+        return [(x0, y0, w, h)]
+    if n == 2:
+        hh = (h - gap) / 2
+        return [(x0, y0, w, hh), (x0, y0 + hh + gap, w, hh)]
+    cw, ch = (w - gap) / 2, (h - gap) / 2
+    return [(x0 + i * (cw + gap), y0 + j * (ch + gap), cw, ch) for j in (0, 1) for i in (0, 1)]
+
+
+def _page_size(puzzle) -> tuple[float, float]:
+    bw, bh = _board_size(puzzle)
+    return (A4[1], A4[0]) if bw > bh * 1.15 else A4
+
+
+def _board_pages(items: list[tuple[str, object, str]], head: str, counts: tuple[int, ...],
+                 min_cell: float) -> list[_Page]:
+    """Pages of boards: ``items`` are (caption, puzzle, board svg); as many to a page (of
+    ``counts``) as keep every board at ``min_cell`` points a square or more."""
+    pages: list[_Page] = []
+    i = 0
+    while i < len(items):
+        for n in counts:
+            chunk = items[i:i + n]
+            if len(chunk) < n and n != 1:
+                continue
+            size = A4 if n > 1 else _page_size(chunk[0][1])
+            slots = _slots(n, size)
+            if n == 1 or all(_fit(p, sw, sh) * S >= min_cell
+                             for (_, p, _), (_, _, sw, sh) in zip(chunk, slots, strict=True)):
+                break
+        page = _Page(size)
+        page.text(MARGIN, MARGIN + 8, head, 15, bold=True)
+        for (caption, p, svg), (sx, sy, sw, sh) in zip(chunk, slots, strict=True):
+            scale = _fit(p, sw, sh)
+            left = sx + (sw - _board_size(p)[0] * scale) / 2  # centred in its slot
+            page.text(left, sy + CAPTION, caption, CAPTION, bold=True)
+            page.board(svg, left, sy + CAPTION_ROOM - 4, scale)
+        pages.append(page)
+        i += len(chunk)
+    return pages
+
+
+def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
+    """The walkthroughs as flowing text: one numbered, wrapped paragraph per step."""
+    pages: list[_Page] = []
+    width = A4[0] - 2 * MARGIN
+    page: _Page | None = None
+    y = 0.0
+
+    current = ""
+
+    def new_page() -> None:
+        nonlocal page, y
+        page = _Page(A4)
+        page.text(MARGIN, MARGIN + 8, "Walkthroughs", 15, bold=True)
+        if current:
+            page.text(A4[0] - MARGIN, MARGIN + 8, f"{current} (continued)", TEXT_SIZE,
+                      anchor="end", color="#666")
+        pages.append(page)
+        y = MARGIN + 40
+
+    def room(height: float) -> None:
+        if page is None or y + height > A4[1] - MARGIN:
+            new_page()
+
+    for k, e in enumerate(entries, start=1):
+        exp = e.explanation
+        if exp is None:
+            continue
+        current = ""
+        room(60)
+        current = f"{k}. {e.title}"
+        page.text(MARGIN, y, current, 12, bold=True)
+        y += 12 * LINE
+        summary = _summary(exp)
+        for line in measure.wrap(summary, TEXT_SIZE, width):
+            page.text(MARGIN, y, line, TEXT_SIZE, color="#444")
+            y += TEXT_SIZE * LINE
+        y += 4
+        indent = measure.width("000. ", TEXT_SIZE)
+        for step in exp.steps:
+            lines = measure.wrap(f"{step.name}: {step.text}", TEXT_SIZE, width - indent)
+            room(len(lines) * TEXT_SIZE * LINE)
+            page.text(MARGIN + indent - 4, y, f"{step.n}.", TEXT_SIZE, anchor="end",
+                      color="#666")
+            for line in lines:
+                page.text(MARGIN + indent, y, line, TEXT_SIZE)
+                y += TEXT_SIZE * LINE
+            y += 2
+        y += 14
+    return pages
+
+
+def _summary(exp) -> str:
+    r = exp.rating
+    text = f"{len(exp.steps)} steps"
+    if r is not None:
+        text = f"Level {r.level}: hardest step {r.max_weight:g}, effort {r.score}, " + text
+    if exp.status != "solved":
+        text += f"; the walkthrough did not finish ({exp.message})"
+    return text + "."
+
+
+def book_pages(entries: list[Entry], *, walkthroughs: bool = False, measure=None
+               ) -> list[_Page]:
+    """The booklet's pages: puzzles, then solutions, then walkthroughs."""
+    puzzles, solutions = [], []
+    for k, e in enumerate(entries, start=1):
+        bare = e.puzzle.without_progress()
+        note = f" — {e.note}" if e.note else ""
+        puzzles.append((f"{k}. {e.title}{note}", bare, puzzle_svg(bare, standalone=False)))
+        if e.solution is not None:
+            solutions.append((f"{k}. {e.title}", bare,
+                              solution_svg(bare, e.solution, standalone=False)))
+    pages = _board_pages(puzzles, "Puzzles", (2, 1), MIN_PUZZLE_CELL)
+    pages += _board_pages(solutions, "Solutions", (4, 2, 1), MIN_SOLUTION_CELL)
+    if walkthroughs:
+        if measure is None:
+            measure = _Measure(_cairo()[0])
+        pages += _walk_pages(entries, measure)
+    for n, page in enumerate(pages, start=1):
+        page.text(page.w / 2, page.h - MARGIN / 2, f"{n} / {len(pages)}", 8, anchor="middle",
+                  color="#777")
+    return pages
+
+
+def pdf_bytes(pages: list[_Page], title: str = "Kakuro") -> bytes:
+    """Draw the pages onto one multi-page PDF: boards by cairosvg, text by cairo."""
+    cairocffi, cairosvg = _cairo()
+    out = io.BytesIO()
+    target = cairocffi.PDFSurface(out, *A4)
+    try:
+        target.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
+        target.set_metadata(cairocffi.PDF_METADATA_CREATOR, "deducer")
+    except (AttributeError, cairocffi.CairoError):  # cairo older than 1.16
+        pass
+
+    class OnePage(cairosvg.surface.PDFSurface):
+        """cairosvg draws the page onto the shared surface instead of a file of its own."""
+
+        def _create_surface(self, width, height):
+            return target, width, height
+
+    ctx = cairocffi.Context(target)
+    for page in pages:
+        target.set_size(page.w, page.h)
+        if page.boards:
+            svg = page.svg(with_text=False)
+            OnePage(cairosvg.parser.Tree(bytestring=svg.encode("utf-8")), None, 96)
+        page.draw_text(ctx, cairocffi)
+        target.show_page()
+    target.finish()
+    return out.getvalue()
+
+
+def book(entries: list[Entry], *, walkthroughs: bool = False, title: str = "Kakuro") -> bytes:
+    """The booklet as PDF bytes."""
+    if not entries:
+        raise DeducerError("no puzzles for the booklet")
+    cairocffi, _ = _cairo()
+    return pdf_bytes(book_pages(entries, walkthroughs=walkthroughs,
+                                measure=_Measure(cairocffi)), title)
+
+
+class PdfRenderer(Renderer):
+    name = "pdf"
+
+    def solve(self, puzzle, result) -> bytes:
+        sol = result.solutions[0] if result.solutions else None
+        return book([Entry(puzzle.name or "puzzle", puzzle, sol)])
+
+    def walkthrough(self, puzzle, explanation) -> bytes:
+        return book([Entry(puzzle.name or "puzzle", puzzle, explanation.solution,
+                           explanation=explanation)], walkthroughs=True)
+
+    def book(self, entries: list[Entry], *, walkthroughs: bool = False) -> bytes:
+        return book(entries, walkthroughs=walkthroughs)
+
+
+RENDERER = PdfRenderer()

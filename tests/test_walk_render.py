@@ -1,0 +1,158 @@
+"""Walkthroughs a person reads (issue 10, item 5): the notation explained once at the top,
+long stretches of one easy rule grouped under one heading (every step still shown, the
+JSON untouched), and the HTML board marking the cells and runs of the step's proof.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from deducer.explain.engine import explain
+from deducer.puzzle import formats
+from deducer.render import get
+from deducer.render.html import walkthrough_data, walkthrough_html
+from deducer.render.walk import EASY_WEIGHT, GROUP_MIN, NOTATION, groups, proof_marks
+
+PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@pytest.fixture(scope="module")
+def k2():
+    p = formats.load(PUZZLES / "seed000-k2.j")
+    return p, explain(p)
+
+
+def _fake(n, rule, weight):
+    from deducer.explain.engine import Step
+
+    return Step(n, rule, rule.title(), f"step {n}", [], [], [], [], weight, 1, 0)
+
+
+# ---------------------------------------------------------------------------- grouping
+def test_groups_keep_every_step_in_order():
+    rules = ["a"] * 5 + ["b"] * 3 + ["hard"] * 6 + ["a"] * GROUP_MIN + ["c"]
+    steps = [_fake(k + 1, r, 9.0 if r == "hard" else 1.0) for k, r in enumerate(rules)]
+    gs = groups(steps)
+    assert [s.n for g in gs for s in g] == list(range(1, len(steps) + 1))
+    assert [len(g) for g in gs] == [5, 1, 1, 1, 1, 1, 1, 1, 1, 1, GROUP_MIN, 1]
+    for g in gs:
+        if len(g) > 1:
+            assert len({s.rule for s in g}) == 1 and all(s.weight <= EASY_WEIGHT for s in g)
+
+
+def test_markdown_notation_and_groups(k2):
+    p, exp = k2
+    md = get("markdown").walkthrough(p, exp)
+    plain = re.sub(r"\\(.)", r"\1", md)
+    assert plain.count(NOTATION) == 1 and plain.index(NOTATION) < plain.index("## Steps")
+    # every step exactly once, in order, and numbered right once rendered: a list after a
+    # group heading starts at the group's first step (CommonMark numbers from the first)
+    numbers = [int(m) for m in re.findall(r"^(\d+)\. ", md, re.M)]
+    assert numbers == [s.n for s in exp.steps]
+    from markdown_it import MarkdownIt  # comes with rich
+
+    html = MarkdownIt("commonmark").render(md).split("<h2>Steps</h2>")[1]
+    shown, cur = [], 1
+    for m in re.finditer(r'<ol(?: start="(\d+)")?>|<li>', html.split("<h2>")[0]):
+        if m.group(0).startswith("<ol"):
+            cur = int(m.group(1) or 1)
+        else:
+            shown.append(cur)
+            cur += 1
+    assert shown == [s.n for s in exp.steps]
+    heads = re.findall(r"^\*\*Steps (\d+)–(\d+): (.+?) ×(\d+):\*\*", plain, re.M)
+    assert heads, "k2 has long stretches of one easy rule"
+    for first, last, name, count in heads:
+        stretch = exp.steps[int(first) - 1:int(last)]
+        assert len(stretch) == int(count) >= GROUP_MIN
+        assert {s.name for s in stretch} == {name}
+
+
+def test_terminal_notation_and_groups(k2):
+    p, exp = k2
+    out = ANSI.sub("", get("terminal").walkthrough(p, exp))
+    flat = " ".join(out.split())
+    assert flat.count(NOTATION) == 1
+    assert re.search(r"Steps 1–\d+: Unique combination ×\d+", out)
+    for s in exp.steps:
+        assert " ".join(s.text.split()) in flat
+
+
+def test_json_keeps_every_step(k2):
+    p, exp = k2
+    log = json.loads(get("json").walkthrough(p, exp))
+    assert [s["n"] for s in log["steps"]] == [s.n for s in exp.steps]
+
+
+# ---------------------------------------------------------------------------- proof marks
+def _with_proof(exp, n, proof):
+    steps = list(exp.steps)
+    steps[n - 1] = replace(steps[n - 1], proof=proof)
+    return replace(exp, steps=steps)
+
+
+def test_proof_marks_collect_facts_runs_and_links(k2):
+    p, _ = k2
+    proof = {"assume": [1, 1, 9], "links": [
+        {"text": "", "facts": [{"cell": [2, 2], "candidates": [4]},
+                               {"run": [1, 0, "across"], "combos": [[7, 9]]}],
+         "runs": [[0, 1, "down"]], "contradiction": True}]}
+    step = replace(_fake(1, "x", 1.0), proof=proof)
+    cells, runs = proof_marks(p, step)
+    ref = {tuple(r.ref): r.id for r in p.runs}
+    assert cells == {(2, 2)}
+    assert runs == {ref[(1, 0, "across")], ref[(0, 1, "down")]}
+    assert proof_marks(p, _fake(1, "x", 1.0)) == (set(), set())
+
+
+def test_html_carries_the_proof_marks_and_the_notation(k2):
+    p, exp = k2
+    proof = {"facts": [{"cell": [2, 1], "candidates": [1, 2, 4]}], "runs": [[2, 0, "across"]]}
+    exp2 = _with_proof(exp, 5, proof)
+    data = walkthrough_data(p, exp2)
+    idx = p.index
+    ref = {tuple(r.ref): r.id for r in p.runs}
+    assert data["steps"][4][4] == [idx[(2, 1)]]
+    assert data["steps"][4][5] == [ref[(2, 0, "across")]]
+    assert data["steps"][3][4:] == [[], []]
+    page = walkthrough_html(p, exp2)
+    assert page.count('class="notation"') == 1
+    assert page.count('<li class="grp"') == len([g for g in groups(exp.steps) if len(g) > 1])
+
+
+def test_html_board_marks_the_proof_in_a_browser(k2, tmp_path, browser):
+    p, exp = k2
+    n = next(g[0].n for g in groups(exp.steps) if len(g) > 1)
+    proof = {"facts": [{"cell": [2, 1], "candidates": [1, 2, 4]},
+                       {"cell": [9, 7], "candidates": [7, 9]}],
+             "runs": [[2, 0, "across"]]}
+    path = tmp_path / "w.html"
+    path.write_text(walkthrough_html(p, _with_proof(exp, n, proof)), encoding="utf-8")
+    run = next(r for r in p.runs if r.ref == [2, 0, "across"])
+    pg = browser.new_page(viewport={"width": 1280, "height": 860})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(path.as_uri())
+    pg.wait_for_selector("body.ready")
+    # fold the group holding step n: its steps hide; stepping into it unfolds it
+    pg.click(f'#steps li.grp[data-grp="{n}"]')
+    assert not pg.is_visible(f'#steps li[data-step="{n}"]')
+    for _ in range(n):
+        pg.keyboard.press("ArrowRight")
+    assert pg.evaluate("document.body.dataset.current") == str(n)
+    assert pg.is_visible(f'#steps li[data-step="{n}"]')
+    pf = pg.eval_on_selector_all("#board g.w.pf", "els => els.map(e => e.dataset.cell)")
+    pr = pg.eval_on_selector_all("#board g.w.pr", "els => els.map(e => e.dataset.cell)")
+    assert sorted(pf) == ["2,1", "9,7"]
+    assert sorted(pr) == sorted(f"{r},{c}" for r, c in run.coords)
+    assert pg.eval_on_selector_all("#board g.cr.pr", "els => els.length") == 1
+    pg.keyboard.press("ArrowRight")  # the next step has no proof: the marks go
+    assert pg.eval_on_selector_all("#board g.w.pf, #board g.w.pr", "els => els.length") == 0
+    pg.close()
+    assert errors == []
