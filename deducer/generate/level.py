@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from ..explain.engine import SOLVED, explain
 from ..explain.rating import GUESS_RULES, LEVEL_MAX_WEIGHT, LEVELS
+from ..puzzle.combos import combos
 from ..puzzle.model import Puzzle
 from .draft import Draft, fill
 from .layout import make_layout
@@ -81,6 +82,12 @@ def _hard_cells(draft: Draft, exp, limit: float | None) -> list[int]:
 
 
 def _combos_after(draft: Draft, i: int, d: int) -> int:
+    """Combinations the clues through cell ``i`` allow, with ``d`` there."""
+    totals = draft.totals_with(i, d)
+    return sum(len(combos(totals[rid], len(draft.runs[rid]))) for rid in draft.cell_runs[i])
+
+
+def _open_after(draft: Draft, i: int, d: int) -> int:
     """Digits the clues around cell ``i`` leave at the start, with ``d`` there."""
     return draft._open_at_start(i, draft.totals_with(i, d))
 
@@ -112,7 +119,7 @@ def steer(req, draft: Draft, exp, rng: random.Random, rules, deadline: float | N
             cands = [(i, d) for i in where for d in draft.free_digits(i)]
             if not cands:
                 return None
-            i, d = min(cands, key=lambda c: (_combos_after(draft, *c), rng.random()))
+            i, d = min(cands, key=lambda c: (_open_after(draft, *c), rng.random()))
         old = draft.values[i]
         draft.set(i, d)
         new = None
