@@ -1,11 +1,13 @@
 """Make a draft's solution unique by local repairs instead of starting over.
 
-Each round: propagate the clues (exact per-run filtering); if every cell is down to one
-digit the solution is unique. Otherwise ask the solver for two solutions and look only
-where they differ: change one of those cells' digits in the fill (which changes the two
-clues through it), choosing, among a few candidates, the change that leaves the fewest
-candidates open after propagation. The fill stays a solution, so each round removes
-other solutions around the spot where they showed up, and the rest of the grid is kept.
+The fill is always a solution, so only the other solutions have to go. First
+:func:`narrow`: digits of cells that propagation leaves open change while that narrows the
+grid (cheap, no search). Then rounds of :func:`other_solution` (a second solution, found by
+negating one open cell at a time) and :func:`repair`: a digit where the two solutions
+differ changes to the one after which the fewest solutions remain that differ from the
+fill only around there, never back to an earlier state. When digit changes keep trading
+one ambiguity for another, :func:`split_run` turns a cell black (with its symmetric
+partner), splitting its runs. The rest of the grid is kept throughout.
 """
 
 from __future__ import annotations
@@ -259,13 +261,7 @@ def split_run(draft: Draft, rng: random.Random, where: list[int], symmetry: str)
     for i in cells:
         r, c = draft.whites[i]
         white = [row[:] for row in draft.white]
-        if try_blacken(white, r, c, symmetry) and not _long_left(white):
+        if try_blacken(white, r, c, symmetry):
             values = {rc: v for rc, v in draft.value_map().items() if white[rc[0]][rc[1]]}
             return Draft(white, values)
     return None
-
-
-def _long_left(white) -> bool:
-    from .layout import MAX_RUN, runs_of
-
-    return any(len(cells) > MAX_RUN for _, cells in runs_of(white))
