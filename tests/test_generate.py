@@ -221,3 +221,20 @@ def test_play_page_new_puzzle(tmp_path):
     assert r.status_code == 422 and "6 to 60" in r.get_json()["error"]
     html = (ROOT / "deducer/app/play/static/index.html").read_text()
     assert 'id="btn-generate"' in html and 'id="gen-level"' in html
+
+
+def test_split_run_keeps_the_layout_rules_and_the_fill():
+    from deducer.generate.draft import Draft, fill
+    from deducer.generate.unique import split_run
+
+    rng = random.Random(8)
+    white = make_layout(rng, 12, 12, "rot180")
+    draft = Draft(white, fill(white, rng))
+    split = split_run(draft, rng, list(range(len(draft.values))), "rot180")
+    assert split is not None and len(split.values) == len(draft.values) - 2
+    assert layout_problems(split.white, "rot180") == []
+    old = draft.value_map()
+    assert all(old[rc] == v for rc, v in split.value_map().items())
+    p = split.puzzle()  # the clues are the sums of the kept fill
+    for run in p.runs:
+        assert run.total == sum(old[rc] for rc in run.coords)
