@@ -2,6 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\n``, ``\\x1b``): a name taken from a
+    file must not move the cursor, recolour the terminal or break a line of output."""
+    def esc(m: re.Match) -> str:
+        ch = m.group()
+        return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch) or (
+            f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+
+    return _CONTROL.sub(esc, text)
+
 
 class DeducerError(Exception):
     """A user-facing error: bad input, bad usage, bad rule file.
@@ -26,12 +41,12 @@ class DeducerError(Exception):
     def __str__(self) -> str:
         where = ""
         if self.path is not None:
-            # a file name may hold a newline; the error must stay one line
-            path = self.path.replace("\n", "\\n").replace("\r", "\\r")
-            where = path + (f":{self.line}" if self.line is not None else "") + ": "
+            # a file name may hold a newline or an escape sequence; the error stays one line
+            where = printable(self.path) + (f":{self.line}" if self.line is not None else "")
+            where += ": "
         elif self.line is not None:
             where = f"line {self.line}: "
-        return where + " ".join(self.message.split())
+        return where + printable(" ".join(self.message.split()))
 
 
 class PuzzleError(DeducerError):

@@ -293,7 +293,8 @@ def test_rule_authors_guide_fixture_snippet(monkeypatch):
     import re
 
     guide = (ROOT / "docs" / "rule-authors-guide.md").read_text(encoding="utf-8")
-    code = re.search(r"```python\n(import importlib.util\n.*?)```", guide, re.S).group(1)
+    code = re.search(r"```python\n(from pathlib import Path\n\nfrom deducer.rules.fixture .*?)```",
+                     guide, re.S).group(1)
     monkeypatch.chdir(ROOT)
     exec(compile(code, "guide-snippet", "exec"), {})
 

@@ -38,29 +38,36 @@ import sys
 
 from deducer.puzzle.combos import DIGITS
 from deducer.explain.state import Deduction
+from deducer.rules import rule
 
 
+@rule
 def fine(view):
     return ()
 
 
+@rule
 def boom(view):
     raise ZeroDivisionError("my rule divided by zero")
     yield
 
 
+@rule
 def boom_in_run(view, rid):
     return {}["missing"]
 
 
+@rule
 def not_a_deduction(view):
     yield {"placements": {0: 1}}
 
 
+@rule
 def returns_number(view):
     return 5
 
 
+@rule
 def empties_a_cell(view):
     for i, m in enumerate(view.masks):
         if not view.is_placed(i):
@@ -68,6 +75,7 @@ def empties_a_cell(view):
             return
 
 
+@rule
 def kills_a_given(view):
     for i, m in enumerate(view.masks):
         if view.is_placed(i):
@@ -75,6 +83,7 @@ def kills_a_given(view):
             return
 
 
+@rule
 def overwrites_a_given(view):
     for i, m in enumerate(view.masks):
         if view.is_placed(i):
@@ -82,22 +91,35 @@ def overwrites_a_given(view):
             return
 
 
+@rule
 def outside_the_grid(view):
     yield Deduction(placements={10**6: 3})
 
 
+@rule
 def not_a_digit(view):
     yield Deduction(placements={0: 12})
 
 
+@rule(values=("promised",))
+def forgets_a_value(view):
+    for i, m in enumerate(view.masks):
+        if not view.is_placed(i) and m & 1:
+            yield Deduction(eliminations={i: 1}, cells=(i,))
+            return
+
+
+@rule
 def needs_an_argument(view, extra):
     return ()
 
 
+@rule
 def exits(view):
     sys.exit(7)
 
 
+@rule
 def smallest_guess(view):
     """Unsound: places the smallest candidate of the first open cell."""
     for i, m in enumerate(view.masks):
@@ -106,6 +128,7 @@ def smallest_guess(view):
             return
 
 
+@rule
 def random_guess(view, seed):
     """Unsound: places or removes a random candidate of a random open cell."""
     open_ = [i for i, m in enumerate(view.masks) if not view.is_placed(i)]
@@ -313,7 +336,7 @@ RUN_FAULTS = {
     "outside-the-grid": ("outside_the_grid", "global", ("outside the grid",)),
     "not-a-digit": ("not_a_digit", "global", ("(0, 12)",)),
     "wrong-signature": ("needs_an_argument", "global", ("needs_an_argument", "extra")),
-    "missing-template-value": ("empties_a_cell", "global", ()),  # see below
+    "missing-template-value": ("forgets_a_value", "global", ()),  # see below
 }
 
 
@@ -321,13 +344,12 @@ RUN_FAULTS = {
 def test_faulty_rule_at_run_time(case, tmp_path, capsys):
     func, scope, words = RUN_FAULTS[case]
     text = rule_yaml(impl=f"impl.py:{func}", scope=scope)
-    if case == "missing-template-value":
-        text = rule_yaml(impl="deducer.rules.basic:lone_cell", scope="run", rid="lone-cell")
-        text = text.replace('"{cells}: {effect}."', '"{cell} needs {nothing_given}"')
-        words = ("lone-cell", "{nothing_given}")
+    if case == "missing-template-value":  # declared, so the template loads; never given
+        text = text.replace('"{cells}: {effect}."', '"{cell} needs {promised}"')
+        words = ("my-rule", "{promised}")
     path = write_rules(tmp_path, text)
     err = explain_error(path)
-    rid = "lone-cell" if case == "missing-template-value" else "my-rule"
+    rid = "my-rule"
     assert_one_line(str(err), str(path), rid, *words)
     if HAS_EXPLAIN:
         assert_cli_error(path, capsys, rid, *words)

@@ -19,6 +19,7 @@ K2 = ROOT / "puzzles" / "seed000-k2.j"
 
 PEEK = '''\
 from deducer.explain.state import Deduction, Proof
+from deducer.rules import rule
 from deducer.solve.search import solve
 
 
@@ -29,6 +30,7 @@ def _first_open(view):
     return None
 
 
+@rule
 def peek(view):
     """Writes the solution's digit in the first open cell, citing one of its runs."""
     i = _first_open(view)
@@ -41,6 +43,7 @@ def peek(view):
                     proof=Proof(runs=(rid,)))
 
 
+@rule
 def peek_no_proof(view):
     i = _first_open(view)
     if i is None:

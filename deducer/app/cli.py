@@ -7,9 +7,13 @@ imports live inside ``run`` so start-up stays lean. Errors reach the user as one
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
+import re
+import signal
 import sys
+import threading
 
 from ..errors import DeducerError
 
@@ -30,9 +34,30 @@ COMMANDS = {
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1, 2, 3, 4
 
 
+#: how long past ``--timeout`` the backstop waits for a command's own graceful stop, and
+#: how much longer for a stop that was swallowed (together: within a second)
+GRACE, HARD_AFTER = 0.7, 0.25
+
+
 class _Parser(argparse.ArgumentParser):
+    """One-line usage errors naming the right help; options may go between arguments."""
+
+    _intermixing = False
+
     def error(self, message: str):  # one line, exit 2: no usage dump
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_known_args(self, args=None, namespace=None):
+        # A leaf command takes options between its file arguments (`rate a.txt --csv b.j`):
+        # argparse's intermixed parsing does that, but cannot drive sub-commands, so a
+        # parser with sub-commands parses the usual way and hands the rest to the leaf.
+        if self._subparsers is not None or self._intermixing:
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,13 +66,41 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="deducer",
         description="Solve, explain and rate Kakuro puzzles the way a strong human does.",
+        epilog="'deducer COMMAND --help' tells more. The project's docs/ folder documents "
+               "the formats read (docs/formats.md), the JSON output (docs/json-contract.md) "
+               "and rule files (docs/rule-contract.md, docs/rule-authors-guide.md). Rule "
+               "files run code: load only rule files you trust.",
     )
     parser.add_argument("--version", action="version", version=f"deducer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for module in COMMANDS.values():
         importlib.import_module(module).add_parser(sub)
+    parser.set_defaults(_commands=sub)
     return parser
+
+
+def _leaf(args, parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The parser of the sub-command (or sub-sub-command) the arguments chose."""
+    sub = getattr(args, "_commands", None)
+    if sub is None or args.command not in sub.choices:
+        return parser
+    leaf = sub.choices[args.command]
+    action = getattr(args, "action", None)
+    if action and leaf._subparsers is not None:
+        for a in leaf._subparsers._group_actions:
+            if action in getattr(a, "choices", {}):
+                return a.choices[action]
+    return leaf
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    """Parse the command line; a usage error names the help of the command it concerns."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        _leaf(args, parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
 
 
 def add_puzzle_args(p: argparse.ArgumentParser, *, many: bool = False) -> None:
@@ -55,7 +108,8 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, many: bool = False) -> None:
     if many:
         p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files")
     else:
-        p.add_argument("puzzle", metavar="PUZZLE", help="puzzle file ('-' reads standard input)")
+        p.add_argument("puzzle", metavar="PUZZLE",
+                       help="puzzle file, a puzz.link URL, or '-' (standard input)")
     from ..puzzle.formats import _MODULES
 
     p.add_argument("--format", choices=sorted(_MODULES), help="the file's format (default: detect)")
@@ -78,18 +132,30 @@ def screen_renderer(args) -> str:
     return "text"
 
 
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S+\Z")
+
+
+def is_url(arg: str) -> bool:
+    """Is this command-line argument a URL (``https://puzz.link/p?kakuro/...``), not a
+    file name? A file of that name, if one exists, still wins."""
+    return bool(_URL.match(arg)) and not os.path.exists(arg)
+
+
 def read_puzzle(args, path: str | None = None):
-    """Load the puzzle named on the command line."""
+    """Load the puzzle named on the command line: a file, a URL, or '-' (stdin)."""
     from ..puzzle import formats
+    from ..puzzle.fileio import read_limited
 
     path = path or args.puzzle
     if path == "-":
-        data = sys.stdin.buffer.read()
+        data = read_limited(sys.stdin.buffer, "<stdin>")
         try:
             text = formats.decode(data, "<stdin>")
         except DeducerError as e:
             raise e.located("<stdin>") from None
         return formats.loads(text, args.format, name=args.name, path="<stdin>")
+    if is_url(path):
+        return formats.loads(path, args.format, name=args.name, path="<url>")
     return formats.load(path, args.format, name=args.name)
 
 
@@ -104,11 +170,78 @@ def emit(text: str, output: str | None = None, force: bool = False) -> None:
     write_output(output, text, force=force)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+class TimeLimit(BaseException):
+    """The hard stop of ``--timeout`` (a BaseException, so that no rule's ``except
+    Exception`` can swallow it)."""
+
+
+_STOPPED = "deducer: stopped: the time limit (--timeout) ran out before the work finished\n"
+#: is deducer the program (the `deducer` command, `python -m deducer`)? Only then does the
+#: backstop use signals: a caller's process (a test calling main()) keeps its own
+_PROGRAM = {"on": False}
+
+
+def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it): end now
     try:
-        return importlib.import_module(COMMANDS[args.command]).run(args)
+        sys.stdout.flush()
+    except Exception:
+        pass
+    os.write(2, _STOPPED.encode())
+    os._exit(EXIT_UNDECIDED)
+
+
+def _raise_time_limit(signum, frame):
+    signal.signal(signal.SIGALRM, _hard_stop)
+    signal.setitimer(signal.ITIMER_REAL, HARD_AFTER)
+    raise TimeLimit()
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None):
+    """Stop the work inside within a second of ``seconds``, whatever it does.
+
+    The commands honour ``--timeout`` themselves and report how far they got; this is
+    the backstop for code that does not look at the clock (a user rule that loops, a
+    check with its own budget). ``GRACE`` after ``seconds`` it raises :class:`TimeLimit`
+    from a SIGALRM handler; if that is swallowed (a rule catching BaseException),
+    ``HARD_AFTER`` later the process ends with exit code 4. Only when deducer is the
+    program, in its main thread, on POSIX (elsewhere it does nothing).
+    """
+    if (seconds is None or not _PROGRAM["on"] or not hasattr(signal, "setitimer")
+            or not 0 < seconds < 1e8
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    old = signal.signal(signal.SIGALRM, _raise_time_limit)
+    signal.setitimer(signal.ITIMER_REAL, seconds + GRACE)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def main(argv: list[str] | None = None) -> int:
+    _PROGRAM["on"] = argv is None  # deducer is the program, not a library call
+    if argv is None:
+        argv = sys.argv[1:]
+    if not argv:  # bare `deducer`: the help, and a clean exit (nothing went wrong)
+        build_parser().print_help()
+        return EXIT_OK
+    args = parse(argv)
+    module = importlib.import_module(COMMANDS[args.command])
+    # rate and rules test limit each puzzle themselves; the others the whole command
+    whole = None if getattr(module, "PER_PUZZLE_TIMEOUT", False) else \
+        getattr(args, "timeout", None)
+    try:
+        if whole is not None and not whole > 0:  # also refuses nan
+            raise DeducerError("--timeout must be a positive number of seconds")
+        with time_limit(whole):
+            return module.run(args)
+    except TimeLimit:
+        sys.stdout.flush()
+        sys.stderr.write(_STOPPED)
+        return EXIT_UNDECIDED
     except DeducerError as e:
         print(f"deducer: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..errors import RuleError
 from ..puzzle.combos import BIT, DIGITS, SINGLE, combos
 from ..puzzle.model import Puzzle, cell_name, check_solution
-from .registry import Rule
+from .registry import Rule, check_deduction
 from .sentences import effect_text, sentence
 from .state import Context, Deduction, Link, Proof, State, View
 
@@ -116,6 +116,7 @@ class Engine:
                  state: State | None = None):
         self.puzzle = puzzle
         self.rules = rules
+        self.use_entries = use_entries
         self.context = Context(puzzle, deadline)
         if state is None:
             state = State(puzzle, puzzle.initial_masks(with_entries=use_entries))
@@ -243,9 +244,7 @@ class Engine:
     # ---- applying -------------------------------------------------------------
     def _effect(self, rule: Rule, ded: Deduction):
         """What a deduction would really change: (placements, eliminations, combo drops)."""
-        if not isinstance(ded, Deduction):
-            raise RuleError(f"rule {rule.id!r} yielded {type(ded).__name__}, not a Deduction",
-                            path=rule.source)
+        check_deduction(rule, ded, len(self.state.masks), len(self.state.live))
         masks = self.state.masks
         n = len(masks)
         place: dict[int, int] = {}
@@ -358,6 +357,9 @@ class Engine:
         from ..solve.search import solve
 
         if solve(self.puzzle, max_solutions=1).solutions:
+            # an earlier false step (a user rule's) is the cause more often than this one
+            _blame_false_step(self.puzzle, self.steps, self.rules, self.use_entries,
+                              last_resort=False)
             raise RuleError(f"rule {rule.id!r} made an impossible deduction: {bad}, yet the "
                             "puzzle has a solution", path=rule.source)
 
@@ -437,10 +439,11 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
 
 
 def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],
-                      use_entries: bool) -> None:
+                      use_entries: bool, *, last_resort: bool = True) -> None:
     """The rules ran the grid into a contradiction. If the puzzle has a solution after
     all, some step was false: name the first one (and its rule's file) instead of
-    reporting a solvable puzzle as unsolvable."""
+    reporting a solvable puzzle as unsolvable. Without ``last_resort``, return when no
+    logged step is to blame (the caller blames the step being made)."""
     from ..solve.search import solve
 
     res = solve(puzzle, max_solutions=1, use_entries=use_entries, timeout=30)
@@ -459,6 +462,8 @@ def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],
             raise RuleError(f"rule {step.rule!r} made a false deduction at step {step.n} "
                             f"({step.text}); the puzzle has a solution it rules out",
                             path=source)
+    if not last_resort:
+        return
     raise RuleError("the rules reported a contradiction, yet the puzzle has a solution; one "
                     "of the active rules is faulty (try 'deducer rules test')")
 

@@ -1,9 +1,13 @@
 """Rules declared in YAML: load, validate, order, and resolve their implementations.
 
-The contract (DESIGN.md §3) plus two extensions: ``scope`` (``run``: the function is
-called as ``f(view, rid)`` for runs touched since it last looked, which keeps explain
-fast; ``global``: ``f(view)``) and ``params`` (keyword arguments passed to the function,
-so one implementation can serve several rungs, e.g. naked pairs/triples/quads).
+The contract is docs/rule-contract.md: the keys of a rule entry, plus ``scope`` (``run``:
+the function is called as ``f(view, rid)`` for runs touched since it last looked, which
+keeps explain fast; ``global``: ``f(view)``) and ``params`` (keyword arguments passed to
+the function, so one implementation can serve several rungs, e.g. naked pairs/triples).
+
+A rule file runs code: its ``implementation`` is imported and called. Only functions
+marked with :func:`deducer.rules.rule` are called (never an arbitrary library function
+like ``pydoc:pipepager``), but importing a module runs it: load only rule files you trust.
 """
 
 from __future__ import annotations
@@ -22,6 +26,11 @@ from ..errors import RuleError
 REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "explain")
 OPTIONAL = ("enabled", "scope", "params", "description", "tier")
 SCOPES = ("run", "global")
+#: the attribute :func:`deducer.rules.rule` sets on a rule function: the names of the
+#: template values it provides (in ``Deduction.values``)
+RULE_MARK = "__deducer_rule_values__"
+#: template fields the engine fills for every rule (from the deduction's cells and runs)
+STANDARD_FIELDS = ("effect", "cell", "cells", "run", "runs", "sum", "length")
 
 # rules/core.yaml at the repository's top is the one source; deducer/data/core.yaml links to
 # it, and a wheel carries the file itself, so plain (non-editable) installs find it too
@@ -55,17 +64,60 @@ class Rule:
                             path=self.source) from None
 
 
+def _loader():
+    """A safe YAML loader that refuses a key given twice in one mapping (YAML says keys are
+    unique; PyYAML would silently keep the last, hiding a typo or a merge slip)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader, node, deep=False):
+        seen: dict = {}
+        for key_node, _value in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":  # `<<: *base` may be overridden
+                continue
+            key = loader.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            try:
+                if key in seen:
+                    raise _Duplicate(key, line, seen[key])
+                seen[key] = line
+            except TypeError:  # an unhashable key: PyYAML reports it as usual below
+                continue
+        return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    return Loader
+
+
+class _Duplicate(Exception):
+    def __init__(self, key, line: int, first: int):
+        super().__init__(key)
+        self.key, self.line, self.first = key, line, first
+
+
 def _load_yaml(path: Path):
     import yaml
 
+    from ..puzzle.fileio import read_limited
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RuleError("rule file not found", path=str(path)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise RuleError(f"cannot read rule file: {e}", path=str(path)) from None
+        data = read_limited(path, str(path), error=RuleError, what="rule files")
+    except RuleError as e:
+        if e.message == "no such file":
+            raise RuleError("rule file not found", path=str(path)) from None
+        raise RuleError(f"cannot read rule file: {e.message}", path=str(path)) from None
     try:
-        return yaml.safe_load(text)
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RuleError(f"cannot read rule file: not UTF-8 text (byte offset {e.start})",
+                        path=str(path)) from None
+    try:
+        return yaml.load(text, Loader=_loader())  # noqa: S506 (a SafeLoader subclass)
+    except _Duplicate as e:
+        raise RuleError(f"duplicate key {_short(e.key)} (also on line {e.first}); a key "
+                        "may appear once per entry", path=str(path), line=e.line) from None
     except yaml.YAMLError as e:
         line = getattr(getattr(e, "problem_mark", None), "line", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
@@ -133,6 +185,12 @@ def _resolve(impl: str, base: Path, rule_id: str, source: str) -> Callable:
     func = getattr(module, fname, None)
     if not callable(func):
         raise RuleError(f"rule {rule_id!r}: {target!r} has no function {fname!r}", path=source)
+    if not isinstance(getattr(func, RULE_MARK, None), tuple):
+        # only declared rule functions run: a YAML file alone must not be able to call an
+        # arbitrary library function (pydoc:pipepager would run a shell command)
+        raise RuleError(f"rule {rule_id!r}: {impl} is not a rule implementation (mark the "
+                        "function with @rule from deducer.rules); refusing to call it",
+                        path=source)
     return func
 
 
@@ -204,8 +262,25 @@ def load_file(path: str | Path) -> list[Rule]:
         )
         _check_template(rule)
         rule.func = _resolve(rule.implementation, p.parent, rid, src)
+        _check_fields(rule)
         out.append(rule)
     return out
+
+
+def _check_fields(rule: Rule) -> None:
+    """Every field of the template is one the engine fills or one the function declares
+    (``@rule(values=...)``): a typo is reported when the file is loaded, not when the rule
+    first fires."""
+    import string
+
+    provided = set(STANDARD_FIELDS) | set(getattr(rule.func, RULE_MARK, ()))
+    for _text, fname, _spec, _conv in string.Formatter().parse(rule.explain):
+        if fname is not None and fname not in provided:
+            declared = ", ".join(getattr(rule.func, RULE_MARK, ())) or "none"
+            raise RuleError(f"rule {rule.id!r}: explain template field {{{fname}}} is neither "
+                            f"a standard field ({', '.join(STANDARD_FIELDS)}) nor a value "
+                            f"{rule.implementation} declares with @rule(values=...) (it "
+                            f"declares: {declared})", path=rule.source)
 
 
 def _check_template(rule: Rule) -> None:
@@ -261,3 +336,66 @@ def all_rules(extra=(), disable=()) -> list[Rule]:
         if rid in by_id:
             by_id[rid].enabled = False
     return sorted(by_id.values(), key=lambda r: (r.priority, r.id))
+
+
+def _bad_number(v, *, whole: bool = False) -> bool:
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return True
+    if whole:
+        return not isinstance(v, int) or not 0 <= v <= 10**9
+    return not _number(v)
+
+
+def check_deduction(rule: Rule, ded, n_cells: int, n_runs: int) -> None:
+    """Refuse a malformed :class:`~deducer.explain.state.Deduction` from a rule with a
+    one-line :class:`RuleError` naming the rule and its file (not a crash somewhere later,
+    not NaN in the JSON)."""
+    from .state import Deduction
+
+    def bad(what: str):
+        raise RuleError(f"rule {rule.id!r} ({rule.implementation}) yielded a deduction with "
+                        f"{what}", path=rule.source)
+
+    def cell_ok(i) -> bool:
+        return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n_cells
+
+    def run_ok(r) -> bool:
+        return isinstance(r, int) and not isinstance(r, bool) and 0 <= r < n_runs
+
+    if not isinstance(ded, Deduction):
+        raise RuleError(f"rule {rule.id!r} yielded {type(ded).__name__}, not a Deduction",
+                        path=rule.source)
+    for key in ("placements", "eliminations", "drop_combos", "values"):
+        if not isinstance(getattr(ded, key), dict):
+            bad(f"{key} that is not a dict ({_short(getattr(ded, key))})")
+    for i, d in ded.placements.items():
+        if not (cell_ok(i) and isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 9):
+            bad(f"a placement outside the grid or not a digit 1..9 ({_short(i)}, {_short(d)}) "
+                f"(cells are 0..{n_cells - 1})")
+    for i, m in ded.eliminations.items():
+        if not (cell_ok(i) and isinstance(m, int) and not isinstance(m, bool)):
+            bad(f"an elimination outside the grid or not a digit mask ({_short(i)}, "
+                f"{_short(m)}) (cells are 0..{n_cells - 1})")
+    for r, cs in ded.drop_combos.items():
+        if not run_ok(r):
+            bad(f"drop_combos for run {_short(r)}, which is not a run (runs are "
+                f"0..{n_runs - 1})")
+        if not isinstance(cs, tuple | list | set | frozenset) or not all(
+                isinstance(c, int) and not isinstance(c, bool) for c in cs):
+            bad(f"drop_combos for run {r} that are not digit masks ({_short(cs)})")
+    for key, ok, kind in (("cells", cell_ok, "cell"), ("runs", run_ok, "run")):
+        seq = getattr(ded, key)
+        if not isinstance(seq, tuple | list):
+            bad(f"{key} that is not a tuple ({_short(seq)})")
+        for x in seq:
+            if not ok(x):
+                top = (n_cells if kind == "cell" else n_runs) - 1
+                bad(f"{key} naming {_short(x)}, which is not a {kind} ({kind}s are 0..{top})")
+    if not all(isinstance(k, str) for k in ded.values):
+        bad("values whose keys are not all text")
+    if ded.weight is not None and _bad_number(ded.weight):
+        bad(f"weight {_short(ded.weight)} (a finite number >= 0, or None)")
+    if ded.score is not None and _bad_number(ded.score, whole=True):
+        bad(f"score {_short(ded.score)} (a whole number 0..10**9, or None)")
+    if ded.text is not None and not isinstance(ded.text, str):
+        bad(f"text {_short(ded.text)} (a sentence, or None)")

@@ -1,4 +1,5 @@
-"""Writing output files: atomically, and never over an existing file without ``force``."""
+"""Reading input files within a size limit; writing output files atomically, never over an
+existing file without ``force``, after checking every output of a command first."""
 
 from __future__ import annotations
 
@@ -9,11 +10,95 @@ from pathlib import Path
 
 from ..errors import DeducerError
 
+#: the most any input file (a puzzle, a rule file) may hold; no real one comes near
+MAX_BYTES = 4 * 1024 * 1024
+
+
+def read_limited(source, label: str | None = None, *, limit: int = MAX_BYTES,
+                 error: type[DeducerError] = DeducerError, what: str = "files") -> bytes:
+    """The bytes of a file (a path or an open binary stream), refusing one over ``limit``.
+
+    The size is checked before reading, and at most ``limit + 1`` bytes are ever read, so a
+    3 GB file or ``/dev/zero`` costs no more memory than a file of the limit. Failures
+    are one-line errors of type ``error`` naming ``label`` (default: the path).
+    """
+    too_big = f"holds more than {limit} bytes; {what} are limited to {limit}"
+    if hasattr(source, "read"):
+        data = source.read(limit + 1)
+        if len(data) > limit:
+            raise error(too_big, path=label)
+        return data
+    path = str(source)
+    label = path if label is None else label
+    try:
+        with open(path, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if stat.S_ISDIR(st.st_mode):
+                raise error("is a directory, not a file", path=label)
+            if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+                raise error(f"is {st.st_size} bytes; {what} are limited to {limit}", path=label)
+            data = fh.read(limit + 1)
+    except FileNotFoundError:
+        raise error("no such file", path=label) from None
+    except IsADirectoryError:
+        raise error("is a directory, not a file", path=label) from None
+    except OSError as e:
+        raise error(f"cannot read: {e.strerror or e}", path=label) from None
+    if len(data) > limit:
+        raise error(too_big, path=label)
+    return data
+
 
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def check_output(path: str | Path, *, force: bool = False) -> None:
+    """Refuse an output name that cannot be written, before any work is done: a folder
+    (``out/``, or an existing one), a name too long for the file system, a missing
+    parent folder, or an existing file without ``force``. One-line errors."""
+    raw = str(path)
+    if raw.endswith(("/", os.sep)):
+        raise DeducerError(f"names a folder; give the file to write (like {raw}NAME)",
+                           path=raw)
+    p = Path(raw)
+    parent = p.parent if str(p.parent) else Path(".")
+    try:
+        limit = os.pathconf(parent if parent.is_dir() else ".", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    for part in p.parts:
+        if len(os.fsencode(part)) > limit:
+            raise DeducerError(f"file name is too long ({len(os.fsencode(part))} bytes; the "
+                               f"file system allows {limit})", path=raw[:60] + "...")
+    try:
+        if p.is_dir():
+            raise DeducerError("is a folder; name the file to write inside it", path=raw)
+        exists = p.exists() or p.is_symlink()
+        parent_ok = parent.is_dir()
+    except OSError as e:
+        raise DeducerError(f"cannot write: {e.strerror or e}", path=raw) from None
+    if exists and not force:
+        raise DeducerError("already exists; pass --force to overwrite it", path=raw)
+    if not parent_ok:
+        raise DeducerError(f"folder {str(parent)!r} does not exist", path=raw)
+
+
+def check_outputs(outputs: dict[str, str | None], *, force: bool = False) -> None:
+    """Check every output a command will write (``{"--svg": "a.svg", ...}``) before it
+    writes any: each must be writable (:func:`check_output`) and no two the same file."""
+    seen: dict[str, str] = {}
+    for flag, path in outputs.items():
+        if path is None or path == "-":
+            continue
+        check_output(path, force=force)
+        key = os.path.realpath(path)
+        if key in seen:
+            raise DeducerError(f"{seen[key]} and {flag} name the same file; give each its "
+                               "own", path=str(path))
+        seen[key] = flag
 
 
 def write_output(path: str | Path, data: str | bytes, *, force: bool = False) -> None:
@@ -24,14 +109,9 @@ def write_output(path: str | Path, data: str | bytes, *, force: bool = False) ->
     A new file gets the usual permissions (0666 less the umask; ``mkstemp`` would leave
     0600); a replaced one keeps its own. Any failure is a one-line :class:`DeducerError`.
     """
+    check_output(path, force=force)
     p = Path(path)
-    if p.exists() and not force:
-        raise DeducerError("already exists; pass --force to overwrite it", path=str(p))
-    if p.exists() and p.is_dir():
-        raise DeducerError("is a directory", path=str(p))
     parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise DeducerError(f"folder {str(parent)!r} does not exist", path=str(p))
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         mode = stat.S_IMODE(p.stat().st_mode) if p.exists() else 0o666 & ~_umask()

@@ -1,4 +1,4 @@
-"""JSON renderer: the machine contract of DESIGN.md §5 (extend, never break)."""
+"""JSON renderer: the machine contract of docs/json-contract.md (extend, never break)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def solve_obj(puzzle, result) -> dict:
 
 
 def walkthrough_obj(puzzle, explanation) -> dict:
-    """DESIGN.md §5 ``explain --json``: status, steps, rating, solution (+ extras)."""
+    """docs/json-contract.md ``explain --json``: status, steps, rating, solution (+ extras)."""
     sol = explanation.solution
     obj = {
         "status": explanation.status,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import printable
 from ..puzzle.model import cell_name
 from . import Renderer
 from .text import draw_grid, end_grid, explanation_verdict, rating_line
@@ -32,7 +33,7 @@ class MarkdownRenderer(Renderer):
     name = "markdown"
 
     def walkthrough(self, puzzle, explanation) -> str:
-        title = puzzle.name or "Kakuro"
+        title = printable(puzzle.name or "Kakuro")  # no escape sequence or line break
         rating = explanation.rating
         out = [f"# Walkthrough: {_escape(title)}", ""]
         out.append(f"- **Size:** {puzzle.rows} × {puzzle.cols}, {len(puzzle.whites)} cells "

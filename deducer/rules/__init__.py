@@ -12,3 +12,38 @@ public ``implementation:`` path of the core ladder in rule YAML files.
 
 May import: ``deducer.explain``, ``deducer.solve``, ``deducer.puzzle`` and ``deducer.errors``.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..explain.registry import RULE_MARK, STANDARD_FIELDS
+
+__all__ = ["rule", "STANDARD_FIELDS"]
+
+
+def rule(func: Callable | None = None, *, values: Iterable[str] = ()):
+    """Mark a function as a rule implementation that rule files may name.
+
+    Only marked functions are called (a YAML file alone must not run an arbitrary library
+    function). ``values`` names the template fields the function puts in
+    ``Deduction.values``, besides the standard ones (``{effect}``, ``{cell}``, ``{run}``...),
+    so that a template naming anything else is refused when the rule file is loaded::
+
+        from deducer.rules import rule
+
+        @rule(values=("need", "parity"))
+        def sum_parity(view, rid): ...
+
+    Plain ``@rule`` declares no extra values.
+    """
+    names = tuple(values)
+    if isinstance(values, str) or not all(isinstance(v, str) and v.isidentifier()
+                                          for v in names):
+        raise TypeError("@rule(values=...) takes names like ('need', 'parity')")
+
+    def mark(f: Callable) -> Callable:
+        setattr(f, RULE_MARK, names)
+        return f
+
+    return mark if func is None else mark(func)

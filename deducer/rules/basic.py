@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
+from . import rule
 
 
+@rule(values=("digit", "placed"))
 def lone_cell(view, rid):
     """One empty cell left in a clued run: it holds what the sum still needs (002 §1.2.2)."""
     need = view.remaining(rid)
@@ -26,6 +28,7 @@ def lone_cell(view, rid):
                                 "placed": view.digits(view.placed_mask(rid), "+")})
 
 
+@rule(values=("combo",))
 def unique_combination(view, rid):
     """The clue has exactly one combination: its cells hold only those digits (002 §1.2.1)."""
     run = view.run(rid)
@@ -39,6 +42,7 @@ def unique_combination(view, rid):
                         values={"combo": view.combo(only)})
 
 
+@rule(values=("digit", "mine", "other", "theirs"))
 def unique_intersection(view, rid):
     """Cross reference (002 §1.2.4): the digits both runs allow at a cell are one digit."""
     mine = view.live_union(rid)
@@ -54,6 +58,7 @@ def unique_intersection(view, rid):
                                     "other": "" if other is None else view.run_name(other)})
 
 
+@rule(values=("digit",))
 def naked_single(view, rid):
     """A cell down to one candidate gets that digit written in."""
     for i in view.open_cells(rid):
@@ -62,6 +67,7 @@ def naked_single(view, rid):
             yield Deduction(placements={i: d}, cells=(i,), runs=(), values={"digit": d})
 
 
+@rule(values=("combos", "digits"))
 def combination_filter(view, rid):
     """A digit that is in no live combination of the run leaves its cells."""
     live = view.live(rid)
@@ -75,6 +81,7 @@ def combination_filter(view, rid):
                         values={"combos": view.combos_text(live), "digits": view.digits(gone)})
 
 
+@rule(values=("combos", "digit"))
 def hidden_single(view, rid):
     """A digit every live combination needs fits only one cell of the run."""
     live = view.live(rid)

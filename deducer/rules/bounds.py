@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
+from . import rule
 
 
 def _extremes(masks: list[int], avail: int) -> tuple[int, int]:
@@ -22,6 +23,7 @@ def _extremes(masks: list[int], avail: int) -> tuple[int, int]:
     return max(lo_cells, lo_set), min(hi_cells, hi_set)
 
 
+@rule(values=("bounds", "count", "high", "low", "need", "others"))
 def sum_bounds(view, rid):
     """Each empty cell is at least the remaining sum minus the most the other empty cells
     can make, and at most the remaining sum minus the least they can make."""

@@ -6,6 +6,7 @@ from itertools import combinations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import POP
+from . import rule
 
 
 def matchable(digits: int, masks) -> bool:
@@ -78,6 +79,7 @@ def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int]) -
     return f"{view.combo(combo)} has nothing for {view.cells_name(group)}"
 
 
+@rule(values=("combos", "left", "why"))
 def combination_elimination(view, rid):
     """Drop every live combination of the run that its cells cannot hold: one missing a
     digit written in, one with a digit no empty cell takes, one that leaves an empty cell

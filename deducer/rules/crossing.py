@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..solve.propagate import run_filter
+from . import rule
 from .combination import matchable
 
 
@@ -20,6 +21,7 @@ def _crossing_allows(view, rid, i) -> tuple[int | None, int]:
     return other, fit[cells.index(i)]
 
 
+@rule(values=("combos", "crossing", "limits", "why"))
 def crossing_run_interaction(view, rid):
     """Drop a live combination of the run that cannot be arranged in its empty cells once
     each cell is limited to the digits its crossing run can really put there."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
 from ..solve.propagate import Contradiction, propagate
+from . import rule
 
 
 def _by_constraint(view):
@@ -15,6 +16,7 @@ def _by_constraint(view):
     return cells
 
 
+@rule(values=("digit",))
 def trial(view, max_chain: int = 4):
     """Assume a candidate, propagate; a contradiction eliminates it."""
     layout = view.layout
@@ -45,6 +47,7 @@ def trial(view, max_chain: int = 4):
                 return
 
 
+@rule(values=("digit",))
 def backtracking(view):
     """Search from here; with one solution left, the most constrained cell's digit is known."""
     from ..solve.search import solve

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
+from . import rule
 
 
+@rule(values=("need", "pair", "why"))
 def pair_complement(view, rid):
     """A clued run with two empty cells: digit ``a`` stays in one of them only if the
     other can hold ``need - a`` and that is not ``a`` again (distinct digits).

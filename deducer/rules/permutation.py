@@ -8,8 +8,10 @@ from __future__ import annotations
 from ..explain.state import Deduction
 from ..puzzle.combos import DIGITS
 from ..solve.propagate import run_filter
+from . import rule
 
 
+@rule(values=("arrangements", "open", "what"))
 def permutation_check(view, rid, max_open: int | None = None):
     open_ = view.open_cells(rid)
     if not open_ or (max_open is not None and len(open_) > max_open):

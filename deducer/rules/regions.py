@@ -15,6 +15,7 @@ from itertools import product
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
+from . import rule
 
 _WORD = {True: "down", False: "across"}
 
@@ -191,6 +192,8 @@ def _runs(region, chosen) -> tuple[int, ...]:
     return tuple(region.base) + tuple(t.run for t in chosen)
 
 
+@rule(values=("apart", "base", "base_desc", "base_total", "chosen", "chosen_desc",
+              "chosen_total", "digit", "equation", "target"))
 def region_sum(view, unknowns: int = 1):
     """Every stored region whose identity leaves ``unknowns`` open cells (1 or 2)."""
     tracker = _tracker(view)

@@ -6,10 +6,12 @@ from itertools import combinations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import DIGITS, POP
+from . import rule
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
+@rule(values=("digits", "kind", "size"))
 def naked_subset(view, rid, size: int = 2):
     """``size`` empty cells of the run whose candidates together are exactly ``size``
     digits: those digits go in those cells, so they leave the run's other empty cells."""
@@ -35,6 +37,7 @@ def naked_subset(view, rid, size: int = 2):
                                 "size": size, "kind": _NAMES.get(size, f"{size}-set")})
 
 
+@rule(values=("combos", "digits"))
 def hidden_subset(view, rid, size: int = 2):
     """``size`` digits that every live combination of the run needs, with only ``size``
     empty cells able to hold any of them: those cells hold exactly these digits."""

@@ -11,6 +11,11 @@ Example: a run still needs 12 from three cells; two of them hold only {1, 3} and
 
 from deducer.explain.state import Deduction, Proof
 from deducer.puzzle.combos import EVEN, ODD
+from deducer.rules import rule
+
+#: the template values both functions provide (declared, so a typo in a template is
+#: reported when the rule file is loaded)
+VALUES = ("need", "need_parity", "others", "others_parity", "parity")
 
 
 def _parity(mask):
@@ -39,6 +44,7 @@ def _values(view, target, others, parities, need, odd):
     }
 
 
+@rule(values=VALUES)
 def sum_parity(view, rid):
     """Called as f(view, run_id) for every run touched since last time (scope: run)."""
     need = view.remaining(rid)  # the clue minus the digits already written in
@@ -60,12 +66,13 @@ def sum_parity(view, rid):
                 cells=tuple(open_cells),
                 runs=(rid,),
                 values=_values(view, target, others, parities, need, odd),
-                # what the step rests on (DESIGN.md §5b): the other open cells' candidates
+                # what the step rests on (docs/json-contract.md#proofs): the other open cells' candidates
                 # and the run's sum; 'deducer rules test' checks that they prove the step
                 proof=Proof(cells={i: view.mask(i) for i in others}, runs=(rid,)),
             )
 
 
+@rule(values=VALUES)
 def sum_parity_unsound(view, rid):
     """The same idea with a classic slip: it uses the clue instead of what the clue still
     needs, forgetting the digits already written in. Kept to show 'deducer rules test'

@@ -32,23 +32,33 @@ rules:
 IMPL = """\
 from deducer.puzzle.combos import DIGITS
 from deducer.explain.state import Deduction
+from deducer.rules import rule
 
+@rule
 def fine(view):
     return ()
 
+@rule
 def boom(view):
     raise ZeroDivisionError("division by zero")
     yield
 
+@rule
 def not_a_deduction(view):
     yield {"placements": {0: 1}}
 
+@rule
 def empties_a_cell(view):
     for i, m in enumerate(view.masks):
         if not view.is_placed(i):
             yield Deduction(eliminations={i: m})
             return
 
+@rule
+def out_of_range(view):
+    yield Deduction(eliminations={0: 1}, cells=(10**6,))
+
+@rule
 def smallest_guess(view):
     for i, m in enumerate(view.masks):
         if not view.is_placed(i):
@@ -149,8 +159,27 @@ CASES = [
      {"r.yaml": rule("impl.py:not_a_deduction").encode()}, "rules"),
     ("Rule removes every candidate of a cell", {"r.yaml": rule("impl.py:empties_a_cell").encode()},
      "rules"),
-    ("Unsound rule (places the smallest candidate) - KNOWN BUG, see below",
+    ("Unsound rule (places the smallest candidate): blamed on the rule",
      {"r.yaml": rule("impl.py:smallest_guess").encode()}, "rules"),
+    ("Rule file: a key given twice", {"r.yaml": rule(extra="    weight: 2.0\n").encode()},
+     "rules"),
+    ("Rule file: names a function not marked @rule (pydoc:pipepager)",
+     {"r.yaml": rule("pydoc:pipepager", extra="    params: {cmd: 'touch PWNED'}\n").encode()},
+     "rules"),
+    ("Rule file: a template field the function does not declare",
+     {"r.yaml": rule(explain="{cellz}: {effect}.").encode()}, "rules"),
+    ("Rule yields a cell out of range", {"r.yaml": rule("impl.py:out_of_range").encode()},
+     "rules"),
+    ("/dev/zero as the puzzle", {}, ["solve", "/dev/zero"]),
+    ("A puzz.link URL as the argument (accepted)", {},
+     ["solve", "https://puzz.link/p?kakuro/2/2/n5g-c"]),
+    ("Output name of 300 characters", {},
+     ["convert", str(PUZZLES / "seed002-four.txt"), "--to", "json", "-o", "x" * 300]),
+    ("Two outputs naming the same file", {},
+     ["explain", str(PUZZLES / "seed002-four.txt"), "--markdown", "same.out", "--html",
+      "same.out"]),
+    ("Output named as a folder (newdir/)", {},
+     ["convert", str(PUZZLES / "seed002-four.txt"), "--to", "json", "-o", "newdir/"]),
 ]
 
 
@@ -194,7 +223,7 @@ def main() -> None:
                 line0 = "|".join(["\\"] + ["45\\"] * 9)
                 body = ["|".join(["\\45"] + [" "] * 9) for _ in range(9)]
                 (cwd / "latin.txt").write_text("\n".join([line0, *body]) + "\n")
-                argv = ["solve", "latin.txt", "--json", "--max-solutions", "100000000",
+                argv = ["solve", "latin.txt", "--json", "--max-solutions", "100000",
                         "--timeout", "0.5"]
             if argv == "rules":
                 argv = ["explain", str(PUZZLES / "seed000-k2.j"), "--rules", "r.yaml", "--json"]
@@ -222,19 +251,19 @@ was decided (for `solve`: no solution found yet, and `--json` says `"complete": 
 Nothing ever prints a traceback, and no input file is ever modified; output files are
 written atomically and never over an existing file without `--force`.
 
-Limits: a puzzle file is at most 4 MiB, a grid at most 200x200 squares with at most 20000
-runs; `solve` enumerates at most `--max-solutions` solutions (default 2) and `--timeout`
-bounds `solve` and `explain` (a stopped `solve` reports the solutions found so far with
-`"complete": false`).
+Limits: a puzzle or rule file is at most 4 MiB (checked before reading; no more is ever
+read), a grid at most 200x200 squares with at most 20000 runs; `solve` enumerates at most
+`--max-solutions` solutions (default 2) and `--timeout` bounds `solve`, `explain`, `hint`,
+`check`, `render` and each puzzle of `rules test`, stopping within a second of it whatever a
+rule does (a stopped `solve` reports the solutions found so far with `"complete": false`).
+Every output of a command is checked before any is written.
 """
 
 TAIL = """
-## Known problems (reported, not yet fixed)
-
-* **An unsound user rule can make `explain` say "no solution".** When a faulty rule's
-  placements lead to a contradiction, `explain` reports status `none` (exit 1) instead of
-  naming the rule (the row "Unsound rule" above). It never reports a wrong grid as solved:
-  the final check of every solution catches that.
+A faulty user rule is always reported as that rule's error, naming its file: a false
+deduction is found by replaying the steps against a solution (the row "Unsound rule"), and a
+malformed deduction (a cell or run out of range, a weight that is not a finite number, text
+that is not text) is refused when the rule yields it.
 """
 
 if __name__ == "__main__":

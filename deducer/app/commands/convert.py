@@ -16,8 +16,11 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from ...puzzle.fileio import check_output
     from ...puzzle.formats import dumps
 
+    if args.output not in (None, "-"):
+        check_output(args.output, force=args.force)
     puzzle = read_puzzle(args)
     text = dumps(puzzle, args.to)
     emit(text if text.endswith("\n") else text + "\n", args.output, args.force)

@@ -9,6 +9,7 @@ from ..cli import (
     add_color_arg,
     add_puzzle_args,
     emit,
+    is_url,
     read_puzzle,
     screen_renderer,
 )
@@ -51,7 +52,7 @@ def add_parser(sub) -> None:
                     "stopped the walkthrough.")
     add_puzzle_args(p)
     p.add_argument("--json", action="store_true",
-                   help="print the JSON contract of DESIGN.md §5 (status, steps, rating, "
+                   help="print JSON (docs/json-contract.md: status, steps, rating, "
                         "solution, plus rows, cols, message and, for several solutions, "
                         "solutions)")
     p.add_argument("--markdown", metavar="FILE",
@@ -88,12 +89,13 @@ def run(args) -> int:
              if f and f != "-"]
     if args.html == "-":
         raise DeducerError("--html needs a file name")
-    for f, _ in files:  # refuse before the work, and before writing anything
-        if Path(f).exists() and not args.force:
-            raise DeducerError("already exists; pass --force to overwrite it", path=f)
+    from ...puzzle.fileio import check_outputs
+
+    # every output checked before the work, and before writing any
+    check_outputs({"--markdown": args.markdown, "--html": args.html}, force=args.force)
     exp = explain(puzzle, rules, timeout=args.timeout, max_steps=args.max_steps)
     titled = puzzle
-    if puzzle.name is None and args.puzzle != "-":
+    if puzzle.name is None and args.puzzle != "-" and not is_url(args.puzzle):
         titled = dataclasses.replace(puzzle, name=Path(args.puzzle).name)
     for f, kind in files:
         emit(get(kind).walkthrough(titled, exp), f, args.force)

@@ -7,6 +7,9 @@ import sys
 from ..cli import EXIT_BAD_INPUT, EXIT_NO_SOLUTION, EXIT_OK, emit
 from .explain import add_rule_args, check_timeout
 
+#: rate limits each puzzle with --timeout, not the whole command (see cli.main)
+PER_PUZZLE_TIMEOUT = True
+
 COLUMNS = ("file", "size", "status", "level", "hardest", "effort", "steps", "trial/guessing")
 
 

@@ -37,10 +37,11 @@ def add_parser(sub) -> None:
                         "a combination of both runs (with --step: the walkthrough's)")
     p.add_argument("--no-labels", action="store_true", help="leave out row and column numbers")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="stop after this long (exit code 4)")
 
 
 def run(args) -> int:
-    from pathlib import Path
 
     from ...errors import DeducerError
     from ...render import svg
@@ -58,13 +59,10 @@ def run(args) -> int:
         raise DeducerError("--walkthroughs goes with --pdf")
     if outputs.count("-") > 1:
         raise DeducerError("only one output can go to standard output")
-    real = [o for o in outputs if o != "-"]
-    if len(set(real)) != len(real):
-        raise DeducerError("two outputs name the same file")
-    if not args.force:
-        for o in real:
-            if Path(o).exists():
-                raise DeducerError("already exists; pass --force to overwrite it", path=o)
+    from ...puzzle.fileio import check_outputs
+
+    check_outputs({"--svg": args.svg, "--png": args.png, "--html": args.html,
+                   "--pdf": args.pdf}, force=args.force)
     if args.step is not None and args.step < 0:
         raise DeducerError("--step must be 0 (the start) or more")
 

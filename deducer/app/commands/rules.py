@@ -4,8 +4,9 @@
 is known (given files, else the bundled unique puzzles plus seeded generated ones) and
 reports every deduction that contradicts the solution, by puzzle, step and rule id. The
 steps of the tested file's rules are also run through the independent proof checker
-(``deducer.explain.proofcheck``, DESIGN.md §5b): a deduction that is true but not proved by
-the proof its step carries (or that carries none) is reported as "true but unproved".
+(``deducer.explain.proofcheck``, docs/json-contract.md#proofs): a deduction that is true but
+not proved by the proof its step carries (or that carries none) is reported as "true but
+unproved".
 """
 
 from __future__ import annotations
@@ -15,10 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...generate.generator import generated
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, emit
+from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, emit
 from .explain import add_rule_args, check_timeout
 
-BUNDLED = Path(__file__).resolve().parents[3] / "puzzles"
+# the repository's puzzles/ (deducer/data/puzzles links to it; a wheel carries the files
+# themselves, so `rules test` works after a plain, non-editable install too)
+BUNDLED = Path(__file__).resolve().parents[2] / "data" / "puzzles"
+#: rate and rules test limit each puzzle, not the whole command (see cli.time_limit)
+PER_PUZZLE_TIMEOUT = True
 DEFAULT_COUNT = 20
 
 
@@ -33,7 +38,7 @@ def add_parser(sub) -> None:
                     "rules of FILE.yaml over puzzles with a known unique solution and report "
                     "every deduction that is false for the solution (exit code 1 if any), "
                     "and every one of its deductions that is true but not proved by the "
-                    "proof its step carries (DESIGN.md §5b).",
+                    "proof its step carries (docs/json-contract.md, proofs).",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rule_args(p, timeout=False)
     p.add_argument("--json", action="store_true", help="print the ladder as JSON")
@@ -46,11 +51,12 @@ def add_parser(sub) -> None:
                     "PUZZLE files given (each must have a unique solution; others are "
                     "skipped), else the bundled unique puzzles of puzzles/expected.json; plus "
                     "--count generated puzzles (seeded: the same every run). Exit code 1 if "
-                    "any deduction is false (or, with --strict, true but unproved), 2 on bad "
-                    "input, else 0. The steps of FILE.yaml's rules are also checked against "
-                    "their proofs: a step whose placements and eliminations do not follow "
-                    "from its proof's facts and runs (or that has no proof) is reported as "
-                    "true but unproved, with an example.")
+                    "any deduction is false (or a rule raised; or, with --strict, a step is "
+                    "true but unproved), 2 on bad input, 4 if the time limit cut a puzzle's "
+                    "audit short, else 0. The steps of FILE.yaml's rules are also checked "
+                    "against their proofs: a step whose placements and eliminations do not "
+                    "follow from its proof's facts and runs (or that has no proof) is reported "
+                    "as true but unproved, with an example.")
     t.add_argument("rule_file", metavar="FILE.yaml", help="the rule file to test")
     t.add_argument("puzzles", nargs="*", default=[], metavar="PUZZLE",
                    help="puzzle files to test on")
@@ -65,6 +71,9 @@ def add_parser(sub) -> None:
                    metavar="ID", help="leave a rule out (repeatable)")
     t.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="time limit per puzzle")
+    t.add_argument("--priority", type=float, metavar="P",
+                   help="test the file's rules at priority P instead of their own (to find "
+                        "where on the ladder they can still fire)")
     t.add_argument("--json", dest="test_json", action="store_true",
                    help="print the report as JSON")
     t.add_argument("--save-failing", metavar="DIR",
@@ -78,6 +87,12 @@ def add_parser(sub) -> None:
 
 # ---------------------------------------------------------------------------- listing
 def _source(path: str) -> str:
+    from ..cli import is_url
+
+    if is_url(path):
+        import shlex
+
+        return shlex.quote(path)
     try:
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
@@ -151,18 +166,31 @@ def audit(label: str, puzzle, solution: list[int], rules, timeout: float | None 
           watch: frozenset[str] = frozenset()) -> Audit:
     """Step through ``puzzle`` with ``rules``, checking each deduction before applying it.
 
-    The steps of the rules in ``watch`` are also checked against their proofs (DESIGN.md
-    §5b) by the independent checker; a true step its proof does not prove is recorded in
-    ``Audit.unproved``."""
+    The steps of the rules in ``watch`` are also checked against their proofs
+    (docs/json-contract.md, proofs) by the independent checker; a true step its proof does
+    not prove is recorded in ``Audit.unproved``."""
+    from ..cli import TimeLimit, time_limit
+
+    out = Audit(label, "solved")
+    try:
+        with time_limit(timeout):  # a rule that loops forever stops here too
+            return _audit(out, puzzle, solution, rules, timeout, watch)
+    except TimeLimit:
+        out.status, out.note = "timeout", "the time limit stopped the audit"
+        return out
+
+
+def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None,
+           watch: frozenset[str]) -> Audit:
     from ...errors import DeducerError
     from ...explain.engine import Engine
     from ...explain.proofcheck import Replay
     from ...puzzle.combos import BIT, fmt_combo, mask_of
 
+    label = out.label
     eng = Engine(puzzle, rules, use_entries=True)
     replay = Replay(puzzle, use_entries=True)
     deadline = None if timeout is None else time.perf_counter() + timeout
-    out = Audit(label, "solved")
     name = puzzle.whites
     while not all(eng.state.placed):
         if deadline is not None and time.perf_counter() > deadline:
@@ -255,9 +283,13 @@ def _bundled():
 
 def _files(paths):
     from ...puzzle import formats
+    from ..cli import is_url
     from .rate import _expand
 
-    for label, path, name, error in _expand(paths, None, None):
+    urls = [p for p in paths if is_url(p)]
+    for url in urls:
+        yield url, formats.loads(url, None, path="<url>"), (url, None)
+    for label, path, name, error in _expand([p for p in paths if p not in urls], None, None):
         if error is not None:
             from ...errors import DeducerError
 
@@ -281,6 +313,13 @@ def _test(args) -> int:
     user_ids = [r.id for r in user]
     extra = [*args.rules, *args.test_rules, args.rule_file]
     rules = registry.load(extra=extra, disable=[*args.disable, *args.test_disable])
+    if args.priority is not None:
+        if not (args.priority >= 0 and args.priority != float("inf")):
+            raise DeducerError("--priority must be a finite number >= 0")
+        for r in rules:
+            if r.id in user_ids and r.source == str(Path(args.rule_file)):
+                r.priority = args.priority
+        rules.sort(key=lambda r: (r.priority, r.id))
     active_user = [rid for rid in user_ids if any(r.id == rid for r in rules)]
     cases = []
     source = _files(args.puzzles) if args.puzzles else _bundled()
@@ -327,7 +366,7 @@ def _test(args) -> int:
                     "unproved_examples": [_first_by_rule(unproved)[r].to_json()
                                           for r in sorted(_first_by_rule(unproved))],
                     "results": [a.to_json() for a in audits]}))
-        return EXIT_NO_SOLUTION if failed else EXIT_OK
+        return _exit(failed, audits)
     lines = [f"testing {args.rule_file}: {len(user_ids)} rule(s) "
              f"({', '.join(user_ids)}) in a ladder of {len(rules)}"]
     for rid in user_ids:
@@ -362,8 +401,10 @@ def _test(args) -> int:
     used = ", ".join(f"{rid} x{n}" for rid, n in fired.items()) or "none"
     lines.append(f"{len(tested)} puzzles, {sum(a.steps for a in tested)} steps checked; "
                  f"user rules applied: {used}")
-    if any(n == 0 for n in fired.values()):
-        idle = ", ".join(rid for rid, n in fired.items() if n == 0)
+    # a rule that raised did run: it is reported as an error above, not as idle
+    raised = {f.rule for a in audits if a.status == "error" and (f := a.finding)}
+    if any(n == 0 and rid not in raised for rid, n in fired.items()):
+        idle = ", ".join(rid for rid, n in fired.items() if n == 0 and rid not in raised)
         lines.append(f"warning: {idle} never fired, so this run says nothing about it "
                      "(try more puzzles: --count)")
     if any(f.puzzle not in replay for f in findings):
@@ -378,11 +419,22 @@ def _test(args) -> int:
     if unproved:
         lines.append(f"{len(unproved)} true but unproved step(s), by rule(s): "
                      f"{', '.join(sorted(first))} (each step's proof must prove it: "
-                     "DESIGN.md §5b)")
+                     "docs/json-contract.md, proofs)")
     elif any(fired.values()):
         lines.append("every true step of the tested rules is proved by its proof")
-    emit("\n".join(lines) + "\n")
-    return EXIT_NO_SOLUTION if failed else EXIT_OK
+    from ...errors import printable
+
+    # a puzzle's name (a label from a URL list, a J block) must not steer the terminal
+    emit("\n".join(printable(line) for line in lines) + "\n")
+    return _exit(failed, audits)
+
+
+def _exit(failed, audits) -> int:
+    """1 for a false deduction or a rule error (or, with --strict, an unproved step); else
+    4 if the time limit cut an audit short (the rule was not fully tested); else 0."""
+    if failed:
+        return EXIT_NO_SOLUTION
+    return EXIT_UNDECIDED if any(a.status == "timeout" for a in audits) else EXIT_OK
 
 
 def _first_by_rule(unproved: list[Finding]) -> dict[str, Finding]:

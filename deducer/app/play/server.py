@@ -60,6 +60,7 @@ from werkzeug.exceptions import HTTPException
 
 from ...errors import DeducerError, PuzzleError
 from ...puzzle import formats
+from ...puzzle.fileio import read_limited
 from ...puzzle.model import Puzzle, cell_name
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -495,10 +496,10 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         target = safe_path(root, rel)
         if not target.is_file():
             raise ApiError(404, f"no such file in the folder: {rel}")
-        try:
-            data = target.read_bytes()
-        except OSError as e:
-            raise ApiError(400, f"{rel}: cannot read: {e.strerror}") from None
+        try:  # size checked first, at most the limit read (never /dev/zero's "whole")
+            data = read_limited(target, rel)
+        except DeducerError as e:
+            raise ApiError(400, str(e)) from None
         fmt_ = request.args.get("format") or None
         _check_format(fmt_)
         text = formats.decode(data, rel)

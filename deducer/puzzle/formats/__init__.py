@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import PuzzleError
+from ..fileio import MAX_BYTES, read_limited
 from ..model import Puzzle
 
 # Modules are imported lazily so `deducer solve` pays only for the format it reads.
@@ -27,8 +28,6 @@ _MODULES = {
 }
 #: order in which detection asks the formats (most specific first)
 DETECT_ORDER = ("json", "puzzlink", "conditions", "j", "pipe", "backslash", "solved")
-
-MAX_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -114,14 +113,7 @@ def loads(text: str, fmt: str | None = None, *, name: str | None = None,
 def load(path: str | Path, fmt: str | None = None, *, name: str | None = None) -> Puzzle:
     """Read a puzzle file."""
     p = str(path)
-    try:
-        data = Path(p).read_bytes()
-    except FileNotFoundError:
-        raise PuzzleError("no such file", path=p) from None
-    except IsADirectoryError:
-        raise PuzzleError("is a directory, not a puzzle file", path=p) from None
-    except OSError as e:
-        raise PuzzleError(f"cannot read: {e.strerror}", path=p) from None
+    data = read_limited(p, error=PuzzleError, what="puzzle files")
     try:
         text = decode(data, p)
     except PuzzleError as e:
