@@ -62,8 +62,11 @@ def results(req, count: int, jobs: int):
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=min(jobs, count)) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(jobs, count))
+    try:
         yield from pool.map(generate_one, [req] * count, range(count))
+    finally:  # on a stop, do not wait: the workers end at the shared deadline anyway
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def run(args) -> int:
@@ -106,7 +109,7 @@ def run(args) -> int:
     bar = _Progress(args.count, sys.stderr.isatty() and not args.no_progress)
     made = 0
     try:
-        for res in results(req, args.count, args.jobs):
+        for res in _until_stopped(results(req, args.count, args.jobs)):
             if res.puzzle is None:
                 break
             made += 1
@@ -134,6 +137,18 @@ def run(args) -> int:
               file=sys.stderr)
         return EXIT_UNDECIDED
     return EXIT_OK
+
+
+def _until_stopped(items):
+    """``items`` until the command's --timeout backstop (cli.TimeLimit) interrupts them:
+    a layout or a fill does not look at the clock, so the backstop can fire first; the
+    puzzles made so far are kept and reported the same way as a stop at the deadline."""
+    from ..cli import TimeLimit
+
+    try:
+        yield from items
+    except TimeLimit:
+        return
 
 
 class _Progress:
