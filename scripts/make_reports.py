@@ -28,6 +28,10 @@ LABELS = {
 }
 #: unlabelled published sources, rated for the trial/guessing counts
 UNLABELLED = ("janko", "krazydad", "zwvista", "marcelgarus")
+#: the chain rungs below trial (issue 12); trial and backtracking are counted apart
+CHAIN_RULES = ("bivalue-chain", "forcing-chain")
+#: generated puzzles rated beside the corpus (the same seed gives the same puzzles)
+GENERATED = (200, 2026)
 WALKTHROUGHS = (
     ("easy", "puzzles/seed000-k2.j", None),
     ("hard", "puzzles/deducer-trial.txt", None),
@@ -46,10 +50,13 @@ def _rate(job):
         "level": r.level, "max_weight": r.max_weight, "score": r.score, "steps": r.steps,
         "rules": r.rules, "seconds": time.perf_counter() - t, "cells": len(puzzle.whites),
         "available": r.mean_available, "givens": len(puzzle.givens),
+        "max_chain": r.max_chain,
+        "chained": any(rule in CHAIN_RULES for rule in r.rules),
     }
 
 
 def _jobs():
+    from deducer.generate.generator import generated
     from tests.support import corpus
 
     for source in list(LABELS) + list(UNLABELLED):
@@ -58,6 +65,8 @@ def _jobs():
             if cp.expected != "unique":
                 continue  # ratings grade published, unique puzzles only
             yield (source, cp.id, cp.label, cp.puzzle)
+    for k, (_label, puzzle, _sol) in enumerate(generated(*GENERATED), 1):
+        yield ("generated", str(k), None, puzzle)
 
 
 def spearman(xs: list[float], ys: list[float]) -> float | None:
@@ -124,7 +133,7 @@ def chart_svg(groups: list[tuple[str, Counter]], levels: tuple[str, ...]) -> str
 
 
 def ratings(jobs: int) -> None:
-    from deducer.explain.rating import LEVELS, RATER_VERSION
+    from deducer.explain.rating import LEVELS, MAX_HUMAN_CHAIN, RATER_VERSION
     from tests.support.corpus import corpus_root
 
     if corpus_root() is None:
@@ -139,7 +148,8 @@ def ratings(jobs: int) -> None:
         "# Corpus ratings",
         "",
         f"Rebuild: `{COMMAND}` (rater version {RATER_VERSION}). Unique puzzles only; the "
-        "level is decided by the hardest step on the path, Extreme = needed level-1 trial, "
+        "level is decided by the hardest step on the path, Extreme = needed level-1 trial "
+        f"or a chain of more than {MAX_HUMAN_CHAIN} links, "
         "Unreasonable = needed guessing (backtracking).",
         "",
         "## Level distribution per publisher label",
@@ -196,21 +206,38 @@ def ratings(jobs: int) -> None:
         "|---|---|---|---|---|---|---|---|",
         *corr_lines,
         "",
-        "## Trial and guessing across published puzzles",
+        "## Chains, trial and guessing across published puzzles",
         "",
-        "| source | unique puzzles | solved by rules alone | needed trial | needed guessing |",
-        "|---|---|---|---|---|",
+        "A puzzle *needed chains* when its path has a bivalue or forcing chain (and no trial or "
+        "guess); the longest chain is its `max_chain` (links, each a simple step). Trial is "
+        "a chain longer than the cut-off a person follows "
+        f"({MAX_HUMAN_CHAIN} links) or none at all within it. Generated: "
+        f"{GENERATED[0]} puzzles of deducer's generator (seed {GENERATED[1]}, 5x5 to 9x9).",
+        "",
+        "| source | unique puzzles | solved without chains | needed chains | longest chain: "
+        "median / max | needed trial | needed guessing |",
+        "|---|---|---|---|---|---|---|",
     ]
     by_source = defaultdict(list)
     for r in rows:
         by_source[r["source"]].append(r)
-    for source in list(LABELS) + list(UNLABELLED):
+    still = []
+    for source in list(LABELS) + list(UNLABELLED) + ["generated"]:
         grp = by_source.get(source, [])
-        trial = sum(1 for r in grp if "trial" in r["rules"] and "backtracking" not in r["rules"])
-        guess = sum(1 for r in grp if "backtracking" in r["rules"])
-        lines.append(f"| {source} | {len(grp)} | {len(grp) - trial - guess} | {trial} | "
-                     f"{guess} |")
-    unsolved = [r for r in rows if r["status"] != "solved"]
+        guess = [r for r in grp if "backtracking" in r["rules"]]
+        trial = [r for r in grp if "trial" in r["rules"] and "backtracking" not in r["rules"]]
+        chained = [r for r in grp if r["chained"] and r not in trial and r not in guess]
+        lens = sorted(r["max_chain"] for r in chained)
+        span = f"{lens[len(lens) // 2]} / {lens[-1]}" if lens else "-"
+        plain = len(grp) - len(chained) - len(trial) - len(guess)
+        lines.append(f"| {source} | {len(grp)} | {plain} | {len(chained)} | {span} | "
+                     f"{len(trial)} | {len(guess)} |")
+        if source != "generated":
+            still += [(r, "trial") for r in trial] + [(r, "guessing") for r in guess]
+    lines += ["", "Published puzzles that still need trial or guessing: "
+              + (", ".join(f"{r['source']} {r['id']} ({how}, longest chain {r['max_chain']})"
+                           for r, how in still) if still else "none") + "."]
+    unsolved = [r for r in rows if r["status"] != "solved" and r["source"] != "generated"]
     lines += [
         "",
         f"Walkthroughs that did not end solved: {len(unsolved)}"

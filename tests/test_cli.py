@@ -141,7 +141,7 @@ def test_rate_jobs_byte_identical_and_bad_file_row(tmp_path, capsys):
     table = outs[((), "1")].splitlines()
     assert table[0].split()[:3] == ["file", "size", "status"]
     assert [ln.split()[0] for ln in table[1:]] == files  # input order
-    assert "error" in table[3] and "bad.txt:1:" in table[3]
+    assert "unreadable" in table[3] and "bad.txt:1:" in table[3]
     rows = json.loads(outs[(("--json",), "1")])["puzzles"]
     assert [r["file"] for r in rows] == files
     assert rows[0]["level"] and rows[0]["steps"] > 0 and "error" in rows[2]

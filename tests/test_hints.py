@@ -100,6 +100,19 @@ def test_hint_on_a_real_puzzle_without_marks_is_one_digit_away():
         assert h.step.placements and h.step.placements[0] in replay(cp.puzzle, h)
 
 
+def test_full_hint_carries_the_steps_proof():
+    full = hint(pz(FOUR), "full").to_json()
+    # the hint is the first digit to write: r3c2 = 3, a naked single once the steps of
+    # its reasoning have left r3c2 only 3; its proof is that one candidate
+    assert full["step"]["placements"] == [[2, 1, 3]]
+    assert full["proof"] == {"facts": [{"cell": [2, 1], "candidates": [3]}], "runs": []}
+    assert full["proof"] == full["step"]["proof"]
+    # and each step of the reasoning carries its own (the first: r1c3↓ 16/2 alone)
+    assert full["reasoning"][0]["proof"] == {"facts": [], "runs": [[0, 2, "down"]]}
+    assert all("proof" in s for s in full["reasoning"])
+    assert "proof" not in hint(pz(FOUR), "concrete").to_json()
+
+
 def test_bad_level():
     with pytest.raises(ValueError):
         hint(pz(FOUR), "loud")

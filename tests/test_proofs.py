@@ -33,13 +33,7 @@ FULL = os.environ.get("DEDUCER_PROOFS", "").lower() == "full"
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
 #: rules whose steps may still come without a proof
-UNPROVED_RULES = {
-    "lone-cell", "unique-combination", "unique-intersection", "naked-single",
-    "combination-filter", "hidden-single", "pair-complement", "sum-bounds",
-    "combination-elimination", "naked-pair", "naked-triple", "naked-quad", "hidden-pair",
-    "hidden-triple", "hidden-quad", "permutation-check-small", "crossing-run-interaction",
-    "region-sum-one", "region-sum-two", "permutation-check", "trial", "backtracking",
-}
+UNPROVED_RULES = {"backtracking"}
 
 #: the surplus check (each fact dropped in turn) runs on every SURPLUS_EVERY-th proved step
 SURPLUS_EVERY = 1 if FULL else 5

@@ -7,7 +7,7 @@ Positions are built with tests/rulekit.py; cells and runs are named as in the se
 from __future__ import annotations
 
 import pytest
-from rulekit import cell, deductions, fire, position, puzzle, run
+from rulekit import cell, deductions, fire, position, puzzle, rule, run
 
 from deducer.explain import engine, registry
 from deducer.solve.search import solve
@@ -389,13 +389,138 @@ def test_region_sum_two_quiet():
     assert fire("region-sum-two", v) is None
 
 
+# Region sums of three and four cells: an across run over clued two-cell down runs; the
+# cells below it stick out (row 3 is one unclued run, so they all differ).
+ROWS3 = r"""
+    \ |4\ |5\ |9\
+    \6|   |   |
+    \ |   |   |
+"""
+ROWS4 = r"""
+    \  |4\ |5\ |9\ |6\
+    \10|   |   |   |
+    \  |   |   |   |
+"""
+
+
+def test_region_sum_three_fires():
+    p = puzzle(ROWS3)
+    v = position(p, cands={"r2c2": "13", "r2c3": "123", "r2c4": "123", "r3c2": "13",
+                           "r3c3": "234", "r3c4": "678"})
+    f = fire("region-sum-three", v)
+    # the down runs add up to 18, the across run to 6: r3c2 + r3c3 + r3c4 = 12, made only
+    # as 1+3+8, 1+4+7 or 3+2+7
+    assert f.elim == {"r3c4": "6"}
+    assert "r3c2 + r3c3 + r3c4 = 18 - 6 = 12" in f.text
+    assert "1 + 3 + 8; 1 + 4 + 7; 3 + 2 + 7" in f.text
+    # the proof keeps what a reader must check: here the runs alone (their sums and row
+    # 3's differing digits) already rule 6 out, so no candidate list is needed
+    proof = f.deduction.proof
+    assert set(proof.runs) == {run(p, "r2c1>"), run(p, "r1c2v"), run(p, "r1c3v"),
+                               run(p, "r1c4v"), run(p, "r3c1>")}
+    assert {v.cell_name(i) for i in proof.cells} <= {"r3c2", "r3c3", "r3c4"}
+
+
+def test_region_sum_three_quiet():
+    p = puzzle(ROWS3)  # every way of every identity is still open
+    v = position(p, cands={"r2c2": "13", "r2c3": "123", "r2c4": "12", "r3c2": "13",
+                           "r3c3": "234", "r3c4": "78"})
+    assert fire("region-sum-three", v) is None
+
+
+def test_region_sum_four_fires():
+    p = puzzle(ROWS4)
+    v = position(p, cands={"r2c2": "13", "r2c3": "1234", "r2c4": "1234", "r2c5": "1234",
+                           "r3c2": "13", "r3c3": "24", "r3c4": "58", "r3c5": "235"})
+    f = fire("region-sum-four", v)
+    assert f.elim == {"r3c5": "5"}  # 24 - 10 = 14: only 1+2+8+3 and 3+4+5+2
+    assert "r3c2 + r3c3 + r3c4 + r3c5 = 24 - 10 = 14" in f.text
+
+
+def test_region_sum_four_quiet():
+    p = puzzle(ROWS4)  # too many ways to list: a reader could not check them
+    assert fire("region-sum-four", position(p)) is None
+
+
+# ------------------------------------------------------------ chains
+def test_bivalue_chain_fires():
+    # one unclued run: r2c2 = 1 leaves r2c3 and r2c4 both down to 3
+    q = puzzle(r"""
+        \ |\ |\ |\
+        \ |  |  |
+    """)
+    v = position(q, cands={"r2c2": "12", "r2c3": "13", "r2c4": "13"})
+    f = fire("bivalue-chain", v)
+    assert f.elim == {"r2c2": "1"}
+    links = f.deduction.proof.links
+    assert [lk.contradiction for lk in links] == [False, True]
+    assert "of 2 links" in f.text and "r2c3 = 3" in f.text and "r2c4 has no digit left" in f.text
+
+
+def test_bivalue_chain_quiet():
+    q = puzzle(r"""
+        \ |\ |\ |\
+        \ |  |  |
+    """)
+    v = position(q, cands={"r2c2": "12", "r2c3": "13", "r2c4": "23"})
+    assert fire("bivalue-chain", v) is None
+    # a chain longer than the cap is left alone
+    v = position(q, cands={"r2c2": "12", "r2c3": "13", "r2c4": "13"})
+    assert list(rule("bivalue-chain").func(v, max_len=1)) == []
+
+
+def test_forcing_chain_fires():
+    p = puzzle(line(10, 3))
+    v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "67"})
+    f = fire("forcing-chain", v)
+    # r2c2 = 2 leaves 8 for r2c3 and r2c4, which make at least 3 + 6 = 9
+    assert f.elim == {"r2c2": "2"}
+    lk = f.deduction.proof.links[-1]
+    assert lk.contradiction and lk.proof.runs == (run(p, "r2c1>"),)
+    assert "r2c3 (3,4)" in lk.text and "r2c4 (6,7)" in lk.text
+
+
+def test_forcing_chain_quiet():
+    p = puzzle(line(10, 3))
+    v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "56"})
+    assert fire("forcing-chain", v) is None
+
+
 # ------------------------------------------------------------ fallbacks
 def test_trial_fires():
     p = puzzle(FOUR)
-    f = fire("trial", position(p))
-    # r2c2 = 1 forces r3c2 = 4, r3c3 = 8 and r2c3 = 8: the 16 run would repeat 8
-    assert f.elim == {"r2c2": "1"}
-    assert "1 leaves r2c2" in f.text
+    v = position(p, cands={"r2c2": "12", "r3c2": "34", "r3c3": "89", "r2c3": "78"})
+    f = fire("trial", v)
+    # r2c3 = 8 leaves r3c3 (8 or 9, and 8 is now taken in the 16 run) needing 16 - 8 = 8
+    assert f.elim == {"r2c3": "8"}
+    assert "1 link" in f.text and "…" not in f.text and "8 leaves r2c3" in f.text
+    links = f.deduction.proof.links
+    assert len(links) == 1 and links[0].contradiction
+
+
+def test_trial_shows_every_link():
+    """Trial follows simple steps to the end: a chain too long for the forcing-chain rung
+    (capped at 1 link here) is shown link by link, each a simple step of its own."""
+    p = puzzle(r"""
+        \ |\ |\ |\
+        \ |  |  |
+    """)
+    v = position(p, cands={"r2c2": "12", "r2c3": "13", "r2c4": "13"})
+    assert fire("forcing-chain", v) is not None
+    r = rule("forcing-chain")
+    assert list(r.func(v, max_len=1)) == []  # nothing that short
+    f = fire("trial", v)
+    links = f.deduction.proof.links
+    assert len(links) >= 2 and links[-1].contradiction
+    assert all(not lk.contradiction for lk in links[:-1])
+    for k, lk in enumerate(links, 1):
+        assert f"({k}) {lk.text}" in f.text
+
+
+def test_trial_quiet():
+    p = puzzle(line(10, 3))  # 1+2+3+4 ... every assumption here has a way out
+    v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "56"})
+    assert fire("trial", v) is None
 
 
 def test_trial_quiet_when_nothing_is_open():
@@ -488,3 +613,177 @@ def test_regions_are_found_once_per_puzzle():
     regions = v.context.regions
     assert regions is v.context.regions
     assert regions and all(r.cost > 0 for r in regions)
+
+
+# ------------------------------------------------------------ proofs (DESIGN.md §5b)
+def _facts(f):
+    """The proof of a found deduction in names: ({cell: digits}, {run label: combos},
+    [run labels])."""
+    pr = f.deduction.proof
+    assert pr is not None, "every rule of this file must yield a proof"
+    p_runs = _PUZ[0].runs
+    cells = {_PUZ[0].whites[i]: "".join(map(str, _digits(m))) for i, m in pr.cells.items()}
+    names = {f"r{r + 1}c{c + 1}": v for (r, c), v in cells.items()}
+    combos_ = {p_runs[r].label: sorted("+".join(map(str, _digits(c))) for c in cs)
+               for r, cs in pr.combos.items()}
+    return names, combos_, [p_runs[r].label for r in pr.runs]
+
+
+_PUZ: list = [None]
+
+
+def _digits(m):
+    return [d for d in range(1, 10) if m >> (d - 1) & 1]
+
+
+def _proof_of(p, rule_id, v, rid=None):
+    _PUZ[0] = p
+    f = fire(rule_id, v, rid)
+    assert f is not None
+    return f, *_facts(f)
+
+
+def test_lone_cell_shows_its_subtraction():
+    p = puzzle(line(24, 3))
+    v = position(p, placed={"r2c2": 9, "r2c3": 8})
+    f, cells, combos_, runs = _proof_of(p, "lone-cell", v, run(p, "r2c1>"))
+    assert f.place == {"r2c4": 7}
+    assert "needs 24 in all: 24 - 9 - 8 = 7" in f.text
+    assert (cells, combos_, runs) == ({}, {}, ["r2c1→"])
+
+
+def test_unique_intersection_names_the_cells_own_candidates_when_they_decide():
+    p = puzzle(CROSS.replace("4\\", "5\\"))  # across 3/2 gives 1,2; down 5/2 gives 1..4
+    v = position(p, cands={"r2c2": "23"})
+    f, cells, combos_, runs = _proof_of(p, "unique-intersection", v, run(p, "r2c1>"))
+    assert f.place == {"r2c2": 2}
+    # the down run adds nothing: the proof is the across run and the cell's own candidates
+    assert cells == {"r2c2": "23"} and runs == ["r2c1→"] and not combos_
+    assert "can only hold 2 or 3 itself" in f.text and "r1c2" not in f.text
+
+
+def test_unique_intersection_uses_written_digits():
+    p = puzzle(line(10, 4))  # 1+2+3+4 only; three digits written in
+    v = position(p, placed={"r2c2": 1, "r2c3": 2, "r2c4": 4})
+    f = fire("unique-intersection", v, run(p, "r2c1>"))
+    # lone cell would take it first in a walkthrough; the rule itself must say why
+    assert f.place == {"r2c5": 3}
+    assert "1, 2 and 4 written in" in f.text
+
+
+def test_naked_single_comes_first_in_the_ladder():
+    ids = [r.id for r in registry.load()]
+    assert ids[0] == "naked-single"
+    p = puzzle(CROSS)
+    v = position(p, cands={"r2c2": "1"})
+    assert fire("unique-intersection", v, run(p, "r2c1>")) is None  # naked single's job
+    f, cells, _, runs = _proof_of(p, "naked-single", v, run(p, "r2c1>"))
+    assert cells == {"r2c2": "1"} and runs == []
+
+
+def test_combination_filter_grammar_and_run_fact():
+    p = puzzle(two(10))
+    v = position(p, cands={"r2c2": "12346789"}, live={"r2c1>": ["1+9", "2+8", "3+7", "4+6"]})
+    f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run(p, "r2c1>"))
+    assert f.elim == {"r2c3": "5"}  # 5 leaves r2c3 (it had already left r2c2)
+    # 5+5 is no combination: the clue alone rules 5 out, no run fact needed
+    assert "5 appears in none" in f.text and combos_ == {}
+    v = position(p, live={"r2c1>": ["1+9", "2+8"]})
+    f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run(p, "r2c1>"))
+    assert combos_ == {"r2c1→": ["1+9", "2+8"]}
+    assert "3, 4, 5, 6 and 7 appear in none" in f.text
+
+
+def test_hidden_single_names_the_cells_that_cannot_hold_it():
+    p = puzzle(line(6, 3))
+    v = position(p, cands={"r2c2": "23", "r2c3": "123", "r2c4": "23"})
+    f, cells, combos_, runs = _proof_of(p, "hidden-single", v, run(p, "r2c1>"))
+    assert cells == {"r2c2": "23", "r2c4": "23"} and not combos_
+    assert "r2c2 and r2c4 can only hold 2 or 3" in f.text
+
+
+def test_pair_complement_names_the_partner_it_rests_on():
+    p = puzzle(line(15, 4))
+    v = position(p, placed={"r2c2": 1, "r2c3": 6}, cands={"r2c4": "2359", "r2c5": "3589"})
+    f, cells, _, _ = _proof_of(p, "pair-complement", v, run(p, "r2c1>"))
+    assert "15 - 6 - 1 = 8" in f.text
+    # 9 and 8 go by the sum alone, 2 by the 6 written in: no cell fact at all
+    assert cells == {}
+    v = position(p, cands={"r2c2": "12", "r2c3": "12"})
+
+
+def test_sum_bounds_keeps_only_the_facts_its_bound_needs():
+    p = puzzle(line(12, 4))
+    v = position(p, cands={"r2c2": "12", "r2c3": "123", "r2c4": "23"})
+    f, cells, _, _ = _proof_of(p, "sum-bounds", v, run(p, "r2c1>"))
+    assert f.elim == {"r2c5": "12345789"}
+    assert cells == {"r2c2": "12", "r2c3": "123", "r2c4": "23"}
+    assert "at least 1+2+3 = 6" in f.text and "r2c4 (2 or 3)" in f.text
+
+
+def test_combination_elimination_shows_what_it_changes():
+    p = puzzle(two(12))
+    v = position(p, cands={"r2c2": "1234", "r2c3": "79"})
+    f, cells, _, _ = _proof_of(p, "combination-elimination", v, run(p, "r2c1>"))
+    assert f.drop == {"r2c1→": ["4+8", "5+7"]}
+    # 3+9 is left: the board shows it in the same step
+    assert f.elim == {"r2c2": "124", "r2c3": "7"}
+    # 4+8 has nothing for r2c3, 5+7 nothing for r2c2
+    assert cells == {"r2c2": "1234", "r2c3": "79"}
+    assert "r2c2 can only hold 1, 2, 3 or 4, r2c3 only 7 or 9" in f.text
+    assert "so it is 3+9, where 1, 2, 4 and 7 appear nowhere" in f.text
+
+
+def test_combination_elimination_quiet_when_the_board_would_not_change():
+    p = puzzle(two(10))
+    # 1+9 and 2+8 have nothing for the cells; 3+7 and 4+6 keep every digit they have
+    v = position(p, cands={"r2c2": "3467", "r2c3": "3467"})
+    assert fire("combination-elimination", v, run(p, "r2c1>")) is None
+
+
+def test_crossing_run_interaction_applies_its_lemma_and_weighs_it():
+    p = puzzle(FOUR)
+    f, cells, combos_, runs = _proof_of(p, "crossing-run-interaction", position(p),
+                                        run(p, "r3c1>"))
+    assert runs == ["r3c1→", "r1c2↓", "r1c3↓"] and not cells and not combos_
+    # the lemmas (5/2 puts only 1-4 in r3c2, 16/2 only 7 or 9 in r3c3) are applied to the
+    # board, and so is what the dropped combinations change (3+9 is left)
+    assert f.elim == {"r3c2": "12456789", "r3c3": "12345678"}
+    assert "r1c3↓ 16/2 can only put 7,9 in r3c3" in f.text
+    assert f.deduction.proof.search == (run(p, "r1c2v"), run(p, "r1c3v"))
+
+
+def test_search_floor_grows_with_the_run():
+    from deducer.explain.rating import FULL_SEARCH_WEIGHT, SMALL_SEARCH_WEIGHT, search_floor
+
+    assert search_floor(1, 9) == 0.0
+    assert search_floor(3, 8) == SMALL_SEARCH_WEIGHT
+    assert search_floor(6, 4 ** 6) == FULL_SEARCH_WEIGHT
+    assert search_floor(6, 2) == 0.0
+
+
+def test_permutation_check_gives_a_short_reason_per_combination():
+    p = puzzle(line(15, 5))
+    v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "123456789"})
+    f, cells, _, _ = _proof_of(p, "permutation-check", v, run(p, "r2c1>"))
+    # 1+2+3+4+5 is the only combination: 1 or 2 elsewhere leaves r2c2, r2c3 one digit
+    # for two cells; 6..9 are in no combination
+    assert f.elim == {c: "126789" for c in ("r2c4", "r2c5", "r2c6")}
+    assert cells == {"r2c2": "12", "r2c3": "12"}
+    assert "no combination of r2c1→ 15/5 has 6, 7, 8 and 9" in f.text
+    assert ("1+2+3+4+5 with 1 in r2c4 or r2c5 or r2c6 leaves 2+3+4+5 to the other cells, "
+            "and r2c2 and r2c3 can only take 2 of it") in f.text
+    assert "trying every arrangement" not in f.text
+    assert f.deduction.proof.search == ()  # the reasons are checked, not arrangements
+
+
+def test_permutation_check_takes_the_shortest_reasons_first():
+    from deducer.rules.permutation import MAX_REASONS
+
+    p = puzzle(line(30, 6))  # many combinations: each digit needs several reasons
+    v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "12345"})
+    f = fire("permutation-check", v, run(p, "r2c1>"))
+    # 5 leaves r2c5..r2c7 with one reason per combination with 5 (four of them); the
+    # other removals would need more reasons than one step states: later steps
+    assert f.elim == {"r2c5": "5", "r2c6": "5", "r2c7": "5"}
+    assert f.deduction.values["reasons"] == 4 <= MAX_REASONS

@@ -92,8 +92,9 @@ def test_json_keeps_every_step(k2):
 
 # ---------------------------------------------------------------------------- proof marks
 def _with_proof(exp, n, proof):
-    steps = list(exp.steps)
-    steps[n - 1] = replace(steps[n - 1], proof=proof)
+    """The walkthrough with ``proof`` on step ``n`` and no proof on the others (the built-in
+    rules prove every step: the tests strip the rest to see the marks go)."""
+    steps = [replace(s, proof=proof if s.n == n else None) for s in exp.steps]
     return replace(exp, steps=steps)
 
 
@@ -156,3 +157,15 @@ def test_html_board_marks_the_proof_in_a_browser(k2, tmp_path, browser):
     assert pg.eval_on_selector_all("#board g.w.pf, #board g.w.pr", "els => els.length") == 0
     pg.close()
     assert errors == []
+
+
+def test_real_steps_mark_their_own_proofs(k2):
+    p, exp = k2
+    data = walkthrough_data(p, exp)
+    for s, row in zip(exp.steps, data["steps"], strict=True):
+        cells, runs = proof_marks(p, s)
+        assert s.proof is not None, s.text  # every built-in step carries its proof
+        assert sorted(row[5]) == sorted(runs)
+    first = exp.steps[0]  # a unique combination: its run alone, no fact
+    assert first.rule == "unique-combination" and first.proof["facts"] == []
+    assert data["steps"][0][5] and not data["steps"][0][4]

@@ -12,11 +12,11 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import RuleError
-from ..puzzle.combos import BIT, DIGITS, SINGLE, combos
+from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
 from ..puzzle.model import Puzzle, cell_name, check_solution
 from .registry import Rule, check_deduction
 from .sentences import effect_text, sentence
-from .state import Context, Deduction, Link, Proof, State, View
+from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
 
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT = "solved", "multiple", "none", "stalled", "timeout"
 
@@ -162,10 +162,11 @@ class Engine:
     def run(self) -> str:
         """Step to the end; returns the status."""
         while True:
-            if all(self._placed):
-                return SOLVED
+            # broken first: a grid can be filled in and still break a run's sum
             if self.state.broken() is not None:
                 return NONE
+            if all(self._placed):
+                return SOLVED
             if self.deadline is not None and time.perf_counter() > self.deadline:
                 return TIMEOUT
             if self.max_steps is not None and len(self.steps) >= self.max_steps:
@@ -279,6 +280,8 @@ class Engine:
         before = {}
         touched: set[int] = set()
         self._check_possible(rule, ded, place, elim)
+        resolve_proof(ded)
+        floor = self._proof_floor(ded.proof)  # on the board the step is made on
         for i, m in elim.items():
             before.setdefault(i, masks[i])
             masks[i] &= ~m
@@ -331,7 +334,8 @@ class Engine:
             eliminations=eliminations,
             cells=[whites[i] for i in ded.cells],
             runs=[self.puzzle.runs[r].name for r in ded.runs],
-            weight=float(rule.weight if ded.weight is None else ded.weight),
+            weight=max(float(rule.weight if ded.weight is None else ded.weight),
+                       floor),
             score=int(rule.score if ded.score is None else ded.score),
             available=available,
             combos_removed=combos_removed,
@@ -339,6 +343,24 @@ class Engine:
         )
         self.steps.append(step)
         return step
+
+    def _proof_floor(self, proof: Proof | None) -> float:
+        """The least weight of a step whose proof asks a reader to try the arrangements
+        of runs (:func:`rating.search_floor`), measured on the board the step was made on."""
+        if proof is None or not proof.search:
+            return 0.0
+        from .rating import search_floor
+
+        masks = self.state.masks
+        floor = 0.0
+        for rid in proof.search:
+            open_cells, arrangements = 0, 1
+            for j in self.state.layout.run_cells[rid]:
+                if not self._placed[j]:
+                    open_cells += 1
+                    arrangements *= POP[masks[j]]
+            floor = max(floor, search_floor(open_cells, arrangements))
+        return floor
 
     def _check_possible(self, rule: Rule, ded, place, elim) -> None:
         """A deduction that empties a cell or places a non-candidate is either a true

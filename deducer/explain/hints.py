@@ -145,6 +145,8 @@ class Hint:
                 obj["cells"] = [list(c) for c in self.cells]
             if self.level == "full" and self.step is not None:
                 obj["step"] = self.step.to_json()
+                if self.step.proof is not None:  # what the step rests on (DESIGN.md §5b)
+                    obj["proof"] = self.step.proof
                 obj["reasoning"] = [s.to_json() for s in self.reasoning]
             elif self.level == "concrete":
                 obj["reasoning_rules"] = [s.rule for s in self.reasoning]

@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-RATER_VERSION = "2"  # 2: effort bump on total effort (was effort per cell)
+# 2: effort bump on total effort (was effort per cell); 3: a step weighs at least what its
+# proof asks a reader to check (search_floor), naked singles written at once; 4: chains
+# instead of trial, max_chain in the rating
+RATER_VERSION = "4"
 
 LEVELS = ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
 #: upper bound of the hardest step's weight for each level below Extreme
@@ -21,6 +24,16 @@ LEVEL_MAX_WEIGHT = (("Easy", 1.6), ("Medium", 2.4), ("Hard", 4.2), ("Expert", 6.
 #: them rose from 0.72 (the v1 per-cell bump) to 0.90; the other labelled sets are unchanged.
 EFFORT_BUMP = {"Easy": 1000, "Medium": 2500, "Hard": 5000, "Expert": 10000}
 TRIAL_RULES = frozenset({"trial"})
+#: the longest chain a person is expected to follow (README "Rating"): a path that needs a
+#: longer one is Extreme, as a path that needs trial is
+MAX_HUMAN_CHAIN = 12
+#: what trying every arrangement of a run weighs (DESIGN.md §4: permutation check of a
+#: small run, of any run), the floor of a step whose proof asks for it
+SMALL_SEARCH_WEIGHT = 3.8
+FULL_SEARCH_WEIGHT = 5.8
+#: a run this small (open cells, or arrangements of their candidates) is a small search
+SMALL_SEARCH_CELLS = 4
+SMALL_SEARCH_ARRANGEMENTS = 24
 GUESS_RULES = frozenset({"backtracking"})
 
 
@@ -37,6 +50,7 @@ class Rating:
     bumped: bool = False
     mean_available: float = 0.0  # simplest-tier moves open per step (lower = harder)
     solved: bool = True
+    max_chain: int = 0  # links in the longest chain (proof by assumption) the path needs
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -49,10 +63,34 @@ class Rating:
         return LEVELS.index(self.level)
 
 
-def level_for(max_weight: float, rules_used: set[str]) -> str:
+def search_floor(open_cells: int, arrangements: int) -> float:
+    """The least weight of a step whose proof asks a reader to try the arrangements of a
+    run with ``open_cells`` empty cells whose candidates allow ``arrangements`` fillings
+    (the product of their candidate counts): the weight the ladder gives that check.
+    A crossing-run lemma over a six-cell run thus weighs what the full per-run check
+    weighs, not less."""
+    if open_cells <= 1 or arrangements <= 2:
+        return 0.0
+    if open_cells <= SMALL_SEARCH_CELLS or arrangements <= SMALL_SEARCH_ARRANGEMENTS:
+        return SMALL_SEARCH_WEIGHT
+    return FULL_SEARCH_WEIGHT
+
+
+def chain_length(step) -> int:
+    """Links of a step's proof by assumption (the longest case of a proof by cases); 0
+    for a step with no chain. Berthier's W-rating counts the same thing."""
+    proof = getattr(step, "proof", None)
+    if not proof:
+        return 0
+    if "cases" in proof:
+        return max((len(c.get("links", ())) for c in proof["cases"]), default=0)
+    return len(proof.get("links", ()))
+
+
+def level_for(max_weight: float, rules_used: set[str], max_chain: int = 0) -> str:
     if rules_used & GUESS_RULES:
         return "Unreasonable"
-    if rules_used & TRIAL_RULES:
+    if rules_used & TRIAL_RULES or max_chain > MAX_HUMAN_CHAIN:
         return "Extreme"
     for name, limit in LEVEL_MAX_WEIGHT:
         if max_weight <= limit + 1e-9:
@@ -65,7 +103,8 @@ def rate_steps(steps, status: str = "solved") -> Rating:
     counts = Counter(s.rule for s in steps)
     max_w = max((s.weight for s in steps), default=0.0)
     score = sum(s.score for s in steps)
-    level = level_for(max_w, set(counts))
+    max_chain = max((chain_length(s) for s in steps), default=0)
+    level = level_for(max_w, set(counts), max_chain)
     bumped = False
     limit = EFFORT_BUMP.get(level)
     if limit is not None and score > limit:
@@ -81,4 +120,5 @@ def rate_steps(steps, status: str = "solved") -> Rating:
         bumped=bumped,
         mean_available=mean_avail,
         solved=status == "solved",
+        max_chain=max_chain,
     )

@@ -65,6 +65,9 @@ def effect_text(view, place: dict, elim: dict, drop: dict) -> str:
 
 def sentence(rule, ded, view, effect: str) -> str:
     """The step's sentence from the rule's template."""
+    from .state import resolve_proof
+
+    resolve_proof(ded)  # a proof built late brings sentence values with it
     values = {
         "effect": effect,
         "cells": view.cells_name(ded.cells),
@@ -76,6 +79,11 @@ def sentence(rule, ded, view, effect: str) -> str:
         run = view.run(ded.runs[0])
         values.update(sum="?" if run.total is None else run.total, length=run.length)
     values.update(ded.values)
+    # a rule may give a value as a function: worded only for the step taken, not for
+    # every deduction counted or skipped on the way
+    for key, value in list(values.items()):
+        if callable(value):
+            values[key] = value()
     try:
         text = string.Formatter().vformat(rule.explain, (), _Values(rule, values))
     except RuleError:

@@ -18,7 +18,8 @@ class Proof:
 
     ``cells`` maps a white-cell index to the candidate mask the cell is limited to; ``combos``
     maps a run id to the combo masks its digits are one of; ``runs`` are the runs whose rules
-    the step applies (the local problem). A proof by assumption sets ``assume`` = (cell, digit)
+    the step applies (the local problem), ``search`` those of them whose arrangements a
+    reader must try (the rating's floor). A proof by assumption sets ``assume`` = (cell, digit)
     and ``links``; a proof by cases lists assumption proofs in ``cases``, one per candidate.
     Digits written on the board need no fact: every reader sees them.
     """
@@ -29,6 +30,11 @@ class Proof:
     assume: tuple[int, int] | None = None
     links: tuple[Link, ...] = ()
     cases: tuple[Proof, ...] = ()
+    #: runs whose arrangements a reader must try to check the step (not in the JSON: the
+    #: rating reads it, see rating.search_floor)
+    search: tuple[int, ...] = ()
+    #: sentence values known only once the proof is built (a proof built late)
+    values: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -62,7 +68,20 @@ class Deduction:
     weight: float | None = None
     score: int | None = None
     text: str | None = None  # a ready sentence instead of the template (trial chains)
-    proof: Proof | None = None  # DESIGN.md §5b; the engine turns it into the step's JSON
+    #: DESIGN.md §5b; the engine turns it into the step's JSON. May be a function returning
+    #: the Proof, called only for the deduction the engine takes (:func:`resolve_proof`)
+    proof: Proof | None = None
+
+
+def resolve_proof(ded: Deduction) -> Proof | None:
+    """The deduction's proof, built now if the rule gave a function (cheap rules that
+    yield many deductions build the proof only for the one taken); its late sentence
+    values join the deduction's."""
+    if callable(ded.proof):
+        ded.proof = ded.proof()
+        if ded.proof is not None and ded.proof.values:
+            ded.values = {**ded.values, **ded.proof.values}
+    return ded.proof
 
 
 class State:

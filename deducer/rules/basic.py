@@ -1,13 +1,44 @@
-"""The first rungs: isolated cells, unique combinations, cross reference, singles, filters."""
+"""The first rungs: isolated cells, unique combinations, cross reference, singles, filters.
+
+Each deduction carries its proof (DESIGN.md §5b): the runs it applies and the facts it
+rests on, the fewest that carry it; the sentence names every one of them.
+"""
 
 from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
+from ..solve.propagate import run_filter
 from . import rule
+from .facts import (
+    alts,
+    both,
+    cell_facts,
+    clue_combos,
+    digits_and,
+    free_mask,
+    holds,
+    minus,
+    proof,
+    run_fact,
+)
 
 
-@rule(values=("digit", "placed"))
+def _union(cs) -> int:
+    u = 0
+    for c in cs:
+        u |= c
+    return u
+
+
+def _common(cs) -> int:
+    m = 0x1FF
+    for c in cs:
+        m &= c
+    return m if cs else 0
+
+
+@rule(values=("arithmetic", "digit", "placed"))
 def lone_cell(view, rid):
     """One empty cell left in a clued run: it holds what the sum still needs (002 §1.2.2)."""
     need = view.remaining(rid)
@@ -18,14 +49,22 @@ def lone_cell(view, rid):
         return
     i = open_[0]
     cells = view.layout.run_cells[rid]
+    placed = view.placed_mask(rid)
+    arithmetic = minus(view.run(rid).total, placed)
+    values = {"cell": view.cell_name(i), "digit": need, "placed": view.digits(placed, "+"),
+              "arithmetic": arithmetic}
     if 1 <= need <= 9 and view.mask(i) & BIT[need]:
-        yield Deduction(placements={i: need}, cells=tuple(cells), runs=(rid,),
-                        values={"cell": view.cell_name(i), "digit": need,
-                                "placed": view.digits(view.placed_mask(rid), "+")})
+        yield Deduction(placements={i: need}, cells=tuple(cells), runs=(rid,), values=values,
+                        proof=proof(view, (rid,)))
     else:  # the sum cannot be met: the puzzle (as entered) has no solution
+        facts = {} if not 1 <= need <= 9 else {i: view.mask(i)}
+        if facts:
+            values["arithmetic"] += f", which {view.cell_name(i)} cannot hold " \
+                                    f"(it can only hold {alts(view.mask(i))})"
+        else:
+            values["arithmetic"] += ", which no digit is"
         yield Deduction(eliminations={i: view.mask(i)}, cells=tuple(cells), runs=(rid,),
-                        values={"cell": view.cell_name(i), "digit": need,
-                                "placed": view.digits(view.placed_mask(rid), "+")})
+                        values=values, proof=proof(view, (rid,), facts))
 
 
 @rule(values=("combo",))
@@ -39,23 +78,109 @@ def unique_combination(view, rid):
     elim = {i: view.mask(i) & ~only for i in view.open_cells(rid) if view.mask(i) & ~only}
     if elim:
         yield Deduction(eliminations=elim, cells=tuple(run.cells), runs=(rid,),
-                        values={"combo": view.combo(only)})
+                        values={"combo": view.combo(only)}, proof=proof(view, (rid,)))
 
 
-@rule(values=("digit", "mine", "other", "theirs"))
+def _takes(view, rid: int, narrowed: bool) -> int:
+    """Digits an open cell of the run may take: those of its combinations (the live ones
+    when ``narrowed``, else those its clue allows) not written in it yet."""
+    cs = view.live(rid) if narrowed else clue_combos(view, rid)
+    return _union(cs) & ~view.placed_mask(rid)
+
+
+def _run_clause(view, rid: int, narrowed: bool, cell: int) -> str:
+    cs = view.live(rid) if narrowed else clue_combos(view, rid)
+    placed = view.placed_mask(rid)
+    if len(cs) <= 4:
+        ways = " or ".join(view.combo(c) for c in cs)
+        ways = f"only {ways}" if narrowed else ways
+    else:
+        missing = 0x1FF & ~_union(cs)
+        ways = f"{'only ' if narrowed else ''}{len(cs)} combinations" + (
+            f", none with {digits_and(missing)}" if missing else "")
+    written = f", {digits_and(placed)} written in" if placed else ""
+    return (f"{view.run_name(rid)} ({ways}{written}: {view.cell_name(cell)} can take "
+            f"{alts(_takes(view, rid, narrowed))})")
+
+
+@rule(values=("digit", "fits", "mine", "other", "theirs", "why"))
 def unique_intersection(view, rid):
-    """Cross reference (002 §1.2.4): the digits both runs allow at a cell are one digit."""
+    """Cross reference (002 §1.2.4): what the cell's runs let it take, and its own
+    candidates when they matter, meet in one digit. The fewest of these reasons that
+    decide the cell make the proof; a cell decided by its candidates alone is a naked
+    single, not this."""
     mine = view.live_union(rid)
     for i in view.open_cells(rid):
+        m = view.mask(i)
+        if POP[m] <= 1:
+            continue  # naked single's business (or a broken cell other rules report)
         other = view.crossing(rid, i)
-        theirs = view.live_union(other) if other is not None else 0x1FF
-        both = view.mask(i) & mine & theirs
-        if POP[both] == 1:
-            runs = (rid,) if other is None else (rid, other)
-            yield Deduction(placements={i: SINGLE[both]}, cells=(i,), runs=runs,
-                            values={"digit": SINGLE[both], "mine": view.digits(mine),
-                                    "theirs": view.digits(theirs),
-                                    "other": "" if other is None else view.run_name(other)})
+        # the cell's candidates exclude the digits written in its runs already
+        full = m & mine & (view.live_union(other) if other is not None else 0x1FF)
+        if POP[full] != 1:
+            continue
+        runs = (rid,) if other is None else (rid, other)
+        yield Deduction(placements={i: SINGLE[full]}, cells=(i,), runs=runs,
+                        values={"digit": SINGLE[full]},
+                        proof=lambda i=i, m=m, runs=runs, full=full: _intersection(
+                            view, rid, i, m, runs, full))
+
+
+def _intersection(view, rid, i, m, runs, full):
+    """The proof of a unique intersection (the fewest reasons that decide the cell), and
+    the sentence's values with it. Built only for the deduction the engine takes."""
+    digit = SINGLE[full]
+    live_take = {r: _takes(view, r, True) for r in runs}
+    found = None
+    for use in _options(runs):
+        both_ = m if "cell" in use else 0x1FF
+        for r in runs:
+            if r in use:
+                both_ &= live_take[r]
+        if both_ == full:
+            found = use
+            break
+    assert found is not None
+    used = tuple(r for r in runs if r in found)
+    # a run's narrowed combinations are a fact only when the clue alone would not do
+    narrowed = {r: True for r in used}
+    for r in used:
+        trial = m if "cell" in found else 0x1FF
+        for q in used:
+            trial &= _takes(view, q, narrowed[q] and q != r)
+        if trial == full:
+            narrowed[r] = False
+    facts = {i: m} if "cell" in found else {}
+    run_facts = {r: view.live(r) for r in used if narrowed[r]}
+    count = len(used) + ("cell" in found)
+    other = runs[1] if len(runs) > 1 else None
+    values = {"digit": digit, "fits": {1: "", 2: " both", 3: " all three"}[count],
+              "why": _why(view, used, narrowed, i, "cell" in found, m)(),
+              "mine": view.digits(live_take[rid]),
+              "theirs": view.digits(live_take[other]) if other is not None else "",
+              "other": "" if other is None else view.run_name(other)}
+    return proof(view, used, facts, run_facts, values=values)
+
+
+def _why(view, used, narrowed, i, own: bool, m: int):
+    """The reason of a unique intersection, worded when the step is taken."""
+    def text() -> str:
+        clauses = [_run_clause(view, r, narrowed[r], i) for r in used]
+        why = both(clauses)
+        if own:
+            why += f"{',' if len(clauses) > 1 else ''} and can only hold {alts(m)} itself"
+        return why
+
+    return text
+
+
+def _options(runs):
+    """Sets of reasons to try, fewest first: each run's combinations, the cell's own
+    candidates ("cell"); the runs' reasons before the cell's at equal size."""
+    singles = [(r,) for r in runs]
+    pairs = [tuple(runs)] if len(runs) == 2 else []
+    with_cell = [(r, "cell") for r in runs]
+    return [*singles, *pairs, *with_cell, (*runs, "cell")]
 
 
 @rule(values=("digit",))
@@ -64,32 +189,66 @@ def naked_single(view, rid):
     for i in view.open_cells(rid):
         d = SINGLE[view.mask(i)]
         if d:
-            yield Deduction(placements={i: d}, cells=(i,), runs=(), values={"digit": d})
+            yield Deduction(placements={i: d}, cells=(i,), runs=(), values={"digit": d},
+                            proof=proof(view, (), {i: view.mask(i)}))
 
 
-@rule(values=("combos", "digits"))
+@rule(values=("absent", "combos", "digits"))
 def combination_filter(view, rid):
     """A digit that is in no live combination of the run leaves its cells."""
     live = view.live(rid)
-    union = view.live_union(rid)
+    union = _union(live)
     elim = {i: view.mask(i) & ~union for i in view.open_cells(rid) if view.mask(i) & ~union}
-    if elim:
-        gone = 0
-        for m in elim.values():
-            gone |= m
-        yield Deduction(eliminations=elim, cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
-                        values={"combos": view.combos_text(live), "digits": view.digits(gone)})
+    if not elim:
+        return
+    gone = _union(elim.values())
+    fact = run_fact(view, rid)
+    shown = live
+    if fact is not None and not gone & _union(clue_combos(view, rid)):
+        fact, shown = None, clue_combos(view, rid)  # the clue alone rules them out
+    verb = "appears" if POP[gone] == 1 else "appear"
+    yield Deduction(eliminations=elim, cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
+                    values={"combos": view.combos_text(shown), "digits": view.digits(gone),
+                            "absent": f"{digits_and(gone)} {verb}"},
+                    proof=proof(view, (rid,), {}, {} if fact is None else {rid: fact}))
 
 
-@rule(values=("combos", "digit"))
+def _forced_without_combos(view, rid, facts, home, d) -> bool:
+    """Would the run (its sum, the written digits and the cells' ``facts``) put ``d`` in
+    ``home`` without knowing which combinations earlier steps ruled out?"""
+    masks = []
+    for j in view.layout.run_cells[rid]:
+        if view.is_placed(j):
+            masks.append(view.mask(j))
+        else:
+            masks.append(facts.get(j, free_mask(view, j, (rid,))))
+    fit = run_filter(view.layout.run_total[rid], tuple(masks))
+    return fit is None or fit[view.layout.run_cells[rid].index(home)] == BIT[d]
+
+
+@rule(values=("combos", "digit", "others"))
 def hidden_single(view, rid):
     """A digit every live combination needs fits only one cell of the run."""
     live = view.live(rid)
-    need = view.live_common(rid) & ~view.placed_mask(rid)
+    need = _common(live) & ~view.placed_mask(rid)
     open_ = view.open_cells(rid)
+    clue_need = None
     for d in DIGITS[need]:
         homes = [i for i in open_ if view.mask(i) & BIT[d]]
-        if len(homes) == 1:
-            yield Deduction(placements={homes[0]: d}, cells=tuple(open_), runs=(rid,),
-                            values={"digit": d, "combos": view.combos_text(live),
-                                    "cell": view.cell_name(homes[0])})
+        if len(homes) != 1:
+            continue
+        home = homes[0]
+        if clue_need is None:  # only for a hidden single found: most calls find none
+            clue_need = _common(clue_combos(view, rid))
+        narrowed = not clue_need & BIT[d]
+        shown = live if narrowed else clue_combos(view, rid)
+        facts = cell_facts(view, [j for j in open_ if j != home], (rid,))
+        if narrowed and _forced_without_combos(view, rid, facts, home, d):
+            continue  # the run's sum forces it, not its combinations: not this rule's step
+        others = holds(view, facts) if facts else f"{view.cell_name(home)} is its only " \
+                                                  "empty cell"
+        yield Deduction(placements={home: d}, cells=tuple(open_), runs=(rid,),
+                        values={"digit": d, "combos": view.combos_text(shown),
+                                "cell": view.cell_name(home), "others": others},
+                        proof=proof(view, (rid,), facts,
+                                    {rid: live} if narrowed else {}))

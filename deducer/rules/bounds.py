@@ -4,29 +4,71 @@ from __future__ import annotations
 
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
+from ..solve.propagate import run_filter
 from . import rule
+from .facts import alts, both, cell_facts, free_mask, minus, proof
 
 
-def _extremes(masks: list[int], avail: int) -> tuple[int, int]:
-    """Valid lower and upper bounds on the sum of distinct digits, one from each mask.
+def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:
+    """Valid lower and upper bounds on the sum of distinct digits, one from each mask,
+    each with the sum that shows it (``1+2+3``).
 
     Two bounds each way, the tighter kept: each cell on its own (its smallest/largest
     candidate) and the distinct-digits bound (the smallest/largest ``k`` digits any of
     the cells can take).
     """
     k = len(masks)
-    lo_cells = sum(LOW[m] for m in masks)
-    hi_cells = sum(HIGH[m] for m in masks)
+    avail = 0
+    for m in masks:
+        avail |= m
     ds = DIGITS[avail]
-    lo_set = sum(ds[:k]) if len(ds) >= k else 99
-    hi_set = sum(ds[-k:]) if len(ds) >= k else -99
-    return max(lo_cells, lo_set), min(hi_cells, hi_set)
+    lows = [LOW[m] for m in masks]
+    highs = [HIGH[m] for m in masks]
+    lo = (sum(lows), "+".join(map(str, sorted(lows))))
+    hi = (sum(highs), "+".join(map(str, sorted(highs))))
+    if len(ds) >= k:
+        lo_set, hi_set = ds[:k], ds[-k:]
+        if sum(lo_set) > lo[0]:
+            lo = (sum(lo_set), "+".join(map(str, lo_set)))
+        if sum(hi_set) < hi[0]:
+            hi = (sum(hi_set), "+".join(map(str, hi_set)))
+    return lo, hi
 
 
-@rule(values=("bounds", "count", "high", "low", "need", "others"))
+def _bounds(need: int, masks: list[int]) -> tuple[int, int, tuple, tuple]:
+    least, most = _extremes(masks)
+    return need - most[0], need - least[0], least, most
+
+
+def _exact(view, rid, cells, total, facts, i, d) -> bool:
+    """Is ``d`` ruled out of cell ``i`` by the run alone, its cells limited to ``facts``
+    (the others free)? (The per-run check over the local problem.)"""
+    masks = []
+    for j in cells:
+        if view.is_placed(j):
+            masks.append(view.mask(j))
+        elif j == i:
+            masks.append(BIT[d])
+        else:
+            masks.append(facts.get(j, free_mask(view, j, (rid,))))
+    return run_filter(total, tuple(masks)) is None
+
+
+def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
+    """The digits whose facts are among ``key``."""
+    return [d for k, ds in groups.items() if set(k) <= set(key) for d in ds]
+
+
+@rule(values=("bounds", "count", "high", "low", "need", "need_text", "others"))
 def sum_bounds(view, rid):
     """Each empty cell is at least the remaining sum minus the most the other empty cells
-    can make, and at most the remaining sum minus the least they can make."""
+    can make, and at most the remaining sum minus the least they can make.
+
+    The proof keeps the candidates of only those other cells whose candidates the bound
+    needs (a cell that may hold any digit not yet written in the run needs no fact). A
+    digit is taken only when the run would not rule it out with fewer of those facts than
+    its bound needs: then the sentence's arithmetic is exactly what the proof rests on.
+    """
     need = view.remaining(rid)
     if need is None:
         return
@@ -37,32 +79,62 @@ def sum_bounds(view, rid):
     masks = {i: view.mask(i) & ~placed for i in open_}
     if any(m == 0 for m in masks.values()):
         return  # a broken cell: other rules report it
+    cells = list(view.layout.run_cells[rid])
+    total = view.layout.run_total[rid]
     for i in open_:
-        others = [masks[j] for j in open_ if j != i]
+        others = [j for j in open_ if j != i]
         avail = 0
-        for m in others:
-            avail |= m
+        for j in others:
+            avail |= masks[j]
         if len(DIGITS[avail]) < len(others):
             continue  # the other cells cannot all be filled: other rules report it
-        least, most = _extremes(others, avail)
-        lo, hi = need - most, need - least
-        too_small = [d for d in DIGITS[masks[i]] if d < lo]
-        too_big = [d for d in DIGITS[masks[i]] if d > hi]
-        if not (too_small or too_big):
+        lo, hi, _, _ = _bounds(need, [masks[j] for j in others])
+        out = [d for d in DIGITS[masks[i]] if d < lo or d > hi]
+        if not out:
             continue
+        # per digit, the fewest facts about the other cells its bound needs; a digit
+        # whose facts say more than the run needs (the sum alone rules it out with
+        # fewer) is left to a later step that can say why
+        free = {j: free_mask(view, j, (rid,)) for j in others}
+        groups: dict[tuple, list[int]] = {}
+        for d in out:
+            facts = cell_facts(view, others, (rid,))
+            for j in list(facts):
+                trial = [facts[k] if k in facts and k != j else free[k] for k in others]
+                t_lo, t_hi, _, _ = _bounds(need, trial)
+                if d < t_lo or d > t_hi:
+                    del facts[j]
+            if any(_exact(view, rid, cells, total, {k: m for k, m in facts.items() if k != j},
+                          i, d) for j in facts):
+                continue
+            groups.setdefault(tuple(sorted(facts.items())), []).append(d)
+        if not groups:
+            continue
+        # one step takes every digit whose facts are among those of one digit (each fact
+        # then needed by that digit, and the bounds only tighten with more facts)
+        key = max(groups, key=lambda k: len(_covered(groups, k)))
+        digits = sorted(_covered(groups, key))
+        facts = dict(key)
+        used = [facts.get(j, free[j]) for j in others]
+        lo, hi, least, most = _bounds(need, used)
+        too_small = [d for d in digits if d < lo]
+        too_big = [d for d in digits if d > hi]
         gone = 0
         for d in too_small + too_big:
             gone |= BIT[d]
         name = view.cell_name(i)
         parts = []
         if too_big:
-            parts.append(f"they make at least {least}, so {name} is at most "
-                         f"{need} - {least} = {hi}")
+            parts.append(f"they make at least {least[1]} = {least[0]}, so {name} is at most "
+                         f"{need} - {least[0]} = {hi}")
         if too_small:
-            parts.append(f"they make at most {most}, so {name} is at least "
-                         f"{need} - {most} = {lo}")
+            parts.append(f"they make at most {most[1]} = {most[0]}, so {name} is at least "
+                         f"{need} - {most[0]} = {lo}")
+        named_others = both([view.cell_name(j) + (f" ({alts(facts[j])})" if j in facts else "")
+                             for j in others])
         yield Deduction(eliminations={i: gone}, cells=tuple(open_), runs=(rid,),
-                        values={"need": need, "cell": name,
-                                "others": view.cells_name(j for j in open_ if j != i),
+                        values={"need": need, "need_text": minus(view.run(rid).total, placed),
+                                "cell": name, "others": named_others,
                                 "count": len(open_), "bounds": "; ".join(parts),
-                                "low": lo, "high": hi})
+                                "low": lo, "high": hi},
+                        proof=proof(view, (rid,), facts))

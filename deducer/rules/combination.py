@@ -1,12 +1,14 @@
-"""Combo reference (seed 002 §1.2.5): rule out combinations the cells cannot hold."""
+"""Combo reference (seed 002 §1.2.5): rule out combinations the cells cannot hold, and
+show what that changes on the board."""
 
 from __future__ import annotations
 
 from itertools import combinations
 
 from ..explain.state import Deduction
-from ..puzzle.combos import POP
+from ..puzzle.combos import BIT, DIGITS, POP
 from . import rule
+from .facts import both, cell_facts, clue_combos, digits_and, free_mask, holds, proof, run_fact
 
 
 def matchable(digits: int, masks) -> bool:
@@ -47,8 +49,11 @@ def hall_witness(digits: int, cells, masks) -> tuple[tuple[int, ...], int] | Non
     return None
 
 
-def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int]) -> str | None:
-    """Why the open cells (with candidate ``masks``) cannot hold ``combo``; None if they can."""
+def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int],
+            leaned: set[int] | None = None) -> str | None:
+    """Why the open cells (with candidate ``masks``) cannot hold ``combo``; None if they
+    can. The cells whose candidates the reason rests on are added to ``leaned``."""
+    leaned = set() if leaned is None else leaned
     if combo & placed != placed:
         missing = placed & ~combo
         return (f"{view.combo(combo)} has no {view.digits(missing)}, which is already "
@@ -56,49 +61,141 @@ def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int]) -
     rest = combo & ~placed
     if POP[rest] != len(open_):
         return f"{view.combo(combo)} does not fit the cells written in"
-    union = 0
-    for m in masks:
-        union |= m
-    homeless = rest & ~union
-    if homeless:
-        return (f"{view.combo(combo)} needs {view.digits(homeless)}, which no empty cell "
-                f"can hold")
-    for i, m in zip(open_, masks, strict=True):
-        if not m & rest:
-            return (f"{view.combo(combo)} leaves {view.cell_name(i)} (candidates "
-                    f"{view.digits(m)}) nothing")
     if matchable(rest, masks):
         return None
+    # the smallest group of cells short of digits: the fewest candidates to name
     found = hall_witness(rest, open_, masks)
     if found is None:  # cannot happen (Hall's theorem); say it plainly all the same
+        leaned.update(open_)
         return f"{view.combo(combo)} cannot be arranged in the empty cells"
     group, u = found
-    if u:
-        return (f"{view.combo(combo)} would need {len(group)} different digits in "
-                f"{view.cells_name(group)}, which can only take {view.digits(u)} of it")
-    return f"{view.combo(combo)} has nothing for {view.cells_name(group)}"
+    leaned.update(group)
+    if not u:
+        return f"{view.combo(combo)} has nothing for {view.cells_name(group)}"
+    if len(group) == len(open_):
+        homeless = rest & ~u
+        return (f"{view.combo(combo)} needs {view.digits(homeless)}, which no empty cell "
+                f"can hold")
+    return (f"{view.combo(combo)} would need {len(group)} different digits in "
+            f"{view.cells_name(group)}, which can only take {view.digits(u)} of it")
 
 
-@rule(values=("combos", "left", "why"))
+_PLURAL = {"has": "have", "needs": "need", "does": "do", "leaves": "leave"}
+
+
+def _grouped(view, dropped, reasons) -> str:
+    """Reasons that say the same of several combinations, said once:
+    ``1+3+6+7 and 2+4+5+6 have nothing for r5c7``."""
+    tails: dict[str, list[int]] = {}
+    for c, why in zip(dropped, reasons, strict=True):
+        tails.setdefault(why[len(view.combo(c)) + 1:], []).append(c)
+    out = []
+    for tail, cs in tails.items():
+        if len(cs) > 1:
+            verb, _, rest = tail.partition(" ")
+            tail = f"{_PLURAL.get(verb, verb)} {rest}"
+        out.append(f"{both([view.combo(c) for c in cs])} {tail}")
+    return "; ".join(out)
+
+
+def _analyse(view, rid, open_, placed, live, masks):
+    """What dropping the combinations the cells (``masks``) cannot hold gives:
+    (dropped, reasons, cells leaned on, combinations left, removals, placements)."""
+    dropped, reasons = [], []
+    leaned: set[int] = set()
+    for c in live:
+        why = why_not(view, c, placed, open_, masks, leaned)
+        if why is not None:
+            dropped.append(c)
+            reasons.append(why)
+    left = tuple(c for c in live if c not in dropped)
+    union, common = 0, 0x1FF
+    for c in left:
+        union |= c
+        common &= c
+    elim = {i: view.mask(i) & ~union for i in open_ if view.mask(i) & ~union}
+    # a digit every combination left needs, with one empty cell to hold it, is written in
+    # (a cell written in this way no longer offers its other digits)
+    place: dict[int, int] = {}
+    todo = list(DIGITS[common & ~placed]) if left else []
+    progress = True
+    while todo and progress:
+        progress = False
+        for d in todo:
+            homes = [i for i, m in zip(open_, masks, strict=True)
+                     if m & BIT[d] and i not in place]
+            if len(homes) == 1 and homes[0] not in elim:
+                place[homes[0]] = d
+                leaned.update(j for j in open_ if j != homes[0] and j not in place)
+                todo.remove(d)
+                progress = True
+                break
+    return dropped, reasons, leaned, left, elim, place
+
+
+@rule(values=("absent", "combos", "facts", "left", "then", "why"))
 def combination_elimination(view, rid):
     """Drop every live combination of the run that its cells cannot hold: one missing a
     digit written in, one with a digit no empty cell takes, one that leaves an empty cell
-    without a digit, one whose digits cannot all be given their own cell."""
+    without a digit, one whose digits cannot all be given their own cell.
+
+    A step must change the board: it is taken only when the combinations left lose a
+    digit some empty cell still has (those digits leave the cells in the same step) or
+    need a digit only one empty cell can hold (written in). The proof keeps the fewest
+    cells' candidates that still give the same step.
+    """
     open_, placed, live = view.open_cells(rid), view.placed_mask(rid), view.live(rid)
     if not live:
         return
     masks = [view.mask(i) & ~placed for i in open_]
-    dropped = []
-    reasons = []
-    for c in live:
-        why = why_not(view, c, placed, open_, masks)
-        if why is not None:
-            dropped.append(c)
-            reasons.append(why)
-    if not dropped:
-        return
-    yield Deduction(drop_combos={rid: tuple(dropped)},
+    dropped, reasons, leaned, left, elim, place = _analyse(view, rid, open_, placed, live,
+                                                          masks)
+    if not dropped or len(dropped) == len(live) or not (elim or place):
+        return  # nothing to drop, a contradiction other rules report, or no change
+    # drop a cell's candidates from the reasoning when the same step follows without them
+    for k, i in enumerate(open_):
+        if i not in leaned or masks[k] == free_mask(view, i, (rid,)) & ~placed:
+            continue
+        trial = masks.copy()
+        trial[k] = free_mask(view, i, (rid,)) & ~placed
+        t = _analyse(view, rid, open_, placed, live, trial)
+        t_union = 0
+        for c in t[3]:
+            t_union |= c
+        if (set(t[0]) == set(dropped) and t[5] == place
+                and all(not t_union & m for m in elim.values())):
+            masks = trial
+            dropped, reasons, leaned, left, _, _ = t
+    gone = 0
+    for m in elim.values():
+        gone |= m
+    needed = 0
+    for d in place.values():
+        needed |= BIT[d]
+    # the run's narrowed combinations are a fact only when its clue has more that would
+    # keep a removed digit or lack a placed one; without the fact the sentence lists what
+    # the clue allows
+    fact = run_fact(view, rid)
+    shown = live
+    if fact is not None:
+        clue = clue_combos(view, rid)
+        if not any(c & gone or c & needed != needed for c in clue if c not in live):
+            fact, shown = None, clue
+            left = tuple(c for c in clue if c not in dropped)
+    facts = cell_facts(view, [i for i in open_ if i in leaned], (rid,))
+    then = []
+    absent = f"{digits_and(gone)} {'appears' if POP[gone] == 1 else 'appear'}"
+    if gone:
+        then.append(f"where {absent} nowhere")
+    if place:
+        every = {1: "which needs", 2: "both need"}.get(len(left), "all of which need")
+        holders = both([f"only {view.cell_name(i)} can hold {d}" for i, d in place.items()])
+        then.append(f"{every} {digits_and(needed)}, and {holders}")
+    yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim, placements=place,
                     cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
-                    values={"combos": view.combos_text(live), "why": "; ".join(reasons),
-                            "left": view.combos_text(c for c in live if c not in dropped)
-                            or "nothing"})
+                    values={"combos": view.combos_text(shown),
+                            "why": _grouped(view, dropped, reasons),
+                            "facts": holds(view, facts) + "; " if facts else "",
+                            "left": view.combos_text(left) or "nothing",
+                            "then": ", " + "; ".join(then), "absent": absent},
+                    proof=proof(view, (rid,), facts, {} if fact is None else {rid: fact}))

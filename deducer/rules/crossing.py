@@ -1,5 +1,11 @@
 """Crossing-run interaction: a run's combinations checked against what its crossing runs
-can really put in the shared cells."""
+can really put in the shared cells.
+
+The lemma ("r14c7↓ 17/5 can only put 1,2,3 in r16c7") is part of the proof: the crossing
+run is listed with the candidates of its cells, its digits that fit no arrangement leave
+the shared cell in the same step, and the step weighs at least what trying that run's
+arrangements weighs (see :func:`deducer.explain.rating.search_floor`).
+"""
 
 from __future__ import annotations
 
@@ -7,21 +13,52 @@ from ..explain.state import Deduction
 from ..solve.propagate import run_filter
 from . import rule
 from .combination import matchable
+from .facts import both, cell_facts, clue_combos, digits_and, free_mask, holds, proof, run_fact
 
 
-def _crossing_allows(view, rid, i) -> tuple[int | None, int]:
-    """(crossing run, the digits of cell ``i`` that fit some full arrangement of it)."""
-    other = view.crossing(rid, i)
-    if other is None:
-        return None, view.mask(i)
+def _fits(view, other: int, masks: dict[int, int]) -> dict[int, int] | None:
+    """The digits each cell of run ``other`` can take in some arrangement of it."""
     cells = view.layout.run_cells[other]
-    fit = run_filter(view.layout.run_total[other], tuple(view.mask(j) for j in cells))
+    fit = run_filter(view.layout.run_total[other], tuple(masks[j] for j in cells))
     if fit is None:
-        return other, 0
-    return other, fit[cells.index(i)]
+        return None
+    return dict(zip(cells, fit, strict=True))
 
 
-@rule(values=("combos", "crossing", "limits", "why"))
+def _analyse(view, rid, open_, live, placed, masks, crossing):
+    """(limited masks of the run's open cells, dropped combos, lemma removals per cell,
+    crossing runs blamed) for cell candidates ``masks``."""
+    limited = []
+    lemma: dict[int, int] = {}
+    fits = {}
+    for i in open_:
+        other = crossing[i]
+        m = masks[i] & ~placed
+        if other is None:
+            limited.append(m)
+            continue
+        if other not in fits:
+            fits[other] = _fits(view, other, masks)
+        fit = fits[other]
+        if fit is None:
+            return None
+        limited.append(m & fit[i])
+        if m & ~fit[i]:
+            lemma[i] = m & ~fit[i]
+    dropped = []
+    blamed: dict[int, None] = {}
+    base = [masks[i] & ~placed for i in open_]
+    for c in live:
+        if c & placed != placed:
+            continue  # combination elimination's business, not this rule's
+        rest = c & ~placed
+        if matchable(rest, base) and not matchable(rest, limited):
+            dropped.append(c)
+            blamed.update((crossing[i], None) for i in lemma if lemma[i] & rest)
+    return limited, dropped, lemma, tuple(blamed)
+
+
+@rule(values=("combos", "crossing", "facts", "gone", "limits", "why"))
 def crossing_run_interaction(view, rid):
     """Drop a live combination of the run that cannot be arranged in its empty cells once
     each cell is limited to the digits its crossing run can really put there."""
@@ -30,38 +67,71 @@ def crossing_run_interaction(view, rid):
     if len(live) < 2 or not open_:
         return
     placed = view.placed_mask(rid)
-    masks = [view.mask(i) & ~placed for i in open_]
-    limited = []
-    narrowed = []  # (cell, crossing run, digits it cannot put there, digits it can)
-    for i, m in zip(open_, masks, strict=True):
-        other, fit = _crossing_allows(view, rid, i)
-        if other is not None and not fit:
-            return  # the crossing run is already impossible: other rules report it
-        limited.append(m & fit)
-        if m & ~fit:
-            narrowed.append((i, other, m & ~fit, m & fit))
-    if not narrowed:
-        return
-    dropped = []
-    reasons = []
-    blamed: dict[int, None] = {}
-    for c in live:
-        if c & placed != placed:
-            continue  # combination elimination's business, not this rule's
-        rest = c & ~placed
-        if matchable(rest, masks) and not matchable(rest, limited):
-            dropped.append(c)
-            why = [(i, other, ok) for i, other, gone, ok in narrowed if gone & rest]
-            blamed.update((other, None) for _, other, _ in why)
-            by = ", and ".join(f"{view.run_name(other)} can only put {view.digits(ok) or 'nothing'}"
-                               f" in {view.cell_name(i)}" for i, other, ok in why)
-            reasons.append(f"{view.combo(c)} cannot be placed, as {by}")
+    crossing = {i: view.crossing(rid, i) for i in open_}
+    masks = {}
+    for i in open_:
+        if crossing[i] is not None:
+            for j in view.layout.run_cells[crossing[i]]:
+                masks[j] = view.mask(j)
+        masks[i] = view.mask(i)
+    found = _analyse(view, rid, open_, live, placed, masks, crossing)
+    if found is None:
+        return  # a crossing run is already impossible: other rules report it
+    limited, dropped, lemma, blamed = found
     if not dropped or len(dropped) == len(live):
         return
-    runs = (rid,) + tuple(blamed)
-    cells = tuple(open_)
-    yield Deduction(drop_combos={rid: tuple(dropped)}, cells=cells, runs=runs,
-                    values={"combos": view.combos_text(live), "why": "; ".join(reasons),
-                            "limits": ", ".join(f"{view.cell_name(i)} ({view.digits(m)})"
-                                                for i, m in zip(open_, limited, strict=True)),
-                            "crossing": ", ".join(view.run_name(r) for r in runs[1:])})
+    lemma = {i: m for i, m in lemma.items() if crossing[i] in blamed}
+    left = tuple(c for c in live if c not in dropped)
+    union = 0
+    for c in left:
+        union |= c
+    elim = dict(lemma)
+    for i in open_:
+        if view.mask(i) & ~union:
+            elim[i] = elim.get(i, 0) | (view.mask(i) & ~union)
+    runs = (rid, *blamed)
+    listed = {i: (o if o in blamed else None) for i, o in crossing.items()}
+    # the fewest cell facts that still give the same drops and lemma
+    cells = [j for j in masks if not view.is_placed(j)
+             and (j in open_ or any(j in view.layout.run_cells[o] for o in blamed))]
+    facts = cell_facts(view, cells, runs)
+    for j in list(facts):
+        trial = dict(masks)
+        for k in cells:
+            if k not in facts or k == j:
+                trial[k] = free_mask(view, k, runs)
+        again = _analyse(view, rid, open_, live, placed, trial, listed)
+        if again is None:
+            continue
+        _, t_dropped, t_lemma, _ = again
+        if set(dropped) <= set(t_dropped) and all(t_lemma.get(i, 0) & m == m
+                                                  for i, m in lemma.items()):
+            del facts[j]
+    final = {j: (facts[j] if j in facts else free_mask(view, j, runs)) for j in cells}
+    shown_limited = _analyse(view, rid, open_, live, placed, {**masks, **final}, listed)[0]
+    can = dict(zip(open_, shown_limited, strict=True))
+    gone = 0
+    for i in open_:
+        gone |= view.mask(i) & ~union
+    fact = run_fact(view, rid)
+    if fact is not None and not any(c & gone for c in clue_combos(view, rid)
+                                     if c not in live):
+        fact = None
+    shown = live if fact is not None else tuple(
+        c for c in clue_combos(view, rid) if c in live or c not in dropped)
+    reasons = []
+    for c in dropped:
+        rest = c & ~placed
+        by = both([f"{view.run_name(crossing[i])} can only put {view.digits(can[i]) or 'nothing'}"
+                   f" in {view.cell_name(i)}" for i in lemma if lemma[i] & rest])
+        reasons.append(f"{view.combo(c)} cannot be placed, as {by}")
+    limits = ", ".join(f"{view.cell_name(i)} ({view.digits(can[i])})" for i in open_)
+    yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim,
+                    cells=tuple(open_), runs=runs,
+                    values={"combos": view.combos_text(shown), "why": "; ".join(reasons),
+                            "limits": limits,
+                            "facts": holds(view, facts) + "; " if facts else "",
+                            "gone": digits_and(gone) if gone else "",
+                            "crossing": ", ".join(view.run_name(r) for r in runs[1:])},
+                    proof=proof(view, runs, facts, {} if fact is None else {rid: fact},
+                                search=blamed))

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from ..explain.state import Deduction
-from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
-from ..solve.propagate import Contradiction, propagate
+from ..puzzle.combos import BIT, POP
 from . import rule
 
 
@@ -16,35 +15,17 @@ def _by_constraint(view):
     return cells
 
 
-@rule(values=("digit",))
-def trial(view, max_chain: int = 4):
-    """Assume a candidate, propagate; a contradiction eliminates it."""
-    layout = view.layout
-    base = list(view.masks)
-    for i in _by_constraint(view):
-        left = view.context.time_left()
-        if left is not None and left <= 0:
-            return  # the engine reports the time-out
-        for d in DIGITS[base[i]]:
-            masks = base.copy()
-            masks[i] = BIT[d]
-            order: list[int] = []
-            try:
-                propagate(layout, masks, layout.cell_runs[i], trace=order)
-            except Contradiction as c:
-                # the first consequences, in the order propagation found them
-                chain = [j for j in dict.fromkeys(order)
-                         if j != i and POP[base[j]] > 1 and SINGLE[masks[j]]][:max_chain]
-                then = ", ".join(f"{view.cell_name(j)} = {SINGLE[masks[j]]}" for j in chain)
-                broken = view.run_name(c.run)
-                text = (f"If {view.cell_name(i)} were {d} then "
-                        + (f"{then} … and " if then else "")
-                        + f"{broken} would have no combination left; so {d} leaves "
-                        f"{view.cell_name(i)}.")
-                yield Deduction(eliminations={i: BIT[d]}, cells=(i,) + tuple(chain),
-                                runs=(c.run,), text=text,
-                                values={"digit": d, "cell": view.cell_name(i)})
-                return
+@rule(values=("digit", "length"))
+def trial(view, max_chain: int = 10_000):
+    """Level-1 trial: assume a candidate and follow simple steps (singles, lone cells, the
+    small-run checks of :mod:`deducer.rules.chains`) as far as they go; a contradiction
+    eliminates it. The step shows the whole chain, only the links the contradiction needs."""
+    from .chains import find_chain, to_deduction
+
+    found = find_chain(view, max_len=max_chain, work=100_000)
+    if found is not None:
+        i, d, links = found
+        yield to_deduction(view, i, d, links, label="Trial: a chain", weight=None, score=None)
 
 
 @rule(values=("digit",))

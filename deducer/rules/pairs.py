@@ -5,15 +5,17 @@ from __future__ import annotations
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from . import rule
+from .facts import alts, cell_facts, minus, proof
 
 
-@rule(values=("need", "pair", "why"))
+@rule(values=("need", "need_text", "pair", "why"))
 def pair_complement(view, rid):
     """A clued run with two empty cells: digit ``a`` stays in one of them only if the
     other can hold ``need - a`` and that is not ``a`` again (distinct digits).
 
     This covers the 2-cell runs of the ladder and, equally, any run down to its last
-    two empty cells (their sum is the clue minus the digits written in).
+    two empty cells (their sum is the clue minus the digits written in). The proof names
+    the candidates of a partner cell only when a removal rests on them.
     """
     need = view.remaining(rid)
     if need is None:
@@ -25,22 +27,42 @@ def pair_complement(view, rid):
     x, y = open_
     elim: dict[int, int] = {}
     why: list[str] = []
+    leaned: list[int] = []  # partners whose candidates a removal rests on
     for me, other in ((x, y), (y, x)):
         theirs = view.mask(other) & ~placed
-        bad = [(a, need - a) for a in DIGITS[view.mask(me) & ~placed]
-               if not 1 <= need - a <= 9 or need - a == a or not theirs & BIT[need - a]]
-        if bad:
-            gone = 0
-            for a, _ in bad:
-                gone |= BIT[a]
-            elim[me] = gone
-            why.append(f"{view.cell_name(me)} cannot be {', '.join(str(a) for a, _ in bad)}, "
-                       f"as {view.cell_name(other)} would need "
-                       f"{', '.join(str(b) for _, b in bad)}")
+        plain, absent = [], []
+        for a in DIGITS[view.mask(me) & ~placed]:
+            b = need - a
+            if not 1 <= b <= 9 or b == a or placed & BIT[b]:
+                plain.append((a, b))
+            elif not theirs & BIT[b]:
+                absent.append((a, b))
+        if not (plain or absent):
+            continue
+        gone = 0
+        for a, _ in plain + absent:
+            gone |= BIT[a]
+        elim[me] = gone
+        me_name, other_name = view.cell_name(me), view.cell_name(other)
+        for a, b in plain:
+            if b == a:
+                why.append(f"{me_name} cannot be {a}, as {other_name} would need another {a}")
+            elif 1 <= b <= 9:
+                why.append(f"{me_name} cannot be {a}, as {other_name} would need the {b} "
+                           "already written in")
+            else:
+                why.append(f"{me_name} cannot be {a}, as {other_name} would need {b}")
+        if absent:
+            leaned.append(other)
+            why.append(f"{other_name} can only hold {alts(theirs)}, so {me_name} cannot be "
+                       f"{', '.join(str(a) for a, _ in absent)} (it would need "
+                       f"{', '.join(str(b) for _, b in absent)})")
     if not elim:
         return
     run = view.run(rid)
     pair = "its two cells" if run.length == 2 else "its two empty cells"
+    facts = cell_facts(view, leaned, (rid,))
     yield Deduction(eliminations=elim, cells=(x, y), runs=(rid,),
                     values={"pair": pair, "cells": view.cells_name((x, y)), "need": need,
-                            "why": "; ".join(why)})
+                            "need_text": minus(run.total, placed), "why": "; ".join(why)},
+                    proof=proof(view, (rid,), facts))

@@ -1,37 +1,114 @@
 """The full-strength per-run check: a digit stays only if some arrangement puts it there.
 
-Shares ``run_filter`` with the solver's bulk propagation, so explain and solve agree.
+Shares ``run_filter`` with the solver's bulk propagation, so explain and solve agree. A
+person cannot try every arrangement of a long run, so the step gives the short reason
+instead: for each combination with the digit, the group of other cells that could not
+take what is left of it (Hall's condition), with those cells' candidates as its facts.
+When a run loses many digits at once, a step takes those with the shortest reasons and
+leaves the rest to the next steps.
 """
 
 from __future__ import annotations
 
 from ..explain.state import Deduction
-from ..puzzle.combos import DIGITS
+from ..puzzle.combos import BIT, DIGITS
 from ..solve.propagate import run_filter
 from . import rule
+from .combination import hall_witness
+from .facts import both, cell_facts, clue_combos, holds, proof
+
+#: the most reasons one step states (a digit whose reasons are more is still taken alone)
+MAX_REASONS = 6
 
 
-@rule(values=("arrangements", "open", "what"))
+def _reasons(view, rid, open_, placed, d, cells):
+    """The clauses that rule ``d`` out of ``cells``, and the cells they lean on."""
+    masks = {j: view.mask(j) for j in open_}
+    with_d = [c for c in clue_combos(view, rid) if c & BIT[d]]
+    clauses: list[str] = []
+    leaned: set[int] = set()
+    for c in with_d:
+        rest = c & ~placed & ~BIT[d]
+        groups: dict[tuple, list[int]] = {}
+        for i in cells:
+            others = [j for j in open_ if j != i]
+            found = hall_witness(rest, others, [masks[j] for j in others])
+            if found is None:  # cannot happen after run_filter; never claim it
+                return None
+            groups.setdefault(found, []).append(i)
+        for (group, u), at in groups.items():
+            leaned.update(group)
+            where = " or ".join(view.cell_name(i) for i in at)
+            names = both([view.cell_name(j) for j in group])
+            if not u:
+                short = f"{names} {'has' if len(group) == 1 else 'have'} nothing of it"
+            else:
+                short = f"{names} can only take {view.digits(u)} of it"
+            left = view.combo(rest) if rest else "nothing"
+            clauses.append(f"{view.combo(c)} with {d} in {where} leaves {left} to the other "
+                           f"cells, and {short}")
+    return clauses, leaned
+
+
+@rule(values=("facts", "length", "open", "reasons", "what", "why"))
 def permutation_check(view, rid, max_open: int | None = None):
+    """Remove the digits of the run's empty cells that fit no arrangement of its
+    combinations, each with its reason."""
     open_ = view.open_cells(rid)
     if not open_ or (max_open is not None and len(open_) > max_open):
         return
-    cells = view.layout.run_cells[rid]
-    old = tuple(view.mask(i) for i in cells)
-    new = run_filter(view.layout.run_total[rid], old)
+    cells = list(view.layout.run_cells[rid])
+    total = view.layout.run_total[rid]
+    new = run_filter(total, tuple(view.mask(i) for i in cells))
     if new is None:
-        yield Deduction(eliminations={i: view.mask(i) for i in open_}, cells=tuple(cells),
-                        runs=(rid,), values={"what": "any digit anywhere",
-                                             "arrangements": "no arrangement at all"})
-        return
-    elim = {i: a & ~b for i, a, b in zip(cells, old, new, strict=True) if a & ~b}
+        return  # no arrangement at all: a broken run that combination rules report
+    elim = {i: view.mask(i) & ~b for i, b in zip(cells, new, strict=True)
+            if view.mask(i) & ~b}
     if not elim:
         return
+    placed = view.placed_mask(rid)
+    by_digit: dict[int, list[int]] = {}
+    for i, m in elim.items():
+        for d in DIGITS[m]:
+            by_digit.setdefault(d, []).append(i)
+    found = []
+    # digits in no combination at all share one clause
+    union = 0
+    for c in clue_combos(view, rid):
+        union |= c
+    absent = [d for d in by_digit if not union & BIT[d]]
+    if absent:
+        at = sorted({i for d in absent for i in by_digit.pop(d)})
+        ds = both([str(d) for d in absent])
+        found.append((1, 0, [(d, [i for i in at if elim[i] & BIT[d]]) for d in absent],
+                      ([f"no combination of {view.run_name(rid)} has {ds}"], set())))
+    for d, at in by_digit.items():
+        r = _reasons(view, rid, open_, placed, d, at)
+        if r is None:
+            return
+        found.append((len(r[0]), d, [(d, at)], r))
+    found.sort(key=lambda t: (t[0], t[1]))
+    chosen, count = [], 0
+    for n, _d, at, r in found:
+        if chosen and count + n > MAX_REASONS:
+            continue
+        chosen.append((at, r))
+        count += n
+    take: dict[int, int] = {}
+    clauses: list[str] = []
+    leaned: set[int] = set()
+    for pairs, (cl, le) in chosen:
+        for d, at in pairs:
+            for i in at:
+                take[i] = take.get(i, 0) | BIT[d]
+        clauses += cl
+        leaned |= le
+    facts = cell_facts(view, [j for j in open_ if j in leaned], (rid,))
     what = " or ".join(f"{'/'.join(map(str, DIGITS[m]))} in {view.cell_name(i)}"
-                       for i, m in elim.items())
-    run = view.run(rid)
-    fitting = {c for c in view.live(rid)}
-    yield Deduction(eliminations=elim, cells=tuple(cells), runs=(rid,),
-                    values={"what": what, "open": len(open_),
-                            "arrangements": view.combos_text(sorted(fitting)) or "none",
-                            "length": run.length})
+                       for i, m in take.items())
+    yield Deduction(eliminations=take, cells=tuple(cells), runs=(rid,),
+                    values={"what": what, "open": len(open_), "why": "; ".join(clauses),
+                            "facts": holds(view, facts) + "; " if facts else "",
+                            "length": view.run(rid).length,
+                            "reasons": len(clauses)},
+                    proof=proof(view, (rid,), facts))

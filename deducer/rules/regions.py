@@ -12,10 +12,11 @@ from __future__ import annotations
 import weakref
 from itertools import product
 
-from ..explain.state import Deduction
+from ..explain.state import Deduction, Proof
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
 from . import rule
+from .local import trim
 
 _WORD = {True: "down", False: "across"}
 
@@ -193,12 +194,15 @@ def _runs(region, chosen) -> tuple[int, ...]:
 
 
 @rule(values=("apart", "base", "base_desc", "base_total", "chosen", "chosen_desc",
-              "chosen_total", "digit", "equation", "target"))
-def region_sum(view, unknowns: int = 1):
-    """Every stored region whose identity leaves ``unknowns`` open cells (1 or 2)."""
+              "chosen_total", "digit", "equation", "target", "ways"))
+def region_sum(view, unknowns: int = 1, max_ways: int = 8):
+    """Every stored region whose identity leaves ``unknowns`` open cells. With three or
+    more, the open cells are a virtual run: their sum (or difference) is known, and the
+    ways to make it from their candidates (at most ``max_ways``, so a reader can check
+    them) say which digits go."""
     tracker = _tracker(view)
     regions = tracker.regions
-    quiet = tracker.quiet[unknowns]
+    quiet = tracker.quiet.setdefault(unknowns, set())
     for n in tracker.candidates(unknowns):
         region = regions[n]
         found = False
@@ -206,8 +210,10 @@ def region_sum(view, unknowns: int = 1):
             plus, minus, k = _identity(view, region, chosen, excluded)
             if unknowns == 1:
                 ded = _one(view, region, chosen, excluded, plus, minus, k)
-            else:
+            elif unknowns == 2:
                 ded = _two(view, region, chosen, excluded, plus, minus, k)
+            else:
+                ded = _many(view, region, chosen, excluded, plus, minus, k, max_ways)
             if ded is not None:
                 found = True
                 yield ded
@@ -224,11 +230,16 @@ def _one(view, region, chosen, excluded, plus, minus, k):
     values.update(equation=f"{view.cell_name(x)} = {expr} = {v}", digit=v,
                   target=view.cell_name(x))
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
-    return Deduction(placements={x: v}, cells=cells, runs=_runs(region, chosen), values=values)
+    runs = _runs(region, chosen)
+    kept, _ = trim(view, runs, {}, {}, {x: v})
+    return Deduction(placements={x: v}, cells=cells, runs=runs, values=values,
+                     weight=_weight(1, runs), proof=Proof(runs=kept))
 
 
-def _share_run(view, x, y) -> bool:
-    return bool(set(view.runs_of(x)) & set(view.runs_of(y)))
+def _shared_run(view, x, y) -> int | None:
+    """The run both cells are in, if any."""
+    both = set(view.runs_of(x)) & set(view.runs_of(y))
+    return min(both) if both else None
 
 
 def _two(view, region, chosen, excluded, plus, minus, k):
@@ -249,7 +260,8 @@ def _two(view, region, chosen, excluded, plus, minus, k):
 
         def back(b):
             return b + total
-    distinct = _share_run(view, x, y)
+    shared = _shared_run(view, x, y)
+    distinct = shared is not None
     mx, my = view.mask(x), view.mask(y)
     gone_x = gone_y = 0
     for a in DIGITS[mx]:
@@ -268,8 +280,113 @@ def _two(view, region, chosen, excluded, plus, minus, k):
     if not elim:
         return None
     values, sides = _facts(view, region, chosen, excluded)
+    used_distinct = distinct and rel == "+"
     expr = (f"{view.cell_name(x)} {rel} {view.cell_name(y)} = {sides[side]} = {total}"
-            + (" (and they share a run, so they differ)" if distinct and rel == "+" else ""))
+            + (f" (and both are in {view.run_name(shared)}, so they differ)"
+               if used_distinct else "")
+            + f", with {_cands(view, (x, y))}")
     values.update(equation=expr, target=view.cells_name((x, y)), digit="")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
-    return Deduction(eliminations=elim, cells=cells, runs=_runs(region, chosen), values=values)
+    runs = _runs(region, chosen)
+    extra = (shared,) if used_distinct and shared not in runs else ()
+    kept, facts = trim(view, runs + extra, {x: mx, y: my}, elim, {})
+    proof = Proof(cells=facts, runs=kept)
+    return Deduction(eliminations=elim, cells=cells, runs=runs + extra, values=values,
+                     weight=_weight(2, runs + extra), proof=proof)
+
+
+def _ways(doms, sign, apart, k, cap: int):
+    """Every way (digit tuples) to give cells with domains ``doms`` the signed sum ``k``,
+    cells paired in ``apart`` differing; None when there are more than ``cap``."""
+    ways: list[tuple[int, ...]] = []
+    pick = [0] * len(doms)
+
+    def walk(n: int, acc: int) -> bool:
+        if n == len(doms):
+            if acc == k:
+                ways.append(tuple(pick))
+                return len(ways) <= cap
+            return True
+        for d in DIGITS[doms[n]]:
+            if any(b == n and pick[a] == d for a, b, _ in apart):
+                continue
+            pick[n] = d
+            if not walk(n + 1, acc + sign[n] * d):
+                return False
+        return True
+
+    return ways if walk(0, 0) else None
+
+
+def _cands(view, cells) -> str:
+    """'r3c4 (1,2,4), r4c4 (6,8)': the candidates the step rests on."""
+    return ", ".join(f"{view.cell_name(i)} ({view.digits(view.mask(i))})" for i in cells)
+
+
+#: weight with two runs added up, per number of open cells left; every further run adds
+#: 0.05 (up to 0.3): the more runs a person has to add up, the harder the step, yet a region
+#: sum stays an Expert step (at most 6.0)
+_BASE = {1: 4.5, 2: 5.5, 3: 5.6, 4: 5.7}
+
+
+def _weight(unknowns: int, runs) -> float:
+    base = _BASE.get(unknowns, 5.7)
+    return round(min(6.0, base + 0.05 * min(6, max(0, len(runs) - 2))), 3)
+
+
+def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
+    """Three or more open cells: sum(plus) - sum(minus) = k as a virtual run."""
+    flipped = None
+    if not plus:  # all on the other side: their sum is -k
+        plus, minus, k, flipped = minus, [], -k, True
+    cells = list(plus) + list(minus)
+    sign = [1] * len(plus) + [-1] * len(minus)
+    masks = [view.mask(i) for i in cells]
+    # cells that share a run must differ (name that run in the proof and the sentence)
+    apart: list[tuple[int, int, int]] = []
+    for a in range(len(cells)):
+        for b in range(a + 1, len(cells)):
+            r = _shared_run(view, cells[a], cells[b])
+            if r is not None:
+                apart.append((a, b, r))
+    ways = _ways(masks, sign, apart, k, max_ways)
+    if not ways:
+        return None  # too many ways to list, or none (a contradiction the others report)
+    elim = {}
+    for n, i in enumerate(cells):
+        seen = 0
+        for w in ways:
+            seen |= BIT[w[n]]
+        if masks[n] & ~seen:
+            elim[i] = masks[n] & ~seen
+    if not elim:
+        return None
+    values, sides = _facts(view, region, chosen, excluded)
+    lhs = " + ".join(view.cell_name(i) for i in plus)
+    if minus:
+        lhs += " − " + " − ".join(view.cell_name(i) for i in minus)
+    rhs = sides[0] if flipped is None else sides[1]
+    shared = sorted({r for _, _, r in apart})
+    differ = ""
+    groups: dict[int, list[int]] = {}
+    for a, b, r in apart:
+        g = groups.setdefault(r, [])
+        g.extend(x for x in (cells[a], cells[b]) if x not in g)
+    if groups:
+        said = [f"{view.cells_name(sorted(g))} are all in {view.run_name(r)}"
+                if len(g) > 2 else f"{view.cells_name(sorted(g))} are both in {view.run_name(r)}"
+                for r, g in sorted(groups.items())]
+        differ = "; " + "; ".join(said) + ", so they differ"
+    shown = "; ".join(" + ".join(str(d) for d in w[:len(plus)])
+                      + "".join(f" − {d}" for d in w[len(plus):]) for w in ways)
+    expr = (f"{lhs} = {rhs} = {k}, with {_cands(view, cells)}{differ}. "
+            f"The only way{'s' if len(ways) > 1 else ''} to make it: {shown}")
+    values.update(equation=expr, target=view.cells_name(cells), digit="",
+                  ways=shown)
+    runs = _runs(region, chosen)
+    extra = tuple(r for r in shared if r not in runs)
+    area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
+    kept, facts = trim(view, runs + extra, dict(zip(cells, masks, strict=True)), elim, {})
+    proof = Proof(cells=facts, runs=kept)
+    return Deduction(eliminations=elim, cells=area, runs=proof.runs, values=values,
+                     weight=_weight(len(cells), runs + extra), proof=proof)

@@ -7,6 +7,7 @@ from itertools import combinations
 from ..explain.state import Deduction
 from ..puzzle.combos import DIGITS, POP
 from . import rule
+from .facts import both, cell_facts, clue_combos, holds, proof
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -32,20 +33,28 @@ def naked_subset(view, rid, size: int = 2):
         elim = {j: masks[j] & union for j in open_ if j not in group and masks[j] & union}
         if not elim:
             continue
+        facts = {i: view.mask(i) for i in group}
         yield Deduction(eliminations=elim, cells=group, runs=(rid,),
-                        values={"cells": view.cells_name(group), "digits": view.digits(union),
-                                "size": size, "kind": _NAMES.get(size, f"{size}-set")})
+                        values={"cells": both([f"{view.cell_name(i)} ({view.digits(m)})"
+                                               for i, m in facts.items()]),
+                                "digits": view.digits(union),
+                                "size": size, "kind": _NAMES.get(size, f"{size}-set")},
+                        proof=proof(view, (rid,), facts))
 
 
-@rule(values=("combos", "digits"))
+@rule(values=("combos", "digits", "kind", "others", "size"))
 def hidden_subset(view, rid, size: int = 2):
     """``size`` digits that every live combination of the run needs, with only ``size``
     empty cells able to hold any of them: those cells hold exactly these digits."""
     live = view.live(rid)
     placed = view.placed_mask(rid)
-    need = view.live_common(rid) & ~placed
+    common = 0x1FF
+    for c in live:
+        common &= c
+    need = common & ~placed if live else 0
     if POP[need] < size:
         return
+    clue_common = None
     open_ = view.open_cells(rid)
     masks = {i: view.mask(i) & ~placed for i in open_}
     for ds in combinations(DIGITS[need], size):
@@ -63,7 +72,16 @@ def hidden_subset(view, rid, size: int = 2):
         elim = {i: masks[i] & ~want for i in homes if masks[i] & ~want}
         if not elim:
             continue
+        if clue_common is None:  # only for a subset found
+            clue_common = 0x1FF
+            for c in clue_combos(view, rid):
+                clue_common &= c
+        narrowed = clue_common & want != want
+        shown = live if narrowed else clue_combos(view, rid)
+        facts = cell_facts(view, [j for j in open_ if j not in homes], (rid,))
+        others = (holds(view, facts) + ", so") if facts else "and"
         yield Deduction(eliminations=elim, cells=tuple(homes), runs=(rid,),
                         values={"cells": view.cells_name(homes), "digits": view.digits(want),
-                                "combos": view.combos_text(live), "size": size,
-                                "kind": _NAMES.get(size, f"{size}-set")})
+                                "combos": view.combos_text(shown), "size": size,
+                                "others": others, "kind": _NAMES.get(size, f"{size}-set")},
+                        proof=proof(view, (rid,), facts, {rid: live} if narrowed else {}))

@@ -34,6 +34,16 @@ def load_rules(args):
     return registry.load(extra=args.rules, disable=args.disable)
 
 
+def cap_chains(rules, max_chain: int | None):
+    """The chain rungs (rules with a ``max_len`` parameter) set to chains of at most
+    ``max_chain`` links (above the default cut-off too: such chains then rate Extreme)."""
+    if max_chain is not None:
+        for r in rules:
+            if "max_len" in r.params:
+                r.params = {**r.params, "max_len": max_chain}
+    return rules
+
+
 def check_timeout(args) -> None:
     from ...errors import DeducerError
 
@@ -65,6 +75,9 @@ def add_parser(sub) -> None:
     add_rule_args(p)
     add_color_arg(p)
     p.add_argument("--max-steps", type=int, metavar="N", help="stop after N steps")
+    p.add_argument("--max-chain", type=int, metavar="N",
+                   help="use chains of at most N links (the chain rules' max_len); a longer "
+                        "argument is left to trial, which rates Extreme")
     p.add_argument("--ignore-entries", action="store_true",
                    help="explain the bare puzzle, ignoring the player's entries")
 
@@ -80,8 +93,10 @@ def run(args) -> int:
     check_timeout(args)
     if args.max_steps is not None and args.max_steps < 0:
         raise DeducerError("--max-steps must be 0 or more")
+    if args.max_chain is not None and args.max_chain < 1:
+        raise DeducerError("--max-chain must be 1 or more")
     puzzle = read_puzzle(args)
-    rules = load_rules(args)
+    rules = cap_chains(load_rules(args), args.max_chain)
     if args.ignore_entries:
         puzzle = puzzle.without_progress()
     md_to_stdout = args.markdown == "-"

@@ -1,77 +1,80 @@
-"""``deducer rate``: rate many puzzle files: a table, CSV or JSON, in input order."""
+"""``deducer rate``: rate many puzzles: a table, CSV or JSON, or a rows file written as it goes.
+
+The batch machinery (chunks, workers, retries, Dask, resume) is :mod:`deducer.app.batch`;
+this module says what one puzzle's row holds and how rows are printed.
+"""
 
 from __future__ import annotations
 
 import sys
+from functools import partial
 
-from ..cli import EXIT_BAD_INPUT, EXIT_NO_SOLUTION, EXIT_OK, emit
+from ..cli import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, emit
 from .explain import add_rule_args, check_timeout
 
 #: rate limits each puzzle with --timeout, not the whole command (see cli.main)
 PER_PUZZLE_TIMEOUT = True
 
-COLUMNS = ("file", "size", "status", "level", "hardest", "effort", "steps", "trial/guessing")
+COLUMNS = ("file", "size", "status", "level", "hardest", "effort", "steps", "chain",
+           "trial/guessing")
+#: statuses of a row; only "solved" carries a level
+SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT = "solved", "multiple", "none", "stalled", "timeout"
+UNREADABLE, FAILED, ERROR = "unreadable", "failed", "error"
+#: a batch's exit code is the first of these its rows call for
+EXIT_ORDER = ((UNREADABLE, EXIT_BAD_INPUT), (ERROR, EXIT_BAD_INPUT), (FAILED, EXIT_INTERNAL),
+              (TIMEOUT, EXIT_UNDECIDED), (NONE, EXIT_NO_SOLUTION), (MULTIPLE, EXIT_NO_SOLUTION))
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "rate", help="rate the difficulty of many puzzle files",
+        "rate", help="rate the difficulty of many puzzles (files, folders, globs, '-')",
         description="Explain every puzzle step by step and tabulate its rating: size, level, "
                     "hardest step (weight and rule), total effort, number of steps, and the "
-                    "steps that needed trial or guessing. A file holding several puzzles is "
-                    "rated puzzle by puzzle (unless --name picks one). Output is in input "
-                    "order and identical whatever --jobs is. A file that cannot be read is a "
-                    "row with its error; exit code 2 if any, else 1 if some puzzle has no "
-                    "solution, else 0.")
-    p.add_argument("puzzles", nargs="+", metavar="PUZZLE", help="puzzle files")
+                    "steps that needed trial or guessing. Folders are read recursively, a "
+                    "quoted glob is expanded, '-' reads one puzzle per line (puzz.link URLs "
+                    "or JSON lines) and .jsonl files are read line by line. A file holding "
+                    "several puzzles is rated puzzle by puzzle (unless --name picks one). "
+                    "Rows come in input order and are identical whatever --jobs or --engine. "
+                    "Only a uniquely solved puzzle gets a level; every other row says why "
+                    "(unreadable, no solution, not unique, timed out, failed) and never stops "
+                    "the batch. Exit code: 2 if a row is unreadable, else 3 if a puzzle kept "
+                    "killing its worker, else 4 if one timed out, else 1 if one has no "
+                    "solution or several, else 0.")
+    p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
+                   help="puzzle files, folders, globs, or '-' (standard input)")
     from ...puzzle.formats import _MODULES
 
-    p.add_argument("--format", choices=sorted(_MODULES), help="the files' format (default: "
-                   "detect for each file)")
+    p.add_argument("--format", choices=sorted(_MODULES) + ["parquet"],
+                   help="the files' format (default: detect for each file); 'parquet' is "
+                        "taken as --out-format parquet")
     p.add_argument("--name", help="which puzzle of multi-puzzle files (default: all)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--csv", action="store_true", help="print CSV")
     out.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="rate in N worker processes (default 1)")
-    p.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (it is only drawn when stderr is a terminal)")
+    out.add_argument("--out", metavar="FILE",
+                     help="write one JSON line per puzzle to FILE as it goes (source, status, "
+                          "level, hardest, weight, effort, steps, chain, rater, seconds, "
+                          "error, ...); print only a summary")
+    p.add_argument("--out-format", choices=("jsonl", "parquet"),
+                   help="format of --out (default: parquet for a .parquet name, else jsonl; "
+                        "parquet needs the 'parquet' extra)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the rows already in --out and rate only the rest")
+    p.add_argument("--force", action="store_true", help="replace an existing --out file")
+    p.add_argument("--no-timing", action="store_true",
+                   help="leave 'seconds' empty in --out rows, so that two runs give "
+                        "byte-identical files")
+    from ..batch import add_engine_args
+
+    add_engine_args(p, "rate")
     add_rule_args(p)
+    for action in p._actions:
+        if action.dest == "timeout":
+            action.help = ("give each puzzle at most this long (its row then says 'timed out', "
+                           "exit code 4); a worker still busy a second later is killed")
 
 
-# ---------------------------------------------------------------------------- tasks
-def _expand(paths, fmt: str | None, name: str | None) -> list[tuple]:
-    """(label, path, name, error) per puzzle; multi-puzzle files become one task each."""
-    from pathlib import Path
-
-    from ...errors import DeducerError
-    from ...puzzle import formats
-
-    tasks = []
-    for path in paths:
-        if name is not None:
-            tasks.append((f"{path}:{name}", path, name, None))
-            continue
-        try:
-            data = Path(path).read_bytes()
-            text = formats.decode(data, path)
-            f = formats.get(fmt) if fmt else formats.detect(text, path)
-            names = f.names(text) if f.names is not None else []
-        except DeducerError as e:
-            tasks.append((path, path, None, str(e.located(path))))
-            continue
-        except OSError as e:
-            msg = "no such file" if isinstance(e, FileNotFoundError) else \
-                f"cannot read: {e.strerror or e}"
-            tasks.append((path, path, None, f"{path}: {msg}"))
-            continue
-        if len(names) > 1:
-            tasks += [(f"{path}:{n}", path, n, None) for n in names]
-        else:
-            tasks.append((path, path, None, None))
-    return tasks
-
-
+# ---------------------------------------------------------------------------- one puzzle
 _RULES: dict = {}
 
 
@@ -84,85 +87,95 @@ def _ladder(rule_files: tuple, disable: tuple):
     return _RULES[key]
 
 
-def rate_one(task) -> dict:
-    """Rate one puzzle (runs in a worker process): a row of plain data."""
+def _blank(task) -> dict:
+    """A row with nothing rated yet (every key present, in the order rows are written)."""
+    from ...explain.rating import RATER_VERSION
+
+    return {"file": task.label, "path": task.path, "name": task.name, "status": None,
+            "level": None, "hardest_rule": None, "max_weight": None, "score": None,
+            "steps": None, "chain": None, "trial": None, "guessing": None, "rows": None,
+            "cols": None, "cells": None, "rater": RATER_VERSION, "seconds": None,
+            "error": None, "message": "", "rating": None}
+
+
+def _why(status: str, message: str, timeout: float | None) -> str | None:
+    """The reason a row has no level (None for a rated row)."""
+    if status == SOLVED:
+        return None
+    if status == TIMEOUT:
+        return f"timed out after {timeout:g} s" if timeout else "timed out"
+    if status == MULTIPLE:
+        return "not unique: " + message.removeprefix("the puzzle has ")
+    if status == NONE:
+        return message if message.startswith("no solution") else f"no solution: {message}"
+    return f"unrated: {message}"
+
+
+def rate_one(settings: tuple, task) -> dict:
+    """Rate one puzzle (runs in a worker): a row of plain data, whatever happens."""
+    import time
+
     from ...errors import DeducerError
     from ...explain.engine import explain
     from ...explain.rating import GUESS_RULES, TRIAL_RULES
-    from ...puzzle import formats
+    from ..batch.inputs import load
 
-    label, path, name, error, fmt, rule_files, disable, timeout = task
-    row: dict = {"file": label, "path": path, "name": name}
-    if error is not None:
-        row["error"] = error
+    fmt, rule_files, disable, timeout = settings
+    row = _blank(task)
+    if task.error is not None:
+        row.update(status=UNREADABLE, error=task.error)
         return row
+    start = time.perf_counter()
     try:
-        puzzle = formats.load(path, fmt, name=name)
+        puzzle = load(task, fmt)
+        row.update(rows=puzzle.rows, cols=puzzle.cols, cells=len(puzzle.whites))
         exp = explain(puzzle, _ladder(rule_files, disable), timeout=timeout)
     except DeducerError as e:
-        row["error"] = str(e.located(path))
+        where = task.path or task.label
+        # unreadable puzzle, or (once read) a rule file's fault, such as a false deduction
+        row.update(status=UNREADABLE if row["rows"] is None else ERROR,
+                   error=str(e.located(where)))
         return row
     r = exp.rating
-    hardest = max(exp.steps, key=lambda s: s.weight, default=None)
-    trial = sum(1 for s in exp.steps if s.rule in TRIAL_RULES)
-    guess = sum(1 for s in exp.steps if s.rule in GUESS_RULES)
-    row.update(
-        rows=puzzle.rows, cols=puzzle.cols, cells=len(puzzle.whites), status=exp.status,
-        level=r.level, max_weight=round(r.max_weight, 3),
-        hardest_rule=hardest.rule if hardest else None, score=r.score, steps=r.steps,
-        trial=trial, guessing=guess, message=exp.message, rating=r.to_json(),
-    )
+    row.update(status=exp.status, message=exp.message, rating=r.to_json(),
+               seconds=round(time.perf_counter() - start, 3),
+               error=_why(exp.status, exp.message, timeout))
+    if exp.status == SOLVED:
+        hardest = max(exp.steps, key=lambda s: s.weight, default=None)
+        row.update(
+            level=r.level, max_weight=round(r.max_weight, 3),
+            hardest_rule=hardest.rule if hardest else None, score=r.score, steps=r.steps,
+            chain=r.max_chain,
+            trial=sum(1 for s in exp.steps if s.rule in TRIAL_RULES),
+            guessing=sum(1 for s in exp.steps if s.rule in GUESS_RULES))
     return row
 
 
-def _run_tasks(tasks: list, jobs: int, progress) -> list[dict]:
-    results: list = [None] * len(tasks)
-    if jobs <= 1 or len(tasks) <= 1:
-        for k, t in enumerate(tasks):
-            results[k] = rate_one(t)
-            progress(k + 1)
-        return results
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-        futures = {pool.submit(rate_one, t): k for k, t in enumerate(tasks)}
-        done = 0
-        for fut in as_completed(futures):
-            results[futures[fut]] = fut.result()
-            done += 1
-            progress(done)
-    return results
-
-
-class _Progress:
-    """A progress bar on stderr (rich), drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int, enabled: bool):
-        self.total = total
-        self.bar = None
-        if enabled and total > 0:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-            self.bar = Progress("rating", BarColumn(), MofNCompleteColumn(),
-                                TimeRemainingColumn(), console=Console(stderr=True),
-                                transient=True)
-            self.task = self.bar.add_task("rating", total=total)
-            self.bar.start()
-
-    def __call__(self, done: int) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, completed=done)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+def failed_row(timeout: float | None, task, kind: str, message: str) -> dict:
+    """The row of a puzzle the batch engine gave up on (runs in the parent)."""
+    row = _blank(task)
+    if kind == "timeout":
+        row.update(status=TIMEOUT, error=_why(TIMEOUT, "", timeout), seconds=timeout)
+    else:
+        row.update(status=FAILED, error=f"failed: {message}")
+    return row
 
 
 # ---------------------------------------------------------------------------- output
+def out_row(row: dict, timing: bool = True) -> dict:
+    """The row of an ``--out`` file (the issue's columns, in a fixed order)."""
+    return {"source": row["file"], "status": row["status"], "level": row["level"],
+            "hardest": row["hardest_rule"], "weight": row["max_weight"],
+            "effort": row["score"], "steps": row["steps"], "chain": row["chain"],
+            "trial": row["trial"], "guessing": row["guessing"], "rows": row["rows"],
+            "cols": row["cols"], "cells": row["cells"], "rater": row["rater"],
+            "seconds": row["seconds"] if timing else None, "error": row["error"]}
+
+
 def _cells(row: dict) -> list[str]:
-    if "error" in row:
-        return [row["file"], "-", "error", "", "", "", "", row["error"]]
+    size = "-" if row["rows"] is None else f"{row['rows']}x{row['cols']}/{row['cells']}"
+    if row["level"] is None:
+        return [row["file"], size, row["status"], "-", "", "", "", "", row["error"] or ""]
     fallback = []
     if row["trial"]:
         fallback.append(f"trial x{row['trial']}")
@@ -170,16 +183,15 @@ def _cells(row: dict) -> list[str]:
         fallback.append(f"guessing x{row['guessing']}")
     hardest = f"{row['max_weight']:g}" + (f" {row['hardest_rule']}" if row["hardest_rule"]
                                            else "")
-    return [row["file"], f"{row['rows']}x{row['cols']}/{row['cells']}", row["status"],
-            row["level"], hardest, str(row["score"]), str(row["steps"]),
-            ", ".join(fallback) or "-"]
+    return [row["file"], size, row["status"], row["level"], hardest, str(row["score"]),
+            str(row["steps"]), str(row["chain"] or "-"), ", ".join(fallback) or "-"]
 
 
 def table(rows: list[dict]) -> str:
     body = [_cells(r) for r in rows]
     heads = list(COLUMNS)
     widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
-    right = {5, 6}  # numbers
+    right = {5, 6, 7}  # numbers
     lines = []
     for line in [heads] + body:
         cells = [c.rjust(w) if k in right and line is not heads else c.ljust(w)
@@ -188,21 +200,24 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+CSV_HEAD = ["file", "rows", "cols", "cells", "status", "level", "max_weight", "hardest_rule",
+            "score", "steps", "trial", "guessing", "max_chain", "rater_version", "error"]
+
+
 def csv_text(rows: list[dict]) -> str:
     import csv
     import io
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["file", "rows", "cols", "cells", "status", "level", "max_weight",
-                "hardest_rule", "score", "steps", "trial", "guessing", "error"])
+    w.writerow(CSV_HEAD)
     for r in rows:
-        if "error" in r:
-            w.writerow([r["file"], "", "", "", "error", "", "", "", "", "", "", "", r["error"]])
-            continue
-        w.writerow([r["file"], r["rows"], r["cols"], r["cells"], r["status"], r["level"],
-                    f"{r['max_weight']:g}", r["hardest_rule"] or "", r["score"], r["steps"],
-                    r["trial"], r["guessing"], ""])
+        weight = "" if r["max_weight"] is None else f"{r['max_weight']:g}"
+        w.writerow(["" if r[k] is None else r[k] for k in CSV_HEAD[:6]]
+                   + [weight]
+                   + ["" if r[k] is None else r[k]
+                      for k in ("hardest_rule", "score", "steps", "trial", "guessing", "chain")]
+                   + [r["rater"], r["error"] or ""])
     return buf.getvalue()
 
 
@@ -210,31 +225,107 @@ def json_text(rows: list[dict]) -> str:
     from ...explain.rating import RATER_VERSION
     from ...render.jsonout import dumps
 
-    return dumps({"version": RATER_VERSION, "puzzles": rows})
+    out = []
+    for r in rows:
+        d = {k: v for k, v in r.items() if k != "seconds"}  # stdout stays byte-identical
+        if d["error"] is None:
+            del d["error"]
+        out.append(d)
+    return dumps({"version": RATER_VERSION, "puzzles": out})
 
 
+def exit_code(counts: dict) -> int:
+    for status, code in EXIT_ORDER:
+        if counts.get(status):
+            return code
+    return EXIT_OK
+
+
+def summary(counts: dict, total: int, kept: int, out: str) -> str:
+    names = ((SOLVED, "rated"), (MULTIPLE, "not unique"), (NONE, "no solution"),
+             (TIMEOUT, "timed out"), (STALLED, "unrated"), (UNREADABLE, "unreadable"),
+             (ERROR, "rule errors"), (FAILED, "failed"))
+    parts = [f"{counts[s]} {label}" for s, label in names if counts.get(s)]
+    resumed = f" ({kept} kept from before)" if kept else ""
+    return f"{total} puzzles{resumed}: {', '.join(parts) or 'none'}; rows in {out}\n"
+
+
+# ---------------------------------------------------------------------------- run
 def run(args) -> int:
+    from collections import Counter
+
     from ...errors import DeducerError
+    from ...explain.rating import RATER_VERSION
+    from ..batch import run as batch_run
+    from ..batch import settings_from
+    from ..batch.inputs import Embedded, expand
+    from ..batch.output import RowFile, out_format
+    from ..batch.progress import Bar
 
     check_timeout(args)
-    if args.jobs < 1:
-        raise DeducerError("--jobs must be at least 1")
+    settings = settings_from(args)
+    fmt = args.format
+    out_fmt = args.out_format
+    if fmt == "parquet":  # --format parquet names the output, not the puzzles
+        fmt, out_fmt = None, "parquet"
+    if (args.resume or args.no_timing or out_fmt or args.force) and not args.out:
+        raise DeducerError("--resume, --force, --no-timing and --out-format go with --out")
     _ladder(tuple(args.rules), tuple(args.disable))  # a bad rule file: one error, up front
-    tasks = [(*t, args.format, tuple(args.rules), tuple(args.disable), args.timeout)
-             for t in _expand(args.puzzles, args.format, args.name)]
-    bar = _Progress(len(tasks), sys.stderr.isatty() and not args.no_progress)
+    sink = None
+    if args.out:
+        sink = RowFile(args.out, out_format(args.out, out_fmt), resume=args.resume,
+                       force=args.force)
+    tasks = expand(args.puzzles, fmt, args.name)
+    kept = 0
+    counts: Counter = Counter()
+    if sink is not None and sink.done:
+        kept = len(sink.done)
+        for k, row in enumerate(sink.done):
+            if k >= len(tasks) or row.get("source") != tasks[k].label:
+                sink.close(False)
+                given = tasks[k].label if k < len(tasks) else "nothing"
+                raise DeducerError(f"row {k + 1} is for {row.get('source')!r} but the inputs "
+                                   f"give {given!r} there: not the same inputs, so not "
+                                   "resumable (use --force to start over)", path=args.out)
+            if row.get("rater") != RATER_VERSION:
+                sink.close(False)
+                raise DeducerError(f"row {k + 1} was rated by rater version "
+                                   f"{row.get('rater')!r}, this deducer rates with "
+                                   f"{RATER_VERSION!r}: the rows would not compare (use "
+                                   "--force to start over)", path=args.out)
+            counts[row.get("status")] += 1
+        tasks = tasks[kept:]
+    func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout))
+    on_fail = partial(failed_row, args.timeout)
+    if settings.engine == "dask":  # its workers may not see this machine's files
+        tasks = Embedded(tasks)
+    bar = Bar(len(tasks), sys.stderr.isatty() and not args.no_progress)
+    rows: list[dict] = []
+    complete = False
     try:
-        rows = _run_tasks(tasks, args.jobs, bar)
+        for row in batch_run(func, tasks, settings, on_fail, tick=bar):
+            counts[row["status"]] += 1
+            if sink is not None:
+                sink.write(out_row(row, timing=not args.no_timing))
+            else:
+                rows.append(row)
+        complete = True
+    except KeyboardInterrupt:
+        if sink is not None:
+            done = sum(counts.values())
+            print(f"deducer: {args.out} holds the first {done} rows; run the same command "
+                  "with --resume to go on from there", file=sys.stderr)
+        raise
     finally:
         bar.close()
-    if args.json:
+        if sink is not None:
+            sink.close(complete)
+    if sink is not None:
+        emit(summary(counts, kept + len(tasks), kept, args.out))
+    elif args.json:
         emit(json_text(rows))
     elif args.csv:
         emit(csv_text(rows))
     else:
         emit(table(rows))
-    if any("error" in r for r in rows):
-        return EXIT_BAD_INPUT
-    if any(r.get("status") == "none" for r in rows):
-        return EXIT_NO_SOLUTION
-    return EXIT_OK
+    return exit_code(counts)

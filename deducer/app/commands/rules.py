@@ -282,19 +282,13 @@ def _bundled():
 
 
 def _files(paths):
-    from ...puzzle import formats
-    from ..cli import is_url
-    from .rate import _expand
+    from ...errors import DeducerError
+    from ..batch.inputs import expand, load
 
-    urls = [p for p in paths if is_url(p)]
-    for url in urls:
-        yield url, formats.loads(url, None, path="<url>"), (url, None)
-    for label, path, name, error in _expand([p for p in paths if p not in urls], None, None):
-        if error is not None:
-            from ...errors import DeducerError
-
-            raise DeducerError(error)
-        yield label, formats.load(path, None, name=name), (path, name)
+    for task in expand(paths):  # the same files, folders and globs as 'deducer rate' reads
+        if task.error is not None:
+            raise DeducerError(task.error)
+        yield task.label, load(task, None), (task.path, task.name) if task.path else None
 
 
 def _test(args) -> int:

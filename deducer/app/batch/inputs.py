@@ -1,0 +1,215 @@
+"""What a batch command reads: files, folders (recursively), globs, and ``-`` (standard
+input, one puzzle per line: a puzz.link URL or a JSON line), expanded into one
+:class:`Task` per puzzle in a stable order.
+
+Nothing here can stop a batch: an entry that cannot be listed or read becomes a task that
+carries its error, and turns into a row saying why.
+
+JSON lines (``-`` lines, and ``.jsonl``/``.ndjson`` files such as ``deducer generate
+--jsonl`` writes) hold either a puzzle in deducer's JSON format or an object with a
+``puzzle`` key (that JSON puzzle, or puzzle text such as a URL); their lines are only split
+here and parsed by the worker.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ...errors import DeducerError, PuzzleError
+
+LINE_SUFFIXES = (".jsonl", ".ndjson")
+_GLOB = re.compile(r"[*?[]")
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One puzzle to work on: a file (``path``, maybe ``name``), or a line of text."""
+
+    label: str  # the row's source: path, path:name, or path:line
+    path: str | None = None  # the file to read (None: ``text`` holds the puzzle)
+    name: str | None = None  # which puzzle of a multi-puzzle file
+    text: str | None = None  # a line of a JSON-lines file or of stdin (or a file's text)
+    line: int | None = None  # where ``text`` came from (None: the whole file ``path``)
+    error: str | None = None  # could not be listed or read: the row's reason
+
+
+def _natural(path: str) -> list:
+    """Sort key: 2.txt before 10.txt."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path)]
+
+
+def walk(folder: str) -> list[str]:
+    """Every regular file under ``folder``, hidden files and folders left out, in natural order."""
+    found = []
+    for top, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        found += [os.path.join(top, f) for f in files if not f.startswith(".")]
+    return sorted(found, key=_natural)
+
+
+def _read(path: str) -> str:
+    """A file's text, reading at most the size limit (a huge file is refused, not loaded)."""
+    from ...puzzle.formats import MAX_BYTES, decode
+
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise PuzzleError("no such file", path=path) from None
+    except IsADirectoryError:
+        raise PuzzleError("is a directory, not a puzzle file", path=path) from None
+    except OSError as e:
+        raise PuzzleError(f"cannot read: {e.strerror or e}", path=path) from None
+    if len(data) > MAX_BYTES:
+        raise PuzzleError(f"file is larger than {MAX_BYTES} bytes, the limit for puzzle files",
+                          path=path)
+    try:
+        return decode(data, path)
+    except PuzzleError as e:
+        raise e.located(path) from None
+
+
+def _lines(where: str, text: str) -> list[Task]:
+    tasks = []
+    for n, line in enumerate(text.split("\n"), 1):
+        s = line.strip()
+        if s and not s.startswith("#"):
+            tasks.append(Task(f"{where}:{n}", text=s, line=n))
+    return tasks
+
+
+def file_tasks(path: str, fmt: str | None, name: str | None) -> list[Task]:
+    """The puzzles of one file: one task, one per named puzzle, or one per JSON line."""
+    from ...puzzle import formats
+
+    if name is not None:
+        return [Task(f"{path}:{name}", path=path, name=name)]
+    try:
+        text = _read(path)
+        if fmt is None and path.lower().endswith(LINE_SUFFIXES):
+            return _lines(path, text) or [Task(path, error=f"{path}: no puzzle lines")]
+        f = formats.get(fmt) if fmt else formats.detect(text, path)
+        names = f.names(text) if f.names is not None else []
+    except DeducerError as e:
+        return [Task(path, path=path, error=str(e.located(path)))]
+    except RecursionError:
+        return [Task(path, path=path, error=f"{path}: input is nested too deeply")]
+    if len(names) > 1:
+        return [Task(f"{path}:{n}", path=path, name=n) for n in names]
+    return [Task(path, path=path)]
+
+
+def stdin_tasks(stream) -> list[Task]:
+    """One task per non-empty, non-``#`` line of standard input."""
+    tasks = []
+    for n, raw in enumerate(stream, 1):
+        try:
+            s = raw.decode("utf-8-sig" if n == 1 else "utf-8").strip()
+        except UnicodeDecodeError:
+            tasks.append(Task(f"<stdin>:{n}", line=n, error=f"<stdin>:{n}: not UTF-8 text"))
+            continue
+        if s and not s.startswith("#"):
+            tasks.append(Task(f"<stdin>:{n}", text=s, line=n))
+    return tasks
+
+
+def expand(args: Iterable[str], fmt: str | None = None, name: str | None = None,
+           stdin=None) -> list[Task]:
+    """Every puzzle the command-line arguments name, in the order given (a folder's and a
+    glob's files in natural order)."""
+    from ..cli import is_url
+
+    tasks: list[Task] = []
+    for arg in args:
+        if is_url(arg):  # a puzz.link URL given on the command line is the puzzle itself
+            tasks.append(Task(arg, text=arg))
+            continue
+        if arg == "-":
+            if stdin is None:
+                import sys
+
+                stdin = sys.stdin.buffer
+            tasks += stdin_tasks(stdin)
+            continue
+        if os.path.isdir(arg):
+            files = walk(arg)
+            if not files:
+                tasks.append(Task(arg, error=f"{arg}: folder holds no files"))
+        elif not os.path.exists(arg) and _GLOB.search(arg):
+            files = []
+            for m in sorted(glob.glob(arg, recursive=True), key=_natural):
+                files += walk(m) if os.path.isdir(m) else [m]
+            if not files:
+                tasks.append(Task(arg, error=f"{arg}: no file matches"))
+        else:
+            files = [arg]
+        for f in files:
+            tasks += file_tasks(f, fmt, name)
+    return tasks
+
+
+def line_puzzle_text(text: str) -> str:
+    """The puzzle text of one JSON line or URL line (raises :class:`PuzzleError`)."""
+    if not text.startswith("{"):
+        return text  # a puzz.link URL, or any one-line notation: detected by the reader
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise PuzzleError(f"not a JSON line: {e}") from None
+    if isinstance(obj, dict) and obj.get("format") == "deducer":
+        return text
+    puzzle = obj.get("puzzle") if isinstance(obj, dict) else None
+    if isinstance(puzzle, dict):
+        return json.dumps(puzzle)
+    if isinstance(puzzle, str):
+        return puzzle
+    raise PuzzleError("a JSON line must be a deducer JSON puzzle or hold one under 'puzzle'")
+
+
+def embed(task: Task) -> Task:
+    """The task with its file's text inside, for workers that do not share this machine's
+    files (a Dask cluster); read errors become the task's error, as they would in a worker."""
+    if task.path is None or task.text is not None or task.error is not None:
+        return task
+    try:
+        text = _read(task.path)
+    except DeducerError as e:
+        return Task(task.label, path=task.path, name=task.name, error=str(e))
+    return Task(task.label, path=task.path, name=task.name, text=text)
+
+
+class Embedded:
+    """``tasks`` seen through :func:`embed`, a slice at a time (files are read as their
+    chunk is sent, not all up front)."""
+
+    def __init__(self, tasks: list[Task]):
+        self.tasks = tasks
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [embed(t) for t in self.tasks[k]]
+        return embed(self.tasks[k])
+
+
+def load(task: Task, fmt: str | None):
+    """The task's puzzle (raises :class:`DeducerError` located at the file and line)."""
+    from ...puzzle import formats
+
+    if task.text is None:
+        return formats.load(task.path, fmt, name=task.name)
+    if task.line is None:  # a whole file's text, embedded
+        return formats.loads(task.text, fmt, name=task.name, path=task.path)
+    where = task.label.rsplit(":", 1)[0]
+    try:
+        return formats.loads(line_puzzle_text(task.text), fmt, name=task.name)
+    except DeducerError as e:
+        e.path, e.line = where, task.line  # a line's own line numbers mean nothing here
+        raise

@@ -1,0 +1,147 @@
+"""Rows that survive: a JSON-lines file written row by row, resumable; Parquet at the end.
+
+Rows arrive in input order, so the file is always a prefix of the finished output: after an
+interruption or a crash, ``--resume`` keeps the complete rows (a half-written last line is
+cut off), checks that they are the first rows of the same inputs, and the run goes on from
+there. Parquet cannot be appended to safely, so ``--out x.parquet`` journals its rows to
+``x.parquet.partial.jsonl`` as it goes (that is what a resume reads) and writes the Parquet
+file, through pyarrow (the ``parquet`` extra), when the run is complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ...errors import DeducerError
+
+FORMATS = ("jsonl", "parquet")
+
+
+def out_format(path: str, asked: str | None) -> str:
+    """``asked``, else ``parquet`` for a ``.parquet`` name, else ``jsonl``."""
+    if asked:
+        return asked
+    return "parquet" if path.lower().endswith(".parquet") else "jsonl"
+
+
+def need_pyarrow() -> None:
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        raise DeducerError("Parquet output needs pyarrow: pip install 'deducer[parquet]' "
+                           "(or pip install pyarrow)") from None
+
+
+def dumps(row: dict) -> str:
+    """One row as one line (compact, keys in the order the row gives them)."""
+    return json.dumps(row, ensure_ascii=False, separators=(", ", ": ")) + "\n"
+
+
+class RowFile:
+    """Open ``path`` for rows: new (``force`` to replace), or resumed after its last
+    complete row. ``done`` holds the rows already there (as dicts)."""
+
+    def __init__(self, path: str, fmt: str = "jsonl", *, resume: bool = False,
+                 force: bool = False):
+        self.target = Path(path)
+        self.fmt = fmt
+        self.journal = self.target if fmt == "jsonl" else \
+            self.target.with_name(self.target.name + ".partial.jsonl")
+        self.done: list[dict] = []
+        parent = self.target.parent
+        if not parent.is_dir():
+            raise DeducerError(f"folder {str(parent)!r} does not exist", path=path)
+        if self.target.is_dir():
+            raise DeducerError("is a directory", path=path)
+        if fmt == "parquet":
+            need_pyarrow()
+        if resume:
+            if fmt == "parquet" and self.target.exists() and not self.journal.exists():
+                raise DeducerError("is complete already (nothing to resume)", path=path)
+            self.done = self._read_done()
+        elif (self.target.exists() or (fmt == "parquet" and self.journal.exists())) \
+                and not force:
+            raise DeducerError("already exists; pass --resume to go on where it stopped, "
+                               "or --force to start over", path=path)
+        self.created = not self.journal.exists()
+        self.written = 0
+        try:
+            self.fh = open(self.journal, "a" if resume else "w", encoding="utf-8")
+        except OSError as e:
+            raise DeducerError(f"cannot write: {e.strerror or e}", path=str(self.journal)) \
+                from None
+
+    def _read_done(self) -> list[dict]:
+        if not self.journal.exists():
+            return []
+        try:
+            data = self.journal.read_bytes()
+        except OSError as e:
+            raise DeducerError(f"cannot read: {e.strerror or e}", path=str(self.journal)) \
+                from None
+        keep = data.rfind(b"\n") + 1  # a crash can leave half a line: cut it off
+        rows = []
+        for n, line in enumerate(data[:keep].decode("utf-8", "replace").splitlines(), 1):
+            try:
+                row = json.loads(line)
+            except ValueError:
+                row = None
+            if not isinstance(row, dict) or "source" not in row:
+                raise DeducerError("is not a rows file written by 'deducer rate --out' "
+                                   "(cannot resume it)", path=str(self.journal), line=n)
+            rows.append(row)
+        if keep < len(data):
+            with open(self.journal, "r+b") as fh:
+                fh.truncate(keep)
+        return rows
+
+    def write(self, row: dict) -> None:
+        self.fh.write(dumps(row))
+        self.fh.flush()  # as it goes: an interrupted run keeps every row it finished
+        self.written += 1
+
+    def close(self, complete: bool) -> None:
+        """Close the file; on a complete Parquet run, write the Parquet file."""
+        self.fh.close()
+        if not complete and self.created and not self.written:
+            os.unlink(self.journal)  # failed before the first row: leave nothing behind
+            return
+        if complete and self.fmt == "parquet":
+            write_parquet(self.journal, self.target)
+            os.unlink(self.journal)
+
+
+#: column types of the rows file, for Parquet (JSON lines need none)
+SCHEMA = (("source", "string"), ("status", "string"), ("level", "string"),
+          ("hardest", "string"), ("weight", "float64"), ("effort", "int64"),
+          ("steps", "int64"), ("chain", "int64"), ("trial", "int64"), ("guessing", "int64"),
+          ("rows", "int64"), ("cols", "int64"), ("cells", "int64"), ("rater", "string"),
+          ("seconds", "float64"), ("error", "string"))
+
+
+def write_parquet(journal: Path, target: Path, batch: int = 65536) -> None:
+    """The journal's rows as a Parquet table, a row group per ``batch`` rows (memory stays
+    flat however many rows), written under a temporary name and renamed into place."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema([(name, getattr(pa, kind)()) for name, kind in SCHEMA])
+    tmp = target.with_name(f".{target.name}.tmp")
+    with open(journal, encoding="utf-8") as fh, pq.ParquetWriter(tmp, schema) as writer:
+        cols: dict[str, list] = {name: [] for name, _ in SCHEMA}
+        n = 0
+        for line in fh:
+            row = json.loads(line)
+            for name, values in cols.items():
+                values.append(row.get(name))
+            n += 1
+            if n == batch:
+                writer.write_table(pa.table(cols, schema=schema))
+                cols = {name: [] for name, _ in SCHEMA}
+                n = 0
+        if n:
+            writer.write_table(pa.table(cols, schema=schema))
+    os.replace(tmp, target)

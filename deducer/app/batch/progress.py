@@ -1,0 +1,56 @@
+"""A progress bar on stderr for batch runs: done/total, rate, elapsed and time left.
+
+Drawn only when asked (the commands ask when stderr is a terminal). Refreshed by the caller
+at every result and heartbeat instead of by rich's own thread, so that no thread is running
+when the pool forks a worker.
+"""
+
+from __future__ import annotations
+
+import time
+
+
+class Bar:
+    """``Bar(total, enabled)``; call it with the number done; ``close()`` at the end."""
+
+    def __init__(self, total: int, enabled: bool, what: str = "rating"):
+        self.bar = None
+        if not enabled or total <= 0:
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            ProgressColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.text import Text
+
+        class Rate(ProgressColumn):
+            def render(self, task):
+                speed = task.finished_speed or task.speed
+                return Text("  -  /s" if speed is None else f"{speed:6.1f}/s")
+
+        self.bar = Progress(what, BarColumn(), MofNCompleteColumn(), Rate(),
+                            TimeElapsedColumn(), "left", TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True,
+                            auto_refresh=False, speed_estimate_period=60)
+        self.task = self.bar.add_task(what, total=total)
+        self.bar.start()
+        self.drawn = 0.0
+
+    def __call__(self, done: int) -> None:
+        if self.bar is None:
+            return
+        self.bar.update(self.task, completed=done)
+        now = time.monotonic()
+        if now - self.drawn >= 0.1:  # a redraw costs more than rating a tiny puzzle
+            self.drawn = now
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None

@@ -1,0 +1,122 @@
+"""Shared helpers for the proofs (DESIGN.md §5b) and sentences of the built-in rules.
+
+A proof lists the runs whose rules a step applies and the facts it rests on: the cells'
+candidates and the runs' combinations that earlier steps narrowed. A fact that says no
+more than the listed runs and the written digits already say is left out (a reader needs
+no reminder of a clue), and every fact a proof keeps is named in the step's sentence.
+"""
+
+from __future__ import annotations
+
+from ..explain.state import Proof
+from ..puzzle.combos import ALL, DIGITS, combos
+
+
+def clue_combos(view, rid: int) -> tuple[int, ...]:
+    """The run's combinations its clue and written digits allow (what a listed run with
+    no run fact stands for in a proof)."""
+    run = view.run(rid)
+    placed = view.placed_mask(rid)
+    return tuple(c for c in combos(run.total, run.length) if c & placed == placed)
+
+
+def run_fact(view, rid: int) -> tuple[int, ...] | None:
+    """The run's live combinations when earlier steps narrowed them, else None."""
+    live = view.live(rid)
+    if set(live) == set(clue_combos(view, rid)):
+        return None
+    return live
+
+
+def free_mask(view, i: int, runs) -> int:
+    """What cell ``i`` may hold in a local problem of ``runs`` without a fact about it:
+    any digit not written in one of those runs."""
+    m = ALL
+    for rid in runs:
+        if i in view.layout.run_cells[rid]:
+            m &= ~view.placed_mask(rid)
+    return m
+
+
+def cell_facts(view, cells, runs) -> dict[int, int]:
+    """Cell facts for those of ``cells`` whose candidates say more than ``runs`` do."""
+    out = {}
+    for i in cells:
+        if view.is_placed(i):
+            continue
+        m = view.mask(i)
+        if m != free_mask(view, i, runs):
+            out[i] = m
+    return out
+
+
+def proof(view, runs, cells: dict[int, int] | None = None,
+          run_facts: dict[int, tuple[int, ...]] | None = None, search=(),
+          values: dict | None = None) -> Proof:
+    """A local proof over ``runs`` (ordered, first the step's own run); ``search`` are
+    the runs whose arrangements a reader must try to check it; ``values`` are sentence
+    values that only a proof built late (see ``Deduction.proof``) can give."""
+    return Proof(cells=dict(cells or {}), combos=dict(run_facts or {}),
+                 runs=tuple(dict.fromkeys(runs)), search=tuple(search),
+                 values=dict(values or {}))
+
+
+# ---- words ---------------------------------------------------------------------------
+def alts(mask: int) -> str:
+    """``7 or 9``; ``1, 2 or 3``; ``nothing``."""
+    ds = [str(d) for d in DIGITS[mask]]
+    if not ds:
+        return "nothing"
+    if len(ds) == 1:
+        return ds[0]
+    return ", ".join(ds[:-1]) + " or " + ds[-1]
+
+
+def both(items: list[str]) -> str:
+    """``a``; ``a and b``; ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def digits_and(mask: int) -> str:
+    """``5``; ``1 and 2``; ``1, 2 and 6``."""
+    return both([str(d) for d in DIGITS[mask]])
+
+
+def holds(view, facts: dict[int, int]) -> str:
+    """One clause per cell fact, cells with the same candidates grouped:
+    ``r2c2 and r2c4 can only hold 2 or 3, r2c5 only 1 or 4``."""
+    groups: dict[int, list[int]] = {}
+    for i, m in facts.items():
+        groups.setdefault(m, []).append(i)
+    parts = []
+    for k, (m, cells) in enumerate(groups.items()):
+        names = both([view.cell_name(i) for i in cells])
+        parts.append(f"{names} can only hold {alts(m)}" if k == 0 else f"{names} only {alts(m)}")
+    return ", ".join(parts)
+
+
+def named(view, i: int, facts: dict[int, int]) -> str:
+    """``r2c2 (1 or 2)`` for a cell with a fact, else ``r2c2``."""
+    name = view.cell_name(i)
+    return f"{name} ({alts(facts[i])})" if i in facts else name
+
+
+def combos_clause(view, rid: int, live) -> str:
+    """``can only be 3+9 or 4+8`` for a narrowed run, ``can be 3+9, 4+8 or 5+7`` else
+    (its clue alone)."""
+    text = " or ".join(view.combo(c) for c in live) or "nothing"
+    return f"can only be {text}"
+
+
+def minus(total: int, placed_mask: int) -> str:
+    """``24 - 9 - 8 = 7``: what a run's open cells still need, as arithmetic."""
+    need = total
+    parts = [str(total)]
+    for d in sorted(DIGITS[placed_mask], reverse=True):
+        parts.append(str(d))
+        need -= d
+    if len(parts) == 1:
+        return str(total)
+    return " - ".join(parts) + f" = {need}"

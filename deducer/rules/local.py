@@ -1,0 +1,114 @@
+"""The local problem of a step (DESIGN.md §5b), solved exactly, so a rule can trim its proof
+to what the step needs: the cells of some runs, limited by facts and the written digits,
+each run all different and adding up to its clue.
+
+Rules use this to drop facts and runs a reader need not check; the project's proof checker
+(deducer/explain/proofcheck.py) stays independent and judges the result.
+"""
+
+from __future__ import annotations
+
+from ..puzzle.combos import BIT, DIGITS, POP
+from ..solve.propagate import run_filter
+
+
+def _narrow(layout, runs, doms: dict[int, int]) -> bool:
+    """Each listed run's exact filter to a fixpoint; False when one has no filling."""
+    todo = list(runs)
+    queued = set(todo)
+    while todo:
+        r = todo.pop()
+        queued.discard(r)
+        cells = layout.run_cells[r]
+        old = tuple(doms[i] for i in cells)
+        new = run_filter(layout.run_total[r], old)
+        if new is None:
+            return False
+        for i, a, b in zip(cells, old, new, strict=True):
+            if a != b:
+                doms[i] = b
+                for o in layout.cell_runs[i]:
+                    if o in runs and o not in queued:
+                        queued.add(o)
+                        todo.append(o)
+    return True
+
+
+def _fillable(layout, runs, doms: dict[int, int], budget: list[int]) -> bool:
+    if budget[0] <= 0:
+        raise TimeoutError
+    budget[0] -= 1
+    if not _narrow(layout, runs, doms):
+        return False
+    open_ = [i for i, m in doms.items() if POP[m] > 1]
+    if not open_:
+        return True
+    i = min(open_, key=lambda j: (POP[doms[j]], j))
+    for d in DIGITS[doms[i]]:
+        trial = dict(doms)
+        trial[i] = BIT[d]
+        if _fillable(layout, runs, trial, budget):
+            return True
+    return False
+
+
+def domains(view, runs, facts: dict[int, int]) -> dict[int, int]:
+    """The local problem's starting domains: written digits, facts, else 1-9."""
+    doms: dict[int, int] = {}
+    for r in runs:
+        for i in view.layout.run_cells[r]:
+            doms[i] = BIT[view.value(i)] if view.is_placed(i) else facts.get(i, 0x1FF)
+    for i, m in facts.items():
+        doms.setdefault(i, BIT[view.value(i)] if view.is_placed(i) else m)
+    return doms
+
+
+def follows(view, runs, facts: dict[int, int], elims: dict[int, int],
+            places: dict[int, int], work: int = 4000) -> bool:
+    """Do ``elims`` and ``places`` hold in every filling of the local problem? (False too
+    when the search would take more than ``work`` nodes: keep the larger proof then.)"""
+    layout = view.layout
+    runs = set(runs)
+    base = domains(view, runs, facts)
+    budget = [work]
+    try:
+        for i, m in elims.items():
+            if i not in base:
+                return False
+            for d in DIGITS[m & base[i]]:
+                trial = dict(base)
+                trial[i] = BIT[d]
+                if _fillable(layout, runs, trial, budget):
+                    return False
+        for i, d in places.items():
+            if i not in base:
+                return False
+            for e in DIGITS[base[i] & ~BIT[d]]:
+                trial = dict(base)
+                trial[i] = BIT[e]
+                if _fillable(layout, runs, trial, budget):
+                    return False
+    except TimeoutError:
+        return False
+    return True
+
+
+def trim(view, runs, facts: dict[int, int], elims: dict[int, int], places: dict[int, int],
+         keep_runs=()) -> tuple[tuple[int, ...], dict[int, int]]:
+    """The runs and facts of a proof with every one a reader need not check dropped (each
+    left is needed: without it the step no longer follows). ``keep_runs`` stay."""
+    runs = list(runs)
+    facts = dict(facts)
+    if not follows(view, runs, facts, elims, places):
+        return tuple(runs), facts
+    for i in list(facts):
+        trial = {j: m for j, m in facts.items() if j != i}
+        if follows(view, runs, trial, elims, places):
+            facts = trial
+    for r in list(runs):
+        if r in keep_runs:
+            continue
+        trial = [x for x in runs if x != r]
+        if trial and follows(view, trial, facts, elims, places):
+            runs = trial
+    return tuple(runs), facts
