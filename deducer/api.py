@@ -27,7 +27,7 @@ from .solve.search import SolveResult
 
 __all__ = [
     "CheckResult", "Explanation", "Hint", "Mistake", "Puzzle", "Rating", "SolveResult", "Step",
-    "check", "explain", "hint", "ladder", "load", "rate", "solve",
+    "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve",
 ]
 
 RulesArg = Sequence | None
@@ -103,3 +103,31 @@ def check(puzzle: Puzzle, *, max_solutions: int = 50, timeout: float | None = No
     from .explain.checking import check as _check
 
     return _check(puzzle, max_solutions=max_solutions, timeout=timeout, pencil=pencil)
+
+
+def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
+             count: int = 1, seed: int = 0, symmetry: str = "rot180", density: float = 0.27,
+             needs: str | None = None, max_chain: int | None = None,
+             timeout: float | None = None) -> list:
+    """New puzzles with a unique solution, rated exactly ``level`` (any level if None).
+
+    Returns up to ``count`` :class:`~deducer.generate.core.Result` (``.puzzle``,
+    ``.rating``, ``.solution``, ``.seed``); fewer when ``timeout`` (seconds for the whole
+    call) ran out. The same ``seed`` gives the same puzzles. Raises
+    :class:`~deducer.generate.core.GenerateError` for a request no puzzle can meet.
+    """
+    import time
+
+    from .generate.core import Request, check_request, generate_one, level_name, parse_size
+
+    rows, cols = parse_size(size) if isinstance(size, str) else size
+    req = Request(rows, cols, level_name(level), seed, symmetry, density, needs, max_chain,
+                  timeout, None if timeout is None else time.time() + timeout)
+    check_request(req)
+    out = []
+    for k in range(count):
+        res = generate_one(req, k)
+        if res.puzzle is None:
+            break
+        out.append(res)
+    return out

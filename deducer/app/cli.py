@@ -28,6 +28,7 @@ COMMANDS = {
     "rules": "deducer.app.commands.rules",
     "render": "deducer.app.commands.render",
     "play": "deducer.app.commands.play",
+    "generate": "deducer.app.commands.generate",
 }
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1, 2, 3, 4

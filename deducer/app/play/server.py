@@ -36,6 +36,7 @@ Endpoints (all JSON):
                            puzzle of several; without it such a file answers ``{choose}``)
 ``POST /api/parse``        ``{text, filename?, format?, name?}``: parse uploaded text (idem)
 ``POST /api/create``       ``{grid, name?}``: a puzzle from the editor; refused unless unique
+``POST /api/generate``     ``{size, level?, seed?}``: a new puzzle with one solution
 ``POST /api/check``        ``{puzzle}``: entries / pencil marks that fit no solution
 ``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
 ``POST /api/solve``        ``{puzzle}``: a full solution (one agreeing with the entries if any)
@@ -70,6 +71,7 @@ IDLE_TIMEOUT = 15  # seconds a connection may send nothing before it is closed
 THREADS = 4  # worker threads: requests at once (the page sends one at a time)
 _TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
 TIMEOUT = 20.0  # seconds for one solve / check / hint
+GENERATE_TIMEOUT = 60.0  # seconds for one new puzzle
 LOCAL_ADDRS = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 SAVE_FORMATS = {"pipe": (".txt", ".pipe"), "json": (".json",)}
@@ -551,6 +553,32 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         out = model(p)
         out.update(status="unique", message="The puzzle has exactly one solution.",
                    source=title or "new puzzle")
+        return jsonify(out)
+
+    @app.post("/api/generate")
+    def api_generate():
+        from ... import api
+        from ...generate.core import GenerateError
+
+        body = _body()
+        size = _field(body, "size", str)
+        level = _field(body, "level", str, required=False)
+        seed = _field(body, "seed", int, required=False)
+        if seed is None:
+            seed = secrets.randbelow(10**9)
+        try:
+            made = api.generate(size, level or None, seed=seed, timeout=GENERATE_TIMEOUT)
+        except GenerateError as e:
+            raise ApiError(422, _capital(str(e)) + ".") from None
+        if not made:
+            raise ApiError(422, f"No {level or ''} {size} puzzle was found within "
+                                f"{GENERATE_TIMEOUT:g} seconds; try a smaller size or "
+                                "another level.".replace("  ", " "), kind="timeout")
+        res = made[0]
+        out = model(res.puzzle)
+        out.update(status="unique", source=f"generated {size} (seed {res.seed})",
+                   message=f"A new {size} puzzle with one solution, rated "
+                           f"{res.rating.level} (seed {res.seed}).")
         return jsonify(out)
 
     @app.post("/api/check")

@@ -751,6 +751,11 @@ function wire() {
     edSay("Make squares white, blank or clue, type the sums, then press Create puzzle.", "info");
   });
   $("btn-edit").addEventListener("click", () => { if (S.model) { editorFromPuzzle(); showView("editor"); } });
+  $("btn-generate").addEventListener("click", () => busy("Generating a puzzle", async () => {
+    const res = await api("POST", "/api/generate",
+                          {size: $("gen-size").value, level: $("gen-level").value || null});
+    loadModel(res);
+  }));
   $("ed-grid").addEventListener("click", () => {
     const rows = Math.max(2, Math.min(40, Number($("ed-rows").value) || 5));
     const cols = Math.max(2, Math.min(40, Number($("ed-cols").value) || 5));

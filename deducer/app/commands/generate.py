@@ -1,0 +1,175 @@
+"""``deducer generate``: new puzzles with one solution, at an exact level."""
+
+from __future__ import annotations
+
+import sys
+
+from ..cli import EXIT_OK, EXIT_UNDECIDED
+
+EXTENSIONS = {"json": "json", "puzzlink": "url"}
+
+
+def add_parser(sub) -> None:
+    from ...generate.layout import SYMMETRIES
+
+    p = sub.add_parser(
+        "generate", help="make new puzzles with a unique solution at an exact level",
+        description="Make new Kakuro puzzles: a symmetric layout like a published grid (runs "
+                    "of 2 to 9 cells, no cut cell, no 2x2 black block), a fill, clues from "
+                    "the fill, local repairs until the solution is unique, then steered to "
+                    "the requested level (the walkthrough needs a step of that level and no "
+                    "harder one). The same --seed gives the same puzzles whatever --jobs is. "
+                    "Exit code 4 when --timeout stopped the run before --count puzzles were "
+                    "made (those made are kept).")
+    p.add_argument("--size", default="12x12", metavar="ROWSxCOLS",
+                   help="the whole grid, clue row and column included (default 12x12; "
+                        "6x6 to 60x60, rectangles too)")
+    p.add_argument("--level", help="Easy, Medium, Hard, Expert, Extreme or Unreasonable "
+                                   "(default: any level)")
+    p.add_argument("--count", type=int, default=1, metavar="N", help="how many (default 1)")
+    p.add_argument("--seed", type=int, help="random seed (default: a random one, printed)")
+    p.add_argument("--out", metavar="DIR", help="write DIR/0001.txt, DIR/0002.txt, ...")
+    p.add_argument("--format", default="pipe", help="format of the files written "
+                   "(default pipe; any writable format)")
+    p.add_argument("--jsonl", metavar="FILE", help="one JSON object per puzzle (puzzle, "
+                   "rating, seed, solution); '-' streams to standard output")
+    p.add_argument("--symmetry", choices=SYMMETRIES, default="rot180",
+                   help="of the black squares (default rot180)")
+    p.add_argument("--density", type=float, default=0.27, metavar="F",
+                   help="share of black squares inside the grid (default 0.27, the median "
+                        "of janko's puzzles)")
+    p.add_argument("--needs", metavar="RULE", help="the walkthrough must use this rule "
+                   "(technique practice; see 'deducer rules')")
+    p.add_argument("--max-chain", type=int, metavar="N",
+                   help="longest chain a step may use, where the rating measures chains")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="worker processes (default 1)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="stop the whole run after this long, keeping what was made")
+    p.add_argument("--force", action="store_true", help="overwrite existing files")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (it is only drawn when stderr is a terminal)")
+
+
+def results(req, count: int, jobs: int):
+    """The results of puzzles 0..count-1, in order. One small function so that a shared
+    batch runner can replace the process pool."""
+    from ...generate.core import generate_one
+
+    if jobs <= 1 or count <= 1:
+        for k in range(count):
+            yield generate_one(req, k)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=min(jobs, count))
+    try:
+        yield from pool.map(generate_one, [req] * count, range(count))
+    finally:  # on a stop, do not wait: the workers end at the shared deadline anyway
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def run(args) -> int:
+    import random
+    import time
+    from pathlib import Path
+
+    from ...errors import DeducerError
+    from ...generate.core import Request, check_request, level_name, parse_size
+    from ...puzzle import formats
+    from ...puzzle.fileio import write_output
+    from ...render.jsonout import dumps as json_dumps
+
+    rows, cols = parse_size(args.size)
+    if args.count < 1:
+        raise DeducerError("--count must be at least 1")
+    if args.jobs < 1:
+        raise DeducerError("--jobs must be at least 1")
+    if args.format not in formats.writable():
+        raise DeducerError(f"--format {args.format}: not a writable format; writable: "
+                           f"{', '.join(formats.writable())}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    req = Request(rows, cols, level_name(args.level), seed, args.symmetry, args.density,
+                  args.needs, args.max_chain, args.timeout,
+                  None if args.timeout is None else time.time() + args.timeout)
+    check_request(req)
+    out_dir = Path(args.out) if args.out else None
+    if out_dir is not None:
+        if out_dir.exists() and not out_dir.is_dir():
+            raise DeducerError("--out must be a directory", path=str(out_dir))
+        out_dir.mkdir(parents=True, exist_ok=True)
+    ext = EXTENSIONS.get(args.format, "txt")
+    jsonl = None
+    if args.jsonl not in (None, "-"):
+        if Path(args.jsonl).exists() and not args.force:
+            raise DeducerError("already exists; pass --force to overwrite it", path=args.jsonl)
+        jsonl = open(args.jsonl, "w", encoding="utf-8")  # noqa: SIM115 (streamed to)
+    if args.seed is None:
+        print(f"deducer: seed {seed}", file=sys.stderr)
+    bar = _Progress(args.count, sys.stderr.isatty() and not args.no_progress)
+    made = 0
+    try:
+        for res in _until_stopped(results(req, args.count, args.jobs)):
+            if res.puzzle is None:
+                break
+            made += 1
+            bar(made)
+            text = formats.dumps(res.puzzle, args.format)
+            if out_dir is not None:
+                write_output(out_dir / f"{res.index + 1:04d}.{ext}", text, force=args.force)
+            line = json_dumps(res.to_json()).replace("\n", "") + "\n" \
+                if args.jsonl else None
+            if jsonl is not None:
+                jsonl.write(line)
+                jsonl.flush()
+            elif args.jsonl == "-":
+                sys.stdout.write(line)
+                sys.stdout.flush()
+            if out_dir is None and args.jsonl != "-":
+                sys.stdout.write(("\n" if made > 1 else "") + text)
+                sys.stdout.flush()
+    finally:
+        bar.close()
+        if jsonl is not None:
+            jsonl.close()
+    if made < args.count:
+        print(f"deducer: --timeout stopped the run after {made} of {args.count} puzzles",
+              file=sys.stderr)
+        return EXIT_UNDECIDED
+    return EXIT_OK
+
+
+def _until_stopped(items):
+    """``items`` until the command's --timeout backstop (cli.TimeLimit) interrupts them:
+    a layout or a fill does not look at the clock, so the backstop can fire first; the
+    puzzles made so far are kept and reported the same way as a stop at the deadline."""
+    from ..cli import TimeLimit
+
+    try:
+        yield from items
+    except TimeLimit:
+        return
+
+
+class _Progress:
+    """A progress bar on stderr (rich), drawn only when stderr is a terminal."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.bar = None
+        if enabled and total > 1:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+            self.bar = Progress("generating", BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), console=Console(stderr=True),
+                                transient=True)
+            self.task = self.bar.add_task("generating", total=total)
+            self.bar.start()
+
+    def __call__(self, done: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()

@@ -1,0 +1,180 @@
+"""``generate_one(request, index)``: one new puzzle, unique, at an exact level.
+
+Pure and picklable: the result depends only on the request and the index (each puzzle has
+its own random stream, seeded from ``(seed, index)``), so a batch gives the same puzzles
+whatever the number of worker processes. The steps: a layout (:mod:`.layout`), a fill
+(:mod:`.draft`), local repairs until the solution is unique (:mod:`.unique`), then the
+walkthrough's rating, nudged towards the requested level (:mod:`.level`).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+from ..errors import DeducerError
+from ..explain.rating import LEVEL_MAX_WEIGHT, LEVELS
+from ..puzzle.model import Puzzle
+from .layout import SYMMETRIES
+
+MIN_SIDE, MAX_SIDE = 6, 60
+#: the cheapest step scores 4 points and every white cell needs at least one step of its
+#: own, so a grid with more than limit/4 white cells always passes the effort limit of a
+#: level (and is rated a level higher): that level is out of its reach.
+MIN_STEP_SCORE = 4
+
+
+class GenerateError(DeducerError):
+    """A request no puzzle can meet (bad size, unreachable level, unknown rule)."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to generate. ``level`` None: any level (an unconstrained run)."""
+
+    rows: int
+    cols: int
+    level: str | None = None
+    seed: int = 0
+    symmetry: str = "rot180"
+    density: float = 0.27  # share of black squares inside the grid (janko's median)
+    needs: str | None = None  # a rule id the walkthrough must use
+    max_chain: int | None = None  # longest chain allowed, where the rating measures chains
+    timeout: float | None = None  # seconds per puzzle
+    deadline_at: float | None = None  # wall clock (time.time()) for a whole batch
+
+
+@dataclass
+class Result:
+    """One generated puzzle (``puzzle`` None when the time ran out first)."""
+
+    index: int
+    seed: str
+    puzzle: Puzzle | None
+    solution: list[int] | None = None
+    rating: object = None
+    attempts: int = 0
+    seconds: float = 0.0
+    message: str = ""
+    stats: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        from ..puzzle.formats import dumps
+
+        out: dict = {"index": self.index, "seed": self.seed, "attempts": self.attempts,
+                     "seconds": round(self.seconds, 3)}
+        if self.puzzle is None:
+            out["error"] = self.message
+            return out
+        out["puzzle"] = dumps(self.puzzle, "pipe")
+        out["rows"], out["cols"] = self.puzzle.rows, self.puzzle.cols
+        out["rating"] = self.rating.to_json()
+        out["solution"] = self.solution
+        return out
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``12x12`` or ``12`` -> (rows, cols), the clue row and column included."""
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        nums = [int(p) for p in parts]
+    except ValueError:
+        raise GenerateError(f"--size {text!r}: expected ROWSxCOLS, e.g. 12x12") from None
+    if len(nums) == 1:
+        nums *= 2
+    if len(nums) != 2:
+        raise GenerateError(f"--size {text!r}: expected ROWSxCOLS, e.g. 12x12")
+    return nums[0], nums[1]
+
+
+def level_name(text: str | None) -> str | None:
+    if text is None:
+        return None
+    for name in LEVELS:
+        if name.lower() == text.lower():
+            return name
+    raise GenerateError(f"unknown level {text!r}; levels: {', '.join(LEVELS)}")
+
+
+def check_request(req: Request, rules=None) -> None:
+    """Raise :class:`GenerateError` for a request no puzzle can meet."""
+    for side, what in ((req.rows, "rows"), (req.cols, "columns")):
+        if not MIN_SIDE <= side <= MAX_SIDE:
+            raise GenerateError(
+                f"--size {req.rows}x{req.cols}: {what} must be {MIN_SIDE} to {MAX_SIDE} (the "
+                f"size counts the clue row and column; {MIN_SIDE}x{MIN_SIDE} is the smallest "
+                "grid with room for runs of 2 to 9 cells and symmetric black squares)")
+    if req.symmetry not in SYMMETRIES:
+        raise GenerateError(f"unknown symmetry {req.symmetry!r}; one of {', '.join(SYMMETRIES)}")
+    if not 0.0 <= req.density <= 0.6:
+        raise GenerateError(f"--density {req.density}: the share of black squares must be "
+                            "0 to 0.6")
+    if req.timeout is not None and not req.timeout > 0:
+        raise GenerateError("--timeout must be a positive number of seconds")
+    if req.max_chain is not None and req.max_chain < 0:
+        raise GenerateError("--max-chain must be 0 or more")
+    if req.level is not None:
+        from ..explain.rating import EFFORT_BUMP
+
+        limit = EFFORT_BUMP.get(req.level)
+        fewest = least_whites(req)
+        if limit is not None and fewest * MIN_STEP_SCORE > limit:
+            reach = next(name for name in LEVELS[LEVELS.index(req.level) + 1:]
+                         if EFFORT_BUMP.get(name) is None
+                         or fewest * MIN_STEP_SCORE <= EFFORT_BUMP[name])
+            raise GenerateError(
+                f"no {req.rows}x{req.cols} puzzle can be rated {req.level}: it has at least "
+                f"{fewest} white cells, each needs a step of at least {MIN_STEP_SCORE} effort "
+                f"points, and a walkthrough over {limit} points is rated a level up; the "
+                f"easiest level this size can reach is {reach} (or ask a smaller size)")
+    if req.needs is not None:
+        if rules is None:
+            from ..explain import registry
+
+            rules = registry.load()
+        rule = next((r for r in rules if r.id == req.needs), None)
+        if rule is None:
+            raise GenerateError(f"--needs {req.needs!r}: no such rule in the ladder (see "
+                                "'deducer rules')")
+        if req.level is not None:
+            cap = dict(LEVEL_MAX_WEIGHT).get(req.level)
+            if cap is not None and rule.weight > cap + 1e-9:
+                raise GenerateError(f"--needs {req.needs} (weight {rule.weight:g}) is harder "
+                                    f"than any step a {req.level} puzzle may use (up to "
+                                    f"{cap:g})")
+
+
+def least_whites(req: Request) -> int:
+    """A lower bound on the white cells of a layout of this size (the densest black
+    share layouts reach is far below 0.6, so this bound is generous)."""
+    inner = (req.rows - 1) * (req.cols - 1)
+    return int(inner * (1 - max(req.density, 0.45)))
+
+
+def stream(seed: int, index: int) -> tuple[str, random.Random]:
+    """The puzzle's own seed string and random stream: depends on (seed, index) only."""
+    key = f"{seed}:{index}"
+    return key, random.Random(key)
+
+
+def generate_one(req: Request, index: int = 0, rules=None) -> Result:
+    """Puzzle number ``index`` of the request (see the module docstring)."""
+    from .level import find
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * req.rows * req.cols + 200))
+    key, rng = stream(req.seed, index)
+    start = time.perf_counter()
+    deadline = None if req.timeout is None else start + req.timeout
+    if req.deadline_at is not None:  # wall clock: shared by every worker process
+        left = start + (req.deadline_at - time.time())
+        deadline = left if deadline is None else min(deadline, left)
+    found = find(req, rng, deadline, rules)
+    res = Result(index, key, None, attempts=found.attempts,
+                 seconds=time.perf_counter() - start, stats=found.stats)
+    if found.puzzle is None:
+        res.message = found.message or "the time limit stopped the search"
+        return res
+    res.puzzle, res.solution, res.rating = found.puzzle, found.solution, found.rating
+    return res

@@ -1,0 +1,183 @@
+"""A draft puzzle: a layout plus a full digit fill; its clues are the fill's run sums.
+
+The fill is always a solution of the draft's clues, so repairs only ever have to remove
+the *other* solutions. Cells and runs are numbered exactly as :class:`Puzzle` numbers them
+(white cells in reading order; across runs by row, then down runs by column), so solver
+results index the draft directly.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+from ..puzzle.combos import POP, combos
+from ..puzzle.model import BLANK, WHITE, Puzzle, Square
+from ..solve.propagate import Layout
+from .layout import Grid, runs_of
+
+_UNIONS: dict[tuple[int, int], int] = {}
+
+
+def _union(total: int, n: int) -> int:
+    """Every digit some combination of ``n`` distinct digits summing to ``total`` uses."""
+    key = (total, n)
+    u = _UNIONS.get(key)
+    if u is None:
+        u = 0
+        for c in combos(total, n):
+            u |= c
+        _UNIONS[key] = u
+    return u
+
+
+class Draft:
+    """A layout with a fill; mutable (repairs change digits, splits change the layout)."""
+
+    def __init__(self, white: Grid, values: dict[tuple[int, int], int]):
+        self.white = white
+        self.rows, self.cols = len(white), len(white[0])
+        self.whites = [(r, c) for r in range(self.rows) for c in range(self.cols) if white[r][c]]
+        self.index = {rc: i for i, rc in enumerate(self.whites)}
+        self.runs: list[tuple[int, ...]] = []
+        self.run_dir: list[str] = []
+        cell_runs: list[list[int]] = [[] for _ in self.whites]
+        for direction, cells in runs_of(white):
+            rid = len(self.runs)
+            ids = tuple(self.index[rc] for rc in cells)
+            self.runs.append(ids)
+            self.run_dir.append(direction)
+            for i in ids:
+                cell_runs[i].append(rid)
+        self.cell_runs = tuple(tuple(x) for x in cell_runs)
+        self.values = [values[rc] for rc in self.whites]
+        self.totals = [sum(self.values[i] for i in run) for run in self.runs]
+
+    # ---- views ------------------------------------------------------------------
+    def layout(self, totals: list[int] | None = None) -> Layout:
+        return Layout(tuple(self.runs), tuple(totals or self.totals), self.cell_runs)
+
+    def value_map(self) -> dict[tuple[int, int], int]:
+        return {rc: self.values[i] for i, rc in enumerate(self.whites)}
+
+    def puzzle(self) -> Puzzle:
+        """The puzzle the draft stands for (clues only, no givens)."""
+        clue: dict[tuple[int, int], list] = {}
+        for rid, run in enumerate(self.runs):
+            r, c = self.whites[run[0]]
+            at = (r, c - 1) if self.run_dir[rid] == "A" else (r - 1, c)
+            slot = clue.setdefault(at, [None, None])  # [down, across]
+            slot[1 if self.run_dir[rid] == "A" else 0] = self.totals[rid]
+        squares = []
+        for r in range(self.rows):
+            row = []
+            for c in range(self.cols):
+                if self.white[r][c]:
+                    row.append(WHITE)
+                elif (r, c) in clue:
+                    down, across = clue[(r, c)]
+                    row.append(Square(False, down, across))
+                else:
+                    row.append(BLANK)
+            squares.append(tuple(row))
+        return Puzzle(tuple(squares)).validate()
+
+    # ---- edits -------------------------------------------------------------------
+    def free_digits(self, i: int) -> list[int]:
+        """Digits cell ``i`` could take instead of its own, keeping its runs distinct."""
+        used = set()
+        for rid in self.cell_runs[i]:
+            used.update(self.values[j] for j in self.runs[rid] if j != i)
+        return [d for d in range(1, 10) if d not in used and d != self.values[i]]
+
+    def totals_with(self, i: int, d: int) -> list[int]:
+        totals = self.totals[:]
+        for rid in self.cell_runs[i]:
+            totals[rid] += d - self.values[i]
+        return totals
+
+    def _open_at_start(self, i: int, totals: list[int]) -> int:
+        """Candidates left in the cells of ``i``'s runs when each cell keeps only the
+        digits both its clues allow (the first thing a reader does)."""
+        seen = 0
+        cells = {j for rid in self.cell_runs[i] for j in self.runs[rid]}
+        for j in cells:
+            m = 0x1FF
+            for rid in self.cell_runs[j]:
+                m &= _union(totals[rid], len(self.runs[rid]))
+            seen += POP[m]
+        return seen
+
+    def sweeten(self, rng: random.Random, rounds: int) -> None:
+        """Random digit changes, kept when the clues around the cell leave fewer digits
+        at the start (each cell: the digits both its clues allow): easier openings."""
+        n = len(self.values)
+        for _ in range(rounds):
+            i = rng.randrange(n)
+            digits = self.free_digits(i)
+            if not digits:
+                continue
+            d = rng.choice(digits)
+            if self._open_at_start(i, self.totals_with(i, d)) < \
+                    self._open_at_start(i, self.totals):
+                self.set(i, d)
+
+    def set(self, i: int, d: int) -> None:
+        self.totals = self.totals_with(i, d)
+        self.values[i] = d
+
+
+def fill(white: Grid, rng: random.Random, tilt: float = 0.0, budget: int = 30000,
+         tries: int = 20) -> dict[tuple[int, int], int] | None:
+    """Digits for every white cell, distinct in each run (randomised backtracking).
+
+    ``tilt`` (0..1) is the share of runs pushed towards low or high digits: such runs get
+    sums with few combinations, which makes puzzles easier to pin down and to solve.
+    """
+    runs = runs_of(white)
+    run_of: dict = {}
+    lean: list[float] = []
+    for k, (_, cells) in enumerate(runs):
+        for rc in cells:
+            run_of.setdefault(rc, []).append(k)
+        lean.append(rng.choice((-1.0, 1.0)) if rng.random() < tilt else 0.0)
+    cells = sorted(run_of)
+    if sys.getrecursionlimit() < len(cells) + 200:
+        sys.setrecursionlimit(len(cells) + 200)
+    for _ in range(tries):
+        values = _fill_once(cells, run_of, lean, len(runs), rng, budget)
+        if values is not None:
+            return values
+    return None
+
+
+def _fill_once(cells, run_of, lean, nruns: int, rng: random.Random, budget: int):
+    used = [0] * nruns  # digit bitmask per run
+    values: dict = {}
+    count = 0
+
+    def go(k: int) -> bool:
+        nonlocal count
+        if k == len(cells):
+            return True
+        count += 1
+        if count > budget:
+            return False
+        rc = cells[k]
+        ra, rd = run_of[rc]
+        taken = used[ra] | used[rd]
+        push = lean[ra] + lean[rd]
+        digits = [d for d in range(1, 10) if not taken >> d & 1]
+        digits.sort(key=lambda d: rng.random() * 4 + push * (d - 5) * 0.6)
+        for d in digits:
+            values[rc] = d
+            used[ra] |= 1 << d
+            used[rd] |= 1 << d
+            if go(k + 1):
+                return True
+            used[ra] &= ~(1 << d)
+            used[rd] &= ~(1 << d)
+        values.pop(rc, None)
+        return False
+
+    return values if go(0) else None

@@ -1,0 +1,267 @@
+"""Make a draft's solution unique by local repairs instead of starting over.
+
+The fill is always a solution, so only the other solutions have to go. First
+:func:`narrow`: digits of cells that propagation leaves open change while that narrows the
+grid (cheap, no search). Then rounds of :func:`other_solution` (a second solution, found by
+negating one open cell at a time) and :func:`repair`: a digit where the two solutions
+differ changes to the one after which the fewest solutions remain that differ from the
+fill only around there, never back to an earlier state. When digit changes keep trading
+one ambiguity for another, :func:`split_run` turns a cell black (with its symmetric
+partner), splitting its runs. The rest of the grid is kept throughout.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..puzzle.combos import ALL, BIT, DIGITS, POP
+from ..solve.propagate import Contradiction, propagate
+from .draft import Draft
+
+
+def open_count(draft: Draft, totals: list[int] | None = None) -> tuple[int, list[int]]:
+    """Candidates left beyond one per cell after propagation, and the masks."""
+    layout = draft.layout(totals)
+    masks = [ALL] * len(draft.whites)
+    try:
+        propagate(layout, masks, range(len(layout.run_cells)))
+    except Contradiction:  # cannot happen while the fill is a solution; be safe anyway
+        return 10**9, masks
+    return sum(POP[m] for m in masks) - len(masks), masks
+
+
+class Undecided(Exception):
+    """The search budget or the clock ran out before uniqueness was decided."""
+
+
+def other_solution(draft: Draft, masks: list[int], deadline: float | None,
+                   budget: int = 200_000):
+    """A solution other than the fill, or None when the fill is the only one.
+
+    Uniqueness by negation: take an open cell, forbid the fill's digit there and look for
+    any solution (depth-first, fewest candidates first); if there is none, the cell must
+    hold the fill's digit, so fix it and take the next open cell. Looking for *a* solution
+    of a narrowed grid is much cheaper than enumerating several of a wide-open one.
+    Raises :class:`Undecided` when the budget or the deadline runs out.
+    """
+    layout = draft.layout()
+    values = draft.values
+    masks = masks[:]
+    nodes = 0
+
+    def any_solution(m: list[int]):
+        nonlocal nodes
+        best, best_pop = -1, 10
+        for i, x in enumerate(m):
+            p = POP[x]
+            if 1 < p < best_pop:
+                best, best_pop = i, p
+                if p == 2:
+                    break
+        if best < 0:
+            return [DIGITS[x][0] for x in m]
+        for d in DIGITS[m[best]]:
+            nodes += 1
+            if nodes > budget or (nodes & 1023 == 0 and deadline is not None
+                                  and time.perf_counter() > deadline):
+                raise Undecided
+            trial = m.copy()
+            trial[best] = BIT[d]
+            try:
+                propagate(layout, trial, layout.cell_runs[best])
+            except Contradiction:
+                continue
+            found = any_solution(trial)
+            if found is not None:
+                return found
+        return None
+
+    while True:
+        open_cells = [i for i, x in enumerate(masks) if POP[x] > 1]
+        if not open_cells:
+            return None
+        i = min(open_cells, key=lambda k: POP[masks[k]])
+        trial = masks.copy()
+        trial[i] &= ~BIT[values[i]]
+        try:
+            propagate(layout, trial, layout.cell_runs[i])
+            found = any_solution(trial)
+        except Contradiction:
+            found = None
+        if found is not None:
+            return found
+        masks[i] = BIT[values[i]]
+        propagate(layout, masks, layout.cell_runs[i])
+
+
+def make_unique(draft: Draft, rng: random.Random, deadline: float | None,
+                max_rounds: int = 300, sample: int = 16, symmetry: str = "none") -> Draft | None:
+    """A repaired draft whose solution is unique (the same object unless a run was split),
+    or None if the rounds or the clock ran out."""
+    narrow(draft, rng, deadline, sample)
+    stuck = 0
+    best = None
+    seen: set[tuple[int, ...]] = {tuple(draft.values)}
+    for _ in range(max_rounds):
+        score, masks = open_count(draft)
+        if score == 0:
+            return draft
+        try:
+            other = other_solution(draft, masks, deadline)
+        except Undecided:
+            return None
+        if other is None:
+            return draft
+        diff = [i for i, (a, b) in enumerate(zip(draft.values, other, strict=True)) if a != b]
+        if best is None or score < best:
+            best, stuck = score, 0
+        else:
+            stuck += 1
+        if stuck >= 6:  # digit changes keep trading one ambiguity for another: split a run
+            split = split_run(draft, rng, diff, symmetry)
+            if split is not None:
+                draft, best, stuck = split, None, 0
+                continue
+        if not repair(draft, rng, diff, sample, seen):
+            split = split_run(draft, rng, diff, symmetry)
+            if split is None:
+                return None
+            draft, best, stuck = split, None, 0
+        seen.add(tuple(draft.values))
+    return None
+
+
+def narrow(draft: Draft, rng: random.Random, deadline: float | None, sample: int,
+           patience: int = 4) -> int:
+    """Cheap first phase: change digits of cells propagation leaves open, keeping each
+    change that leaves fewer candidates open, until no change helps for ``patience``
+    rounds. Search is slow on wide-open grids and fast on narrow ones, so this runs
+    before any search. Returns the candidates left open."""
+    score, masks = open_count(draft)
+    misses = 0
+    while score and misses < patience:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        open_cells = [i for i, m in enumerate(masks) if POP[m] > 1]
+        cands = [(i, d) for i in open_cells for d in draft.free_digits(i)]
+        if len(cands) > sample:
+            cands = rng.sample(cands, sample)
+        scored = [(open_count(draft, draft.totals_with(i, d)), rng.random(), i, d)
+                  for i, d in cands]
+        if not scored:
+            break
+        (new, new_masks), _, i, d = min(scored, key=lambda x: (x[0][0], x[1]))
+        if new < score:
+            draft.set(i, d)
+            score, masks, misses = new, new_masks, 0
+        else:
+            misses += 1
+    return score
+
+
+def _region(draft: Draft, cells: list[int]) -> list[int]:
+    """The cells sharing a run with any of ``cells``."""
+    out = set()
+    for i in cells:
+        for rid in draft.cell_runs[i]:
+            out.update(draft.runs[rid])
+    return sorted(out)
+
+
+def local_count(draft: Draft, totals: list[int], region: list[int], cap: int = 4,
+                budget: int = 300) -> int:
+    """How many solutions (up to ``cap``) differ from the fill only inside ``region``,
+    the fill included; a search that runs out of ``budget`` counts as ``cap``."""
+    layout = draft.layout(totals)
+    masks = [BIT[v] for v in draft.values]
+    for i in region:
+        masks[i] = ALL
+    try:
+        propagate(layout, masks, {r for i in region for r in draft.cell_runs[i]})
+    except Contradiction:
+        return 0
+    found = [0]
+    nodes = [0]
+
+    def go(masks: list[int]) -> bool:  # False: stop (cap or budget reached)
+        best, best_pop = -1, 10
+        for i in region:
+            p = POP[masks[i]]
+            if 1 < p < best_pop:
+                best, best_pop = i, p
+        if best < 0:
+            found[0] += 1
+            return found[0] < cap
+        for d in DIGITS[masks[best]]:
+            nodes[0] += 1
+            if nodes[0] > budget:
+                found[0] = cap
+                return False
+            trial = masks.copy()
+            trial[best] = BIT[d]
+            try:
+                propagate(layout, trial, layout.cell_runs[best])
+            except Contradiction:
+                continue
+            if not go(trial):
+                return False
+        return True
+
+    go(masks)
+    return found[0]
+
+
+def repair(draft: Draft, rng: random.Random, where: list[int], sample: int,
+           seen: set | None = None) -> bool:
+    """Change one digit near ``where`` (cells where two solutions differ): the change
+    after which fewest solutions differ from the fill only around there, then the one
+    leaving fewest candidates open after propagation. Changes leading back to a state in
+    ``seen`` are skipped (without that the repairs can cycle between two ambiguities).
+    False if no change is possible."""
+    region = _region(draft, where)
+    cands = [(i, d) for i in where for d in draft.free_digits(i)]
+    if seen:
+        values = draft.values
+        cands = [(i, d) for i, d in cands
+                 if tuple(values[:i]) + (d,) + tuple(values[i + 1:]) not in seen]
+    if not cands:
+        return False
+    if len(cands) > sample:
+        cands = rng.sample(cands, sample)
+
+    def key(c):
+        totals = draft.totals_with(*c)
+        old = draft.values[c[0]]
+        draft.values[c[0]] = c[1]
+        try:
+            n = local_count(draft, totals, region)
+        finally:
+            draft.values[c[0]] = old
+        return n
+
+    if len(where) > 10:  # far from unique: any narrowing helps, count nothing yet
+        counts = [0] * len(cands)
+    else:
+        counts = [key(c) for c in cands]
+    least = min(counts)
+    tied = [c for c, n in zip(cands, counts, strict=True) if n == least]
+    best = min(tied, key=lambda c: (open_count(draft, draft.totals_with(*c))[0], rng.random()))
+    draft.set(*best)
+    return True
+
+
+def split_run(draft: Draft, rng: random.Random, where: list[int], symmetry: str):
+    """A new draft with one cell of ``where`` (and its partner) turned black, keeping the
+    layout rules; None when no such cell exists."""
+    from .layout import try_blacken
+
+    cells = where[:]
+    rng.shuffle(cells)
+    for i in cells:
+        r, c = draft.whites[i]
+        white = [row[:] for row in draft.white]
+        if try_blacken(white, r, c, symmetry):
+            values = {rc: v for rc, v in draft.value_map().items() if white[rc[0]][rc[1]]}
+            return Draft(white, values)
+    return None

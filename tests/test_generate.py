@@ -1,0 +1,240 @@
+"""``deducer generate``: layout rules, uniqueness, exact level, seeds, errors, --timeout.
+
+The default run keeps to small grids. ``DEDUCER_LONG_GENERATE=1`` adds a sweep over larger
+sizes and every level (minutes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from deducer.generate.core import GenerateError, Request, check_request, generate_one
+from deducer.generate.layout import cut_cells, layout_problems, make_layout, runs_of
+from deducer.puzzle.formats import loads
+from deducer.solve.search import solve
+from tests.test_solver import brute_force
+
+ROOT = Path(__file__).resolve().parents[1]
+LONG = bool(os.environ.get("DEDUCER_LONG_GENERATE"))
+
+
+def cli(*args, timeout=600):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "deducer", *args], capture_output=True,
+                          text=True, timeout=timeout, env=env, cwd=ROOT)
+
+
+def grid_of(puzzle):
+    """The puzzle as the brute force's grid: None white, (down, across) black."""
+    return [[None if sq.white else (sq.down, sq.across) for sq in row]
+            for row in puzzle.squares]
+
+
+def white_of(puzzle):
+    return [[sq.white for sq in row] for row in puzzle.squares]
+
+
+# ---------------------------------------------------------------------------- layouts
+@pytest.mark.parametrize("symmetry", ["rot180", "mirror", "none"])
+@pytest.mark.parametrize("size", [(6, 6), (8, 8), (9, 13), (12, 12), (16, 16)])
+def test_layouts_obey_the_rules(size, symmetry):
+    rows, cols = size
+    for seed in range(3):
+        white = make_layout(random.Random(seed), rows, cols, symmetry)
+        assert white is not None
+        assert layout_problems(white, symmetry) == []
+        # the rules, checked again here without the module's own checker
+        for _, cells in runs_of(white):
+            assert 2 <= len(cells) <= 9
+        for r in range(1, rows - 1):
+            for c in range(1, cols - 1):
+                assert white[r][c] or white[r + 1][c] or white[r][c + 1] or white[r + 1][c + 1]
+        for r in range(1, rows):
+            for c in range(1, cols):
+                if symmetry == "rot180":
+                    assert white[r][c] == white[rows - r][cols - c]
+                elif symmetry == "mirror":
+                    assert white[r][c] == white[r][cols - c]
+        cells = [(r, c) for r in range(rows) for c in range(cols) if white[r][c]]
+        for rc in cells:  # no single cell disconnects the rest (checked by flood fill)
+            assert _connected(white, cells, without=rc), rc
+
+
+def _connected(white, cells, without=None) -> bool:
+    rest = [rc for rc in cells if rc != without]
+    seen = {rest[0]}
+    todo = [rest[0]]
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nb != without and nb not in seen and 0 <= nb[0] < len(white) \
+                    and 0 <= nb[1] < len(white[0]) and white[nb[0]][nb[1]]:
+                seen.add(nb)
+                todo.append(nb)
+    return len(seen) == len(rest)
+
+
+def test_the_layout_checker_finds_each_broken_rule():
+    # a 1-cell run, a 2x2 black block, a cut cell, broken symmetry
+    text = ["#####",
+            "#.###",
+            "#..##",
+            "#...#",
+            "#...#"]
+    white = [[ch == "." for ch in row] for row in text]
+    found = " ".join(layout_problems(white, "rot180"))
+    assert "2x2 black block" in found and "symmetry" in found
+    assert "has 1 cells" in found
+    bow = [[ch == "." for ch in row] for row in ["######", "#..#..", "#....."]]
+    # two 2x2 blocks joined through the bottom row: its three middle cells each cut them
+    assert cut_cells(bow) == (True, [(2, 2), (2, 3), (2, 4)])
+    assert "cut cell r3c4" in layout_problems(bow)
+
+
+# ---------------------------------------------------------------------------- uniqueness
+@pytest.mark.parametrize("index", range(3))
+def test_small_puzzles_are_unique_by_an_independent_enumerator(index):
+    req = Request(7, 7, seed=11, timeout=300)
+    res = generate_one(req, index)
+    assert res.puzzle is not None, res.message
+    sols = brute_force(grid_of(res.puzzle), {}, None, cap=3)
+    assert len(sols) == 1
+    assert [sols[0][rc] for rc in res.puzzle.whites] == res.solution
+    assert res.puzzle.givens == {}
+    assert layout_problems(white_of(res.puzzle), "rot180") == []
+
+
+def test_larger_puzzles_are_unique_by_the_solver():
+    res = generate_one(Request(12, 12, seed=3, symmetry="mirror", timeout=600), 0)
+    assert res.puzzle is not None, res.message
+    r = solve(res.puzzle, max_solutions=2)
+    assert r.status == "unique" and r.complete and r.solutions[0] == res.solution
+    assert layout_problems(white_of(res.puzzle), "mirror") == []
+
+
+# ---------------------------------------------------------------------------- exact level
+@pytest.mark.parametrize("level", ["Medium", "Extreme"])
+def test_exact_level(level):
+    from deducer import api
+
+    res = api.generate("8x8", level, seed=5, timeout=600)
+    assert len(res) == 1
+    p = res[0].puzzle
+    assert res[0].rating.level == level
+    assert api.rate(p).level == level  # the grade `rate` gives the file
+    assert solve(p).status == "unique"
+
+
+# ---------------------------------------------------------------------------- command line
+def test_same_seed_same_bytes_whatever_jobs(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    r1 = cli("generate", "--size", "7x7", "--count", "3", "--seed", "4", "--out", str(a),
+             "--jsonl", str(tmp_path / "a.jsonl"), "--no-progress")
+    r2 = cli("generate", "--size", "7x7", "--count", "3", "--seed", "4", "--out", str(b),
+             "--jsonl", str(tmp_path / "b.jsonl"), "--jobs", "2", "--no-progress")
+    assert r1.returncode == 0 and r2.returncode == 0, r1.stderr + r2.stderr
+    names = sorted(p.name for p in a.iterdir())
+    assert names == ["0001.txt", "0002.txt", "0003.txt"]
+    for n in names:
+        assert (a / n).read_bytes() == (b / n).read_bytes()
+    rows = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text().splitlines()]
+    assert [r["seed"] for r in rows] == ["4:0", "4:1", "4:2"]
+    for n, row in zip(names, rows, strict=True):
+        assert loads((a / n).read_text()) == loads(row["puzzle"])
+    # the files read back as the puzzles generated, with their solutions
+    p = loads((a / "0001.txt").read_text())
+    assert solve(p).solutions[0] == rows[0]["solution"]
+
+
+def test_jsonl_streams_to_stdout():
+    r = cli("generate", "--size", "6x6", "--seed", "1", "--jsonl", "-")
+    assert r.returncode == 0, r.stderr
+    obj = json.loads(r.stdout)
+    assert {"puzzle", "rating", "seed", "solution"} <= set(obj)
+    assert obj["rating"]["level"] in ("Easy", "Medium", "Hard", "Expert", "Extreme",
+                                      "Unreasonable")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--size", "3x3"], "rows must be 6 to 60"),
+    (["--size", "axb"], "expected ROWSxCOLS"),
+    (["--size", "30x30", "--level", "Easy"], "no 30x30 puzzle can be rated Easy"),
+    (["--level", "Impossible"], "unknown level"),
+    (["--needs", "no-such-rule"], "no such rule"),
+    (["--level", "Easy", "--needs", "region-sum-two"], "harder than any step"),
+    (["--format", "j"], "not a writable format"),
+    (["--count", "0"], "--count"),
+    (["--size", "11x11", "--symmetry", "mirror"], "layout with mirror symmetry"),
+])
+def test_impossible_requests_get_one_clear_line(args, words):
+    r = cli("generate", "--seed", "1", *args)
+    assert r.returncode == 2
+    assert words in r.stderr and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_unreachable_level_is_refused_before_any_work():
+    with pytest.raises(GenerateError, match="Medium"):
+        check_request(Request(30, 30, "Easy"))
+    check_request(Request(30, 30, "Hard"))  # reachable: no error
+
+
+def test_timeout_stops_with_what_it_has(tmp_path):
+    r = cli("generate", "--size", "30x30", "--count", "3", "--seed", "1", "--timeout", "1",
+            "--out", str(tmp_path / "o"), "--no-progress", timeout=120)
+    assert r.returncode == 4
+    assert "--timeout stopped the run after 0 of 3 puzzles" in r.stderr
+    assert list((tmp_path / "o").iterdir()) == []
+
+
+# ---------------------------------------------------------------------------- long sweep
+@pytest.mark.skipif(not LONG, reason="set DEDUCER_LONG_GENERATE=1 for the long sweep")
+@pytest.mark.parametrize("size", [12, 16])
+@pytest.mark.parametrize("level", ["Medium", "Hard", "Expert", "Extreme"])
+def test_long_sweep(size, level):
+    res = generate_one(Request(size, size, level, seed=2, timeout=900), 0)
+    assert res.puzzle is not None, res.message
+    assert res.rating.level == level
+    r = solve(res.puzzle)
+    assert r.status == "unique" and r.complete
+    assert layout_problems(white_of(res.puzzle), "rot180") == []
+
+
+# ---------------------------------------------------------------------------- play page
+def test_play_page_new_puzzle(tmp_path):
+    from deducer.app.play.server import create_app
+
+    client = create_app(tmp_path, None).test_client()
+    r = client.post("/api/generate", json={"size": "7x7", "seed": 3})
+    assert r.status_code == 200, r.get_json()
+    data = r.get_json()
+    assert data["status"] == "unique" and "seed 3:0" in data["message"]
+    p = loads(json.dumps(data["puzzle"]), "json")
+    assert (p.rows, p.cols) == (7, 7) and solve(p).status == "unique"
+    r = client.post("/api/generate", json={"size": "3x3"})
+    assert r.status_code == 422 and "6 to 60" in r.get_json()["error"]
+    html = (ROOT / "deducer/app/play/static/index.html").read_text()
+    assert 'id="btn-generate"' in html and 'id="gen-level"' in html
+
+
+def test_split_run_keeps_the_layout_rules_and_the_fill():
+    from deducer.generate.draft import Draft, fill
+    from deducer.generate.unique import split_run
+
+    rng = random.Random(8)
+    white = make_layout(rng, 12, 12, "rot180")
+    draft = Draft(white, fill(white, rng))
+    split = split_run(draft, rng, list(range(len(draft.values))), "rot180")
+    assert split is not None and len(split.values) == len(draft.values) - 2
+    assert layout_problems(split.white, "rot180") == []
+    old = draft.value_map()
+    assert all(old[rc] == v for rc, v in split.value_map().items())
+    p = split.puzzle()  # the clues are the sums of the kept fill
+    for run in p.runs:
+        assert run.total == sum(old[rc] for rc in run.coords)
