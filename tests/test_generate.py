@@ -153,6 +153,58 @@ def test_same_seed_same_bytes_whatever_jobs(tmp_path):
     assert solve(p).solutions[0] == rows[0]["solution"]
 
 
+def test_dask_engine_gives_the_pools_files_byte_for_byte(tmp_path):
+    pytest.importorskip("distributed")
+    a, b = tmp_path / "pool", tmp_path / "dask"
+    common = ("generate", "--size", "7x7", "--count", "3", "--seed", "4", "--no-progress",
+              "--jobs", "2")
+    r1 = cli(*common, "--out", str(a))
+    r2 = cli(*common, "--out", str(b), "--engine", "dask", "--chunk", "2")
+    assert r1.returncode == 0 and r2.returncode == 0, r1.stderr + r2.stderr
+    names = sorted(p.name for p in a.iterdir())
+    assert names == sorted(p.name for p in b.iterdir()) == ["0001.txt", "0002.txt", "0003.txt"]
+    for n in names:
+        assert (a / n).read_bytes() == (b / n).read_bytes()
+
+
+def flaky_generate_one(req, index, rules=None):
+    """generate_one, except that puzzle 2 raises and puzzle 3 kills its worker."""
+    import signal
+
+    if index == 1:
+        raise ValueError("no fill")
+    if index == 2:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer would
+    return generate_one(req, index, rules)  # the real one, imported above
+
+
+def test_a_failed_puzzle_is_one_line_and_the_others_are_made(tmp_path, capsys, monkeypatch):
+    from deducer.app.cli import main
+    from deducer.generate import core
+
+    monkeypatch.setattr(core, "generate_one", flaky_generate_one)
+    out = tmp_path / "o"
+    code = main(["generate", "--size", "7x7", "--count", "4", "--seed", "4", "--jobs", "2",
+                 "--retries", "0", "--out", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 3, err
+    assert sorted(p.name for p in out.iterdir()) == ["0001.txt", "0004.txt"]
+    lines = err.splitlines()
+    assert "deducer: puzzle 2 (seed 4:1) failed: ValueError: no fill" in lines
+    assert any(x.startswith("deducer: puzzle 3 (seed 4:2) failed: ") and "signal 9" in x
+               for x in lines), err
+    assert lines[-1] == "deducer: 2 of 4 puzzles failed"
+    assert "Traceback" not in err
+    # the puzzles made are the ones an undisturbed run makes
+    monkeypatch.undo()
+    ref = tmp_path / "ref"
+    r = cli("generate", "--size", "7x7", "--count", "4", "--seed", "4", "--out", str(ref),
+            "--no-progress")
+    assert r.returncode == 0, r.stderr
+    for n in ("0001.txt", "0004.txt"):
+        assert (out / n).read_bytes() == (ref / n).read_bytes()
+
+
 def test_jsonl_streams_to_stdout():
     r = cli("generate", "--size", "6x6", "--seed", "1", "--jsonl", "-")
     assert r.returncode == 0, r.stderr

@@ -117,7 +117,7 @@ class DaskEngine:
                                 running[client.submit(run_chunk, func, [one], pure=False)] = [one]
                             continue
                         idx, item = chunk[0]
-                        yield idx, on_fail(item, "died", "the workers rating it kept dying "
+                        yield idx, on_fail(item, "died", "its workers kept dying "
                                                          "(killed, or out of memory?)")
                         continue
                     items = dict(chunk)

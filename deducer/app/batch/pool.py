@@ -217,7 +217,7 @@ class PoolEngine:
         if deaths[idx] > self.retries:
             how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
             answered(slot, idx)
-            yield idx, on_fail(item, "died", f"the worker rating it died {deaths[idx]} times "
+            yield idx, on_fail(item, "died", f"its worker died {deaths[idx]} times "
                                              f"(last: {how}; killed, or out of memory?)")
         if slot.todo:
             retry.appendleft((slot.cid, list(slot.todo)))

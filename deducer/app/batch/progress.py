@@ -7,6 +7,7 @@ when the pool forks a worker.
 
 from __future__ import annotations
 
+import sys
 import time
 
 
@@ -49,6 +50,13 @@ class Bar:
         if now - self.drawn >= 0.1:  # a redraw costs more than rating a tiny puzzle
             self.drawn = now
             self.bar.refresh()
+
+    def say(self, line: str) -> None:
+        """A line on stderr above the bar (printed through the bar, which stays drawn)."""
+        if self.bar is None:
+            print(line, file=sys.stderr)
+        else:
+            self.bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
 
     def close(self) -> None:
         if self.bar is not None:

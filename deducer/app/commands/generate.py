@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
-from ..cli import EXIT_OK, EXIT_UNDECIDED
+from ..cli import EXIT_INTERNAL, EXIT_OK, EXIT_UNDECIDED
 
 EXTENSIONS = {"json": "json", "puzzlink": "url"}
 
@@ -18,9 +19,11 @@ def add_parser(sub) -> None:
                     "of 2 to 9 cells, no cut cell, no 2x2 black block), a fill, clues from "
                     "the fill, local repairs until the solution is unique, then steered to "
                     "the requested level (the walkthrough needs a step of that level and no "
-                    "harder one). The same --seed gives the same puzzles whatever --jobs is. "
-                    "Exit code 4 when --timeout stopped the run before --count puzzles were "
-                    "made (those made are kept).")
+                    "harder one). The same --seed gives the same puzzles whatever --jobs or "
+                    "--engine is. Exit code 4 when --timeout stopped the run before --count "
+                    "puzzles were made (those made are kept); 3 when a puzzle failed (it "
+                    "kept killing its worker, or raised an error: one line each on stderr, "
+                    "the others are still made).")
     p.add_argument("--size", default="12x12", metavar="ROWSxCOLS",
                    help="the whole grid, clue row and column included (default 12x12; "
                         "6x6 to 60x60, rectangles too)")
@@ -42,31 +45,40 @@ def add_parser(sub) -> None:
                    "(technique practice; see 'deducer rules')")
     p.add_argument("--max-chain", type=int, metavar="N",
                    help="longest chain a step may use, where the rating measures chains")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="worker processes (default 1)")
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="stop the whole run after this long, keeping what was made")
     p.add_argument("--force", action="store_true", help="overwrite existing files")
-    p.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (it is only drawn when stderr is a terminal)")
+    from ..batch import add_engine_args
+
+    add_engine_args(p, "generate")
 
 
-def results(req, count: int, jobs: int):
-    """The results of puzzles 0..count-1, in order. One small function so that a shared
-    batch runner can replace the process pool."""
+@dataclass
+class Failed:
+    """A puzzle the batch engine gave up on: ``kind`` is "timeout" (its worker overran
+    --timeout and was killed), "died" (it kept killing its worker) or "error"."""
+
+    index: int
+    seed: str
+    kind: str
+    message: str
+
+
+def failed(seed: int, index: int, kind: str, message: str) -> Failed:
+    """The batch engine's ``on_fail`` (runs in the parent)."""
+    return Failed(index, f"{seed}:{index}", kind, message)
+
+
+def results(req, count: int, settings, tick=None):
+    """The results of puzzles 0..count-1, in order, from the batch engine (a generator:
+    closing it stops the workers)."""
+    from functools import partial
+
     from ...generate.core import generate_one
+    from ..batch import run as batch_run
 
-    if jobs <= 1 or count <= 1:
-        for k in range(count):
-            yield generate_one(req, k)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    pool = ProcessPoolExecutor(max_workers=min(jobs, count))
-    try:
-        yield from pool.map(generate_one, [req] * count, range(count))
-    finally:  # on a stop, do not wait: the workers end at the shared deadline anyway
-        pool.shutdown(wait=False, cancel_futures=True)
+    yield from batch_run(partial(generate_one, req), range(count), settings,
+                         partial(failed, req.seed), tick=tick)
 
 
 def run(args) -> int:
@@ -79,12 +91,15 @@ def run(args) -> int:
     from ...puzzle import formats
     from ...puzzle.fileio import write_output
     from ...render.jsonout import dumps as json_dumps
+    from ..batch import settings_from
+    from ..batch.progress import Bar
 
     rows, cols = parse_size(args.size)
     if args.count < 1:
         raise DeducerError("--count must be at least 1")
-    if args.jobs < 1:
-        raise DeducerError("--jobs must be at least 1")
+    # --timeout is the whole run's (the shared deadline in the request); given to the engine
+    # too, it is also each puzzle's backstop: a worker still busy a second past it is killed
+    settings = settings_from(args)
     if args.format not in formats.writable():
         raise DeducerError(f"--format {args.format}: not a writable format; writable: "
                            f"{', '.join(formats.writable())}")
@@ -106,14 +121,23 @@ def run(args) -> int:
         jsonl = open(args.jsonl, "w", encoding="utf-8")  # noqa: SIM115 (streamed to)
     if args.seed is None:
         print(f"deducer: seed {seed}", file=sys.stderr)
-    bar = _Progress(args.count, sys.stderr.isatty() and not args.no_progress)
-    made = 0
+    bar = Bar(args.count, sys.stderr.isatty() and not args.no_progress and args.count > 1,
+              "generating")
+    made = lost = 0
+    stopped = False
+    batch = results(req, args.count, settings, tick=bar)
     try:
-        for res in _until_stopped(results(req, args.count, args.jobs)):
-            if res.puzzle is None:
+        for res in _until_stopped(batch):
+            if isinstance(res, Failed) and res.kind != "timeout":
+                # one puzzle lost, the rest still made: its line now, exit code 3 at the end
+                lost += 1
+                bar.say(f"deducer: puzzle {res.index + 1} (seed {res.seed}) failed: "
+                        f"{res.message}")
+                continue
+            if isinstance(res, Failed) or res.puzzle is None:
+                stopped = True  # the shared deadline: the later puzzles meet it too
                 break
             made += 1
-            bar(made)
             text = formats.dumps(res.puzzle, args.format)
             if out_dir is not None:
                 write_output(out_dir / f"{res.index + 1:04d}.{ext}", text, force=args.force)
@@ -128,15 +152,20 @@ def run(args) -> int:
             if out_dir is None and args.jsonl != "-":
                 sys.stdout.write(("\n" if made > 1 else "") + text)
                 sys.stdout.flush()
+        else:
+            stopped = made + lost < args.count  # the backstop (cli.TimeLimit) ended it
     finally:
+        batch.close()  # stops the workers now, not when the generator is collected
         bar.close()
         if jsonl is not None:
             jsonl.close()
-    if made < args.count:
+    if stopped:
         print(f"deducer: --timeout stopped the run after {made} of {args.count} puzzles",
               file=sys.stderr)
-        return EXIT_UNDECIDED
-    return EXIT_OK
+    if lost:
+        print(f"deducer: {lost} of {args.count} puzzles failed", file=sys.stderr)
+        return EXIT_INTERNAL
+    return EXIT_UNDECIDED if stopped else EXIT_OK
 
 
 def _until_stopped(items):
@@ -149,27 +178,3 @@ def _until_stopped(items):
         yield from items
     except TimeLimit:
         return
-
-
-class _Progress:
-    """A progress bar on stderr (rich), drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int, enabled: bool):
-        self.bar = None
-        if enabled and total > 1:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-            self.bar = Progress("generating", BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=Console(stderr=True),
-                                transient=True)
-            self.task = self.bar.add_task("generating", total=total)
-            self.bar.start()
-
-    def __call__(self, done: int) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, completed=done)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
