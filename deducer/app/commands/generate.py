@@ -64,6 +64,26 @@ class Failed:
     message: str
 
 
+@dataclass
+class Refused:
+    """A request a worker found no puzzle can meet (a DeducerError: no layout fits the size
+    and symmetry, say): the same for every puzzle, so the run stops with its one line."""
+
+    message: str
+
+
+def make(req, index: int):
+    """Puzzle ``index`` (runs in a worker): its Result, or :class:`Refused`. A DeducerError
+    comes back as a value, since the engines report an exception as a failed puzzle."""
+    from ...errors import DeducerError
+    from ...generate import core
+
+    try:
+        return core.generate_one(req, index)
+    except DeducerError as e:
+        return Refused(str(e))
+
+
 def failed(seed: int, index: int, kind: str, message: str) -> Failed:
     """The batch engine's ``on_fail`` (runs in the parent)."""
     return Failed(index, f"{seed}:{index}", kind, message)
@@ -74,10 +94,9 @@ def results(req, count: int, settings, tick=None):
     closing it stops the workers)."""
     from functools import partial
 
-    from ...generate.core import generate_one
     from ..batch import run as batch_run
 
-    yield from batch_run(partial(generate_one, req), range(count), settings,
+    yield from batch_run(partial(make, req), range(count), settings,
                          partial(failed, req.seed), tick=tick)
 
 
@@ -128,6 +147,8 @@ def run(args) -> int:
     batch = results(req, args.count, settings, tick=bar)
     try:
         for res in _until_stopped(batch):
+            if isinstance(res, Refused):
+                raise DeducerError(res.message)
             if isinstance(res, Failed) and res.kind != "timeout":
                 # one puzzle lost, the rest still made: its line now, exit code 3 at the end
                 lost += 1
