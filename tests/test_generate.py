@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from deducer.app.commands.generate import make as real_make
 from deducer.generate.core import GenerateError, Request, check_request, generate_one
 from deducer.generate.layout import cut_cells, layout_problems, make_layout, runs_of
 from deducer.puzzle.formats import loads
@@ -167,22 +168,23 @@ def test_dask_engine_gives_the_pools_files_byte_for_byte(tmp_path):
         assert (a / n).read_bytes() == (b / n).read_bytes()
 
 
-def flaky_generate_one(req, index, rules=None):
-    """generate_one, except that puzzle 2 raises and puzzle 3 kills its worker."""
+def flaky_make(req, index):
+    """The command's worker function, except that puzzle 2 raises and puzzle 3 kills its
+    worker (module-level: a forkserver worker imports it by name)."""
     import signal
 
     if index == 1:
         raise ValueError("no fill")
     if index == 2:
         os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer would
-    return generate_one(req, index, rules)  # the real one, imported above
+    return real_make(req, index)  # imported above, before any patching
 
 
 def test_a_failed_puzzle_is_one_line_and_the_others_are_made(tmp_path, capsys, monkeypatch):
     from deducer.app.cli import main
-    from deducer.generate import core
+    from deducer.app.commands import generate
 
-    monkeypatch.setattr(core, "generate_one", flaky_generate_one)
+    monkeypatch.setattr(generate, "make", flaky_make)
     out = tmp_path / "o"
     code = main(["generate", "--size", "7x7", "--count", "4", "--seed", "4", "--jobs", "2",
                  "--retries", "0", "--out", str(out), "--no-progress"])
