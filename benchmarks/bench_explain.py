@@ -20,11 +20,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from deducer.explain.engine import explain
-from deducer.puzzle import formats
-from deducer.solve.propagate import _CACHE
-from deducer.solve.search import solve
-from tests.support import corpus
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script: tests.support lives beside the package
+    sys.path.insert(0, str(ROOT))
+
+from deducer.explain.engine import explain  # noqa: E402
+from deducer.puzzle import formats  # noqa: E402
+from deducer.solve.propagate import _CACHE  # noqa: E402
+from deducer.solve.search import solve  # noqa: E402
+from tests.support import corpus  # noqa: E402
 
 
 def best_of(fn, n=3):

@@ -9,12 +9,18 @@ run dropped in turn), and their ratios to the explain time.
 
 from __future__ import annotations
 
+import sys
 import time
+from pathlib import Path
 
-from deducer.explain.engine import explain
-from deducer.explain.proofcheck import check_walkthrough, surplus
-from deducer.puzzle import formats
-from tests.support import corpus
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script: tests.support lives beside the package
+    sys.path.insert(0, str(ROOT))
+
+from deducer.explain.engine import explain  # noqa: E402
+from deducer.explain.proofcheck import check_walkthrough, surplus  # noqa: E402
+from deducer.puzzle import formats  # noqa: E402
+from tests.support import corpus  # noqa: E402
 
 
 def timed(fn):

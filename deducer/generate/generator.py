@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ..puzzle.model import BLANK, WHITE, Puzzle, Square
+from ..puzzle.model import Puzzle, clued_from_fill
 from ..solve.search import solve
 
 
@@ -84,29 +84,10 @@ def generate(rng: random.Random, rows: int, cols: int, black: float = 0.18):
         values = _fill(white, rng)
         if values is None:
             continue
-        squares = []
-        for r in range(rows):
-            row = []
-            for c in range(cols):
-                if white[r][c]:
-                    row.append(WHITE)
-                    continue
-                down = across = None
-                if r + 1 < rows and white[r + 1][c]:
-                    k, down = r + 1, 0
-                    while k < rows and white[k][c]:
-                        down += values[(k, c)]
-                        k += 1
-                if c + 1 < cols and white[r][c + 1]:
-                    k, across = c + 1, 0
-                    while k < cols and white[r][k]:
-                        across += values[(r, k)]
-                        k += 1
-                row.append(Square(False, down, across) if (down or across) else BLANK)
-            squares.append(tuple(row))
+        bare = clued_from_fill(white, values)
         givens: dict = {}
         while True:
-            puzzle = Puzzle(tuple(squares), givens=dict(givens)).validate()
+            puzzle = Puzzle(bare.squares, givens=dict(givens)).validate()
             res = solve(puzzle, max_solutions=2)
             if len(res.solutions) == 1 and res.complete:
                 return puzzle, res.solutions[0]

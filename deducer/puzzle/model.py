@@ -305,6 +305,34 @@ def grid_from_rows(rows: list[list[Square]], **kw) -> Puzzle:
     return Puzzle(tuple(tuple(r) for r in rows), **kw).validate()
 
 
+def clued_from_fill(white: list[list[bool]], values: dict[Coord, int]) -> Puzzle:
+    """The puzzle whose clues are the run sums of a filled grid: ``white[r][c]`` marks the
+    white squares, ``values[(r, c)]`` their digits (an empty ``values`` leaves every run
+    unclued)."""
+    rows, cols = len(white), len(white[0])
+    squares = []
+    for r in range(rows):
+        row = []
+        for c in range(cols):
+            if white[r][c]:
+                row.append(WHITE)
+                continue
+            down = across = None
+            if values and r + 1 < rows and white[r + 1][c]:
+                k, down = r + 1, 0
+                while k < rows and white[k][c]:
+                    down += values[(k, c)]
+                    k += 1
+            if values and c + 1 < cols and white[r][c + 1]:
+                k, across = c + 1, 0
+                while k < cols and white[r][k]:
+                    across += values[(r, k)]
+                    k += 1
+            row.append(Square(False, down, across) if (down or across) else BLANK)
+        squares.append(tuple(row))
+    return Puzzle(tuple(squares)).validate()
+
+
 def solution_grid(puzzle: Puzzle, values: list[int]) -> list[list[int | None]]:
     """The whole grid, rows of entries: the digit at a white cell, None elsewhere."""
     out: list[list[int | None]] = [[None] * puzzle.cols for _ in range(puzzle.rows)]

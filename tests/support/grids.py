@@ -6,33 +6,12 @@ from __future__ import annotations
 
 import random
 
-from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square
+from deducer.puzzle.model import Puzzle, clued_from_fill
 
 
 def _clued(white: list[list[bool]], values: dict) -> Puzzle:
     """Squares with the run sums of ``values`` as clues (unclued where values is empty)."""
-    rows, cols = len(white), len(white[0])
-    squares = []
-    for r in range(rows):
-        row = []
-        for c in range(cols):
-            if white[r][c]:
-                row.append(WHITE)
-                continue
-            down = across = None
-            if values and r + 1 < rows and white[r + 1][c]:
-                k, down = r + 1, 0
-                while k < rows and white[k][c]:
-                    down += values[(k, c)]
-                    k += 1
-            if values and c + 1 < cols and white[r][c + 1]:
-                k, across = c + 1, 0
-                while k < cols and white[r][k]:
-                    across += values[(r, k)]
-                    k += 1
-            row.append(Square(False, down, across) if (down or across) else BLANK)
-        squares.append(tuple(row))
-    return Puzzle(tuple(squares)).validate()
+    return clued_from_fill(white, values)
 
 
 def dense_block(h: int, w: int, seed: int = 1) -> Puzzle:
