@@ -66,8 +66,9 @@ def sum_parity(view, rid):
                 cells=tuple(open_cells),
                 runs=(rid,),
                 values=_values(view, target, others, parities, need, odd),
-                # what the step rests on (docs/json-contract.md#proofs): the other open cells' candidates
-                # and the run's sum; 'deducer rules test' checks that they prove the step
+                # what the step rests on (docs/json-contract.md#proofs): the other open
+                # cells' candidates and the run's sum; 'deducer rules test' checks that they
+                # prove the step
                 proof=Proof(cells={i: view.mask(i) for i in others}, runs=(rid,)),
             )
 
