@@ -24,5 +24,5 @@ if ! "$PY" -c "import playwright" 2>/dev/null; then
     "$PY" -m pip install --quiet playwright
 fi
 echo "browser: $(/usr/bin/chromium --version 2>/dev/null || echo missing)"
-echo "pdftoppm: $(pdftoppm -v 2>&1 | head -1 || echo missing)"
+echo "pdftoppm: $(command -v pdftoppm >/dev/null && { pdftoppm -v 2>&1 || true; } | head -1 || echo missing)"
 echo "playwright: $("$PY" -c 'from importlib.metadata import version; print(version("playwright"))')"
