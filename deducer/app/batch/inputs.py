@@ -54,20 +54,10 @@ def walk(folder: str) -> list[str]:
 
 def _read(path: str) -> str:
     """A file's text, reading at most the size limit (a huge file is refused, not loaded)."""
-    from ...puzzle.formats import MAX_BYTES, decode
+    from ...puzzle.fileio import read_limited
+    from ...puzzle.formats import decode
 
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise PuzzleError("no such file", path=path) from None
-    except IsADirectoryError:
-        raise PuzzleError("is a directory, not a puzzle file", path=path) from None
-    except OSError as e:
-        raise PuzzleError(f"cannot read: {e.strerror or e}", path=path) from None
-    if len(data) > MAX_BYTES:
-        raise PuzzleError(f"file is larger than {MAX_BYTES} bytes, the limit for puzzle files",
-                          path=path)
+    data = read_limited(path, error=PuzzleError, what="puzzle files")
     try:
         return decode(data, path)
     except PuzzleError as e:
