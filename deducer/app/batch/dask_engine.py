@@ -15,13 +15,17 @@ workers run tasks in threads, which cannot be killed from outside.
 from __future__ import annotations
 
 import logging
+import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from ...errors import DeducerError
 from . import OnFail, Settings
 
 HEARTBEAT = 0.25
+HOME = Path(__file__).resolve().parents[2]  # the deducer package
 
 
 def run_chunk(func, chunk: list[tuple[int, Any]]) -> list[tuple[int, str, Any]]:
@@ -36,13 +40,56 @@ def run_chunk(func, chunk: list[tuple[int, Any]]) -> list[tuple[int, str, Any]]:
 
 
 def missing() -> str | None:
-    """Why the engine cannot run here (None when it can)."""
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
+    """Why the engine cannot run here (None when it can). Looked up, not imported: importing
+    Dask takes about a second, which a local cluster spends in parallel with its fork
+    server (see :func:`_fork_server`)."""
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
         return ("--engine dask needs Dask's distributed package: "
                 "pip install 'deducer[dask]' (or pip install distributed)")
     return None
+
+
+def _preloads() -> list[str]:
+    """Dask and the deducer modules this run has imported (the rule ladder's among them):
+    what a fork server imports once for every local worker."""
+    ours = []
+    for name, mod in list(sys.modules.items()):
+        where = getattr(mod, "__file__", None)
+        # never a __main__: importing one runs the command again
+        if (name == "deducer" or name.startswith("deducer.")) and "__main__" not in name \
+                and where and Path(where).resolve().is_relative_to(HOME):
+            ours.append(name)
+    return ["distributed", *sorted(ours)]
+
+
+def _fork_server() -> bool:
+    """Start the fork server the local workers are forked from, with Dask and deducer
+    imported, before this process imports Dask itself, so that the two imports (about a
+    second each) run side by side. Each worker is then a fork of a process that runs no
+    thread (forking this one, next to Dask's threads, once left a worker deadlocked), up
+    in milliseconds and with nothing to import, where spawned workers import Dask and
+    deducer each. False where there are no fork servers (Windows): Dask spawns."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return False
+    # the server imports by name with this environment's sys.path, not this process's:
+    # put this deducer first, or it could preload another copy (an editable install)
+    root = str(HOME.parent)
+    multiprocessing.get_context("forkserver").set_forkserver_preload(_preloads())
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = root + (os.pathsep + saved if saved else "")
+    try:
+        forkserver.ensure_running()  # a server already running keeps its own preloads
+    finally:
+        if saved is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = saved
+    return True
 
 
 class DaskEngine:
@@ -52,25 +99,44 @@ class DaskEngine:
         self.settings = settings
 
     def _client(self):
-        from distributed import Client, LocalCluster
-
         if self.settings.scheduler:
+            from distributed import Client
+
             try:
                 return Client(self.settings.scheduler, timeout="10s"), None
             except (OSError, TimeoutError, ValueError) as e:
                 raise DeducerError(f"cannot reach the Dask scheduler at "
                                    f"{self.settings.scheduler}: {e}") from None
-        # Workers are spawned (Dask's default), not forked: forking this process while
-        # Dask's own threads hold locks left a worker deadlocked (seen in testing), even
-        # though a forked cluster starts in 0.6 s against about 4 s spawned.
+        forked = _fork_server()  # first: it imports Dask while this process does
         import dask
+        import distributed.utils
+        from distributed import Client, LocalCluster
 
-        # the local scheduler gives up on a task as the pool gives up on an item (a remote
-        # scheduler keeps its own distributed.scheduler.allowed-failures, 3 by default)
-        dask.config.set({"distributed.scheduler.allowed-failures": self.settings.retries,
-                         # one task per single-threaded worker at a time: a task waiting
-                         # behind one that kills the worker would be blamed with it
-                         "distributed.scheduler.worker-saturation": 1.0})
+        config = {
+            # the local scheduler gives up on a task as the pool gives up on an item (a
+            # remote scheduler keeps its own distributed.scheduler.allowed-failures, 3)
+            "distributed.scheduler.allowed-failures": self.settings.retries,
+            # one task per single-threaded worker at a time: a task waiting behind one
+            # that kills the worker would be blamed with it
+            "distributed.scheduler.worker-saturation": 1.0,
+            # what feeds a dashboard (there is none here) costs CPU the two workers
+            # need: measured on a 2-core machine, these took the cluster's own CPU from
+            # about 13% of the work to 4%. The statistical profiler samples the task's
+            # thread 100 times a second; event-loop health checks ran every 20 ms and
+            # system metrics every 500 ms. Work stealing has nothing to steal when every
+            # worker holds one task.
+            "distributed.worker.profile.enabled": False,
+            "distributed.admin.tick.interval": "200ms",
+            "distributed.admin.system-monitor.interval": "2s",
+            "distributed.scheduler.work-stealing": False,
+        }
+        if forked:
+            config["distributed.worker.multiprocessing-method"] = "forkserver"
+            # else Dask imports numpy and pandas here to preload them into a fork server
+            # that is already running (half a second of this process's start-up)
+            if hasattr(distributed.utils, "_forkserver_preload_set"):
+                distributed.utils._forkserver_preload_set = True
+        dask.config.set(config)
         cluster = LocalCluster(n_workers=max(1, self.settings.jobs), threads_per_worker=1,
                                processes=True, dashboard_address=None,
                                silence_logs=logging.CRITICAL)
@@ -78,10 +144,10 @@ class DaskEngine:
 
     def map(self, func, chunks: Iterator[list], on_fail: OnFail
             ) -> Iterator[tuple[int, Any] | None]:
+        client, cluster = self._client()
         from distributed import wait
         from distributed.scheduler import KilledWorker
 
-        client, cluster = self._client()
         try:
             nworkers = max(1, len(client.scheduler_info().get("workers", {})))
             window = 4 * nworkers
