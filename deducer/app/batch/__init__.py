@@ -105,10 +105,15 @@ def chunk_size(n: int, jobs: int, asked: int | None = None, engine: str = "pool"
     return max(1, min(16, n // (jobs * 64)))
 
 
-def chunks(items: Sequence, size: int) -> Iterator[list[tuple[int, Any]]]:
-    """``[(index, item), ...]`` slices of ``items``, lazily."""
-    for start in range(0, len(items), size):
-        yield list(enumerate(items[start:start + size], start))
+def chunks(items: Sequence, size: int, taper: int = 0) -> Iterator[list[tuple[int, Any]]]:
+    """``[(index, item), ...]`` slices of ``items``, lazily. With ``taper`` (the worker
+    count) the chunks shrink towards the end, down to one item, so that the workers finish
+    together: a last full-sized chunk left one of two Dask workers idle for seconds."""
+    start, n = 0, len(items)
+    while start < n:
+        step = size if not taper else max(1, min(size, (n - start) // (4 * taper)))
+        yield list(enumerate(items[start:start + step], start))
+        start += step
 
 
 def ordered(pairs: Iterator[tuple[int, Any] | None], start: int = 0,
@@ -147,7 +152,9 @@ def run(func: Callable[[Any], Any], items: Sequence, settings: Settings, on_fail
         from .pool import PoolEngine
 
         engine = PoolEngine(settings)
-    pairs = engine.map(func, chunks(items, size), on_fail)
+    # a chunk size asked for is kept to the end
+    taper = 0 if settings.chunk is not None else settings.jobs
+    pairs = engine.map(func, chunks(items, size, taper), on_fail)
     try:
         yield from ordered(pairs, tick=tick)
     finally:
