@@ -310,6 +310,54 @@ def test_a_worker_killed_mid_chunk_loses_nothing():
     assert not multiprocessing.active_children()
 
 
+# Run in a child process under a time limit: a Dask run that hung would otherwise hang the
+# suite. Its items record their worker's pid, so the test can kill one mid-chunk.
+DASK_KILL = r"""
+import os, signal, sys, time
+from pathlib import Path
+from deducer.app.batch import Settings, run
+
+PIDS = Path(sys.argv[1])
+
+def slow_square(x, pids=PIDS):
+    (pids / str(os.getpid())).touch()
+    time.sleep(0.05)
+    return x * x
+
+def fail(item, kind, message):
+    return (item, kind, message)
+
+killed = []
+
+def tick(done):
+    if done >= 3 and not killed:  # the workers are mid-chunk (chunks of 6)
+        victim = int(next(PIDS.iterdir()).name)
+        os.kill(victim, signal.SIGKILL)
+        killed.append(victim)
+
+if __name__ == "__main__":
+    items = list(range(30))
+    got = list(run(slow_square, items, Settings(engine="dask", jobs=2, chunk=6), fail,
+                   tick=tick))
+    print(len(killed), got == [x * x for x in items], len(list(PIDS.iterdir())))
+"""
+
+
+def test_a_dask_worker_killed_mid_chunk_loses_nothing(tmp_path):
+    pytest.importorskip("distributed")
+    script, pids = tmp_path / "kill.py", tmp_path / "pids"
+    script.write_text(DASK_KILL, encoding="utf-8")
+    pids.mkdir()
+    try:
+        res = subprocess.run([sys.executable, str(script), str(pids)], env=env(),
+                             capture_output=True, text=True, timeout=180)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the Dask run did not finish within 180 s of a worker being killed")
+    killed, right, workers = res.stdout.split()
+    assert (killed, right) == ("1", "True"), res.stderr[-2000:]
+    assert int(workers) >= 2
+
+
 def test_a_puzzle_that_keeps_killing_workers_fails_and_the_rest_is_done():
     items = list(range(12))
     got = list(run(killer, items, Settings(jobs=2, chunk=4, timeout=0.5, retries=1), fail))
