@@ -3,7 +3,8 @@
 ``Settings.scheduler`` names a running scheduler (``tcp://HOST:8786``, started with
 ``dask scheduler``; workers with ``dask worker tcp://HOST:8786``, each with deducer installed
 and any ``--rules`` files at the same path); without it a ``LocalCluster`` of ``jobs``
-single-threaded worker processes is started for the run and closed after it.
+single-threaded worker processes is started for the run and closed after it, its workers
+forked from a fork server that imported Dask and deducer once for all of them.
 
 A worker that dies mid-task is handled by Dask itself: the scheduler reruns the task
 elsewhere, up to its ``allowed-failures``, then gives up with ``KilledWorker``. A chunk that
@@ -76,20 +77,30 @@ def _fork_server() -> bool:
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return False
-    # the server imports by name with this environment's sys.path, not this process's:
-    # put this deducer first, or it could preload another copy (an editable install)
-    root = str(HOME.parent)
     multiprocessing.get_context("forkserver").set_forkserver_preload(_preloads())
+    # The server imports by name with this environment's path, not this process's
+    # sys.path: a deducer found some other way than from site-packages (a source tree
+    # put on sys.path in-process, beside an editable install of another copy) goes first
+    # on its PYTHONPATH, or the workers would run the other copy's code.
+    root = str(HOME.parent)
     saved = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = root + (os.pathsep + saved if saved else "")
+    if root not in _site_dirs():
+        os.environ["PYTHONPATH"] = root + (os.pathsep + saved if saved else "")
     try:
         forkserver.ensure_running()  # a server already running keeps its own preloads
     finally:
         if saved is None:
-            del os.environ["PYTHONPATH"]
+            os.environ.pop("PYTHONPATH", None)
         else:
             os.environ["PYTHONPATH"] = saved
     return True
+
+
+def _site_dirs() -> set[str]:
+    import site
+
+    dirs = [*getattr(site, "getsitepackages", list)(), site.getusersitepackages()]
+    return {str(Path(d).resolve()) for d in dirs}
 
 
 class DaskEngine:
