@@ -325,18 +325,21 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
 
     if rules is None:
         rules = registry.load()
+    from .core import density_of
+
     target = Target(rules, req.level)
+    density = density_of(req)
     out = Found()
     # easier levels get fills whose clues allow few combinations (see Draft.sweeten)
     sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
     while deadline is None or time.perf_counter() < deadline:
         out.attempts += 1
-        white = make_layout(rng, req.rows, req.cols, req.symmetry, req.density)
+        white = make_layout(rng, req.rows, req.cols, req.symmetry, density)
         if white is None:
             from .core import GenerateError
 
             raise GenerateError(f"no {req.rows}x{req.cols} layout with {req.symmetry} "
-                                f"symmetry and black share {req.density:g} keeps every run "
+                                f"symmetry and black share {density:g} keeps every run "
                                 "at 2 to 9 cells without a cut cell or a 2x2 black block; "
                                 "try another size, symmetry or --density")
         values = fill(white, rng)
