@@ -6,6 +6,7 @@ from the fill wherever the ladder below the region sums stalls; seeded, built in
 fits time ~ cells**k by least squares on the logs and prints k (issue 11: k near 1, and
 2,500 cells under 5 s; the table says whether a walk used trial, chains or region sums).
 ``--below 180`` builds grids that need region sums and permutation checks (slow to build).
+``--chains [1,2,3,4]`` times k x k copies of a puzzle that needs ten forcing chains.
 
 Targets (issues 3 and 12): explain of the kakuros.com 30x30 and janko 960 under 2 s each;
 rate over all janko puzzles with --jobs 2 under 60 s (it was 5 minutes). The baseline is the
@@ -97,7 +98,39 @@ def scaling(sides=SIDES, below: float = 150, repeat: int = 2) -> int:
     return 0
 
 
+def chain_scaling(tiles=(1, 2, 3, 4)) -> int:
+    """Explain time on k x k copies of puzzles/deducer-trial.txt (ten forcing chains per
+    copy, islands side by side): whether chain steps cost more as the grid grows."""
+    from deducer.explain import registry
+    from tests.support import grids
+
+    rules = registry.load()
+    base = formats.load(ROOT / "puzzles" / "deducer-trial.txt")
+    cells, secs = [], []
+    print(f"{'copies':>6} {'cells':>5} {'explain':>8} {'steps':>5} {'chains':>6} "
+          f"{'ms/chain step':>13}", flush=True)
+    for k in tiles:
+        p = grids.tiled(base, k, k)
+        t = time.perf_counter()
+        exp = explain(p, rules)
+        dt = time.perf_counter() - t
+        chains = sum(s.rule in CHAINS for s in exp.steps)
+        assert exp.status == "solved", exp.status
+        print(f"{k * k:>6} {len(p.whites):>5} {dt:>7.2f}s {len(exp.steps):>5} {chains:>6} "
+              f"{dt / chains * 1e3:>13.0f}", flush=True)
+        cells.append(len(p.whites))
+        secs.append(dt)
+    print(f"fitted exponent: explain time ~ cells^{fit_exponent(cells, secs):.2f} "
+          "(1.0 = linear)")
+    return 0
+
+
 def main() -> int:
+    if "--chains" in sys.argv:
+        args = sys.argv[sys.argv.index("--chains") + 1:]
+        tiles = (tuple(int(x) for x in args[0].split(","))
+                 if args and args[0][:1].isdigit() else (1, 2, 3, 4))
+        return chain_scaling(tiles)
     if "--scaling" in sys.argv:
         args = sys.argv[sys.argv.index("--scaling") + 1:]
         # --scaling [--below P] [--sides 7,13,...]: P=180 builds grids needing region sums

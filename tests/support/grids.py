@@ -130,3 +130,15 @@ def no_trial(rows: int, cols: int, seed: int = 1, *, below: float = 150) -> Puzz
             ded = Deduction(placements={i: solution[i]}, text="given")
             eng._apply(given, ded, eng._effect(given, ded), 0)
     return replace(bare, givens=givens).validate()
+
+
+def tiled(p: Puzzle, down: int, across: int) -> Puzzle:
+    """``down`` x ``across`` copies of ``p`` side by side (givens too): independent islands,
+    so a big grid whose every part needs what ``p`` needs (chains, say)."""
+    from dataclasses import replace
+
+    squares = tuple(tuple(row * across) for _ in range(down) for row in p.squares)
+    givens = {(r + a * p.rows, c + b * p.cols): d
+              for a in range(down) for b in range(across) for (r, c), d in p.givens.items()}
+    return replace(p, squares=squares, givens=givens, entries={}, pencil={},
+                   row_lines=None).validate()
