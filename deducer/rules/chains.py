@@ -500,6 +500,11 @@ class _Walk:
     log: list[tuple[int, int]]
 
 
+def _caches(view) -> tuple[dict, dict]:
+    """The puzzle's cache entries and last real walks, by (cell, digit, singles_only)."""
+    return (_CACHES.setdefault(view.context, {}), _WALKS.setdefault(view.context, {}))
+
+
 def _replay(view, walk: _Walk, budget: int):
     """(outcome, links walked, cache entry) of walking again with ``budget``, read off the
     last real walk while what it read is unchanged; None when only walking tells."""
@@ -520,7 +525,7 @@ def _replay(view, walk: _Walk, budget: int):
     return None, budget, (budget, False, read, read(view._s), None)
 
 
-def _chase(view, cell: int, digit: int, singles_only: bool, budget: int):
+def _chase(view, cell: int, digit: int, singles_only: bool, budget: int, caches=None):
     """Follow one assumption: the needed links, or None when it reaches no contradiction.
 
     A walk depends only on the cells of the runs it read: while those are unchanged (the
@@ -529,7 +534,7 @@ def _chase(view, cell: int, digit: int, singles_only: bool, budget: int):
     asks with budgets of 6, 12, 24... links; a walk redone with another budget is read off
     the last real walk of the assumption (:func:`_replay`) with the same outcome and cost,
     so walks that break late are not redone at every budget of every search."""
-    cache = _CACHES.setdefault(view.context, {})
+    cache, walks = caches or _caches(view)
     key = (cell, digit, singles_only)
     hit = cache.get(key)
     if hit is not None:
@@ -539,7 +544,6 @@ def _chase(view, cell: int, digit: int, singles_only: bool, budget: int):
         fits = used <= budget if outcome is not None else (complete or budget <= used)
         if fits and read(view._s) == snap:
             return outcome, 0
-    walks = _WALKS.setdefault(view.context, {})
     walk = walks.get(key)
     if walk is not None:
         known = _replay(view, walk, budget)
@@ -569,15 +573,17 @@ def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: 
     # short budgets first: most assumptions that break, break within a few links
     cap = 3 * max_len
     budgets = sorted({min(b, cap) for b in (6, 12, 24, cap)})
+    order = _order(view)  # the search changes nothing: one order serves every budget
+    caches = _caches(view)
     for budget in budgets:
-        for i in _order(view):
+        for i in order:
             if bivalue_only and POP[view.mask(i)] != 2:
                 break  # the order puts two-candidate cells first
             left = view.context.time_left()
             if left is not None and left <= 0:
                 return best
             for d in DIGITS[view.mask(i)]:
-                links, cost = _chase(view, i, d, singles_only, budget)
+                links, cost = _chase(view, i, d, singles_only, budget, caches)
                 spent += cost
                 if links is not None:
                     if len(links) <= max_len and (best is None or len(links) < len(best[2])):
