@@ -10,6 +10,8 @@ import pytest
 from deducer.explain import registry
 from deducer.explain.engine import SOLVED, Engine
 from deducer.puzzle import formats
+from deducer.puzzle.combos import DIGITS
+from deducer.rules import chains
 from deducer.rules import regions as region_rules
 from deducer.solve.search import solve
 from tests.support import grids
@@ -111,3 +113,26 @@ def test_tiled_copies_are_independent_islands():
     assert len(big.givens) == 6 * len(p.givens)
     sol = solve(big, max_solutions=2)
     assert len(sol.solutions) == 1
+
+
+def test_chain_walks_read_off_an_earlier_walk_agree_with_walking_again():
+    # a chain search asks each assumption with budgets of 6, 12, 24, 36 links; an answer
+    # read off the assumption's last real walk must be the one a new walk gives
+    eng = Engine(formats.load(PUZZLES / "deducer-trial.txt"), RULES)
+    checked = 0
+    while eng.open_count and eng.step() is not None:
+        if not eng.steps[-1].rule.endswith("chain"):
+            continue
+        view = eng.view
+        for budget in (6, 12, 24, 36, 24, 12, 6):
+            for i in chains._order(view):
+                for d in DIGITS[view.mask(i)]:
+                    got, cost = chains._chase(view, i, d, False, budget)
+                    walk = chains._Chase(view, i, d, singles_only=False, budget=budget)
+                    broke = walk.run()
+                    assert (got is not None) == broke
+                    assert cost in (0, len(walk.links))  # 0: the same state was asked
+                    if broke:
+                        assert len(got) == len(walk.needed())
+                    checked += 1
+    assert checked > 1000
