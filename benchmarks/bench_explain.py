@@ -95,6 +95,9 @@ def scaling(sides=SIDES, below: float = 150, repeat: int = 2) -> int:
     k = fit_exponent(cells, secs)
     print(f"fitted exponent: explain time ~ cells^{k:.2f} (1.0 = linear); "
           f"{cells[-1]} cells in {secs[-1]:.2f} s (target under 5 s)")
+    big = [(c, t) for c, t in zip(cells, secs, strict=True) if c >= 600]
+    if 2 <= len(big) < len(cells):  # one-off costs (finding the regions) start near there
+        print(f"from 600 cells: cells^{fit_exponent(*map(list, zip(*big, strict=True))):.2f}")
     return 0
 
 
