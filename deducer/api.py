@@ -106,7 +106,8 @@ def check(puzzle: Puzzle, *, max_solutions: int = 50, timeout: float | None = No
 
 
 def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
-             count: int = 1, seed: int = 0, symmetry: str = "rot180", density: float = 0.27,
+             count: int = 1, seed: int = 0, symmetry: str = "rot180",
+             density: float | None = None,
              needs: str | None = None, max_chain: int | None = None,
              timeout: float | None = None) -> list:
     """New puzzles with a unique solution, rated exactly ``level`` (any level if None).

@@ -19,6 +19,8 @@ from .sentences import effect_text, sentence
 from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
 
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT = "solved", "multiple", "none", "stalled", "timeout"
+#: a step weighed more than ``Engine.stop_above`` (the generator's early exit)
+OVER = "over"
 
 
 @dataclass
@@ -113,8 +115,13 @@ class Engine:
 
     def __init__(self, puzzle: Puzzle, rules: list[Rule], *, use_entries: bool = True,
                  deadline: float | None = None, max_steps: int | None = None,
-                 state: State | None = None):
+                 state: State | None = None, lean: bool = False,
+                 stop_above: float | None = None):
         self.puzzle = puzzle
+        # lean: steps for rating only (no sentences, no count of open easy moves), for the
+        # generator, which rates hundreds of drafts and shows none of their walkthroughs
+        self.lean = lean
+        self.stop_above = stop_above
         self.rules = rules
         self.use_entries = use_entries
         self.context = Context(puzzle, deadline)
@@ -182,15 +189,18 @@ class Engine:
                 return TIMEOUT
             if self.max_steps is not None and len(self.steps) >= self.max_steps:
                 return STALLED
-            if not self.step():
+            step = self.step()
+            if step is None:
                 # the expensive rules give up when time runs out: that is not a stall
                 if self.deadline is not None and time.perf_counter() > self.deadline:
                     return TIMEOUT
                 return STALLED
+            if self.stop_above is not None and step.weight > self.stop_above + 1e-9:
+                return OVER
 
     def step(self) -> Step | None:
         """Find and apply the next deduction of the simplest rule that has one."""
-        available = self._count_available()
+        available = 0 if self.lean else self._count_available()
         for rule in self.rules:
             found = self._ask(rule)
             if found is not None:
@@ -340,8 +350,11 @@ class Engine:
             (self.puzzle.runs[rid].name, [View.combo(c) for c in cs])
             for rid, cs in sorted(drop.items())
         ]
-        effect_sentence = effect_text(self.view, place, elim, drop)
-        text = ded.text or sentence(rule, ded, self.view, effect_sentence)
+        if self.lean:
+            text = ""
+        else:
+            effect_sentence = effect_text(self.view, place, elim, drop)
+            text = ded.text or sentence(rule, ded, self.view, effect_sentence)
         step = Step(
             n=len(self.steps) + 1,
             rule=rule.id,

@@ -39,7 +39,8 @@ class Request:
     level: str | None = None
     seed: int = 0
     symmetry: str = "rot180"
-    density: float = 0.27  # share of black squares inside the grid (janko's median)
+    #: share of black squares inside the grid; None: :func:`default_density`
+    density: float | None = None
     needs: str | None = None  # a rule id the walkthrough must use
     max_chain: int | None = None  # longest chain allowed, where the rating measures chains
     timeout: float | None = None  # seconds per puzzle
@@ -98,6 +99,28 @@ def level_name(text: str | None) -> str | None:
     raise GenerateError(f"unknown level {text!r}; levels: {', '.join(LEVELS)}")
 
 
+#: janko's median share of black squares inside the grid
+DENSITY = 0.27
+#: white cells an Easy walkthrough can afford: generated Easy walks score about 6.5
+#: effort points a cell, and a walk over 1000 points is rated Medium (EFFORT_BUMP)
+EASY_WHITES = 140
+
+
+def default_density(rows: int, cols: int, level: str | None) -> float:
+    """Black share when none is asked for: janko's median, except that an Easy puzzle of
+    a large grid needs more black squares (fewer white cells to fill), or its walkthrough
+    is long enough to count as Medium whatever its steps."""
+    if level != "Easy":
+        return DENSITY
+    inner = (rows - 1) * (cols - 1)
+    return round(min(0.45, max(DENSITY, 1 - EASY_WHITES / inner)), 3)
+
+
+def density_of(req: Request) -> float:
+    return req.density if req.density is not None else default_density(req.rows, req.cols,
+                                                                        req.level)
+
+
 def check_request(req: Request, rules=None) -> None:
     """Raise :class:`GenerateError` for a request no puzzle can meet."""
     for side, what in ((req.rows, "rows"), (req.cols, "columns")):
@@ -108,7 +131,7 @@ def check_request(req: Request, rules=None) -> None:
                 "grid with room for runs of 2 to 9 cells and symmetric black squares)")
     if req.symmetry not in SYMMETRIES:
         raise GenerateError(f"unknown symmetry {req.symmetry!r}; one of {', '.join(SYMMETRIES)}")
-    if not 0.0 <= req.density <= 0.6:
+    if req.density is not None and not 0.0 <= req.density <= 0.6:
         raise GenerateError(f"--density {req.density}: the share of black squares must be "
                             "0 to 0.6")
     if req.timeout is not None and not req.timeout > 0:
@@ -150,7 +173,7 @@ def least_whites(req: Request) -> int:
     """A lower bound on the white cells of a layout of this size (the densest black
     share layouts reach is far below 0.6, so this bound is generous)."""
     inner = (req.rows - 1) * (req.cols - 1)
-    return int(inner * (1 - max(req.density, 0.45)))
+    return int(inner * (1 - max(density_of(req), 0.45)))
 
 
 def stream(seed: int, index: int) -> tuple[str, random.Random]:

@@ -1,11 +1,16 @@
 """Steer a unique draft to the requested level (Tatham's test: the walkthrough needs a step
 of that level and no harder one, so the puzzle cannot be solved a level lower).
 
-A draft that rates too hard is eased where its walkthrough first needed a step above the
-level (a digit there changes so the clues through it allow fewer combinations); one that
-rates too easy is hardened by digit changes that make clues allow more combinations,
-kept only while the solution stays unique and the rating does not drop. Every kept
-change is re-rated with the full ladder, so the level reported is the one `rate` gives.
+Most of the work is cheap walks: the ladder cut down to the rules a puzzle of the level may
+use (:class:`Target`), run lean (no sentences) until it stalls or a step weighs too much.
+A draft that rates too hard is eased where that walk stalls: the digit change after which
+the walk places most cells is kept, until it finishes (Tatham's generators work the same
+way). A walk that finishes proves the solution unique, and when the cut-down ladder is a
+prefix of the whole one (Easy, Medium, Expert) its steps *are* the walkthrough, so its
+rating is exact; otherwise (Hard) the whole ladder confirms. A draft that rates too easy is
+hardened by digit changes that make clues allow more combinations, kept only while the
+rating rises and stays within the level. The puzzle returned is re-rated with the full
+ladder, so the level reported is the one `rate` gives.
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..explain.engine import SOLVED, explain
-from ..explain.rating import GUESS_RULES, LEVEL_MAX_WEIGHT, LEVELS
-from ..puzzle.combos import combos
+from ..explain.engine import SOLVED, Engine, Explanation, explain
+from ..explain.rating import GUESS_RULES, LEVEL_MAX_WEIGHT, LEVELS, rate_steps
+from ..puzzle.combos import DIGITS, POP, combos
 from ..puzzle.model import Puzzle
 from .draft import Draft, fill
 from .layout import make_layout
@@ -24,6 +29,11 @@ from .unique import Undecided, make_unique, open_count, other_solution
 
 #: digit changes tried per attempt before starting over with a new layout and fill
 STEER_TRIES = 40
+#: easing rounds (each tries a handful of digit changes where the walk stalls) per attempt,
+#: and rounds in a row without progress before the attempt is given up
+EASE_ROUNDS, EASE_PATIENCE = 120, 4
+#: digit changes compared per easing round
+EASE_SAMPLE = 8
 
 
 @dataclass
@@ -50,10 +60,78 @@ def fits(req, rating) -> bool:
     return not (req.max_chain is not None and chain is not None and chain > req.max_chain)
 
 
-def _rate(draft: Draft, rules, deadline: float | None):
-    left = None if deadline is None else max(0.05, deadline - time.perf_counter())
-    exp = explain(draft.puzzle(), rules, timeout=left)
-    return exp
+class Target:
+    """The rules a walkthrough of ``level`` may use: those weighing at most its cap."""
+
+    def __init__(self, rules, level: str | None):
+        self.rules = rules
+        self.cap = dict(LEVEL_MAX_WEIGHT).get(level) if level is not None else None
+        #: the heaviest step short of guessing: a walk that needs more is Unreasonable
+        self.top = max((r.weight for r in rules if r.id not in GUESS_RULES), default=None)
+        if level is None or level == "Unreasonable":
+            self.top = None
+        if self.cap is None:  # Extreme, or any level: the whole ladder
+            self.ladder = list(rules)
+        else:
+            self.ladder = [r for r in rules if r.weight <= self.cap + 1e-9]
+        # the engine always takes the first rule in ladder order that has a deduction: if
+        # the cut-down ladder is the whole ladder's head, a walk with it that finishes is
+        # step for step the walk the whole ladder makes
+        self.prefix = list(rules[:len(self.ladder)]) == self.ladder
+
+
+@dataclass
+class Walk:
+    """A lean walk: how far a ladder got (cells placed, candidates left), and its steps."""
+
+    status: str
+    steps: list
+    placed: int
+    left: int
+    puzzle: Puzzle
+
+    @property
+    def progress(self) -> tuple[int, int, int]:
+        score = sum(s.score for s in self.steps) if self.status == SOLVED else 0
+        return (self.placed, -self.left, -score)
+
+    def explanation(self) -> Explanation:
+        exp = Explanation(self.puzzle, self.status, self.steps, [])
+        exp.rating = rate_steps(self.steps, self.status)
+        return exp
+
+
+def walk(draft: Draft, ladder, cap: float | None, deadline: float | None) -> Walk:
+    """Run ``ladder`` lean over the draft's puzzle until solved, stalled or a step weighs
+    over ``cap``."""
+    puzzle = draft.puzzle()
+    eng = Engine(puzzle, ladder, lean=True, stop_above=cap, deadline=_rate_deadline(
+        deadline, len(draft.values)))
+    status = eng.run()
+    masks = eng.state.masks
+    placed = sum(eng.state.placed)
+    return Walk(status, eng.steps, placed, sum(POP[m] for m in masks) - len(masks), puzzle)
+
+
+def _rate_deadline(deadline: float | None, cells: int) -> float:
+    """No single rating may eat the budget: a draft whose walk runs this long (deep chains
+    or trial over a wide-open grid) is not worth steering."""
+    own = time.perf_counter() + 2.0 + 0.02 * cells
+    return own if deadline is None else min(own, deadline)
+
+
+def rate_lean(draft: Draft, target: Target, deadline: float | None,
+              cap: float | None = None) -> Explanation:
+    """The whole ladder's rating of the draft (lean), stopped early past ``cap``."""
+    w = walk(draft, target.rules, cap, deadline)
+    return w.explanation()
+
+
+def confirm(draft: Draft, target: Target, w: Walk, deadline: float | None) -> Explanation:
+    """The exact rating of a draft whose cut-down walk finished."""
+    if target.prefix:
+        return w.explanation()
+    return rate_lean(draft, target, deadline, target.cap)
 
 
 def _unique(draft: Draft, deadline: float | None) -> bool:
@@ -96,16 +174,115 @@ def _key(rating) -> tuple:
     return (_rank(rating.level), rating.max_weight, rating.score)
 
 
-def steer(req, draft: Draft, exp, rng: random.Random, rules, deadline: float | None):
+def ease(req, draft: Draft, target: Target, rng: random.Random,
+         deadline: float | None) -> Explanation | None:
+    """Digit changes where the cut-down walk stalls, each round keeping the one after which
+    it gets furthest, until it finishes within the level; the exact rating then, or None.
+
+    Also lowers the effort of a walk that finishes but is bumped a level for its length."""
+    cur = walk(draft, target.ladder, target.cap, deadline)
+    level_rank = _rank(req.level)
+    misses = 0
+    for _ in range(EASE_ROUNDS):
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        if cur.status == SOLVED:
+            exp = confirm(draft, target, cur, deadline)
+            if exp.status == SOLVED and _rank(exp.rating.level) <= level_rank:
+                return exp  # at the level or below it (steer hardens the latter)
+            if exp.status == SOLVED and not target.prefix:
+                return exp  # the whole ladder rates it higher: let steer ease it
+        # where to change: cells the walk left open, or (a finished but too long walk)
+        # anywhere, favouring clues that leave fewer digits at the start
+        where = [i for i, m in enumerate(_open_cells(cur, draft)) if m]
+        if not where:
+            where = list(range(len(draft.values)))
+        cands = [(i, d) for i in where for d in draft.free_digits(i)]
+        if not cands:
+            return None
+        if len(cands) > 4 * EASE_SAMPLE:
+            cands = rng.sample(cands, 4 * EASE_SAMPLE)
+        cands.sort(key=lambda c: (_open_after(draft, *c), rng.random()))
+        half = EASE_SAMPLE // 2
+        rest = cands[half:]
+        pick = cands[:half] + rng.sample(rest, min(half, len(rest)))
+        moves = [[(i, d)] for i, d in pick] + _refills(draft, where, rng, EASE_SAMPLE // 2)
+        best, best_walk = None, None
+        for move in moves:
+            old = [(i, draft.values[i]) for i, _ in move]
+            for i, d in move:
+                draft.set(i, d)
+            w = walk(draft, target.ladder, target.cap, deadline)
+            for i, d in reversed(old):
+                draft.set(i, d)
+            if best_walk is None or w.progress > best_walk.progress:
+                best, best_walk = move, w
+        if best_walk is not None and best_walk.progress > cur.progress:
+            for i, d in best:
+                draft.set(i, d)
+            cur, misses = best_walk, 0
+        else:
+            misses += 1
+            if misses >= EASE_PATIENCE:
+                return None
+    return None
+
+
+def _refills(draft: Draft, where: list[int], rng: random.Random, n: int) -> list[list]:
+    """Up to ``n`` moves that refill a whole run through ``where`` with the digits of a sum
+    that has one combination (3 in two cells, 6 in three …): the strongest clue there is
+    for a reader, and one a single digit change rarely reaches."""
+    runs = sorted({rid for i in where for rid in draft.cell_runs[i]})
+    rng.shuffle(runs)
+    out = []
+    for rid in runs:
+        cells = draft.runs[rid]
+        single = _SINGLE_SUMS[len(cells)]
+        if not single:
+            continue
+        digits = list(DIGITS[rng.choice(single)])
+        for _ in range(6):  # a few shuffles for one that keeps the crossing runs distinct
+            rng.shuffle(digits)
+            if _fits_crossing(draft, rid, cells, digits):
+                out.append(list(zip(cells, digits, strict=True)))
+                break
+        if len(out) >= n:
+            break
+    return out
+
+
+def _fits_crossing(draft: Draft, rid: int, cells, digits) -> bool:
+    for i, d in zip(cells, digits, strict=True):
+        for other in draft.cell_runs[i]:
+            if other != rid and any(draft.values[j] == d for j in draft.runs[other] if j != i):
+                return False
+    return True
+
+
+#: per run length, the digit sets of the sums with exactly one combination
+_SINGLE_SUMS = {n: [cs[0] for t in range(1, 46) if len(cs := combos(t, n)) == 1]
+                for n in range(1, 10)}
+
+
+def _open_cells(w: Walk, draft: Draft) -> list[bool]:
+    """Which cells the walk left unplaced (all of them, for a finished walk)."""
+    if w.status == SOLVED:
+        return [False] * len(draft.values)
+    placed = {(r, c) for s in w.steps for r, c, _ in s.placements}
+    return [rc not in placed for rc in draft.whites]
+
+
+def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
+          deadline: float | None):
     """Digit changes towards the requested level; the explanation that fits, or None."""
-    target = _rank(req.level) if req.level is not None else None
+    level = _rank(req.level) if req.level is not None else None
     for _ in range(STEER_TRIES):
         if fits(req, exp.rating) and exp.status == SOLVED:
             return exp
-        if target is None or (deadline is not None and time.perf_counter() > deadline):
+        if level is None or (deadline is not None and time.perf_counter() > deadline):
             return None
         rank = _rank(exp.rating.level)
-        harder = rank < target or (rank == target and req.needs is not None)
+        harder = rank < level or (rank == level and req.needs is not None)
         if harder:
             i = rng.randrange(len(draft.values))
             digits = draft.free_digits(i)
@@ -113,22 +290,27 @@ def steer(req, draft: Draft, exp, rng: random.Random, rules, deadline: float | N
                 continue
             # the digit whose clues allow the most combinations: less for the reader to go on
             d = max(digits, key=lambda x: (_combos_after(draft, i, x), rng.random()))
+            # a rating within the level and above the current one, or it is no use
+            stop = target.cap if target.cap is not None else target.top
         else:
-            limit = dict(LEVEL_MAX_WEIGHT).get(req.level)
-            where = _hard_cells(draft, exp, limit) or list(range(len(draft.values)))
+            where = _hard_cells(draft, exp, target.cap) or list(range(len(draft.values)))
             cands = [(i, d) for i in where for d in draft.free_digits(i)]
             if not cands:
                 return None
             i, d = min(cands, key=lambda c: (_open_after(draft, *c), rng.random()))
+            stop = exp.rating.max_weight  # a heavier step makes the rating no lower
         old = draft.values[i]
         draft.set(i, d)
+        # a walk the cut-down ladder finishes proves the solution unique, and over a cap it
+        # stops early; the whole ladder walks a grid with several solutions to trial and
+        # guessing, dearer than the solver's answer
         new = None
-        if _unique(draft, deadline):
-            new = _rate(draft, rules, deadline)
+        if target.cap is not None or _unique(draft, deadline):
+            new = rate_lean(draft, target, deadline, stop)
         ok = new is not None and new.status == SOLVED and (
-            (harder and _rank(new.rating.level) <= target
+            (harder and _rank(new.rating.level) <= level
              and _key(new.rating) > _key(exp.rating))
-            or (not harder and _rank(new.rating.level) >= target
+            or (not harder and _rank(new.rating.level) >= level
                 and _key(new.rating) < _key(exp.rating)))
         if ok:
             exp = new
@@ -143,17 +325,21 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
 
     if rules is None:
         rules = registry.load()
+    from .core import density_of
+
+    target = Target(rules, req.level)
+    density = density_of(req)
     out = Found()
     # easier levels get fills whose clues allow few combinations (see Draft.sweeten)
     sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
     while deadline is None or time.perf_counter() < deadline:
         out.attempts += 1
-        white = make_layout(rng, req.rows, req.cols, req.symmetry, req.density)
+        white = make_layout(rng, req.rows, req.cols, req.symmetry, density)
         if white is None:
             from .core import GenerateError
 
             raise GenerateError(f"no {req.rows}x{req.cols} layout with {req.symmetry} "
-                                f"symmetry and black share {req.density:g} keeps every run "
+                                f"symmetry and black share {density:g} keeps every run "
                                 "at 2 to 9 cells without a cut cell or a 2x2 black block; "
                                 "try another size, symmetry or --density")
         values = fill(white, rng)
@@ -164,15 +350,26 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
         draft = make_unique(draft, rng, deadline, symmetry=req.symmetry)
         if draft is None:
             continue
-        exp = _rate(draft, rules, deadline)
-        if exp.status != SOLVED:
-            continue
-        exp = steer(req, draft, exp, rng, rules, deadline)
+        if target.cap is not None:
+            exp = ease(req, draft, target, rng, deadline)
+            if exp is None:
+                continue
+        else:
+            exp = rate_lean(draft, target, deadline, target.top)
+            if exp.status != SOLVED:
+                continue
+        exp = steer(req, draft, exp, target, rng, deadline)
         if exp is None:
             continue
         if any(s.rule in GUESS_RULES for s in exp.steps) and not _unique(draft, None):
             continue  # a guessed walkthrough proves nothing: the solver must confirm
-        out.puzzle, out.solution, out.rating = draft.puzzle(), draft.values[:], exp.rating
+        # the rating reported is the one `rate` gives: the whole ladder, not lean
+        puzzle = draft.puzzle()
+        full = explain(puzzle, rules, timeout=None if deadline is None
+                       else max(1.0, deadline - time.perf_counter()))
+        if full.status != SOLVED or not fits(req, full.rating):
+            continue
+        out.puzzle, out.solution, out.rating = puzzle, draft.values[:], full.rating
         return out
     out.message = "the time limit stopped the search before a puzzle fit"
     return out

@@ -38,9 +38,10 @@ def add_parser(sub) -> None:
                    "rating, seed, solution); '-' streams to standard output")
     p.add_argument("--symmetry", choices=SYMMETRIES, default="rot180",
                    help="of the black squares (default rot180)")
-    p.add_argument("--density", type=float, default=0.27, metavar="F",
+    p.add_argument("--density", type=float, default=None, metavar="F",
                    help="share of black squares inside the grid (default 0.27, the median "
-                        "of janko's puzzles)")
+                        "of janko's puzzles; Easy above 14x14 takes more, up to 0.45, so "
+                        "the walkthrough stays short enough to be Easy)")
     p.add_argument("--needs", metavar="RULE", help="the walkthrough must use this rule "
                    "(technique practice; see 'deducer rules')")
     p.add_argument("--max-chain", type=int, metavar="N",
