@@ -1,9 +1,12 @@
 """Explain and rate timings (a script, not a test): python benchmarks/bench_explain.py
 
-``--scaling`` instead times explain on generated unique grids from about 30 to 2,500 white
-cells (clued from a random fill, givens added until the solution is unique), fits
-time ~ cells**k by least squares on the logs and prints k (issue 11: k near 1, and 2,500
-cells under 5 s where no trial is needed; the table says which walks needed trial).
+``--scaling`` instead times explain on generated grids from about 30 to 2,500 white cells
+that need no trial (``tests.support.grids.no_trial``: a random fill, clued, with givens
+from the fill wherever the ladder below the region sums stalls; seeded, built in the run),
+fits time ~ cells**k by least squares on the logs and prints k (issue 11: k near 1, and
+2,500 cells under 5 s; the table says whether a walk used trial, chains or region sums).
+``--below 180`` builds grids that need region sums and permutation checks (slow to build).
+``--chains [1,2,3,4]`` times k x k copies of a puzzle that needs ten forcing chains.
 
 Targets (issues 3 and 12): explain of the kakuros.com 30x30 and janko 960 under 2 s each;
 rate over all janko puzzles with --jobs 2 under 60 s (it was 5 minutes). The baseline is the
@@ -41,55 +44,103 @@ def best_of(fn, n=3):
     return min(times), times[0]
 
 
-def unique_grid(rows: int, cols: int, seed: int):
-    """A random clued grid made unique by givens where two solutions differ."""
-    import random
-    from dataclasses import replace
-
-    from tests.support import grids
-
-    rng = random.Random(seed)
-    p = grids.random_clued(rows, cols, seed=seed, black=0.25)
-    sol = solve(p, max_solutions=1).solutions[0]
-    givens: dict = {}
-    while True:
-        q = replace(p, givens=dict(givens)).validate()
-        res = solve(q, max_solutions=2, masks=None)
-        if len(res.solutions) == 1:
-            return q
-        a, b = res.solutions
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        i = rng.choice(diff)
-        givens[q.whites[i]] = sol[i]  # keeps sol, rules out a or b
+#: square grid sides for --scaling: about 30, 100, 300, 600, 1,000, 1,600 and 2,500 white cells
+SIDES = (7, 13, 21, 30, 38, 48, 60)
+#: rules a no-trial walkthrough must not use
+TRIAL = ("trial", "backtracking")
+CHAINS = ("bivalue-chain", "forcing-chain")
 
 
-def scaling() -> int:
+def fit_exponent(cells: list[int], seconds: list[float]) -> float:
+    """k of seconds ~ cells**k, least squares on the logs."""
     import math
 
-    sizes = [(9, 9), (10, 10), (14, 14), (20, 20), (28, 28), (40, 40), (50, 50), (58, 58)]
-    xs, ys = [], []
-    print(f"{'grid':>7} {'cells':>5} {'explain':>8} {'steps':>5} trial?")
-    for k, (r, c) in enumerate(sizes):
-        p = unique_grid(r, c, seed=k + 1)
-        t = time.perf_counter()
-        exp = explain(p)
-        dt = time.perf_counter() - t
-        trial = any(s.rule.startswith(("trial", "backtrack")) for s in exp.steps)
-        print(f"{r:>3}x{c:<3} {len(p.whites):>5} {dt:>7.2f}s {len(exp.steps):>5} "
-              f"{'yes' if trial else 'no'}", flush=True)
-        xs.append(math.log(len(p.whites)))
-        ys.append(math.log(dt))
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    k = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
+    xs = [math.log(c) for c in cells]
+    ys = [math.log(t) for t in seconds]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
         (x - mx) ** 2 for x in xs)
-    print(f"fitted exponent: explain time ~ cells^{k:.2f} (1.0 = linear)")
+
+
+def scaling(sides=SIDES, below: float = 150, repeat: int = 2) -> int:
+    """Explain time against white cells on no-trial grids built here, seeded (nothing is
+    cached on disk): best of ``repeat`` runs, with the rule ladder loaded once."""
+    from deducer.explain import registry
+    from tests.support import grids
+
+    rules = registry.load()
+    cells, secs = [], []
+    print(f"{'grid':>7} {'cells':>5} {'givens':>6} {'build':>7} {'explain':>8} {'steps':>5} "
+          f"{'us/cell':>7} trial? chains? regions", flush=True)
+    for side in sides:
+        t = time.perf_counter()
+        p = grids.no_trial(side, side, seed=side, below=below)
+        built = time.perf_counter() - t
+        best = None
+        for _ in range(repeat):
+            t = time.perf_counter()
+            exp = explain(p, rules)
+            dt = time.perf_counter() - t
+            best = dt if best is None else min(best, dt)
+        used = {s.rule for s in exp.steps}
+        n = len(p.whites)
+        regions = sum(s.rule.startswith("region-sum") for s in exp.steps)
+        print(f"{side:>3}x{side:<3} {n:>5} {len(p.givens):>6} {built:>6.1f}s {best:>7.2f}s "
+              f"{len(exp.steps):>5} {best / n * 1e6:>7.0f} "
+              f"{'yes' if used & set(TRIAL) else 'no':<6} "
+              f"{'yes' if used & set(CHAINS) else 'no':<7} {regions}", flush=True)
+        assert exp.status == "solved", exp.status
+        cells.append(n)
+        secs.append(best)
+    k = fit_exponent(cells, secs)
+    print(f"fitted exponent: explain time ~ cells^{k:.2f} (1.0 = linear); "
+          f"{cells[-1]} cells in {secs[-1]:.2f} s (target under 5 s)")
+    big = [(c, t) for c, t in zip(cells, secs, strict=True) if c >= 600]
+    if 2 <= len(big) < len(cells):  # one-off costs (finding the regions) start near there
+        print(f"from 600 cells: cells^{fit_exponent(*map(list, zip(*big, strict=True))):.2f}")
+    return 0
+
+
+def chain_scaling(tiles=(1, 2, 3, 4)) -> int:
+    """Explain time on k x k copies of puzzles/deducer-trial.txt (ten forcing chains per
+    copy, islands side by side): whether chain steps cost more as the grid grows."""
+    from deducer.explain import registry
+    from tests.support import grids
+
+    rules = registry.load()
+    base = formats.load(ROOT / "puzzles" / "deducer-trial.txt")
+    cells, secs = [], []
+    print(f"{'copies':>6} {'cells':>5} {'explain':>8} {'steps':>5} {'chains':>6} "
+          f"{'ms/chain step':>13}", flush=True)
+    for k in tiles:
+        p = grids.tiled(base, k, k)
+        t = time.perf_counter()
+        exp = explain(p, rules)
+        dt = time.perf_counter() - t
+        chains = sum(s.rule in CHAINS for s in exp.steps)
+        assert exp.status == "solved", exp.status
+        print(f"{k * k:>6} {len(p.whites):>5} {dt:>7.2f}s {len(exp.steps):>5} {chains:>6} "
+              f"{dt / chains * 1e3:>13.0f}", flush=True)
+        cells.append(len(p.whites))
+        secs.append(dt)
+    print(f"fitted exponent: explain time ~ cells^{fit_exponent(cells, secs):.2f} "
+          "(1.0 = linear)")
     return 0
 
 
 def main() -> int:
+    if "--chains" in sys.argv:
+        args = sys.argv[sys.argv.index("--chains") + 1:]
+        tiles = (tuple(int(x) for x in args[0].split(","))
+                 if args and args[0][:1].isdigit() else (1, 2, 3, 4))
+        return chain_scaling(tiles)
     if "--scaling" in sys.argv:
-        return scaling()
+        args = sys.argv[sys.argv.index("--scaling") + 1:]
+        # --scaling [--below P] [--sides 7,13,...]: P=180 builds grids needing region sums
+        below = float(args[args.index("--below") + 1]) if "--below" in args else 150
+        sides = (tuple(int(x) for x in args[args.index("--sides") + 1].split(","))
+                 if "--sides" in args else SIDES)
+        return scaling(sides, below)
     root = corpus.corpus_root()
     if root is None:
         print("corpus not found: nothing to measure")

@@ -128,6 +128,7 @@ class Engine:
         if state is None:
             state = State(puzzle, puzzle.initial_masks(with_entries=use_entries))
         self.state = state
+        state.journal = []  # what each step changes, for rules that track the grid
         self.view = View(self.state, self.context)
         self.deadline = deadline
         self.max_steps = max_steps
@@ -144,6 +145,11 @@ class Engine:
         self._open = self._placed.count(False)
         self._broken = self.state.broken()
         self._avail_total = {r.id: 0 for r in self.tier1}
+
+    @property
+    def open_count(self) -> int:
+        """Cells whose digit is not written in yet (kept from step to step, no grid scan)."""
+        return self._open
 
     # ---- set-up ---------------------------------------------------------------
     def _init_placed(self) -> None:
@@ -328,6 +334,7 @@ class Engine:
                     self.state.live[rid] = kept
                     touched_runs.add(rid)
         self._mark_dirty(touched, touched_runs)
+        self.state.journal.extend(sorted(touched))
         if self._broken is None:
             self._broken = self._broken_near(touched, touched_runs)
         whites = self.puzzle.whites

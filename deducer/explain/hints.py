@@ -259,7 +259,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
     skipped = 0
     reasoning: list = []  # (step, deduction, effect) of steps the player cannot see
     while True:
-        if all(eng.state.placed):  # every placement is a hint, so only a full grid gets here
+        if not eng.open_count:  # every placement is a hint, so only a full grid gets here
             return _simple("solved", level, "The grid is complete and correct.")
         found = eng.next_deduction()
         if found is None:

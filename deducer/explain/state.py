@@ -97,6 +97,10 @@ class State:
         ]
         #: cells whose digit is written in (a given, an entry or a placement)
         self.placed: list[bool] = [False] * len(self.masks)
+        #: cells whose candidates changed or whose digit was written in, in order, when the
+        #: engine that owns the state keeps that log (None: nobody does); rules that keep
+        #: facts from step to step read only what changed instead of the whole grid
+        self.journal: list[int] | None = None
 
     def copy(self) -> State:
         s = State(self.puzzle, self.masks.copy(), self.live.copy())
@@ -133,6 +137,13 @@ class View:
 
     def mask(self, i: int) -> int:
         return self._s.masks[i]
+
+    def changed_since(self, mark: int) -> list[int] | None:
+        """Cells changed (candidates or written digit) since the log held ``mark`` entries,
+        a cell once per change, in order; the log's length is ``mark`` plus their number.
+        None when the state keeps no log: compare the whole grid then."""
+        journal = self._s.journal
+        return None if journal is None else journal[mark:]
 
     def live(self, rid: int) -> tuple[int, ...]:
         """Combinations of run ``rid`` not yet ruled out."""

@@ -77,6 +77,8 @@ class _Chase:
         self.assumed = (cell, digit)
         self.end: int | None = None
         self.seen_runs: set[int] = set()  # runs whose cells the walk read (its footprint)
+        #: (t, run) per read: a walk of budget b reads the runs with t < b (see _replay)
+        self.seen_log: list[tuple[int, int]] = []
         self._write(cell, digit, -1, {})
 
     # ---- bookkeeping ------------------------------------------------------------
@@ -105,6 +107,8 @@ class _Chase:
 
     def _write(self, i: int, d: int, who: int, elim: dict[int, int]) -> None:
         self.seen_runs.update(self.cell_runs[i])
+        t = len(self.links) - 1  # written by the last link (-1: the assumption)
+        self.seen_log.extend((t, r) for r in self.cell_runs[i])
         self.cur[i] = BIT[d]
         self.placed[i] = True
         self.written_by[i] = who
@@ -170,6 +174,7 @@ class _Chase:
             r = self.queue.popleft()
             self.queued.discard(r)
             self.seen_runs.add(r)
+            self.seen_log.append((len(self.links), r))
             link = self._look(r)
             if link is not None:
                 self._add(link)
@@ -478,13 +483,58 @@ def _getter(view, runs):
     return read
 
 
-def _chase(view, cell: int, digit: int, singles_only: bool, budget: int):
+_WALKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class _Walk:
+    """What the last real walk of an assumption found: its links in all, its budget, its
+    outcome, what it read (and when), so that a walk of a smaller budget, or a larger one
+    after it broke or ran dry, is known without walking again."""
+
+    links: int
+    budget: int
+    outcome: object
+    read: Callable
+    snap: tuple
+    log: list[tuple[int, int]]
+
+
+def _caches(view) -> tuple[dict, dict]:
+    """The puzzle's cache entries and last real walks, by (cell, digit, singles_only)."""
+    return (_CACHES.setdefault(view.context, {}), _WALKS.setdefault(view.context, {}))
+
+
+def _replay(view, walk: _Walk, budget: int):
+    """(outcome, links walked, cache entry) of walking again with ``budget``, read off the
+    last real walk while what it read is unchanged; None when only walking tells."""
+    if walk.read(view._s) != walk.snap:
+        return None
+    n = walk.links
+    if walk.outcome is not None:
+        if budget >= n:  # the same walk to the same contradiction
+            return walk.outcome, n, (n, n < budget, walk.read, walk.snap, walk.outcome)
+        if budget >= n - 1:  # the last link may add an empty cell in the same move
+            return None
+    elif n < walk.budget and budget > n:  # it ran dry: so does any longer walk
+        return None, n, (budget, True, walk.read, walk.snap, None)
+    elif budget > n:
+        return None
+    # the first ``budget`` links of the same walk, then the budget stops it
+    read = _getter(view, tuple(sorted({r for t, r in walk.log if t < budget})))
+    return None, budget, (budget, False, read, read(view._s), None)
+
+
+def _chase(view, cell: int, digit: int, singles_only: bool, budget: int, caches=None):
     """Follow one assumption: the needed links, or None when it reaches no contradiction.
 
     A walk depends only on the cells of the runs it read: while those are unchanged (the
     usual case between two steps far apart), the last outcome is reused, which keeps a
-    walkthrough with many chain steps from redoing every walk at each step."""
-    cache = _CACHES.setdefault(view.context, {})
+    walkthrough with many chain steps from redoing every walk at each step. The search
+    asks with budgets of 6, 12, 24... links; a walk redone with another budget is read off
+    the last real walk of the assumption (:func:`_replay`) with the same outcome and cost,
+    so walks that break late are not redone at every budget of every search."""
+    cache, walks = caches or _caches(view)
     key = (cell, digit, singles_only)
     hit = cache.get(key)
     if hit is not None:
@@ -494,14 +544,22 @@ def _chase(view, cell: int, digit: int, singles_only: bool, budget: int):
         fits = used <= budget if outcome is not None else (complete or budget <= used)
         if fits and read(view._s) == snap:
             return outcome, 0
+    walk = walks.get(key)
+    if walk is not None:
+        known = _replay(view, walk, budget)
+        if known is not None:
+            outcome, used, cache[key] = known
+            return outcome, used
     chase = _Chase(view, cell, digit, singles_only=singles_only, budget=budget)
     outcome = chase.needed() if chase.run() else None
     if outcome is not None:
         outcome = _Outcome(outcome, chase)
     used = len(chase.links)
     read = _getter(view, tuple(sorted(chase.seen_runs)))
-    cache[key] = (used if outcome is not None else budget, used < budget, read,
-                  read(view._s), outcome)
+    snap = read(view._s)
+    cache[key] = (used if outcome is not None else budget, used < budget, read, snap,
+                  outcome)
+    walks[key] = _Walk(used, budget, outcome, read, snap, chase.seen_log)
     return outcome, used
 
 
@@ -515,15 +573,17 @@ def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: 
     # short budgets first: most assumptions that break, break within a few links
     cap = 3 * max_len
     budgets = sorted({min(b, cap) for b in (6, 12, 24, cap)})
+    order = _order(view)  # the search changes nothing: one order serves every budget
+    caches = _caches(view)
     for budget in budgets:
-        for i in _order(view):
+        for i in order:
             if bivalue_only and POP[view.mask(i)] != 2:
                 break  # the order puts two-candidate cells first
             left = view.context.time_left()
             if left is not None and left <= 0:
                 return best
             for d in DIGITS[view.mask(i)]:
-                links, cost = _chase(view, i, d, singles_only, budget)
+                links, cost = _chase(view, i, d, singles_only, budget, caches)
                 spent += cost
                 if links is not None:
                     if len(links) <= max_len and (best is None or len(links) < len(best[2])):

@@ -23,7 +23,10 @@ _WORD = {True: "down", False: "across"}
 
 class _Tracker:
     """Per puzzle: how many open cells each region's best identity leaves, kept up to date
-    from the cells written in since the last call (only regions near them are redone)."""
+    from the cells changed since the last call (only regions near them are redone), and
+    which regions of each count are worth checking: ``ready[n]`` holds the regions of
+    count ``n`` not found quiet (checked, nothing to deduce) since their cells last
+    changed. No call walks every region or, when the state keeps a log, every cell."""
 
     def __init__(self, regions, ncells: int):
         self.regions = regions
@@ -32,45 +35,60 @@ class _Tracker:
             for t in reg.touches:
                 for i in t.inside + t.outside:
                     self.by_cell[i].append(k)
-        self.placed: list[bool] | None = None
-        self.masks: tuple[int, ...] | None = None
+        self.started = False
+        self.mark = 0  # the state's log length when last read
+        self.seen: tuple[list[bool], tuple[int, ...]] | None = None  # without a log
         self.cost = [0] * len(regions)
-        # regions whose identity was checked and gave nothing, per unknown count; a change
-        # to any of their cells makes them worth checking again
-        self.quiet: dict[int, set[int]] = {1: set(), 2: set()}
+        self.ready: dict[int, set[int]] = {}
 
     @staticmethod
     def _cost(region, placed) -> int:
         total = 0
         for t in region.touches:
-            n_in = sum(1 for i in t.inside if not placed[i])
+            n_in = sum(1 for i in t.inside if not placed(i))
             if t.total is None:
                 total += n_in
             else:
-                n_out = sum(1 for i in t.outside if not placed[i])
+                n_out = sum(1 for i in t.outside if not placed(i))
                 total += n_in if n_in < n_out else n_out
         return total
 
-    def update(self, placed: list[bool], masks: tuple[int, ...]) -> None:
-        if self.placed is None:
-            todo = range(len(self.regions))
-        else:
-            touched: set[int] = set()
-            for i, (a, b, m, n) in enumerate(zip(self.placed, placed, self.masks, masks,
-                                                 strict=True)):
+    def _touched(self, view) -> set[int]:
+        """Regions with a cell changed since the last call."""
+        touched: set[int] = set()
+        log = view.changed_since(self.mark)
+        if log is not None:
+            self.mark += len(log)
+            for i in log:
+                touched.update(self.by_cell[i])
+            return touched
+        # a state without a log (a hand-made test position): compare whole grids
+        now = ([view.is_placed(i) for i in range(len(self.by_cell))], view.masks)
+        if self.seen is not None:
+            for i, (a, b, m, n) in enumerate(zip(*self.seen, *now, strict=True)):
                 if a != b or m != n:
                     touched.update(self.by_cell[i])
-            todo = sorted(touched)
-            for q in self.quiet.values():
-                q.difference_update(touched)
-        for k in todo:
-            self.cost[k] = self._cost(self.regions[k], placed)
-        self.placed = placed
-        self.masks = masks
+        self.seen = now
+        return touched
+
+    def update(self, view) -> None:
+        touched = self._touched(view)
+        ready, cost = self.ready, self.cost
+        if not self.started:
+            self.started = True
+            touched = range(len(self.regions))
+        for k in touched:
+            ready.get(cost[k], set()).discard(k)
+            cost[k] = c = self._cost(self.regions[k], view.is_placed)
+            ready.setdefault(c, set()).add(k)
 
     def candidates(self, want: int) -> list[int]:
-        quiet = self.quiet.setdefault(want, set())
-        return [k for k, c in enumerate(self.cost) if c == want and k not in quiet]
+        return sorted(self.ready.get(want, ()))
+
+    def quiet(self, k: int, want: int) -> None:
+        """Region ``k`` has nothing to deduce with ``want`` open cells until one of its
+        cells changes."""
+        self.ready.get(want, set()).discard(k)
 
 
 _TRACKERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -82,7 +100,7 @@ def _tracker(view) -> _Tracker:
     if tr is None:
         tr = _Tracker(ctx.regions, len(view.puzzle.whites))
         _TRACKERS[ctx] = tr
-    tr.update([view.is_placed(i) for i in range(len(view.puzzle.whites))], view.masks)
+    tr.update(view)
     return tr
 
 
@@ -202,7 +220,6 @@ def region_sum(view, unknowns: int = 1, max_ways: int = 8):
     them) say which digits go."""
     tracker = _tracker(view)
     regions = tracker.regions
-    quiet = tracker.quiet.setdefault(unknowns, set())
     for n in tracker.candidates(unknowns):
         region = regions[n]
         found = False
@@ -218,7 +235,7 @@ def region_sum(view, unknowns: int = 1, max_ways: int = 8):
                 found = True
                 yield ded
         if not found:
-            quiet.add(n)  # nothing here until one of its cells changes
+            tracker.quiet(n, unknowns)  # nothing here until one of its cells changes
 
 
 def _one(view, region, chosen, excluded, plus, minus, k):

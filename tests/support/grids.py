@@ -84,3 +84,61 @@ def shifted_unclued(side: int, period: int = 9, shift: int = 2) -> Puzzle:
     white = [[r > 0 and c > 0 and (r + shift * c) % period != 0 for c in range(side)]
              for r in range(side)]
     return unclued(white)
+
+
+#: the rules a no-trial grid must not need: trial and guessing
+TRIAL_RULES = ("trial", "backtracking")
+
+
+def no_trial(rows: int, cols: int, seed: int = 1, *, below: float = 150) -> Puzzle:
+    """A published-style layout, randomly filled and clued, plus givens from the fill until
+    the core rules of priority under ``below`` solve it: a unique puzzle whose walkthrough
+    needs no trial. Wherever those rules stall, a few random open cells become givens and
+    the same walkthrough goes on (no restart), so building costs about one explain.
+
+    The default stops below the region sums: their proofs cost up to a second a step to
+    trim, which would make big grids slow to build (``below=180`` builds grids that need
+    region sums and permutation checks but no chain; 1,600 cells then take minutes)."""
+    from dataclasses import replace
+
+    from deducer.explain import registry
+    from deducer.explain.engine import SOLVED, Engine
+    from deducer.explain.state import Deduction
+    from deducer.generate.draft import fill
+    from deducer.generate.layout import make_layout
+
+    rng = random.Random(seed)
+    white = make_layout(rng, rows, cols)
+    if white is None:
+        raise ValueError(f"no layout for {rows}x{cols}")
+    values = fill(white, rng)
+    if values is None:
+        raise ValueError(f"no fill for {rows}x{cols}")
+    bare = clued_from_fill(white, values)
+    solution = [values[rc] for rc in bare.whites]
+    rules = [r for r in registry.load() if r.priority < below and r.id not in TRIAL_RULES]
+    # a given written in mid-walk goes through the engine's own placement path, as a step
+    # of a rule of its own (the steps are thrown away; only the givens are kept)
+    given = registry.Rule(id="given", name="Given", priority=0, weight=0.0, score=0,
+                          implementation="", explain="")
+    eng = Engine(bare, rules)
+    givens: dict[tuple[int, int], int] = {}
+    while eng.run() != SOLVED:  # stalled (the rules are sound, so it never breaks)
+        open_cells = [i for i, done in enumerate(eng.state.placed) if not done]
+        for i in rng.sample(open_cells, 1 + len(open_cells) // 200):
+            givens[bare.whites[i]] = solution[i]
+            ded = Deduction(placements={i: solution[i]}, text="given")
+            eng._apply(given, ded, eng._effect(given, ded), 0)
+    return replace(bare, givens=givens).validate()
+
+
+def tiled(p: Puzzle, down: int, across: int) -> Puzzle:
+    """``down`` x ``across`` copies of ``p`` side by side (givens too): independent islands,
+    so a big grid whose every part needs what ``p`` needs (chains, say)."""
+    from dataclasses import replace
+
+    squares = tuple(tuple(row * across) for _ in range(down) for row in p.squares)
+    givens = {(r + a * p.rows, c + b * p.cols): d
+              for a in range(down) for b in range(across) for (r, c), d in p.givens.items()}
+    return replace(p, squares=squares, givens=givens, entries={}, pencil={},
+                   row_lines=None).validate()

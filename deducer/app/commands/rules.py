@@ -192,7 +192,7 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
     replay = Replay(puzzle, use_entries=True)
     deadline = None if timeout is None else time.perf_counter() + timeout
     name = puzzle.whites
-    while not all(eng.state.placed):
+    while eng.open_count:
         if deadline is not None and time.perf_counter() > deadline:
             out.status, out.note = "timeout", "the time limit stopped the audit"
             break

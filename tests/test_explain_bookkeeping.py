@@ -1,0 +1,138 @@
+"""Explain keeps counts from the cells each step touches instead of rescanning the grid
+(issue 11): open cells, where the grid broke, open easy moves, the region sums' open-cell
+counts. Here every one is checked against a full recount after every step; and the
+no-trial grids of the scaling benchmark are checked to be what it says they are."""
+
+from pathlib import Path
+
+import pytest
+
+from deducer.explain import registry
+from deducer.explain.engine import SOLVED, Engine
+from deducer.puzzle import formats
+from deducer.puzzle.combos import DIGITS
+from deducer.rules import chains
+from deducer.rules import regions as region_rules
+from deducer.solve.search import solve
+from tests.support import grids
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+RULES = registry.load()
+
+
+def _full_available(eng: Engine) -> int:
+    """Open simplest-tier moves, counted over every run from scratch."""
+    n = 0
+    for rule in eng.tier1:
+        for rid in range(len(eng.puzzle.runs)):
+            for ded in rule.call(eng.view, rid) or ():
+                if eng._effect(rule, ded) is not None:
+                    n += 1
+    return n
+
+
+def _check_regions(eng: Engine) -> int:
+    """The region tracker's counts against a recount; the regions it offers are of that
+    count. Returns how many regions were checked (0 before any region rule ran)."""
+    tracker = region_rules._TRACKERS.get(eng.context)
+    if tracker is None:
+        return 0
+    tracker.update(eng.view)
+    for k, region in enumerate(tracker.regions):
+        assert tracker.cost[k] == tracker._cost(region, eng.view.is_placed), k
+    for want, ready in tracker.ready.items():
+        assert all(tracker.cost[k] == want for k in ready)
+    return len(tracker.regions)
+
+
+def _walk_checked(puzzle) -> tuple[Engine, int]:
+    eng = Engine(puzzle, RULES)
+    regions_seen = 0
+    while eng._broken is None and eng.open_count:
+        assert eng._count_available() == _full_available(eng)
+        if eng.step() is None:
+            break
+        assert eng.open_count == eng.state.placed.count(False)
+        assert eng._broken == eng.state.broken()
+        assert eng.state.journal is not None
+        regions_seen = max(regions_seen, _check_regions(eng))
+    return eng, regions_seen
+
+
+@pytest.mark.parametrize("name", ["seed000-k2.j", "deducer-trial.txt", "seed002-four.txt"])
+def test_counts_kept_per_step_agree_with_a_recount(name):
+    eng, _ = _walk_checked(formats.load(PUZZLES / name))
+    assert not eng.open_count
+
+
+def test_region_counts_kept_from_the_log_agree_with_a_recount():
+    # deducer-trial's walkthrough adds up a region of four cells; tiled, the grid has
+    # regions far apart, so a step leaves most of them untouched
+    p = grids.tiled(formats.load(PUZZLES / "deducer-trial.txt"), 1, 2)
+    eng, regions_seen = _walk_checked(p)
+    assert regions_seen
+    assert any(s.rule.startswith("region-sum") for s in eng.steps)
+    assert not eng.open_count
+
+
+def test_a_hand_made_position_without_a_log_still_tracks_changes():
+    from deducer.explain.state import Context, State, View
+
+    p = formats.load(PUZZLES / "deducer-trial.txt")
+    state = State(p, p.initial_masks(with_entries=True))
+    view = View(state, Context(p))
+    assert view.changed_since(0) is None
+    list(region_rules.region_sum(view, unknowns=1))
+    tracker = region_rules._TRACKERS[view.context]
+    # write a digit in by hand: the tracker sees it by comparing grids
+    i = next(k for k, m in enumerate(state.masks) if m & (m - 1))
+    state.masks[i] &= -state.masks[i]
+    state.placed[i] = True
+    tracker.update(view)
+    for k, region in enumerate(tracker.regions):
+        assert tracker.cost[k] == tracker._cost(region, view.is_placed)
+
+
+@pytest.mark.parametrize("side,seed", [(7, 1), (9, 2), (11, 3)])
+def test_no_trial_grids_are_unique_and_need_no_trial(side, seed):
+    p = grids.no_trial(side, side, seed)
+    assert p.givens  # random fills are rarely unique: givens pin them down
+    assert len(solve(p, max_solutions=2).solutions) == 1
+    eng = Engine(p, RULES)
+    assert eng.run() == SOLVED
+    used = {s.rule for s in eng.steps}
+    assert not used & {*grids.TRIAL_RULES, "bivalue-chain", "forcing-chain"}
+    assert grids.no_trial(side, side, seed) == p  # seeded: the same grid again
+
+
+def test_tiled_copies_are_independent_islands():
+    p = formats.load(PUZZLES / "seed000-k2.j")
+    big = grids.tiled(p, 2, 3)
+    assert len(big.whites) == 6 * len(p.whites)
+    assert len(big.runs) == 6 * len(p.runs)
+    assert len(big.givens) == 6 * len(p.givens)
+    sol = solve(big, max_solutions=2)
+    assert len(sol.solutions) == 1
+
+
+def test_chain_walks_read_off_an_earlier_walk_agree_with_walking_again():
+    # a chain search asks each assumption with budgets of 6, 12, 24, 36 links; an answer
+    # read off the assumption's last real walk must be the one a new walk gives
+    eng = Engine(formats.load(PUZZLES / "deducer-trial.txt"), RULES)
+    checked = 0
+    while eng.open_count and eng.step() is not None:
+        if not eng.steps[-1].rule.endswith("chain"):
+            continue
+        view = eng.view
+        for budget in (6, 12, 24, 36, 24, 12, 6):
+            for i in chains._order(view):
+                for d in DIGITS[view.mask(i)]:
+                    got, cost = chains._chase(view, i, d, False, budget)
+                    walk = chains._Chase(view, i, d, singles_only=False, budget=budget)
+                    broke = walk.run()
+                    assert (got is not None) == broke
+                    assert cost in (0, len(walk.links))  # 0: the same state was asked
+                    if broke:
+                        assert len(got) == len(walk.needed())
+                    checked += 1
+    assert checked > 1000
