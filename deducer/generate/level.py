@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import random
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..explain.engine import SOLVED, Engine, Explanation, explain
 from ..explain.rating import GUESS_RULES, LEVEL_MAX_WEIGHT, LEVELS, rate_steps
-from ..puzzle.combos import DIGITS, POP, combos
+from ..explain.state import State
+from ..puzzle.combos import ALL, DIGITS, POP, combos
 from ..puzzle.model import Puzzle
 from .draft import Draft, fill
 from .layout import make_layout
@@ -32,8 +34,9 @@ STEER_TRIES = 40
 #: easing rounds (each tries a handful of digit changes where the walk stalls) per attempt,
 #: and rounds in a row without progress before the attempt is given up
 EASE_ROUNDS, EASE_PATIENCE = 120, 4
-#: digit changes compared per easing round
-EASE_SAMPLE = 8
+#: digit changes compared per easing round, and how many of them (the best estimates)
+#: are walked in full
+EASE_SAMPLE, EASE_EXACT = 8, 3
 
 
 @dataclass
@@ -89,6 +92,7 @@ class Walk:
     placed: int
     left: int
     puzzle: Puzzle
+    state: State | None = None  # where it ended (for estimates that continue from there)
 
     @property
     def progress(self) -> tuple[int, int, int]:
@@ -110,7 +114,43 @@ def walk(draft: Draft, ladder, cap: float | None, deadline: float | None) -> Wal
     status = eng.run()
     masks = eng.state.masks
     placed = sum(eng.state.placed)
-    return Walk(status, eng.steps, placed, sum(POP[m] for m in masks) - len(masks), puzzle)
+    return Walk(status, eng.steps, placed, sum(POP[m] for m in masks) - len(masks), puzzle,
+                eng.state)
+
+
+def estimate(draft: Draft, base: Walk, changed: list[int], ladder, cap: float | None,
+             deadline: float | None) -> tuple[int, int]:
+    """How far a walk would get after a change (already made in ``draft``) to ``changed``,
+    estimated by going on from where ``base`` stalled, with the cells two runs around the
+    change starting over from every digit.
+
+    A whole walk per candidate change costs a grid's worth of steps, and the rounds of a
+    large grid made easing quadratic; going on from the stall costs the steps near the
+    change. Still sound for the new clues' fill (every digit kept is the fill's, which is
+    unchanged outside the reset cells), so the estimate never breaks; the change kept is
+    then walked in full."""
+    puzzle = draft.puzzle()
+    old = base.state
+    masks, placed = old.masks[:], old.placed[:]
+    near = {j for i in changed for rid in draft.cell_runs[i] for j in draft.runs[rid]}
+    reset_runs = {rid for j in near for rid in draft.cell_runs[j]}
+    reset = {j for rid in reset_runs for j in draft.runs[rid]}
+    for j in reset:
+        masks[j], placed[j] = ALL, False
+    for j in reset:
+        for rid in draft.cell_runs[j]:
+            for k in draft.runs[rid]:
+                if placed[k]:
+                    masks[j] &= ~masks[k]
+    live = old.live[:]
+    for rid in reset_runs:
+        live[rid] = combos(puzzle.runs[rid].total, puzzle.runs[rid].length)
+    state = State(puzzle, masks, live)
+    state.placed = placed
+    eng = Engine(puzzle, ladder, lean=True, stop_above=cap, state=state,
+                 deadline=_rate_deadline(deadline, len(draft.values)))
+    eng.run()
+    return sum(state.placed), -(sum(POP[m] for m in masks) - len(masks))
 
 
 def _rate_deadline(deadline: float | None, cells: int) -> float:
@@ -207,14 +247,19 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
         rest = cands[half:]
         pick = cands[:half] + rng.sample(rest, min(half, len(rest)))
         moves = [[(i, d)] for i, d in pick] + _refills(draft, where, rng, EASE_SAMPLE // 2)
+        if cur.status != SOLVED and cur.state is not None:
+            # rank the moves by an estimate, walk the best few in full
+            ranked = []
+            for k, move in enumerate(moves):
+                with _applied(draft, move):
+                    ranked.append((estimate(draft, cur, [i for i, _ in move], target.ladder,
+                                            target.cap, deadline), -k, move))
+            ranked.sort(reverse=True)
+            moves = [move for _, _, move in ranked[:EASE_EXACT]]
         best, best_walk = None, None
         for move in moves:
-            old = [(i, draft.values[i]) for i, _ in move]
-            for i, d in move:
-                draft.set(i, d)
-            w = walk(draft, target.ladder, target.cap, deadline)
-            for i, d in reversed(old):
-                draft.set(i, d)
+            with _applied(draft, move):
+                w = walk(draft, target.ladder, target.cap, deadline)
             if best_walk is None or w.progress > best_walk.progress:
                 best, best_walk = move, w
         if best_walk is not None and best_walk.progress > cur.progress:
@@ -226,6 +271,19 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
             if misses >= EASE_PATIENCE:
                 return None
     return None
+
+
+@contextmanager
+def _applied(draft: Draft, move: list):
+    """The draft with a move's digit changes made, undone on leaving."""
+    old = [(i, draft.values[i]) for i, _ in move]
+    for i, d in move:
+        draft.set(i, d)
+    try:
+        yield draft
+    finally:
+        for i, d in reversed(old):
+            draft.set(i, d)
 
 
 def _refills(draft: Draft, where: list[int], rng: random.Random, n: int) -> list[list]:
