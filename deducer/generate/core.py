@@ -99,21 +99,28 @@ def level_name(text: str | None) -> str | None:
     raise GenerateError(f"unknown level {text!r}; levels: {', '.join(LEVELS)}")
 
 
-#: janko's median share of black squares inside the grid
-DENSITY = 0.27
-#: white cells an Easy walkthrough can afford: generated Easy walks score about 6.5
-#: effort points a cell, and a walk over 1000 points is rated Medium (EFFORT_BUMP)
-EASY_WHITES = 140
+#: janko's median share of black squares inside the grid, and the densest share layouts
+#: reliably reach
+DENSITY, DENSEST = 0.27, 0.45
+#: effort points a white cell costs a walkthrough of the level in practice (generated
+#: puzzles, rounded down: 6.5-6.9 for Easy at 12x12, 9.0 for Medium and Hard at 30x30).
+#: A walkthrough over the level's effort limit is rated a level up, so these decide how
+#: many white cells a puzzle of the level can have.
+POINTS_PER_CELL = {"Easy": 7.0, "Medium": 8.5, "Hard": 9.5, "Expert": 11.0}
 
 
 def default_density(rows: int, cols: int, level: str | None) -> float:
-    """Black share when none is asked for: janko's median, except that an Easy puzzle of
-    a large grid needs more black squares (fewer white cells to fill), or its walkthrough
-    is long enough to count as Medium whatever its steps."""
-    if level != "Easy":
+    """Black share when none is asked for: janko's median, except where the level's
+    effort limit needs fewer white cells (Easy above 14x14, Medium above about 20x20,
+    Hard above about 26x26): a walkthrough that long counts as the next level whatever its
+    steps, so the grid gets more black squares, up to the densest share."""
+    from ..explain.rating import EFFORT_BUMP
+
+    if level not in POINTS_PER_CELL:
         return DENSITY
     inner = (rows - 1) * (cols - 1)
-    return round(min(0.45, max(DENSITY, 1 - EASY_WHITES / inner)), 3)
+    whites = EFFORT_BUMP[level] / POINTS_PER_CELL[level]
+    return round(min(DENSEST, max(DENSITY, 1 - whites / inner)), 3)
 
 
 def density_of(req: Request) -> float:
@@ -152,6 +159,15 @@ def check_request(req: Request, rules=None) -> None:
                 f"{fewest} white cells, each needs a step of at least {MIN_STEP_SCORE} effort "
                 f"points, and a walkthrough over {limit} points is rated a level up; the "
                 f"easiest level this size can reach is {reach} (or ask a smaller size)")
+        per = POINTS_PER_CELL.get(req.level)
+        if req.density is None and limit is not None and per is not None \
+                and fewest * per > limit:
+            raise GenerateError(
+                f"a {req.rows}x{req.cols} puzzle rated {req.level} is out of reach in "
+                f"practice: even the densest layout has about {fewest} white cells, a "
+                f"walkthrough costs about {per:g} effort points a cell, and one over {limit} "
+                f"points is rated a level up; ask a smaller size or a harder level (an "
+                f"explicit --density tries anyway)")
     if req.needs is not None:
         if rules is None:
             from ..explain import registry
@@ -173,7 +189,7 @@ def least_whites(req: Request) -> int:
     """A lower bound on the white cells of a layout of this size (the densest black
     share layouts reach is far below 0.6, so this bound is generous)."""
     inner = (req.rows - 1) * (req.cols - 1)
-    return int(inner * (1 - max(density_of(req), 0.45)))
+    return int(inner * (1 - max(density_of(req), DENSEST)))
 
 
 def stream(seed: int, index: int) -> tuple[str, random.Random]:
