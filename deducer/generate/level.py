@@ -64,7 +64,14 @@ def fits(req, rating) -> bool:
 
 
 class Target:
-    """The rules a walkthrough of ``level`` may use: those weighing at most its cap."""
+    """The rules a walkthrough of ``level`` may use: the head of the ladder up to the first
+    rule that weighs more than the level's cap.
+
+    The engine always takes the first rule in ladder order that has a deduction, so a walk
+    with the head alone that finishes is step for step the walk the whole ladder makes: its
+    rating is exact. (For Hard the head stops at the naked triple, since the naked quad,
+    an Expert step, comes before the hidden pair in the ladder: Hard puzzles are eased
+    towards naked subsets; steer reaches the others.)"""
 
     def __init__(self, rules, level: str | None):
         self.rules = rules
@@ -73,14 +80,12 @@ class Target:
         self.top = max((r.weight for r in rules if r.id not in GUESS_RULES), default=None)
         if level is None or level == "Unreasonable":
             self.top = None
-        if self.cap is None:  # Extreme, or any level: the whole ladder
-            self.ladder = list(rules)
-        else:
-            self.ladder = [r for r in rules if r.weight <= self.cap + 1e-9]
-        # the engine always takes the first rule in ladder order that has a deduction: if
-        # the cut-down ladder is the whole ladder's head, a walk with it that finishes is
-        # step for step the walk the whole ladder makes
-        self.prefix = list(rules[:len(self.ladder)]) == self.ladder
+        self.ladder = list(rules)
+        if self.cap is not None:  # below Extreme
+            over = next((k for k, r in enumerate(rules) if r.weight > self.cap + 1e-9),
+                        len(rules))
+            self.ladder = list(rules[:over])
+        self.prefix = True
 
 
 @dataclass
@@ -268,7 +273,8 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
             cur, misses = best_walk, 0
         else:
             misses += 1
-            if misses >= EASE_PATIENCE:
+            # a large grid stalls in many places, and a round's few moves may miss them all
+            if misses >= max(EASE_PATIENCE, len(draft.values) // 60):
                 return None
     return None
 
