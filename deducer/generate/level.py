@@ -184,7 +184,7 @@ def _unique(draft: Draft, deadline: float | None) -> bool:
     if score == 0:
         return True
     try:
-        return other_solution(draft, masks, deadline, budget=20_000) is None
+        return other_solution(draft, masks, deadline, limit=2.0) is None
     except Undecided:
         return False
 

@@ -2,10 +2,10 @@
 
 The fill is always a solution, so only the other solutions have to go. First
 :func:`narrow`: digits of cells that propagation leaves open change while that narrows the
-grid (cheap, no search). Then rounds of :func:`other_solution` (a second solution, found by
-negating one open cell at a time) and :func:`repair`: a digit where the two solutions
-differ changes to the one after which the fewest solutions remain that differ from the
-fill only around there, never back to an earlier state. When digit changes keep trading
+grid (cheap, no search). Then rounds of :func:`other_solution` (a second solution, from
+the complete solver) and :func:`repair`: a digit where the two solutions differ changes
+to the one after which the fewest solutions remain that differ from the fill only around
+there, never back to an earlier state. When digit changes keep trading
 one ambiguity for another, :func:`split_run` turns a cell black (with its symmetric
 partner), splitting its runs. The rest of the grid is kept throughout.
 """
@@ -36,63 +36,23 @@ class Undecided(Exception):
 
 
 def other_solution(draft: Draft, masks: list[int], deadline: float | None,
-                   budget: int = 200_000):
+                   limit: float | None = None):
     """A solution other than the fill, or None when the fill is the only one.
 
-    Uniqueness by negation: take an open cell, forbid the fill's digit there and look for
-    any solution (depth-first, fewest candidates first); if there is none, the cell must
-    hold the fill's digit, so fix it and take the next open cell. Looking for *a* solution
-    of a narrowed grid is much cheaper than enumerating several of a wide-open one.
-    Raises :class:`Undecided` when the budget or the deadline runs out.
+    The complete solver decides (its search hands hard cases to clause learning), started
+    from ``masks``, the draft's propagated candidates; two solutions are asked for, so a
+    second one is never searched past. Raises :class:`Undecided` when ``limit`` seconds
+    or the deadline run out first.
     """
-    layout = draft.layout()
-    values = draft.values
-    masks = masks[:]
-    nodes = 0
+    from ..solve.search import solve
 
-    def any_solution(m: list[int]):
-        nonlocal nodes
-        best, best_pop = -1, 10
-        for i, x in enumerate(m):
-            p = POP[x]
-            if 1 < p < best_pop:
-                best, best_pop = i, p
-                if p == 2:
-                    break
-        if best < 0:
-            return [DIGITS[x][0] for x in m]
-        for d in DIGITS[m[best]]:
-            nodes += 1
-            if nodes > budget or (nodes & 1023 == 0 and deadline is not None
-                                  and time.perf_counter() > deadline):
-                raise Undecided
-            trial = m.copy()
-            trial[best] = BIT[d]
-            try:
-                propagate(layout, trial, layout.cell_runs[best])
-            except Contradiction:
-                continue
-            found = any_solution(trial)
-            if found is not None:
-                return found
-        return None
-
-    while True:
-        open_cells = [i for i, x in enumerate(masks) if POP[x] > 1]
-        if not open_cells:
-            return None
-        i = min(open_cells, key=lambda k: POP[masks[k]])
-        trial = masks.copy()
-        trial[i] &= ~BIT[values[i]]
-        try:
-            propagate(layout, trial, layout.cell_runs[i])
-            found = any_solution(trial)
-        except Contradiction:
-            found = None
-        if found is not None:
-            return found
-        masks[i] = BIT[values[i]]
-        propagate(layout, masks, layout.cell_runs[i])
+    left = None if deadline is None else max(0.01, deadline - time.perf_counter())
+    if limit is not None:
+        left = limit if left is None else min(left, limit)
+    res = solve(draft.puzzle(), max_solutions=2, masks=masks, timeout=left)
+    if len(res.solutions) < 2 and not res.complete:
+        raise Undecided
+    return next((s for s in res.solutions if s != draft.values), None)
 
 
 def make_unique(draft: Draft, rng: random.Random, deadline: float | None,
@@ -108,7 +68,7 @@ def make_unique(draft: Draft, rng: random.Random, deadline: float | None,
         if score == 0:
             return draft
         try:
-            other = other_solution(draft, masks, deadline)
+            other = other_solution(draft, masks, deadline, limit=10.0)
         except Undecided:
             return None
         if other is None:
