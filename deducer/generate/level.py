@@ -5,12 +5,12 @@ Most of the work is cheap walks: the ladder cut down to the rules a puzzle of th
 use (:class:`Target`), run lean (no sentences) until it stalls or a step weighs too much.
 A draft that rates too hard is eased where that walk stalls: the digit change after which
 the walk places most cells is kept, until it finishes (Tatham's generators work the same
-way). A walk that finishes proves the solution unique, and when the cut-down ladder is a
-prefix of the whole one (Easy, Medium, Expert) its steps *are* the walkthrough, so its
-rating is exact; otherwise (Hard) the whole ladder confirms. A draft that rates too easy is
-hardened by digit changes that make clues allow more combinations, kept only while the
-rating rises and stays within the level. The puzzle returned is re-rated with the full
-ladder, so the level reported is the one `rate` gives.
+way). A walk that finishes proves the solution unique, and since the cut-down ladder is
+the head of the whole one its steps *are* the walkthrough, so its rating is exact (no
+second rating). A draft that rates too easy is hardened by digit changes that make clues
+allow more combinations, kept only while the rating rises and stays within the level. The
+puzzle returned is rated once more with the full explain, so the level reported is the one
+`rate` gives.
 """
 
 from __future__ import annotations
@@ -85,7 +85,6 @@ class Target:
             over = next((k for k, r in enumerate(rules) if r.weight > self.cap + 1e-9),
                         len(rules))
             self.ladder = list(rules[:over])
-        self.prefix = True
 
 
 @dataclass
@@ -172,13 +171,6 @@ def rate_lean(draft: Draft, target: Target, deadline: float | None,
     return w.explanation()
 
 
-def confirm(draft: Draft, target: Target, w: Walk, deadline: float | None) -> Explanation:
-    """The exact rating of a draft whose cut-down walk finished."""
-    if target.prefix:
-        return w.explanation()
-    return rate_lean(draft, target, deadline, target.cap)
-
-
 def _unique(draft: Draft, deadline: float | None) -> bool:
     score, masks = open_count(draft)
     if score == 0:
@@ -232,11 +224,9 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
         if deadline is not None and time.perf_counter() > deadline:
             return None
         if cur.status == SOLVED:
-            exp = confirm(draft, target, cur, deadline)
-            if exp.status == SOLVED and _rank(exp.rating.level) <= level_rank:
+            exp = cur.explanation()  # exact: the walk is the walkthrough
+            if _rank(exp.rating.level) <= level_rank:
                 return exp  # at the level or below it (steer hardens the latter)
-            if exp.status == SOLVED and not target.prefix:
-                return exp  # the whole ladder rates it higher: let steer ease it
         # where to change: cells the walk left open, or (a finished but too long walk)
         # anywhere, favouring clues that leave fewer digits at the start
         where = [i for i, m in enumerate(_open_cells(cur, draft)) if m]
