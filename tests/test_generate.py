@@ -310,8 +310,11 @@ def test_impossible_requests_get_one_clear_line(args, words):
 
 
 def test_unreachable_level_is_refused_before_any_work():
-    with pytest.raises(GenerateError, match="Medium"):
+    # the level it names is one the size reaches in practice too (not Medium or Hard)
+    with pytest.raises(GenerateError, match="reaches is Expert"):
         check_request(Request(30, 30, "Easy"))
+    with pytest.raises(GenerateError, match="reaches is Hard"):
+        check_request(Request(22, 22, "Easy"))
     # out of reach in practice: ~538 white cells at ~9.5 effort points each pass Hard's
     # 5000-point limit; an explicit --density tries anyway
     with pytest.raises(GenerateError, match="out of reach in practice"):

@@ -153,24 +153,29 @@ def check_request(req: Request, rules=None) -> None:
 
         limit = EFFORT_BUMP.get(req.level)
         fewest = least_whites(req)
-        if limit is not None and fewest * MIN_STEP_SCORE > limit:
+
+        def reachable(name: str) -> bool:
+            cap = EFFORT_BUMP.get(name)
+            per = MIN_STEP_SCORE if req.density is not None else POINTS_PER_CELL.get(name, 0)
+            return cap is None or fewest * max(per, MIN_STEP_SCORE) <= cap
+
+        if not reachable(req.level):
             reach = next(name for name in LEVELS[LEVELS.index(req.level) + 1:]
-                         if EFFORT_BUMP.get(name) is None
-                         or fewest * MIN_STEP_SCORE <= EFFORT_BUMP[name])
-            raise GenerateError(
-                f"no {req.rows}x{req.cols} puzzle can be rated {req.level}: it has at least "
-                f"{fewest} white cells, each needs a step of at least {MIN_STEP_SCORE} effort "
-                f"points, and a walkthrough over {limit} points is rated a level up; the "
-                f"easiest level this size can reach is {reach} (or ask a smaller size)")
-        per = POINTS_PER_CELL.get(req.level)
-        if req.density is None and limit is not None and per is not None \
-                and fewest * per > limit:
+                         if reachable(name))
+            if fewest * MIN_STEP_SCORE > limit:
+                raise GenerateError(
+                    f"no {req.rows}x{req.cols} puzzle can be rated {req.level}: it has at "
+                    f"least {fewest} white cells, each needs a step of at least "
+                    f"{MIN_STEP_SCORE} effort points, and a walkthrough over {limit} points "
+                    f"is rated a level up; the easiest level this size reaches is {reach} "
+                    "(or ask a smaller size)")
             raise GenerateError(
                 f"a {req.rows}x{req.cols} puzzle rated {req.level} is out of reach in "
                 f"practice: even the densest layout has about {fewest} white cells, a "
-                f"walkthrough costs about {per:g} effort points a cell, and one over {limit} "
-                f"points is rated a level up; ask a smaller size or a harder level (an "
-                f"explicit --density tries anyway)")
+                f"walkthrough costs about {POINTS_PER_CELL[req.level]:g} effort points a "
+                f"cell, and one over {limit} points is rated a level up; the easiest level "
+                f"this size reaches is {reach} (or ask a smaller size; an explicit --density "
+                "tries anyway)")
     if req.needs is not None:
         if rules is None:
             from ..explain import registry
