@@ -27,6 +27,7 @@ from deducer.explain.state import Context, Deduction, State, View
 from deducer.puzzle import formats
 from deducer.puzzle.combos import BIT, DIGITS, combos, mask_of
 from deducer.puzzle.model import Puzzle
+from deducer.rules.fixture import sync_written
 
 _ARROWS = {">": "→", "v": "↓", "→": "→", "↓": "↓"}
 
@@ -86,12 +87,7 @@ def position(p: Puzzle, cands: dict | None = None, placed: dict | None = None,
         for label, cs in live.items():
             state.live[run(p, label)] = tuple(combo_mask(c) for c in cs)
     if sync:
-        for i, d in fixed.items():
-            for rid in p.cell_runs[i]:
-                for j in p.runs[rid].cells:
-                    if j != i and not state.placed[j]:
-                        masks[j] &= ~BIT[d]
-                state.live[rid] = tuple(c for c in state.live[rid] if c & BIT[d])
+        sync_written(state, fixed)
     return View(state, Context(p))
 
 

@@ -56,13 +56,20 @@ def position(text: str, *, format: str | None = None) -> View:  # noqa: A002 (li
     for i, d in fixed.items():
         masks[i] = BIT[d]
         state.placed[i] = True
+    sync_written(state, fixed)
+    return View(state, Context(p))
+
+
+def sync_written(state: State, fixed: dict[int, int]) -> None:
+    """The engine's bookkeeping for digits written in (cell index -> digit): each leaves
+    the other open cells of its runs, and every combination of its runs without it dies."""
+    p = state.puzzle
     for i, d in fixed.items():
         for rid in p.cell_runs[i]:
             for j in p.runs[rid].cells:
                 if j != i and not state.placed[j]:
-                    masks[j] &= ~BIT[d]
+                    state.masks[j] &= ~BIT[d]
             state.live[rid] = tuple(c for c in state.live[rid] if c & BIT[d])
-    return View(state, Context(p))
 
 
 def cell_id(view: View, name: str) -> int:
