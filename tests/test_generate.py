@@ -43,12 +43,13 @@ def white_of(puzzle):
 
 
 # ---------------------------------------------------------------------------- layouts
+@pytest.mark.parametrize("density", [0.18, 0.27, 0.36])  # Extreme's, janko's, the densest
 @pytest.mark.parametrize("symmetry", ["rot180", "mirror", "none"])
 @pytest.mark.parametrize("size", [(6, 6), (8, 8), (9, 13), (12, 12), (16, 16)])
-def test_layouts_obey_the_rules(size, symmetry):
+def test_layouts_obey_the_rules(size, symmetry, density):
     rows, cols = size
     for seed in range(3):
-        white = make_layout(random.Random(seed), rows, cols, symmetry)
+        white = make_layout(random.Random(seed), rows, cols, symmetry, density)
         assert white is not None
         assert layout_problems(white, symmetry) == []
         # the rules, checked again here without the module's own checker
@@ -325,10 +326,14 @@ def test_unreachable_level_is_refused_before_any_work():
 
 def test_default_black_share_fits_the_levels_effort_limit():
     from deducer.explain.rating import EFFORT_BUMP
-    from deducer.generate.core import DENSEST, DENSITY, POINTS_PER_CELL, default_density
+    from deducer.generate.core import DENSEST, DENSITY, POINTS_PER_CELL, SPARSE, default_density
 
     assert default_density(12, 12, "Easy") == DENSITY  # small grids look like janko's
     assert default_density(30, 30, "Expert") == DENSITY
+    # Extreme on small grids needs trial, which long runs make common
+    assert default_density(12, 12, "Extreme") == SPARSE < DENSITY
+    assert default_density(8, 10, "Extreme") == SPARSE
+    assert default_density(16, 16, "Extreme") == DENSITY
     for size, level in ((16, "Easy"), (20, "Medium")):
         share = default_density(size, size, level)
         assert DENSITY < share <= DENSEST

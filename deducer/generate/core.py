@@ -112,16 +112,27 @@ POINTS_PER_CELL = {"Easy": 6.5, "Medium": 9.0, "Hard": 9.5, "Expert": 11.0}
 MARGIN = 1.15
 
 
+#: Extreme on a small grid: drafts there rarely need trial at janko's black share, and
+#: fewer black squares (longer runs, more combinations each) make them several times more
+#: common (12x12: median 17 s a puzzle at 0.27, 7 s at 0.18; 8x8: 12 s, 7 s). Large grids
+#: need trial often anyway, and their wide-open drafts take longer to make unique (16x16:
+#: 5.3 s at 0.27, 9.5 s at 0.18; 22x22: 7 s, 27 s), so they keep janko's share.
+SPARSE, SMALL_WHITES = 0.18, 130
+
+
 def default_density(rows: int, cols: int, level: str | None) -> float:
     """Black share when none is asked for: janko's median, except where the level's
     effort limit needs fewer white cells (Easy above 14x14, Medium above about 18x18,
     Hard above about 24x24): a walkthrough that long counts as the next level whatever
-    its steps, so the grid gets more black squares, up to the densest share."""
+    its steps, so the grid gets more black squares, up to the densest share. Extreme
+    on small grids gets fewer black squares (:data:`SPARSE`)."""
     from ..explain.rating import EFFORT_BUMP
 
+    inner = (rows - 1) * (cols - 1)
+    if level == "Extreme" and inner * (1 - DENSITY) < SMALL_WHITES:
+        return SPARSE
     if level not in POINTS_PER_CELL:
         return DENSITY
-    inner = (rows - 1) * (cols - 1)
     whites = EFFORT_BUMP[level] / (POINTS_PER_CELL[level] * MARGIN)
     return round(min(DENSEST, max(DENSITY, 1 - whites / inner)), 3)
 
