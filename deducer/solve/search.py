@@ -42,6 +42,15 @@ MAX_SOLUTIONS_CAP = 100_000
 FIRST_ASK = 100
 #: smaller islands are always searched to the end (a SAT solver would cost more)
 MIN_SAT_CELLS = 9
+#: how deep sub-islands may nest (each level is a few Python frames; 0: no re-splitting)
+RESPLIT_DEPTH = 6
+#: look for a split again once a path has closed this share of the open cells left at the
+#: last look (a look costs a pass over the open cells, so it is not made at every node)
+RESPLIT_DROP = 0.75
+#: fewer open cells than this are left to the plain search (a split would save little)
+RESPLIT_MIN = 8
+#: a sub-island with at most this many solutions keeps them, so restarting it is free
+KEEP_SOLUTIONS = 64
 
 
 class Timeout(Exception):
@@ -66,29 +75,130 @@ class SolveResult:
 
 
 class _Stats:
-    __slots__ = ("nodes", "asks", "deadline")
+    __slots__ = ("nodes", "asks", "resplits", "deadline")
 
     def __init__(self, deadline: float | None):
         self.nodes = 0
         self.asks = 0
+        self.resplits = 0
         self.deadline = deadline
 
 
+def _components(run_cells, cell_runs, masks: list[int],
+                cells: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The open cells among ``cells`` grouped into parts that share no run (a plain BFS;
+    ``cells`` must be closed under shared runs, as an island is)."""
+    left = {c for c in cells if masks[c] & (masks[c] - 1)}
+    seen_runs: set[int] = set()
+    out = []
+    while left:
+        start = left.pop()
+        comp = [start]
+        todo = [start]
+        while todo:
+            i = todo.pop()
+            for r in cell_runs[i]:
+                if r in seen_runs:
+                    continue
+                seen_runs.add(r)
+                for j in run_cells[r]:
+                    if j in left:
+                        left.remove(j)
+                        comp.append(j)
+                        todo.append(j)
+        comp.sort()
+        out.append(tuple(comp))
+    return out
+
+
+def _product(layout: Layout, masks: list[int], parts: list[tuple[int, ...]], st: _Stats,
+             depth: int) -> Iterator[list[tuple[int, ...]]]:
+    """Every combination of the parts' solutions (one tuple per part, biggest part first;
+    the list is reused between yields), lazily.
+
+    Each part is searched by its own :func:`_island`; they share no run, so their trails
+    never touch each other's cells and the generators can be interleaved. First every part
+    must show one solution (if one has none, nothing is searched further); then an odometer
+    runs over them: the biggest part turns slowest (it is never restarted), a part that runs
+    out is restarted from its kept solutions when it had at most ``KEEP_SOLUTIONS`` of them,
+    else searched again.
+    """
+    n = len(parts)
+    gens: list[Iterator[tuple[int, ...]] | None] = [None] * n
+    kept: list[list[tuple[int, ...]] | None] = [None] * n  # solutions so far, while few
+    whole = [False] * n  # kept[k] holds all of part k's solutions
+    at = [0] * n
+    cur: list[tuple[int, ...]] = [()] * n
+
+    def start(k: int) -> tuple[int, ...] | None:
+        if whole[k]:
+            at[k] = 0
+            return kept[k][0]
+        g = gens[k] = _island(layout, masks, parts[k], st, depth)
+        first = next(g, None)
+        kept[k] = None if first is None else [first]
+        return first
+
+    def advance(k: int) -> tuple[int, ...] | None:
+        if whole[k]:
+            at[k] += 1
+            return kept[k][at[k]] if at[k] < len(kept[k]) else None
+        nxt = next(gens[k], None)
+        if nxt is None:
+            gens[k] = None
+            if kept[k] is not None:
+                whole[k] = True
+                at[k] = len(kept[k])
+        elif kept[k] is not None:
+            if len(kept[k]) < KEEP_SOLUTIONS:
+                kept[k].append(nxt)
+            else:
+                kept[k] = None  # too many to hold: a restart searches again
+        return nxt
+
+    try:
+        for k in range(n - 1, -1, -1):  # smallest first: a part with no solution ends it cheaply
+            first = start(k)
+            if first is None:
+                return
+            cur[k] = first
+        while True:
+            yield cur
+            k = n - 1
+            while True:
+                nxt = advance(k)
+                if nxt is not None:
+                    cur[k] = nxt
+                    break
+                if k == 0:
+                    return
+                cur[k] = start(k)  # has a solution: it had one before
+                k -= 1
+    finally:
+        for g in gens:
+            if g is not None:
+                g.close()
+
+
 def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
-            st: _Stats) -> Iterator[tuple[int, ...]]:
+            st: _Stats, depth: int = 0) -> Iterator[tuple[int, ...]]:
     """Every solution of one island, as the digits of ``cells`` in order.
 
-    ``masks`` is shared with the caller and left as it was found after every yield and at
-    the end (the trail undoes each node's changes).
+    ``masks`` is shared with the caller and restored when the generator ends or is closed
+    (the trail undoes each node's changes); it only ever changes cells of ``cells``.
+    ``depth`` counts the sub-islands this one is nested in.
     """
-    cell_runs = layout.cell_runs
-    root = list(masks)  # the island's starting candidates, for the oracle's CNF
+    run_cells, cell_runs = layout.run_cells, layout.cell_runs
     trail: list[int] = []
     heap = [(POP[masks[c]], c) for c in cells if POP[masks[c]] > 1]
     heapq.heapify(heap)
     heap_limit = 8 * len(cells) + 64
     push, pop = heapq.heappush, heapq.heappop
     use_oracle = len(cells) >= MIN_SAT_CELLS and _oracle.available()
+    root: dict[int, int] = {}  # the island's starting candidates, for the oracle's CNF
+    if use_oracle:
+        root = {j: masks[j] for c in cells for r in cell_runs[c] for j in run_cells[r]}
+    resplit = depth < RESPLIT_DEPTH
     fruitless = 0
     deadline = st.deadline
 
@@ -109,30 +219,48 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
         return -1
 
     # a frame: [branch cell, digits still to try, trail mark, digits tried (the last one
-    # is the branch being explored below it)]
+    # is the branch being explored below it), open cells at the node (about: a cell fixed
+    # in two steps of one propagation counts twice), open cells at the last split check]
     stack: list[list] = []
 
-    def enter() -> bool:
+    def enter(n_open: int, looked: int) -> bool:
         """At a consistent node: True at a leaf, else push a frame for the next cell."""
         c = choose()
         if c < 0:
             return True
         order = list(DIGITS[masks[c]])
-        stack.append([c, order, len(trail), []])
+        stack.append([c, order, len(trail), [], n_open, looked])
         return False
 
+    pos: dict[int, int] = {}
+
+    def split_solutions(parts: list[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
+        """The node's solutions, its open cells being split into independent ``parts``."""
+        st.resplits += 1
+        if not pos:
+            pos.update((c, k) for k, c in enumerate(cells))
+        parts.sort(key=len, reverse=True)
+        base = [SINGLE[masks[j]] for j in cells]
+        for combo in _product(layout, masks, parts, st, depth + 1):
+            values = base.copy()
+            for part, sol in zip(parts, combo, strict=True):
+                for c, v in zip(part, sol, strict=True):
+                    values[pos[c]] = v
+            yield tuple(values)
+
     def drop_frame() -> None:
-        c, _, mark, _ = stack.pop()
+        c, _, mark, _, _, _ = stack.pop()
         undo(mark)
         push(heap, (POP[masks[c]], c))
 
+    sub = None  # the parts' generator while a split node is being enumerated
     try:
-        if enter():
+        if enter(len(heap), len(heap)):
             yield tuple(SINGLE[masks[c]] for c in cells)
             return
         while stack:
             frame = stack[-1]
-            c, order, mark, tried = frame
+            c, order, mark, tried, n_open, looked = frame
             undo(mark)
             if not order:
                 drop_frame()
@@ -154,24 +282,43 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
             except Contradiction:
                 fruitless += 1
                 continue
+            n_open -= 1
             for k in range(start + 2, len(trail), 2):
                 j = trail[k]
                 p = POP[masks[j]]
                 if p > 1:
                     push(heap, (p, j))
+                else:
+                    n_open -= 1
             if len(heap) > heap_limit:
                 heap[:] = [(POP[masks[j]], j) for j in cells if POP[masks[j]] > 1]
                 heapq.heapify(heap)
-            if enter():
+            if resplit and RESPLIT_MIN <= n_open <= looked * RESPLIT_DROP:
+                parts = _components(run_cells, cell_runs, masks, cells)
+                n_open = looked = sum(map(len, parts))
+                if len(parts) > 1:
+                    found = False
+                    sub = split_solutions(parts)
+                    for sol in sub:
+                        found = True
+                        fruitless = 0
+                        yield sol
+                    sub = None
+                    if not found:
+                        fruitless += 1
+                    continue
+            if enter(n_open, looked):
                 fruitless = 0
                 yield tuple(SINGLE[masks[j]] for j in cells)
     finally:
+        if sub is not None:  # the parts restore their cells before the trail is undone
+            sub.close()
         while stack:
             drop_frame()
         undo(0)
 
 
-def _hand_over(layout: Layout, root: list[int], cells: tuple[int, ...], stack: list[list],
+def _hand_over(layout: Layout, root: dict[int, int], cells: tuple[int, ...], stack: list[list],
                st: _Stats) -> Iterator[tuple[int, ...]]:
     """Finish an island with the SAT solver: every solution the search has not reached yet.
 
@@ -185,7 +332,7 @@ def _hand_over(layout: Layout, root: list[int], cells: tuple[int, ...], stack: l
     try:
         lit = oracle.lit
         path: list[int] = []
-        for k, (c, _, _, tried) in enumerate(stack):
+        for k, (c, _, _, tried, _, _) in enumerate(stack):
             done = tried if k == len(stack) - 1 else tried[:-1]
             for t in done:
                 oracle.add([-x for x in path] + [-lit(c, t)])
@@ -303,6 +450,7 @@ class SolutionStream:
                 g.close()
             self.stats["nodes"] = self.st.nodes
             self.stats["oracle_asks"] = self.st.asks
+            self.stats["resplits"] = self.st.resplits
 
 
 def _prod(xs) -> int:
