@@ -49,12 +49,18 @@ RESPLIT_DEPTH = 6
 RESPLIT_DROP = 0.75
 #: fewer open cells than this are left to the plain search (a split would save little)
 RESPLIT_MIN = 8
+#: cells the quick cut test may visit at one node before it gives up (see ``_cut``)
+CUT_BUDGET = 96
 #: a sub-island with at most this many solutions keeps them, so restarting it is free
 KEEP_SOLUTIONS = 64
 
 
 class Timeout(Exception):
     """The deadline passed during search."""
+
+
+class _Abandon(Exception):
+    """A split is being given up so that the whole island can go to the SAT solver."""
 
 
 @dataclass
@@ -111,8 +117,85 @@ def _components(run_cells, cell_runs, masks: list[int],
     return out
 
 
+def _cut(run_cells, cell_runs, masks: list[int], fixed: list[int], budget: int) -> bool:
+    """Have the cells just fixed cut the open cells apart? True only when they certainly
+    have; False when they have not or when finding out would cost more than ``budget``.
+
+    The open cells were connected before ``fixed`` were, so every part left touches a run
+    of a fixed cell: one search grows from each such run's open cells, all in turn, and
+    two searches that meet merge. A search that runs out of cells before all have merged
+    has walled in a part. The cost is about the size of the smallest part cut off (or of
+    the distance between the seeds when nothing is cut), not of the island.
+    """
+    owner: dict[int, int] = {}
+    up: list[int] = []  # union-find over searches
+    todo: list[list[int]] = []
+
+    def find(g: int) -> int:
+        while up[g] != g:
+            up[g] = up[up[g]]
+            g = up[g]
+        return g
+
+    for f in fixed:
+        for r in cell_runs[f]:
+            g = -1
+            for j in run_cells[r]:
+                m = masks[j]
+                if not m & (m - 1):
+                    continue
+                h = owner.get(j)
+                if g < 0:
+                    if h is not None:
+                        g = find(h)
+                        continue
+                    g = len(up)
+                    up.append(g)
+                    todo.append([])
+                if h is None:
+                    owner[j] = g
+                    todo[g].append(j)
+                else:
+                    h = find(h)
+                    if h != g:
+                        up[h] = g
+                        todo[g] += todo[h]
+                        todo[h] = []
+    live = [g for g in range(len(up)) if up[g] == g]
+    while len(live) > 1:
+        nxt = []
+        for g in live:
+            if up[g] != g:
+                continue
+            queue = todo[g]
+            if not queue:
+                return True  # walled in while another search still runs
+            budget -= 1
+            if budget < 0:
+                return False
+            i = queue.pop()
+            for r in cell_runs[i]:
+                for j in run_cells[r]:
+                    m = masks[j]
+                    if not m & (m - 1):
+                        continue
+                    h = owner.get(j)
+                    if h is None:
+                        owner[j] = g
+                        queue.append(j)
+                    else:
+                        h = find(h)
+                        if h != g:
+                            up[h] = g
+                            queue += todo[h]
+                            todo[h] = []
+            nxt.append(g)
+        live = [g for g in nxt if up[g] == g]
+    return False
+
+
 def _product(layout: Layout, masks: list[int], parts: list[tuple[int, ...]], st: _Stats,
-             depth: int) -> Iterator[list[tuple[int, ...]]]:
+             depth: int, shared: list) -> Iterator[list[tuple[int, ...]]]:
     """Every combination of the parts' solutions (one tuple per part, biggest part first;
     the list is reused between yields), lazily.
 
@@ -134,7 +217,7 @@ def _product(layout: Layout, masks: list[int], parts: list[tuple[int, ...]], st:
         if whole[k]:
             at[k] = 0
             return kept[k][0]
-        g = gens[k] = _island(layout, masks, parts[k], st, depth)
+        g = gens[k] = _island(layout, masks, parts[k], st, depth, shared)
         first = next(g, None)
         kept[k] = None if first is None else [first]
         return first
@@ -181,12 +264,17 @@ def _product(layout: Layout, masks: list[int], parts: list[tuple[int, ...]], st:
 
 
 def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
-            st: _Stats, depth: int = 0) -> Iterator[tuple[int, ...]]:
+            st: _Stats, depth: int = 0, shared: list | None = None
+            ) -> Iterator[tuple[int, ...]]:
     """Every solution of one island, as the digits of ``cells`` in order.
 
     ``masks`` is shared with the caller and restored when the generator ends or is closed
     (the trail undoes each node's changes); it only ever changes cells of ``cells``.
-    ``depth`` counts the sub-islands this one is nested in.
+    ``depth`` counts the sub-islands this one is nested in; ``shared`` is the top island's
+    ``[dead ends since its last solution, may its split be given up]``: a sub-island's dead
+    ends count for the top island, which hands over to the SAT solver as it did before
+    splitting (a split that has found nothing yet is given up for that), so a split never
+    keeps the search from the learning it would have had.
     """
     run_cells, cell_runs = layout.run_cells, layout.cell_runs
     trail: list[int] = []
@@ -199,7 +287,9 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
     if use_oracle:
         root = {j: masks[j] for c in cells for r in cell_runs[c] for j in run_cells[r]}
     resplit = depth < RESPLIT_DEPTH
-    fruitless = 0
+    top = shared is None
+    if shared is None:
+        shared = [0, False]
     deadline = st.deadline
 
     def undo(mark: int) -> None:
@@ -241,7 +331,7 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
             pos.update((c, k) for k, c in enumerate(cells))
         parts.sort(key=len, reverse=True)
         base = [SINGLE[masks[j]] for j in cells]
-        for combo in _product(layout, masks, parts, st, depth + 1):
+        for combo in _product(layout, masks, parts, st, depth + 1, shared):
             values = base.copy()
             for part, sol in zip(parts, combo, strict=True):
                 for c, v in zip(part, sol, strict=True):
@@ -265,9 +355,12 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
             if not order:
                 drop_frame()
                 continue
-            if use_oracle and fruitless >= FIRST_ASK:
-                yield from _hand_over(layout, root, cells, stack, st)
-                return
+            if shared[0] >= FIRST_ASK:
+                if shared[1]:
+                    raise _Abandon
+                if use_oracle:
+                    yield from _hand_over(layout, root, cells, stack, st)
+                    return
             d = order.pop(0)
             tried.append(d)
             st.nodes += 1
@@ -280,9 +373,10 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
             try:
                 propagate(layout, masks, cell_runs[c], trail=trail)
             except Contradiction:
-                fruitless += 1
+                shared[0] += 1
                 continue
             n_open -= 1
+            fixed = [c]
             for k in range(start + 2, len(trail), 2):
                 j = trail[k]
                 p = POP[masks[j]]
@@ -290,25 +384,38 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
                     push(heap, (p, j))
                 else:
                     n_open -= 1
+                    fixed.append(j)
             if len(heap) > heap_limit:
                 heap[:] = [(POP[masks[j]], j) for j in cells if POP[masks[j]] > 1]
                 heapq.heapify(heap)
-            if resplit and RESPLIT_MIN <= n_open <= looked * RESPLIT_DROP:
+            if resplit and n_open >= RESPLIT_MIN and (
+                    n_open <= looked * RESPLIT_DROP
+                    or _cut(run_cells, cell_runs, masks, fixed, CUT_BUDGET)):
                 parts = _components(run_cells, cell_runs, masks, cells)
                 n_open = looked = sum(map(len, parts))
                 if len(parts) > 1:
-                    found = False
                     sub = split_solutions(parts)
-                    for sol in sub:
-                        found = True
-                        fruitless = 0
-                        yield sol
+                    if top and use_oracle:
+                        shared[1] = True  # until the split shows a solution
+                    abandoned = False
+                    try:
+                        for sol in sub:
+                            if top:
+                                shared[:] = [0, False]
+                            yield sol
+                    except _Abandon:  # the parts restored their cells on the way out
+                        abandoned = True
+                    finally:
+                        if top:
+                            shared[1] = False
                     sub = None
-                    if not found:
-                        fruitless += 1
+                    if abandoned:
+                        yield from _hand_over(layout, root, cells, stack, st, current=False)
+                        return
                     continue
             if enter(n_open, looked):
-                fruitless = 0
+                if top:
+                    shared[0] = 0
                 yield tuple(SINGLE[masks[j]] for j in cells)
     finally:
         if sub is not None:  # the parts restore their cells before the trail is undone
@@ -319,21 +426,22 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
 
 
 def _hand_over(layout: Layout, root: dict[int, int], cells: tuple[int, ...], stack: list[list],
-               st: _Stats) -> Iterator[tuple[int, ...]]:
+               st: _Stats, current: bool = True) -> Iterator[tuple[int, ...]]:
     """Finish an island with the SAT solver: every solution the search has not reached yet.
 
     What the search has explored is shut out by one short clause per explored branch (the
     decisions above it and its digit), so solutions already reported are not found again;
-    each new solution is then blocked in turn. The solver sees the whole island with no
-    assumptions: CDCL is at its best there, while refuting a deep branch under its
-    decisions as assumptions can take it minutes.
+    each new solution is then blocked in turn. ``current`` False: the branch the last frame
+    is on was left unfinished, having shown no solution, so it is not shut out. The solver
+    sees the whole island with no assumptions: CDCL is at its best there, while refuting a
+    deep branch under its decisions as assumptions can take it minutes.
     """
     oracle = _oracle.Oracle(layout.run_cells, layout.run_total, layout.cell_runs, root, cells)
     try:
         lit = oracle.lit
         path: list[int] = []
         for k, (c, _, _, tried, _, _) in enumerate(stack):
-            done = tried if k == len(stack) - 1 else tried[:-1]
+            done = tried if k == len(stack) - 1 and current else tried[:-1]
             for t in done:
                 oracle.add([-x for x in path] + [-lit(c, t)])
             if k < len(stack) - 1:
