@@ -11,12 +11,23 @@ How a solve goes:
 3. Each island runs a depth-first search with an explicit stack (no recursion limit at any
    size) and a trail of changed candidates (no grid copy per node); the branching cell is the
    one with fewest candidates, kept in a lazily updated heap (no full scan per node).
-4. When the search has spent a few hundred nodes without a solution it asks the
-   clause-learning oracle (:mod:`.oracle`) whether the part of the tree still ahead holds a
-   solution at all: "no" prunes it, jumping back past every decision the answer's core does
-   not need; "yes" comes with a solution, whose digits the search then follows down.
-   Solutions are only ever reported at the leaves of the search, so nothing is counted
-   twice and nothing needs to be remembered to block it.
+4. **Re-splitting**: decisions fix cells, and an island can fall apart below a decision
+   (two blocks joined by one cell, once that cell is decided). Where that shows, the node
+   is searched part by part, each part a sub-island of its own: every part must first
+   show one solution (a part with none ends the node, however many choices the other parts
+   have), then their solutions are combined lazily, an odometer over the parts. Finding
+   out costs a pass over cells, so it is not done at every node: a quick test grows from
+   the runs the node's fixed cells touch and stops at a small budget (it finds a part cut
+   off at about the part's size), and a full look is taken once a path has closed a
+   quarter of the open cells left at the last look. Sub-islands nest to a small fixed
+   depth, so Python's stack stays shallow whatever the grid.
+5. When the search has spent a hundred dead ends without a solution it hands the island to
+   the clause-learning oracle (:mod:`.oracle`), which finishes it: the branches already
+   explored are shut out by short clauses, so nothing is reported twice. Sub-islands count
+   their dead ends for their top island, and a split that has shown nothing yet is given
+   up for the hand-over: committing to a split must not keep the learning away (refuting
+   a part under a bad decision path can cost CaDiCaL far more than solving the whole
+   island afresh).
 
 Solutions stream out of :func:`iter_solutions` one at a time; :func:`solve` collects them.
 """
