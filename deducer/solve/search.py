@@ -92,12 +92,13 @@ class SolveResult:
 
 
 class _Stats:
-    __slots__ = ("nodes", "asks", "resplits", "deadline")
+    __slots__ = ("nodes", "asks", "resplits", "given_up", "deadline")
 
     def __init__(self, deadline: float | None):
         self.nodes = 0
         self.asks = 0
         self.resplits = 0
+        self.given_up = 0  # splits given up for the SAT hand-over
         self.deadline = deadline
 
 
@@ -415,12 +416,15 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
                                 shared[:] = [0, False]
                             yield sol
                     except _Abandon:  # the parts restored their cells on the way out
+                        if not top:
+                            raise  # the top island hands over, not this sub-island
                         abandoned = True
                     finally:
                         if top:
                             shared[1] = False
                     sub = None
                     if abandoned:
+                        st.given_up += 1
                         yield from _hand_over(layout, root, cells, stack, st, current=False)
                         return
                     continue
@@ -570,6 +574,7 @@ class SolutionStream:
             self.stats["nodes"] = self.st.nodes
             self.stats["oracle_asks"] = self.st.asks
             self.stats["resplits"] = self.st.resplits
+            self.stats["splits_given_up"] = self.st.given_up
 
 
 def _prod(xs) -> int:
