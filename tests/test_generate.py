@@ -389,3 +389,89 @@ def test_split_run_keeps_the_layout_rules_and_the_fill():
     p = split.puzzle()  # the clues are the sums of the kept fill
     for run in p.runs:
         assert run.total == sum(old[rc] for rc in run.coords)
+
+
+# ------------------------------------------------------------------ reuse across drafts
+def _draft(seed: int, size: int = 12):
+    from deducer.generate.draft import Draft, fill
+
+    rng = random.Random(seed)
+    white = make_layout(rng, size, size, "rot180", 0.27)
+    return Draft(white, fill(white, rng)), rng
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_drafts_reused_geometry_is_the_validated_puzzles(seed):
+    """Draft.puzzle skips validation after the first puzzle: what it hands out must be the
+    puzzle a validated build of the same squares gives, field for field."""
+    from deducer.puzzle.model import Puzzle
+
+    draft, rng = _draft(seed)
+    first = draft.puzzle()
+    for _ in range(30):
+        i = rng.randrange(len(draft.values))
+        digits = draft.free_digits(i)
+        if digits:
+            draft.set(i, rng.choice(digits))
+        fast = draft.puzzle()
+        slow = Puzzle(fast.squares).validate()
+        assert fast == slow
+        assert (fast.whites, fast.index, fast.runs, fast.cell_runs) == \
+               (slow.whites, slow.index, slow.runs, slow.cell_runs)
+        assert [r.total for r in fast.runs] == draft.totals
+    assert first.runs != draft.puzzle().runs  # the clues did change
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kept_regions_follow_the_clues(seed):
+    """Regions are kept per geometry and only those touching a changed clue rebuilt: the
+    result must equal finding them afresh, whatever the order of puzzles asked."""
+    from deducer.explain.regions import _find_regions, find_regions
+
+    draft, rng = _draft(seed, 14)
+    seen = []
+    for _ in range(25):
+        i = rng.randrange(len(draft.values))
+        digits = draft.free_digits(i)
+        if digits:
+            draft.set(i, rng.choice(digits))
+        seen.append(draft.puzzle())
+        puzzle = rng.choice(seen)  # back and forth between clue sets
+        assert find_regions(puzzle) == _find_regions(puzzle)
+    assert find_regions(seen[-1], max_cost=4) == _find_regions(seen[-1], max_cost=4)
+
+
+def test_where_effort_binds_the_densest_of_a_few_layouts_is_kept(monkeypatch):
+    """16x16 Easy: layouts rarely reach the black share asked for, and every white cell
+    costs effort points, so find() fills the layout with fewest white cells it drew."""
+    import time
+
+    from deducer.generate import level
+    from deducer.generate.core import white_budget
+
+    req = Request(16, 16, "Easy", seed=3)
+    budget = white_budget(req)
+    assert budget is not None
+    assert white_budget(Request(16, 16, "Easy", density=0.3)) is None  # asked for: kept
+    assert white_budget(Request(16, 16, None)) is None
+    events = []
+    real_layout, real_fill = level.make_layout, level.fill
+
+    def layout(*a, **k):
+        white = real_layout(*a, **k)
+        events.append(("draw", sum(map(sum, white))))
+        return white
+
+    def fill(white, rng, *a, **k):
+        events.append(("fill", sum(map(sum, white))))
+        return real_fill(white, rng, *a, **k)
+
+    monkeypatch.setattr(level, "make_layout", layout)
+    monkeypatch.setattr(level, "fill", fill)
+    level.find(req, random.Random(3), time.perf_counter() + 0.3)
+    first_fill = next(k for k, (what, _) in enumerate(events) if what == "fill")
+    drawn = [n for _, n in events[:first_fill]]
+    assert events[first_fill][1] == min(drawn)
+    if min(drawn) > budget:  # none was small enough: every try was drawn
+        assert len(drawn) == level.LAYOUT_TRIES
+    assert len(set(drawn)) > 1  # the layouts did differ

@@ -118,8 +118,9 @@ class Engine:
                  state: State | None = None, lean: bool = False,
                  stop_above: float | None = None):
         self.puzzle = puzzle
-        # lean: steps for rating only (no sentences, no count of open easy moves), for the
-        # generator, which rates hundreds of drafts and shows none of their walkthroughs
+        # lean: steps for rating only (no sentences, no proofs in JSON, no count of open
+        # easy moves), for the generator, which rates hundreds of drafts and shows none
+        # of their walkthroughs
         self.lean = lean
         self.stop_above = stop_above
         self.rules = rules
@@ -369,7 +370,8 @@ class Engine:
             score=int(rule.score if ded.score is None else ded.score),
             available=available,
             combos_removed=combos_removed,
-            proof=None if ded.proof is None else proof_json(self.puzzle, ded.proof),
+            proof=None if ded.proof is None or self.lean else proof_json(self.puzzle,
+                                                                          ded.proof),
         )
         self.steps.append(step)
         return step

@@ -21,6 +21,7 @@ puzzles stay fast.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..puzzle.model import ACROSS, DOWN, Puzzle
@@ -78,10 +79,60 @@ def _region(puzzle: Puzzle, base: frozenset[int], cell_other: list[int]) -> Regi
                   tuple(touches), _cost(touches))
 
 
-def find_regions(puzzle: Puzzle, graph=None, *, max_size: int | None = None,
-                 grow_size: int = 8, max_cost: int = 6,
-                 limit: int = 6000) -> tuple[Region, ...]:
-    """Regions worth checking, simplest first (fewest base runs, then fewest unknowns)."""
+#: the last few geometries' regions: the generator explains one layout again and again
+#: with different clues, and which regions exist does not depend on the clues' values
+_KEPT = 4
+_kept: OrderedDict[tuple, tuple[tuple, tuple[Region, ...], dict[int, list[int]]]] = \
+    OrderedDict()
+
+
+def find_regions(puzzle: Puzzle, graph=None, **limits) -> tuple[Region, ...]:
+    """Regions worth checking, simplest first (fewest base runs, then fewest unknowns).
+
+    Which regions there are, and their order, depend only on the geometry and on which
+    runs have clues; a puzzle seen before with other clue values gets the kept regions
+    with only those that involve a changed clue rebuilt."""
+    runs = puzzle.runs
+    key = (puzzle.rows, puzzle.cols, puzzle.whites,
+           tuple(r.total is None for r in runs), tuple(sorted(limits.items())))
+    totals = tuple(r.total for r in runs)
+    kept = _kept.get(key)
+    if kept is None:
+        regions = _find_regions(puzzle, graph, **limits)
+        by_run: dict[int, list[int]] = {}
+        for k, reg in enumerate(regions):
+            for r in {*reg.base, *(t.run for t in reg.touches if t.run >= 0)}:
+                by_run.setdefault(r, []).append(k)
+        _kept[key] = (totals, regions, by_run)
+        if len(_kept) > _KEPT:
+            _kept.popitem(last=False)
+        return regions
+    _kept.move_to_end(key)
+    old_totals, regions, by_run = kept
+    if old_totals == totals:
+        return regions
+    stale = {k for r, (a, b) in enumerate(zip(old_totals, totals, strict=True)) if a != b
+             for k in by_run.get(r, ())}
+    if stale:
+        fresh = list(regions)
+        for k in stale:
+            fresh[k] = _retotal(regions[k], runs)
+        regions = tuple(fresh)
+    _kept[key] = (totals, regions, by_run)
+    return regions
+
+
+def _retotal(reg: Region, runs) -> Region:
+    """The same region with the clue values of ``runs``."""
+    touches = tuple(t if t.run < 0 else Touch(t.run, runs[t.run].total, t.inside, t.outside)
+                    for t in reg.touches)
+    return Region(reg.base, reg.direction, sum(runs[r].total for r in reg.base), reg.cells,
+                  touches, reg.cost)
+
+
+def _find_regions(puzzle: Puzzle, graph=None, *, max_size: int | None = None,
+                  grow_size: int = 8, max_cost: int = 6,
+                  limit: int = 6000) -> tuple[Region, ...]:
     if graph is None:
         from ..solve.graph import build
 

@@ -267,4 +267,4 @@ class Context:
         """Candidate areas for region-sum rules, found from the run/cell graph."""
         from .regions import find_regions
 
-        return find_regions(self.puzzle, self.graph)
+        return find_regions(self.puzzle)

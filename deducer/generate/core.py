@@ -126,6 +126,16 @@ def default_density(rows: int, cols: int, level: str | None) -> float:
     return round(min(DENSEST, max(DENSITY, 1 - whites / inner)), 3)
 
 
+def white_budget(req: Request) -> int | None:
+    """The most white cells a walkthrough of the level affords in practice (None: no
+    bound, or the black share was asked for explicitly)."""
+    from ..explain.rating import EFFORT_BUMP
+
+    if req.density is not None or req.level not in POINTS_PER_CELL:
+        return None
+    return int(EFFORT_BUMP[req.level] / (POINTS_PER_CELL[req.level] * MARGIN))
+
+
 def density_of(req: Request) -> float:
     return req.density if req.density is not None else default_density(req.rows, req.cols,
                                                                         req.level)

@@ -12,7 +12,7 @@ import random
 import sys
 
 from ..puzzle.combos import POP, combos
-from ..puzzle.model import BLANK, WHITE, Puzzle, Square
+from ..puzzle.model import BLANK, WHITE, Puzzle, Run, Square
 from ..solve.propagate import Layout
 from .layout import Grid, runs_of
 
@@ -52,6 +52,7 @@ class Draft:
         self.cell_runs = tuple(tuple(x) for x in cell_runs)
         self.values = [values[rc] for rc in self.whites]
         self.totals = [sum(self.values[i] for i in run) for run in self.runs]
+        self._template: Puzzle | None = None  # the first puzzle, whose geometry is reused
 
     # ---- views ------------------------------------------------------------------
     def layout(self, totals: list[int] | None = None) -> Layout:
@@ -61,7 +62,26 @@ class Draft:
         return {rc: self.values[i] for i, rc in enumerate(self.whites)}
 
     def puzzle(self) -> Puzzle:
-        """The puzzle the draft stands for (clues only, no givens)."""
+        """The puzzle the draft stands for (clues only, no givens).
+
+        The generator asks for one per candidate digit change, so after the first (fully
+        validated) puzzle the geometry is reused: only the clues differ, and clues summed
+        from a fill of distinct digits are always valid."""
+        squares = self._squares()
+        tpl = self._template
+        if tpl is None:
+            tpl = self._template = Puzzle(squares).validate()
+            return tpl
+        if squares == tpl.squares:
+            return tpl
+        p = Puzzle(squares)
+        # cached properties of a frozen dataclass live in its __dict__
+        p.__dict__.update(whites=tpl.whites, index=tpl.index, cell_runs=tpl.cell_runs,
+                          runs=tuple(Run(r.id, r.direction, self.totals[r.id], r.cells, r.coords,
+                                        r.clue_at) for r in tpl.runs))
+        return p
+
+    def _squares(self) -> tuple:
         clue: dict[tuple[int, int], list] = {}
         for rid, run in enumerate(self.runs):
             r, c = self.whites[run[0]]
@@ -80,7 +100,7 @@ class Draft:
                 else:
                     row.append(BLANK)
             squares.append(tuple(row))
-        return Puzzle(tuple(squares)).validate()
+        return tuple(squares)
 
     # ---- edits -------------------------------------------------------------------
     def free_digits(self, i: int) -> list[int]:

@@ -3,8 +3,9 @@ of that level and no harder one, so the puzzle cannot be solved a level lower).
 
 Most of the work is cheap walks: the ladder cut down to the rules a puzzle of the level may
 use (:class:`Target`), run lean (no sentences) until it stalls or a step weighs too much.
-A draft that rates too hard is eased where that walk stalls: the digit change after which
-the walk places most cells is kept, until it finishes (Tatham's generators work the same
+A draft that rates too hard is eased where that walk stalls: digit changes there (then
+around there, when none helps) are ranked by an estimate, and the first after which the
+walk places more cells is kept, until it finishes (Tatham's generators work the same
 way). A walk that finishes proves the solution unique, and since the cut-down ladder is
 the head of the whole one its steps *are* the walkthrough, so its rating is exact (no
 second rating). A draft that rates too easy is hardened by digit changes that make clues
@@ -31,6 +32,9 @@ from .unique import Undecided, make_unique, open_count, other_solution
 
 #: digit changes tried per attempt before starting over with a new layout and fill
 STEER_TRIES = 40
+#: layouts drawn per attempt, the one with fewest white cells kept, where the level's
+#: effort limit binds (see core.white_budget)
+LAYOUT_TRIES = 8
 #: easing rounds (each tries a handful of digit changes where the walk stalls) per attempt,
 #: and rounds in a row without progress before the attempt is given up
 EASE_ROUNDS, EASE_PATIENCE = 120, 4
@@ -213,8 +217,9 @@ def _key(rating) -> tuple:
 
 def ease(req, draft: Draft, target: Target, rng: random.Random,
          deadline: float | None) -> Explanation | None:
-    """Digit changes where the cut-down walk stalls, each round keeping the one after which
-    it gets furthest, until it finishes within the level; the exact rating then, or None.
+    """Digit changes where the cut-down walk stalls, each round keeping the first (in the
+    estimate's order) after which it gets further, until it finishes within the level; the
+    exact rating then, or None.
 
     Also lowers the effort of a walk that finishes but is bumped a level for its length."""
     cur = walk(draft, target.ladder, target.cap, deadline)
@@ -232,6 +237,12 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
         where = [i for i, m in enumerate(_open_cells(cur, draft)) if m]
         if not where:
             where = list(range(len(draft.values)))
+        # rounds that found nothing widen the search to the runs around the stall: a
+        # few cells stuck in a pattern the level's rules cannot break (two cells with
+        # the same two digits in two runs) are unlocked by a clue next to them
+        for _ in range(misses):
+            where = sorted({j for i in where for rid in draft.cell_runs[i]
+                            for j in draft.runs[rid]})
         cands = [(i, d) for i in where for d in draft.free_digits(i)]
         if not cands:
             return None
@@ -257,6 +268,8 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
                 w = walk(draft, target.ladder, target.cap, deadline)
             if best_walk is None or w.progress > best_walk.progress:
                 best, best_walk = move, w
+            if best_walk.progress > cur.progress:
+                break  # the first that helps, in the estimate's order: fewer whole walks
         if best_walk is not None and best_walk.progress > cur.progress:
             for i, d in best:
                 draft.set(i, d)
@@ -373,22 +386,42 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
     return exp if fits(req, exp.rating) and exp.status == SOLVED else None
 
 
+def _whites(white) -> int:
+    return sum(map(sum, white))
+
+
+def _count(out: Found, why: str) -> None:
+    """Why attempts were given up, for ``Result.stats`` (benchmarks print them)."""
+    failed = out.stats.setdefault("failed", {})
+    failed[why] = failed.get(why, 0) + 1
+
+
 def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
     """Attempts (layout, fill, repair, rate, steer) until one fits or the time runs out."""
     from ..explain import registry
 
     if rules is None:
         rules = registry.load()
-    from .core import density_of
+    from .core import density_of, white_budget
 
     target = Target(rules, req.level)
     density = density_of(req)
+    budget = white_budget(req)
     out = Found()
     # easier levels get fills whose clues allow few combinations (see Draft.sweeten)
     sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
     while deadline is None or time.perf_counter() < deadline:
         out.attempts += 1
         white = make_layout(rng, req.rows, req.cols, req.symmetry, density)
+        # where the level's effort limit binds, every white cell counts: the layout rules
+        # rarely reach the black share asked for, so the densest of a few layouts is kept
+        # (a layout costs milliseconds, an attempt seconds)
+        for _ in range(LAYOUT_TRIES - 1 if budget is not None else 0):
+            if white is None or _whites(white) <= budget:
+                break
+            other = make_layout(rng, req.rows, req.cols, req.symmetry, density)
+            if other is not None and _whites(other) < _whites(white):
+                white = other
         if white is None:
             from .core import GenerateError
 
@@ -398,22 +431,27 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
                                 "try another size, symmetry or --density")
         values = fill(white, rng)
         if values is None:
+            _count(out, "no fill")
             continue
         draft = Draft(white, values)
         draft.sweeten(rng, sweet * len(draft.values))
         draft = make_unique(draft, rng, deadline, symmetry=req.symmetry)
         if draft is None:
+            _count(out, "not made unique")
             continue
         if target.cap is not None:
             exp = ease(req, draft, target, rng, deadline)
             if exp is None:
+                _count(out, "easing stalled")
                 continue
         else:
             exp = rate_lean(draft, target, deadline, target.top)
             if exp.status != SOLVED:
+                _count(out, "rating stalled")
                 continue
         exp = steer(req, draft, exp, target, rng, deadline)
         if exp is None:
+            _count(out, "steering missed the level")
             continue
         if any(s.rule in GUESS_RULES for s in exp.steps) and not _unique(draft, None):
             continue  # a guessed walkthrough proves nothing: the solver must confirm
@@ -422,6 +460,7 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
         full = explain(puzzle, rules, timeout=None if deadline is None
                        else max(1.0, deadline - time.perf_counter()))
         if full.status != SOLVED or not fits(req, full.rating):
+            _count(out, "full rating missed")
             continue
         out.puzzle, out.solution, out.rating = puzzle, draft.values[:], full.rating
         return out
