@@ -6,8 +6,10 @@ Every case is solved up to two solutions (uniqueness) by both: in-process (deduc
 run-filter cache cleared first, so every run is cold; best of N) and as a whole process
 (``deducer solve FILE --json`` against ``python benchmarks/cpsat_kakuro.py MODEL``: python
 start-up, imports, model, search). Cases: the marcelgarus set (huge included), janko 186,
-240, 302 and 960, dense 8x7 and 8x8 blocks of clued runs, and generated 20x20 and 60x60 grids
-with several solutions. The ratio column is deducer / CP-SAT (target: <= 1 everywhere).
+240, 302 and 960, dense 8x7 and 8x8 blocks of clued runs, generated 20x20 and 60x60 grids
+with several solutions, and two 5x5 blocks joined by one bridge cell (independent halves once
+the bridge is decided). The ratio column is deducer / CP-SAT (target: <= 1 everywhere);
+``splits`` counts the nodes deducer searched part by part (re-splitting below the root).
 Needs ``pip install ortools`` (the ``bench`` extra); without it only deducer is timed.
 The machine may be shared: trust the ratios (same run) more than the absolute times.
 Always exits 0.
@@ -50,6 +52,7 @@ def cases():
     out.append(("dense block 8x8", grids.dense_block(8, 8)))
     out.append(("generated 20x20", grids.random_clued(20, 20, seed=1, black=0.3)))
     out.append(("generated 60x60", grids.random_clued(60, 60, seed=1, black=0.3)))
+    out.append(("bridged blocks 5x5", grids.bridged_blocks(5, 5, seed=1)))
     return out
 
 
@@ -110,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{ortools_version or 'not installed (pip install ortools)'}, 1 worker, enumerating "
           f"to 2 solutions; deducer solve --max-solutions 2")
     head = (f"{'case':<22} {'cells':>5} {'status':<9} {'deducer':>8} {'cp-sat':>8} {'ratio':>6}"
-            f" | {'cmd ded':>8} {'cmd cps':>8} {'ratio':>6}")
+            f" | {'cmd ded':>8} {'cmd cps':>8} {'ratio':>6} {'splits':>6}")
     print(head)
     print("-" * len(head))
     worst_in = worst_cmd = 0.0
@@ -148,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
             if r_cmd == r_cmd:
                 worst_cmd = max(worst_cmd, r_cmd)
             print(f"{name:<22} {len(p.whites):>5} {status:<9} {fmt(t_d)} {fmt(t_c)} "
-                  f"{r_in:>6.2f} | {fmt(c_d)} {fmt(c_c)} {r_cmd:>6.2f}{note}", flush=True)
+                  f"{r_in:>6.2f} | {fmt(c_d)} {fmt(c_c)} {r_cmd:>6.2f} "
+                  f"{res.stats.get('resplits', 0):>6}{note}", flush=True)
     print(f"\nworst ratio deducer / CP-SAT: in-process {worst_in:.2f}, whole process "
           f"{worst_cmd:.2f} (target <= 1)")
     return 0

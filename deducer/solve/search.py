@@ -11,12 +11,23 @@ How a solve goes:
 3. Each island runs a depth-first search with an explicit stack (no recursion limit at any
    size) and a trail of changed candidates (no grid copy per node); the branching cell is the
    one with fewest candidates, kept in a lazily updated heap (no full scan per node).
-4. When the search has spent a few hundred nodes without a solution it asks the
-   clause-learning oracle (:mod:`.oracle`) whether the part of the tree still ahead holds a
-   solution at all: "no" prunes it, jumping back past every decision the answer's core does
-   not need; "yes" comes with a solution, whose digits the search then follows down.
-   Solutions are only ever reported at the leaves of the search, so nothing is counted
-   twice and nothing needs to be remembered to block it.
+4. **Re-splitting**: decisions fix cells, and an island can fall apart below a decision
+   (two blocks joined by one cell, once that cell is decided). Where that shows, the node
+   is searched part by part, each part a sub-island of its own: every part must first
+   show one solution (a part with none ends the node, however many choices the other parts
+   have), then their solutions are combined lazily, an odometer over the parts. Finding
+   out costs a pass over cells, so it is not done at every node: a quick test grows from
+   the runs the node's fixed cells touch and stops at a small budget (it finds a part cut
+   off at about the part's size), and a full look is taken once a path has closed a
+   quarter of the open cells left at the last look. Sub-islands nest to a small fixed
+   depth, so Python's stack stays shallow whatever the grid.
+5. When the search has spent a hundred dead ends without a solution it hands the island to
+   the clause-learning oracle (:mod:`.oracle`), which finishes it: the branches already
+   explored are shut out by short clauses, so nothing is reported twice. Sub-islands count
+   their dead ends for their top island, and a split that has shown nothing yet is given
+   up for the hand-over: committing to a split must not keep the learning away (refuting
+   a part under a bad decision path can cost CaDiCaL far more than solving the whole
+   island afresh).
 
 Solutions stream out of :func:`iter_solutions` one at a time; :func:`solve` collects them.
 """
@@ -42,10 +53,25 @@ MAX_SOLUTIONS_CAP = 100_000
 FIRST_ASK = 100
 #: smaller islands are always searched to the end (a SAT solver would cost more)
 MIN_SAT_CELLS = 9
+#: how deep sub-islands may nest (each level is a few Python frames; 0: no re-splitting)
+RESPLIT_DEPTH = 6
+#: look for a split again once a path has closed this share of the open cells left at the
+#: last look (a look costs a pass over the open cells, so it is not made at every node)
+RESPLIT_DROP = 0.75
+#: fewer open cells than this are left to the plain search (a split would save little)
+RESPLIT_MIN = 8
+#: cells the quick cut test may visit at one node before it gives up (see ``_cut``)
+CUT_BUDGET = 96
+#: a sub-island with at most this many solutions keeps them, so restarting it is free
+KEEP_SOLUTIONS = 64
 
 
 class Timeout(Exception):
     """The deadline passed during search."""
+
+
+class _Abandon(Exception):
+    """A split is being given up so that the whole island can go to the SAT solver."""
 
 
 @dataclass
@@ -66,30 +92,216 @@ class SolveResult:
 
 
 class _Stats:
-    __slots__ = ("nodes", "asks", "deadline")
+    __slots__ = ("nodes", "asks", "resplits", "given_up", "deadline")
 
     def __init__(self, deadline: float | None):
         self.nodes = 0
         self.asks = 0
+        self.resplits = 0
+        self.given_up = 0  # splits given up for the SAT hand-over
         self.deadline = deadline
 
 
+def _components(run_cells, cell_runs, masks: list[int],
+                cells: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The open cells among ``cells`` grouped into parts that share no run (a plain BFS;
+    ``cells`` must be closed under shared runs, as an island is)."""
+    left = {c for c in cells if masks[c] & (masks[c] - 1)}
+    seen_runs: set[int] = set()
+    out = []
+    while left:
+        start = left.pop()
+        comp = [start]
+        todo = [start]
+        while todo:
+            i = todo.pop()
+            for r in cell_runs[i]:
+                if r in seen_runs:
+                    continue
+                seen_runs.add(r)
+                for j in run_cells[r]:
+                    if j in left:
+                        left.remove(j)
+                        comp.append(j)
+                        todo.append(j)
+        comp.sort()
+        out.append(tuple(comp))
+    return out
+
+
+def _cut(run_cells, cell_runs, masks: list[int], fixed: list[int], budget: int) -> bool:
+    """Have the cells just fixed cut the open cells apart? True only when they certainly
+    have; False when they have not or when finding out would cost more than ``budget``.
+
+    The open cells were connected before ``fixed`` were, so every part left touches a run
+    of a fixed cell: one search grows from each such run's open cells, all in turn, and
+    two searches that meet merge. A search that runs out of cells before all have merged
+    has walled in a part. The cost is about the size of the smallest part cut off (or of
+    the distance between the seeds when nothing is cut), not of the island.
+    """
+    owner: dict[int, int] = {}
+    up: list[int] = []  # union-find over searches
+    todo: list[list[int]] = []
+
+    def find(g: int) -> int:
+        while up[g] != g:
+            up[g] = up[up[g]]
+            g = up[g]
+        return g
+
+    for f in fixed:
+        for r in cell_runs[f]:
+            g = -1
+            for j in run_cells[r]:
+                m = masks[j]
+                if not m & (m - 1):
+                    continue
+                h = owner.get(j)
+                if g < 0:
+                    if h is not None:
+                        g = find(h)
+                        continue
+                    g = len(up)
+                    up.append(g)
+                    todo.append([])
+                if h is None:
+                    owner[j] = g
+                    todo[g].append(j)
+                else:
+                    h = find(h)
+                    if h != g:
+                        up[h] = g
+                        todo[g] += todo[h]
+                        todo[h] = []
+    live = [g for g in range(len(up)) if up[g] == g]
+    while len(live) > 1:
+        nxt = []
+        for g in live:
+            if up[g] != g:
+                continue
+            queue = todo[g]
+            if not queue:
+                return True  # walled in while another search still runs
+            budget -= 1
+            if budget < 0:
+                return False
+            i = queue.pop()
+            for r in cell_runs[i]:
+                for j in run_cells[r]:
+                    m = masks[j]
+                    if not m & (m - 1):
+                        continue
+                    h = owner.get(j)
+                    if h is None:
+                        owner[j] = g
+                        queue.append(j)
+                    else:
+                        h = find(h)
+                        if h != g:
+                            up[h] = g
+                            queue += todo[h]
+                            todo[h] = []
+            nxt.append(g)
+        live = [g for g in nxt if up[g] == g]
+    return False
+
+
+def _product(layout: Layout, masks: list[int], parts: list[tuple[int, ...]], st: _Stats,
+             depth: int, shared: list) -> Iterator[list[tuple[int, ...]]]:
+    """Every combination of the parts' solutions (one tuple per part, biggest part first;
+    the list is reused between yields), lazily.
+
+    Each part is searched by its own :func:`_island`; they share no run, so their trails
+    never touch each other's cells and the generators can be interleaved. First every part
+    must show one solution (if one has none, nothing is searched further); then an odometer
+    runs over them: the biggest part turns slowest (it is never restarted), a part that runs
+    out is restarted from its kept solutions when it had at most ``KEEP_SOLUTIONS`` of them,
+    else searched again.
+    """
+    n = len(parts)
+    gens: list[Iterator[tuple[int, ...]] | None] = [None] * n
+    kept: list[list[tuple[int, ...]] | None] = [None] * n  # solutions so far, while few
+    whole = [False] * n  # kept[k] holds all of part k's solutions
+    at = [0] * n
+    cur: list[tuple[int, ...]] = [()] * n
+
+    def start(k: int) -> tuple[int, ...] | None:
+        if whole[k]:
+            at[k] = 0
+            return kept[k][0]
+        g = gens[k] = _island(layout, masks, parts[k], st, depth, shared)
+        first = next(g, None)
+        kept[k] = None if first is None else [first]
+        return first
+
+    def advance(k: int) -> tuple[int, ...] | None:
+        if whole[k]:
+            at[k] += 1
+            return kept[k][at[k]] if at[k] < len(kept[k]) else None
+        nxt = next(gens[k], None)
+        if nxt is None:
+            gens[k] = None
+            if kept[k] is not None:
+                whole[k] = True
+                at[k] = len(kept[k])
+        elif kept[k] is not None:
+            if len(kept[k]) < KEEP_SOLUTIONS:
+                kept[k].append(nxt)
+            else:
+                kept[k] = None  # too many to hold: a restart searches again
+        return nxt
+
+    try:
+        for k in range(n - 1, -1, -1):  # smallest first: a part with no solution ends it cheaply
+            first = start(k)
+            if first is None:
+                return
+            cur[k] = first
+        while True:
+            yield cur
+            k = n - 1
+            while True:
+                nxt = advance(k)
+                if nxt is not None:
+                    cur[k] = nxt
+                    break
+                if k == 0:
+                    return
+                cur[k] = start(k)  # has a solution: it had one before
+                k -= 1
+    finally:
+        for g in gens:
+            if g is not None:
+                g.close()
+
+
 def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
-            st: _Stats) -> Iterator[tuple[int, ...]]:
+            st: _Stats, depth: int = 0, shared: list | None = None
+            ) -> Iterator[tuple[int, ...]]:
     """Every solution of one island, as the digits of ``cells`` in order.
 
-    ``masks`` is shared with the caller and left as it was found after every yield and at
-    the end (the trail undoes each node's changes).
+    ``masks`` is shared with the caller and restored when the generator ends or is closed
+    (the trail undoes each node's changes); it only ever changes cells of ``cells``.
+    ``depth`` counts the sub-islands this one is nested in; ``shared`` is the top island's
+    ``[dead ends since its last solution, may its split be given up]``: a sub-island's dead
+    ends count for the top island, which hands over to the SAT solver as it did before
+    splitting (a split that has found nothing yet is given up for that), so a split never
+    keeps the search from the learning it would have had.
     """
-    cell_runs = layout.cell_runs
-    root = list(masks)  # the island's starting candidates, for the oracle's CNF
+    run_cells, cell_runs = layout.run_cells, layout.cell_runs
     trail: list[int] = []
     heap = [(POP[masks[c]], c) for c in cells if POP[masks[c]] > 1]
     heapq.heapify(heap)
     heap_limit = 8 * len(cells) + 64
     push, pop = heapq.heappush, heapq.heappop
     use_oracle = len(cells) >= MIN_SAT_CELLS and _oracle.available()
-    fruitless = 0
+    root: dict[int, int] = {}  # the island's starting candidates, for the oracle's CNF
+    if use_oracle:
+        root = {j: masks[j] for c in cells for r in cell_runs[c] for j in run_cells[r]}
+    resplit = depth < RESPLIT_DEPTH
+    top = shared is None
+    if shared is None:
+        shared = [0, False]
     deadline = st.deadline
 
     def undo(mark: int) -> None:
@@ -109,37 +321,58 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
         return -1
 
     # a frame: [branch cell, digits still to try, trail mark, digits tried (the last one
-    # is the branch being explored below it)]
+    # is the branch being explored below it), open cells at the node (about: a cell fixed
+    # in two steps of one propagation counts twice), open cells at the last split check]
     stack: list[list] = []
 
-    def enter() -> bool:
+    def enter(n_open: int, looked: int) -> bool:
         """At a consistent node: True at a leaf, else push a frame for the next cell."""
         c = choose()
         if c < 0:
             return True
         order = list(DIGITS[masks[c]])
-        stack.append([c, order, len(trail), []])
+        stack.append([c, order, len(trail), [], n_open, looked])
         return False
 
+    pos: dict[int, int] = {}
+
+    def split_solutions(parts: list[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
+        """The node's solutions, its open cells being split into independent ``parts``."""
+        st.resplits += 1
+        if not pos:
+            pos.update((c, k) for k, c in enumerate(cells))
+        parts.sort(key=len, reverse=True)
+        base = [SINGLE[masks[j]] for j in cells]
+        for combo in _product(layout, masks, parts, st, depth + 1, shared):
+            values = base.copy()
+            for part, sol in zip(parts, combo, strict=True):
+                for c, v in zip(part, sol, strict=True):
+                    values[pos[c]] = v
+            yield tuple(values)
+
     def drop_frame() -> None:
-        c, _, mark, _ = stack.pop()
+        c, _, mark, _, _, _ = stack.pop()
         undo(mark)
         push(heap, (POP[masks[c]], c))
 
+    sub = None  # the parts' generator while a split node is being enumerated
     try:
-        if enter():
+        if enter(len(heap), len(heap)):
             yield tuple(SINGLE[masks[c]] for c in cells)
             return
         while stack:
             frame = stack[-1]
-            c, order, mark, tried = frame
+            c, order, mark, tried, n_open, looked = frame
             undo(mark)
             if not order:
                 drop_frame()
                 continue
-            if use_oracle and fruitless >= FIRST_ASK:
-                yield from _hand_over(layout, root, cells, stack, st)
-                return
+            if shared[0] >= FIRST_ASK:
+                if shared[1]:
+                    raise _Abandon
+                if use_oracle:
+                    yield from _hand_over(layout, root, cells, stack, st)
+                    return
             d = order.pop(0)
             tried.append(d)
             st.nodes += 1
@@ -152,41 +385,78 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
             try:
                 propagate(layout, masks, cell_runs[c], trail=trail)
             except Contradiction:
-                fruitless += 1
+                shared[0] += 1
                 continue
+            n_open -= 1
+            fixed = [c]
             for k in range(start + 2, len(trail), 2):
                 j = trail[k]
                 p = POP[masks[j]]
                 if p > 1:
                     push(heap, (p, j))
+                else:
+                    n_open -= 1
+                    fixed.append(j)
             if len(heap) > heap_limit:
                 heap[:] = [(POP[masks[j]], j) for j in cells if POP[masks[j]] > 1]
                 heapq.heapify(heap)
-            if enter():
-                fruitless = 0
+            if resplit and n_open >= RESPLIT_MIN and (
+                    n_open <= looked * RESPLIT_DROP
+                    or _cut(run_cells, cell_runs, masks, fixed, CUT_BUDGET)):
+                parts = _components(run_cells, cell_runs, masks, cells)
+                n_open = looked = sum(map(len, parts))
+                if len(parts) > 1:
+                    sub = split_solutions(parts)
+                    if top and use_oracle:
+                        shared[1] = True  # until the split shows a solution
+                    abandoned = False
+                    try:
+                        for sol in sub:
+                            if top:
+                                shared[:] = [0, False]
+                            yield sol
+                    except _Abandon:  # the parts restored their cells on the way out
+                        if not top:
+                            raise  # the top island hands over, not this sub-island
+                        abandoned = True
+                    finally:
+                        if top:
+                            shared[1] = False
+                    sub = None
+                    if abandoned:
+                        st.given_up += 1
+                        yield from _hand_over(layout, root, cells, stack, st, current=False)
+                        return
+                    continue
+            if enter(n_open, looked):
+                if top:
+                    shared[0] = 0
                 yield tuple(SINGLE[masks[j]] for j in cells)
     finally:
+        if sub is not None:  # the parts restore their cells before the trail is undone
+            sub.close()
         while stack:
             drop_frame()
         undo(0)
 
 
-def _hand_over(layout: Layout, root: list[int], cells: tuple[int, ...], stack: list[list],
-               st: _Stats) -> Iterator[tuple[int, ...]]:
+def _hand_over(layout: Layout, root: dict[int, int], cells: tuple[int, ...], stack: list[list],
+               st: _Stats, current: bool = True) -> Iterator[tuple[int, ...]]:
     """Finish an island with the SAT solver: every solution the search has not reached yet.
 
     What the search has explored is shut out by one short clause per explored branch (the
     decisions above it and its digit), so solutions already reported are not found again;
-    each new solution is then blocked in turn. The solver sees the whole island with no
-    assumptions: CDCL is at its best there, while refuting a deep branch under its
-    decisions as assumptions can take it minutes.
+    each new solution is then blocked in turn. ``current`` False: the branch the last frame
+    is on was left unfinished, having shown no solution, so it is not shut out. The solver
+    sees the whole island with no assumptions: CDCL is at its best there, while refuting a
+    deep branch under its decisions as assumptions can take it minutes.
     """
     oracle = _oracle.Oracle(layout.run_cells, layout.run_total, layout.cell_runs, root, cells)
     try:
         lit = oracle.lit
         path: list[int] = []
-        for k, (c, _, _, tried) in enumerate(stack):
-            done = tried if k == len(stack) - 1 else tried[:-1]
+        for k, (c, _, _, tried, _, _) in enumerate(stack):
+            done = tried if k == len(stack) - 1 and current else tried[:-1]
             for t in done:
                 oracle.add([-x for x in path] + [-lit(c, t)])
             if k < len(stack) - 1:
@@ -303,6 +573,8 @@ class SolutionStream:
                 g.close()
             self.stats["nodes"] = self.st.nodes
             self.stats["oracle_asks"] = self.st.asks
+            self.stats["resplits"] = self.st.resplits
+            self.stats["splits_given_up"] = self.st.given_up
 
 
 def _prod(xs) -> int:

@@ -28,6 +28,51 @@ def dense_block(h: int, w: int, seed: int = 1) -> Puzzle:
     return _clued(white, values)
 
 
+def bridged_blocks(h: int, w: int, seed: int = 1, spoil: int = 0) -> Puzzle:
+    """Two ``h`` x ``w`` blocks of white cells meeting corner to corner through one bridge
+    cell (below the first block's last column, left of the second block's first row), so
+    the puzzle falls into two independent halves once the bridge is decided. Clued from a
+    random fill; ``spoil`` is added to the second block's last column clue (a nonzero
+    ``spoil`` usually leaves that half without a solution)."""
+    assert 2 <= h <= 8 and 2 <= w <= 8
+    rng = random.Random(seed)
+    rows, cols = 2 * h + 1, 2 * w + 1
+    white = [[False] * cols for _ in range(rows)]
+    for r in range(1, h + 1):
+        for c in range(1, w + 1):
+            white[r][c] = True
+            white[r + h][c + w] = True
+    white[h + 1][w] = True
+    cells = [(r, c) for r in range(rows) for c in range(cols) if white[r][c]]
+    while True:  # a random fill with distinct digits in every run (retry on a dead end)
+        values: dict = {}
+        for r, c in cells:
+            used = set()
+            k = c - 1
+            while white[r][k]:
+                used.add(values[(r, k)])
+                k -= 1
+            k = r - 1
+            while white[k][c]:
+                used.add(values[(k, c)])
+                k -= 1
+            free = [d for d in range(1, 10) if d not in used]
+            if not free:
+                break
+            values[(r, c)] = rng.choice(free)
+        else:
+            break
+    p = _clued(white, values)
+    if spoil:
+        from dataclasses import replace
+
+        squares = [list(row) for row in p.squares]
+        clue = squares[h][2 * w]  # above the second block's last column
+        squares[h][2 * w] = replace(clue, down=clue.down + spoil)
+        p = Puzzle(tuple(tuple(row) for row in squares)).validate()
+    return p
+
+
 def layout(rows: int, cols: int, rng: random.Random, black: float = 0.2) -> list[list[bool]]:
     """A random white/black pattern: row and column 0 black, runs of 2..9 cells."""
     white = [[r > 0 and c > 0 and rng.random() > black for c in range(cols)]
