@@ -484,20 +484,19 @@ def test_where_effort_binds_the_densest_of_a_few_layouts_is_kept(monkeypatch):
 
 def test_easing_walks_the_cheaper_ladder_where_length_alone_lifts_the_level():
     """30x30 Expert: a walkthrough of Hard's rules over 600 cells passes Hard's effort
-    limit and is rated Expert, so easing walks Hard's ladder (no chains, no region sums);
-    a small draft keeps its own level's ladder."""
-    from types import SimpleNamespace
-
+    limit and is rated Expert (30x30 Hard is out of reach), so easing walks Hard's ladder
+    (no chains, no region sums); where the level below is within reach, its own ladder."""
     from deducer.explain import registry
-    from deducer.explain.rating import EFFORT_BUMP
-    from deducer.generate.core import POINTS_PER_CELL
     from deducer.generate.level import Target, _cheaper
 
     rules = registry.load()
-    many = int(EFFORT_BUMP["Hard"] / POINTS_PER_CELL["Hard"]) + 1
-    cheaper = _cheaper(Request(30, 30, "Expert"), rules, SimpleNamespace(values=[1] * many))
+    cheaper = _cheaper(Request(30, 30, "Expert"), rules)
     assert cheaper is not None
     assert [r.id for r in cheaper.ladder] == [r.id for r in Target(rules, "Hard").ladder]
     assert len(cheaper.ladder) < len(Target(rules, "Expert").ladder)
-    assert _cheaper(Request(12, 12, "Expert"), rules, SimpleNamespace(values=[1] * 90)) is None
-    assert _cheaper(Request(30, 30, "Easy"), rules, SimpleNamespace(values=[1] * many)) is None
+    with pytest.raises(GenerateError):  # the same notion of reach as the refusal
+        check_request(Request(30, 30, "Hard"))
+    assert _cheaper(Request(22, 22, "Hard"), rules).ladder == Target(rules, "Medium").ladder
+    assert _cheaper(Request(16, 16, "Medium"), rules) is None  # 16x16 Easy is in reach
+    assert _cheaper(Request(12, 12, "Expert"), rules) is None
+    assert _cheaper(Request(30, 30, "Easy"), rules) is None

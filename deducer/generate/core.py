@@ -174,15 +174,9 @@ def check_request(req: Request, rules=None) -> None:
 
         limit = EFFORT_BUMP.get(req.level)
         fewest = least_whites(req)
-
-        def reachable(name: str) -> bool:
-            cap = EFFORT_BUMP.get(name)
-            per = MIN_STEP_SCORE if req.density is not None else POINTS_PER_CELL.get(name, 0)
-            return cap is None or fewest * max(per, MIN_STEP_SCORE) <= cap
-
-        if not reachable(req.level):
+        if not reachable(req, req.level):
             reach = next(name for name in LEVELS[LEVELS.index(req.level) + 1:]
-                         if reachable(name))
+                         if reachable(req, name))
             if fewest * MIN_STEP_SCORE > limit:
                 raise GenerateError(
                     f"no {req.rows}x{req.cols} puzzle can be rated {req.level}: it has at "
@@ -212,6 +206,18 @@ def check_request(req: Request, rules=None) -> None:
                 raise GenerateError(f"--needs {req.needs} (weight {rule.weight:g}) is harder "
                                     f"than any step a {req.level} puzzle may use (up to "
                                     f"{cap:g})")
+
+
+def reachable(req: Request, level: str) -> bool:
+    """Can a puzzle of the request's size (and black share, if asked) be rated ``level``
+    without its walkthrough's length lifting it a level up? In practice (the points a
+    cell costs at that level) unless the black share was asked for; then in principle
+    (the cheapest step)."""
+    from ..explain.rating import EFFORT_BUMP
+
+    cap = EFFORT_BUMP.get(level)
+    per = MIN_STEP_SCORE if req.density is not None else POINTS_PER_CELL.get(level, 0)
+    return cap is None or least_whites(req) * max(per, MIN_STEP_SCORE) <= cap
 
 
 def least_whites(req: Request) -> int:
