@@ -196,9 +196,14 @@ def test_generated_puzzles_chains_check():
     from deducer.generate.generator import generated
 
     checked = 0
-    for _label, p, _sol in generated(40, 12):
+    # which puzzles need a chain depends on the solver's order of solutions (the givens
+    # go where two solutions differ), and few do (2 of the first 200 for this seed), so
+    # go on until a few chain steps were checked
+    for _label, p, _sol in generated(200, 12):
         _, seen = _check_walkthrough(p)
         checked += seen
+        if checked >= 3:
+            break
     assert checked >= 1  # some generated puzzles need a chain: they are all checked
 
 
