@@ -126,25 +126,28 @@ def default_density(rows: int, cols: int, level: str | None) -> float:
     Hard above about 24x24): a walkthrough that long counts as the next level whatever
     its steps, so the grid gets more black squares, up to the densest share. Extreme
     on small grids gets fewer black squares (:data:`SPARSE`)."""
-    from ..explain.rating import EFFORT_BUMP
-
     inner = (rows - 1) * (cols - 1)
     if level == "Extreme" and inner * (1 - DENSITY) < SMALL_WHITES:
         return SPARSE
     if level not in POINTS_PER_CELL:
         return DENSITY
-    whites = EFFORT_BUMP[level] / (POINTS_PER_CELL[level] * MARGIN)
-    return round(min(DENSEST, max(DENSITY, 1 - whites / inner)), 3)
+    return round(min(DENSEST, max(DENSITY, 1 - _afforded(level) / inner)), 3)
 
 
 def white_budget(req: Request) -> int | None:
     """The most white cells a walkthrough of the level affords in practice (None: no
     bound, or the black share was asked for explicitly)."""
-    from ..explain.rating import EFFORT_BUMP
-
     if req.density is not None or req.level not in POINTS_PER_CELL:
         return None
-    return int(EFFORT_BUMP[req.level] / (POINTS_PER_CELL[req.level] * MARGIN))
+    return int(_afforded(req.level))
+
+
+def _afforded(level: str) -> float:
+    """White cells a walkthrough of ``level`` can cover within its effort limit, with the
+    margin."""
+    from ..explain.rating import EFFORT_BUMP
+
+    return EFFORT_BUMP[level] / (POINTS_PER_CELL[level] * MARGIN)
 
 
 def density_of(req: Request) -> float:
