@@ -29,12 +29,13 @@ import time
 from ..puzzle.combos import BIT, DIGITS, SUM, combos
 
 _AVAILABLE: bool | None = None
-#: conflicts per solve_limited call between deadline checks (CaDiCaL cannot be interrupted)
+#: conflicts per solve_limited call between deadline (and budget) checks (CaDiCaL cannot be
+#: interrupted)
 CONFLICT_SLICE = 4000
 
 
 class OracleTimeout(Exception):
-    """The deadline passed inside a SAT call."""
+    """The deadline passed (or the conflict budget ran out) inside a SAT call."""
 
 
 def available() -> bool:
@@ -60,6 +61,7 @@ class Oracle:
         self.local = {c: k for k, c in enumerate(cells)}
         self.solver = Solver(name="cadical195")
         self.calls = 0
+        self.conflicts = 0  # in all the calls so far
         nvar = 9 * len(cells)
         add = self.solver.add_clause
         for k, c in enumerate(cells):
@@ -131,22 +133,32 @@ class Oracle:
         """The variable 'cell holds digit'."""
         return 9 * self.local[cell] + digit
 
-    def ask(self, assumptions: list[int], deadline: float | None):
+    def ask(self, assumptions: list[int], deadline: float | None, budget: int | None = None):
         """A model as {cell: digit} when satisfiable, else the failed core (a set of literals).
 
-        Raises :class:`OracleTimeout` when the deadline passes first.
+        ``budget``: conflicts the call may spend (None: no limit); :attr:`conflicts` counts
+        them all. Raises :class:`OracleTimeout` when the deadline passes or the budget runs
+        out first. With a budget the solver runs in the same slices whatever the deadline,
+        so on the same questions it gives the same answers at the same counts (CaDiCaL is
+        deterministic: a run depends on its clauses, calls and limits, not on the clock).
         """
         self.calls += 1
         s = self.solver
-        if deadline is None:
+        if deadline is None and budget is None:
             ok = s.solve(assumptions=assumptions)
+            self._count()
         else:
+            used = 0
             while True:
-                s.conf_budget(CONFLICT_SLICE)
+                if budget is not None and used >= budget:
+                    raise OracleTimeout
+                step = CONFLICT_SLICE if budget is None else min(CONFLICT_SLICE, budget - used)
+                s.conf_budget(step)
                 ok = s.solve_limited(assumptions=assumptions)
+                used += self._count()
                 if ok is not None:
                     break
-                if time.perf_counter() > deadline:
+                if deadline is not None and time.perf_counter() > deadline:
                     raise OracleTimeout
         if ok:
             model = s.get_model()
@@ -160,6 +172,13 @@ class Oracle:
                         break
             return out
         return set(s.get_core() or assumptions)
+
+    def _count(self) -> int:
+        """Add the last call's conflicts to :attr:`conflicts`; return them."""
+        total = self.solver.accum_stats().get("conflicts", 0)
+        new = total - self.conflicts
+        self.conflicts = total
+        return new
 
     def close(self) -> None:
         self.solver.delete()

@@ -64,10 +64,16 @@ RESPLIT_MIN = 8
 CUT_BUDGET = 96
 #: a sub-island with at most this many solutions keeps them, so restarting it is free
 KEEP_SOLUTIONS = 64
+#: oracle conflicts that count as one unit of work, a search node being one (see ``solve``'s
+#: ``work``): about what CaDiCaL does in the time the search takes for a node. Measured on
+#: a 2-core machine shared with other jobs: the search makes 4,400-6,300 nodes/s on
+#: generator drafts (12x12 Extreme, 30x30 Expert); CaDiCaL 19,000 conflicts/s on
+#: marcelgarus ``huge`` and about 40,000/s on the easy questions of 12x12 drafts
+CONFLICTS_PER_UNIT = 4
 
 
 class Timeout(Exception):
-    """The deadline passed during search."""
+    """The deadline passed (or the work budget ran out) during search."""
 
 
 class _Abandon(Exception):
@@ -80,10 +86,11 @@ class SolveResult:
 
     status: str  # unique | multiple | none
     solutions: list[list[int]]
-    complete: bool  # False when the cap or the time limit stopped enumeration
+    complete: bool  # False when the cap, the time limit or the work budget stopped it
     nodes: int = 0
     reason: str | None = None  # for "none": where the contradiction shows
-    timed_out: bool = False
+    timed_out: bool = False  # the time limit or the work budget stopped it
+    work: int = 0  # units of work spent: search nodes and oracle conflicts (see ``solve``)
     stats: dict = field(default_factory=dict)
 
     @property
@@ -92,14 +99,30 @@ class SolveResult:
 
 
 class _Stats:
-    __slots__ = ("nodes", "asks", "resplits", "given_up", "deadline")
+    __slots__ = ("nodes", "conflicts", "asks", "resplits", "given_up", "deadline", "work",
+                 "out_of_work")
 
-    def __init__(self, deadline: float | None):
+    def __init__(self, deadline: float | None, work: int | None = None):
         self.nodes = 0
+        self.conflicts = 0  # the oracle's, in all
         self.asks = 0
         self.resplits = 0
         self.given_up = 0  # splits given up for the SAT hand-over
         self.deadline = deadline
+        self.work = work  # units the solve may spend (None: no limit)
+        self.out_of_work = False
+
+    @property
+    def spent(self) -> int:
+        """Units of work spent: a search node is one, so are CONFLICTS_PER_UNIT conflicts."""
+        return self.nodes + self.conflicts // CONFLICTS_PER_UNIT
+
+    def over(self) -> bool:
+        """Has the work budget run out? (Counted, so the same on any machine at any load.)"""
+        if self.work is not None and self.spent > self.work:
+            self.out_of_work = True
+            return True
+        return False
 
 
 def _components(run_cells, cell_runs, masks: list[int],
@@ -378,6 +401,8 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
             st.nodes += 1
             if deadline is not None and st.nodes & 127 == 0 and time.perf_counter() > deadline:
                 raise Timeout
+            if st.work is not None and st.over():
+                raise Timeout
             start = len(trail)
             trail.append(c)
             trail.append(masks[c])
@@ -463,10 +488,16 @@ def _hand_over(layout: Layout, root: dict[int, int], cells: tuple[int, ...], sta
                 path.append(lit(c, tried[-1]))
         while True:
             st.asks += 1
+            budget = None
+            if st.work is not None:  # what is left of the budget, in conflicts
+                budget = max(0, (st.work - st.spent) * CONFLICTS_PER_UNIT)
+            before = oracle.conflicts
             try:
-                model = oracle.ask([], st.deadline)
+                model = oracle.ask([], st.deadline, budget)
             except _oracle.OracleTimeout:
                 raise Timeout from None
+            finally:
+                st.conflicts += oracle.conflicts - before
             if isinstance(model, set):
                 return
             sol = tuple(model[c] for c in cells)
@@ -481,11 +512,12 @@ class SolutionStream:
     ``status``, ``complete``, ``timed_out``, ``reason``, ``count`` and ``nodes`` tell how
     it went. Memory stays bounded however many solutions stream out."""
 
-    def __init__(self, puzzle: Puzzle, cap: int, start: list[int], deadline: float | None):
+    def __init__(self, puzzle: Puzzle, cap: int, start: list[int], deadline: float | None,
+                 work: int | None = None):
         self.puzzle = puzzle
         self.cap = cap
         self.start = start
-        self.st = _Stats(deadline)
+        self.st = _Stats(deadline, work)
         self.status = NONE
         self.complete = True
         self.timed_out = False
@@ -496,6 +528,11 @@ class SolutionStream:
     @property
     def nodes(self) -> int:
         return self.st.nodes
+
+    @property
+    def work(self) -> int:
+        """Units of work spent so far (see :func:`solve`)."""
+        return self.st.spent
 
     def __iter__(self) -> Iterator[list[int]]:
         puzzle, cap, masks = self.puzzle, self.cap, self.start
@@ -567,11 +604,15 @@ class SolutionStream:
             self.timed_out = True
             self.complete = False
             if self.count == 0:
-                self.reason = "time limit reached before a solution was found"
+                self.reason = ("work limit reached before a solution was found"
+                               if self.st.out_of_work
+                               else "time limit reached before a solution was found")
         finally:
             for g in gens:
                 g.close()
             self.stats["nodes"] = self.st.nodes
+            self.stats["oracle_conflicts"] = self.st.conflicts
+            self.stats["work"] = self.st.spent
             self.stats["oracle_asks"] = self.st.asks
             self.stats["resplits"] = self.st.resplits
             self.stats["splits_given_up"] = self.st.given_up
@@ -585,17 +626,18 @@ def _prod(xs) -> int:
 
 
 def iter_solutions(puzzle: Puzzle, *, max_solutions: int = 2, use_entries: bool = True,
-                   timeout: float | None = None,
-                   masks: list[int] | None = None) -> SolutionStream:
+                   timeout: float | None = None, masks: list[int] | None = None,
+                   work: int | None = None) -> SolutionStream:
     """A :class:`SolutionStream` of up to ``max_solutions`` solutions (see :func:`solve`)."""
     cap = max(1, max_solutions)
     deadline = None if timeout is None else time.perf_counter() + timeout
     start = masks[:] if masks is not None else puzzle.initial_masks(with_entries=use_entries)
-    return SolutionStream(puzzle, cap, start, deadline)
+    return SolutionStream(puzzle, cap, start, deadline, work)
 
 
 def solve(puzzle: Puzzle, *, max_solutions: int = 2, use_entries: bool = True,
-          timeout: float | None = None, masks: list[int] | None = None) -> SolveResult:
+          timeout: float | None = None, masks: list[int] | None = None,
+          work: int | None = None) -> SolveResult:
     """Find solutions up to ``max_solutions``; prove uniqueness when the cap allows (>= 2).
 
     ``complete`` is True when the search space was exhausted: the solutions are all there
@@ -603,12 +645,19 @@ def solve(puzzle: Puzzle, *, max_solutions: int = 2, use_entries: bool = True,
     then False unless every island was already exhausted. ``masks`` may give starting
     candidates (e.g. after some deductions); they must be sound for every solution, or
     solutions will be missed.
+
+    ``timeout`` (seconds) and ``work`` both stop the search early, leaving the result
+    incomplete (``timed_out``). ``work`` counts units: one per search node and one per
+    ``CONFLICTS_PER_UNIT`` conflicts of the oracle. Unlike seconds it does not depend on
+    the machine or its load, so a caller that must give the same answer everywhere (the
+    generator, whose puzzles a seed fixes) limits work, not time.
     """
     stream = iter_solutions(puzzle, max_solutions=max_solutions, use_entries=use_entries,
-                            timeout=timeout, masks=masks)
+                            timeout=timeout, masks=masks, work=work)
     solutions = list(stream)
     return SolveResult(stream.status, solutions, stream.complete, nodes=stream.nodes,
-                       reason=stream.reason, timed_out=stream.timed_out, stats=stream.stats)
+                       reason=stream.reason, timed_out=stream.timed_out, work=stream.work,
+                       stats=stream.stats)
 
 
 ENTRY_BLAME = "; the puzzle itself has a solution, so an entry is wrong (see 'deducer check')"
