@@ -116,7 +116,7 @@ class Engine:
     def __init__(self, puzzle: Puzzle, rules: list[Rule], *, use_entries: bool = True,
                  deadline: float | None = None, max_steps: int | None = None,
                  state: State | None = None, lean: bool = False,
-                 stop_above: float | None = None):
+                 stop_above: float | None = None, work: int | None = None):
         self.puzzle = puzzle
         # lean: steps for rating only (no sentences, no proofs in JSON, no count of open
         # easy moves), for the generator, which rates hundreds of drafts and shows none
@@ -125,7 +125,9 @@ class Engine:
         self.stop_above = stop_above
         self.rules = rules
         self.use_entries = use_entries
-        self.context = Context(puzzle, deadline)
+        # ``work``: units the expensive rules may spend (Context.spend) before the walk
+        # ends as TIMEOUT, as at the deadline, but at the same point on any machine
+        self.context = Context(puzzle, deadline, work)
         if state is None:
             state = State(puzzle, puzzle.initial_masks(with_entries=use_entries))
         self.state = state
@@ -186,14 +188,14 @@ class Engine:
                 return NONE
             if not self._open:
                 return SOLVED
-            if self.deadline is not None and time.perf_counter() > self.deadline:
+            if self.context.stopped():  # the deadline or the work budget
                 return TIMEOUT
             if self.max_steps is not None and len(self.steps) >= self.max_steps:
                 return STALLED
             step = self.step()
             if step is None:
-                # the expensive rules give up when time runs out: that is not a stall
-                if self.deadline is not None and time.perf_counter() > self.deadline:
+                # the expensive rules give up when time or work runs out: not a stall
+                if self.context.stopped():
                     return TIMEOUT
                 return STALLED
             if self.stop_above is not None and step.weight > self.stop_above + 1e-9:

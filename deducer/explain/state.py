@@ -241,12 +241,20 @@ class View:
 
 
 class Context:
-    """Per-puzzle facts computed once (graph analysis, regions) for rules to share."""
+    """Per-puzzle facts computed once (graph analysis, regions) for rules to share, and the
+    limits of the walk: a deadline (seconds) and a work budget (counted units)."""
 
-    def __init__(self, puzzle: Puzzle, deadline: float | None = None):
+    def __init__(self, puzzle: Puzzle, deadline: float | None = None,
+                 work: int | None = None):
         self.puzzle = puzzle
         #: perf_counter() time by which the walkthrough must end (expensive rules honour it)
         self.deadline = deadline
+        #: units of work the walk may spend (None: no limit), counted by the expensive
+        #: rules: a chain link walked, a search node of the complete solver (see
+        #: :meth:`spend`). Unlike the deadline it ends a walk at the same point on any
+        #: machine at any load, so callers that must be reproducible (the generator) use it
+        self.work = work
+        self.spent = 0
 
     def time_left(self) -> float | None:
         """Seconds until the deadline (None: no limit)."""
@@ -255,6 +263,21 @@ class Context:
         import time
 
         return self.deadline - time.perf_counter()
+
+    def spend(self, units: int) -> None:
+        """Count work done (chain links walked, solver work)."""
+        self.spent += units
+
+    def work_left(self) -> int | None:
+        """Units left of the work budget (None: no limit; 0 or less: spent)."""
+        return None if self.work is None else self.work - self.spent
+
+    def stopped(self) -> bool:
+        """Has the deadline passed or the work budget run out? Expensive rules stop then."""
+        if self.work is not None and self.spent >= self.work:
+            return True
+        left = self.time_left()
+        return left is not None and left <= 0
 
     @cached_property
     def graph(self):

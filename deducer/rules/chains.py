@@ -567,7 +567,8 @@ def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: 
                work: int = 6_000):
     """The shortest contradiction chain (cell, digit, links) of at most ``max_len`` links,
     or None. ``work`` caps the links tried in all (cached walks are free), so the search
-    never dominates a walkthrough; a chain is then the shortest among those tried."""
+    never dominates a walkthrough; a chain is then the shortest among those tried. The
+    links walked are spent from the walk's work budget too (``Context.spend``)."""
     best = None
     spent = 0
     # short budgets first: most assumptions that break, break within a few links
@@ -575,16 +576,17 @@ def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: 
     budgets = sorted({min(b, cap) for b in (6, 12, 24, cap)})
     order = _order(view)  # the search changes nothing: one order serves every budget
     caches = _caches(view)
+    context = view.context
     for budget in budgets:
         for i in order:
             if bivalue_only and POP[view.mask(i)] != 2:
                 break  # the order puts two-candidate cells first
-            left = view.context.time_left()
-            if left is not None and left <= 0:
+            if context.stopped():  # the walk's deadline or work budget
                 return best
             for d in DIGITS[view.mask(i)]:
                 links, cost = _chase(view, i, d, singles_only, budget, caches)
                 spent += cost
+                context.spend(cost)
                 if links is not None:
                     if len(links) <= max_len and (best is None or len(links) < len(best[2])):
                         best = (i, d, links)
