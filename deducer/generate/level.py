@@ -41,6 +41,19 @@ EASE_ROUNDS, EASE_PATIENCE = 120, 4
 #: digit changes compared per easing round, and how many of them (the best estimates)
 #: are walked in full
 EASE_SAMPLE, EASE_EXACT = 8, 3
+#: Work budgets of one draft's searches. They are counted, not timed: a seconds limit
+#: here decided which drafts were kept, so a loaded machine kept other drafts and a seed
+#: gave other puzzles. A lean walk may spend WALK_WORK + WALK_WORK_PER_CELL units per white
+#: cell (Context.spend: a chain link walked is one unit, a solver node three), the 2 s +
+#: 0.02 s a cell it was allowed before at the 16,000 units/s of chain-heavy walks (12x12
+#: Extreme drafts, measured on a 2-core machine shared with other jobs; walks without
+#: chains spend almost nothing and are bounded by the grid: 30x30 Expert's longest took
+#: 0.5 s of the 14 s it was allowed). The solver asked whether a steered draft is still
+#: unique may spend UNIQUE_WORK units (search nodes, or CONFLICTS_PER_UNIT oracle
+#: conflicts), the 2 s it was allowed at about 5,000 units/s; in practice it spends a few
+#: hundred (12x12 Extreme, 22x22 Extreme: 350 at most)
+WALK_WORK, WALK_WORK_PER_CELL = 32_000, 320
+UNIQUE_WORK = 10_000
 
 
 @dataclass
@@ -117,8 +130,8 @@ def walk(draft: Draft, ladder, cap: float | None, deadline: float | None) -> Wal
     """Run ``ladder`` lean over the draft's puzzle until solved, stalled or a step weighs
     over ``cap``."""
     puzzle = draft.puzzle()
-    eng = Engine(puzzle, ladder, lean=True, stop_above=cap, deadline=_rate_deadline(
-        deadline, len(draft.values)))
+    eng = Engine(puzzle, ladder, lean=True, stop_above=cap, deadline=deadline,
+                 work=walk_work(len(draft.values)))
     status = eng.run()
     masks = eng.state.masks
     placed = sum(eng.state.placed)
@@ -155,17 +168,17 @@ def estimate(draft: Draft, base: Walk, changed: list[int], ladder, cap: float | 
         live[rid] = combos(puzzle.runs[rid].total, puzzle.runs[rid].length)
     state = State(puzzle, masks, live)
     state.placed = placed
-    eng = Engine(puzzle, ladder, lean=True, stop_above=cap, state=state,
-                 deadline=_rate_deadline(deadline, len(draft.values)))
+    eng = Engine(puzzle, ladder, lean=True, stop_above=cap, state=state, deadline=deadline,
+                 work=walk_work(len(draft.values)))
     eng.run()
     return sum(state.placed), -(sum(POP[m] for m in masks) - len(masks))
 
 
-def _rate_deadline(deadline: float | None, cells: int) -> float:
-    """No single rating may eat the budget: a draft whose walk runs this long (deep chains
-    or trial over a wide-open grid) is not worth steering."""
-    own = time.perf_counter() + 2.0 + 0.02 * cells
-    return own if deadline is None else min(own, deadline)
+def walk_work(cells: int) -> int:
+    """No single rating may eat the request's time: a draft whose walk spends this much
+    work (deep chains or trial over a wide-open grid) is not worth steering. Counted, not
+    timed (see WALK_WORK), so the drafts given up are the same on any machine."""
+    return WALK_WORK + WALK_WORK_PER_CELL * cells
 
 
 def rate_lean(draft: Draft, target: Target, deadline: float | None,
@@ -180,7 +193,7 @@ def _unique(draft: Draft, deadline: float | None) -> bool:
     if score == 0:
         return True
     try:
-        return other_solution(draft, masks, deadline, limit=2.0) is None
+        return other_solution(draft, masks, deadline, work=UNIQUE_WORK) is None
     except Undecided:
         return False
 

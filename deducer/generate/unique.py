@@ -35,21 +35,26 @@ class Undecided(Exception):
     """The search budget or the clock ran out before uniqueness was decided."""
 
 
+#: solver work (search nodes, or CONFLICTS_PER_UNIT oracle conflicts) one round of repairs
+#: may spend looking for a second solution before the draft is given up: counted, not
+#: timed, so that a seed gives the same puzzles on any machine at any load. The 10 s it
+#: was allowed before at about 5,000 units/s (see level.WALK_WORK)
+REPAIR_WORK = 50_000
+
+
 def other_solution(draft: Draft, masks: list[int], deadline: float | None,
-                   limit: float | None = None):
+                   work: int | None = None):
     """A solution other than the fill, or None when the fill is the only one.
 
     The complete solver decides (its search hands hard cases to clause learning), started
     from ``masks``, the draft's propagated candidates; two solutions are asked for, so a
-    second one is never searched past. Raises :class:`Undecided` when ``limit`` seconds
-    or the deadline run out first.
+    second one is never searched past. Raises :class:`Undecided` when the solver spends
+    ``work`` units (see :func:`~deducer.solve.search.solve`) or the deadline passes first.
     """
     from ..solve.search import solve
 
     left = None if deadline is None else max(0.01, deadline - time.perf_counter())
-    if limit is not None:
-        left = limit if left is None else min(left, limit)
-    res = solve(draft.puzzle(), max_solutions=2, masks=masks, timeout=left)
+    res = solve(draft.puzzle(), max_solutions=2, masks=masks, timeout=left, work=work)
     if len(res.solutions) < 2 and not res.complete:
         raise Undecided
     return next((s for s in res.solutions if s != draft.values), None)
@@ -68,7 +73,7 @@ def make_unique(draft: Draft, rng: random.Random, deadline: float | None,
         if score == 0:
             return draft
         try:
-            other = other_solution(draft, masks, deadline, limit=10.0)
+            other = other_solution(draft, masks, deadline, work=REPAIR_WORK)
         except Undecided:
             return None
         if other is None:
