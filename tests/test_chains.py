@@ -236,3 +236,46 @@ def test_cli_max_chain(capsys):
     lines = capsys.readouterr().out.splitlines()
     head, row = lines[0].split(","), lines[1].split(",")
     assert int(row[head.index("max_chain")]) >= 1
+
+
+def test_a_walks_work_budget_ends_it_as_a_deadline_would():
+    """Engine(work=N): the chain links walked count against the walk's budget; once it is
+    spent the walk ends as TIMEOUT (what a deadline gives), at the same step every time.
+    Without a budget, or with a large one, the walk is the usual one."""
+    from deducer.explain.engine import SOLVED, TIMEOUT, Engine
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    rules = registry.load()
+    free = Engine(p, rules)
+    assert free.run() == SOLVED
+    assert any(s.rule in CHAIN_RULES for s in free.steps) and free.context.spent > 0
+    large = Engine(p, rules, work=10 * free.context.spent)
+    assert large.run() == SOLVED and [s.to_json() for s in large.steps] == \
+        [s.to_json() for s in free.steps]
+    runs = []
+    for _ in range(2):
+        eng = Engine(p, rules, work=free.context.spent // 2)
+        assert eng.run() == TIMEOUT
+        runs.append((len(eng.steps), eng.context.spent, eng.state.masks))
+    assert runs[0] == runs[1] and runs[0][0] < len(free.steps)
+    tiny = Engine(p, rules, work=1)
+    assert tiny.run() == TIMEOUT and not any(s.rule in CHAIN_RULES for s in tiny.steps)
+
+
+def test_backtracking_spends_the_walks_budget_and_stops_with_it():
+    """The backtracking rule's solver gets what is left of the walk's work budget (three
+    units a search node) and spends it; with too little it yields nothing."""
+    from deducer.explain.state import Context, State, View
+    from deducer.rules import fallback
+
+    p = formats.load("puzzles/deducer-trial.txt")
+
+    def view(work):
+        return View(State(p), Context(p, work=work))
+
+    free = view(None)
+    assert list(fallback.backtracking(free)) and free.context.spent > 0
+    enough = view(free.context.spent)
+    assert list(fallback.backtracking(enough)) and enough.context.spent == free.context.spent
+    short = view(free.context.spent - fallback.NODE_WORK)
+    assert not list(fallback.backtracking(short)) and short.context.stopped()

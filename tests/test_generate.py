@@ -235,6 +235,27 @@ def test_an_over_weight_step_stops_the_walk():
 
 
 # ---------------------------------------------------------------------------- command line
+def test_a_slow_or_loaded_machine_makes_the_same_puzzles(monkeypatch):
+    """Issue 13: a seed fixes the puzzles. Without --timeout nothing inside a puzzle's
+    search may read the clock to decide what is kept: its limits count work. Here the
+    clock advances 2 ms at every read, as on a machine many times slower (or loaded),
+    which made the old seconds limits stop walks and solver calls that an idle machine
+    finished (12 attempts and another puzzle instead of one attempt)."""
+    import itertools
+    import time
+
+    from deducer.puzzle.formats import dumps
+
+    def made():
+        res = generate_one(Request(8, 8, "Extreme", seed=1), 0)
+        return dumps(res.puzzle, "pipe"), res.attempts, res.stats.get("failed")
+
+    real = made()
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "perf_counter", lambda: 0.002 * next(ticks))
+    assert made() == real
+
+
 def test_same_seed_same_bytes_whatever_jobs(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     r1 = cli("generate", "--size", "7x7", "--count", "3", "--seed", "4", "--out", str(a),

@@ -323,3 +323,29 @@ def test_resplit_off_gives_the_same_solutions():
         search.RESPLIT_DEPTH = old
     assert on[0] == off[0] and on[1] and off[1]
     assert on[2] >= 1 and off[2] == 0
+
+
+@needs_sat
+def test_a_work_budget_stops_the_search_like_a_time_limit_and_the_same_every_time():
+    """``work`` counts search nodes and oracle conflicts, not seconds: a small budget
+    leaves the result incomplete as a timeout does, at the same point on every run (the
+    generator's reproducibility rests on it); a large one changes nothing."""
+    p = grids.random_clued(8, 8, 6)  # 832 solutions: nodes first, then the oracle's turn
+    full = solve(p, max_solutions=5000)
+    assert full.complete and len(full.solutions) == 832
+    assert full.nodes > 0 and full.stats["oracle_conflicts"] > 0
+    assert full.work == full.nodes + full.stats["oracle_conflicts"] // search.CONFLICTS_PER_UNIT
+    big = solve(p, max_solutions=5000, work=10 * full.work)
+    assert big.complete and not big.timed_out and big.work == full.work
+    assert sorted(big.solutions) == sorted(full.solutions)
+    # stopped in the search, and inside the oracle's part (after the search's nodes)
+    for budget in (50, full.nodes + (full.work - full.nodes) // 2):
+        a = solve(p, max_solutions=5000, work=budget)
+        b = solve(p, max_solutions=5000, work=budget)
+        assert a.timed_out and not a.complete and 0 < len(a.solutions) < 832
+        assert budget <= a.work <= budget + oracle.CONFLICT_SLICE
+        assert (a.work, a.nodes, a.stats["oracle_conflicts"], a.solutions) == \
+            (b.work, b.nodes, b.stats["oracle_conflicts"], b.solutions)
+    none = solve(p, max_solutions=2, work=0)
+    assert not none.solutions and none.timed_out and not none.complete
+    assert none.reason == "work limit reached before a solution was found"
