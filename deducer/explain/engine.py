@@ -9,7 +9,7 @@ rescan would give, because runs are always visited in id order.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import RuleError
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
@@ -40,6 +40,9 @@ class Step:
     available: int  # simplest-tier moves open before this step (bottleneck measure)
     combos_removed: list[tuple[str, list[str]]] = field(default_factory=list)
     proof: dict | None = None  # DESIGN.md §5b, already in JSON form
+    #: links of the step's proof by assumption (its longest case); kept in lean walks,
+    #: which drop the proof, so their rating still measures chains (not in the JSON)
+    chain: int = 0
 
     def to_json(self) -> dict:
         return {
@@ -57,6 +60,24 @@ class Step:
             "available": self.available,
             **({"proof": self.proof} if self.proof is not None else {}),
         }
+
+
+def _chain_links(proof: Proof | None) -> int:
+    """Links of a proof by assumption, the longest case of a proof by cases (what
+    :func:`rating.chain_length` reads from the proof's JSON)."""
+    if proof is None:
+        return 0
+    if proof.cases:
+        return max((len(c.links) for c in proof.cases
+                    if not c.cases and c.assume is not None), default=0)
+    return len(proof.links) if proof.assume is not None else 0
+
+
+def _mask(digits) -> int:
+    out = 0
+    for d in digits:
+        out |= BIT[d]
+    return out
 
 
 def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
@@ -301,45 +322,10 @@ class Engine:
     def _apply(self, rule: Rule, ded: Deduction, effect, available: int) -> Step:
         place, elim, drop = effect
         masks = self.state.masks
-        layout = self.state.layout
-        before = {}
-        touched: set[int] = set()
         self._check_possible(rule, ded, place, elim)
         resolve_proof(ded)
         floor = self._proof_floor(ded.proof)  # on the board the step is made on
-        for i, m in elim.items():
-            before.setdefault(i, masks[i])
-            masks[i] &= ~m
-            touched.add(i)
-        for i, d in place.items():
-            before.setdefault(i, masks[i])
-            masks[i] = BIT[d]
-            if not self._placed[i]:
-                self._placed[i] = True
-                self._open -= 1
-            touched.add(i)
-            for rid in layout.cell_runs[i]:
-                for j in layout.run_cells[rid]:
-                    if j != i and masks[j] & BIT[d]:
-                        before.setdefault(j, masks[j])
-                        masks[j] &= ~BIT[d]
-                        touched.add(j)
-        touched_runs: set[int] = set()
-        for rid, cs in drop.items():
-            self.state.live[rid] = tuple(c for c in self.state.live[rid] if c not in cs)
-            touched_runs.add(rid)
-        # a placed digit rules out every combination without it
-        for i, d in place.items():
-            for rid in layout.cell_runs[i]:
-                live = self.state.live[rid]
-                kept = tuple(c for c in live if c & BIT[d])
-                if kept != live:
-                    self.state.live[rid] = kept
-                    touched_runs.add(rid)
-        self._mark_dirty(touched, touched_runs)
-        self.state.journal.extend(sorted(touched))
-        if self._broken is None:
-            self._broken = self._broken_near(touched, touched_runs)
+        before = self._change(place, elim, drop)
         whites = self.puzzle.whites
         placements = [(*whites[i], d) for i, d in sorted(place.items())]
         eliminations = []
@@ -374,9 +360,71 @@ class Engine:
             combos_removed=combos_removed,
             proof=None if ded.proof is None or self.lean else proof_json(self.puzzle,
                                                                           ded.proof),
+            chain=_chain_links(ded.proof),
         )
         self.steps.append(step)
         return step
+
+    def _change(self, place: dict[int, int], elim: dict[int, int],
+                drop: dict[int, tuple[int, ...]]) -> dict[int, int]:
+        """Make a step's effect on the grid and keep the bookkeeping; returns the masks
+        of the cells it changed as they were before."""
+        masks = self.state.masks
+        layout = self.state.layout
+        before: dict[int, int] = {}
+        touched: set[int] = set()
+        for i, m in elim.items():
+            before.setdefault(i, masks[i])
+            masks[i] &= ~m
+            touched.add(i)
+        for i, d in place.items():
+            before.setdefault(i, masks[i])
+            masks[i] = BIT[d]
+            if not self._placed[i]:
+                self._placed[i] = True
+                self._open -= 1
+            touched.add(i)
+            for rid in layout.cell_runs[i]:
+                for j in layout.run_cells[rid]:
+                    if j != i and masks[j] & BIT[d]:
+                        before.setdefault(j, masks[j])
+                        masks[j] &= ~BIT[d]
+                        touched.add(j)
+        touched_runs: set[int] = set()
+        for rid, cs in drop.items():
+            self.state.live[rid] = tuple(c for c in self.state.live[rid] if c not in cs)
+            touched_runs.add(rid)
+        # a placed digit rules out every combination without it
+        for i, d in place.items():
+            for rid in layout.cell_runs[i]:
+                live = self.state.live[rid]
+                kept = tuple(c for c in live if c & BIT[d])
+                if kept != live:
+                    self.state.live[rid] = kept
+                    touched_runs.add(rid)
+        self._mark_dirty(touched, touched_runs)
+        self.state.journal.extend(sorted(touched))
+        if self._broken is None:
+            self._broken = self._broken_near(touched, touched_runs)
+        return before
+
+    def recount(self, steps: list[Step]) -> list[Step]:
+        """``steps``, a lean walk of this puzzle from the start, with what a full walk
+        adds to the rating: the count of open easy moves before each step. The walk is
+        replayed on this (fresh) engine's grid, no rule asked for a deduction, so this
+        costs a small part of walking again (the generator's final rating)."""
+        index = self.puzzle.index
+        run_id = {run.name: run.id for run in self.puzzle.runs}
+        out = []
+        for step in steps:
+            available = self._count_available()
+            place = {index[(r, c)]: d for r, c, d in step.placements}
+            elim = {index[(r, c)]: _mask(ds) for r, c, ds in step.eliminations}
+            drop = {run_id[name]: tuple(_mask(map(int, c.split("+"))) for c in cs)
+                    for name, cs in step.combos_removed}
+            self._change(place, elim, drop)
+            out.append(replace(step, available=available))
+        return out
 
     def _proof_floor(self, proof: Proof | None) -> float:
         """The least weight of a step whose proof asks a reader to try the arrangements

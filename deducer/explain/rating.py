@@ -80,8 +80,8 @@ def chain_length(step) -> int:
     """Links of a step's proof by assumption (the longest case of a proof by cases); 0
     for a step with no chain. Berthier's W-rating counts the same thing."""
     proof = getattr(step, "proof", None)
-    if not proof:
-        return 0
+    if not proof:  # a lean walk's step keeps the count, not the proof
+        return getattr(step, "chain", 0)
     if "cases" in proof:
         return max((len(c.get("links", ())) for c in proof["cases"]), default=0)
     return len(proof.get("links", ()))
