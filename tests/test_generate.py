@@ -182,9 +182,7 @@ def test_lean_steps_are_the_full_walkthroughs_steps():
     and so the rating must be exactly the full walkthrough's."""
     from deducer.explain import registry
     from deducer.explain.engine import Engine, explain
-    from deducer.explain.rating import rate_steps
-
-    from deducer.explain.rating import chain_length
+    from deducer.explain.rating import chain_length, rate_steps
 
     rules = registry.load()
     chains = 0
