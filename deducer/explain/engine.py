@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from ..errors import RuleError
-from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
+from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution
 from .registry import Rule, check_deduction
 from .sentences import effect_text, sentence
@@ -71,13 +71,6 @@ def _chain_links(proof: Proof | None) -> int:
         return max((len(c.links) for c in proof.cases
                     if not c.cases and c.assume is not None), default=0)
     return len(proof.links) if proof.assume is not None else 0
-
-
-def _mask(digits) -> int:
-    out = 0
-    for d in digits:
-        out |= BIT[d]
-    return out
 
 
 def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
@@ -419,8 +412,8 @@ class Engine:
         for step in steps:
             available = self._count_available()
             place = {index[(r, c)]: d for r, c, d in step.placements}
-            elim = {index[(r, c)]: _mask(ds) for r, c, ds in step.eliminations}
-            drop = {run_id[name]: tuple(_mask(map(int, c.split("+"))) for c in cs)
+            elim = {index[(r, c)]: mask_of(ds) for r, c, ds in step.eliminations}
+            drop = {run_id[name]: tuple(mask_of(map(int, c.split("+"))) for c in cs)
                     for name, cs in step.combos_removed}
             self._change(place, elim, drop)
             out.append(replace(step, available=available))
