@@ -102,6 +102,13 @@ class Draft:
             squares.append(tuple(row))
         return tuple(squares)
 
+    def around(self, cells) -> tuple[set[int], set[int]]:
+        """The runs through the cells that share a run with ``cells``, and their cells:
+        what a digit change there can alter before propagation reaches farther."""
+        near = {j for i in cells for rid in self.cell_runs[i] for j in self.runs[rid]}
+        runs = {rid for j in near for rid in self.cell_runs[j]}
+        return runs, {j for rid in runs for j in self.runs[rid]}
+
     # ---- edits -------------------------------------------------------------------
     def free_digits(self, i: int) -> list[int]:
         """Digits cell ``i`` could take instead of its own, keeping its runs distinct."""

@@ -158,9 +158,7 @@ def estimate(draft: Draft, base: Walk, changed: list[int], ladder, cap: float | 
     puzzle = draft.puzzle()
     old = base.state
     masks, placed = old.masks[:], old.placed[:]
-    near = {j for i in changed for rid in draft.cell_runs[i] for j in draft.runs[rid]}
-    reset_runs = {rid for j in near for rid in draft.cell_runs[j]}
-    reset = {j for rid in reset_runs for j in draft.runs[rid]}
+    reset_runs, reset = draft.around(changed)
     for j in reset:
         masks[j], placed[j] = ALL, False
     for j in reset:

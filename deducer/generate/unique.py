@@ -43,8 +43,7 @@ def open_near(draft: Draft, masks: list[int], i: int, d: int) -> int:
     totals = draft.totals_with(i, d)
     layout = draft.layout(totals)
     trial = masks[:]
-    near = {j for rid in draft.cell_runs[i] for j in draft.runs[rid]}
-    reset = {j for k in near for rid in draft.cell_runs[k] for j in draft.runs[rid]}
+    _, reset = draft.around([i])
     for j in reset:
         trial[j] = ALL
     try:  # every run through a reset cell: its crossing run may hold what narrowed it
