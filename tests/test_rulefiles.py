@@ -110,6 +110,18 @@ def forgets_a_value(view):
 
 
 @rule
+def late_search(view, rid):
+    """A sound step (the core lone-cell rule's) whose proof, built late, has search runs:
+    lean walks never build it, so their rating would differ."""
+    from deducer.explain.state import Proof
+    from deducer.rules.basic import lone_cell
+
+    for ded in lone_cell(view, rid):
+        ded.proof = lambda: Proof(runs=(rid,), search=(rid,))
+        yield ded
+
+
+@rule
 def needs_an_argument(view, extra):
     return ()
 
@@ -335,6 +347,7 @@ RUN_FAULTS = {
                                                     "removes every candidate")),
     "outside-the-grid": ("outside_the_grid", "global", ("outside the grid",)),
     "not-a-digit": ("not_a_digit", "global", ("(0, 12)",)),
+    "late-search-proof": ("late_search", "run", ("built a proof late", "search runs")),
     "wrong-signature": ("needs_an_argument", "global", ("needs_an_argument", "extra")),
     "missing-template-value": ("forgets_a_value", "global", ()),  # see below
 }

@@ -316,7 +316,13 @@ class Engine:
         place, elim, drop = effect
         masks = self.state.masks
         self._check_possible(rule, ded, place, elim)
-        resolve_proof(ded)
+        if callable(ded.proof) and self.lean:
+            # a proof built late is for showing (see Deduction.proof), and a lean walk
+            # shows nothing: region sums' proofs, trimmed by a local search, were a fifth
+            # of the generator's rating walks
+            ded.proof = None
+        elif callable(ded.proof):
+            self._late_proof(rule, resolve_proof(ded))
         floor = self._proof_floor(ded.proof)  # on the board the step is made on
         before = self._change(place, elim, drop)
         whites = self.puzzle.whites
@@ -418,6 +424,16 @@ class Engine:
             self._change(place, elim, drop)
             out.append(replace(step, available=available))
         return out
+
+    @staticmethod
+    def _late_proof(rule: Rule, proof: Proof | None) -> None:
+        """A proof built late is skipped by lean walks, so it may not carry what the rating
+        reads (runs a reader must search, an assumption's links): a lean walk's rating
+        would differ from this one."""
+        if proof is not None and (proof.search or proof.assume is not None or proof.cases):
+            raise RuleError(f"rule {rule.id!r} ({rule.implementation}) built a proof late "
+                            "that the rating reads (search runs or an assumption); give "
+                            "such a proof at once, not as a function", path=rule.source)
 
     def _proof_floor(self, proof: Proof | None) -> float:
         """The least weight of a step whose proof asks a reader to try the arrangements

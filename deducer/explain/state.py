@@ -70,6 +70,8 @@ class Deduction:
     text: str | None = None  # a ready sentence instead of the template (trial chains)
     #: DESIGN.md §5b; the engine turns it into the step's JSON. May be a function returning
     #: the Proof, called only for the deduction the engine takes (:func:`resolve_proof`)
+    #: and never in lean walks, so such a proof may not carry what the rating reads
+    #: (``search`` runs, an assumption): those are given at once
     proof: Proof | None = None
 
 

@@ -248,9 +248,19 @@ def _one(view, region, chosen, excluded, plus, minus, k):
                   target=view.cell_name(x))
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
-    kept, _ = trim(view, runs, {}, {}, {x: v})
     return Deduction(placements={x: v}, cells=cells, runs=runs, values=values,
-                     weight=_weight(1, runs), proof=Proof(runs=kept))
+                     weight=_weight(1, runs), proof=_trimmed(view, runs, {}, {}, {x: v}))
+
+
+def _trimmed(view, runs, facts, elims, places):
+    """The step's proof, built late (:class:`Deduction`): the runs and facts a reader needs,
+    found by solving the local problem again without each (:func:`local.trim`), a search
+    that only a walkthrough someone reads needs; the rating does not read it."""
+    def build() -> Proof:
+        kept, needed = trim(view, runs, facts, elims, places)
+        return Proof(cells=needed, runs=kept)
+
+    return build
 
 
 def _shared_run(view, x, y) -> int | None:
@@ -306,10 +316,9 @@ def _two(view, region, chosen, excluded, plus, minus, k):
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
     extra = (shared,) if used_distinct and shared not in runs else ()
-    kept, facts = trim(view, runs + extra, {x: mx, y: my}, elim, {})
-    proof = Proof(cells=facts, runs=kept)
     return Deduction(eliminations=elim, cells=cells, runs=runs + extra, values=values,
-                     weight=_weight(2, runs + extra), proof=proof)
+                     weight=_weight(2, runs + extra),
+                     proof=_trimmed(view, runs + extra, {x: mx, y: my}, elim, {}))
 
 
 def _ways(doms, sign, apart, k, cap: int):
@@ -403,7 +412,7 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     runs = _runs(region, chosen)
     extra = tuple(r for r in shared if r not in runs)
     area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
-    kept, facts = trim(view, runs + extra, dict(zip(cells, masks, strict=True)), elim, {})
-    proof = Proof(cells=facts, runs=kept)
-    return Deduction(eliminations=elim, cells=area, runs=proof.runs, values=values,
-                     weight=_weight(len(cells), runs + extra), proof=proof)
+    return Deduction(eliminations=elim, cells=area, runs=runs + extra, values=values,
+                     weight=_weight(len(cells), runs + extra),
+                     proof=_trimmed(view, runs + extra, dict(zip(cells, masks, strict=True)),
+                                    elim, {}))
