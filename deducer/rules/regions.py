@@ -38,6 +38,7 @@ class _Tracker:
         self.started = False
         self.mark = 0  # the state's log length when last read
         self.seen: tuple[list[bool], tuple[int, ...]] | None = None  # without a log
+        self.was_placed = [False] * ncells  # written in when last read
         self.cost = [0] * len(regions)
         self.ready: dict[int, set[int]] = {}
 
@@ -53,15 +54,21 @@ class _Tracker:
                 total += n_in if n_in < n_out else n_out
         return total
 
-    def _touched(self, view) -> set[int]:
-        """Regions with a cell changed since the last call."""
+    def _touched(self, view) -> tuple[set[int], set[int]]:
+        """Regions with a cell changed since the last call, and those of them with a cell
+        written in since (only a written digit changes a region's count)."""
         touched: set[int] = set()
+        written: set[int] = set()
+        was = self.was_placed
         log = view.changed_since(self.mark)
         if log is not None:
             self.mark += len(log)
-            for i in log:
+            for i in set(log):
                 touched.update(self.by_cell[i])
-            return touched
+                if view.is_placed(i) != was[i]:
+                    was[i] = not was[i]
+                    written.update(self.by_cell[i])
+            return touched, written
         # a state without a log (a hand-made test position): compare whole grids
         now = ([view.is_placed(i) for i in range(len(self.by_cell))], view.masks)
         if self.seen is not None:
@@ -69,18 +76,23 @@ class _Tracker:
                 if a != b or m != n:
                     touched.update(self.by_cell[i])
         self.seen = now
-        return touched
+        self.was_placed = now[0][:]
+        return touched, touched
 
     def update(self, view) -> None:
-        touched = self._touched(view)
         ready, cost = self.ready, self.cost
         if not self.started:
             self.started = True
-            touched = range(len(self.regions))
+            self._touched(view)
+            self.was_placed = [view.is_placed(i) for i in range(len(self.by_cell))]
+            touched = written = range(len(self.regions))
+        else:
+            touched, written = self._touched(view)
         for k in touched:
-            ready.get(cost[k], set()).discard(k)
-            cost[k] = c = self._cost(self.regions[k], view.is_placed)
-            ready.setdefault(c, set()).add(k)
+            if k in written:
+                ready.get(cost[k], set()).discard(k)
+                cost[k] = self._cost(self.regions[k], view.is_placed)
+            ready.setdefault(cost[k], set()).add(k)
 
     def candidates(self, want: int) -> list[int]:
         return sorted(self.ready.get(want, ()))
