@@ -9,14 +9,28 @@ from . import rule
 from .facts import alts, both, cell_facts, free_mask, minus, proof
 
 
-def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:
-    """Valid lower and upper bounds on the sum of distinct digits, one from each mask,
-    each with the sum that shows it (``1+2+3``).
+def _limits(masks: list[int]) -> tuple[int, int]:
+    """Valid lower and upper bounds on the sum of distinct digits, one from each mask.
 
     Two bounds each way, the tighter kept: each cell on its own (its smallest/largest
     candidate) and the distinct-digits bound (the smallest/largest ``k`` digits any of
-    the cells can take).
-    """
+    the cells can take)."""
+    avail = 0
+    lo = hi = 0
+    for m in masks:
+        avail |= m
+        lo += LOW[m]
+        hi += HIGH[m]
+    ds = DIGITS[avail]
+    k = len(masks)
+    if len(ds) >= k:
+        lo = max(lo, sum(ds[:k]))
+        hi = min(hi, sum(ds[-k:]))
+    return lo, hi
+
+
+def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:
+    """:func:`_limits`, each with the sum that shows it (``1+2+3``), for the sentence."""
     k = len(masks)
     avail = 0
     for m in masks:
@@ -35,9 +49,10 @@ def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:
     return lo, hi
 
 
-def _bounds(need: int, masks: list[int]) -> tuple[int, int, tuple, tuple]:
-    least, most = _extremes(masks)
-    return need - most[0], need - least[0], least, most
+def _bounds(need: int, masks: list[int]) -> tuple[int, int]:
+    """The least and most a cell can be when the other cells (``masks``) leave ``need``."""
+    least, most = _limits(masks)
+    return need - most, need - least
 
 
 def _exact(view, rid, cells, total, facts, i, d) -> bool:
@@ -88,7 +103,7 @@ def sum_bounds(view, rid):
             avail |= masks[j]
         if len(DIGITS[avail]) < len(others):
             continue  # the other cells cannot all be filled: other rules report it
-        lo, hi, _, _ = _bounds(need, [masks[j] for j in others])
+        lo, hi = _bounds(need, [masks[j] for j in others])
         out = [d for d in DIGITS[masks[i]] if d < lo or d > hi]
         if not out:
             continue
@@ -101,7 +116,7 @@ def sum_bounds(view, rid):
             facts = cell_facts(view, others, (rid,))
             for j in list(facts):
                 trial = [facts[k] if k in facts and k != j else free[k] for k in others]
-                t_lo, t_hi, _, _ = _bounds(need, trial)
+                t_lo, t_hi = _bounds(need, trial)
                 if d < t_lo or d > t_hi:
                     del facts[j]
             if any(_exact(view, rid, cells, total, {k: m for k, m in facts.items() if k != j},
@@ -116,7 +131,8 @@ def sum_bounds(view, rid):
         digits = sorted(_covered(groups, key))
         facts = dict(key)
         used = [facts.get(j, free[j]) for j in others]
-        lo, hi, least, most = _bounds(need, used)
+        lo, hi = _bounds(need, used)
+        least, most = _extremes(used)
         too_small = [d for d in digits if d < lo]
         too_big = [d for d in digits if d > hi]
         gone = 0
