@@ -44,11 +44,14 @@ LAYOUT_TRIES = 8
 #: and rounds in a row without progress before the attempt is given up
 EASE_ROUNDS, EASE_PATIENCE = 120, 4
 #: digit changes compared per easing round, and how many of them (the best estimates)
-#: are walked in full. Most easing attempts stall (12x12 Easy: two in three) and each
-#: costs a layout, a fill and a uniqueness repair; comparing 12 changes a round instead of
-#: 8 stalls less often than the estimates cost (12x12 Easy, 40 requests: 100 attempts and
-#: 232 s in all, then 64 and 197 s; 16x16 Hard and Medium fewer attempts too; 16 no better)
-EASE_SAMPLE, EASE_EXACT = 12, 3
+#: are walked in full. Most easing attempts on small grids stall (12x12 Easy: two in
+#: three), each costing a layout, a fill and a uniqueness repair; comparing 12 changes a
+#: round there stalls less often than the estimates cost (12x12 Easy, 40 requests: 100
+#: attempts and 232 s in all with 8, then 64 and 197 s; 16x16 Hard and Medium fewer
+#: attempts too; 16 no better). On large grids 12 was slower (30x30 Expert, seed 1: two
+#: puzzles in 49 s with 8, 194 s with 12), so they keep 8 (EASE_SAMPLE_LARGE) above
+#: EASE_SMALL_CELLS white cells (16x16 has about 170, 22x22 about 330)
+EASE_SAMPLE, EASE_SAMPLE_LARGE, EASE_SMALL_CELLS, EASE_EXACT = 12, 8, 200, 3
 #: Work budgets of one draft's searches. They are counted, not timed: a seconds limit
 #: here decided which drafts were kept, so a loaded machine kept other drafts and a seed
 #: gave other puzzles. A lean walk may spend WALK_WORK + WALK_WORK_PER_CELL units per white
@@ -262,6 +265,7 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
     Also lowers the effort of a walk that finishes but is bumped a level for its length."""
     cur = walk(draft, target.ladder, target.cap, deadline)
     level_rank = _rank(req.level)
+    sample = EASE_SAMPLE if len(draft.values) <= EASE_SMALL_CELLS else EASE_SAMPLE_LARGE
     misses = 0
     for _ in range(EASE_ROUNDS):
         if deadline is not None and time.perf_counter() > deadline:
@@ -285,13 +289,13 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
         cands = [(i, d) for i in where for d in draft.free_digits(i)]
         if not cands:
             return None
-        if len(cands) > 4 * EASE_SAMPLE:
-            cands = rng.sample(cands, 4 * EASE_SAMPLE)
+        if len(cands) > 4 * sample:
+            cands = rng.sample(cands, 4 * sample)
         cands.sort(key=lambda c: (_open_after(draft, *c), rng.random()))
-        half = EASE_SAMPLE // 2
+        half = sample // 2
         rest = cands[half:]
         pick = cands[:half] + rng.sample(rest, min(half, len(rest)))
-        moves = [[(i, d)] for i, d in pick] + _refills(draft, where, rng, EASE_SAMPLE // 2)
+        moves = [[(i, d)] for i, d in pick] + _refills(draft, where, rng, sample // 2)
         if cur.status != SOLVED and cur.state is not None:
             # rank the moves by an estimate, walk the best few in full
             ranked = []
