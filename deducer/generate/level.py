@@ -37,6 +37,14 @@ from .unique import Undecided, make_unique, open_count, other_solution
 #: hundred points a move): a fixed 40 gave up climbs a few moves short, and an attempt
 #: costs more than those moves (12 requests, same load: mean 9.4 s a puzzle, then 6.8 s).
 STEER_TRIES, STEER_PATIENCE = 120, 20
+#: cells a hardening move towards an uncapped level (Extreme) looks at: the one whose best
+#: digit adds most combinations to its clues is changed. Changes at one random cell were
+#: often too small to count (12x12 Extreme, 80 requests, seeds 2-9, same load: one cell
+#: 577 s in all, medians 5.0 and 5.4 s a seed set; two 446 s, 4.6 and 4.5 s; four 504 s;
+#: eight broke uniqueness and stalled attempts more often, 555 s; 8x8 and 16x16 about the
+#: same either way). Below a cap bigger changes overshoot it (16x16 Hard with four: 46 s,
+#: then 58 s), so capped levels look at one
+STEER_CELLS = 2
 #: layouts drawn per attempt, the one with fewest white cells kept, where the level's
 #: effort limit binds (see core.white_budget)
 LAYOUT_TRIES = 8
@@ -398,13 +406,23 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
         rank = _rank(exp.rating.level)
         harder = rank < level or (rank == level and req.needs is not None)
         if harder:
-            i = rng.randrange(len(draft.values))
-            digits = draft.free_digits(i)
-            if not digits:
+            picked = None
+            for _ in range(STEER_CELLS if target.cap is None else 1):
+                i = rng.randrange(len(draft.values))
+                digits = draft.free_digits(i)
+                if not digits:
+                    continue
+                # the digits whose clues allow the most combinations first: less for the
+                # reader to go on
+                order = sorted(digits,
+                               key=lambda x: (-_combos_after(draft, i, x), rng.random()))
+                now = _combos_after(draft, i, draft.values[i])
+                gain = _combos_after(draft, i, order[0]) - now
+                if picked is None or gain > picked[0]:
+                    picked = (gain, i, order)
+            if picked is None:
                 continue
-            # the digits whose clues allow the most combinations first: less for the
-            # reader to go on
-            order = sorted(digits, key=lambda x: (-_combos_after(draft, i, x), rng.random()))
+            _, i, order = picked
             d = order[0]
             # a rating within the level and above the current one, or it is no use
             stop = target.cap if target.cap is not None else target.top
