@@ -30,23 +30,19 @@ def _limits(masks: list[int]) -> tuple[int, int]:
 
 
 def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:
-    """:func:`_limits`, each with the sum that shows it (``1+2+3``), for the sentence."""
-    k = len(masks)
+    """:func:`_limits`, each with the sum that shows it (``1+2+3``), for the sentence: the
+    cells' own smallest (largest) candidates where that bound is the one kept, else the
+    smallest (largest) digits the cells can take."""
+    lo, hi = _limits(masks)
     avail = 0
     for m in masks:
         avail |= m
-    ds = DIGITS[avail]
-    lows = [LOW[m] for m in masks]
-    highs = [HIGH[m] for m in masks]
-    lo = (sum(lows), "+".join(map(str, sorted(lows))))
-    hi = (sum(highs), "+".join(map(str, sorted(highs))))
-    if len(ds) >= k:
-        lo_set, hi_set = ds[:k], ds[-k:]
-        if sum(lo_set) > lo[0]:
-            lo = (sum(lo_set), "+".join(map(str, lo_set)))
-        if sum(hi_set) < hi[0]:
-            hi = (sum(hi_set), "+".join(map(str, hi_set)))
-    return lo, hi
+    ds, k = DIGITS[avail], len(masks)
+    lows = sorted(LOW[m] for m in masks)
+    highs = sorted(HIGH[m] for m in masks)
+    shown_lo = lows if sum(lows) == lo else ds[:k]
+    shown_hi = highs if sum(highs) == hi else ds[-k:]
+    return (lo, "+".join(map(str, shown_lo))), (hi, "+".join(map(str, shown_hi)))
 
 
 def _bounds(need: int, masks: list[int]) -> tuple[int, int]:

@@ -76,7 +76,6 @@ class _Tracker:
                 if a != b or m != n:
                     touched.update(self.by_cell[i])
         self.seen = now
-        self.was_placed = now[0][:]
         return touched, touched
 
     def update(self, view) -> None:
