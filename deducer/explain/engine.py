@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from ..errors import RuleError
-from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos, mask_of
+from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution
 from .registry import Rule, check_deduction
 from .sentences import effect_text, sentence
@@ -130,7 +130,8 @@ class Engine:
     def __init__(self, puzzle: Puzzle, rules: list[Rule], *, use_entries: bool = True,
                  deadline: float | None = None, max_steps: int | None = None,
                  state: State | None = None, lean: bool = False,
-                 stop_above: float | None = None, work: int | None = None):
+                 stop_above: float | None = None, work: int | None = None,
+                 dirty: dict[str, set[int]] | None = None):
         self.puzzle = puzzle
         # lean: steps for rating only (no sentences, no proofs in JSON, no count of open
         # easy moves), for the generator, which rates hundreds of drafts and shows none
@@ -151,7 +152,11 @@ class Engine:
         self.max_steps = max_steps
         self.steps: list[Step] = []
         nruns = len(puzzle.runs)
-        self.dirty = {r.id: set(range(nruns)) for r in rules if r.scope == "run"}
+        # ``dirty``: where a walk of the same ladder left off, the runs each run rule must
+        # look at again (:meth:`touched` adds a change's); the rest are known to hold no
+        # deduction, so a walk resumed after a small change does not rescan the grid
+        self.dirty = {r.id: set(range(nruns)) if dirty is None else set(dirty.get(r.id, ()))
+                      for r in rules if r.scope == "run"}
         self.tier1 = [r for r in rules if r.tier == 1 and r.scope == "run"]
         self.avail: dict[str, dict[int, int]] = {r.id: {} for r in self.tier1}
         self.avail_dirty = {r.id: set(range(nruns)) for r in self.tier1}
@@ -189,8 +194,8 @@ class Engine:
             for j in run.cells:
                 if self._placed[j]:
                     placed |= masks[j]
-            if placed:
-                self.state.live[rid] = tuple(c for c in combos(run.total, run.length)
+            if placed:  # narrowed, never widened: a state passed in may be narrower
+                self.state.live[rid] = tuple(c for c in self.state.live[rid]
                                              if c & placed == placed)
 
     # ---- the loop -------------------------------------------------------------
@@ -486,6 +491,10 @@ class Engine:
             if not live[rid]:
                 return ("run", rid)
         return None
+
+    def touched(self, cells, runs) -> None:
+        """Cells and runs changed from outside (a resumed walk's): their rules look again."""
+        self._mark_dirty(set(cells), set(runs))
 
     def _mark_dirty(self, cells: set[int], runs: set[int]) -> None:
         layout = self.state.layout

@@ -133,6 +133,7 @@ class Walk:
     left: int
     puzzle: Puzzle
     state: State | None = None  # where it ended (for estimates that continue from there)
+    dirty: dict | None = None  # and the runs its rules had still to look at there
 
     @property
     def progress(self) -> tuple[int, int, int]:
@@ -155,7 +156,7 @@ def walk(draft: Draft, ladder, cap: float | None, deadline: float | None) -> Wal
     masks = eng.state.masks
     placed = sum(eng.state.placed)
     return Walk(status, eng.steps, placed, sum(POP[m] for m in masks) - len(masks), puzzle,
-                eng.state)
+                eng.state, eng.dirty)
 
 
 def estimate(draft: Draft, base: Walk, changed: list[int], ladder, cap: float | None,
@@ -185,8 +186,12 @@ def estimate(draft: Draft, base: Walk, changed: list[int], ladder, cap: float | 
         live[rid] = combos(puzzle.runs[rid].total, puzzle.runs[rid].length)
     state = State(puzzle, masks, live)
     state.placed = placed
+    # the rules look again only around the change: elsewhere the grid is where the walk
+    # left off, with nothing more to find (a tenth of the estimates' time on 12x12 Easy
+    # went to rescanning every run)
     eng = Engine(puzzle, ladder, lean=True, stop_above=cap, state=state, deadline=deadline,
-                 work=walk_work(len(draft.values)))
+                 work=walk_work(len(draft.values)), dirty=base.dirty)
+    eng.touched(reset, reset_runs)
     eng.run()
     return sum(state.placed), -(sum(POP[m] for m in masks) - len(masks))
 
