@@ -556,3 +556,29 @@ def test_easing_walks_the_cheaper_ladder_where_length_alone_lifts_the_level():
     assert _cheaper(Request(16, 16, "Medium"), rules) is None  # 16x16 Easy is in reach
     assert _cheaper(Request(12, 12, "Expert"), rules) is None
     assert _cheaper(Request(30, 30, "Easy"), rules) is None
+
+
+def test_an_easing_move_that_lets_in_a_second_solution_is_mended():
+    """Easing keeps a move that broke uniqueness only with the repairs that restore it
+    (a draft with two solutions can be eased for ever): the repairs handed back make the
+    draft unique by the solver's count, and the draft is left as it was."""
+    from deducer.generate.level import _applied, _mend, _unique
+
+    mended = 0
+    for draft in _drafts(4, size=10, seed=9):
+        rng = random.Random(1)
+        before = draft.values[:]
+        moves = [(i, d) for i in range(len(draft.values)) for d in draft.free_digits(i)]
+        for i, d in rng.sample(moves, min(15, len(moves))):
+            with _applied(draft, [(i, d)]):
+                if _unique(draft, None):
+                    continue
+                fix = _mend(draft, rng, None)
+                assert draft.values == [*before[:i], d, *before[i + 1:]]  # undone
+            if fix is None:
+                continue
+            with _applied(draft, [(i, d), *fix]):
+                assert len(solve(draft.puzzle(), max_solutions=2).solutions) == 1
+            mended += 1
+        assert draft.values == before
+    assert mended >= 10
