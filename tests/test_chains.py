@@ -279,3 +279,51 @@ def test_backtracking_spends_the_walks_budget_and_stops_with_it():
     assert list(fallback.backtracking(enough)) and enough.context.spent == free.context.spent
     short = view(free.context.spent - fallback.NODE_WORK)
     assert not list(fallback.backtracking(short)) and short.context.stopped()
+
+
+def test_kept_looks_give_the_walkthrough_fresh_looks_give(monkeypatch):
+    """Chain walks keep what a run offers (Chase._look) for later walks of the puzzle; the
+    walkthrough, sentences and proofs included, is the one looking afresh every time
+    gives."""
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")  # ten forcing chains
+    kept = explain(p)
+    monkeypatch.setattr(chains._Chase, "_look", chains._Chase._first_step)
+    fresh = explain(p)
+    assert [repr(s) for s in kept.steps] == [repr(s) for s in fresh.steps]
+    assert sum(s.rule == "forcing-chain" for s in kept.steps) >= 5
+
+
+def test_a_kept_look_is_not_reused_once_the_runs_combinations_narrowed():
+    """What a run offers depends on its live combinations too, not only on its cells."""
+    from deducer.explain.state import Context, State, View
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    state = State(p, p.initial_masks(with_entries=True))
+    view = View(state, Context(p))
+
+    def shown(lk):
+        return None if lk is None else (lk.kind, lk.place, lk.elim)
+
+    def look(r, far):
+        chase = chains._Chase(view, far, chains.DIGITS[state.masks[far]][0],
+                              singles_only=False, budget=12)
+        got, fresh = chase._look(r), chase._first_step(r)
+        assert shown(got) == shown(fresh)
+        return shown(got)
+
+    changed = 0
+    for r, run in enumerate(p.runs):
+        live = state.live[r]
+        far = next((i for i in range(len(p.whites))
+                    if all(j not in run.cells for rr in view.layout.cell_runs[i]
+                           for j in view.layout.run_cells[rr])), None)
+        if len(live) < 2 or far is None:
+            continue
+        before = look(r, far)
+        state.live[r] = live[:1]  # as if a step had ruled the others out
+        changed += look(r, far) != before
+        state.live[r] = live
+    assert changed

@@ -45,11 +45,21 @@ class _Link:
     deps: frozenset[int] = frozenset()
     contradiction: bool = False
 
+    def copy(self) -> _Link:
+        """A shallow copy (the walks rebind a link's fields, never edit them)."""
+        out = _Link.__new__(_Link)
+        out.__dict__.update(self.__dict__)
+        return out
+
     @property
     def text(self) -> str:
         if callable(self.say):
             self.say = self.say()
         return self.say
+
+
+_LOOKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_UNSEEN = object()
 
 
 class _Chase:
@@ -67,6 +77,7 @@ class _Chase:
         self.singles_only = singles_only
         self.budget = budget
         self.links: list[_Link] = []
+        self.looks = _LOOKS.setdefault(view.context, {})  # see _look
         self.written_by: dict[int, int] = {}  # cell -> link index that wrote it (-1: assumed)
         self.removers: dict[int, set[int]] = {}  # cell -> links that removed its candidates
         self.gone_by: dict[tuple[int, int], int] = {}  # (cell, digit) -> link that removed it
@@ -231,7 +242,33 @@ class _Chase:
         return "; ".join(parts)
 
     def _look(self, r: int) -> _Link | None:
-        """The first simple step run ``r`` offers in the private state, if any."""
+        """The first simple step run ``r`` offers in the private state, if any.
+
+        It depends only on what the run holds (candidates, written digits, live
+        combinations), and five looks in six (12x12 Extreme ratings) repeat one the
+        puzzle's walks made before: the answer is kept, as a template link to copy, or as
+        the cell of a single (whose sentence tells this walk's history)."""
+        cur, placed = self.cur, self.placed
+        key = (r, self.view.live(r), *[-cur[i] if placed[i] else cur[i]
+                                       for i in self.run_cells[r]])
+        known = self.looks.get(key, _UNSEEN)
+        if known is _UNSEEN:
+            link = self._first_step(r)
+            if link is None:
+                known = None
+            elif link.kind == "single":
+                known = next(iter(link.place))
+            else:
+                known = link.copy()
+            self.looks[key] = known
+            return link
+        if known is None:
+            return None
+        if isinstance(known, int):
+            return self._single_link(known)
+        return known.copy()
+
+    def _first_step(self, r: int) -> _Link | None:
         v = self.view
         cur = self.cur
         cells = self.run_cells[r]
