@@ -144,7 +144,6 @@ def test_a_resumed_walk_stops_only_where_nothing_is_left(tiles, cap):
     # around the change to look at (Engine(dirty=...), touched): where that walk stops,
     # an engine that looks at every run must find nothing either
     from deducer.explain.state import State
-    from deducer.puzzle.combos import ALL, combos
 
     p = grids.tiled(formats.load(PUZZLES / "deducer-trial.txt"), tiles, tiles)
     ladder = [r for r in RULES if r.weight <= cap]
@@ -155,19 +154,7 @@ def test_a_resumed_walk_stops_only_where_nothing_is_left(tiles, cap):
     for i in placed[:: max(1, len(placed) // 3)]:
         runs = set(lay.cell_runs[i])
         cells = {j for rid in runs for j in lay.run_cells[rid]}
-        masks, done = first.state.masks[:], first.state.placed[:]
-        for j in cells:  # widen as a changed clue would: every digit its placed peers allow
-            masks[j], done[j] = ALL, False
-        for j in cells:
-            for rid in lay.cell_runs[j]:
-                for k in lay.run_cells[rid]:
-                    if done[k]:
-                        masks[j] &= ~masks[k]
-        live = first.state.live[:]
-        for rid in runs:
-            live[rid] = combos(p.runs[rid].total, p.runs[rid].length)
-        state = State(p, masks, live)
-        state.placed = done
+        state = first.state.reopened(p, cells, runs)  # as a changed clue would
         resumed = Engine(p, ladder, lean=True, state=state, dirty=first.dirty)
         resumed.touched(cells, runs)
         resumed.run()

@@ -109,6 +109,26 @@ class State:
         s.placed = self.placed.copy()
         return s
 
+    def reopened(self, puzzle: Puzzle, cells, runs) -> State:
+        """A copy for ``puzzle`` (same grid, clues may differ) with ``cells`` back to every
+        digit their written peers leave and ``runs`` back to all their combinations: where
+        a resumed walk starts after a change there (see Engine's ``dirty``)."""
+        lay = self.layout
+        masks, placed = self.masks[:], self.placed[:]
+        for j in cells:
+            masks[j], placed[j] = 0x1FF, False
+        for j in cells:
+            for rid in lay.cell_runs[j]:
+                for k in lay.run_cells[rid]:
+                    if placed[k]:
+                        masks[j] &= ~masks[k]
+        live = self.live[:]
+        for rid in runs:
+            live[rid] = combos(puzzle.runs[rid].total, puzzle.runs[rid].length)
+        out = State(puzzle, masks, live)
+        out.placed = placed
+        return out
+
     def solved(self) -> bool:
         return all(self.placed)
 
