@@ -29,7 +29,15 @@ from ..puzzle.combos import DIGITS, POP, SINGLE, combos
 from ..puzzle.model import Puzzle
 from .draft import Draft, fill
 from .layout import make_layout
-from .unique import Undecided, make_unique, open_count, other_solution, repair
+from .unique import (
+    REPAIR_SAMPLE,
+    Undecided,
+    ambiguity,
+    make_unique,
+    open_count,
+    other_solution,
+    repair,
+)
 
 #: digit changes steering tries per attempt at most, and in a row without a rating that
 #: helps, before starting over with a new layout and fill. A climb that keeps finding
@@ -348,23 +356,17 @@ def _mend(draft: Draft, rng: random.Random, deadline: float | None) -> list | No
     differs, as :func:`make_unique` makes them): the changes, already undone, or None."""
     before = draft.values[:]
     ok = False
-    for _ in range(MEND_ROUNDS):
-        score, masks = open_count(draft)
-        if score == 0:
-            ok = True
-            break
+    for k in range(MEND_ROUNDS + 1):  # the last round only checks the last repair
         try:
-            other = other_solution(draft, masks, deadline, work=UNIQUE_WORK)
+            found = ambiguity(draft, deadline, UNIQUE_WORK)
         except Undecided:
             break
-        if other is None:
+        if found is None:
             ok = True
             break
-        diff = [i for i, (a, b) in enumerate(zip(draft.values, other, strict=True)) if a != b]
-        if not repair(draft, rng, diff, 16, None, masks):
+        _, masks, diff = found
+        if k == MEND_ROUNDS or not repair(draft, rng, diff, REPAIR_SAMPLE, None, masks):
             break
-    else:
-        ok = _unique(draft, deadline)
     fix = [(i, d) for i, d in enumerate(draft.values) if d != before[i]]
     for i, _ in fix:
         draft.set(i, before[i])

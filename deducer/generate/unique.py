@@ -62,6 +62,8 @@ class Undecided(Exception):
 #: timed, so that a seed gives the same puzzles on any machine at any load. The 10 s it
 #: was allowed before at about 5,000 units/s (see level.WALK_WORK)
 REPAIR_WORK = 50_000
+#: digit changes a repair compares
+REPAIR_SAMPLE = 16
 
 
 def other_solution(draft: Draft, masks: list[int], deadline: float | None,
@@ -82,8 +84,23 @@ def other_solution(draft: Draft, masks: list[int], deadline: float | None,
     return next((s for s in res.solutions if s != draft.values), None)
 
 
+def ambiguity(draft: Draft, deadline: float | None, work: int | None):
+    """None when the fill is the draft's only solution; else (candidates propagation
+    leaves open, the propagated masks, the cells where a second solution differs).
+    Raises :class:`Undecided` as :func:`other_solution` does."""
+    score, masks = open_count(draft)
+    if score == 0:
+        return None
+    other = other_solution(draft, masks, deadline, work=work)
+    if other is None:
+        return None
+    return score, masks, [i for i, (a, b) in enumerate(zip(draft.values, other, strict=True))
+                          if a != b]
+
+
 def make_unique(draft: Draft, rng: random.Random, deadline: float | None,
-                max_rounds: int = 300, sample: int = 16, symmetry: str = "none") -> Draft | None:
+                max_rounds: int = 300, sample: int = REPAIR_SAMPLE,
+                symmetry: str = "none") -> Draft | None:
     """A repaired draft whose solution is unique (the same object unless a run was split),
     or None if the rounds or the clock ran out."""
     narrow(draft, rng, deadline, sample)
@@ -91,16 +108,13 @@ def make_unique(draft: Draft, rng: random.Random, deadline: float | None,
     best = None
     seen: set[tuple[int, ...]] = {tuple(draft.values)}
     for _ in range(max_rounds):
-        score, masks = open_count(draft)
-        if score == 0:
-            return draft
         try:
-            other = other_solution(draft, masks, deadline, work=REPAIR_WORK)
+            found = ambiguity(draft, deadline, REPAIR_WORK)
         except Undecided:
             return None
-        if other is None:
+        if found is None:
             return draft
-        diff = [i for i, (a, b) in enumerate(zip(draft.values, other, strict=True)) if a != b]
+        score, masks, diff = found
         if best is None or score < best:
             best, stuck = score, 0
         else:
