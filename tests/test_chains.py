@@ -327,3 +327,49 @@ def test_a_kept_look_is_not_reused_once_the_runs_combinations_narrowed():
         changed += look(r, far) != before
         state.live[r] = live
     assert changed
+
+
+def test_a_walk_the_budget_stopped_goes_on_as_a_new_walk_would(monkeypatch):
+    """A search asks with larger and larger budgets; a walk the last budget stopped goes
+    on from there. Walkthrough and work counted are those of walking anew each time."""
+    from deducer.explain.engine import Engine
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    rules = registry.load()
+    resumed = []
+    run = chains._Chase.run
+
+    def counting(chase):
+        resumed.append(len(chase.links) > 0)
+        return run(chase)
+
+    monkeypatch.setattr(chains._Chase, "run", counting)
+    went_on = Engine(p, rules)
+    went_on.run()
+    assert any(resumed)
+    chase = chains._chase
+    monkeypatch.setattr(chains, "_chase", lambda *a: chase(*a[:6], None))
+    resumed.clear()
+    anew = Engine(p, rules)
+    anew.run()
+    assert not any(resumed)
+    assert [repr(s) for s in went_on.steps] == [repr(s) for s in anew.steps]
+    assert went_on.context.spent == anew.context.spent > 0
+
+
+def test_a_finished_walk_leaves_nothing_behind():
+    """Rules keep their caches in the walk's context, which dies with the walk (caches
+    held outside it once kept every walk of a process alive)."""
+    import gc
+    import weakref
+
+    from deducer.explain.engine import Engine
+
+    eng = Engine(formats.load("puzzles/deducer-trial.txt"), registry.load(), lean=True)
+    eng.run()
+    assert eng.context.caches["chains.looks"]
+    gone = weakref.ref(eng.context)
+    del eng
+    gc.collect()
+    assert gone() is None

@@ -34,7 +34,7 @@ def _full_available(eng: Engine) -> int:
 def _check_regions(eng: Engine) -> int:
     """The region tracker's counts against a recount; the regions it offers are of that
     count. Returns how many regions were checked (0 before any region rule ran)."""
-    tracker = region_rules._TRACKERS.get(eng.context)
+    tracker = eng.context.cache("regions").get("tracker")
     if tracker is None:
         return 0
     tracker.update(eng.view)
@@ -83,7 +83,7 @@ def test_a_hand_made_position_without_a_log_still_tracks_changes():
     view = View(state, Context(p))
     assert view.changed_since(0) is None
     list(region_rules.region_sum(view, unknowns=1))
-    tracker = region_rules._TRACKERS[view.context]
+    tracker = view.context.cache("regions")["tracker"]
     # write a digit in by hand: the tracker sees it by comparing grids
     i = next(k for k, m in enumerate(state.masks) if m & (m - 1))
     state.masks[i] &= -state.masks[i]

@@ -277,6 +277,17 @@ class Context:
         #: machine at any load, so callers that must be reproducible (the generator) use it
         self.work = work
         self.spent = 0
+        #: rules' caches for this walk, by name (see :meth:`cache`)
+        self.caches: dict[str, dict] = {}
+
+    def cache(self, name: str) -> dict:
+        """A rule's cache for this walk: it lives and dies with the context. (Module-level
+        dicts keyed weakly by the context leaked every walk: their values held the view,
+        which holds the context, so the key never died.)"""
+        got = self.caches.get(name)
+        if got is None:
+            got = self.caches[name] = {}
+        return got
 
     def time_left(self) -> float | None:
         """Seconds until the deadline (None: no limit)."""

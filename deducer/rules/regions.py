@@ -9,7 +9,6 @@ open, its value is known; when two are, they obey a sum (or difference).
 
 from __future__ import annotations
 
-import weakref
 from itertools import product
 
 from ..explain.state import Deduction, Proof
@@ -102,15 +101,12 @@ class _Tracker:
         self.ready.get(want, set()).discard(k)
 
 
-_TRACKERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 def _tracker(view) -> _Tracker:
     ctx = view.context
-    tr = _TRACKERS.get(ctx)
+    kept = ctx.cache("regions")
+    tr = kept.get("tracker")
     if tr is None:
-        tr = _Tracker(ctx.regions, len(view.puzzle.whites))
-        _TRACKERS[ctx] = tr
+        tr = kept["tracker"] = _Tracker(ctx.regions, len(view.puzzle.whites))
     tr.update(view)
     return tr
 
