@@ -17,6 +17,7 @@ from deducer.puzzle import formats
 from deducer.puzzle.combos import DIGITS
 from deducer.render.html import walkthrough_html
 from deducer.render.svg import DIGIT_CLASS, position_at, shown_candidates, step_marks
+from deducer.render.walk import step_text, step_title
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
@@ -115,8 +116,8 @@ def check(pg, puzzle, exp, k: int) -> None:
     assert cur.count() == 1 and cur.get_attribute("data-step") == str(k)
     if k:
         s = exp.steps[k - 1]
-        assert pg.text_content("#cur-text") == s.text
-        assert pg.text_content("#cur-rule") == s.name
+        assert pg.text_content("#cur-text") == step_text(s)
+        assert pg.text_content("#cur-rule") == step_title(s)
         # highlighted cells are exactly the step's cells
         hl = pg.eval_on_selector_all("#board g.w.hl", "els => els.map(e => e.dataset.cell)")
         assert sorted(hl) == sorted(f"{r},{c}" for r, c in s.cells)

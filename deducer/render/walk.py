@@ -189,3 +189,18 @@ def link_cells(link: dict) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
     changed |= {(e[0], e[1]) for e in link.get("eliminations", ())}
     used = {tuple(f["cell"]) for f in link.get("facts", ()) if "cell" in f}
     return changed, used
+
+
+def broken_cells(puzzle, link: dict) -> set[tuple[int, int]]:
+    """Where a contradiction link breaks: the cells its facts leave without a candidate,
+    else the cells it names, else the cells of its runs."""
+    empty = {tuple(f["cell"]) for f in link.get("facts", ())
+             if "cell" in f and not f.get("candidates")}
+    if empty:
+        return empty
+    changed, used = link_cells(link)
+    if changed | used:
+        return changed | used
+    by_ref = {tuple(r.ref): r for r in puzzle.runs}
+    return {rc for ref in link.get("runs", ()) if tuple(ref) in by_ref
+            for rc in by_ref[tuple(ref)].coords}
