@@ -95,3 +95,75 @@ def test_markdown_nests_the_links_as_an_ordered_list(trial):
             assert got.startswith(link["text"].replace("&", "&amp;").replace(">", "&gt;"))
         assert "contradiction" in inner[-1]
         assert f"<p>{chain_conclusion(s)}</p>" in item
+
+
+# ---------------------------------------------------------------------------- PDF diagrams
+def _poppler_or_skip():
+    import shutil
+
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError):
+        pytest.skip("cairosvg or libcairo missing (pip install '.[png]')")
+    if not shutil.which("pdftoppm"):
+        pytest.skip("pdftoppm missing (poppler-utils)")
+
+
+def _colour_share(img, box, colour, tol=40) -> float:
+    """Share of the pixels in ``box`` (left, top, right, bottom) near ``colour``."""
+    crop = img.crop(box)
+    colours = crop.getcolors(crop.width * crop.height)
+    near = sum(n for n, c in colours
+               if all(abs(a - b) <= tol for a, b in zip(c, colour, strict=True)))
+    return near / max(1, crop.width * crop.height)
+
+
+def test_pdf_walkthrough_draws_a_diagram_for_every_step_beyond_the_easy_ones(tmp_path, trial):
+    """A Hard puzzle (made by the project's generator) and the bundled trial puzzle (chains
+    and a region sum) in one booklet: every step beyond the simplest tiers has its board,
+    every walkthrough page has a board, and the PNG of the pages shows them marked."""
+    _poppler_or_skip()
+    import subprocess
+    from shutil import copyfile
+
+    from PIL import Image
+
+    from deducer.app.cli import main
+    from deducer.render.pdf import Entry, book_pages, needs_diagram, pdf_bytes
+
+    assert main(["generate", "--size", "9x9", "--level", "Hard", "--seed", "5",
+                 "--out", str(tmp_path / "gen"), "--no-progress"]) == 0
+    hard = formats.load(tmp_path / "gen" / "0001.txt")
+    hard_exp = explain(hard)
+    assert hard_exp.rating.level == "Hard"
+    p, exp, chains = trial
+    entries = [Entry("hard", hard, hard_exp.solution, explanation=hard_exp),
+               Entry("trial", p, exp.solution, explanation=exp)]
+    pages = book_pages(entries, walkthroughs=True)
+    out = tmp_path / "book.pdf"
+    out.write_bytes(pdf_bytes(pages))
+    subprocess.run(["pdftoppm", "-r", "72", "-png", str(out), str(tmp_path / "page")],
+                   check=True)
+    images = sorted(tmp_path.glob("page-*.png"))
+    assert len(images) == len(pages)
+    walk = [k for k, page in enumerate(pages) if any(t[2] == "Walkthroughs" for t in page.texts)]
+    assert walk and all(pages[k].figures for k in walk)  # a board on every page
+    drawn = {key: (k, fig) for k in walk for key, *fig in pages[k].figures if key is not None}
+    for n, e in enumerate((hard_exp, exp), start=1):
+        wanted = [(n, s.n) for s in e.steps if needs_diagram(s)]
+        assert wanted and sorted(key for key in drawn if key[0] == n) == wanted
+    region = [s for s in exp.steps if s.rule.startswith("region-sum")]
+    assert region, "the trial puzzle's walkthrough has a region sum"
+    for s in chains + region:
+        k, (x, y, w, h) = drawn[(2, s.n)]
+        img = Image.open(images[k]).convert("RGB")  # 72 dpi: a pixel is a point
+        box = (int(x), int(y), int(x + w), int(y + h))
+        assert _colour_share(img, box, (0x2e, 0x2e, 0x2e), 20) > 0.03  # clue squares
+        if s in chains:  # the assumed cell's dashed border and the links' numbers
+            assert _colour_share(img, box, (0xb0, 0x17, 0x9b)) > 0.002, s.n
+        else:  # the region's cells and runs
+            assert _colour_share(img, box, (0xff, 0xd2, 0x4a)) > 0.01, s.n
+    art = Path(__file__).resolve().parent / "artifacts"
+    art.mkdir(exist_ok=True)
+    copyfile(images[drawn[(2, chains[0].n)][0]], art / "pdf-chain-page.png")
+    copyfile(images[drawn[(2, region[0].n)][0]], art / "pdf-region-page.png")

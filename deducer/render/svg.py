@@ -21,6 +21,7 @@ from xml.sax.saxutils import escape
 from ..puzzle.combos import BIT, combos
 from ..puzzle.model import ACROSS, Coord, Puzzle
 from . import Renderer
+from .walk import broken_cells, chain_cases, proof_marks
 
 S = 40.0  # cell size
 LABEL = 18.0  # room for the row / column numbers
@@ -394,6 +395,48 @@ def step_svg(puzzle: Puzzle, explanation, k: int, *, candidates: bool = True,
     marks = step_marks(puzzle, steps[k - 1]) if k else None
     cands = shown_candidates(puzzle, pos, marks, show_all=show_all) if candidates else None
     return board_svg(puzzle, digits=position_digits(pos), candidates=cands, marks=marks, **kw)
+
+
+def chain_marks(puzzle: Puzzle, case) -> tuple[Marks, dict[Coord, tuple[int, str]]]:
+    """A whole chain on one board (a :class:`walk.ChainCase`): the assumed digit, every
+    link's number on the cells it writes in (else on those it narrows first), the digits
+    its links write, and the cells where it breaks; and those digits, to draw."""
+    marks = Marks(assumed={case.cell: case.digit})
+    digits: dict[Coord, tuple[int, str]] = {}
+    written: set[Coord] = set()
+    for k, link in enumerate(case.links, start=1):
+        for r, c, d in link.get("placements", ()):
+            marks.badges[(r, c)] = k
+            digits[(r, c)] = (d, "link")
+            written.add((r, c))
+        for r, c, _ in link.get("eliminations", ()):
+            if (r, c) not in marks.badges:
+                marks.badges[(r, c)] = k
+        if link.get("contradiction"):
+            marks.broken = broken_cells(puzzle, link)
+            for rc in marks.broken:
+                if rc not in written:
+                    marks.badges[rc] = k
+    marks.badges.pop(case.cell, None)
+    return marks, digits
+
+
+def diagram_svg(puzzle: Puzzle, before: Position, step, **kw) -> str:
+    """One step on paper: the board with the step's marks (its cells and runs, the cells
+    whose candidates its proof uses, what it removes and writes); a chain step shows the
+    board before it with its first assumption and links (:func:`chain_marks`)."""
+    cases = chain_cases(step)
+    if cases:
+        marks, extra = chain_marks(puzzle, cases[0])
+        digits = {**position_digits(before), **extra}
+        return board_svg(puzzle, digits=digits, candidates=shown_candidates(puzzle, before),
+                         marks=marks, **kw)
+    pos = before.copy()
+    advance(puzzle, pos, step)
+    marks = step_marks(puzzle, step)
+    marks.facts = proof_marks(puzzle, step)[0]
+    return board_svg(puzzle, digits=position_digits(pos),
+                     candidates=shown_candidates(puzzle, pos, marks), marks=marks, **kw)
 
 
 def to_png(svg_text: str, scale: float = 2.0) -> bytes:
