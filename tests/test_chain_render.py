@@ -167,3 +167,30 @@ def test_pdf_walkthrough_draws_a_diagram_for_every_step_beyond_the_easy_ones(tmp
     art.mkdir(exist_ok=True)
     copyfile(images[drawn[(2, chains[0].n)][0]], art / "pdf-chain-page.png")
     copyfile(images[drawn[(2, region[0].n)][0]], art / "pdf-region-page.png")
+
+
+def test_svg_of_a_chain_step_draws_the_chain(trial):
+    """``render --svg --step K`` on a chain: the assumed digit in its dashed cell, every
+    link's number, the digits the links write, the cells where it breaks."""
+    import xml.etree.ElementTree as ET
+
+    from deducer.render.svg import step_svg
+
+    p, exp, chains = trial
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    for s in chains:
+        root = ET.fromstring(step_svg(p, exp, s.n))
+        case = chain_cases(s)[0]
+        cls = {g.get("data-cell"): g.get("class").split() for g in root.iter(f"{{{ns['s']}}}g")
+               if g.get("data-cell")}
+        assumed = f"{case.cell[0]},{case.cell[1]}"
+        assert [c for c, k in cls.items() if "as" in k] == [assumed]
+        digit = root.find(f".//s:g[@data-cell='{assumed}']/s:text[@class='d a']", ns)
+        assert digit is not None and digit.text == str(case.digit)
+        numbers = sorted(int(t.text) for t in root.findall(".//s:g[@class='bd']/s:text", ns))
+        assert numbers == list(range(1, len(case.links) + 1))  # every link's number, once
+        assert any("bad" in k for k in cls.values())
+        for link in case.links:
+            for r, c, d in link["placements"]:
+                t = root.find(f".//s:g[@data-cell='{r},{c}']/s:text[@class='d l']", ns)
+                assert t is not None and t.text == str(d)

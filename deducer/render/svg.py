@@ -149,7 +149,7 @@ class Marks:
     # a chain drawn on the board: the assumed digit, link numbers at the cells each link
     # changes (later numbers over earlier ones), the cell or run cells where it breaks
     assumed: dict[Coord, int] = field(default_factory=dict)
-    badges: dict[Coord, int] = field(default_factory=dict)
+    badges: dict[Coord, list[int]] = field(default_factory=dict)
     broken: set[Coord] = field(default_factory=set)
     facts: set[Coord] = field(default_factory=set)  # cells whose candidates the proof uses
 
@@ -321,8 +321,9 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
     out.extend(strikes)
     out.append("</g>")
     out.append(f'<g id="{ident}-badges">' if ident else "<g>")
-    for (r, c), k in sorted(marks.badges.items()):
-        out.append(badge(ox + c * S, oy + r * S, k))
+    for (r, c), ks in sorted(marks.badges.items()):
+        for j, k in enumerate(ks):  # side by side along the cell's top edge
+            out.append(badge(ox + c * S + j * (2 * BADGE_R - 1), oy + r * S, k))
     out.append("</g>")
     out.append(f'<rect class="frame" x="{num(ox)}" y="{num(oy)}" '
                f'width="{num(puzzle.cols * S)}" height="{num(puzzle.rows * S)}"/>')
@@ -385,12 +386,17 @@ def solution_svg(puzzle: Puzzle, values: list[int], **kw) -> str:
 
 def step_svg(puzzle: Puzzle, explanation, k: int, *, candidates: bool = True,
              show_all: bool = False, **kw) -> str:
-    """The board after steps 1..k of a walkthrough, with step k's marks (k = 0: start)."""
+    """The board after steps 1..k of a walkthrough, with step k's marks (k = 0: start); a
+    chain step k shows its chain on the board before it."""
     steps = explanation.steps
     if not 0 <= k <= len(steps):
         from ..errors import DeducerError
 
         raise DeducerError(f"the walkthrough has steps 1..{len(steps)}; there is no step {k}")
+    if k and chain_cases(steps[k - 1]) and not show_all:
+        # a chain is drawn on the board it starts from, link by link (see diagram_svg)
+        return diagram_svg(puzzle, position_at(puzzle, steps, k - 1), steps[k - 1],
+                           candidates=candidates, **kw)
     pos = position_at(puzzle, steps, k)
     marks = step_marks(puzzle, steps[k - 1]) if k else None
     cands = shown_candidates(puzzle, pos, marks, show_all=show_all) if candidates else None
@@ -399,29 +405,26 @@ def step_svg(puzzle: Puzzle, explanation, k: int, *, candidates: bool = True,
 
 def chain_marks(puzzle: Puzzle, case) -> tuple[Marks, dict[Coord, tuple[int, str]]]:
     """A whole chain on one board (a :class:`walk.ChainCase`): the assumed digit, every
-    link's number on the cells it writes in (else on those it narrows first), the digits
-    its links write, and the cells where it breaks; and those digits, to draw."""
+    link's number once (on the cell it writes in, else the first it narrows, else where
+    it breaks), the digits its links write, and the cells where it breaks; and those
+    digits, to draw."""
     marks = Marks(assumed={case.cell: case.digit})
     digits: dict[Coord, tuple[int, str]] = {}
-    written: set[Coord] = set()
     for k, link in enumerate(case.links, start=1):
+        changed = [(r, c) for r, c, _ in link.get("placements", ())]
+        changed += [(r, c) for r, c, _ in link.get("eliminations", ())]
         for r, c, d in link.get("placements", ()):
-            marks.badges[(r, c)] = k
             digits[(r, c)] = (d, "link")
-            written.add((r, c))
-        for r, c, _ in link.get("eliminations", ()):
-            if (r, c) not in marks.badges:
-                marks.badges[(r, c)] = k
         if link.get("contradiction"):
             marks.broken = broken_cells(puzzle, link)
-            for rc in marks.broken:
-                if rc not in written:
-                    marks.badges[rc] = k
-    marks.badges.pop(case.cell, None)
+            changed = changed or sorted(marks.broken)
+        if changed:
+            marks.badges.setdefault(changed[0], []).append(k)
     return marks, digits
 
 
-def diagram_svg(puzzle: Puzzle, before: Position, step, **kw) -> str:
+def diagram_svg(puzzle: Puzzle, before: Position, step, *, candidates: bool = True,
+                **kw) -> str:
     """One step on paper: the board with the step's marks (its cells and runs, the cells
     whose candidates its proof uses, what it removes and writes); a chain step shows the
     board before it with its first assumption and links (:func:`chain_marks`)."""
@@ -429,14 +432,14 @@ def diagram_svg(puzzle: Puzzle, before: Position, step, **kw) -> str:
     if cases:
         marks, extra = chain_marks(puzzle, cases[0])
         digits = {**position_digits(before), **extra}
-        return board_svg(puzzle, digits=digits, candidates=shown_candidates(puzzle, before),
-                         marks=marks, **kw)
+        cands = shown_candidates(puzzle, before) if candidates else None
+        return board_svg(puzzle, digits=digits, candidates=cands, marks=marks, **kw)
     pos = before.copy()
     advance(puzzle, pos, step)
     marks = step_marks(puzzle, step)
     marks.facts = proof_marks(puzzle, step)[0]
-    return board_svg(puzzle, digits=position_digits(pos),
-                     candidates=shown_candidates(puzzle, pos, marks), marks=marks, **kw)
+    cands = shown_candidates(puzzle, pos, marks) if candidates else None
+    return board_svg(puzzle, digits=position_digits(pos), candidates=cands, marks=marks, **kw)
 
 
 def to_png(svg_text: str, scale: float = 2.0) -> bytes:
