@@ -11,6 +11,9 @@ states candidates of) and ``pr`` (cells and clues of its proof's runs), ``text.d
 (``n``: placed by the current step), ``text.c.x`` struck candidates, ``li[data-step=k]``
 in ``ol#steps`` (``current`` on the one on show), ``body[data-current=k]``. A stretch of one
 easy rule gets a ``li.grp`` heading (click: fold or unfold its steps, which carry ``in-grp``).
+A chain step (``li.chain``) is walked link by link (↓ / ↑): ``#links li[data-link=p]`` (0: the
+assumption), ``body[data-link=p]``, ``as`` on the assumed cell, ``bad`` where it breaks and
+``#board-badges g.bd`` for link numbers. docs/walkthroughs.md describes the page.
 """
 
 from __future__ import annotations
