@@ -17,6 +17,7 @@ from deducer.puzzle import formats
 from deducer.puzzle.combos import DIGITS
 from deducer.render.html import walkthrough_html
 from deducer.render.svg import DIGIT_CLASS, position_at, shown_candidates, step_marks
+from deducer.render.walk import step_text, step_title
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
@@ -115,8 +116,8 @@ def check(pg, puzzle, exp, k: int) -> None:
     assert cur.count() == 1 and cur.get_attribute("data-step") == str(k)
     if k:
         s = exp.steps[k - 1]
-        assert pg.text_content("#cur-text") == s.text
-        assert pg.text_content("#cur-rule") == s.name
+        assert pg.text_content("#cur-text") == step_text(s)
+        assert pg.text_content("#cur-rule") == step_title(s)
         # highlighted cells are exactly the step's cells
         hl = pg.eval_on_selector_all("#board g.w.hl", "els => els.map(e => e.dataset.cell)")
         assert sorted(hl) == sorted(f"{r},{c}" for r, c in s.cells)
@@ -220,3 +221,147 @@ def test_screenshot(page, walk):
     page.emulate_media(media="print")
     assert page.is_hidden(".controls")
     assert page.locator("#steps li[data-step]").nth(k).is_visible()
+
+
+# ---------------------------------------------------------------------------- long steps, chains
+ROOT = Path(__file__).resolve().parents[1]
+
+# where the step text, the board and the page sit
+LAYOUT_JS = """() => {
+  const r = e => {
+    const b = e.getBoundingClientRect();
+    return {x: b.left, y: b.top, r: b.right, b: b.bottom, w: b.width, h: b.height};
+  };
+  const cur = document.getElementById('current');
+  return {current: r(cur), svg: r(document.getElementById('board')),
+          frame: r(document.querySelector('#board rect.frame')),
+          list: r(document.getElementById('steppane')),
+          scrolls: cur.scrollHeight > cur.clientHeight,
+          overflow: getComputedStyle(cur).overflowY,
+          page: document.scrollingElement.scrollHeight, vh: innerHeight, vw: innerWidth};
+}"""
+
+
+def _chain_puzzle(which: str):
+    if which == "trial":
+        return formats.load(ROOT / "puzzles" / "deducer-trial.txt")
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from support.corpus import corpus_root, get
+
+    if corpus_root() is None:
+        pytest.skip("the shared corpus is absent (set DEDUCER_CORPUS)")
+    return get("janko", "226").puzzle  # a 14x24 board whose hardest step is a 9-link chain
+
+
+@pytest.fixture(scope="module", params=["trial", "janko226"])
+def chain_walk(request, tmp_path_factory):
+    puzzle = _chain_puzzle(request.param)
+    exp = explain(puzzle)
+    path = tmp_path_factory.mktemp("chain") / f"{request.param}.html"
+    path.write_text(walkthrough_html(puzzle, exp), encoding="utf-8")
+    return request.param, puzzle, exp, path
+
+
+def _open(browser, path, k: int, size: tuple[int, int]):
+    pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(path.as_uri() + f"#step-{k}")
+    pg.wait_for_selector("body.ready")
+    return pg, errors
+
+
+def _apart(a: dict, b: dict) -> bool:
+    return a["r"] <= b["x"] or b["r"] <= a["x"] or a["b"] <= b["y"] or b["b"] <= a["y"]
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1366, 768), (1920, 1080)])
+def test_longest_step_never_covers_the_board(browser, chain_walk, size):
+    name, puzzle, exp, path = chain_walk
+    longest = max(exp.steps, key=lambda s: len(s.text))
+    assert len(longest.text) > 400  # a chain: the step this test is about
+    pg, errors = _open(browser, path, longest.n, size)
+    box = pg.evaluate(LAYOUT_JS)
+    # the step text and its list sit beside the board, never on it
+    assert _apart(box["current"], box["svg"]), box
+    assert _apart(box["list"], box["svg"]), box
+    # the board keeps at least half the window's height, all of it in the window
+    frame = box["frame"]
+    assert frame["h"] >= 0.5 * size[1] and frame["b"] <= size[1], box
+    # the long text scrolls in its box, which stays in the window; the page itself does not
+    assert box["overflow"] == "auto" and box["current"]["b"] <= size[1]
+    assert box["page"] <= size[1] + 1
+    if size == (1024, 700):
+        assert box["scrolls"]  # 1000 characters and more do not fit: the box scrolls
+    ARTIFACTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / f"longest-{name}-{size[0]}x{size[1]}.png"))
+    pg.close()
+    assert errors == []
+
+
+def _cells(pg, selector: str) -> list[str]:
+    return sorted(pg.eval_on_selector_all(selector, "els => els.map(e => e.dataset.cell)"))
+
+
+def _names(cells) -> list[str]:
+    return sorted(f"{r},{c}" for r, c in cells)
+
+
+def test_chain_stepper_walks_the_links_on_the_board(browser, chain_walk):
+    from deducer.render.walk import broken_cells, chain_cases, link_cells
+
+    name, puzzle, exp, path = chain_walk
+    step = max((s for s in exp.steps if chain_cases(s)), key=lambda s: len(s.text))
+    case = chain_cases(step)[0]
+    pg, errors = _open(browser, path, step.n, (1024, 700))
+    assert pg.is_visible("#chain") and pg.evaluate("document.body.dataset.link") == ""
+    assert pg.locator("#links li").count() == len(case.links) + 1
+    # the assumption: the digit written in the dashed cell, nothing else marked
+    pg.keyboard.press("ArrowDown")
+    assumed = f"{case.cell[0]},{case.cell[1]}"
+    assert pg.evaluate("document.body.dataset.link") == "0"
+    assert _cells(pg, "#board g.w.as") == [assumed]
+    cell = pg.locator(f'#board g.w[data-cell="{assumed}"] text.d')
+    assert cell.text_content() == str(case.digit) and cell.get_attribute("class") == "d a"
+    assert _cells(pg, "#board g.w.hl") == []
+    runs = {tuple(r.ref): r for r in puzzle.runs}
+    placed_before: dict[str, int] = {}
+    for j, link in enumerate(case.links, start=1):
+        pg.keyboard.press("ArrowDown")
+        assert pg.evaluate("document.body.dataset.link") == str(j)
+        changed, used = link_cells(link)
+        # the link's cells, its facts' cells and its runs, highlighted in turn
+        assert _cells(pg, "#board g.w.hl") == _names(changed), j
+        assert _cells(pg, "#board g.w.pf") == _names(used), j
+        run_cells = {rc for ref in link["runs"] for rc in runs[tuple(ref)].coords}
+        assert _cells(pg, "#board g.w.run") == _names(run_cells), j
+        # its number on the cells it changes (where it breaks, for the last)
+        at = changed or (broken_cells(puzzle, link) if link.get("contradiction") else set())
+        now = pg.eval_on_selector_all("#board-badges g.bd:not(.old)",
+                                      "els => els.map(e => [e.dataset.cell, e.textContent])")
+        assert sorted(now) == sorted([c, str(j)] for c in _names(at)), j
+        if link.get("contradiction"):
+            assert _cells(pg, "#board g.w.bad") == _names(broken_cells(puzzle, link))
+        # digits written by earlier links stay on the board
+        for c, d in placed_before.items():
+            assert pg.locator(f'#board g.w[data-cell="{c}"] text.d').text_content() == str(d)
+        for r, c, d in link["placements"]:
+            placed_before[f"{r},{c}"] = d
+        assert pg.locator("#links li.current").get_attribute("data-link") == str(j)
+        if j == len(case.links) // 2:
+            ARTIFACTS.mkdir(exist_ok=True)
+            pg.screenshot(path=str(ARTIFACTS / f"chain-link-{name}.png"))
+    pg.keyboard.press("ArrowDown")  # past the last link: stays
+    assert pg.evaluate("document.body.dataset.link") == str(len(case.links))
+    pg.keyboard.press("ArrowUp")
+    assert pg.evaluate("document.body.dataset.link") == str(len(case.links) - 1)
+    # the next step leaves the chain: its marks and the stepper go
+    pg.keyboard.press("ArrowRight")
+    assert pg.evaluate("document.body.dataset.current") == str(step.n + 1)
+    assert pg.eval_on_selector_all("#board-badges g, #board g.w.as", "els => els.length") == 0
+    if not chain_cases(exp.steps[step.n]):
+        assert pg.is_hidden("#chain")
+    pg.close()
+    assert errors == []

@@ -30,6 +30,26 @@ def test_json_log_sentences_are_in_both_walkthroughs(name, tmp_path, capsys):
     # browser shows the sentence, so compare against the unescaped page
     page_text = html.unescape(page.read_text(encoding="utf-8"))
     for step in log["steps"]:
-        assert step["text"] in markdown, f"step {step['n']} missing from Markdown"
-        assert step["text"] in page_text or json.dumps(step["text"])[1:-1] in page_text, \
-            f"step {step['n']} missing from HTML"
+        # a chain is shown link by link: its heading, each link's sentence, its conclusion
+        parts = _chain_parts(step) or [step["text"]]
+        for part in parts:
+            assert part in markdown, f"step {step['n']} missing from Markdown: {part}"
+            assert part in page_text or json.dumps(part)[1:-1] in page_text, \
+                f"step {step['n']} missing from HTML: {part}"
+
+
+def _chain_parts(step: dict) -> list[str]:
+    """The pieces a chain step's sentence is shown in (none for other steps)."""
+    from types import SimpleNamespace
+
+    from deducer.render.walk import chain_cases, chain_conclusion, step_title
+
+    s = SimpleNamespace(**step)
+    cases = chain_cases(s)
+    if not cases:
+        return []
+    parts = [step_title(s), chain_conclusion(s)]
+    for case in cases:
+        parts.append(case.intro)
+        parts += [link["text"] for link in case.links]
+    return parts

@@ -11,6 +11,9 @@ states candidates of) and ``pr`` (cells and clues of its proof's runs), ``text.d
 (``n``: placed by the current step), ``text.c.x`` struck candidates, ``li[data-step=k]``
 in ``ol#steps`` (``current`` on the one on show), ``body[data-current=k]``. A stretch of one
 easy rule gets a ``li.grp`` heading (click: fold or unfold its steps, which carry ``in-grp``).
+A chain step (``li.chain``) is walked link by link (↓ / ↑): ``#links li[data-link=p]`` (0: the
+assumption), ``body[data-link=p]``, ``as`` on the assumed cell, ``bad`` where it breaks and
+``#board-badges g.bd`` for link numbers. docs/walkthroughs.md describes the page.
 """
 
 from __future__ import annotations
@@ -22,53 +25,87 @@ from ..puzzle.combos import BIT, combos
 from ..puzzle.model import cell_name
 from . import Renderer
 from .svg import board_svg, position_digits, solution_svg, start_position
-from .walk import NOTATION, group_effects, group_heading, groups, proof_marks
+from .walk import (
+    NOTATION,
+    broken_cells,
+    chain_cases,
+    chain_conclusion,
+    group_effects,
+    group_heading,
+    groups,
+    link_cells,
+    proof_marks,
+    step_text,
+    step_title,
+)
 
 CSS = """
-:root{--fg:#1b1b1b;--muted:#666;--accent:#d14400;--line:#ddd;--hl:#fff3c0}
+:root{--fg:#1b1b1b;--muted:#666;--accent:#d14400;--line:#ddd;--hl:#fff3c0;--chain:#b0179b}
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.45 'DejaVu Sans',system-ui,-apple-system,'Segoe UI',Arial,sans-serif;
  color:var(--fg);background:#fafafa;display:flex;flex-direction:column;height:100vh}
-header{flex:none;padding:10px 20px 8px;border-bottom:1px solid var(--line);background:#fff}
-h1{font-size:19px;margin:0 0 4px}
-.summary{display:flex;flex-wrap:wrap;gap:4px 22px;margin:2px 0}
+header{flex:none;max-height:32vh;overflow-y:auto;padding:8px 20px 6px;
+ border-bottom:1px solid var(--line);background:#fff}
+h1{font-size:19px;margin:0 0 2px}
+.summary{display:flex;flex-wrap:wrap;gap:2px 22px;margin:2px 0}
 .summary div{white-space:nowrap}.summary dt{display:inline;color:var(--muted)}
 .summary dd{display:inline;margin:0 0 0 4px;font-weight:bold}
 .rules{margin:4px 0 0;font-size:13px;color:var(--muted)}
 .rules span{display:inline-block;margin-right:12px}.rules b{color:var(--fg)}
-.status{margin:2px 0}.status.bad{color:#b00020}
-.layout{flex:1 1 auto;min-height:0;display:flex;gap:18px;padding:10px 20px}
-.boardpane{flex:0 0 58%;min-width:0;min-height:0;display:flex;flex-direction:column}
+.status{margin:0}.status.bad{color:#b00020}
+.about summary{cursor:pointer;font-size:13px;color:var(--muted)}
+.layout{flex:1 1 auto;min-height:0;display:flex;gap:18px;padding:8px 20px 10px}
+.boardpane{flex:1 1 auto;min-width:0;min-height:0;display:flex;flex-direction:column}
 .boardwrap{flex:1 1 auto;min-height:0}
 .boardwrap svg{display:block;width:100%;height:100%}
-.controls{display:flex;align-items:center;gap:6px;margin-bottom:6px;flex-wrap:wrap}
-.controls button{font-size:16px;min-width:38px;padding:3px 8px;cursor:pointer}
+.controls{flex:none;display:flex;align-items:center;gap:6px;margin-bottom:6px;flex-wrap:wrap}
+.controls button,.chain-nav button{font-size:16px;min-width:38px;padding:3px 8px;cursor:pointer}
 #pos{min-width:120px;font-weight:bold;margin:0 8px}
 .controls label{font-size:13px;color:var(--muted)}
-#current{min-height:3.2em;margin:0 0 8px;padding:6px 10px;background:#fff;
- border-left:4px solid var(--accent)}
+.side{flex:0 0 clamp(290px,32vw,560px);min-width:0;min-height:0;display:flex;
+ flex-direction:column;gap:8px}
+#current{flex:0 0 auto;min-height:3.2em;max-height:58%;overflow-y:auto;margin:0;
+ padding:6px 10px;background:#fff;border-left:4px solid var(--accent)}
 #cur-rule{display:block;font-weight:bold;color:var(--accent)}
-.help{flex:none;font-size:12px;color:var(--muted);margin:6px 0 0}
-.steppane{flex:1 1 340px;min-width:280px;min-height:0;overflow-y:auto;position:relative}
+#current.chain #cur-text{display:none}
+#chain[hidden]{display:none}
+.chain-nav{display:flex;align-items:center;gap:6px;margin:4px 0;position:sticky;top:-6px;
+ background:#fff;padding:2px 0}
+.chain-nav button{font-size:14px;min-width:32px;padding:1px 6px}
+#link-pos{font-weight:bold;color:var(--chain)}
+.chain-nav .keys{font-size:12px;color:var(--muted)}
+#links{margin:2px 0;padding-left:2.2em}
+#links li{padding:1px 4px;cursor:pointer;border-radius:3px}
+#links li.as{list-style:none;margin-left:-2.2em;font-weight:bold}
+#links li.current{background:#f7dcf3;box-shadow:inset 3px 0 0 var(--chain)}
+#links li.bad::after,#steps ol.links li.bad::after{content:" ✗";color:#c00;font-weight:bold}
+#concl{margin:4px 0 0;font-weight:bold}
+.help{font-size:12px;color:var(--muted);margin:4px 0 0}
+.steppane{flex:1 1 0;min-height:6em;overflow-y:auto;position:relative}
 #steps{list-style:none;margin:0;padding:0}
-#steps li{padding:5px 8px;border-bottom:1px solid var(--line);cursor:pointer;background:#fff}
-#steps li:hover{background:#f3f3f3}
+#steps li[data-step],#steps li.grp{padding:5px 8px;border-bottom:1px solid var(--line);
+ cursor:pointer;background:#fff}
+#steps li[data-step]:hover{background:#f3f3f3}
 #steps li.current{background:var(--hl);box-shadow:inset 3px 0 0 #e0a800}
 #steps .n{display:inline-block;min-width:2.6em;color:var(--muted);font-variant-numeric:tabular-nums}
 #steps .rule{font-weight:bold;margin-right:6px}
-#steps .text{display:block;margin-left:2.6em}
-#steps li.grp{background:#f4f4f4;font-weight:bold;color:#444;cursor:pointer}
+#steps .text,#steps .intro,#steps .concl{display:block;margin-left:2.6em}
+#steps li.chain .text{display:none}
+#steps ol.links{margin:0 0 0 2.6em;padding-left:2em}
+#steps li.grp{background:#f4f4f4;font-weight:bold;color:#444}
 #steps li.grp .fx{font-weight:normal;color:var(--muted);margin-left:6px}
 #steps li.grp .tw{display:inline-block;width:1.2em;color:var(--muted)}
 #steps li.in-grp{padding-left:20px}
 #steps li.in-grp .rule{display:none}
 #steps li.in-grp .text{display:inline;margin-left:0}
 #steps li.folded{display:none}
-.notation{margin:4px 0 0;font-size:13px;color:var(--muted);max-width:75em}
+.notation{margin:2px 0 0;font-size:13px;color:var(--muted);max-width:75em}
 @media (max-width:900px){body{display:block;height:auto}.layout{flex-direction:column}
- .boardpane{flex:none}.boardwrap svg{height:auto}.steppane{flex:none;overflow:visible}}
+ .boardpane{flex:none}.boardwrap svg{height:auto}.side{flex:none}
+ .steppane{flex:none;overflow:visible}header{max-height:none}}
 @media print{
  body{display:block;height:auto;background:#fff;font-size:11pt}
+ header{max-height:none;overflow:visible}
  .controls,.help,#current{display:none}
  .layout{display:block;padding:0}
  .boardpane{display:block;margin-bottom:12pt}
@@ -76,6 +113,7 @@ h1{font-size:19px;margin:0 0 4px}
  .steppane{overflow:visible}
  #steps li{break-inside:avoid;page-break-inside:avoid;border:0;border-bottom:1px solid #bbb;
   padding:4pt 0;background:none;box-shadow:none}
+ #steps ol.links li{border:0;padding:0}
  #steps li.start{display:none}
  #steps li.folded{display:block}
 }
@@ -99,15 +137,9 @@ def walkthrough_data(puzzle, explanation, start=None) -> dict:
     names = {run.name: run.id for run in puzzle.runs}
     steps = []
     for s in explanation.steps:
-        elim = []
-        for r, c, ds in s.eliminations:
-            m = 0
-            for d in ds:
-                m |= BIT[d]
-            elim.append([idx[(r, c)], m])
         steps.append([
             [[idx[(r, c)], d] for r, c, d in s.placements],
-            elim,
+            _elim_masks(idx, s.eliminations),
             [idx[tuple(rc)] for rc in s.cells if tuple(rc) in idx],
             [names[n] for n in s.runs if n in names],
             *_proof_data(puzzle, s),
@@ -123,8 +155,49 @@ def walkthrough_data(puzzle, explanation, start=None) -> dict:
         "combos": [None if run.total is None else list(combos(run.total, run.length))
                    for run in puzzle.runs],
         "steps": steps,
+        # step number -> its chain, link by link, for the chain stepper
+        "chains": {str(s.n): _chain_data(puzzle, s) for s in explanation.steps
+                   if chain_cases(s)},
         "startText": _start_text(puzzle, start),
     }
+
+
+def _elim_masks(idx, eliminations) -> list[list[int]]:
+    """[[cell index, mask of the digits removed]] of ``(row, col, digits)`` eliminations."""
+    out = []
+    for r, c, ds in eliminations:
+        m = 0
+        for d in ds:
+            m |= BIT[d]
+        out.append([idx[(r, c)], m])
+    return out
+
+
+def _chain_data(puzzle, step) -> dict:
+    """A chain step's cases for the script: per case the assumed cell index and digit, and
+    per link [text, placements [[i, d]], eliminations [[i, mask]], cells it changes,
+    cells whose candidates it uses, run ids, contradiction (0/1), cells where it breaks]."""
+    idx = puzzle.index
+    by_ref = {tuple(r.ref): r.id for r in puzzle.runs}
+
+    def ids(cells) -> list[int]:
+        return sorted(idx[rc] for rc in cells if rc in idx)
+
+    cases = []
+    for case in chain_cases(step):
+        links = []
+        for link in case.links:
+            changed, used = link_cells(link)
+            runs = sorted(by_ref[tuple(ref)] for ref in link.get("runs", ())
+                          if tuple(ref) in by_ref)
+            placed = [[idx[(r, c)], d] for r, c, d in link.get("placements", ())]
+            links.append([link["text"], placed, _elim_masks(idx, link.get("eliminations", ())),
+                          ids(changed), ids(used), runs,
+                          1 if link.get("contradiction") else 0,
+                          ids(broken_cells(puzzle, link)) if link.get("contradiction") else []])
+        cases.append({"cell": idx[case.cell], "digit": case.digit, "intro": case.intro,
+                      "links": links})
+    return {"cases": cases, "tail": chain_conclusion(step)}
 
 
 def _proof_data(puzzle, step) -> list[list[int]]:
@@ -162,13 +235,19 @@ def _summary(explanation) -> str:
     for k, v in items:
         out.append(f"<div><dt>{k}</dt><dd>{v}</dd></div>")
     out.append("</dl>")
+    return "".join(out)
+
+
+def _rules_used(explanation) -> str:
+    rating = explanation.rating
     counts = rating.rules if rating is not None else {}
-    if counts:
-        names = {s.rule: s.name for s in steps}
-        out.append('<p class="rules">Rules used: ')
-        out.extend(f'<span data-rule="{escape(r)}">{escape(names.get(r, r))} <b>×{n}</b></span>'
-                   for r, n in counts.items())
-        out.append("</p>")
+    if not counts:
+        return ""
+    names = {s.rule: s.name for s in explanation.steps}
+    out = ['<p class="rules">Rules used: ']
+    out.extend(f'<span data-rule="{escape(r)}">{escape(names.get(r, r))} <b>×{n}</b></span>'
+               for r, n in counts.items())
+    out.append("</p>")
     return "".join(out)
 
 
@@ -212,16 +291,31 @@ def walkthrough_html(puzzle, explanation) -> str:
                          f'<span class="fx">{escape(group_effects(group))}</span></li>')
         for s in group:
             cells = ",".join(cell_name(tuple(rc)) for rc in s.cells)
-            extra = f' class="in-grp" data-in="{group[0].n}"' if grouped else ""
+            cls = ["in-grp"] if grouped else []
+            if chain_cases(s):
+                cls.append("chain")
+            extra = f' class="{" ".join(cls)}"' if cls else ""
+            if grouped:
+                extra += f' data-in="{group[0].n}"'
             items.append(f'<li data-step="{s.n}" id="s{s.n}" data-rule="{escape(s.rule)}" '
                          f'data-cells="{cells}"{extra}><span class="n">{s.n}</span>'
-                         f'<span class="rule">{escape(s.name)}</span>'
-                         f'<span class="text">{escape(s.text)}</span></li>')
+                         f'<span class="rule">{escape(step_title(s))}</span>'
+                         f'<span class="text">{escape(step_text(s))}</span>{_chain_list(s)}</li>')
+    even = "; grey cells are even" if puzzle.even is not None else ""
     body = f"""<header>
 <h1>{escape(title)}</h1>
 {_status(explanation)}
 {_summary(explanation)}
 <p class="notation">{escape(NOTATION)}</p>
+<details class="about"><summary>Colours, keys and the rules used</summary>
+<p class="help">← / → step back and forth, Home / End jump; click a step to show it.
+Yellow: the step's cells (darker) and runs; red: candidates it removes; orange: digits it
+places; blue: digits placed earlier; blue outline: cells whose candidates the step's proof
+uses, light blue: the runs it uses{even}. A chain is walked link by link with ↓ / ↑ (or its
+own buttons): the assumed digit in purple in a dashed cell, each link's number on the cells
+it changes, digits of earlier links in green, the cell where it breaks in red.</p>
+{_rules_used(explanation)}
+</details>
 </header>
 <main class="layout">
 <section class="boardpane">
@@ -234,25 +328,45 @@ def walkthrough_html(puzzle, explanation) -> str:
 <label title="every empty cell: the digits its runs' combinations still allow">
 <input type="checkbox" id="all-cands"> all candidates</label>
 </div>
-<div id="current"><span id="cur-rule">Start</span>
-<span id="cur-text">{escape(_start_text(puzzle, start))}</span></div>
 <div class="boardwrap">
 {board}</div>
-<p class="help">← / → step back and forth, Home / End jump; click a step to show it.
-Yellow: the step's cells (darker) and runs; red: candidates it removes; orange: digits it
-places; blue: digits placed earlier; blue outline: cells whose candidates the step's proof
-uses, light blue: the runs it uses{'; grey cells are even' if puzzle.even is not None else ''}.</p>
 </section>
+<aside class="side">
+<div id="current" aria-live="polite"><span id="cur-rule">Start</span>
+<span id="cur-text">{escape(_start_text(puzzle, start))}</span>
+<div id="chain" hidden>
+<div class="chain-nav"><button id="link-prev" type="button" title="previous link (↑)"
+aria-label="previous link">▲</button><button id="link-next" type="button"
+title="next link (↓)" aria-label="next link">▼</button><span id="link-pos"></span>
+<span class="keys">↓ / ↑ walk the links</span></div>
+<ol id="links"></ol>
+<p id="concl"></p>
+</div>
+</div>
 <section class="steppane" id="steppane">
 <ol id="steps">
 {chr(10).join(items)}
 </ol>
 </section>
+</aside>
 </main>"""
     data = _json_script(walkthrough_data(puzzle, explanation, start))
     script = (f'<script type="application/json" id="data">{data}</script>\n'
               f"<script>\n{_js()}</script>\n")
     return _page(title, body, script)
+
+
+def _chain_list(step) -> str:
+    """A chain step's links as a numbered list under each assumption (empty otherwise)."""
+    out = []
+    for case in chain_cases(step):
+        out.append(f'<span class="intro">{escape(case.intro)}</span><ol class="links">')
+        out += [f'<li{" class=bad" if link.get("contradiction") else ""}>'
+                f'{escape(link["text"])}</li>' for link in case.links]
+        out.append("</ol>")
+    if out:
+        out.append(f'<span class="concl">{escape(chain_conclusion(step))}</span>')
+    return "".join(out)
 
 
 def solve_html(puzzle, result) -> str:
@@ -287,7 +401,9 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
 // Data (script#data): cells [[r,c]], start masks, fixed {index: [digit, kind]},
 // runs [[cell indices]],
 // steps [[placements [[i,d]], eliminations [[i,mask]], cells [i], runs [id],
-//         proof cells [i], proof runs [id]]].
+//         proof cells [i], proof runs [id]]],
+// chains {step: {cases: [{cell, digit, intro, links: [[text, placements, eliminations,
+//         changed cells, fact cells, runs, contradiction, broken cells]]}], tail}}.
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("data").textContent);
@@ -369,17 +485,79 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
   var shown = new Array(W).fill(null);
   var marked = [];
   var cur = -1;
+  var badges = document.getElementById("board-badges");
+  var SVGNS = "http://www.w3.org/2000/svg";
+
+  // what one position shows: the board state and the marks drawn on it
+  function stepView(k) {
+    var st = k > 0 ? D.steps[k - 1] : [[], [], [], [], [], []];
+    var v = { s: stateAt(k), struck: {}, fresh: {}, hl: st[2], runs: st[3],
+              pf: st[4] || [], pr: st[5] || [], as: [], bad: [], badges: [] };
+    st[1].forEach(function (e) { v.struck[e[0]] = (v.struck[e[0]] || 0) | e[1]; });
+    st[0].forEach(function (p) { v.fresh[p[0]] = p[1]; });
+    return v;
+  }
+
+  function place(s, i, d, kind) {
+    s.masks[i] = 1 << (d - 1);
+    s.digit[i] = d;
+    s.kind[i] = kind;
+  }
+
+  // a chain at its link j (0: the assumption alone): the board before the step, the
+  // assumed digit written in and taken from its runs, links 1..j-1 applied, link j marked
+  function linkView(k, c, j) {
+    var ch = D.chains[k].cases[c];
+    var s = stateAt(k - 1), a = ch.cell, bit = 1 << (ch.digit - 1);
+    cellRuns[a].forEach(function (rid) {
+      D.runs[rid].forEach(function (i) { if (i !== a) s.masks[i] &= ~bit; });
+    });
+    place(s, a, ch.digit, "a");
+    var v = { s: s, struck: {}, fresh: {}, hl: [], runs: [], pf: [], pr: [], as: [a],
+              bad: [], badges: [] };
+    for (var n = 1; n < j; n++) {
+      var lk = ch.links[n - 1];
+      lk[2].forEach(function (e) { s.masks[e[0]] &= ~e[1]; });
+      lk[1].forEach(function (p) { place(s, p[0], p[1], "l"); });
+      var at = lk[1].length ? lk[1].map(function (p) { return p[0]; }) : [];
+      at.forEach(function (i) { v.badges.push([i, n, true]); });
+    }
+    if (j > 0) {
+      var cur = ch.links[j - 1];
+      cur[2].forEach(function (e) { v.struck[e[0]] = (v.struck[e[0]] || 0) | e[1]; });
+      cur[1].forEach(function (p) { v.fresh[p[0]] = p[1]; place(s, p[0], p[1], "l"); });
+      v.hl = cur[3];
+      v.pf = cur[4];
+      v.runs = cur[5];
+      v.bad = cur[7];
+      (cur[3].length ? cur[3] : cur[7]).forEach(function (i) { v.badges.push([i, j, false]); });
+    }
+    return v;
+  }
 
   function setClass(el, name, on) {
     if (el) el.classList.toggle(name, on);
   }
 
-  function render(k) {
-    var s = stateAt(k);
-    var st = k > 0 ? D.steps[k - 1] : [[], [], [], [], [], []];
-    var struck = {}, fresh = {};
-    st[1].forEach(function (e) { struck[e[0]] = (struck[e[0]] || 0) | e[1]; });
-    st[0].forEach(function (p) { fresh[p[0]] = p[1]; });
+  function mark(el, name) { el.classList.add(name); marked.push(el); }
+
+  function badge(i, n, old) {
+    var bg = cellEl[i].querySelector("rect.bg");
+    var r = 7, cx = +bg.getAttribute("x") + r - 1, cy = +bg.getAttribute("y") + r - 1;
+    var g = document.createElementNS(SVGNS, "g");
+    g.setAttribute("class", old ? "bd old" : "bd");
+    g.setAttribute("data-cell", D.cells[i].join(","));
+    var c = document.createElementNS(SVGNS, "circle");
+    c.setAttribute("cx", cx); c.setAttribute("cy", cy); c.setAttribute("r", r);
+    var t = document.createElementNS(SVGNS, "text");
+    t.setAttribute("x", cx); t.setAttribute("y", cy + 3.3);
+    t.textContent = String(n);
+    g.appendChild(c); g.appendChild(t);
+    badges.appendChild(g);
+  }
+
+  function draw(v) {
+    var s = v.s, struck = v.struck, fresh = v.fresh;
     var showAll = allBox && allBox.checked;
     var allowed = showAll ? comboAllowed(s) : null;
     for (var i = 0; i < W; i++) {
@@ -395,50 +573,119 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
       shown[i] = key;
       digitEl[i].textContent = d ? String(d) : "";
       digitEl[i].setAttribute("class", d ? "d " + kind : "d");
-      for (var v = 1; v <= 9; v++) {
-        var b = 1 << (v - 1), t = candEl[i][v];
+      for (var n = 1; n <= 9; n++) {
+        var b = 1 << (n - 1), t = candEl[i][n];
         t.setAttribute("class", "c" + (x & b ? " x" : "") + ((cand | x) & b ? "" : " off"));
       }
     }
-    marked.forEach(function (el) { el.classList.remove("hl", "run", "pf", "pr"); });
+    marked.forEach(function (el) { el.classList.remove("hl", "run", "pf", "pr", "as", "bad"); });
     marked = [];
-    (st[5] || []).forEach(function (rid) {
-      D.runs[rid].forEach(function (i) { cellEl[i].classList.add("pr"); marked.push(cellEl[i]); });
-      if (clueEl[rid]) { clueEl[rid].classList.add("pr"); marked.push(clueEl[rid]); }
+    v.pr.forEach(function (rid) {
+      D.runs[rid].forEach(function (i) { mark(cellEl[i], "pr"); });
+      if (clueEl[rid]) mark(clueEl[rid], "pr");
     });
-    (st[4] || []).forEach(function (i) { cellEl[i].classList.add("pf"); marked.push(cellEl[i]); });
-    st[3].forEach(function (rid) {
-      D.runs[rid].forEach(function (i) { cellEl[i].classList.add("run"); marked.push(cellEl[i]); });
-      if (clueEl[rid]) { clueEl[rid].classList.add("hl"); marked.push(clueEl[rid]); }
+    v.pf.forEach(function (i) { mark(cellEl[i], "pf"); });
+    v.runs.forEach(function (rid) {
+      D.runs[rid].forEach(function (i) { mark(cellEl[i], "run"); });
+      if (clueEl[rid]) mark(clueEl[rid], "hl");
     });
-    st[2].forEach(function (i) { cellEl[i].classList.add("hl"); marked.push(cellEl[i]); });
+    v.hl.forEach(function (i) { mark(cellEl[i], "hl"); });
+    v.as.forEach(function (i) { mark(cellEl[i], "as"); });
+    v.bad.forEach(function (i) { mark(cellEl[i], "bad"); });
     while (strikes.firstChild) strikes.removeChild(strikes.firstChild);
     Object.keys(struck).forEach(function (i) {
-      for (var v = 1; v <= 9; v++) {
-        if (!(struck[i] & (1 << (v - 1)))) continue;
-        var t = candEl[+i][v];
+      for (var n = 1; n <= 9; n++) {
+        if (!(struck[i] & (1 << (n - 1)))) continue;
+        var t = candEl[+i][n];
         var cx = +t.getAttribute("x"), cy = +t.getAttribute("y") - 3.7;
-        var l = document.createElementNS("http://www.w3.org/2000/svg", "line");
+        var l = document.createElementNS(SVGNS, "line");
         l.setAttribute("class", "xl");
         l.setAttribute("x1", cx - 4.5); l.setAttribute("y1", cy + 4.5);
         l.setAttribute("x2", cx + 4.5); l.setAttribute("y2", cy - 4.5);
         strikes.appendChild(l);
       }
     });
+    while (badges.firstChild) badges.removeChild(badges.firstChild);
+    v.badges.forEach(function (b) { badge(b[0], b[1], b[2]); });
   }
 
-  // scroll the step list (not the page) so the step on show is visible
+  function render(k) { draw(stepView(k)); }
+
+  // scroll a list (not the page) so an item is visible
   var pane = document.getElementById("steppane");
-  function reveal(li) {
-    if (!pane || pane.scrollHeight <= pane.clientHeight) {
+  function reveal(li, box) {
+    box = box || pane;
+    if (!box || box.scrollHeight <= box.clientHeight) {
       li.scrollIntoView({ block: "nearest" });
       return;
     }
-    var top = li.offsetTop, bottom = top + li.offsetHeight;
-    if (top < pane.scrollTop) pane.scrollTop = top;
-    else if (bottom > pane.scrollTop + pane.clientHeight) {
-      pane.scrollTop = bottom - pane.clientHeight;
+    var top = li.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+    var bottom = top + li.offsetHeight;
+    if (top < box.scrollTop || li.offsetHeight > box.clientHeight) box.scrollTop = top;
+    else if (bottom > box.scrollTop + box.clientHeight) {
+      box.scrollTop = bottom - box.clientHeight;
     }
+  }
+
+  // ---- the chain stepper: positions [case, link] (link 0: the assumption) -----------
+  var curBox = document.getElementById("current");
+  var chainBox = document.getElementById("chain");
+  var linkList = document.getElementById("links");
+  var linkPos = document.getElementById("link-pos");
+  var chainAt = [], link = -1;  // -1: the whole step on show
+
+  function showChain(k) {
+    var ch = k > 0 ? D.chains[k] : null;
+    chainAt = [];
+    link = -1;
+    curBox.classList.toggle("chain", !!ch);
+    chainBox.hidden = !ch;
+    while (linkList.firstChild) linkList.removeChild(linkList.firstChild);
+    if (!ch) return;
+    ch.cases.forEach(function (cs, c) {
+      for (var j = 0; j <= cs.links.length; j++) {
+        var li = document.createElement("li");
+        li.setAttribute("data-link", String(chainAt.length));
+        if (j === 0) {
+          li.className = "as";
+          li.textContent = cs.intro;
+        } else {
+          li.value = j;
+          li.textContent = cs.links[j - 1][0];
+          if (cs.links[j - 1][6]) li.classList.add("bad");
+        }
+        li.addEventListener("click", goLink.bind(null, chainAt.length));
+        linkList.appendChild(li);
+        chainAt.push([c, j]);
+      }
+    });
+    document.getElementById("concl").textContent = ch.tail;
+    setLinkPos();
+  }
+
+  function setLinkPos() {
+    var at = link < 0 ? null : chainAt[link];
+    var n = at ? D.chains[cur].cases[at[0]].links.length : 0;
+    linkPos.textContent = !at ? "the whole chain" : at[1] === 0 ? "assumption"
+      : "link " + at[1] + " of " + n;
+    document.body.setAttribute("data-link", link < 0 ? "" : String(link));
+    linkList.querySelectorAll("li").forEach(function (li) {
+      li.classList.toggle("current", +li.getAttribute("data-link") === link);
+    });
+    document.getElementById("link-prev").disabled = link < 0;
+    document.getElementById("link-next").disabled = link >= chainAt.length - 1;
+  }
+
+  function goLink(p) {
+    if (!chainAt.length) return false;
+    p = Math.max(-1, Math.min(chainAt.length - 1, p));
+    link = p;
+    if (p < 0) render(cur);
+    else draw(linkView(cur, chainAt[p][0], chainAt[p][1]));
+    setLinkPos();
+    var li = linkList.querySelector('li[data-link="' + p + '"]');
+    if (li) reveal(li, curBox);
+    return true;
   }
 
   function go(k, scroll) {
@@ -463,6 +710,8 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
       rule.textContent = li.querySelector(".rule").textContent;
       text.textContent = li.querySelector(".text").textContent;
     }
+    showChain(k);
+    curBox.scrollTop = 0;
     document.getElementById("prev").disabled = k === 0;
     document.getElementById("first").disabled = k === 0;
     document.getElementById("next").disabled = k === N;
@@ -490,9 +739,19 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
   document.getElementById("prev").addEventListener("click", function () { go(cur - 1); });
   document.getElementById("next").addEventListener("click", function () { go(cur + 1); });
   document.getElementById("last").addEventListener("click", function () { go(N); });
+  document.getElementById("link-prev").addEventListener("click", function () { goLink(link - 1); });
+  document.getElementById("link-next").addEventListener("click", function () { goLink(link + 1); });
   if (allBox) {
-    allBox.addEventListener("change", function () { var k = cur; cur = -1; go(k, false); });
+    allBox.addEventListener("change", function () {
+      var k = cur, p = link;
+      cur = -1;
+      go(k, false);
+      if (p >= 0) goLink(p);
+    });
   }
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  });
   items.forEach(function (li) {
     li.addEventListener("click", function () { go(+li.getAttribute("data-step"), false); });
   });
@@ -508,6 +767,11 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     if (tag === "INPUT" && ev.target.type !== "checkbox") return;
     if (tag === "TEXTAREA" || tag === "SELECT") return;
     var to = null;
+    if ((ev.key === "ArrowDown" || ev.key === "ArrowUp") && chainAt.length) {
+      ev.preventDefault();
+      goLink(link + (ev.key === "ArrowDown" ? 1 : -1));
+      return;
+    }
     if (ev.key === "ArrowRight") to = cur + 1;
     else if (ev.key === "ArrowLeft") to = cur - 1;
     else if (ev.key === "Home") to = 0;

@@ -6,7 +6,16 @@ from ..errors import printable
 from ..puzzle.model import cell_name
 from . import Renderer
 from .text import draw_grid, end_grid, explanation_verdict, rating_line
-from .walk import NOTATION, group_effects, group_heading, groups
+from .walk import (
+    NOTATION,
+    chain_cases,
+    chain_conclusion,
+    group_effects,
+    group_heading,
+    groups,
+    step_text,
+    step_title,
+)
 
 
 def _escape(text: str) -> str:
@@ -21,12 +30,27 @@ def _block(text: str) -> list[str]:
 
 
 def _step_line(s, *, name: bool = True) -> str:
-    """``12. **Lone cell** → r2c3 = 4: sentence`` (the rule left out inside a group)."""
+    """``12. **Lone cell** → r2c3 = 4: sentence`` (the rule left out inside a group); a
+    chain's links as a numbered list inside its item."""
     where = ""
     if s.placements:
         where = " → " + ", ".join(f"{cell_name((r, c))} = {d}" for r, c, d in s.placements)
-    label = f" **{_escape(s.name)}**{_escape(where)}:" if name else ""
-    return f"{s.n}.{label} {_escape(s.text)}"
+    label = f" **{_escape(step_title(s))}**{_escape(where)}:" if name else ""
+    if not chain_cases(s):
+        return f"{s.n}.{label} {_escape(step_text(s) if name else s.text)}"
+    # the item's content starts after "n. "; lines indented that far stay inside it, and
+    # a blank line ends each inner list (a line right after it would join its last item)
+    pad = " " * (len(str(s.n)) + 2)
+    lines = [f"{s.n}.{label}"]
+    for case in chain_cases(s):
+        lines += ["", pad + _escape(case.intro), ""]
+        for k, link in enumerate(case.links, start=1):
+            end = " ✗ *contradiction*" if link.get("contradiction") else ""
+            lines.append(f"{pad}{k}. {_escape(link['text'])}{end}")
+    tail = chain_conclusion(s)
+    if tail:
+        lines += ["", pad + _escape(tail)]
+    return "\n".join(lines)
 
 
 class MarkdownRenderer(Renderer):

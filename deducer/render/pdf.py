@@ -21,7 +21,20 @@ from xml.sax.saxutils import escape
 
 from ..errors import DeducerError
 from . import Renderer
-from .svg import LABEL, PAD, S, puzzle_svg, solution_svg
+from .svg import (
+    LABEL,
+    PAD,
+    S,
+    advance,
+    board_svg,
+    diagram_svg,
+    position_digits,
+    puzzle_svg,
+    shown_candidates,
+    solution_svg,
+    start_position,
+)
+from .walk import EASY_WEIGHT, chain_cases, chain_conclusion, step_text, step_title
 
 A4 = (595.28, 841.89)  # points
 MARGIN = 42.0
@@ -30,8 +43,11 @@ CAPTION = 11.0  # point size of the line above each board
 CAPTION_ROOM = 22.0
 MIN_PUZZLE_CELL = 20.0  # points per square a puzzle keeps when it shares a page
 MIN_SOLUTION_CELL = 12.0
-MAX_CELL = 30.0  # a 3x3 puzzle need not fill the page
+MAX_CELL = 64.0  # boards fill their slot; only a tiny puzzle stops short of it
 TEXT_SIZE = 9.5
+DIAGRAM_CELL = 24.0  # points per square, at most, of a step's diagram
+DIAGRAM_SHARE = 0.42  # of the page's height, at most, for one diagram
+STATE_SHARE = 0.3  # for the board state drawn atop a page of easy steps
 LINE = 1.35  # line height, in font sizes
 
 
@@ -97,6 +113,9 @@ class _Page:
     def __init__(self, size: tuple[float, float]):
         self.w, self.h = size
         self.boards: list[str] = []
+        #: where the walkthrough's boards sit: ((puzzle number, step number), x, y, width,
+        #: height) in points, the step whose diagram it is (None: a page's board state)
+        self.figures: list[tuple[tuple[int, int] | None, float, float, float, float]] = []
         self.texts: list[tuple[float, float, str, float, bool, str, str]] = []
 
     def text(self, x: float, y: float, s: str, size: float, *, bold: bool = False,
@@ -193,17 +212,48 @@ def _board_pages(items: list[tuple[str, object, str]], head: str, counts: tuple[
     return pages
 
 
+def needs_diagram(step) -> bool:
+    """Steps beyond the simplest tiers get a board on paper: a reader cannot hold a chain,
+    a region sum or a subset in their head the way they hold a lone cell."""
+    return step.weight > EASY_WEIGHT or bool(chain_cases(step))
+
+
+def _step_lines(step, measure: _Measure, width: float) -> list[tuple[float, str, bool]]:
+    """A step's text as (indent, line, bold) lines: its sentence wrapped, or for a chain
+    the assumption, one numbered link a paragraph (hanging indent) and the conclusion."""
+    cases = chain_cases(step)
+    if not cases:
+        return [(0.0, line, False) for line in
+                measure.wrap(f"{step_title(step)}: {step_text(step)}", TEXT_SIZE, width)]
+    out = [(0.0, f"{step_title(step)}:", True)]
+    hang = measure.width("(00) ", TEXT_SIZE)
+    for case in cases:
+        out.append((0.0, case.intro, False))
+        for k, link in enumerate(case.links, start=1):
+            end = " ✗ contradiction" if link.get("contradiction") else ""
+            lines = measure.wrap(link["text"] + end, TEXT_SIZE, width - hang - 8)
+            out.append((8.0, f"({k}) {lines[0]}", False))
+            out += [(8.0 + hang, line, False) for line in lines[1:]]
+    tail = chain_conclusion(step)
+    if tail:
+        out.append((0.0, tail, True))
+    return out
+
+
 def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
-    """The walkthroughs as flowing text: one numbered, wrapped paragraph per step."""
+    """The walkthroughs: one numbered paragraph per step (a chain's links one a line),
+    a board diagram under every step beyond the simplest tiers, and the board as it
+    stands at the top of any page that would otherwise have none."""
     pages: list[_Page] = []
     width = A4[0] - 2 * MARGIN
+    bottom = A4[1] - MARGIN
     page: _Page | None = None
     y = 0.0
-
     current = ""
+    has_board = False
 
     def new_page() -> None:
-        nonlocal page, y
+        nonlocal page, y, has_board
         page = _Page(A4)
         page.text(MARGIN, MARGIN + 8, "Walkthroughs", 15, bold=True)
         if current:
@@ -211,35 +261,68 @@ def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
                       anchor="end", color="#666")
         pages.append(page)
         y = MARGIN + 40
+        has_board = False
 
     def room(height: float) -> None:
-        if page is None or y + height > A4[1] - MARGIN:
+        if page is None or y + height > bottom:
             new_page()
 
+    def board(svg: str, puzzle, max_h: float, key: tuple[int, int] | None,
+              caption: str = "") -> None:
+        nonlocal y, has_board
+        if caption:
+            page.text(MARGIN + indent, y, caption, TEXT_SIZE, color="#444")
+            y += TEXT_SIZE * LINE
+        bw, bh = _board_size(puzzle)
+        scale = min((width - indent) / bw, max_h / bh, DIAGRAM_CELL / S)
+        page.board(svg, MARGIN + indent, y - TEXT_SIZE, scale)
+        page.figures.append((key, MARGIN + indent, y - TEXT_SIZE, bw * scale, bh * scale))
+        y += bh * scale + 6
+        has_board = True
+
+    indent = measure.width("000. ", TEXT_SIZE)
     for k, e in enumerate(entries, start=1):
         exp = e.explanation
         if exp is None:
             continue
+        puzzle = exp.puzzle
+        bw, bh = _board_size(puzzle)
+        # a diagram takes at most DIAGRAM_SHARE of the page, a page's board STATE_SHARE
+        diagram_h = min((width - indent) / bw, DIAGRAM_CELL / S,
+                        DIAGRAM_SHARE * (bottom - MARGIN) / bh) * bh + 6
+        state_h = min((width - indent) / bw, DIAGRAM_CELL / S,
+                      STATE_SHARE * (bottom - MARGIN) / bh) * bh + 6
         current = ""
         room(60)
         current = f"{k}. {e.title}"
         page.text(MARGIN, y, current, 12, bold=True)
         y += 12 * LINE
-        summary = _summary(exp)
-        for line in measure.wrap(summary, TEXT_SIZE, width):
+        for line in measure.wrap(_summary(exp), TEXT_SIZE, width):
             page.text(MARGIN, y, line, TEXT_SIZE, color="#444")
             y += TEXT_SIZE * LINE
         y += 4
-        indent = measure.width("000. ", TEXT_SIZE)
+        pos = start_position(puzzle)
         for step in exp.steps:
-            lines = measure.wrap(f"{step.name}: {step.text}", TEXT_SIZE, width - indent)
-            room(len(lines) * TEXT_SIZE * LINE)
+            lines = _step_lines(step, measure, width - indent)
+            text_h = len(lines) * TEXT_SIZE * LINE
+            diagram = needs_diagram(step)
+            room(text_h + (diagram_h if diagram else 0.0))
+            if not has_board and not diagram:
+                if y + state_h + TEXT_SIZE * LINE + text_h > bottom:
+                    new_page()
+                board(board_svg(puzzle, digits=position_digits(pos),
+                                candidates=shown_candidates(puzzle, pos), standalone=False),
+                      puzzle, state_h - 6, None, f"The board before step {step.n}:")
             page.text(MARGIN + indent - 4, y, f"{step.n}.", TEXT_SIZE, anchor="end",
                       color="#666")
-            for line in lines:
-                page.text(MARGIN + indent, y, line, TEXT_SIZE)
+            for dx, line, bold in lines:
+                page.text(MARGIN + indent + dx, y, line, TEXT_SIZE, bold=bold)
                 y += TEXT_SIZE * LINE
+            if diagram:
+                board(diagram_svg(puzzle, pos, step, standalone=False), puzzle, diagram_h - 6,
+                      (k, step.n))
             y += 2
+            advance(puzzle, pos, step)
         y += 14
     return pages
 

@@ -21,12 +21,16 @@ from xml.sax.saxutils import escape
 from ..puzzle.combos import BIT, combos
 from ..puzzle.model import ACROSS, Coord, Puzzle
 from . import Renderer
+from .walk import broken_cells, chain_cases, proof_marks
 
 S = 40.0  # cell size
 LABEL = 18.0  # room for the row / column numbers
 PAD = 1.5  # half the outer border
 
-DIGIT_CLASS = {"given": "g", "entry": "e", "placed": "p", "solution": "p", "new": "n"}
+DIGIT_CLASS = {"given": "g", "entry": "e", "placed": "p", "solution": "p", "new": "n",
+               "assumed": "a", "link": "l"}
+#: radius of a chain link's number badge, drawn over a cell's top-left corner
+BADGE_R = 7.0
 
 STYLE = """
 text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif}
@@ -57,6 +61,13 @@ text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif}
 .lb{font-size:9.5px;text-anchor:middle;fill:#8a8a8a}
 .frame{fill:none;stroke:#222;stroke-width:3}
 .pf .bg{stroke:#1f5fbf;stroke-width:3}
+.as .bg{stroke:#b0179b;stroke-width:3.5;stroke-dasharray:5 3}
+.d.a{fill:#b0179b;font-weight:bold}
+.d.l{fill:#0f7d6d}
+.bad .bg{fill:#ffc9c9}
+.bd circle{fill:#b0179b;stroke:#fff;stroke-width:1}
+.bd.old circle{fill:#9a9a9a}
+.bd text{fill:#fff;font-size:9.5px;font-weight:bold;text-anchor:middle}
 """
 
 
@@ -135,6 +146,12 @@ class Marks:
     runs: set[int] = field(default_factory=set)  # run ids
     struck: dict[Coord, int] = field(default_factory=dict)  # coord -> mask of removed digits
     new: dict[Coord, int] = field(default_factory=dict)  # digits placed by the step
+    # a chain drawn on the board: the assumed digit, link numbers at the cells each link
+    # changes (later numbers over earlier ones), the cell or run cells where it breaks
+    assumed: dict[Coord, int] = field(default_factory=dict)
+    badges: dict[Coord, list[int]] = field(default_factory=dict)
+    broken: set[Coord] = field(default_factory=set)
+    facts: set[Coord] = field(default_factory=set)  # cells whose candidates the proof uses
 
 
 def run_ids(puzzle: Puzzle) -> dict[str, int]:
@@ -262,12 +279,20 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
                 cls.append("run")
             if rc in marks.cells:
                 cls.append("hl")
+            if rc in marks.facts:
+                cls.append("pf")
+            if rc in marks.assumed:
+                cls.append("as")
+            if rc in marks.broken:
+                cls.append("bad")
             out.append(f'<g class="{" ".join(cls)}" data-cell="{r},{c}">')
             out.append(f'<rect class="bg" x="{num(x0)}" y="{num(y0)}" width="{num(S)}" '
                        f'height="{num(S)}"/>')
             digit = digits.get(rc)
             if rc in marks.new:
                 digit = (marks.new[rc], "new")
+            if rc in marks.assumed:
+                digit = (marks.assumed[rc], "assumed")
             dx, dy = num(x0 + S / 2), num(y0 + S / 2 + 9)
             if digit is not None:
                 out.append(f'<text class="d {DIGIT_CLASS[digit[1]]}" x="{dx}" y="{dy}">'
@@ -295,10 +320,22 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
     out.append(f'<g id="{ident}-strikes">' if ident else "<g>")
     out.extend(strikes)
     out.append("</g>")
+    out.append(f'<g id="{ident}-badges">' if ident else "<g>")
+    for (r, c), ks in sorted(marks.badges.items()):
+        for j, k in enumerate(ks):  # side by side along the cell's top edge
+            out.append(badge(ox + c * S + j * (2 * BADGE_R - 1), oy + r * S, k))
+    out.append("</g>")
     out.append(f'<rect class="frame" x="{num(ox)}" y="{num(oy)}" '
                f'width="{num(puzzle.cols * S)}" height="{num(puzzle.rows * S)}"/>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def badge(x0: float, y0: float, k: int, old: bool = False) -> str:
+    """Link ``k``'s number on the cell whose top-left corner is (x0, y0)."""
+    cx, cy = x0 + BADGE_R - 1, y0 + BADGE_R - 1
+    return (f'<g class="bd{" old" if old else ""}"><circle cx="{num(cx)}" cy="{num(cy)}" '
+            f'r="{num(BADGE_R)}"/><text x="{num(cx)}" y="{num(cy + 3.3)}">{k}</text></g>')
 
 
 def _black(sq, r: int, c: int, x0: float, y0: float, clue_runs, marks: Marks) -> str:
@@ -349,15 +386,59 @@ def solution_svg(puzzle: Puzzle, values: list[int], **kw) -> str:
 
 def step_svg(puzzle: Puzzle, explanation, k: int, *, candidates: bool = True,
              show_all: bool = False, **kw) -> str:
-    """The board after steps 1..k of a walkthrough, with step k's marks (k = 0: start)."""
+    """The board after steps 1..k of a walkthrough, with step k's marks (k = 0: start); a
+    chain step k shows its chain on the board before it."""
     steps = explanation.steps
     if not 0 <= k <= len(steps):
         from ..errors import DeducerError
 
         raise DeducerError(f"the walkthrough has steps 1..{len(steps)}; there is no step {k}")
+    if k and chain_cases(steps[k - 1]) and not show_all:
+        # a chain is drawn on the board it starts from, link by link (see diagram_svg)
+        return diagram_svg(puzzle, position_at(puzzle, steps, k - 1), steps[k - 1],
+                           candidates=candidates, **kw)
     pos = position_at(puzzle, steps, k)
     marks = step_marks(puzzle, steps[k - 1]) if k else None
     cands = shown_candidates(puzzle, pos, marks, show_all=show_all) if candidates else None
+    return board_svg(puzzle, digits=position_digits(pos), candidates=cands, marks=marks, **kw)
+
+
+def chain_marks(puzzle: Puzzle, case) -> tuple[Marks, dict[Coord, tuple[int, str]]]:
+    """A whole chain on one board (a :class:`walk.ChainCase`): the assumed digit, every
+    link's number once (on the cell it writes in, else the first it narrows, else where
+    it breaks), the digits its links write, and the cells where it breaks; and those
+    digits, to draw."""
+    marks = Marks(assumed={case.cell: case.digit})
+    digits: dict[Coord, tuple[int, str]] = {}
+    for k, link in enumerate(case.links, start=1):
+        changed = [(r, c) for r, c, _ in link.get("placements", ())]
+        changed += [(r, c) for r, c, _ in link.get("eliminations", ())]
+        for r, c, d in link.get("placements", ()):
+            digits[(r, c)] = (d, "link")
+        if link.get("contradiction"):
+            marks.broken = broken_cells(puzzle, link)
+            changed = changed or sorted(marks.broken)
+        if changed:
+            marks.badges.setdefault(changed[0], []).append(k)
+    return marks, digits
+
+
+def diagram_svg(puzzle: Puzzle, before: Position, step, *, candidates: bool = True,
+                **kw) -> str:
+    """One step on paper: the board with the step's marks (its cells and runs, the cells
+    whose candidates its proof uses, what it removes and writes); a chain step shows the
+    board before it with its first assumption and links (:func:`chain_marks`)."""
+    cases = chain_cases(step)
+    if cases:
+        marks, extra = chain_marks(puzzle, cases[0])
+        digits = {**position_digits(before), **extra}
+        cands = shown_candidates(puzzle, before) if candidates else None
+        return board_svg(puzzle, digits=digits, candidates=cands, marks=marks, **kw)
+    pos = before.copy()
+    advance(puzzle, pos, step)
+    marks = step_marks(puzzle, step)
+    marks.facts = proof_marks(puzzle, step)[0]
+    cands = shown_candidates(puzzle, pos, marks) if candidates else None
     return board_svg(puzzle, digits=position_digits(pos), candidates=cands, marks=marks, **kw)
 
 

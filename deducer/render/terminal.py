@@ -18,7 +18,16 @@ from ..explain.sentences import differences
 from ..puzzle.combos import SINGLE
 from . import Renderer
 from .text import explanation_verdict, rating_line, verdict
-from .walk import NOTATION, group_effects, group_heading, groups
+from .walk import (
+    NOTATION,
+    chain_cases,
+    chain_conclusion,
+    group_effects,
+    group_heading,
+    groups,
+    step_text,
+    step_title,
+)
 
 #: colour of a step's rule by its weight: the harder the rung, the warmer
 WEIGHT_STYLES = ((1.3, "green"), (1.8, "bright_green"), (2.4, "yellow"), (4.2, "dark_orange"),
@@ -70,6 +79,23 @@ def _weight_style(weight: float) -> str:
     return "magenta"
 
 
+def _print_chain(con: Console, step, indent: str) -> None:
+    """A chain's links, numbered one a line under its assumption (as the text renderer)."""
+    for case in chain_cases(step):
+        con.print(Text(indent) + Text(case.intro, style="bold"))
+        width = len(str(len(case.links)))
+        for k, link in enumerate(case.links, start=1):
+            line = Text(f"{indent}  ")
+            line.append(f"({k:>{width}}) ", style="bold cyan")
+            line.append(link["text"])
+            if link.get("contradiction"):
+                line.append(" ✗ contradiction", style="bold red")
+            con.print(line)
+    tail = chain_conclusion(step)
+    if tail:
+        con.print(Text(indent + tail, style="bold"))
+
+
 class TerminalRenderer(Renderer):
     name = "terminal"
 
@@ -107,10 +133,14 @@ class TerminalRenderer(Renderer):
                     line.append(f"  {s.n:>{width}}. ", style="dim")
                 else:
                     line.append(f"{s.n:>{width}}. ", style="dim")
-                    line.append(s.name, style=f"bold {_weight_style(s.weight)}")
+                    line.append(step_title(s), style=f"bold {_weight_style(s.weight)}")
                     line.append(f" ({s.weight:g}): ", style="dim")
-                line.append(s.text)
-                con.print(line)
+                if chain_cases(s):
+                    con.print(line)
+                    _print_chain(con, s, " " * (width + 2))
+                else:
+                    line.append(step_text(s) if len(group) == 1 else s.text)
+                    con.print(line)
         ok = explanation.status == "solved"
         con.print(Text(explanation_verdict(explanation), style="bold green" if ok
                        else "bold yellow"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..explain.sentences import differences
 from ..puzzle.model import Puzzle
 from . import Renderer
+from .walk import chain_cases, chain_conclusion, step_text, step_title
 
 
 def clue_text(sq) -> str:
@@ -74,9 +75,34 @@ def explanation_verdict(explanation) -> str:
 
 
 def step_lines(steps) -> list[str]:
-    """``  1. Lone cell: r1c2↓ 2/1 has one empty cell left ...`` (numbers aligned)."""
+    """``  1. Lone cell: r1c2↓ 2/1 has one empty cell left ...`` (numbers aligned); a
+    chain's links on lines of their own, numbered under its assumption."""
     width = len(str(len(steps))) if steps else 1
-    return [f"{s.n:>{width}}. {s.name}: {s.text}" for s in steps]
+    out = []
+    for s in steps:
+        cases = chain_cases(s)
+        if not cases:
+            out.append(f"{s.n:>{width}}. {step_title(s)}: {step_text(s)}")
+            continue
+        out.append(f"{s.n:>{width}}. {step_title(s)}:")
+        out += chain_lines(s, " " * (width + 2))
+    return out
+
+
+def chain_lines(step, indent: str) -> list[str]:
+    """A chain step's body, one line per link: ``If r14c14 were 4:``, ``  (1) ...``, and
+    what it concludes. A case's links are numbered from 1."""
+    out = []
+    for case in chain_cases(step):
+        out.append(indent + case.intro)
+        width = len(str(len(case.links)))
+        for k, link in enumerate(case.links, start=1):
+            end = " ✗ contradiction" if link.get("contradiction") else ""
+            out.append(f"{indent}  ({k:>{width}}) {link['text']}{end}")
+    tail = chain_conclusion(step)
+    if tail:
+        out.append(indent + tail)
+    return out
 
 
 def end_grid(explanation) -> str:

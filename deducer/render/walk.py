@@ -8,6 +8,9 @@ skim what is routine and slow down where the reasoning changes.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from ..puzzle.model import cell_name
 
 #: the notation, explained once at the top of a walkthrough (plain text; renderers mark it up)
@@ -93,3 +96,111 @@ def proof_marks(puzzle, step) -> tuple[set[tuple[int, int]], set[int]]:
 
     visit(proof)
     return cells, runs
+
+
+# ---- chains, link by link ----------------------------------------------------------------
+# A chain step's proof (docs/json-contract.md, "Proof by assumption" and "Proof by cases")
+# is read only through its JSON shape: ``assume`` [row, col, digit] and ``links``, each link
+# with ``text``, ``placements``, ``eliminations``, ``facts``, ``runs`` and maybe
+# ``contradiction``. Fields a chain engine adds beside these are ignored.
+
+#: a chain sentence's own label ("Forcing chain of 9 links: "), which the title already says
+_CHAIN_LABEL = re.compile(r"^[^:]{0,60}?\bof \d+ links?: ")
+
+
+@dataclass
+class ChainCase:
+    """One assumption of a chain step and the links that follow from it."""
+
+    cell: tuple[int, int]
+    digit: int
+    links: list[dict]
+
+    @property
+    def intro(self) -> str:
+        """``If r14c14 were 4:``."""
+        return f"If {cell_name(self.cell)} were {self.digit}:"
+
+
+def chain_cases(step) -> list[ChainCase]:
+    """The step's assumptions with their links (one for a chain, one per case for a proof
+    by cases); empty for a step that assumes nothing."""
+    proof = getattr(step, "proof", None) or {}
+    parts = proof.get("cases") or ([proof] if "assume" in proof else [])
+    out = []
+    for part in parts:
+        if "assume" not in part:
+            continue
+        r, c, d = part["assume"]
+        out.append(ChainCase((r, c), d, list(part.get("links", ()))))
+    return out
+
+
+def link_count(step) -> int:
+    return sum(len(case.links) for case in chain_cases(step))
+
+
+def step_title(step) -> str:
+    """The step's heading: the rule's name, with a chain's length (``Forcing chain of 9
+    links``), said once even when the sentence opens with it."""
+    cases = chain_cases(step)
+    if not cases:
+        return step.name
+    n = sum(len(case.links) for case in cases)
+    title = f"{step.name} of {n} link{'s' if n != 1 else ''}"
+    return title if len(cases) == 1 else f"{title} in {len(cases)} cases"
+
+
+def step_text(step) -> str:
+    """The sentence under the heading, without the rule's name or a chain's label that
+    the heading already gives."""
+    text = step.text
+    head = step.name + ":"
+    m = _CHAIN_LABEL.match(text) if chain_cases(step) else None
+    if m:
+        text = text[m.end():]
+    elif text[:len(head)].lower() == head.lower():
+        text = text[len(head):].lstrip()
+    else:
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def chain_conclusion(step) -> str:
+    """What a chain step concludes (``So 4 leaves r14c14.``): the sentence's words after
+    its last link, else the step's effect."""
+    cases = chain_cases(step)
+    last = next((case.links[-1]["text"] for case in reversed(cases) if case.links), "")
+    at = step.text.rfind(last) if last else -1
+    if at >= 0:
+        tail = step.text[at + len(last):].strip().lstrip(".;,").strip()
+        if tail:
+            return tail[:1].upper() + tail[1:]
+    parts = [f"{cell_name((r, c))} = {d}" for r, c, d in step.placements]
+    for r, c, ds in step.eliminations:
+        verb = "leaves" if len(ds) == 1 else "leave"
+        parts.append(f"{', '.join(map(str, ds))} {verb} {cell_name((r, c))}")
+    return "So " + "; ".join(parts) + "." if parts else ""
+
+
+def link_cells(link: dict) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+    """(cells the link changes, cells whose candidates it uses) of one link."""
+    changed = {(p[0], p[1]) for p in link.get("placements", ())}
+    changed |= {(e[0], e[1]) for e in link.get("eliminations", ())}
+    used = {tuple(f["cell"]) for f in link.get("facts", ()) if "cell" in f}
+    return changed, used
+
+
+def broken_cells(puzzle, link: dict) -> set[tuple[int, int]]:
+    """Where a contradiction link breaks: the cells its facts leave without a candidate,
+    else the cells it names, else the cells of its runs."""
+    empty = {tuple(f["cell"]) for f in link.get("facts", ())
+             if "cell" in f and not f.get("candidates")}
+    if empty:
+        return empty
+    changed, used = link_cells(link)
+    if changed | used:
+        return changed | used
+    by_ref = {tuple(r.ref): r for r in puzzle.runs}
+    return {rc for ref in link.get("runs", ()) if tuple(ref) in by_ref
+            for rc in by_ref[tuple(ref)].coords}
