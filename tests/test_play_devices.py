@@ -354,3 +354,27 @@ def test_a_chain_hint_on_a_phone(phone, root):
     pg = phone
     proof = chain_state(root)
     walk_the_chain(pg, proof, "play-chain-phone")
+
+
+def test_a_proof_by_cases_is_walked_case_by_case(desk):
+    """No rule of the ladder proves by cases yet; the JSON contract allows it, so the
+    stepper walks each case's assumption and links, then the conclusion."""
+    link = {"text": "r2c3 = 9", "placements": [[1, 2, 9]], "eliminations": [], "facts": [],
+            "runs": [[0, 2, "down"]]}
+    bad = dict(link, text="r1c3↓ 16/2 is full but adds up to 18", placements=[],
+               contradiction=True)
+    hint = {"kind": "deduction", "level": "full", "text": "...", "step": {
+        "placements": [[2, 2, 9]], "eliminations": [],
+        "proof": {"cases": [{"assume": [1, 1, 1], "links": [link, bad]},
+                            {"assume": [1, 1, 2], "links": [link]}]}}}
+    frames = desk.evaluate("(res) => ChainStep.frames(res)", hint)
+    assert [(f["kind"], f["head"]) for f in frames] == [
+        ("assume", "Case 1 of 2, if r2c2 were 1"),
+        ("link", "Case 1 of 2, if r2c2 were 1: link 1 of 2"),
+        ("contradiction", "Case 1 of 2, if r2c2 were 1: link 2 of 2"),
+        ("assume", "Case 2 of 2, if r2c2 were 2"),
+        ("link", "Case 2 of 2, if r2c2 were 2: link 1 of 1"),
+        ("end", "Conclusion")]
+    assert frames[2]["text"] == "(2) r1c3↓ 16/2 is full but adds up to 18: a contradiction."
+    assert frames[-1]["text"] == "Every case agrees, so r3c3 = 9."
+    assert frames[4]["written"] == [] and frames[2]["written"] == [[1, 2, 9]]
