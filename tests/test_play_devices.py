@@ -378,3 +378,21 @@ def test_a_proof_by_cases_is_walked_case_by_case(desk):
     assert frames[2]["text"] == "(2) r1c3↓ 16/2 is full but adds up to 18: a contradiction."
     assert frames[-1]["text"] == "Every case agrees, so r3c3 = 9."
     assert frames[4]["written"] == [] and frames[2]["written"] == [[1, 2, 9]]
+
+
+def test_pencil_mode_of_the_pad_turns_the_digit_keys_into_marks(desk):
+    pg = desk
+    cell(pg, 1, 2).click()
+    pg.click("#pad-pencil")
+    assert pg.get_by_role("button", name="pencil mark 7").count() == 1
+    pg.keyboard.press("7")
+    pg.keyboard.press("9")
+    pg.keyboard.press("Shift+Digit9")  # Shift is the other way round in pencil mode
+    s = state(pg)["1,2"]
+    assert s["marks"] == "79" and s["digit"] == "9"
+    assert pg.get_attribute("#pad-digits button[data-d='7']", "aria-pressed") == "true"
+    assert pg.get_attribute("#pad-digits button[data-d='8']", "aria-pressed") == "false"
+    pg.click("#pad-pencil")
+    pg.click("#pad-digits button[data-d='7']")
+    assert state(pg)["1,2"]["digit"] == "7"
+    assert "on" in pg.get_attribute("#pad-digits button[data-d='7']", "class").split()
