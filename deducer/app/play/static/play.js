@@ -150,7 +150,6 @@ function loadModel(data, opts) {
   }
   refreshAll();
   persist();
-  menu(false);
   showView("play");
   if (data.message) say(data.message, data.status && data.status !== "unique" ? "warn" : "ok");
   if (data.status === "multiple" && Array.isArray(data.cells)) {
@@ -888,6 +887,7 @@ function showView(which) {
   $("play-view").hidden = which !== "play";
   $("editor-view").hidden = which !== "editor";
   for (const id of ["play-group", "hint-group", "save-group"]) $(id).classList.toggle("off", which !== "play");
+  if (document.body.classList.contains("menu-open")) menu(false);
   if (which === "play") { $("chooser").hidden = true; fitBoard(); }
 }
 
