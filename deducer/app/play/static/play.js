@@ -768,6 +768,7 @@ async function solve() {
     S.usedSolve = true;
     finishing = false;  // the solver's grid needs no check (its "Solved." stays)
     edit(res.entries.map(([r, c, d]) => ({k: key(r, c), entry: d})), "solve");
+    finishing = true;
     say(res.message, "ok", {cells: new Map([...S.whites].map((k) => [k, ""])), any: true});
   });
 }
