@@ -121,6 +121,8 @@ def test_phone_plays_to_the_end_with_taps_on_the_pad(phone):
                          ".includes('Well done')")
     assert {k: v["digit"] for k, v in state(pg).items()} == {
         "1,1": "2", "1,2": "7", "2,1": "3", "2,2": "9"}
+    assert pg.get_by_role("gridcell", name="r3c3, across 12 in 2 cells, down 16 in 2 cells: 9",
+                          exact=True).count() == 1
     pg.screenshot(path=str(ARTIFACTS / "play-phone-solved.png"))
 
 
