@@ -234,6 +234,28 @@ def test_create_refuses_two_solutions_then_accepts_the_fix(bare_client):
     assert body["puzzle"]["grid"] == FIXED_GRID
 
 
+def test_create_answers_with_the_raters_level_and_score(bare_client):
+    from deducer import api
+
+    body = bare_client.post("/api/create", json={"grid": FIXED_GRID}).get_json()
+    rated = api.rate(api.load(str_grid(FIXED_GRID)))
+    assert (body["rating"]["level"], body["rating"]["score"]) == (rated.level, rated.score)
+    assert f"Rated {rated.level} (score {rated.score})." in body["message"]
+
+
+def test_generate_answers_with_the_raters_level_and_score(bare_client):
+    body = bare_client.post("/api/generate", json={"size": "6x6", "seed": 1}).get_json()
+    rated = body["rating"]
+    assert isinstance(rated["score"], int) and rated["level"]
+    assert f"rated {rated['level']} (seed " in body["message"]
+    assert rated["text"] == f"Rated {rated['level']} (score {rated['score']})."
+
+
+def str_grid(grid) -> str:
+    """The | format of an editor grid."""
+    return "".join("|".join(t or " " for t in row) + "\n" for row in grid)
+
+
 @pytest.mark.parametrize("grid, kind, fragment", [
     ([["\\", "5\\", "16\\"], ["\\", "", ""], ["\\3", "", ""]], "none", "no solution"),
     ([["\\", "50\\"], ["\\", ""]], "invalid", "r1c2: the down sum '50' is not a whole"),

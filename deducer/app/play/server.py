@@ -35,7 +35,8 @@ Endpoints (all JSON):
 ``GET  /api/open?path=P``  read and parse a file inside the root folder (``&name=N``: which
                            puzzle of several; without it such a file answers ``{choose}``)
 ``POST /api/parse``        ``{text, filename?, format?, name?}``: parse uploaded text (idem)
-``POST /api/create``       ``{grid, name?}``: a puzzle from the editor; refused unless unique
+``POST /api/create``       ``{grid, name?}``: a puzzle from the editor, with its ``rating``;
+                           refused unless unique
 ``POST /api/generate``     ``{size, level?, seed?}``: a new puzzle with one solution
 ``POST /api/check``        ``{puzzle}``: entries / pencil marks that fit no solution
 ``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
@@ -256,6 +257,20 @@ def solvability(p: Puzzle) -> dict:
         return {"status": "unknown", "message": f"one solution was found, but {TIMEOUT:g} s "
                                                 "were not enough to prove it is the only one"}
     return {"status": "unique", "message": "the puzzle has exactly one solution"}
+
+
+def rating(p: Puzzle) -> dict:
+    """The rater's verdict on ``p`` for the page: ``{"level", "score", "text"}`` as
+    ``deducer rate`` gives them, or ``{"level": None, "text"}`` when the walkthrough did
+    not reach the solution within :data:`TIMEOUT`."""
+    from ... import api
+
+    exp = api.explain(p.without_progress(), timeout=TIMEOUT)
+    r = exp.rating
+    if r is None or not r.solved:
+        why = exp.message or "the walkthrough did not reach the solution"
+        return {"level": None, "score": None, "text": f"Not rated: {why}."}
+    return {"level": r.level, "score": r.score, "text": f"Rated {r.level} (score {r.score})."}
 
 
 def _read_text(text: str, fmt: str | None, which: str | None, label: str) -> Puzzle | dict:
@@ -551,8 +566,9 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         if verdict["status"] != "unique":
             raise ApiError(422, _capital(verdict["message"]) + ".", kind=verdict["status"])
         out = model(p)
-        out.update(status="unique", message="The puzzle has exactly one solution.",
-                   source=title or "new puzzle")
+        rated = rating(p)
+        out.update(status="unique", source=title or "new puzzle", rating=rated,
+                   message="The puzzle has exactly one solution. " + rated["text"])
         return jsonify(out)
 
     @app.post("/api/generate")
@@ -577,6 +593,8 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         res = made[0]
         out = model(res.puzzle)
         out.update(status="unique", source=f"generated {size} (seed {res.seed})",
+                   rating={"level": res.rating.level, "score": res.rating.score,
+                           "text": f"Rated {res.rating.level} (score {res.rating.score})."},
                    message=f"A new {size} puzzle with one solution, rated "
                            f"{res.rating.level} (seed {res.seed}).")
         return jsonify(out)

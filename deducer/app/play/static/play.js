@@ -21,9 +21,13 @@ const S = {
   whites: new Set(),
   givens: new Map(),
   cellEl: new Map(),  // "r,c" -> element
+  clues: new Map(),   // "r,c" -> what a screen reader hears of the cell's two runs
+  pencilMode: false,  // the pad's digits toggle pencil marks
+  usedSolve: false,   // Solve filled the grid: no praise for finishing it
   hl: {wrong: new Set(), wrongMarks: new Set(), hintCells: new Set(), hintRun: new Set(),
        hintClue: new Set(), diff: new Set()},
   busy: false,
+  hintHl: {cells: [], run: [], clue: []},  // what the hint box's hint highlights
 };
 
 const $ = (id) => document.getElementById(id);
@@ -68,9 +72,12 @@ async function busy(label, fn) {
   try {
     return await fn();
   } catch (e) {
-    say(e instanceof ApiError ? e.message : "Something went wrong: " + e, "err");
-    if (e instanceof ApiError && e.data && Array.isArray(e.data.cells)) {
-      S.hl.diff = new Set(e.data.cells.map(([r, c]) => key(r, c)));
+    const cells = e instanceof ApiError && e.data && Array.isArray(e.data.cells) ? e.data.cells : null;
+    const keys = cells ? cells.map(([r, c]) => key(r, c)) : [];
+    say(e instanceof ApiError ? e.message : "Something went wrong: " + e, "err",
+        cells ? {cells: new Map(keys.map((k) => [k, ""])), any: true, diff: true} : null);
+    if (cells) {
+      S.hl.diff = new Set(keys);
       refreshHighlights();
     }
   } finally {
@@ -81,10 +88,30 @@ async function busy(label, fn) {
   }
 }
 
-function say(text, kind) {
+/* The message, and optionally its cause: {cells: Map("r,c" -> the part of the message about
+   that cell), again?: parts -> text, any?: true}. A message about cells goes when its cause
+   does (settle()): each cell's part leaves once the player changes that cell and the message
+   with the last part (with `any`, with the first change: one cause spread over cells). */
+let said = null;
+function say(text, kind, cause) {
   const m = $("message");
   m.textContent = text || "";
   m.className = kind || "";
+  said = text && cause ? cause : null;
+}
+
+function settle(changed) {
+  if (said) {
+    const hit = changed.filter((k) => said.cells.has(k));
+    for (const k of hit) said.cells.delete(k);
+    if (hit.length && (said.any || !said.cells.size)) {
+      if (said.diff) { S.hl.diff = new Set(); refreshHighlights(); }
+      say("", "");
+    } else if (hit.length && said.again) {
+      $("message").textContent = said.again([...new Set(said.cells.values())]);
+    }
+  }
+  if (hintDone && hintDone()) endHint();
 }
 
 /* ---- the puzzle as the server wants it ------------------------------------------------- */
@@ -104,15 +131,17 @@ function loadModel(data, opts) {
   const p = Object.assign({}, data.puzzle);
   const entries = p.entries || [], pencil = p.pencil || [];
   delete p.entries; delete p.pencil;
-  S.model = {puzzle: p, runs: data.runs};
+  S.model = {puzzle: p, runs: data.runs, rating: data.rating || null};
   S.source = data.source || p.name || "";
   S.entries = new Map(entries.map(([r, c, d]) => [key(r, c), d]));
   S.pencil = new Map(pencil.map(([r, c, ds]) => [key(r, c), maskOf(ds)]));
-  S.undo = []; S.redo = []; S.sel = null;
+  S.undo = []; S.redo = []; S.sel = null; S.usedSolve = false;
   if (opts && opts.saved) {
     S.undo = opts.saved.undo || []; S.redo = opts.saved.redo || [];
     S.sel = opts.saved.sel || null;
+    S.usedSolve = !!opts.saved.usedSolve;
   }
+  endHint();
   clearHighlights(false);
   build();
   if (!S.sel) {
@@ -135,6 +164,7 @@ function persist() {
     key: puzzleKey(S.model.puzzle), model: S.model, source: S.source,
     entries: [...S.entries], pencil: [...S.pencil],
     undo: S.undo.slice(-MAX_UNDO), redo: S.redo.slice(-MAX_UNDO), sel: S.sel,
+    usedSolve: S.usedSolve,
   };
   try { localStorage.setItem(STORE, JSON.stringify(rec)); } catch (e) { /* full or off */ }
 }
@@ -149,7 +179,7 @@ function loadSaved() {
 
 function restore(rec) {
   const data = {puzzle: Object.assign({}, rec.model.puzzle), runs: rec.model.runs,
-                source: rec.source};
+                rating: rec.model.rating, source: rec.source};
   data.puzzle.entries = (rec.entries || []).map(([k, d]) => [...unkey(k), d]);
   data.puzzle.pencil = (rec.pencil || []).map(([k, m]) => [...unkey(k), digitsOf(m)]);
   loadModel(data, {saved: rec});
@@ -172,17 +202,26 @@ function build() {
   for (const [r, c, d] of p.givens || []) S.givens.set(key(r, c), d);
   board.style.gridTemplateColumns = "var(--label) repeat(" + p.cols + ", var(--cell))";
   board.style.gridTemplateRows = "var(--label) repeat(" + p.rows + ", var(--cell))";
-  board.appendChild(el("div", "corner"));
-  for (let c = 0; c < p.cols; c++) board.appendChild(el("div", "lab", String(c + 1)));
+  // the row and column numbers are for the eye; every square's name says where it is
+  const head = el("div", "row");
+  head.setAttribute("aria-hidden", "true");
+  head.appendChild(el("div", "corner"));
+  for (let c = 0; c < p.cols; c++) head.appendChild(el("div", "lab", String(c + 1)));
+  board.appendChild(head);
+  describeRuns();
   for (let r = 0; r < p.rows; r++) {
-    board.appendChild(el("div", "lab", String(r + 1)));
+    const row = el("div", "row");
+    row.setAttribute("role", "row");
+    board.appendChild(row);
+    const lab = el("div", "lab", String(r + 1));
+    lab.setAttribute("aria-hidden", "true");
+    row.appendChild(lab);
     for (let c = 0; c < p.cols; c++) {
       const sq = parseTok(p.grid[r][c]);
       const k = key(r, c);
       let e;
       if (sq.white) {
         e = el("div", "sq w");
-        e.setAttribute("role", "gridcell");
         e.appendChild(el("span", "d"));
         const marks = el("div", "marks");
         for (let d = 1; d <= 9; d++) marks.appendChild(el("span", "m", ""));
@@ -194,22 +233,32 @@ function build() {
         e = el("div", "sq clue");
         e.appendChild(el("span", "dn", sq.down));
         e.appendChild(el("span", "ac", sq.across));
+        e.setAttribute("aria-label", cellName(r, c) + ": clue" + (sq.down ? ", down " + sq.down : "") +
+                                     (sq.across ? ", across " + sq.across : ""));
       } else {
         e = el("div", "sq blank");
+        e.setAttribute("aria-label", cellName(r, c) + ": black");
       }
+      e.setAttribute("role", "gridcell");
+      e.id = "sq-" + r + "-" + c;
       e.dataset.r = r; e.dataset.c = c;
       S.cellEl.set(k, e);
-      board.appendChild(e);
+      row.appendChild(e);
     }
   }
   $("empty-note").hidden = true;
   $("title").textContent = S.source ? S.source + " (" + p.rows + "×" + p.cols + ")" : "";
+  const rated = S.model.rating;
+  $("rating").hidden = !(rated && rated.level);
+  $("rating").textContent = rated && rated.level ? rated.level + " · score " + rated.score : "";
   fitBoard();
 }
 
 /* The board scales to the window: squares as large as the room beside the side panel and
-   below the toolbar allow (at most 52 px, at least MIN_CELL; below that it scrolls). */
-const MAX_CELL = 52, MIN_CELL = 14;
+   below the toolbar allow (at most 52 px, at least MIN_CELL; below that it scrolls). With
+   the side panel below the board (a phone), the digit pad keeps its room on screen, and a
+   finger needs larger squares than a mouse. */
+const MAX_CELL = 52, MIN_CELL = 14, MIN_TOUCH_CELL = 30;
 function fitBoard() {
   if (!S.model || $("play-view").hidden) return;
   const p = S.model.puzzle, wrap = $("board-wrap"), root = document.documentElement;
@@ -217,10 +266,11 @@ function fitBoard() {
   const beside = style.flexDirection === "row";  // the side panel sits beside the board
   const width = view.clientWidth -
     (beside ? $("side").offsetWidth + (parseFloat(style.columnGap) || 0) : 0);
-  const height = window.innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 12;
+  const pad = beside ? 0 : $("pad").offsetHeight + 12 + 56;  // and two lines of message
+  const height = window.innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 12 - pad;
   const fit = (room, n) => (room - 4) / (n + 0.45);  // the labels take ~0.45 of a square
   let cell = Math.floor(Math.min(MAX_CELL, fit(width, p.cols), fit(Math.max(height, 200), p.rows)));
-  cell = Math.max(MIN_CELL, cell);
+  cell = Math.max(window.matchMedia("(pointer: coarse)").matches ? MIN_TOUCH_CELL : MIN_CELL, cell);
   root.style.setProperty("--cell", cell + "px");
   root.style.setProperty("--label", Math.max(12, Math.min(22, Math.round(cell * 0.45))) + "px");
   wrap.style.maxHeight = Math.max(height, 200) + "px";
@@ -244,10 +294,36 @@ function drawCell(k) {
   e.classList.toggle("filled", given !== undefined || entry !== undefined);
   const spans = e.querySelectorAll(".m");
   for (let i = 0; i < 9; i++) spans[i].textContent = mask & (1 << i) ? String(i + 1) : "";
+  labelCell(k);
+}
+
+function labelCell(k) {
+  const e = S.cellEl.get(k);
+  const given = S.givens.get(k), entry = S.entries.get(k), mask = S.pencil.get(k) || 0;
   const [r, c] = unkey(k);
-  const label = cellName(r, c) + ": " + (given !== undefined ? "given " + given :
-    entry !== undefined ? entry : "empty") + (mask ? ", marks " + digitsOf(mask).join(" ") : "");
-  e.setAttribute("aria-label", label);
+  // what a screen reader says: the cell, its two clues, then its digit or its marks
+  const content = given !== undefined ? "given " + given : entry !== undefined ? String(entry) :
+    mask ? "pencil marks " + digitsOf(mask).join(" ") : "empty";
+  e.setAttribute("aria-label", cellName(r, c) + ", " + (S.clues.get(k) || "in no run") + ": " + content +
+                 (S.hl.wrong.has(k) || S.hl.wrongMarks.has(k) ? ", wrong" : ""));
+}
+
+/* "across 16 in 2 cells, down 12 in 3 cells", per white cell, from the runs it lies in */
+function describeRuns() {
+  const parts = new Map();
+  for (const run of S.model.runs) {
+    const across = run.dir === "A";
+    const text = (across ? "across " : "down ") +
+      (run.total === null || run.total === undefined ? "without a clue" : run.total) +
+      " in " + run.cells.length + " cells";
+    for (const [r, c] of run.cells) {
+      const k = key(r, c);
+      if (!parts.has(k)) parts.set(k, {});
+      parts.get(k)[across ? "a" : "d"] = text;
+    }
+  }
+  S.clues.clear();
+  for (const [k, p] of parts) S.clues.set(k, [p.a, p.d].filter(Boolean).join(", "));
 }
 
 function refreshAll() {
@@ -258,10 +334,19 @@ function refreshAll() {
 }
 
 function refreshSelection() {
-  for (const e of document.querySelectorAll("#board .sel")) e.classList.remove("sel");
-  if (!S.sel) return;
-  const e = S.cellEl.get(key(...S.sel));
-  if (e) e.classList.add("sel");
+  for (const e of document.querySelectorAll("#board .sel")) {
+    e.classList.remove("sel");
+    e.removeAttribute("aria-selected");
+  }
+  const e = S.sel && S.cellEl.get(key(...S.sel));
+  if (e) {
+    e.classList.add("sel");
+    e.setAttribute("aria-selected", "true");
+    $("board").setAttribute("aria-activedescendant", e.id);
+  } else {
+    $("board").removeAttribute("aria-activedescendant");
+  }
+  refreshPad();
 }
 
 function refreshHighlights() {
@@ -274,6 +359,7 @@ function refreshHighlights() {
       if (e) e.classList.add(cls);
     }
   }
+  for (const k of S.whites) labelCell(k);
 }
 
 function clearHighlights(redraw) {
@@ -285,6 +371,9 @@ function refreshButtons() {
   const has = !!S.model;
   $("btn-undo").disabled = !has || !S.undo.length;
   $("btn-redo").disabled = !has || !S.redo.length;
+  $("pad-undo").disabled = $("btn-undo").disabled;
+  $("pad-redo").disabled = $("btn-redo").disabled;
+  for (const b of document.querySelectorAll("#pad-digits button, #pad-pencil, #pad-erase")) b.disabled = !has;
   for (const id of ["btn-check", "btn-marks", "btn-solve", "btn-clear", "hint-vague",
                     "hint-concrete", "hint-full", "hint-apply", "btn-download", "btn-save",
                     "btn-edit"]) {
@@ -323,7 +412,10 @@ function applyCells(cells, side) {
   }
   refreshHighlights();
   refreshButtons();
+  refreshPad();
   persist();
+  settle(cells.map((cell) => cell.k));
+  if (chain.frames.length) drawChain();
   maybeFinished();
 }
 
@@ -343,14 +435,16 @@ function redo() {
   say("Redone: " + rec.label + ".", "info");
 }
 
-let finishedKey = null;
+let finishedKey = null, finishing = true;
 function maybeFinished() {
+  const quiet = !finishing;
+  finishing = true;
   if (!S.model) return;
   for (const k of S.whites) if (!S.entries.has(k) && !S.givens.has(k)) { finishedKey = null; return; }
   const now = JSON.stringify([...S.entries]);
   if (finishedKey === now) return;
   finishedKey = now;
-  setTimeout(() => check(true), 0);
+  if (!quiet) setTimeout(() => check(true), 0);
 }
 
 /* ---- playing ------------------------------------------------------------------------------ */
@@ -390,6 +484,35 @@ function toggleMark(d) {
   if (S.entries.has(k)) say("Pencil mark " + d + (on ? " added" : " removed") + " under the entry.", "info");
 }
 
+/* ---- the on-screen pad (phones, tablets, a mouse) ---------------------------------------- */
+function padDigit(d) {
+  if (!S.model) return;
+  if (!S.sel) { say("Tap a white cell first.", "info"); return; }
+  if (S.pencilMode) toggleMark(d); else enterDigit(d);
+}
+
+function setPencilMode(on) {
+  S.pencilMode = on;
+  $("pad-pencil").setAttribute("aria-pressed", on ? "true" : "false");
+  $("pad").classList.toggle("pencil", on);
+  refreshPad();
+}
+
+/* The pad shows the selected cell: its entry, or in pencil mode its marks. */
+function refreshPad() {
+  const k = S.sel && key(...S.sel);
+  const mask = k ? S.pencil.get(k) || 0 : 0;
+  const entry = k ? S.entries.get(k) : undefined;
+  for (const b of document.querySelectorAll("#pad-digits button")) {
+    const d = Number(b.dataset.d);
+    const on = S.pencilMode ? !!(mask & bit(d)) : entry === d;
+    b.classList.toggle("on", on);
+    b.setAttribute("aria-label", (S.pencilMode ? "pencil mark " : "digit ") + d);
+    if (S.pencilMode) b.setAttribute("aria-pressed", on ? "true" : "false");
+    else b.removeAttribute("aria-pressed");
+  }
+}
+
 function erase() {
   if (!S.sel) return;
   const k = key(...S.sel);
@@ -417,13 +540,14 @@ function onKey(e) {
   if (d === null && /^[1-9]$/.test(e.key)) d = Number(e.key);
   if (d !== null) {
     e.preventDefault();
-    if (e.shiftKey) toggleMark(d); else enterDigit(d);
+    // Shift makes a digit a pencil mark, or, in the pad's pencil mode, an entry
+    if (e.shiftKey !== S.pencilMode) toggleMark(d); else enterDigit(d);
     return;
   }
   if (e.key === "Delete" || e.key === "Backspace" || e.code === "Digit0" || e.code === "Numpad0") {
     e.preventDefault(); erase(); return;
   }
-  if (e.key === "Escape") { clearHighlights(); $("hint-box").hidden = true; }
+  if (e.key === "Escape") { endHint(); clearHighlights(); }
 }
 
 /* ---- server actions --------------------------------------------------------------------- */
@@ -435,11 +559,22 @@ async function check(auto) {
     S.hl.wrong = new Set(res.wrong_entries.map(([r, c]) => key(r, c)));
     S.hl.wrongMarks = new Set(res.wrong_pencil.map(([r, c]) => key(r, c)));
     refreshHighlights();
-    if (res.solved) say("Solved: every cell is filled and agrees with a solution. Well done!", "ok solved");
-    else if (res.status === "ok") say(auto ? "" : capital(res.message) + ".", "ok");
-    else if (res.status === "wrong") say(capital(res.message) + " (highlighted in pink). " +
-      res.mistakes.map(mistakeText).join(" "), "err");
-    else say(capital(res.message) + ".", res.status === "conflict" ? "warn" : "err");
+    const all = () => ({cells: new Map([...S.whites].map((k) => [k, ""])), any: true});
+    if (res.solved) {
+      // praise only a grid the player filled, never one they saw solved
+      say("Solved: every cell is filled and agrees with a solution." +
+          (S.usedSolve ? "" : " Well done!"), "ok solved", all());
+    } else if (res.status === "ok") say(auto ? "" : capital(res.message) + ".", "ok");
+    else if (res.status === "wrong") {
+      const parts = new Map();
+      for (const m of res.mistakes) {
+        const k = key(...m.cell);
+        parts.set(k, (parts.has(k) ? parts.get(k) + " " : "") + mistakeText(m));
+      }
+      say(capital(res.message) + " (highlighted in pink). " + [...parts.values()].join(" "), "err",
+          {cells: parts, again: (left) => "Still to fix (highlighted in pink): " + left.join(" ")});
+    } else say(capital(res.message) + ".", res.status === "conflict" ? "warn" : "err",
+               res.status === "conflict" ? all() : null);
   });
 }
 
@@ -473,31 +608,168 @@ async function hint(level, apply) {
 }
 
 function showHint(res, apply) {
+  endHint();
   const box = $("hint-box");
   box.hidden = false;
   const tier = {vague: "Hint (vague)", concrete: "Hint (concrete)", full: "Hint (full)"}[res.level] || "Hint";
   $("hint-level").textContent = apply ? "Applied hint" : tier;
   $("hint-text").textContent = res.text;
   box.className = "kind-" + res.kind;
-  box.scrollIntoView({block: "nearest"});
-  S.hl.hintCells = new Set(); S.hl.hintRun = new Set(); S.hl.hintClue = new Set();
   const h = res.highlight || {cells: [], runs: []};
-  for (const [r, c] of h.cells) S.hl.hintCells.add(key(r, c));
+  S.hintHl = {cells: h.cells.map(([r, c]) => key(r, c)), run: [], clue: []};
   for (const run of h.runs) {
-    for (const [r, c] of run.cells) S.hl.hintRun.add(key(r, c));
-    if (run.clue) S.hl.hintClue.add(key(run.clue[0], run.clue[1]));
+    for (const [r, c] of run.cells) S.hintHl.run.push(key(r, c));
+    if (run.clue) S.hintHl.clue.push(key(run.clue[0], run.clue[1]));
   }
+  showHintHighlights();
   if (res.kind === "mistake" && res.mistakes) {
     for (const m of res.mistakes) (m.kind === "entry" ? S.hl.wrong : S.hl.wrongMarks).add(key(...m.cell));
+    refreshHighlights();
+  }
+  if (!apply) hintDone = hintCarriedOut(res);
+  chain.frames = ChainStep.frames(res);
+  chain.at = 0;
+  const walk = chain.frames.length > 0;
+  $("chain").hidden = !walk;
+  // with a chain to walk, the whole step's text folds to its start (the links are above it)
+  box.classList.toggle("has-chain", walk);
+  $("hint-more").hidden = !walk;
+  showWhole(false);
+  if (walk) drawChain();
+  (walk ? $("chain-nav") : box).scrollIntoView({block: "nearest"});
+}
+
+function showHintHighlights() {
+  S.hl.hintCells = new Set(S.hintHl.cells);
+  S.hl.hintRun = new Set(S.hintHl.run);
+  S.hl.hintClue = new Set(S.hintHl.clue);
+  refreshHighlights();
+}
+
+/* When has the player done what a hint says? A mistake hint: once every cell it names has
+   changed. A full hint: once its digits are written and the marks it rubs out are gone. */
+let hintDone = null;
+function hintCarriedOut(res) {
+  if (res.kind === "mistake" && res.mistakes) {
+    const left = new Set(res.mistakes.map((m) => key(...m.cell)));
+    const seen = new Map([...left].map((k) => [k, JSON.stringify([S.entries.get(k), S.pencil.get(k)])]));
+    return () => [...left].every((k) => seen.get(k) !== JSON.stringify([S.entries.get(k), S.pencil.get(k)]));
+  }
+  const step = res.step;
+  if (res.kind !== "deduction" || !step) return null;
+  const places = step.placements.map(([r, c, d]) => [key(r, c), d]);
+  const rubs = step.eliminations.map(([r, c, ds]) => [key(r, c), maskOf(ds)])
+    .filter(([k, m]) => (S.pencil.get(k) || 0) & m && !S.entries.has(k));
+  if (!places.length && !rubs.length) return null;
+  return () => places.every(([k, d]) => S.entries.get(k) === d) &&
+    rubs.every(([k, m]) => S.entries.has(k) || !((S.pencil.get(k) || 0) & m));
+}
+
+function endHint() {
+  hintDone = null;
+  chain.frames = [];
+  clearChain();
+  if (!$("hint-box").hidden) {
+    $("hint-box").hidden = true;
+    S.hintHl = {cells: [], run: [], clue: []};
+    showHintHighlights();
+  }
+}
+
+/* ---- a chain step of a hint, walked on the board link by link (frames: chainstep.js) ---- */
+const chain = {frames: [], at: 0};
+const runRefs = () => {
+  // a run's reference is its clue square (or the black square before it) and direction
+  const out = new Map();
+  for (const run of S.model.runs) {
+    const [r, c] = run.cells[0];
+    const at = run.clue || (run.dir === "A" ? [r, c - 1] : [r - 1, c]);
+    out.set(at[0] + "," + at[1] + "," + (run.dir === "A" ? "across" : "down"), {cells: run.cells, clue: at});
+  }
+  return out;
+};
+
+function drawChain() {
+  const f = chain.frames[chain.at];
+  clearChain();
+  $("chain-head").textContent = f.head + " (" + (chain.at + 1) + "/" + chain.frames.length + ")";
+  $("chain-text").textContent = f.text;
+  $("chain").className = "kind-" + f.kind;
+  $("chain-prev").disabled = chain.at === 0;
+  $("chain-next").disabled = chain.at === chain.frames.length - 1;
+  const refs = runRefs();
+  S.hl.hintCells = new Set(f.cells.map(([r, c]) => key(r, c)));
+  S.hl.hintRun = new Set(); S.hl.hintClue = new Set();
+  let badge = ChainStep.badgeCell(f);
+  for (const ref of f.runs) {
+    const run = refs.get(ref.join(","));
+    if (!run) continue;
+    for (const [r, c] of run.cells) S.hl.hintRun.add(key(r, c));
+    S.hl.hintClue.add(key(...run.clue));
+    if (!badge) badge = run.clue;
   }
   refreshHighlights();
+  // the chain's own board: the assumed digit, the digits earlier links wrote, this link's
+  const ghost = (r, c, d, cls) => {
+    const e = S.cellEl.get(key(r, c));
+    if (!e || !S.whites.has(key(r, c)) || S.entries.has(key(r, c)) || S.givens.has(key(r, c))) return;
+    e.classList.add("ghosted");
+    const g = el("span", "ghost " + cls, String(d));
+    g.setAttribute("aria-hidden", "true");
+    e.appendChild(g);
+  };
+  if (f.assume) {
+    const [r, c, d] = f.assume;
+    ghost(r, c, d, "assumed");
+    const e = S.cellEl.get(key(r, c));
+    if (e) e.classList.add("assume");
+  }
+  for (const [r, c, d] of f.written) ghost(r, c, d, "earlier");
+  for (const [r, c, d] of f.placing) ghost(r, c, d, "now");
+  if (f.number !== null && badge) {
+    const e = S.cellEl.get(key(...badge));
+    if (e) {
+      const b = el("span", "link-no" + (f.kind === "contradiction" ? " contra" : ""), String(f.number));
+      b.setAttribute("aria-hidden", "true");
+      e.appendChild(b);
+    }
+  }
+}
+
+function clearChain() {
+  for (const e of document.querySelectorAll("#board .ghost, #board .link-no")) e.remove();
+  for (const e of document.querySelectorAll("#board .ghosted, #board .assume")) e.classList.remove("ghosted", "assume");
+  if (!chain.frames.length) $("chain").hidden = true;
+}
+
+function chainGo(delta) {
+  if (!chain.frames.length) return;
+  chain.at = Math.max(0, Math.min(chain.frames.length - 1, chain.at + delta));
+  drawChain();
+}
+
+function chainOff() {
+  chain.frames = [];
+  clearChain();
+  $("hint-box").classList.remove("has-chain");
+  $("hint-more").hidden = true;
+  showHintHighlights();
+}
+
+function showWhole(open) {
+  $("hint-text").classList.toggle("open", open);
+  $("hint-more").setAttribute("aria-expanded", String(open));
+  $("hint-more").textContent = open ? "Less ▴" : "Whole step ▾";
 }
 
 async function solve() {
   await busy("Solving", async () => {
     const res = await api("POST", "/api/solve", {puzzle: puzzleBody()});
+    S.usedSolve = true;
+    finishing = false;  // the solver's grid needs no check (its "Solved." stays)
     edit(res.entries.map(([r, c, d]) => ({k: key(r, c), entry: d})), "solve");
-    say(res.message, "ok");
+    finishing = true;
+    say(res.message, "ok", {cells: new Map([...S.whites].map((k) => [k, ""])), any: true});
   });
 }
 
@@ -535,7 +807,11 @@ async function download() {
 async function saveToFolder() {
   const path = $("save-path").value.trim();
   const fmt = $("save-format").value;
-  if (!path) { say("Type a file name for the folder first (e.g. mine.txt).", "err"); $("save-path").focus(); return; }
+  if (!path) {
+    say("Type a file name for the folder first (e.g. mine.txt).", "err", {cells: new Map(), field: "save-path"});
+    $("save-path").focus();
+    return;
+  }
   await busy("Saving", async () => {
     const body = {puzzle: puzzleBody(), format: fmt, path};
     let res;
@@ -612,6 +888,7 @@ function showView(which) {
   $("play-view").hidden = which !== "play";
   $("editor-view").hidden = which !== "editor";
   for (const id of ["play-group", "hint-group", "save-group"]) $(id).classList.toggle("off", which !== "play");
+  if (document.body.classList.contains("menu-open")) menu(false);
   if (which === "play") { $("chooser").hidden = true; fitBoard(); }
 }
 
@@ -719,13 +996,27 @@ async function createFromEditor() {
 function wire() {
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", fitBoard);
-  $("board").addEventListener("mousedown", (e) => {
+  // click: a mouse, a tap, and a screen reader's activation all select the cell
+  $("board").addEventListener("click", (e) => {
     const sq = e.target.closest(".sq.w");
     if (!sq) return;
     select(Number(sq.dataset.r), Number(sq.dataset.c));
-    $("board").focus();
-    e.preventDefault();
+    $("board").focus({preventScroll: true});
   });
+  $("board").addEventListener("mousedown", (e) => { if (e.target.closest(".sq.w")) e.preventDefault(); });
+  for (const b of document.querySelectorAll("#pad-digits button")) {
+    b.addEventListener("click", () => padDigit(Number(b.dataset.d)));
+  }
+  $("pad-pencil").addEventListener("click", () => setPencilMode(!S.pencilMode));
+  $("pad-erase").addEventListener("click", erase);
+  $("pad-undo").addEventListener("click", undo);
+  $("pad-redo").addEventListener("click", redo);
+  $("chain-prev").addEventListener("click", () => chainGo(-1));
+  $("chain-next").addEventListener("click", () => chainGo(1));
+  $("chain-end").addEventListener("click", chainOff);
+  $("hint-more").addEventListener("click", () => showWhole(!$("hint-text").classList.contains("open")));
+  $("save-path").addEventListener("input", () => { if (said && said.field === "save-path") say("", ""); });
+  $("btn-menu").addEventListener("click", () => menu(!document.body.classList.contains("menu-open")));
   $("btn-undo").addEventListener("click", undo);
   $("btn-redo").addEventListener("click", redo);
   $("btn-check").addEventListener("click", () => check(false));
@@ -775,6 +1066,13 @@ function wire() {
     const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
     if (f) openFile(f);
   });
+}
+
+/* The file row, folded away on a phone behind "Files" (open: shown). */
+function menu(open) {
+  document.body.classList.toggle("menu-open", open);
+  $("btn-menu").setAttribute("aria-expanded", String(open));
+  fitBoard();
 }
 
 function hasFiles(e) {

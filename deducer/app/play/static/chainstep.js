@@ -1,0 +1,84 @@
+/* deducer play: walking a chain step of a hint on the board, link by link.
+ *
+ * A chain step's proof is a proof by assumption, {"assume": [r, c, digit], "links": [...]},
+ * or a proof by cases, {"cases": [{"assume", "links"}, ...]} (docs/json-contract.md,
+ * "Proofs"). Each link has its text, placements, eliminations, the cells its facts name and
+ * the runs it reads ([row, col, "across"|"down"] of the clue square), and the last one
+ * "contradiction": true. chainFrames() turns the chain steps of a hint into frames, one per
+ * thing the player looks at: the assumption, each link, the conclusion. play.js draws a
+ * frame with chainDraw() and steps through them with the hint box's Back / Next buttons.
+ */
+const ChainStep = (() => {
+"use strict";
+
+const cellName = (r, c) => "r" + (r + 1) + "c" + (c + 1);
+/* a sentence's first letter, but never a coordinate's (r3c9) */
+const capital = (s) => (!s || /^r\d/.test(s) ? s : s[0].toUpperCase() + s.slice(1));
+
+/* The steps of a hint answer that are chains: the reasoning that leads to it, then its own. */
+function chainSteps(res) {
+  const steps = [...(res.reasoning || []), res.step].filter(Boolean);
+  return steps.filter((s) => s.proof && (s.proof.assume || s.proof.cases));
+}
+
+/* The frames of every chain step of a hint (empty when it has none).
+   A frame: {head, text, kind: assume|link|contradiction|end, number, assume: [r, c, d],
+   written: [[r, c, d]] (digits earlier links placed), placing, cells, runs (refs)}. */
+function chainFrames(res) {
+  const steps = chainSteps(res);
+  const frames = [];
+  steps.forEach((step, si) => {
+    const where = steps.length > 1 ? "Chain " + (si + 1) + " of " + steps.length + ": " : "";
+    const cases = step.proof.cases ? step.proof.cases.filter((c) => c.assume) : [step.proof];
+    cases.forEach((kase, ci) => {
+      const [ar, ac, ad] = kase.assume;
+      const links = kase.links || [];
+      const suppose = "if " + cellName(ar, ac) + " were " + ad;
+      const head = where + (cases.length > 1 ? "case " + (ci + 1) + " of " + cases.length + ", " : "") +
+        suppose;
+      const base = {assume: kase.assume, written: [], placing: [], cells: [[ar, ac]], runs: []};
+      frames.push(Object.assign({}, base, {
+        kind: "assume", number: null, head: capital(head),
+        text: "Suppose " + cellName(ar, ac) + " were " + ad + ". Follow the " + links.length +
+              " link" + (links.length === 1 ? "" : "s") + " that this forces."}));
+      const written = [];
+      links.forEach((link, li) => {
+        const cells = [];
+        for (const f of link.facts || []) if (f.cell) cells.push(f.cell);
+        for (const [r, c] of link.placements || []) cells.push([r, c]);
+        for (const [r, c] of link.eliminations || []) cells.push([r, c]);
+        frames.push({
+          kind: link.contradiction ? "contradiction" : "link", number: li + 1,
+          head: capital(head) + ": link " + (li + 1) + " of " + links.length,
+          text: "(" + (li + 1) + ") " + capital(link.text) + (link.contradiction ? ": a contradiction." : "."),
+          assume: kase.assume, written: written.slice(), placing: link.placements || [],
+          cells, runs: (link.runs || []).concat((link.facts || []).filter((f) => f.run).map((f) => f.run)),
+        });
+        written.push(...(link.placements || []));
+      });
+    });
+    const effect = [];
+    for (const [r, c, d] of step.placements || []) effect.push(cellName(r, c) + " = " + d);
+    for (const [r, c, ds] of step.eliminations || []) effect.push(ds.join(", ") + " leave" +
+      (ds.length === 1 ? "s " : " ") + cellName(r, c));
+    frames.push({
+      kind: "end", number: null, head: where + "Conclusion",
+      text: (cases.length > 1 ? "Every case agrees, so " : "So ") + (effect.join("; ") || "the step holds") + ".",
+      assume: null, written: [], placing: [],
+      cells: [...(step.placements || []), ...(step.eliminations || [])].map(([r, c]) => [r, c]),
+      runs: [],
+    });
+  });
+  return frames;
+}
+
+/* Where a link's number goes on the board: the cell it writes in, else the cell it narrows,
+   else a cell it reads; null when it names runs only (play.js then uses the first run's clue). */
+function chainBadgeCell(frame) {
+  if (frame.kind === "assume" || frame.kind === "end") return null;
+  if (frame.placing.length) return frame.placing[0].slice(0, 2);
+  return frame.cells.length ? frame.cells[frame.cells.length - 1] : null;
+}
+
+return {frames: chainFrames, badgeCell: chainBadgeCell};
+})();
