@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import RuleError
 from ..explain.engine import SOLVED, Engine, Explanation
@@ -27,13 +27,12 @@ from ..explain.rating import GUESS_RULES, LEVEL_MAX_WEIGHT, LEVELS, rate_steps
 from ..explain.state import State
 from ..puzzle.combos import DIGITS, POP, SINGLE, combos
 from ..puzzle.model import Puzzle
-from .draft import Draft, fill
-from .layout import make_layout
+from .draft import Draft
+from .request import reachable
 from .unique import (
     REPAIR_SAMPLE,
     Undecided,
     ambiguity,
-    make_unique,
     open_count,
     other_solution,
     repair,
@@ -53,9 +52,6 @@ STEER_TRIES, STEER_PATIENCE = 120, 20
 #: same either way). Below a cap bigger changes overshoot it (16x16 Hard with four: 46 s,
 #: then 58 s), so capped levels look at one
 STEER_CELLS = 2
-#: layouts drawn per attempt, the one with fewest white cells kept, where the level's
-#: effort limit binds (see core.white_budget)
-LAYOUT_TRIES = 8
 #: easing rounds (each tries a handful of digit changes where the walk stalls) per attempt,
 #: and rounds in a row without progress before the attempt is given up
 EASE_ROUNDS, EASE_PATIENCE = 120, 4
@@ -85,16 +81,6 @@ UNIQUE_WORK = 10_000
 #: it is given up (12x12 Easy, 40 requests, same load: 1 round 176 s in all, 2 173 s,
 #: 4 151 s, 8 149 s)
 MEND_ROUNDS = 4
-
-
-@dataclass
-class Found:
-    puzzle: Puzzle | None = None
-    solution: list[int] | None = None
-    rating: object = None
-    attempts: int = 0
-    message: str = ""
-    stats: dict = field(default_factory=dict)
 
 
 def _rank(level: str) -> int:
@@ -260,8 +246,6 @@ def _cheaper(req, rules) -> Target | None:
     reach (16x16 Medium over Easy) most such walks stay there, and hardening them again
     cost far more than easing with the level's own ladder (measured: 1.6 s a puzzle
     against 39 s)."""
-    from .core import reachable
-
     rank = _rank(req.level)
     if rank == 0 or reachable(req, LEVELS[rank - 1]):
         return None
@@ -514,85 +498,3 @@ def exact_rating(puzzle: Puzzle, rules, steps: list, solution: list[int]):
         raise RuleError("the rules reached a grid that breaks the puzzle; one of the active "
                         "rules made a false deduction (try 'deducer rules test')")
     return rate_steps(steps, SOLVED)
-
-
-def _whites(white) -> int:
-    return sum(map(sum, white))
-
-
-def _count(out: Found, why: str) -> None:
-    """Why attempts were given up, kept in ``Result.stats`` (where a slow request's time
-    went)."""
-    failed = out.stats.setdefault("failed", {})
-    failed[why] = failed.get(why, 0) + 1
-
-
-def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
-    """Attempts (layout, fill, repair, rate, steer) until one fits or the time runs out."""
-    from ..explain import registry
-
-    if rules is None:
-        rules = registry.load()
-    from .core import density_of, white_budget
-
-    target = Target(rules, req.level)
-    density = density_of(req)
-    budget = white_budget(req)
-    cheaper = _cheaper(req, rules) if target.cap is not None else None
-    out = Found()
-    # easier levels get fills whose clues allow few combinations (see Draft.sweeten)
-    sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
-    while deadline is None or time.perf_counter() < deadline:
-        out.attempts += 1
-        white = make_layout(rng, req.rows, req.cols, req.symmetry, density)
-        # where the level's effort limit binds, every white cell counts: the layout rules
-        # rarely reach the black share asked for, so the densest of a few layouts is kept
-        # (a layout costs milliseconds, an attempt seconds)
-        for _ in range(LAYOUT_TRIES - 1 if budget is not None else 0):
-            if white is None or _whites(white) <= budget:
-                break
-            other = make_layout(rng, req.rows, req.cols, req.symmetry, density)
-            if other is not None and _whites(other) < _whites(white):
-                white = other
-        if white is None:
-            from .core import GenerateError
-
-            raise GenerateError(f"no {req.rows}x{req.cols} layout with {req.symmetry} "
-                                f"symmetry and black share {density:g} keeps every run "
-                                "at 2 to 9 cells without a cut cell or a 2x2 black block; "
-                                "try another size, symmetry or --density")
-        values = fill(white, rng)
-        if values is None:
-            _count(out, "no fill")
-            continue
-        draft = Draft(white, values)
-        draft.sweeten(rng, sweet * len(draft.values))
-        draft = make_unique(draft, rng, deadline, symmetry=req.symmetry)
-        if draft is None:
-            _count(out, "not made unique")
-            continue
-        if target.cap is not None:
-            exp = ease(req, draft, cheaper or target, rng, deadline)
-            if exp is None:
-                _count(out, "easing stalled")
-                continue
-        else:
-            exp = rate_lean(draft, target, deadline, target.top)
-            if exp.status != SOLVED:
-                _count(out, "rating stalled")
-                continue
-        exp = steer(req, draft, exp, target, rng, deadline)
-        if exp is None:
-            _count(out, "steering missed the level")
-            continue
-        if any(s.rule in GUESS_RULES for s in exp.steps) and not _unique(draft, None):
-            continue  # a guessed walkthrough proves nothing: the solver must confirm
-        puzzle = draft.puzzle()
-        rating = exact_rating(puzzle, rules, exp.steps, draft.values)
-        if not fits(req, rating):  # cannot differ from the walk's: a safety net
-            _count(out, "full rating missed")
-            continue
-        out.puzzle, out.solution, out.rating = puzzle, draft.values[:], rating
-        return out
-    out.message = "the time limit stopped the search before a puzzle fit"
-    return out
