@@ -14,13 +14,13 @@ from dataclasses import dataclass, field, replace
 from ..errors import RuleError
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution
+from ..solve.status import ExplainStatus, SolveStatus
+from .rating import Rating
 from .registry import Rule, check_deduction
 from .sentences import effect_text, sentence
 from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
 
-SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT = "solved", "multiple", "none", "stalled", "timeout"
-#: a step weighed more than ``Engine.stop_above`` (the generator's early exit)
-OVER = "over"
+SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, OVER = ExplainStatus
 
 
 @dataclass
@@ -110,12 +110,12 @@ class Explanation:
     """A walkthrough: the steps, how it ended, and the rating of the path."""
 
     puzzle: Puzzle
-    status: str
+    status: ExplainStatus
     steps: list[Step]
     masks: list[int]  # candidates at the end
     message: str = ""
     solutions: list[list[int]] = field(default_factory=list)  # for multiple: a few
-    rating: object = None
+    rating: Rating | None = None
 
     @property
     def solution(self) -> list[int] | None:
@@ -551,7 +551,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
         left = None if deadline is None else max(0.5, deadline - time.perf_counter())
         res = solve(puzzle, max_solutions=2, masks=masks, use_entries=use_entries,
                     timeout=left)
-        if res.status == "none" and res.complete:
+        if res.status == SolveStatus.NONE:
             status, message = NONE, f"no solution: {res.reason}"
         elif len(res.solutions) > 1:
             status = MULTIPLE

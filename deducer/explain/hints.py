@@ -33,9 +33,13 @@ Kept free of argparse and printing so the CLI and a web play mode can share it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..puzzle.model import Puzzle, cell_name
 from .checking import DEFAULT_CAP, Mistake, check
+
+if TYPE_CHECKING:
+    from .engine import Step
 
 LEVELS = ("vague", "concrete", "full")
 
@@ -122,12 +126,12 @@ class Hint:
     rule_name: str | None = None
     cells: list[tuple[int, int]] = field(default_factory=list)
     runs: list[str] = field(default_factory=list)
-    step: object = None  # engine Step for a deduction
+    step: Step | None = None  # for a deduction
     mistakes: list[Mistake] = field(default_factory=list)
     skipped: int = 0  # deductions the player's pencil marks already showed
     already_marked: list[tuple[int, int]] = field(default_factory=list)
     #: the steps the player cannot see that ``step`` rests on, in order (engine Steps)
-    reasoning: list = field(default_factory=list)
+    reasoning: list[Step] = field(default_factory=list)
 
     @property
     def text(self) -> str:

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..explain.engine import SOLVED
-from ..explain.rating import GUESS_RULES
+from ..explain.rating import GUESS_RULES, Rating
 from ..puzzle.model import Puzzle
 from .draft import Draft, fill
 from .layout import make_layout
@@ -39,7 +39,7 @@ LAYOUT_TRIES = 8
 class Found:
     puzzle: Puzzle | None = None
     solution: list[int] | None = None
-    rating: object = None
+    rating: Rating | None = None
     attempts: int = 0
     message: str = ""
     stats: dict = field(default_factory=dict)
@@ -53,7 +53,7 @@ class Result:
     seed: str
     puzzle: Puzzle | None
     solution: list[int] | None = None
-    rating: object = None
+    rating: Rating | None = None
     attempts: int = 0
     seconds: float = 0.0
     message: str = ""

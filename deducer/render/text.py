@@ -33,7 +33,7 @@ def draw_grid(puzzle: Puzzle, values: list[int] | None = None, *, fixed: dict | 
 
 def verdict(result) -> str:
     n = len(result.solutions)
-    if result.status == "none":
+    if not result.solutions:
         if result.timed_out:
             return f"no solution found before the time limit ({result.reason})"
         return f"no solution: {result.reason}"

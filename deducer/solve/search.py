@@ -45,8 +45,9 @@ from ..puzzle.model import Puzzle, cell_name, check_solution
 from . import oracle as _oracle
 from .graph import open_islands
 from .propagate import Contradiction, Layout, propagate
+from .status import SolveStatus
 
-UNIQUE, MULTIPLE, NONE = "unique", "multiple", "none"
+UNIQUE, MULTIPLE, NONE, UNDECIDED = SolveStatus
 #: the most solutions one call may report (the CLI streams them; see ``iter_solutions``)
 MAX_SOLUTIONS_CAP = 100_000
 #: dead ends in a row (no solution between them) before the island goes to the SAT solver
@@ -84,7 +85,7 @@ class _Abandon(Exception):
 class SolveResult:
     """Outcome of a complete solve. ``solutions`` hold one digit per white cell index."""
 
-    status: str  # unique | multiple | none
+    status: SolveStatus  # UNDECIDED: a limit stopped it before any solution
     solutions: list[list[int]]
     complete: bool  # False when the cap, the time limit or the work budget stopped it
     nodes: int = 0
@@ -518,7 +519,7 @@ class SolutionStream:
         self.cap = cap
         self.start = start
         self.st = _Stats(deadline, work)
-        self.status = NONE
+        self.status: SolveStatus = NONE
         self.complete = True
         self.timed_out = False
         self.reason: str | None = None
@@ -604,6 +605,7 @@ class SolutionStream:
             self.timed_out = True
             self.complete = False
             if self.count == 0:
+                self.status = UNDECIDED  # not NONE: nothing shows there is no solution
                 self.reason = ("work limit reached before a solution was found"
                                if self.st.out_of_work
                                else "time limit reached before a solution was found")

@@ -53,7 +53,14 @@ def run(args) -> int:
 
     from ...errors import DeducerError
     from ...render import get
-    from ...solve.search import ENTRY_BLAME, MAX_SOLUTIONS_CAP, NONE, entries_to_blame, solve
+    from ...solve.search import (
+        ENTRY_BLAME,
+        MAX_SOLUTIONS_CAP,
+        NONE,
+        UNDECIDED,
+        entries_to_blame,
+        solve,
+    )
 
     if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
         raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")
@@ -84,7 +91,8 @@ def run(args) -> int:
         result.solutions.close()
     else:
         emit(get(kind).solve(puzzle, result))
+    if result.status == UNDECIDED:
+        return EXIT_UNDECIDED  # a time limit that found nothing has not shown there is none
     if result.status == NONE:
-        # a time limit that found nothing has not shown there is no solution
-        return EXIT_NO_SOLUTION if result.complete else EXIT_UNDECIDED
+        return EXIT_NO_SOLUTION
     return EXIT_OK
