@@ -60,7 +60,9 @@ class _Parser(argparse.ArgumentParser):
             self._intermixing = False
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line's parser; with ``only`` (a command name) that command's
+    alone, so a command imports only what it runs (``deducer --help`` lists them all)."""
     from .. import __version__
 
     parser = _Parser(
@@ -74,8 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"deducer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for module in COMMANDS.values():
-        importlib.import_module(module).add_parser(sub)
+    for name, module in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(module).add_parser(sub)
     parser.set_defaults(_commands=sub)
     return parser
 
@@ -96,7 +99,9 @@ def _leaf(args, parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse the command line; a usage error names the help of the command it concerns."""
-    parser = build_parser()
+    # the command is the first argument (only --version and --help come before one)
+    first = next((a for a in (argv or sys.argv[1:]) if not a.startswith("-")), None)
+    parser = build_parser(first if first in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)
     if extra:
         _leaf(args, parser).error(f"unrecognized arguments: {' '.join(extra)}")

@@ -59,11 +59,13 @@ class Oracle:
 
         self.cells = cells
         self.local = {c: k for k, c in enumerate(cells)}
-        self.solver = Solver(name="cadical195")
         self.calls = 0
         self.conflicts = 0  # in all the calls so far
         nvar = 9 * len(cells)
-        add = self.solver.add_clause
+        # the CNF is built as a list and handed over in one call (a large island has
+        # a hundred thousand clauses: one solver call each cost more than building them)
+        cnf: list[list[int]] = []
+        add = cnf.append
         for k, c in enumerate(cells):
             m = masks[c]
             lits = [9 * k + d for d in DIGITS[m]]
@@ -125,6 +127,8 @@ class Oracle:
                 having = [s for s, cm in sel if cm & BIT[d]]
                 for lit in lits:
                     add([-lit] + having)
+        self.solver = Solver(name="cadical195")
+        self.solver.append_formula(cnf)
 
     def add(self, clause: list[int]) -> None:
         self.solver.add_clause(clause)
