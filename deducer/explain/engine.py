@@ -563,7 +563,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
                        f"{len(diff)} cells: {', '.join(diff[:12])}"
                        + (" …" if len(diff) > 12 else ""))
         elif max_steps is not None and len(eng.steps) >= max_steps:
-            message = f"stopped after {len(eng.steps)} steps (--max-steps)"
+            message = f"stopped after {len(eng.steps)} steps (the most steps asked for)"
         else:
             message = "the active rules found no further deduction"
     exp = Explanation(puzzle, status, eng.steps, masks, message, sols)

@@ -319,7 +319,7 @@ def load(extra: list[str | Path] = (), disable: list[str] = (), *,
             by_id[rule.id] = rule
     for rid in disable:
         if rid not in by_id:
-            raise RuleError(f"--disable {rid}: no rule has that id (see 'deducer rules')")
+            raise RuleError(f"cannot disable {rid!r}: no rule has that id (see 'deducer rules')")
         by_id[rid].enabled = False
     rules = [r for r in by_id.values() if r.enabled]
     rules.sort(key=lambda r: (r.priority, r.id))

@@ -4,8 +4,10 @@ read-only :class:`View` that rule functions receive, and the :class:`Deduction` 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import overload
 
 from ..puzzle.combos import BIT, DIGITS, SINGLE, SUM, combos, fmt_combo, fmt_mask
 from ..puzzle.model import Puzzle, Run, cell_name
@@ -143,6 +145,29 @@ class State:
         return None
 
 
+class _ReadOnly(Sequence[int]):
+    """A list seen through a sequence that cannot change it."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: list[int]):
+        self._items = items
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+        return self._items[i]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._items)
+
+
 class View:
     """Read-only access to a state, with helpers every rule needs."""
 
@@ -154,8 +179,10 @@ class View:
 
     # ---- raw facts ------------------------------------------------------------
     @property
-    def masks(self) -> tuple[int, ...]:
-        return tuple(self._s.masks)
+    def masks(self) -> Sequence[int]:
+        """Every cell's candidate mask, read-only and live (no copy of the grid: take
+        ``tuple(view.masks)`` to keep a snapshot)."""
+        return _ReadOnly(self._s.masks)
 
     def mask(self, i: int) -> int:
         return self._s.masks[i]
@@ -311,12 +338,6 @@ class Context:
             return True
         left = self.time_left()
         return left is not None and left <= 0
-
-    @cached_property
-    def graph(self):
-        from ..solve.graph import build
-
-        return build(self.puzzle)
 
     @cached_property
     def regions(self):

@@ -139,7 +139,7 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
             raise GenerateError(f"no {req.rows}x{req.cols} layout with {req.symmetry} "
                                 f"symmetry and black share {density:g} keeps every run "
                                 "at 2 to 9 cells without a cut cell or a 2x2 black block; "
-                                "try another size, symmetry or --density")
+                                "try another size, symmetry or density")
         values = fill(white, rng)
         if values is None:
             _count(out, "no fill")

@@ -6,6 +6,7 @@ which both read it.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ..errors import DeducerError
@@ -48,13 +49,25 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         nums = [int(p) for p in parts]
     except ValueError:
-        raise GenerateError(f"--size {text!r}: expected ROWSxCOLS, e.g. 12x12") from None
+        raise GenerateError(f"size {text!r}: expected ROWSxCOLS, e.g. 12x12") from None
     if len(nums) == 1:
         nums *= 2
     if len(nums) != 2:
-        raise GenerateError(f"--size {text!r}: expected ROWSxCOLS, e.g. 12x12")
+        raise GenerateError(f"size {text!r}: expected ROWSxCOLS, e.g. 12x12")
     return nums[0], nums[1]
 
+
+
+def make_request(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
+                 seed: int = 0, symmetry: str = "rot180", density: float | None = None,
+                 needs: str | None = None, max_chain: int | None = None,
+                 timeout: float | None = None) -> Request:
+    """A :class:`Request` from a caller's words: ``size`` as ``"12x12"`` or (rows, cols),
+    the level by name in any case; ``timeout`` is the whole batch's, counted from now.
+    (Not yet checked: see :func:`check_request`.)"""
+    rows, cols = parse_size(size) if isinstance(size, str) else size
+    return Request(rows, cols, level_name(level), seed, symmetry, density, needs, max_chain,
+                   timeout, None if timeout is None else time.time() + timeout)
 
 def level_name(text: str | None) -> str | None:
     if text is None:
@@ -126,18 +139,18 @@ def check_request(req: Request, rules=None) -> None:
     for side, what in ((req.rows, "rows"), (req.cols, "columns")):
         if not MIN_SIDE <= side <= MAX_SIDE:
             raise GenerateError(
-                f"--size {req.rows}x{req.cols}: {what} must be {MIN_SIDE} to {MAX_SIDE} (the "
+                f"size {req.rows}x{req.cols}: {what} must be {MIN_SIDE} to {MAX_SIDE} (the "
                 f"size counts the clue row and column; {MIN_SIDE}x{MIN_SIDE} is the smallest "
                 "grid with room for runs of 2 to 9 cells and symmetric black squares)")
     if req.symmetry not in SYMMETRIES:
         raise GenerateError(f"unknown symmetry {req.symmetry!r}; one of {', '.join(SYMMETRIES)}")
     if req.density is not None and not 0.0 <= req.density <= 0.6:
-        raise GenerateError(f"--density {req.density}: the share of black squares must be "
+        raise GenerateError(f"density {req.density}: the share of black squares must be "
                             "0 to 0.6")
     if req.timeout is not None and not req.timeout > 0:
-        raise GenerateError("--timeout must be a positive number of seconds")
+        raise GenerateError("the timeout must be a positive number of seconds")
     if req.max_chain is not None and req.max_chain < 0:
-        raise GenerateError("--max-chain must be 0 or more")
+        raise GenerateError("the longest chain allowed (max_chain) must be 0 or more")
     if req.level is not None:
         from ..explain.rating import EFFORT_BUMP
 
@@ -158,7 +171,7 @@ def check_request(req: Request, rules=None) -> None:
                 f"practice: even the densest layout has about {fewest} white cells, a "
                 f"walkthrough costs about {POINTS_PER_CELL[req.level]:g} effort points a "
                 f"cell, and one over {limit} points is rated a level up; the easiest level "
-                f"this size reaches is {reach} (or ask a smaller size; an explicit --density "
+                f"this size reaches is {reach} (or ask a smaller size; an explicit density "
                 "tries anyway)")
     if req.needs is not None:
         if rules is None:
@@ -167,12 +180,12 @@ def check_request(req: Request, rules=None) -> None:
             rules = registry.load()
         rule = next((r for r in rules if r.id == req.needs), None)
         if rule is None:
-            raise GenerateError(f"--needs {req.needs!r}: no such rule in the ladder (see "
+            raise GenerateError(f"needs {req.needs!r}: no such rule in the ladder (see "
                                 "'deducer rules')")
         if req.level is not None:
             cap = dict(LEVEL_MAX_WEIGHT).get(req.level)
             if cap is not None and rule.weight > cap + 1e-9:
-                raise GenerateError(f"--needs {req.needs} (weight {rule.weight:g}) is harder "
+                raise GenerateError(f"needs {req.needs} (weight {rule.weight:g}) is harder "
                                     f"than any step a {req.level} puzzle may use (up to "
                                     f"{cap:g})")
 

@@ -69,7 +69,7 @@ class _Tracker:
                     written.update(self.by_cell[i])
             return touched, written
         # a state without a log (a hand-made test position): compare whole grids
-        now = ([view.is_placed(i) for i in range(len(self.by_cell))], view.masks)
+        now = ([view.is_placed(i) for i in range(len(self.by_cell))], tuple(view.masks))
         if self.seen is not None:
             for i, (a, b, m, n) in enumerate(zip(*self.seen, *now, strict=True)):
                 if a != b or m != n:

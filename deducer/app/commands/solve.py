@@ -51,16 +51,10 @@ def _spooled(puzzle, args):
 def run(args) -> int:
     import time
 
+    from ...api import solve
     from ...errors import DeducerError
     from ...render import get
-    from ...solve.search import (
-        ENTRY_BLAME,
-        MAX_SOLUTIONS_CAP,
-        NONE,
-        UNDECIDED,
-        entries_to_blame,
-        solve,
-    )
+    from ...solve.search import ENTRY_BLAME, MAX_SOLUTIONS_CAP, NONE, UNDECIDED, entries_to_blame
 
     if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
         raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")

@@ -237,7 +237,7 @@ def model(p: Puzzle) -> dict:
 
 def solvability(p: Puzzle) -> dict:
     """Does the bare puzzle have exactly one solution? ``{"status", "message", "cells"?}``."""
-    from ...solve.search import solve
+    from ...api import solve
 
     res = solve(p.without_progress(), max_solutions=2, timeout=TIMEOUT)
     if len(res.solutions) >= 2:
@@ -624,7 +624,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/solve")
     def api_solve():
-        from ...solve.search import solve
+        from ...api import solve
 
         p = _puzzle(_body())
         bare = solve(p, max_solutions=2, use_entries=False, timeout=TIMEOUT)
