@@ -1,4 +1,4 @@
-"""The ``deducer`` command: a thin dispatcher over ``deducer.commands.*`` modules.
+"""The ``deducer`` command: a thin dispatcher over ``deducer.app.commands.*`` modules.
 
 Every command module defines ``add_parser(subparsers)`` and ``run(args) -> int``; heavy
 imports live inside ``run`` so start-up stays lean. Errors reach the user as one line.

@@ -6,7 +6,7 @@
 * ``full``: the whole sentence of the step, with what it places or removes.
 
 Before any deduction, the player's progress is checked against *every* solution
-(:mod:`deducer.checking`): a wrong entry, or pencil marks that leave out the digit every
+(:mod:`deducer.explain.checking`): a wrong entry, or pencil marks that leave out the digit every
 solution needs, is reported instead of a hint, since reasoning from it leads nowhere.
 
 Pencil marks are **not** used as candidates for the reasoning: the engine reasons from
@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..puzzle.model import Puzzle, cell_name
+from ..puzzle.model import Puzzle, Run, cell_name
 from .checking import DEFAULT_CAP, Mistake, check
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ class Hint:
                 obj["cells"] = [list(c) for c in self.cells]
             if self.level == "full" and self.step is not None:
                 obj["step"] = self.step.to_json()
-                if self.step.proof is not None:  # what the step rests on (DESIGN.md §5b)
+                if self.step.proof is not None:  # what the step rests on (docs/json-contract.md)
                     obj["proof"] = self.step.proof
                 obj["reasoning"] = [s.to_json() for s in self.reasoning]
             elif self.level == "concrete":
@@ -339,7 +339,7 @@ def _deduction(level: str, rule, step, chain: list, skipped: int, shown: list,
                 skipped=skipped, already_marked=shown, reasoning=chain)
 
 
-def player_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], object]:
+def player_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], Run | None]:
     """The pencil marks a player would write in every empty cell: the digits its runs'
     combinations allow once the written digits (givens, entries) are counted, and nothing
     a further deduction would remove. Returns ``(marks, None)``, or ``({}, run)`` for a run

@@ -142,7 +142,7 @@ def _square(tok, ln: int, c: int) -> Square:
             line=ln,
         )
     down_s, _, across_s = t.partition("\\")
-    vals = []
+    vals: list[int | None] = []
     for s, word in ((down_s, "down"), (across_s, "across")):
         s = s.strip()
         if not s:
