@@ -69,7 +69,7 @@ class Result:
             return out
         out["puzzle"] = dumps(self.puzzle, "pipe")
         out["rows"], out["cols"] = self.puzzle.rows, self.puzzle.cols
-        out["rating"] = self.rating.to_json()
+        out["rating"] = None if self.rating is None else self.rating.to_json()
         out["solution"] = self.solution
         return out
 
@@ -130,7 +130,7 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
         # rarely reach the black share asked for, so the densest of a few layouts is kept
         # (a layout costs milliseconds, an attempt seconds)
         for _ in range(LAYOUT_TRIES - 1 if budget is not None else 0):
-            if white is None or _whites(white) <= budget:
+            if white is None or _whites(white) <= budget:  # type: ignore[operator]  # not None here
                 break
             other = make_layout(rng, req.rows, req.cols, req.symmetry, density)
             if other is not None and _whites(other) < _whites(white):
@@ -144,9 +144,9 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
         if values is None:
             _count(out, "no fill")
             continue
-        draft = Draft(white, values)
-        draft.sweeten(rng, sweet * len(draft.values))
-        draft = make_unique(draft, rng, deadline, symmetry=req.symmetry)
+        first = Draft(white, values)
+        first.sweeten(rng, sweet * len(first.values))
+        draft = make_unique(first, rng, deadline, symmetry=req.symmetry)
         if draft is None:
             _count(out, "not made unique")
             continue

@@ -111,7 +111,7 @@ class Draft:
     # ---- edits -------------------------------------------------------------------
     def free_digits(self, i: int) -> list[int]:
         """Digits cell ``i`` could take instead of its own, keeping its runs distinct."""
-        used = set()
+        used: set[int] = set()
         for rid in self.cell_runs[i]:
             used.update(self.values[j] for j in self.runs[rid] if j != i)
         return [d for d in range(1, 10) if d not in used and d != self.values[i]]

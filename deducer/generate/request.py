@@ -157,6 +157,7 @@ def check_request(req: Request, rules=None) -> None:
         limit = EFFORT_BUMP.get(req.level)
         fewest = least_whites(req)
         if not reachable(req, req.level):
+            assert limit is not None  # a level without an effort limit is always reachable
             reach = next(name for name in LEVELS[LEVELS.index(req.level) + 1:]
                          if reachable(req, name))
             if fewest * MIN_STEP_SCORE > limit:

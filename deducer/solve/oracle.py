@@ -25,6 +25,7 @@ search runs without an oracle (complete, but with no learning).
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 
 from ..puzzle.combos import BIT, DIGITS, SUM, combos
 
@@ -53,8 +54,8 @@ def available() -> bool:
 class Oracle:
     """CNF of one island (cells ``cells`` with candidates ``masks``) in a CaDiCaL solver."""
 
-    def __init__(self, run_cells, run_total, cell_runs, masks: list[int],
-                 cells: tuple[int, ...]):
+    def __init__(self, run_cells, run_total, cell_runs,
+                 masks: Sequence[int] | Mapping[int, int], cells: tuple[int, ...]):
         from pysat.solvers import Solver
 
         self.cells = cells

@@ -162,7 +162,7 @@ def run(args) -> int:
             if out_dir is not None:
                 write_output(out_dir / f"{res.index + 1:04d}.{ext}", text, force=args.force)
             line = json_dumps(res.to_json()).replace("\n", "") + "\n" \
-                if args.jsonl else None
+                if args.jsonl else ""
             if jsonl is not None:
                 jsonl.write(line)
                 jsonl.flush()

@@ -299,7 +299,7 @@ def run(args) -> int:
     func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout))
     on_fail = partial(failed_row, args.timeout)
     if settings.engine == "dask":  # its workers may not see this machine's files
-        tasks = Embedded(tasks)
+        tasks = Embedded(tasks)  # type: ignore[assignment]  # reads as the task list
     bar = Bar(len(tasks), sys.stderr.isatty() and not args.no_progress)
     rows: list[dict] = []
     complete = False

@@ -44,7 +44,8 @@ def _spooled(puzzle, args):
     spool = SolutionSpool(len(puzzle.whites))
     for values in stream:
         spool.append(values)
-    return SolveResult(stream.status, spool, stream.complete, nodes=stream.nodes,
+    return SolveResult(stream.status, spool,  # type: ignore[arg-type]  # reads as the list
+                       stream.complete, nodes=stream.nodes,
                        reason=stream.reason, timed_out=stream.timed_out, stats=stream.stats)
 
 
