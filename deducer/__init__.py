@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (keeps the import cheap)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .api import (
         CheckResult,
         CheckStatus,

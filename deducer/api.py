@@ -27,13 +27,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from .errors import DeducerError
 from .puzzle.model import Puzzle
 from .solve.status import CheckStatus, ExplainStatus, SolveStatus
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on solve's start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from .explain.checking import CheckResult, Mistake
     from .explain.engine import Explanation, Step
     from .explain.hints import Hint

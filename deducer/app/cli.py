@@ -11,9 +11,7 @@ import contextlib
 import importlib
 import os
 import re
-import signal
 import sys
-import threading
 
 from ..errors import DeducerError
 
@@ -196,6 +194,8 @@ def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it
 
 
 def _raise_time_limit(signum, frame):
+    import signal
+
     signal.signal(signal.SIGALRM, _hard_stop)
     signal.setitimer(signal.ITIMER_REAL, HARD_AFTER)
     raise TimeLimit()
@@ -212,8 +212,13 @@ def time_limit(seconds: float | None):
     ``HARD_AFTER`` later the process ends with exit code 4. Only when deducer is the
     program, in its main thread, on POSIX (elsewhere it does nothing).
     """
-    if (seconds is None or not _PROGRAM["on"] or not hasattr(signal, "setitimer")
-            or not 0 < seconds < 1e8
+    if seconds is None or not _PROGRAM["on"] or not 0 < seconds < 1e8:
+        yield
+        return
+    import signal  # here: only a command with a time limit pays for them
+    import threading
+
+    if (not hasattr(signal, "setitimer")
             or threading.current_thread() is not threading.main_thread()):
         yield
         return

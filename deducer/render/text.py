@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..explain.sentences import differences
 from ..puzzle.model import Puzzle
 from . import Renderer
 
@@ -119,6 +118,8 @@ class TextRenderer(Renderer):
                 parts.append(f"\nsolution {k}:")
             parts.append(draw_grid(puzzle, sol))
         if len(result.solutions) > 1:
+            from ..explain.sentences import differences  # here: solve's start-up is lean
+
             diff = differences(puzzle, result.solutions)
             parts.append(f"\nthe solutions differ at {len(diff)} cells: " + ", ".join(diff))
         return "\n".join(parts) + "\n"

@@ -10,10 +10,10 @@ so the solver never pays networkx's import; a test checks it against networkx's 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from ..puzzle.model import Puzzle
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on solve's start-up
 if TYPE_CHECKING:
     import networkx as nx
 
