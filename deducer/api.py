@@ -139,9 +139,7 @@ def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = 
 def rate(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
          timeout: float | None = None) -> Rating:
     """The difficulty rating of the walkthrough."""
-    rating = explain(puzzle, rules, disable=disable, timeout=timeout).rating
-    assert rating is not None  # explain always rates its walkthrough
-    return rating
+    return explain(puzzle, rules, disable=disable, timeout=timeout).rating
 
 
 def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
