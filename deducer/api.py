@@ -1,39 +1,88 @@
-"""A small Python API over the engine: load, solve, explain, rate, hint, check.
+"""The public Python API: ``load``, ``solve``, ``explain``, ``rate``, ``hint``, ``check``,
+``generate`` (also at ``import deducer``; docs/api.md shows them).
 
->>> from deducer import api
->>> p = api.load("\\\\|5\\\\|16\\\\\\n\\\\| | \\n\\\\12| | \\n")
->>> api.solve(p).status
-'unique'
->>> api.rate(p).level in ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
+>>> import deducer
+>>> p = deducer.load("\\\\|5\\\\|16\\\\\\n\\\\| | \\n\\\\12| | \\n")
+>>> deducer.solve(p).status == deducer.SolveStatus.UNIQUE
+True
+>>> deducer.rate(p).level in ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
 True
 
-Every function takes and returns plain dataclasses (:class:`~deducer.model.Puzzle`,
-:class:`~deducer.search.SolveResult`, :class:`~deducer.engine.Explanation`,
-:class:`~deducer.rating.Rating`, :class:`~deducer.hints.Hint`,
-:class:`~deducer.checking.CheckResult`). Errors are :class:`~deducer.errors.DeducerError`.
+Every function takes and returns dataclasses: :class:`~deducer.puzzle.model.Puzzle`,
+:class:`~deducer.solve.search.SolveResult`, :class:`~deducer.explain.engine.Explanation`
+(with its :class:`~deducer.explain.engine.Step` list),
+:class:`~deducer.explain.rating.Rating`, :class:`~deducer.explain.hints.Hint`,
+:class:`~deducer.explain.checking.CheckResult` and :class:`~deducer.generate.core.Result`
+(``GenerateResult`` here). Statuses are the ``StrEnum``s :class:`SolveStatus`,
+:class:`ExplainStatus` and :class:`CheckStatus`. Errors are
+:class:`~deducer.errors.DeducerError` (bad input, unreadable rule files, requests no
+puzzle can meet).
+
+A call imports only what it runs: ``solve`` never loads the explain engine, and the
+result types of the other calls are loaded on first use (module ``__getattr__``).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from .explain.checking import CheckResult, Mistake
-from .explain.engine import Explanation, Step
-from .explain.hints import Hint
-from .explain.rating import Rating
+from .errors import DeducerError
 from .puzzle.model import Puzzle
-from .solve.search import SolveResult
+from .solve.status import CheckStatus, ExplainStatus, SolveStatus
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on solve's start-up
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .explain.checking import CheckResult, Mistake
+    from .explain.engine import Explanation, Step
+    from .explain.hints import Hint
+    from .explain.rating import Rating
+    from .explain.registry import Rule
+    from .generate.core import Result as GenerateResult
+    from .generate.request import GenerateError
+    from .solve.search import SolveResult
 
 __all__ = [
-    "CheckResult", "Explanation", "Hint", "Mistake", "Puzzle", "Rating", "SolveResult", "Step",
+    "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
+    "GenerateError", "GenerateResult", "Hint", "Mistake", "Puzzle", "Rating", "Rule",
+    "SolveResult", "SolveStatus", "Step",
     "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve",
+    # "why": the reason a digit can or cannot go in a cell (deducer/explain/why.py),
+    # a function beside hint below once that module lands
 ]
 
-RulesArg = Sequence | None
+#: result types loaded on first use: name -> (module, attribute)
+_LAZY = {
+    "CheckResult": ("deducer.explain.checking", "CheckResult"),
+    "Mistake": ("deducer.explain.checking", "Mistake"),
+    "Explanation": ("deducer.explain.engine", "Explanation"),
+    "Step": ("deducer.explain.engine", "Step"),
+    "Hint": ("deducer.explain.hints", "Hint"),
+    "Rating": ("deducer.explain.rating", "Rating"),
+    "Rule": ("deducer.explain.registry", "Rule"),
+    "GenerateResult": ("deducer.generate.core", "Result"),
+    "GenerateError": ("deducer.generate.request", "GenerateError"),
+    "SolveResult": ("deducer.solve.search", "SolveResult"),
+}
+
+#: rule files (paths), or rules already loaded (:func:`ladder`)
+RulesArg = Sequence["str | Path | Rule"] | None
 
 
-def load(path_or_text: str | Path, format: str | None = None, name: str | None = None) -> Puzzle:
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module, attr = _LAZY[name]
+        value = getattr(importlib.import_module(module), attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'deducer.api' has no attribute {name!r}")
+
+
+def load(path_or_text: str | Path, format: str | None = None,
+         name: str | None = None) -> Puzzle:
     """A puzzle from a file path or from the puzzle text itself (format detected unless
     given). A ``str`` holding a line break (or a JSON object, or a puzz.link URL) is taken
     as the text, any other ``str`` as a path."""
@@ -49,22 +98,29 @@ def load(path_or_text: str | Path, format: str | None = None, name: str | None =
     return formats.load(text, format, name=name)  # one line: a path
 
 
-def ladder(rules: RulesArg = None, disable: Sequence[str] = ()) -> list:
+def ladder(rules: RulesArg = None, disable: Sequence[str] = ()) -> list[Rule]:
     """The active ladder: core rules plus ``rules`` (YAML file paths), minus ``disable``.
 
-    ``rules`` may also be a list of already loaded :class:`~deducer.registry.Rule`.
+    ``rules`` may also be a list of already loaded :class:`~deducer.explain.registry.Rule`
+    (taken as the whole ladder).
     """
     from .explain import registry
 
     if rules and all(isinstance(r, registry.Rule) for r in rules):
-        out = [r for r in rules if r.enabled and r.id not in set(disable)]
+        off = set(disable)
+        out = [r for r in rules if isinstance(r, registry.Rule) and r.enabled
+               and r.id not in off]
         return sorted(out, key=lambda r: (r.priority, r.id))
-    return registry.load(extra=list(rules or ()), disable=list(disable))
+    paths = [r for r in rules or () if not isinstance(r, registry.Rule)]
+    return registry.load(extra=paths, disable=list(disable))
 
 
 def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = None,
           use_entries: bool = True) -> SolveResult:
-    """Every solution up to ``max_solutions`` (2 proves uniqueness)."""
+    """Every solution up to ``max_solutions`` (2 proves uniqueness).
+
+    ``status`` is :class:`SolveStatus`: ``NONE`` only when the search was exhausted,
+    ``UNDECIDED`` when ``timeout`` stopped it before any solution."""
     from .solve.search import solve as _solve
 
     return _solve(puzzle, max_solutions=max_solutions, timeout=timeout,
@@ -109,21 +165,18 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
              count: int = 1, seed: int = 0, symmetry: str = "rot180",
              density: float | None = None,
              needs: str | None = None, max_chain: int | None = None,
-             timeout: float | None = None) -> list:
+             timeout: float | None = None) -> list[GenerateResult]:
     """New puzzles with a unique solution, rated exactly ``level`` (any level if None).
 
-    Returns up to ``count`` :class:`~deducer.generate.core.Result` (``.puzzle``,
-    ``.rating``, ``.solution``, ``.seed``); fewer when ``timeout`` (seconds for the whole
-    call) ran out. The same ``seed`` gives the same puzzles. Raises
-    :class:`~deducer.generate.core.GenerateError` for a request no puzzle can meet.
+    Returns up to ``count`` results (``.puzzle``, ``.rating``, ``.solution``, ``.seed``);
+    fewer when ``timeout`` (seconds for the whole call) ran out. The same ``seed`` gives
+    the same puzzles. Raises :class:`GenerateError` for a request no puzzle can meet.
     """
-    import time
+    from .generate.core import generate_one
+    from .generate.request import check_request, make_request
 
-    from .generate.core import Request, check_request, generate_one, level_name, parse_size
-
-    rows, cols = parse_size(size) if isinstance(size, str) else size
-    req = Request(rows, cols, level_name(level), seed, symmetry, density, needs, max_chain,
-                  timeout, None if timeout is None else time.time() + timeout)
+    req = make_request(size, level, seed=seed, symmetry=symmetry, density=density,
+                       needs=needs, max_chain=max_chain, timeout=timeout)
     check_request(req)
     out = []
     for k in range(count):

@@ -67,3 +67,53 @@ def test_multi_solution_check():
     assert api.solve(p, max_solutions=10).solution_count == 3
     assert api.check(p.with_entries({(1, 2): 9})).ok  # solution 2 has it
     assert not api.check(p.with_entries({(1, 2): 8})).ok
+
+
+def test_the_api_is_at_import_deducer_and_loads_lazily():
+    """``import deducer`` offers the API (deducer.api's ``__all__``) without importing it;
+    deducer.solve, .explain and .generate are their layer packages, callable."""
+    import subprocess
+    import sys
+
+    import deducer
+
+    assert set(deducer.__all__) == set(api.__all__)
+    code = ("import sys, deducer; print(sorted(m for m in sys.modules if m.startswith('deducer')));"
+            "r = deducer.solve(deducer.load('puzzles/seed000-k2.j')); print(r.status);"
+            "print('deducer.explain.engine' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.split("\n")
+    assert out[0] == "['deducer']"  # nothing loaded until used
+    assert out[1] == "unique"
+    assert out[2] == "False"  # solve never loads the explain engine
+    import deducer.solve.search as search  # still a package: its modules import as ever
+
+    assert deducer.solve(api.load(FOUR)).status == api.SolveStatus.UNIQUE
+    assert search.solve is not deducer.solve
+    assert deducer.explain(api.load(FOUR)).status == api.ExplainStatus.SOLVED
+
+
+def test_docs_api_examples_run(monkeypatch):
+    """Every example of docs/api.md, run as a doctest from the repository's root."""
+    import doctest
+
+    monkeypatch.chdir(ROOT)
+    res = doctest.testfile(str(ROOT / "docs" / "api.md"), module_relative=False,
+                           optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert res.attempted > 20 and res.failed == 0
+
+
+def test_rule_authors_import_from_one_module():
+    """The example rule imports only deducer.rules.api, and a real rule function fits the
+    RuleFunction type's View protocol (checked by mypy; here: it runs on the engine's view)."""
+    from deducer.explain.state import View as EngineView
+    from deducer.rules import api as kit
+
+    text = (ROOT / "docs" / "example-rule" / "sum_parity.py").read_text(encoding="utf-8")
+    deducer_imports = [ln for ln in text.splitlines() if ln.startswith("from deducer")]
+    assert [ln.split(" import ")[0] for ln in deducer_imports] == ["from deducer.rules.api"]
+    for name in ("Deduction", "Proof", "View", "RuleFunction", "rule"):
+        assert name in kit.__all__
+    view_api = {n for n in vars(kit.View) if not n.startswith("_")}
+    missing = {n for n in view_api if not hasattr(EngineView, n)} - {"puzzle", "layout", "context"}
+    assert missing == set()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -152,7 +153,7 @@ def test_failed_write_leaves_no_temp_file(tmp_path, monkeypatch, capsys, where):
         raise OSError(28, "No space left on device")
 
     if where == "mkstemp":
-        monkeypatch.setattr(fileio.tempfile, "mkstemp", fail)
+        monkeypatch.setattr(tempfile, "mkstemp", fail)  # fileio imports it when writing
     elif where == "write":
         real_fdopen = os.fdopen
 

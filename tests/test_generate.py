@@ -382,7 +382,7 @@ def test_unreachable_level_is_refused_before_any_work():
 
 def test_default_black_share_fits_the_levels_effort_limit():
     from deducer.explain.rating import EFFORT_BUMP
-    from deducer.generate.core import DENSEST, DENSITY, POINTS_PER_CELL, SPARSE, default_density
+    from deducer.generate.request import DENSEST, DENSITY, POINTS_PER_CELL, SPARSE, default_density
 
     assert default_density(12, 12, "Easy") == DENSITY  # small grids look like janko's
     assert default_density(30, 30, "Expert") == DENSITY
@@ -507,8 +507,8 @@ def test_where_effort_binds_the_densest_of_a_few_layouts_is_kept(monkeypatch):
     costs effort points, so find() fills the layout with fewest white cells it drew."""
     import time
 
-    from deducer.generate import level
-    from deducer.generate.core import white_budget
+    from deducer.generate import core
+    from deducer.generate.request import white_budget
 
     req = Request(16, 16, "Easy", seed=3)
     budget = white_budget(req)
@@ -516,7 +516,7 @@ def test_where_effort_binds_the_densest_of_a_few_layouts_is_kept(monkeypatch):
     assert white_budget(Request(16, 16, "Easy", density=0.3)) is None  # asked for: kept
     assert white_budget(Request(16, 16, None)) is None
     events = []
-    real_layout, real_fill = level.make_layout, level.fill
+    real_layout, real_fill = core.make_layout, core.fill
 
     def layout(*a, **k):
         white = real_layout(*a, **k)
@@ -527,14 +527,14 @@ def test_where_effort_binds_the_densest_of_a_few_layouts_is_kept(monkeypatch):
         events.append(("fill", sum(map(sum, white))))
         return real_fill(white, rng, *a, **k)
 
-    monkeypatch.setattr(level, "make_layout", layout)
-    monkeypatch.setattr(level, "fill", fill)
-    level.find(req, random.Random(3), time.perf_counter() + 0.3)
+    monkeypatch.setattr(core, "make_layout", layout)
+    monkeypatch.setattr(core, "fill", fill)
+    core.find(req, random.Random(3), time.perf_counter() + 0.3)
     first_fill = next(k for k, (what, _) in enumerate(events) if what == "fill")
     drawn = [n for _, n in events[:first_fill]]
     assert events[first_fill][1] == min(drawn)
     if min(drawn) > budget:  # none was small enough: every try was drawn
-        assert len(drawn) == level.LAYOUT_TRIES
+        assert len(drawn) == core.LAYOUT_TRIES
     assert len(set(drawn)) > 1  # the layouts did differ
 
 

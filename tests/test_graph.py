@@ -1,11 +1,29 @@
-"""The run/cell graph: networkx structure, and the solver's union-find islands agreeing with it."""
+"""The run/cell graph: networkx structure, and the solver's islands agreeing with it."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from deducer.puzzle.combos import ALL
 from deducer.puzzle.formats import loads
 from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square
-from deducer.solve.graph import build, components, components_nx
+from deducer.solve.graph import build, open_islands
+from deducer.solve.propagate import Layout
+
+
+def components(p: Puzzle) -> tuple[tuple[int, ...], ...]:
+    """The solver's islands with every cell open: the puzzle's connected parts."""
+    layout = Layout.of(p)
+    return tuple(open_islands(layout.run_cells, layout.cell_runs, [ALL] * len(p.whites)))
+
+
+def components_nx(p: Puzzle) -> tuple[tuple[int, ...], ...]:
+    """The same parts found by networkx on the run/cell graph (the reference answer)."""
+    import networkx as nx
+
+    comps = [tuple(sorted(n[1] for n in comp if n[0] == "cell"))
+             for comp in nx.connected_components(build(p))]
+    return tuple(sorted(c for c in comps if c))
+
 
 TWO_ISLANDS = "\\|\\|3\\|4\\\n\\|\\3||\n\\|\\4||\n\\|3\\|\\|\\\n\\3|||\\\n"
 

@@ -78,3 +78,91 @@ def test_the_checker_sees_an_upward_import(tmp_path):
     fake = tmp_path / "probe.py"
     fake.write_text("from ..explain.engine import explain\n", encoding="utf-8")
     assert imports_of(fake, "deducer.puzzle.probe") == [(1, "deducer.explain.engine")]
+
+
+MODULES = {module_name(p): p for p in FILES}
+
+
+def module_edges(path: Path, modules=MODULES, me: str | None = None) -> set[str]:
+    """The package modules a file imports, anywhere in it (inside functions too): ``from
+    .pkg import name`` counts as an import of ``pkg.name`` when that is a module."""
+    me = me or module_name(path)
+    package = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name in modules}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                target = ".".join(base[: len(base) - (node.level - 1)]
+                                  + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for a in node.names:
+                sub = f"{target}.{a.name}"
+                if sub in modules:
+                    out.add(sub)
+                elif target in modules:
+                    out.add(target)
+    out.discard(me)
+    return out
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph`` (its strongly connected parts of two or more)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                part = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    part.append(w)
+                    if w == v:
+                        break
+                if len(part) > 1:
+                    out.append(sorted(part))
+    return out
+
+
+def test_no_import_circle_within_a_layer():
+    """Upward imports are refused above; within a layer, no two modules may import each
+    other, directly or round a longer circle, not even from inside a function."""
+    graph = {m: {t for t in module_edges(p) if layer_of(t) == layer_of(m)}
+             for m, p in MODULES.items()}
+    assert circles(graph) == []
+
+
+def test_the_circle_finder_sees_a_circle(tmp_path):
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert circles(graph) == [["a", "b", "c"]]
+    fake = tmp_path / "core.py"  # a function-level import of a sibling counts
+    fake.write_text("def f():\n    from .level import find\n", encoding="utf-8")
+    mods = {"deducer.generate.core": fake, "deducer.generate.level": fake}
+    assert module_edges(fake, mods, "deducer.generate.core") == {"deducer.generate.level"}

@@ -1,4 +1,4 @@
-"""Every step of every walkthrough carries a proof that holds (DESIGN.md §5b, issue 10).
+"""Every step of every walkthrough carries a proof that holds (docs/json-contract.md, "Proofs").
 
 The independent checker (deducer/explain/proofcheck.py) replays each walkthrough: every
 fact must be true, every placement, elimination and ruled-out combination must follow from
@@ -10,8 +10,8 @@ Walkthroughs: every bundled puzzle, a sample of the corpus puzzles with a unique
 
 Rules still being taught to prove their steps are listed in :data:`UNPROVED_RULES`: their
 steps may lack a proof (but a proof they do give must pass). The set shrinks to empty as
-the rules learn; a rule listed here whose every step already carries a proof is reported
-as a warning so that it can be struck off.
+the rules learn; a rule listed here whose every step already carries a proof fails the
+ratchet test, so that it is struck off (and can never lose its proofs again).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import warnings
 from pathlib import Path
 
 import pytest
@@ -146,11 +145,10 @@ def test_generated_walkthroughs_are_proved(seed):
 # ---------------------------------------------------------------------------- the ratchet
 def test_zz_report_rules_that_prove_every_step():
     """Runs last (by name): a rule in UNPROVED_RULES that gave a proof on every step seen
-    above should be struck off the set, so that it can never lose its proofs again."""
+    above must be struck off the set, so that it can never lose its proofs again."""
     if not _SEEN:
         pytest.skip("no walkthrough was checked in this session")
     done = sorted(r for r, (n, missing) in _SEEN.items()
                   if r in UNPROVED_RULES and n and not missing)
-    if done:
-        warnings.warn(f"every step of {', '.join(done)} carried a proof: strike "
-                      "them off UNPROVED_RULES in tests/test_proofs.py", stacklevel=1)
+    assert done == [], (f"every step of {', '.join(done)} carried a proof: strike them off "
+                        "UNPROVED_RULES in tests/test_proofs.py")

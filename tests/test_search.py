@@ -18,8 +18,9 @@ from deducer.puzzle import formats
 from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square, check_solution
 from deducer.solve import oracle, search
 from deducer.solve.search import iter_solutions, solve
+from deducer.solve.status import SolveStatus
 from tests.support import grids
-from tests.test_solver import brute_force, key, small_grids, to_puzzle
+from tests.test_solver import block, brute_force, key, puzzle, small_grids, to_puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_sat = pytest.mark.skipif(not oracle.available(), reason="python-sat not installed")
@@ -116,6 +117,21 @@ def test_dense_8x7_block_is_settled():
     res = solve(p, max_solutions=2, timeout=120)
     assert res.status == "multiple" and len(res.solutions) == 2 and not res.timed_out
     assert res.solutions[0] != res.solutions[1]
+
+
+
+def test_a_search_stopped_before_any_solution_is_undecided_never_none():
+    """A limit that stops the search before the first solution has shown nothing: the
+    status says undecided, not "no solution" (which only an exhausted search may say)."""
+    p = grids.dense_block(8, 7)
+    quick = solve(p, max_solutions=2, timeout=0.2)
+    assert quick.status != SolveStatus.NONE
+    assert quick.status == (SolveStatus.UNDECIDED if not quick.solutions else quick.status)
+    stopped = solve(p, max_solutions=2, work=0)  # stops at the first node, every time
+    assert stopped.status == SolveStatus.UNDECIDED and stopped.status != "none"
+    assert not stopped.solutions and stopped.timed_out and not stopped.complete
+    bad = solve(puzzle(block(across=(3, 4), down=(3, 3))), timeout=5)  # 7 against 6
+    assert bad.status == SolveStatus.NONE and bad.complete and not bad.timed_out
 
 
 def _islands(n: int) -> Puzzle:

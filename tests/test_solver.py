@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from deducer.errors import PuzzleError
 from deducer.puzzle.combos import ALL, BIT, EVEN, ODD, combos, mask_of
 from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square, check_solution
-from deducer.solve.graph import components
-from deducer.solve.propagate import run_filter
+from deducer.solve.graph import open_islands
+from deducer.solve.propagate import Layout, run_filter
 from deducer.solve.search import solve
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
@@ -400,7 +400,8 @@ def test_components_solved_independently():
     rows[1][3] = Square(False, None, 3)
     rows[2][3] = Square(False, None, 3)
     p = puzzle(rows)
-    comps = components(p)
+    layout = Layout.of(p)
+    comps = open_islands(layout.run_cells, layout.cell_runs, [ALL] * len(p.whites))
     assert len(comps) == 2 and sum(len(c) for c in comps) == 8
     r = solve(p, max_solutions=100)
     assert r.status == "multiple" and r.complete and r.solution_count == 4

@@ -1,4 +1,4 @@
-"""The ``deducer`` command: a thin dispatcher over ``deducer.commands.*`` modules.
+"""The ``deducer`` command: a thin dispatcher over ``deducer.app.commands.*`` modules.
 
 Every command module defines ``add_parser(subparsers)`` and ``run(args) -> int``; heavy
 imports live inside ``run`` so start-up stays lean. Errors reach the user as one line.
@@ -11,9 +11,7 @@ import contextlib
 import importlib
 import os
 import re
-import signal
 import sys
-import threading
 
 from ..errors import DeducerError
 
@@ -60,7 +58,9 @@ class _Parser(argparse.ArgumentParser):
             self._intermixing = False
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line's parser; with ``only`` (a command name) that command's
+    alone, so a command imports only what it runs (``deducer --help`` lists them all)."""
     from .. import __version__
 
     parser = _Parser(
@@ -74,8 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"deducer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for module in COMMANDS.values():
-        importlib.import_module(module).add_parser(sub)
+    for name, module in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(module).add_parser(sub)
     parser.set_defaults(_commands=sub)
     return parser
 
@@ -96,7 +97,9 @@ def _leaf(args, parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     """Parse the command line; a usage error names the help of the command it concerns."""
-    parser = build_parser()
+    # the command is the first argument (only --version and --help come before one)
+    first = next((a for a in (argv or sys.argv[1:]) if not a.startswith("-")), None)
+    parser = build_parser(first if first in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)
     if extra:
         _leaf(args, parser).error(f"unrecognized arguments: {' '.join(extra)}")
@@ -191,6 +194,8 @@ def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it
 
 
 def _raise_time_limit(signum, frame):
+    import signal
+
     signal.signal(signal.SIGALRM, _hard_stop)
     signal.setitimer(signal.ITIMER_REAL, HARD_AFTER)
     raise TimeLimit()
@@ -207,8 +212,13 @@ def time_limit(seconds: float | None):
     ``HARD_AFTER`` later the process ends with exit code 4. Only when deducer is the
     program, in its main thread, on POSIX (elsewhere it does nothing).
     """
-    if (seconds is None or not _PROGRAM["on"] or not hasattr(signal, "setitimer")
-            or not 0 < seconds < 1e8
+    if seconds is None or not _PROGRAM["on"] or not 0 < seconds < 1e8:
+        yield
+        return
+    import signal  # here: only a command with a time limit pays for them
+    import threading
+
+    if (not hasattr(signal, "setitimer")
             or threading.current_thread() is not threading.main_thread()):
         yield
         return

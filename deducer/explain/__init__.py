@@ -7,4 +7,12 @@
 
 May import: ``deducer.solve``, ``deducer.puzzle`` and ``deducer.errors``. It never imports a
 renderer, the rule implementations (they are loaded by name from YAML) or the applications.
+
+Calling the package calls the API's function of its name: ``deducer.explain(...)`` is
+:func:`deducer.api.explain`.
 """
+
+from .. import _callable_package
+
+_callable_package(__name__)
+

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import Coord, Puzzle, cell_name
+from ..solve.status import CheckStatus
 
 DEFAULT_CAP = 50
 
-OK, WRONG, CONFLICT, UNSOLVABLE, UNKNOWN = "ok", "wrong", "conflict", "unsolvable", "unknown"
+OK, WRONG, CONFLICT, UNSOLVABLE, UNKNOWN = CheckStatus
 
 
 @dataclass
@@ -65,7 +66,7 @@ class CheckResult:
     solution), ``unknown`` (the time limit stopped the check).
     """
 
-    status: str
+    status: CheckStatus
     mistakes: list[Mistake] = field(default_factory=list)
     entries_checked: int = 0
     pencil_checked: int = 0

@@ -9,18 +9,22 @@ rescan would give, because runs are always visited in id order.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from ..errors import RuleError
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution
+from ..solve.status import ExplainStatus, SolveStatus
+from .rating import Rating, rate_steps
 from .registry import Rule, check_deduction
 from .sentences import effect_text, sentence
 from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
 
-SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT = "solved", "multiple", "none", "stalled", "timeout"
-#: a step weighed more than ``Engine.stop_above`` (the generator's early exit)
-OVER = "over"
+SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, OVER = ExplainStatus
+#: what a deduction changes: placements {cell: digit}, eliminations {cell: mask}, and
+#: combinations dropped {run: masks}
+Effect = tuple[dict[int, int], dict[int, int], dict[int, tuple[int, ...]]]
 
 
 @dataclass
@@ -39,7 +43,7 @@ class Step:
     score: int
     available: int  # simplest-tier moves open before this step (bottleneck measure)
     combos_removed: list[tuple[str, list[str]]] = field(default_factory=list)
-    proof: dict | None = None  # DESIGN.md §5b, already in JSON form
+    proof: dict | None = None  # docs/json-contract.md, "Proofs": already in JSON form
     #: links of the step's proof by assumption (its longest case); kept in lean walks,
     #: which drop the proof, so their rating still measures chains (not in the JSON)
     chain: int = 0
@@ -74,7 +78,7 @@ def _chain_links(proof: Proof | None) -> int:
 
 
 def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
-    """A :class:`Proof` in the JSON shape of DESIGN.md §5b (0-based coordinates)."""
+    """A :class:`Proof` in its JSON shape (docs/json-contract.md, "Proofs"; 0-based coordinates)."""
     whites, runs = puzzle.whites, puzzle.runs
     if proof.cases:
         return {"cases": [proof_json(puzzle, case) for case in proof.cases]}
@@ -82,8 +86,8 @@ def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
         cell, digit = proof.assume
         return {"assume": [*whites[cell], digit],
                 "links": [_link_json(puzzle, link) for link in proof.links]}
-    facts = [{"cell": list(whites[i]), "candidates": digits_of(m)}
-             for i, m in sorted(proof.cells.items())]
+    facts: list[dict] = [{"cell": list(whites[i]), "candidates": digits_of(m)}
+                         for i, m in sorted(proof.cells.items())]
     facts += [{"run": runs[r].ref, "combos": [digits_of(c) for c in cs]}
               for r, cs in sorted(proof.combos.items())]
     return {"facts": facts, "runs": [runs[r].ref for r in proof.runs]}
@@ -110,12 +114,15 @@ class Explanation:
     """A walkthrough: the steps, how it ended, and the rating of the path."""
 
     puzzle: Puzzle
-    status: str
+    status: ExplainStatus
     steps: list[Step]
     masks: list[int]  # candidates at the end
     message: str = ""
     solutions: list[list[int]] = field(default_factory=list)  # for multiple: a few
-    rating: object = None
+    rating: Rating = field(init=False)  # of the path, rated on construction
+
+    def __post_init__(self) -> None:
+        self.rating = rate_steps(self.steps, self.status)
 
     @property
     def solution(self) -> list[int] | None:
@@ -146,7 +153,9 @@ class Engine:
         if state is None:
             state = State(puzzle, puzzle.initial_masks(with_entries=use_entries))
         self.state = state
-        state.journal = []  # what each step changes, for rules that track the grid
+        #: what each step changes, for rules that track the grid
+        self.journal: list[int] = []
+        state.journal = self.journal
         self.view = View(self.state, self.context)
         self.deadline = deadline
         self.max_steps = max_steps
@@ -199,7 +208,7 @@ class Engine:
                                              if c & placed == placed)
 
     # ---- the loop -------------------------------------------------------------
-    def run(self) -> str:
+    def run(self) -> ExplainStatus:
         """Step to the end; returns the status."""
         while True:
             # broken first: a grid can be filled in and still break a run's sum
@@ -223,14 +232,13 @@ class Engine:
     def step(self) -> Step | None:
         """Find and apply the next deduction of the simplest rule that has one."""
         available = 0 if self.lean else self._count_available()
-        for rule in self.rules:
-            found = self._ask(rule)
-            if found is not None:
-                ded, effect = found
-                return self._apply(rule, ded, effect, available)
-        return None
+        found = self.next_deduction()
+        if found is None:
+            return None
+        rule, ded, effect = found
+        return self._apply(rule, ded, effect, available)
 
-    def next_deduction(self):
+    def next_deduction(self) -> tuple[Rule, Deduction, Effect] | None:
         """The deduction the next step would apply, without applying it (for hints)."""
         for rule in self.rules:
             found = self._ask(rule)
@@ -238,31 +246,31 @@ class Engine:
                 return rule, found[0], found[1]
         return None
 
-    def _ask(self, rule: Rule):
-        try:
-            return self._ask_unguarded(rule)
-        except RuleError:
-            raise
-        except (Exception, SystemExit) as e:  # a user's rule may fail in any way: name it
-            raise RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
-                            f"{type(e).__name__}: {e}", path=rule.source) from e
-
-    def _ask_unguarded(self, rule: Rule):
-        view = self.view
+    def _ask(self, rule: Rule) -> tuple[Deduction, Effect] | None:
+        """The rule's first deduction that changes something, and what it changes."""
         if rule.scope == "run":
             ds = self.dirty[rule.id]
             for rid in sorted(ds):
-                for ded in rule.call(view, rid) or ():
-                    effect = self._effect(rule, ded)
-                    if effect is not None:
-                        return ded, effect
+                for found in self._effective(rule, rid):
+                    return found
                 ds.discard(rid)
             return None
-        for ded in rule.call(view) or ():
-            effect = self._effect(rule, ded)
-            if effect is not None:
-                return ded, effect
-        return None
+        return next(self._effective(rule), None)
+
+    def _effective(self, rule: Rule, rid: int | None = None) -> Iterator[tuple[Deduction, Effect]]:
+        """The rule's deductions (over run ``rid`` for a run rule) that change something,
+        each with its effect. Whatever the rule's own code raises becomes one
+        :class:`RuleError` naming the rule (a user's rule may fail in any way)."""
+        try:
+            for ded in rule.call(self.view, rid) or ():
+                effect = self._effect(rule, ded)
+                if effect is not None:
+                    yield ded, effect
+        except RuleError:
+            raise
+        except (Exception, SystemExit) as e:
+            raise RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
+                            f"{type(e).__name__}: {e}", path=rule.source) from e
 
     def _count_available(self) -> int:
         total = 0
@@ -270,16 +278,7 @@ class Engine:
             cache = self.avail[rule.id]
             dirty = self.avail_dirty[rule.id]
             for rid in dirty:
-                n = 0
-                try:
-                    for ded in rule.call(self.view, rid) or ():
-                        if self._effect(rule, ded) is not None:
-                            n += 1
-                except RuleError:
-                    raise
-                except Exception as e:
-                    raise RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
-                                    f"{type(e).__name__}: {e}", path=rule.source) from e
+                n = sum(1 for _ in self._effective(rule, rid))
                 self._avail_total[rule.id] += n - cache.get(rid, 0)
                 cache[rid] = n
             dirty.clear()
@@ -287,23 +286,17 @@ class Engine:
         return total
 
     # ---- applying -------------------------------------------------------------
-    def _effect(self, rule: Rule, ded: Deduction):
-        """What a deduction would really change: (placements, eliminations, combo drops)."""
+    def _effect(self, rule: Rule, ded: Deduction) -> Effect | None:
+        """What a deduction would really change: (placements, eliminations, combo drops).
+        A malformed deduction is refused here, once (:func:`registry.check_deduction`)."""
         check_deduction(rule, ded, len(self.state.masks), len(self.state.live))
         masks = self.state.masks
-        n = len(masks)
         place: dict[int, int] = {}
         for i, d in ded.placements.items():
-            if not (isinstance(i, int) and 0 <= i < n and isinstance(d, int) and 1 <= d <= 9):
-                raise RuleError(f"rule {rule.id!r} yielded a placement outside the grid "
-                                f"({i!r}, {d!r})", path=rule.source)
             if not self._placed[i]:
                 place[i] = d
         elim: dict[int, int] = {}
         for i, m in ded.eliminations.items():
-            if not (isinstance(i, int) and 0 <= i < n and isinstance(m, int)):
-                raise RuleError(f"rule {rule.id!r} yielded an elimination outside the grid "
-                                f"({i!r})", path=rule.source)
             real = masks[i] & m & 0x1FF
             if real:
                 elim[i] = real
@@ -317,7 +310,7 @@ class Engine:
             return None
         return place, elim, drop
 
-    def _apply(self, rule: Rule, ded: Deduction, effect, available: int) -> Step:
+    def _apply(self, rule: Rule, ded: Deduction, effect: Effect, available: int) -> Step:
         place, elim, drop = effect
         masks = self.state.masks
         self._check_possible(rule, ded, place, elim)
@@ -328,7 +321,8 @@ class Engine:
             ded.proof = None
         elif callable(ded.proof):
             self._late_proof(rule, resolve_proof(ded))
-        floor = self._proof_floor(ded.proof)  # on the board the step is made on
+        proof = resolve_proof(ded)  # built by now (or dropped)
+        floor = self._proof_floor(proof)  # on the board the step is made on
         before = self._change(place, elim, drop)
         whites = self.puzzle.whites
         placements = [(*whites[i], d) for i, d in sorted(place.items())]
@@ -362,9 +356,8 @@ class Engine:
             score=int(rule.score if ded.score is None else ded.score),
             available=available,
             combos_removed=combos_removed,
-            proof=None if ded.proof is None or self.lean else proof_json(self.puzzle,
-                                                                          ded.proof),
-            chain=_chain_links(ded.proof),
+            proof=None if proof is None or self.lean else proof_json(self.puzzle, proof),
+            chain=_chain_links(proof),
         )
         self.steps.append(step)
         return step
@@ -407,7 +400,7 @@ class Engine:
                     self.state.live[rid] = kept
                     touched_runs.add(rid)
         self._mark_dirty(touched, touched_runs)
-        self.state.journal.extend(sorted(touched))
+        self.journal.extend(sorted(touched))
         if self._broken is None:
             self._broken = self._broken_near(touched, touched_runs)
         return before
@@ -516,7 +509,6 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     """Solve ``puzzle`` step by step with the ladder and rate the path."""
     from ..solve.search import ENTRY_BLAME, entries_to_blame, solve
     from . import registry
-    from .rating import rate_steps
 
     if rules is None:
         rules = registry.load()
@@ -537,7 +529,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
                             "the active rules made a false deduction (try 'deducer rules test')")
     elif status == NONE:
         _blame_false_step(puzzle, eng.steps, rules, use_entries)
-        kind, where = eng.state.broken()
+        kind, where = eng.state.broken() or ("", 0)  # NONE: something is broken
         if kind == "cell":
             message = f"cell {cell_name(puzzle.whites[where])} has no digit left"
         else:
@@ -551,7 +543,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
         left = None if deadline is None else max(0.5, deadline - time.perf_counter())
         res = solve(puzzle, max_solutions=2, masks=masks, use_entries=use_entries,
                     timeout=left)
-        if res.status == "none" and res.complete:
+        if res.status == SolveStatus.NONE:
             status, message = NONE, f"no solution: {res.reason}"
         elif len(res.solutions) > 1:
             status = MULTIPLE
@@ -563,12 +555,10 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
                        f"{len(diff)} cells: {', '.join(diff[:12])}"
                        + (" …" if len(diff) > 12 else ""))
         elif max_steps is not None and len(eng.steps) >= max_steps:
-            message = f"stopped after {len(eng.steps)} steps (--max-steps)"
+            message = f"stopped after {len(eng.steps)} steps (the most steps asked for)"
         else:
             message = "the active rules found no further deduction"
-    exp = Explanation(puzzle, status, eng.steps, masks, message, sols)
-    exp.rating = rate_steps(eng.steps, status)
-    return exp
+    return Explanation(puzzle, status, eng.steps, masks, message, sols)
 
 
 def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],

@@ -6,7 +6,7 @@
 * ``full``: the whole sentence of the step, with what it places or removes.
 
 Before any deduction, the player's progress is checked against *every* solution
-(:mod:`deducer.checking`): a wrong entry, or pencil marks that leave out the digit every
+(:mod:`deducer.explain.checking`): a wrong entry, or pencil marks that leave out the digit every
 solution needs, is reported instead of a hint, since reasoning from it leads nowhere.
 
 Pencil marks are **not** used as candidates for the reasoning: the engine reasons from
@@ -33,9 +33,13 @@ Kept free of argparse and printing so the CLI and a web play mode can share it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..puzzle.model import Puzzle, cell_name
+from ..puzzle.model import Puzzle, Run, cell_name
 from .checking import DEFAULT_CAP, Mistake, check
+
+if TYPE_CHECKING:
+    from .engine import Step
 
 LEVELS = ("vague", "concrete", "full")
 
@@ -122,12 +126,12 @@ class Hint:
     rule_name: str | None = None
     cells: list[tuple[int, int]] = field(default_factory=list)
     runs: list[str] = field(default_factory=list)
-    step: object = None  # engine Step for a deduction
+    step: Step | None = None  # for a deduction
     mistakes: list[Mistake] = field(default_factory=list)
     skipped: int = 0  # deductions the player's pencil marks already showed
     already_marked: list[tuple[int, int]] = field(default_factory=list)
     #: the steps the player cannot see that ``step`` rests on, in order (engine Steps)
-    reasoning: list = field(default_factory=list)
+    reasoning: list[Step] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -145,7 +149,7 @@ class Hint:
                 obj["cells"] = [list(c) for c in self.cells]
             if self.level == "full" and self.step is not None:
                 obj["step"] = self.step.to_json()
-                if self.step.proof is not None:  # what the step rests on (DESIGN.md §5b)
+                if self.step.proof is not None:  # what the step rests on (docs/json-contract.md)
                     obj["proof"] = self.step.proof
                 obj["reasoning"] = [s.to_json() for s in self.reasoning]
             elif self.level == "concrete":
@@ -335,7 +339,7 @@ def _deduction(level: str, rule, step, chain: list, skipped: int, shown: list,
                 skipped=skipped, already_marked=shown, reasoning=chain)
 
 
-def player_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], object]:
+def player_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], Run | None]:
     """The pencil marks a player would write in every empty cell: the digits its runs'
     combinations allow once the written digits (givens, entries) are counted, and nothing
     a further deduction would remove. Returns ``(marks, None)``, or ``({}, run)`` for a run

@@ -1,4 +1,4 @@
-"""An independent checker of step proofs (DESIGN.md §5b).
+"""An independent checker of step proofs (docs/json-contract.md, "Proofs").
 
 It replays a walkthrough in its JSON shape (``Step.to_json()``) and checks, step by step,
 that every fact of a proof is true in the state the earlier steps left, and that every

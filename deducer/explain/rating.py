@@ -1,7 +1,7 @@
 """Difficulty from a step log: hardest step, total effort, a level, a rater version.
 
-Levels follow DESIGN.md §4 (the anchors Sudoku Explainer and HoDoKu use): the hardest
-step decides the level; a path whose total effort is large for its level is bumped one
+Levels follow the anchors Sudoku Explainer and HoDoKu use: the hardest step decides the
+level; a path whose total effort is large for its level is bumped one
 level (a long walkthrough of easy steps is more work for a person than a short one).
 The same steps always give the same rating.
 """
@@ -27,8 +27,8 @@ TRIAL_RULES = frozenset({"trial"})
 #: the longest chain a person is expected to follow (README "Rating"): a path that needs a
 #: longer one is Extreme, as a path that needs trial is
 MAX_HUMAN_CHAIN = 12
-#: what trying every arrangement of a run weighs (DESIGN.md §4: permutation check of a
-#: small run, of any run), the floor of a step whose proof asks for it
+#: what trying every arrangement of a run weighs (the ladder's permutation checks of a
+#: small run and of any run), the floor of a step whose proof asks for it
 SMALL_SEARCH_WEIGHT = 3.8
 FULL_SEARCH_WEIGHT = 5.8
 #: a run this small (open cells, or arrangements of their candidates) is a small search

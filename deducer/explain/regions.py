@@ -1,4 +1,4 @@
-"""Areas for the region-sum rules ("filled areas", innies and outies; seed 002 §1.2.6).
+"""Areas for the region-sum rules ("filled areas", innies and outies).
 
 A region is a set of clued runs of one direction (the *base*): their cells ``S`` add up to
 the sum of their clues. Every run of the other direction that crosses ``S`` (a *touch*)
@@ -75,7 +75,7 @@ def _region(puzzle: Puzzle, base: frozenset[int], cell_other: list[int]) -> Regi
     lone = tuple(i for i in sorted(cells) if cell_other[i] < 0)
     if lone:
         touches.append(Touch(-1, None, lone, ()))
-    return Region(ids, runs[ids[0]].direction, sum(runs[r].total for r in ids), cells,
+    return Region(ids, runs[ids[0]].direction, sum(runs[r].total or 0 for r in ids), cells,
                   tuple(touches), _cost(touches))
 
 
@@ -179,8 +179,8 @@ def _find_regions(puzzle: Puzzle, graph=None, *, max_size: int | None = None,
 
         # every connected group of up to max_size runs
         level = {frozenset((b,)) for b in base_ok}
-        for b in level:
-            keep(b)
+        for group in level:
+            keep(group)
         for _ in range(max_size - 1):
             nxt = set()
             for group in level:

@@ -17,7 +17,7 @@ import importlib.util
 import math
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,10 +55,12 @@ class Rule:
     func: Callable | None = field(default=None, repr=False)
 
     def call(self, view, rid: int | None = None):
+        func = self.func
+        assert func is not None, "a rule's function is resolved when its file is loaded"
         try:
             if self.scope == "run":
-                return self.func(view, rid, **self.params)
-            return self.func(view, **self.params)
+                return func(view, rid, **self.params)
+            return func(view, **self.params)
         except TypeError as e:
             raise RuleError(f"rule {self.id!r}: calling {self.implementation} failed: {e}",
                             path=self.source) from None
@@ -168,6 +170,7 @@ def _resolve(impl: str, base: Path, rule_id: str, source: str) -> Callable:
             module = sys.modules.get(modname)
             if module is None:
                 spec = importlib.util.spec_from_file_location(modname, file)
+                assert spec is not None and spec.loader is not None  # a .py file path
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[modname] = module
                 try:
@@ -306,32 +309,35 @@ def _check_template(rule: Rule) -> None:
                             path=rule.source)
 
 
-def load(extra: list[str | Path] = (), disable: list[str] = (), *,
+def _by_id(extra: Sequence[str | Path], core: bool = True) -> dict[str, Rule]:
+    """The rules of the core file (unless not ``core``) and of the user files, by id: a
+    later file's rule replaces an earlier one with the same id."""
+    by_id: dict[str, Rule] = {}
+    for f in ([CORE] if core else []) + [Path(x) for x in extra]:
+        for rule in load_file(f):
+            by_id[rule.id] = rule
+    return by_id
+
+
+def load(extra: Sequence[str | Path] = (), disable: Sequence[str] = (), *,
          core: bool = True) -> list[Rule]:
     """The active ladder: core rules, overridden or extended by user files, in priority order.
 
     A user rule with an existing id replaces it. Disabled rules are left out.
     """
-    by_id: dict[str, Rule] = {}
-    files = ([CORE] if core else []) + [Path(x) for x in extra]
-    for f in files:
-        for rule in load_file(f):
-            by_id[rule.id] = rule
+    by_id = _by_id(extra, core)
     for rid in disable:
         if rid not in by_id:
-            raise RuleError(f"--disable {rid}: no rule has that id (see 'deducer rules')")
+            raise RuleError(f"cannot disable {rid!r}: no rule has that id (see 'deducer rules')")
         by_id[rid].enabled = False
     rules = [r for r in by_id.values() if r.enabled]
     rules.sort(key=lambda r: (r.priority, r.id))
     return rules
 
 
-def all_rules(extra=(), disable=()) -> list[Rule]:
+def all_rules(extra: Sequence[str | Path] = (), disable: Sequence[str] = ()) -> list[Rule]:
     """Every declared rule, enabled or not, in priority order (for listing)."""
-    by_id: dict[str, Rule] = {}
-    for f in [CORE] + [Path(x) for x in extra]:
-        for rule in load_file(f):
-            by_id[rule.id] = rule
+    by_id = _by_id(extra)
     for rid in disable:
         if rid in by_id:
             by_id[rid].enabled = False

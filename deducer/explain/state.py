@@ -4,8 +4,10 @@ read-only :class:`View` that rule functions receive, and the :class:`Deduction` 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import overload
 
 from ..puzzle.combos import BIT, DIGITS, SINGLE, SUM, combos, fmt_combo, fmt_mask
 from ..puzzle.model import Puzzle, Run, cell_name
@@ -14,7 +16,7 @@ from ..solve.propagate import Layout
 
 @dataclass
 class Proof:
-    """What a step rests on (DESIGN.md §5b), in internal ids.
+    """What a step rests on (docs/json-contract.md, "Proofs"), in internal ids.
 
     ``cells`` maps a white-cell index to the candidate mask the cell is limited to; ``combos``
     maps a run id to the combo masks its digits are one of; ``runs`` are the runs whose rules
@@ -68,22 +70,23 @@ class Deduction:
     weight: float | None = None
     score: int | None = None
     text: str | None = None  # a ready sentence instead of the template (trial chains)
-    #: DESIGN.md §5b; the engine turns it into the step's JSON. May be a function returning
+    #: what the step rests on; the engine turns it into the step's JSON. May be a function returning
     #: the Proof, called only for the deduction the engine takes (:func:`resolve_proof`)
     #: and never in lean walks, so such a proof may not carry what the rating reads
     #: (``search`` runs, an assumption): those are given at once
-    proof: Proof | None = None
+    proof: Proof | Callable[..., Proof | None] | None = None
 
 
 def resolve_proof(ded: Deduction) -> Proof | None:
     """The deduction's proof, built now if the rule gave a function (cheap rules that
     yield many deductions build the proof only for the one taken); its late sentence
     values join the deduction's."""
-    if callable(ded.proof):
-        ded.proof = ded.proof()
-        if ded.proof is not None and ded.proof.values:
-            ded.values = {**ded.values, **ded.proof.values}
-    return ded.proof
+    proof = ded.proof
+    if callable(proof):
+        proof = ded.proof = proof()
+        if proof is not None and proof.values:
+            ded.values = {**ded.values, **proof.values}
+    return proof
 
 
 class State:
@@ -143,6 +146,29 @@ class State:
         return None
 
 
+class _ReadOnly(Sequence[int]):
+    """A list seen through a sequence that cannot change it."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: list[int]):
+        self._items = items
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+        return self._items[i]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._items)
+
+
 class View:
     """Read-only access to a state, with helpers every rule needs."""
 
@@ -154,8 +180,10 @@ class View:
 
     # ---- raw facts ------------------------------------------------------------
     @property
-    def masks(self) -> tuple[int, ...]:
-        return tuple(self._s.masks)
+    def masks(self) -> Sequence[int]:
+        """Every cell's candidate mask, read-only and live (no copy of the grid: take
+        ``tuple(view.masks)`` to keep a snapshot)."""
+        return _ReadOnly(self._s.masks)
 
     def mask(self, i: int) -> int:
         return self._s.masks[i]
@@ -311,12 +339,6 @@ class Context:
             return True
         left = self.time_left()
         return left is not None and left <= 0
-
-    @cached_property
-    def graph(self):
-        from ..solve.graph import build
-
-        return build(self.puzzle)
 
     @cached_property
     def regions(self):

@@ -10,41 +10,39 @@ walkthrough's rating, nudged towards the requested level (:mod:`.level`).
 from __future__ import annotations
 
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 
-from ..errors import DeducerError
-from ..explain.rating import LEVEL_MAX_WEIGHT, LEVELS
+from ..explain.engine import SOLVED
+from ..explain.rating import GUESS_RULES, Rating
 from ..puzzle.model import Puzzle
-from .layout import SYMMETRIES
+from .draft import Draft, fill
+from .layout import make_layout
+from .level import Target, _cheaper, _unique, ease, exact_rating, fits, rate_lean, steer
+from .request import (  # noqa: F401  (re-exported: callers import them from here)
+    GenerateError,
+    Request,
+    check_request,
+    density_of,
+    level_name,
+    parse_size,
+    white_budget,
+)
+from .unique import make_unique
 
-MIN_SIDE, MAX_SIDE = 6, 60
-#: the cheapest step scores 4 points and every white cell needs at least one step of its
-#: own, so a grid with more than limit/4 white cells always passes the effort limit of a
-#: level (and is rated a level higher): that level is out of its reach.
-MIN_STEP_SCORE = 4
+#: layouts drawn per attempt, the one with fewest white cells kept, where the level's
+#: effort limit binds (see request.white_budget)
+LAYOUT_TRIES = 8
 
 
-class GenerateError(DeducerError):
-    """A request no puzzle can meet (bad size, unreachable level, unknown rule)."""
-
-
-@dataclass(frozen=True)
-class Request:
-    """What to generate. ``level`` None: any level (an unconstrained run)."""
-
-    rows: int
-    cols: int
-    level: str | None = None
-    seed: int = 0
-    symmetry: str = "rot180"
-    #: share of black squares inside the grid; None: :func:`default_density`
-    density: float | None = None
-    needs: str | None = None  # a rule id the walkthrough must use
-    max_chain: int | None = None  # longest chain allowed, where the rating measures chains
-    timeout: float | None = None  # seconds per puzzle
-    deadline_at: float | None = None  # wall clock (time.time()) for a whole batch
+@dataclass
+class Found:
+    puzzle: Puzzle | None = None
+    solution: list[int] | None = None
+    rating: Rating | None = None
+    attempts: int = 0
+    message: str = ""
+    stats: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -55,7 +53,7 @@ class Result:
     seed: str
     puzzle: Puzzle | None
     solution: list[int] | None = None
-    rating: object = None
+    rating: Rating | None = None
     attempts: int = 0
     seconds: float = 0.0
     message: str = ""
@@ -71,163 +69,9 @@ class Result:
             return out
         out["puzzle"] = dumps(self.puzzle, "pipe")
         out["rows"], out["cols"] = self.puzzle.rows, self.puzzle.cols
-        out["rating"] = self.rating.to_json()
+        out["rating"] = None if self.rating is None else self.rating.to_json()
         out["solution"] = self.solution
         return out
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``12x12`` or ``12`` -> (rows, cols), the clue row and column included."""
-    parts = text.lower().replace("×", "x").split("x")
-    try:
-        nums = [int(p) for p in parts]
-    except ValueError:
-        raise GenerateError(f"--size {text!r}: expected ROWSxCOLS, e.g. 12x12") from None
-    if len(nums) == 1:
-        nums *= 2
-    if len(nums) != 2:
-        raise GenerateError(f"--size {text!r}: expected ROWSxCOLS, e.g. 12x12")
-    return nums[0], nums[1]
-
-
-def level_name(text: str | None) -> str | None:
-    if text is None:
-        return None
-    for name in LEVELS:
-        if name.lower() == text.lower():
-            return name
-    raise GenerateError(f"unknown level {text!r}; levels: {', '.join(LEVELS)}")
-
-
-#: janko's median share of black squares inside the grid, and about the densest share
-#: the layout rules allow (measured: 0.31 at 12x12, 0.36 at 16x16, 0.33 at 30x30; no
-#: one-cell runs, no 2x2 black block and no cut cell keep it low)
-DENSITY, DENSEST = 0.27, 0.36
-#: effort points a white cell costs a walkthrough of the level in practice (generated
-#: puzzles: 6.5-6.9 for Easy at 12x12, 9.0 for Medium and Hard at 30x30). A walkthrough
-#: over its level's effort limit is rated a level up, so these decide how many white
-#: cells a puzzle of the level can have.
-POINTS_PER_CELL = {"Easy": 6.5, "Medium": 9.0, "Hard": 9.5, "Expert": 11.0}
-#: white cells are budgeted with this margin over the points a cell costs
-MARGIN = 1.15
-
-
-#: Extreme on a small grid: drafts there rarely need trial at janko's black share, and
-#: fewer black squares (longer runs, more combinations each) make them several times more
-#: common (12x12: median 17 s a puzzle at 0.27, 7 s at 0.18; 8x8: 12 s, 7 s). Large grids
-#: need trial often anyway, and their wide-open drafts take longer to make unique (16x16:
-#: 5.3 s at 0.27, 9.5 s at 0.18; 22x22: 7 s, 27 s), so they keep janko's share.
-SPARSE, SMALL_WHITES = 0.18, 130
-
-
-def default_density(rows: int, cols: int, level: str | None) -> float:
-    """Black share when none is asked for: janko's median, except where the level's
-    effort limit needs fewer white cells (Easy above 14x14, Medium above about 18x18,
-    Hard above about 24x24): a walkthrough that long counts as the next level whatever
-    its steps, so the grid gets more black squares, up to the densest share. Extreme
-    on small grids gets fewer black squares (:data:`SPARSE`)."""
-    inner = (rows - 1) * (cols - 1)
-    if level == "Extreme" and inner * (1 - DENSITY) < SMALL_WHITES:
-        return SPARSE
-    if level not in POINTS_PER_CELL:
-        return DENSITY
-    return round(min(DENSEST, max(DENSITY, 1 - _afforded(level) / inner)), 3)
-
-
-def white_budget(req: Request) -> int | None:
-    """The most white cells a walkthrough of the level affords in practice (None: no
-    bound, or the black share was asked for explicitly)."""
-    if req.density is not None or req.level not in POINTS_PER_CELL:
-        return None
-    return int(_afforded(req.level))
-
-
-def _afforded(level: str) -> float:
-    """White cells a walkthrough of ``level`` can cover within its effort limit, with the
-    margin."""
-    from ..explain.rating import EFFORT_BUMP
-
-    return EFFORT_BUMP[level] / (POINTS_PER_CELL[level] * MARGIN)
-
-
-def density_of(req: Request) -> float:
-    return req.density if req.density is not None else default_density(req.rows, req.cols,
-                                                                        req.level)
-
-
-def check_request(req: Request, rules=None) -> None:
-    """Raise :class:`GenerateError` for a request no puzzle can meet."""
-    for side, what in ((req.rows, "rows"), (req.cols, "columns")):
-        if not MIN_SIDE <= side <= MAX_SIDE:
-            raise GenerateError(
-                f"--size {req.rows}x{req.cols}: {what} must be {MIN_SIDE} to {MAX_SIDE} (the "
-                f"size counts the clue row and column; {MIN_SIDE}x{MIN_SIDE} is the smallest "
-                "grid with room for runs of 2 to 9 cells and symmetric black squares)")
-    if req.symmetry not in SYMMETRIES:
-        raise GenerateError(f"unknown symmetry {req.symmetry!r}; one of {', '.join(SYMMETRIES)}")
-    if req.density is not None and not 0.0 <= req.density <= 0.6:
-        raise GenerateError(f"--density {req.density}: the share of black squares must be "
-                            "0 to 0.6")
-    if req.timeout is not None and not req.timeout > 0:
-        raise GenerateError("--timeout must be a positive number of seconds")
-    if req.max_chain is not None and req.max_chain < 0:
-        raise GenerateError("--max-chain must be 0 or more")
-    if req.level is not None:
-        from ..explain.rating import EFFORT_BUMP
-
-        limit = EFFORT_BUMP.get(req.level)
-        fewest = least_whites(req)
-        if not reachable(req, req.level):
-            reach = next(name for name in LEVELS[LEVELS.index(req.level) + 1:]
-                         if reachable(req, name))
-            if fewest * MIN_STEP_SCORE > limit:
-                raise GenerateError(
-                    f"no {req.rows}x{req.cols} puzzle can be rated {req.level}: it has at "
-                    f"least {fewest} white cells, each needs a step of at least "
-                    f"{MIN_STEP_SCORE} effort points, and a walkthrough over {limit} points "
-                    f"is rated a level up; the easiest level this size reaches is {reach} "
-                    "(or ask a smaller size)")
-            raise GenerateError(
-                f"a {req.rows}x{req.cols} puzzle rated {req.level} is out of reach in "
-                f"practice: even the densest layout has about {fewest} white cells, a "
-                f"walkthrough costs about {POINTS_PER_CELL[req.level]:g} effort points a "
-                f"cell, and one over {limit} points is rated a level up; the easiest level "
-                f"this size reaches is {reach} (or ask a smaller size; an explicit --density "
-                "tries anyway)")
-    if req.needs is not None:
-        if rules is None:
-            from ..explain import registry
-
-            rules = registry.load()
-        rule = next((r for r in rules if r.id == req.needs), None)
-        if rule is None:
-            raise GenerateError(f"--needs {req.needs!r}: no such rule in the ladder (see "
-                                "'deducer rules')")
-        if req.level is not None:
-            cap = dict(LEVEL_MAX_WEIGHT).get(req.level)
-            if cap is not None and rule.weight > cap + 1e-9:
-                raise GenerateError(f"--needs {req.needs} (weight {rule.weight:g}) is harder "
-                                    f"than any step a {req.level} puzzle may use (up to "
-                                    f"{cap:g})")
-
-
-def reachable(req: Request, level: str) -> bool:
-    """Can a puzzle of the request's size (and black share, if asked) be rated ``level``
-    without its walkthrough's length lifting it a level up? In practice (the points a
-    cell costs at that level) unless the black share was asked for; then in principle
-    (the cheapest step)."""
-    from ..explain.rating import EFFORT_BUMP
-
-    cap = EFFORT_BUMP.get(level)
-    per = MIN_STEP_SCORE if req.density is not None else POINTS_PER_CELL.get(level, 0)
-    return cap is None or least_whites(req) * max(per, MIN_STEP_SCORE) <= cap
-
-
-def least_whites(req: Request) -> int:
-    """About the fewest white cells a layout of this size has (at the densest share the
-    layout rules allow, or the share asked for if denser)."""
-    inner = (req.rows - 1) * (req.cols - 1)
-    return int(inner * (1 - max(density_of(req), DENSEST)))
 
 
 def stream(seed: int, index: int) -> tuple[str, random.Random]:
@@ -238,9 +82,6 @@ def stream(seed: int, index: int) -> tuple[str, random.Random]:
 
 def generate_one(req: Request, index: int = 0, rules=None) -> Result:
     """Puzzle number ``index`` of the request (see the module docstring)."""
-    from .level import find
-
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * req.rows * req.cols + 200))
     key, rng = stream(req.seed, index)
     start = time.perf_counter()
     deadline = None if req.timeout is None else start + req.timeout
@@ -255,3 +96,82 @@ def generate_one(req: Request, index: int = 0, rules=None) -> Result:
         return res
     res.puzzle, res.solution, res.rating = found.puzzle, found.solution, found.rating
     return res
+
+
+def _whites(white) -> int:
+    return sum(map(sum, white))
+
+
+def _count(out: Found, why: str) -> None:
+    """Why attempts were given up, kept in ``Result.stats`` (where a slow request's time
+    went)."""
+    failed = out.stats.setdefault("failed", {})
+    failed[why] = failed.get(why, 0) + 1
+
+
+def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
+    """Attempts (layout, fill, repair, rate, steer) until one fits or the time runs out."""
+    from ..explain import registry
+
+    if rules is None:
+        rules = registry.load()
+
+    target = Target(rules, req.level)
+    density = density_of(req)
+    budget = white_budget(req)
+    cheaper = _cheaper(req, rules) if target.cap is not None else None
+    out = Found()
+    # easier levels get fills whose clues allow few combinations (see Draft.sweeten)
+    sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
+    while deadline is None or time.perf_counter() < deadline:
+        out.attempts += 1
+        white = make_layout(rng, req.rows, req.cols, req.symmetry, density)
+        # where the level's effort limit binds, every white cell counts: the layout rules
+        # rarely reach the black share asked for, so the densest of a few layouts is kept
+        # (a layout costs milliseconds, an attempt seconds)
+        for _ in range(LAYOUT_TRIES - 1 if budget is not None else 0):
+            if white is None or _whites(white) <= budget:  # type: ignore[operator]  # not None here
+                break
+            other = make_layout(rng, req.rows, req.cols, req.symmetry, density)
+            if other is not None and _whites(other) < _whites(white):
+                white = other
+        if white is None:
+            raise GenerateError(f"no {req.rows}x{req.cols} layout with {req.symmetry} "
+                                f"symmetry and black share {density:g} keeps every run "
+                                "at 2 to 9 cells without a cut cell or a 2x2 black block; "
+                                "try another size, symmetry or density")
+        values = fill(white, rng)
+        if values is None:
+            _count(out, "no fill")
+            continue
+        first = Draft(white, values)
+        first.sweeten(rng, sweet * len(first.values))
+        draft = make_unique(first, rng, deadline, symmetry=req.symmetry)
+        if draft is None:
+            _count(out, "not made unique")
+            continue
+        if target.cap is not None:
+            exp = ease(req, draft, cheaper or target, rng, deadline)
+            if exp is None:
+                _count(out, "easing stalled")
+                continue
+        else:
+            exp = rate_lean(draft, target, deadline, target.top)
+            if exp.status != SOLVED:
+                _count(out, "rating stalled")
+                continue
+        exp = steer(req, draft, exp, target, rng, deadline)
+        if exp is None:
+            _count(out, "steering missed the level")
+            continue
+        if any(s.rule in GUESS_RULES for s in exp.steps) and not _unique(draft, None):
+            continue  # a guessed walkthrough proves nothing: the solver must confirm
+        puzzle = draft.puzzle()
+        rating = exact_rating(puzzle, rules, exp.steps, draft.values)
+        if not fits(req, rating):  # cannot differ from the walk's: a safety net
+            _count(out, "full rating missed")
+            continue
+        out.puzzle, out.solution, out.rating = puzzle, draft.values[:], rating
+        return out
+    out.message = "the time limit stopped the search before a puzzle fit"
+    return out

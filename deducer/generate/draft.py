@@ -9,7 +9,6 @@ results index the draft directly.
 from __future__ import annotations
 
 import random
-import sys
 
 from ..puzzle.combos import POP, combos
 from ..puzzle.model import BLANK, WHITE, Puzzle, Run, Square
@@ -112,7 +111,7 @@ class Draft:
     # ---- edits -------------------------------------------------------------------
     def free_digits(self, i: int) -> list[int]:
         """Digits cell ``i`` could take instead of its own, keeping its runs distinct."""
-        used = set()
+        used: set[int] = set()
         for rid in self.cell_runs[i]:
             used.update(self.values[j] for j in self.runs[rid] if j != i)
         return [d for d in range(1, 10) if d not in used and d != self.values[i]]
@@ -169,8 +168,6 @@ def fill(white: Grid, rng: random.Random, tilt: float = 0.0, budget: int = 30000
             run_of.setdefault(rc, []).append(k)
         lean.append(rng.choice((-1.0, 1.0)) if rng.random() < tilt else 0.0)
     cells = sorted(run_of)
-    if sys.getrecursionlimit() < len(cells) + 200:
-        sys.setrecursionlimit(len(cells) + 200)
     for _ in range(tries):
         values = _fill_once(cells, run_of, lean, len(runs), rng, budget)
         if values is not None:
@@ -179,14 +176,16 @@ def fill(white: Grid, rng: random.Random, tilt: float = 0.0, budget: int = 30000
 
 
 def _fill_once(cells, run_of, lean, nruns: int, rng: random.Random, budget: int):
+    # depth-first with an explicit stack (one frame per cell: a 60x60 grid is deeper than
+    # Python's recursion limit); the random draws are made in the same order as a
+    # recursive search would make them, so a seed gives the same fill
     used = [0] * nruns  # digit bitmask per run
     values: dict = {}
     count = 0
+    stack: list[list[int]] = []  # per cell placed or being tried: the digits still to try
 
-    def go(k: int) -> bool:
+    def enter(k: int) -> bool:
         nonlocal count
-        if k == len(cells):
-            return True
         count += 1
         if count > budget:
             return False
@@ -196,15 +195,31 @@ def _fill_once(cells, run_of, lean, nruns: int, rng: random.Random, budget: int)
         push = lean[ra] + lean[rd]
         digits = [d for d in range(1, 10) if not taken >> d & 1]
         digits.sort(key=lambda d: rng.random() * 4 + push * (d - 5) * 0.6)
-        for d in digits:
-            values[rc] = d
-            used[ra] |= 1 << d
-            used[rd] |= 1 << d
-            if go(k + 1):
-                return True
+        stack.append(digits[::-1])
+        return True
+
+    if not cells:
+        return values
+    if not enter(0):
+        return None
+    while stack:
+        k = len(stack) - 1
+        rc = cells[k]
+        ra, rd = run_of[rc]
+        if rc in values:  # the digit tried here led nowhere: take it back
+            d = values.pop(rc)
             used[ra] &= ~(1 << d)
             used[rd] &= ~(1 << d)
-        values.pop(rc, None)
-        return False
-
-    return values if go(0) else None
+        todo = stack[-1]
+        if not todo:
+            stack.pop()
+            continue
+        d = todo.pop()
+        values[rc] = d
+        used[ra] |= 1 << d
+        used[rd] |= 1 << d
+        if k + 1 == len(cells):
+            return values
+        if not enter(k + 1):
+            return None  # out of budget: every open branch would fail at once
+    return None

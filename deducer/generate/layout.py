@@ -16,6 +16,7 @@ their symmetric partner) while the rules still hold, until the black share is re
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 SYMMETRIES = ("rot180", "mirror", "none")
 MIN_RUN, MAX_RUN = 2, 9
@@ -73,7 +74,8 @@ def cut_cells(white: Grid) -> tuple[bool, list[tuple[int, int]]]:
     counter = 1
     root_children = 0
     # iterative DFS: stack of (node, parent, neighbour iterator)
-    stack = [(root, None, iter(_nbrs(white, root)))]
+    stack: list[tuple[tuple[int, int], tuple[int, int] | None, Iterator]] = [
+        (root, None, iter(_nbrs(white, root)))]
     while stack:
         node, parent, it = stack[-1]
         advanced = False

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import RuleError
 from ..explain.engine import SOLVED, Engine, Explanation
@@ -27,74 +27,46 @@ from ..explain.rating import GUESS_RULES, LEVEL_MAX_WEIGHT, LEVELS, rate_steps
 from ..explain.state import State
 from ..puzzle.combos import DIGITS, POP, SINGLE, combos
 from ..puzzle.model import Puzzle
-from .draft import Draft, fill
-from .layout import make_layout
+from ..solve.status import ExplainStatus
+from .draft import Draft
+from .request import reachable
 from .unique import (
     REPAIR_SAMPLE,
     Undecided,
     ambiguity,
-    make_unique,
     open_count,
     other_solution,
     repair,
 )
 
 #: digit changes steering tries per attempt at most, and in a row without a rating that
-#: helps, before starting over with a new layout and fill. A climb that keeps finding
-#: better ratings goes on (12x12 Extreme mostly gets there by the effort bump, a few
-#: hundred points a move): a fixed 40 gave up climbs a few moves short, and an attempt
-#: costs more than those moves (12 requests, same load: mean 9.4 s a puzzle, then 6.8 s).
+#: helps, before starting over with a new layout and fill: a climb that keeps finding
+#: better ratings goes on, since an attempt costs more than a few more moves
 STEER_TRIES, STEER_PATIENCE = 120, 20
 #: cells a hardening move towards an uncapped level (Extreme) looks at: the one whose best
-#: digit adds most combinations to its clues is changed. Changes at one random cell were
-#: often too small to count (12x12 Extreme, 80 requests, seeds 2-9, same load: one cell
-#: 577 s in all, medians 5.0 and 5.4 s a seed set; two 446 s, 4.6 and 4.5 s; four 504 s;
-#: eight broke uniqueness and stalled attempts more often, 555 s; 8x8 and 16x16 about the
-#: same either way). Below a cap bigger changes overshoot it (16x16 Hard with four: 46 s,
-#: then 58 s), so capped levels look at one
+#: digit adds most combinations to its clues is changed (a change at one random cell is
+#: often too small to count, at many it breaks uniqueness). Below a cap bigger changes
+#: overshoot it, so capped levels look at one
 STEER_CELLS = 2
-#: layouts drawn per attempt, the one with fewest white cells kept, where the level's
-#: effort limit binds (see core.white_budget)
-LAYOUT_TRIES = 8
 #: easing rounds (each tries a handful of digit changes where the walk stalls) per attempt,
 #: and rounds in a row without progress before the attempt is given up
 EASE_ROUNDS, EASE_PATIENCE = 120, 4
 #: digit changes compared per easing round, and how many of them (the best estimates)
-#: are walked in full. Most easing attempts on small grids stall (12x12 Easy: two in
-#: three), each costing a layout, a fill and a uniqueness repair; comparing 12 changes a
-#: round there stalls less often than the estimates cost (12x12 Easy, 40 requests: 100
-#: attempts and 232 s in all with 8, then 64 and 197 s; 16x16 Hard and Medium fewer
-#: attempts too; 16 no better). On large grids 12 was slower (30x30 Expert, seed 1: two
-#: puzzles in 49 s with 8, 194 s with 12), so they keep 8 (EASE_SAMPLE_LARGE) above
-#: EASE_SMALL_CELLS white cells (16x16 has about 170, 22x22 about 330)
+#: are walked in full. Small grids compare more changes (a stalled attempt there costs a
+#: layout, a fill and a uniqueness repair, more than the estimates); above
+#: EASE_SMALL_CELLS white cells the estimates cost more than they save
 EASE_SAMPLE, EASE_SAMPLE_LARGE, EASE_SMALL_CELLS, EASE_EXACT = 12, 8, 200, 3
-#: Work budgets of one draft's searches. They are counted, not timed: a seconds limit
-#: here decided which drafts were kept, so a loaded machine kept other drafts and a seed
-#: gave other puzzles. A lean walk may spend WALK_WORK + WALK_WORK_PER_CELL units per white
-#: cell (Context.spend: a chain link walked is one unit, a solver node three), the 2 s +
-#: 0.02 s a cell it was allowed before at the 16,000 units/s of chain-heavy walks (12x12
-#: Extreme drafts, measured on a 2-core machine shared with other jobs; walks without
-#: chains spend almost nothing and are bounded by the grid: 30x30 Expert's longest took
-#: 0.5 s of the 14 s it was allowed). The solver asked whether a steered draft is still
-#: unique may spend UNIQUE_WORK units (search nodes, or CONFLICTS_PER_UNIT oracle
-#: conflicts), the 2 s it was allowed at about 5,000 units/s; in practice it spends a few
-#: hundred (12x12 Extreme, 22x22 Extreme: 350 at most)
+#: Work budgets of one draft's searches, counted, not timed, so that a seed gives the same
+#: puzzles on a loaded machine. A lean walk may spend WALK_WORK + WALK_WORK_PER_CELL units
+#: per white cell (Context.spend: a chain link walked is one unit, a solver node three);
+#: the solver asked whether a steered draft is still unique may spend UNIQUE_WORK units
+#: (search nodes, or CONFLICTS_PER_UNIT oracle conflicts). Both are far above what a
+#: draft worth steering needs
 WALK_WORK, WALK_WORK_PER_CELL = 32_000, 320
 UNIQUE_WORK = 10_000
 #: repair rounds (see :func:`_mend`) an easing move that broke uniqueness may take before
-#: it is given up (12x12 Easy, 40 requests, same load: 1 round 176 s in all, 2 173 s,
-#: 4 151 s, 8 149 s)
+#: it is given up
 MEND_ROUNDS = 4
-
-
-@dataclass
-class Found:
-    puzzle: Puzzle | None = None
-    solution: list[int] | None = None
-    rating: object = None
-    attempts: int = 0
-    message: str = ""
-    stats: dict = field(default_factory=dict)
 
 
 def _rank(level: str) -> int:
@@ -139,7 +111,7 @@ class Target:
 class Walk:
     """A lean walk: how far a ladder got (cells placed, candidates left), and its steps."""
 
-    status: str
+    status: ExplainStatus
     steps: list
     placed: int
     left: int
@@ -153,9 +125,7 @@ class Walk:
         return (self.placed, -self.left, -score)
 
     def explanation(self) -> Explanation:
-        exp = Explanation(self.puzzle, self.status, self.steps, [])
-        exp.rating = rate_steps(self.steps, self.status)
-        return exp
+        return Explanation(self.puzzle, self.status, self.steps, [])
 
 
 def walk(draft: Draft, ladder, cap: float | None, deadline: float | None) -> Walk:
@@ -184,6 +154,7 @@ def estimate(draft: Draft, base: Walk, changed: list[int], ladder, cap: float | 
     then walked in full."""
     puzzle = draft.puzzle()
     reset_runs, reset = draft.around(changed)
+    assert base.state is not None  # estimates go on from a walk that kept its end
     state = base.state.reopened(puzzle, reset, reset_runs)
     # the rules look again only around the change: elsewhere the grid is where the walk
     # left off, with nothing more to find (a tenth of the estimates' time on 12x12 Easy
@@ -260,8 +231,6 @@ def _cheaper(req, rules) -> Target | None:
     reach (16x16 Medium over Easy) most such walks stay there, and hardening them again
     cost far more than easing with the level's own ladder (measured: 1.6 s a puzzle
     against 39 s)."""
-    from .core import reachable
-
     rank = _rank(req.level)
     if rank == 0 or reachable(req, LEVELS[rank - 1]):
         return None
@@ -339,7 +308,7 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
                 best, best_walk = move, w
             if best_walk.progress > cur.progress:
                 break  # the first that helps, in the estimate's order: fewer whole walks
-        if best_walk is not None and best_walk.progress > cur.progress:
+        if best is not None and best_walk is not None and best_walk.progress > cur.progress:
             for i, d in best:
                 draft.set(i, d)
             cur, misses = best_walk, 0
@@ -514,85 +483,3 @@ def exact_rating(puzzle: Puzzle, rules, steps: list, solution: list[int]):
         raise RuleError("the rules reached a grid that breaks the puzzle; one of the active "
                         "rules made a false deduction (try 'deducer rules test')")
     return rate_steps(steps, SOLVED)
-
-
-def _whites(white) -> int:
-    return sum(map(sum, white))
-
-
-def _count(out: Found, why: str) -> None:
-    """Why attempts were given up, kept in ``Result.stats`` (where a slow request's time
-    went)."""
-    failed = out.stats.setdefault("failed", {})
-    failed[why] = failed.get(why, 0) + 1
-
-
-def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
-    """Attempts (layout, fill, repair, rate, steer) until one fits or the time runs out."""
-    from ..explain import registry
-
-    if rules is None:
-        rules = registry.load()
-    from .core import density_of, white_budget
-
-    target = Target(rules, req.level)
-    density = density_of(req)
-    budget = white_budget(req)
-    cheaper = _cheaper(req, rules) if target.cap is not None else None
-    out = Found()
-    # easier levels get fills whose clues allow few combinations (see Draft.sweeten)
-    sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
-    while deadline is None or time.perf_counter() < deadline:
-        out.attempts += 1
-        white = make_layout(rng, req.rows, req.cols, req.symmetry, density)
-        # where the level's effort limit binds, every white cell counts: the layout rules
-        # rarely reach the black share asked for, so the densest of a few layouts is kept
-        # (a layout costs milliseconds, an attempt seconds)
-        for _ in range(LAYOUT_TRIES - 1 if budget is not None else 0):
-            if white is None or _whites(white) <= budget:
-                break
-            other = make_layout(rng, req.rows, req.cols, req.symmetry, density)
-            if other is not None and _whites(other) < _whites(white):
-                white = other
-        if white is None:
-            from .core import GenerateError
-
-            raise GenerateError(f"no {req.rows}x{req.cols} layout with {req.symmetry} "
-                                f"symmetry and black share {density:g} keeps every run "
-                                "at 2 to 9 cells without a cut cell or a 2x2 black block; "
-                                "try another size, symmetry or --density")
-        values = fill(white, rng)
-        if values is None:
-            _count(out, "no fill")
-            continue
-        draft = Draft(white, values)
-        draft.sweeten(rng, sweet * len(draft.values))
-        draft = make_unique(draft, rng, deadline, symmetry=req.symmetry)
-        if draft is None:
-            _count(out, "not made unique")
-            continue
-        if target.cap is not None:
-            exp = ease(req, draft, cheaper or target, rng, deadline)
-            if exp is None:
-                _count(out, "easing stalled")
-                continue
-        else:
-            exp = rate_lean(draft, target, deadline, target.top)
-            if exp.status != SOLVED:
-                _count(out, "rating stalled")
-                continue
-        exp = steer(req, draft, exp, target, rng, deadline)
-        if exp is None:
-            _count(out, "steering missed the level")
-            continue
-        if any(s.rule in GUESS_RULES for s in exp.steps) and not _unique(draft, None):
-            continue  # a guessed walkthrough proves nothing: the solver must confirm
-        puzzle = draft.puzzle()
-        rating = exact_rating(puzzle, rules, exp.steps, draft.values)
-        if not fits(req, rating):  # cannot differ from the walk's: a safety net
-            _count(out, "full rating missed")
-            continue
-        out.puzzle, out.solution, out.rating = puzzle, draft.values[:], rating
-        return out
-    out.message = "the time limit stopped the search before a puzzle fit"
-    return out

@@ -168,7 +168,7 @@ def narrow(draft: Draft, rng: random.Random, deadline: float | None, sample: int
 
 def _region(draft: Draft, cells: list[int]) -> list[int]:
     """The cells sharing a run with any of ``cells``."""
-    out = set()
+    out: set[int] = set()
     for i in cells:
         for rid in draft.cell_runs[i]:
             out.update(draft.runs[rid])

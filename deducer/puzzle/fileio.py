@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from ..errors import DeducerError
@@ -117,6 +116,8 @@ def write_output(path: str | Path, data: str | bytes, *, force: bool = False) ->
         mode = stat.S_IMODE(p.stat().st_mode) if p.exists() else 0o666 & ~_umask()
     except OSError:
         mode = 0o666 & ~_umask()
+    import tempfile  # here, not above: it costs every command's start-up (shutil, random)
+
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)

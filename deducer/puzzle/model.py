@@ -64,8 +64,8 @@ class Run:
 
     @property
     def ref(self) -> list:
-        """JSON reference (DESIGN.md §5b): ``[row, col, "across"|"down"]`` of its clue square
-        (for an unclued run, the black square just before its first cell), 0-based."""
+        """JSON reference (docs/json-contract.md): ``[row, col, "across"|"down"]`` of its clue
+        square (for an unclued run, the black square just before its first cell), 0-based."""
         if self.clue_at is not None:
             r, c = self.clue_at
         else:
@@ -280,16 +280,16 @@ class Puzzle:
         for run in self.runs:
             seen: dict[int, Coord] = {}
             for rc in run.coords:
-                d = self.givens.get(rc)
-                if d is None:
+                given = self.givens.get(rc)
+                if given is None:
                     continue
-                if d in seen:
+                if given in seen:
                     raise self._err(
                         rc,
-                        f"digit {d} appears twice in run {run.name} "
-                        f"(also at {cell_name(seen[d])})",
+                        f"digit {given} appears twice in run {run.name} "
+                        f"(also at {cell_name(seen[given])})",
                     )
-                seen[d] = rc
+                seen[given] = rc
             if run.total is not None and len(seen) == run.length and sum(seen) != run.total:
                 raise self._err(
                     run.clue_at or run.coords[0],
@@ -298,11 +298,6 @@ class Puzzle:
         for rc, d in self.givens.items():
             if self.even is not None and (rc in self.even) != (d % 2 == 0):
                 raise self._err(rc, f"given {d} breaks the cell's parity mark")
-
-
-def grid_from_rows(rows: list[list[Square]], **kw) -> Puzzle:
-    """Build and validate a puzzle from lists of squares."""
-    return Puzzle(tuple(tuple(r) for r in rows), **kw).validate()
 
 
 def clued_from_fill(white: list[list[bool]], values: dict[Coord, int]) -> Puzzle:

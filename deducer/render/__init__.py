@@ -45,8 +45,3 @@ def get(name: str) -> Renderer:
     if name not in _MODULES:
         raise DeducerError(f"unknown renderer {name!r}")
     return importlib.import_module(_MODULES[name]).RENDERER
-
-
-def register(name: str, module: str) -> None:
-    """Make another renderer module available under ``name``."""
-    _MODULES[name] = module

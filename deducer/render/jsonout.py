@@ -18,7 +18,8 @@ def solve_obj(puzzle, result) -> dict:
     obj = {
         "rows": puzzle.rows,
         "cols": puzzle.cols,
-        "status": result.status,
+        # the contract knows no "undecided": it is "none" with complete false and timed_out
+        "status": "none" if result.status == "undecided" else str(result.status),
         "complete": result.complete,
         "solution_count": getattr(result, "count", None) or len(result.solutions),
         "solutions": [solution_grid(puzzle, s) for s in result.solutions],

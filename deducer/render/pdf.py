@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from ..errors import DeducerError
@@ -35,6 +36,10 @@ from .svg import (
     start_position,
 )
 from .walk import EASY_WEIGHT, chain_cases, chain_conclusion, step_text, step_title
+
+if TYPE_CHECKING:
+    from ..explain.engine import Explanation
+    from ..puzzle.model import Puzzle
 
 A4 = (595.28, 841.89)  # points
 MARGIN = 42.0
@@ -56,10 +61,10 @@ class Entry:
     """One puzzle of the booklet."""
 
     title: str  # e.g. "k3 (seed000-k.j)"
-    puzzle: object
+    puzzle: Puzzle
     solution: list[int] | None = None
     note: str = ""  # e.g. "Level Easy" or "one of several solutions"
-    explanation: object = None  # for the walkthrough section
+    explanation: Explanation | None = None  # for the walkthrough section
     meta: dict = field(default_factory=dict)
 
 
@@ -184,7 +189,7 @@ def _page_size(puzzle) -> tuple[float, float]:
     return (A4[1], A4[0]) if bw > bh * 1.15 else A4
 
 
-def _board_pages(items: list[tuple[str, object, str]], head: str, counts: tuple[int, ...],
+def _board_pages(items: list[tuple[str, Puzzle, str]], head: str, counts: tuple[int, ...],
                  min_cell: float) -> list[_Page]:
     """Pages of boards: ``items`` are (caption, puzzle, board svg); as many to a page (of
     ``counts``) as keep every board at ``min_cell`` points a square or more."""
@@ -270,6 +275,7 @@ def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
     def board(svg: str, puzzle, max_h: float, key: tuple[int, int] | None,
               caption: str = "") -> None:
         nonlocal y, has_board
+        assert page is not None  # room() made one
         if caption:
             page.text(MARGIN + indent, y, caption, TEXT_SIZE, color="#444")
             y += TEXT_SIZE * LINE
@@ -295,6 +301,7 @@ def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
         current = ""
         room(60)
         current = f"{k}. {e.title}"
+        assert page is not None  # room() made one
         page.text(MARGIN, y, current, 12, bold=True)
         y += 12 * LINE
         for line in measure.wrap(_summary(exp), TEXT_SIZE, width):
@@ -307,6 +314,7 @@ def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
             text_h = len(lines) * TEXT_SIZE * LINE
             diagram = needs_diagram(step)
             room(text_h + (diagram_h if diagram else 0.0))
+            assert page is not None  # room() made one
             if not has_board and not diagram:
                 if y + state_h + TEXT_SIZE * LINE + text_h > bottom:
                     new_page()
@@ -371,7 +379,7 @@ def pdf_bytes(pages: list[_Page], title: str = "Kakuro") -> bytes:
     except (AttributeError, cairocffi.CairoError):  # cairo older than 1.16
         pass
 
-    class OnePage(cairosvg.surface.PDFSurface):
+    class OnePage(cairosvg.surface.PDFSurface):  # type: ignore[name-defined]
         """cairosvg draws the page onto the shared surface instead of a file of its own."""
 
         def _create_surface(self, width, height):
@@ -401,11 +409,11 @@ def book(entries: list[Entry], *, walkthroughs: bool = False, title: str = "Kaku
 class PdfRenderer(Renderer):
     name = "pdf"
 
-    def solve(self, puzzle, result) -> bytes:
+    def solve(self, puzzle, result) -> bytes:  # type: ignore[override]  # a PDF is bytes
         sol = result.solutions[0] if result.solutions else None
         return book([Entry(puzzle.name or "puzzle", puzzle, sol)])
 
-    def walkthrough(self, puzzle, explanation) -> bytes:
+    def walkthrough(self, puzzle, explanation) -> bytes:  # type: ignore[override]
         return book([Entry(puzzle.name or "puzzle", puzzle, explanation.solution,
                            explanation=explanation)], walkthroughs=True)
 

@@ -322,8 +322,8 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
     out.append("</g>")
     out.append(f'<g id="{ident}-badges">' if ident else "<g>")
     for (r, c), ks in sorted(marks.badges.items()):
-        for j, k in enumerate(ks):  # side by side along the cell's top edge
-            out.append(badge(ox + c * S + j * (2 * BADGE_R - 1), oy + r * S, k))
+        for j, n in enumerate(ks):  # side by side along the cell's top edge
+            out.append(badge(ox + c * S + j * (2 * BADGE_R - 1), oy + r * S, n))
     out.append("</g>")
     out.append(f'<rect class="frame" x="{num(ox)}" y="{num(oy)}" '
                f'width="{num(puzzle.cols * S)}" height="{num(puzzle.rows * S)}"/>')

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..explain.sentences import differences
 from ..puzzle.model import Puzzle
 from . import Renderer
 from .walk import chain_cases, chain_conclusion, step_text, step_title
@@ -34,7 +33,7 @@ def draw_grid(puzzle: Puzzle, values: list[int] | None = None, *, fixed: dict | 
 
 def verdict(result) -> str:
     n = len(result.solutions)
-    if result.status == "none":
+    if not result.solutions:
         if result.timed_out:
             return f"no solution found before the time limit ({result.reason})"
         return f"no solution: {result.reason}"
@@ -145,6 +144,8 @@ class TextRenderer(Renderer):
                 parts.append(f"\nsolution {k}:")
             parts.append(draw_grid(puzzle, sol))
         if len(result.solutions) > 1:
+            from ..explain.sentences import differences  # here: solve's start-up is lean
+
             diff = differences(puzzle, result.solutions)
             parts.append(f"\nthe solutions differ at {len(diff)} cells: " + ", ".join(diff))
         return "\n".join(parts) + "\n"

@@ -1,5 +1,5 @@
 """What the walkthrough renderers share: the notation note, grouped easy steps, and the
-cells and runs a step's proof (DESIGN.md §5b) rests on.
+cells and runs a step's proof rests on (docs/json-contract.md, "Proofs").
 
 Grouping is presentation only: every step keeps its number and its sentence (the JSON log
 is never grouped); a long stretch of one easy rule just gets one heading, so a reader can

@@ -1,7 +1,7 @@
 """The first rungs: isolated cells, unique combinations, cross reference, singles, filters.
 
-Each deduction carries its proof (DESIGN.md §5b): the runs it applies and the facts it
-rests on, the fewest that carry it; the sentence names every one of them.
+Each deduction carries its proof (docs/json-contract.md, "Proofs"): the runs it applies and
+the facts it rests on, the fewest that carry it; the sentence names every one of them.
 """
 
 from __future__ import annotations

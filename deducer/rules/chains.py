@@ -10,8 +10,8 @@ One engine serves three rungs of the ladder (shortest first):
 * ``trial`` (in :mod:`deducer.rules.fallback`): the same propagation without the cap, the
   last human rung (Berthier's "braids" propagated with singles).
 
-Every link is a step of its own with its own facts and runs (DESIGN.md §5b), checked in the
-state that the assumption and the earlier links leave. Only the links the contradiction
+Every link is a step of its own with its own facts and runs (docs/json-contract.md), checked
+in the state that the assumption and the earlier links leave. Only the links the contradiction
 rests on are kept (the dependency closure of the last link), so the chain a reader follows
 is exactly as long as the argument; that number is the chain's length.
 """
@@ -35,7 +35,7 @@ DEFAULT_MAX_CHAIN = 12
 @dataclass
 class _Link:
     kind: str
-    say: Callable[[], str] | str  # the link's sentence, built only for links kept
+    say: Callable[..., str] | str  # the link's sentence, built only for links kept
     place: dict[int, int] = field(default_factory=dict)
     elim: dict[int, int] = field(default_factory=dict)
     cells: dict[int, int] = field(default_factory=dict)  # facts: cell -> candidates
@@ -196,11 +196,12 @@ class _Chase:
         """Drop the links of a walk that is done with. Their sentences are closures over
         the walk, so walk and links form a cycle that only the cyclic collector frees,
         and chasing those cycles was a fifth of a chain-heavy walkthrough's time."""
-        self.links = None
+        self.links = []
 
     def needed(self) -> list[_Link]:
         """The links the contradiction rests on, in order."""
         keep: set[int] = set()
+        assert self.end is not None  # called once the walk has ended
         todo = [self.end]
         while todo:
             k = todo.pop()
@@ -292,7 +293,7 @@ class _Chase:
         for i in open_:
             if POP[cur[i]] == 1:
                 return self._single_link(i)
-        if total is None:
+        if total is None or need is None:
             return None
         if not open_:
             if need != 0:
@@ -359,11 +360,11 @@ class _Chase:
             elim = {}
             why = []
             for me, other in ((x, y), (y, x)):
-                bad = [a for a in DIGITS[cur[me]]
-                       if not 1 <= need - a <= 9 or need - a == a
-                       or not cur[other] & BIT[need - a]]
-                if bad:
-                    elim[me] = sum(BIT[a] for a in bad)
+                wrong = [a for a in DIGITS[cur[me]]
+                         if not 1 <= need - a <= 9 or need - a == a
+                         or not cur[other] & BIT[need - a]]
+                if wrong:
+                    elim[me] = sum(BIT[a] for a in wrong)
                     why.append(f"{v.cell_name(me)} cannot be {v.digits(elim[me])}")
             if elim:
                 return _Link("pair", lambda: f"{name()} needs {arith()}{need} from "

@@ -1,4 +1,4 @@
-"""Shared helpers for the proofs (DESIGN.md §5b) and sentences of the built-in rules.
+"""Shared helpers for the proofs (docs/json-contract.md) and sentences of the built-in rules.
 
 A proof lists the runs whose rules a step applies and the facts it rests on: the cells'
 candidates and the runs' combinations that earlier steps narrowed. A fact that says no
@@ -101,13 +101,6 @@ def named(view, i: int, facts: dict[int, int]) -> str:
     """``r2c2 (1 or 2)`` for a cell with a fact, else ``r2c2``."""
     name = view.cell_name(i)
     return f"{name} ({alts(facts[i])})" if i in facts else name
-
-
-def combos_clause(view, rid: int, live) -> str:
-    """``can only be 3+9 or 4+8`` for a narrowed run, ``can be 3+9, 4+8 or 5+7`` else
-    (its clue alone)."""
-    text = " or ".join(view.combo(c) for c in live) or "nothing"
-    return f"can only be {text}"
 
 
 def minus(total: int, placed_mask: int) -> str:

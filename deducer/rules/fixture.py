@@ -118,8 +118,10 @@ def fire(rule: Callable | Rule, view: View, run: str | None = None, **params) ->
     asked about; ``params`` are its keyword arguments."""
     rid = None if run is None else run_id(view, run)
     if isinstance(rule, Rule):
+        func = rule.func
+        assert func is not None  # resolved by load_rule
         out = rule.call(view, rid) if not params else (
-            rule.func(view, **params) if rid is None else rule.func(view, rid, **params))
+            func(view, **params) if rid is None else func(view, rid, **params))
     else:
         if not isinstance(getattr(rule, RULE_MARK, None), tuple):
             raise DeducerError(f"{getattr(rule, '__name__', rule)!r} is not marked with @rule")

@@ -1,4 +1,4 @@
-"""The local problem of a step (DESIGN.md §5b), solved exactly, so a rule can trim its proof
+"""The local problem of a step (docs/json-contract.md), solved exactly, so a rule can trim its proof
 to what the step needs: the cells of some runs, limited by facts and the written digits,
 each run all different and adding up to its clue.
 
@@ -108,7 +108,7 @@ def trim(view, runs, facts: dict[int, int], elims: dict[int, int], places: dict[
     for r in list(runs):
         if r in keep_runs:
             continue
-        trial = [x for x in runs if x != r]
-        if trial and follows(view, trial, facts, elims, places):
-            runs = trial
+        fewer = [x for x in runs if x != r]
+        if fewer and follows(view, fewer, facts, elims, places):
+            runs = fewer
     return tuple(runs), facts

@@ -71,7 +71,7 @@ def permutation_check(view, rid, max_open: int | None = None):
     for i, m in elim.items():
         for d in DIGITS[m]:
             by_digit.setdefault(d, []).append(i)
-    found = []
+    found: list[tuple] = []
     # digits in no combination at all share one clause
     union = 0
     for c in clue_combos(view, rid):
@@ -88,7 +88,8 @@ def permutation_check(view, rid, max_open: int | None = None):
             return
         found.append((len(r[0]), d, [(d, at)], r))
     found.sort(key=lambda t: (t[0], t[1]))
-    chosen, count = [], 0
+    chosen: list[tuple] = []
+    count = 0
     for n, _d, at, r in found:
         if chosen and count + n > MAX_REASONS:
             continue

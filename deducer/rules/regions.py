@@ -1,8 +1,8 @@
-"""Region sums: filled areas, innies and outies (seed 002 §1.2.6).
+"""Region sums: filled areas, innies and outies.
 
 A group of clued runs of one direction covers cells ``S`` adding up to the sum of their
 clues. Some clued runs of the other direction (chosen per state, see
-:mod:`deducer.regions`) cover nearly the same cells: the difference of the two totals is
+:mod:`deducer.explain.regions`) cover nearly the same cells: the difference of the two totals is
 what the cells in only one of the two groups add up to. When one of those cells is still
 open, its value is known; when two are, they obey a sum (or difference).
 """
@@ -69,7 +69,7 @@ class _Tracker:
                     written.update(self.by_cell[i])
             return touched, written
         # a state without a log (a hand-made test position): compare whole grids
-        now = ([view.is_placed(i) for i in range(len(self.by_cell))], view.masks)
+        now = ([view.is_placed(i) for i in range(len(self.by_cell))], tuple(view.masks))
         if self.seen is not None:
             for i, (a, b, m, n) in enumerate(zip(*self.seen, *now, strict=True)):
                 if a != b or m != n:
@@ -85,7 +85,7 @@ class _Tracker:
             self.was_placed = [view.is_placed(i) for i in range(len(self.by_cell))]
             touched = written = range(len(self.regions))
         else:
-            touched, written = self._touched(view)
+            touched, written = self._touched(view)  # type: ignore[assignment]  # sets
         for k in touched:
             if k in written:
                 ready.get(cost[k], set()).discard(k)
@@ -322,7 +322,7 @@ def _two(view, region, chosen, excluded, plus, minus, k):
     values.update(equation=expr, target=view.cells_name((x, y)), digit="")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
-    extra = (shared,) if used_distinct and shared not in runs else ()
+    extra = (shared,) if used_distinct and shared is not None and shared not in runs else ()
     return Deduction(eliminations=elim, cells=cells, runs=runs + extra, values=values,
                      weight=_weight(2, runs + extra),
                      proof=_trimmed(view, runs + extra, {x: mx, y: my}, elim, {}))

@@ -6,4 +6,12 @@ This is the engine that trial, backtracking, hints, checks and the generator cal
 need an answer rather than an explanation.
 
 May import: ``deducer.puzzle`` and ``deducer.errors``.
+
+Calling the package calls the API's function of its name: ``deducer.solve(...)`` is
+:func:`deducer.api.solve`.
 """
+
+from .. import _callable_package
+
+_callable_package(__name__)
+

@@ -18,13 +18,14 @@ it, MapleChrono 30 s), while the plain MRV search found nothing in 120 s; a lear
 written in Python would pay the interpreter on every propagation of every conflict.
 CaDiCaL 1.9.5 is the default, being the best kept of the bundled solvers.
 
-PySAT is a core dependency; if it cannot be imported, :func:`available` is False and the
+PySAT is a core dependency; if it is not installed, :func:`available` is False and the
 search runs without an oracle (complete, but with no learning).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 
 from ..puzzle.combos import BIT, DIGITS, SUM, combos
 
@@ -39,13 +40,16 @@ class OracleTimeout(Exception):
 
 
 def available() -> bool:
-    """Can the SAT library be imported here?"""
+    """Is the SAT library installed here? Found, not imported: every island of nine cells
+    or more asks, most never hand over, and the import costs more than a small puzzle's
+    whole solve (it happens when an :class:`Oracle` is built)."""
     global _AVAILABLE
     if _AVAILABLE is None:
+        import importlib.util
+
         try:
-            import pysat.solvers  # noqa: F401
-            _AVAILABLE = True
-        except Exception:  # noqa: BLE001 - any import failure means: search without it
+            _AVAILABLE = importlib.util.find_spec("pysat.solvers") is not None
+        except Exception:  # noqa: BLE001 - any failure to find it means: search without it
             _AVAILABLE = False
     return _AVAILABLE
 
@@ -53,17 +57,19 @@ def available() -> bool:
 class Oracle:
     """CNF of one island (cells ``cells`` with candidates ``masks``) in a CaDiCaL solver."""
 
-    def __init__(self, run_cells, run_total, cell_runs, masks: list[int],
-                 cells: tuple[int, ...]):
+    def __init__(self, run_cells, run_total, cell_runs,
+                 masks: Sequence[int] | Mapping[int, int], cells: tuple[int, ...]):
         from pysat.solvers import Solver
 
         self.cells = cells
         self.local = {c: k for k, c in enumerate(cells)}
-        self.solver = Solver(name="cadical195")
         self.calls = 0
         self.conflicts = 0  # in all the calls so far
         nvar = 9 * len(cells)
-        add = self.solver.add_clause
+        # the CNF is built as a list and handed over in one call (a large island has
+        # a hundred thousand clauses: one solver call each cost more than building them)
+        cnf: list[list[int]] = []
+        add = cnf.append
         for k, c in enumerate(cells):
             m = masks[c]
             lits = [9 * k + d for d in DIGITS[m]]
@@ -125,6 +131,8 @@ class Oracle:
                 having = [s for s, cm in sel if cm & BIT[d]]
                 for lit in lits:
                     add([-lit] + having)
+        self.solver = Solver(name="cadical195")
+        self.solver.append_formula(cnf)
 
     def add(self, clause: list[int]) -> None:
         self.solver.add_clause(clause)

@@ -40,7 +40,7 @@ def run_filter(total: int | None, masks: tuple[int, ...]) -> tuple[int, ...] | N
         _CACHE[key] = hit
     if hit is None:
         return None
-    return tuple([hit[m] for m in masks])
+    return tuple([hit[m] for m in masks])  # type: ignore[index]  # a dict here
 
 
 def _run_filter(total, masks):

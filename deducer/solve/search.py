@@ -37,7 +37,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
@@ -45,8 +45,12 @@ from ..puzzle.model import Puzzle, cell_name, check_solution
 from . import oracle as _oracle
 from .graph import open_islands
 from .propagate import Contradiction, Layout, propagate
+from .status import SolveStatus
 
-UNIQUE, MULTIPLE, NONE = "unique", "multiple", "none"
+#: an island's (or a part's) solutions, one tuple of digits per solution, in cell order
+Solutions = Generator[tuple[int, ...], None, None]
+
+UNIQUE, MULTIPLE, NONE, UNDECIDED = SolveStatus
 #: the most solutions one call may report (the CLI streams them; see ``iter_solutions``)
 MAX_SOLUTIONS_CAP = 100_000
 #: dead ends in a row (no solution between them) before the island goes to the SAT solver
@@ -84,7 +88,7 @@ class _Abandon(Exception):
 class SolveResult:
     """Outcome of a complete solve. ``solutions`` hold one digit per white cell index."""
 
-    status: str  # unique | multiple | none
+    status: SolveStatus  # UNDECIDED: a limit stopped it before any solution
     solutions: list[list[int]]
     complete: bool  # False when the cap, the time limit or the work budget stopped it
     nodes: int = 0
@@ -123,33 +127,6 @@ class _Stats:
             self.out_of_work = True
             return True
         return False
-
-
-def _components(run_cells, cell_runs, masks: list[int],
-                cells: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The open cells among ``cells`` grouped into parts that share no run (a plain BFS;
-    ``cells`` must be closed under shared runs, as an island is)."""
-    left = {c for c in cells if masks[c] & (masks[c] - 1)}
-    seen_runs: set[int] = set()
-    out = []
-    while left:
-        start = left.pop()
-        comp = [start]
-        todo = [start]
-        while todo:
-            i = todo.pop()
-            for r in cell_runs[i]:
-                if r in seen_runs:
-                    continue
-                seen_runs.add(r)
-                for j in run_cells[r]:
-                    if j in left:
-                        left.remove(j)
-                        comp.append(j)
-                        todo.append(j)
-        comp.sort()
-        out.append(tuple(comp))
-    return out
 
 
 def _cut(run_cells, cell_runs, masks: list[int], fixed: list[int], budget: int) -> bool:
@@ -230,7 +207,7 @@ def _cut(run_cells, cell_runs, masks: list[int], fixed: list[int], budget: int) 
 
 
 def _product(layout: Layout, masks: list[int], parts: list[tuple[int, ...]], st: _Stats,
-             depth: int, shared: list) -> Iterator[list[tuple[int, ...]]]:
+             depth: int, shared: list) -> Generator[list[tuple[int, ...]], None, None]:
     """Every combination of the parts' solutions (one tuple per part, biggest part first;
     the list is reused between yields), lazily.
 
@@ -242,7 +219,7 @@ def _product(layout: Layout, masks: list[int], parts: list[tuple[int, ...]], st:
     else searched again.
     """
     n = len(parts)
-    gens: list[Iterator[tuple[int, ...]] | None] = [None] * n
+    gens: list[Solutions | None] = [None] * n
     kept: list[list[tuple[int, ...]] | None] = [None] * n  # solutions so far, while few
     whole = [False] * n  # kept[k] holds all of part k's solutions
     at = [0] * n
@@ -251,25 +228,29 @@ def _product(layout: Layout, masks: list[int], parts: list[tuple[int, ...]], st:
     def start(k: int) -> tuple[int, ...] | None:
         if whole[k]:
             at[k] = 0
-            return kept[k][0]
+            return kept[k][0]  # type: ignore[index]  # whole: kept holds every solution
         g = gens[k] = _island(layout, masks, parts[k], st, depth, shared)
         first = next(g, None)
         kept[k] = None if first is None else [first]
         return first
 
     def advance(k: int) -> tuple[int, ...] | None:
+        got = kept[k]
         if whole[k]:
+            assert got is not None
             at[k] += 1
-            return kept[k][at[k]] if at[k] < len(kept[k]) else None
-        nxt = next(gens[k], None)
+            return got[at[k]] if at[k] < len(got) else None
+        g = gens[k]
+        assert g is not None  # not whole: its search is still on
+        nxt = next(g, None)
         if nxt is None:
             gens[k] = None
-            if kept[k] is not None:
+            if got is not None:
                 whole[k] = True
-                at[k] = len(kept[k])
-        elif kept[k] is not None:
-            if len(kept[k]) < KEEP_SOLUTIONS:
-                kept[k].append(nxt)
+                at[k] = len(got)
+        elif got is not None:
+            if len(got) < KEEP_SOLUTIONS:
+                got.append(nxt)
             else:
                 kept[k] = None  # too many to hold: a restart searches again
         return nxt
@@ -290,7 +271,7 @@ def _product(layout: Layout, masks: list[int], parts: list[tuple[int, ...]], st:
                     break
                 if k == 0:
                     return
-                cur[k] = start(k)  # has a solution: it had one before
+                cur[k] = start(k)  # type: ignore[assignment]  # it had a solution before
                 k -= 1
     finally:
         for g in gens:
@@ -300,7 +281,7 @@ def _product(layout: Layout, masks: list[int], parts: list[tuple[int, ...]], st:
 
 def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
             st: _Stats, depth: int = 0, shared: list | None = None
-            ) -> Iterator[tuple[int, ...]]:
+            ) -> Solutions:
     """Every solution of one island, as the digits of ``cells`` in order.
 
     ``masks`` is shared with the caller and restored when the generator ends or is closed
@@ -359,7 +340,7 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
 
     pos: dict[int, int] = {}
 
-    def split_solutions(parts: list[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
+    def split_solutions(parts: list[tuple[int, ...]]) -> Solutions:
         """The node's solutions, its open cells being split into independent ``parts``."""
         st.resplits += 1
         if not pos:
@@ -428,7 +409,7 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
             if resplit and n_open >= RESPLIT_MIN and (
                     n_open <= looked * RESPLIT_DROP
                     or _cut(run_cells, cell_runs, masks, fixed, CUT_BUDGET)):
-                parts = _components(run_cells, cell_runs, masks, cells)
+                parts = open_islands(run_cells, cell_runs, masks, cells)
                 n_open = looked = sum(map(len, parts))
                 if len(parts) > 1:
                     sub = split_solutions(parts)
@@ -466,7 +447,7 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
 
 
 def _hand_over(layout: Layout, root: dict[int, int], cells: tuple[int, ...], stack: list[list],
-               st: _Stats, current: bool = True) -> Iterator[tuple[int, ...]]:
+               st: _Stats, current: bool = True) -> Solutions:
     """Finish an island with the SAT solver: every solution the search has not reached yet.
 
     What the search has explored is shut out by one short clause per explored branch (the
@@ -518,7 +499,7 @@ class SolutionStream:
         self.cap = cap
         self.start = start
         self.st = _Stats(deadline, work)
-        self.status = NONE
+        self.status: SolveStatus = NONE
         self.complete = True
         self.timed_out = False
         self.reason: str | None = None
@@ -544,7 +525,7 @@ class SolutionStream:
             return
         islands = open_islands(layout.run_cells, layout.cell_runs, masks)
         self.stats["islands"] = len(islands)
-        gens: list[Iterator[tuple[int, ...]]] = []
+        gens: list[Solutions] = []
         lists: list[list[tuple[int, ...]]] = []
         done = [False] * len(islands)
         try:
@@ -604,6 +585,7 @@ class SolutionStream:
             self.timed_out = True
             self.complete = False
             if self.count == 0:
+                self.status = UNDECIDED  # not NONE: nothing shows there is no solution
                 self.reason = ("work limit reached before a solution was found"
                                if self.st.out_of_work
                                else "time limit reached before a solution was found")

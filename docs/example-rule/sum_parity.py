@@ -9,9 +9,9 @@ Example: a run still needs 12 from three cells; two of them hold only {1, 3} and
 (odd + odd = even), so the third must be even: 1, 3, 5, 7 and 9 leave it.
 """
 
-from deducer.explain.state import Deduction, Proof
-from deducer.puzzle.combos import EVEN, ODD
-from deducer.rules import rule
+from collections.abc import Iterator
+
+from deducer.rules.api import EVEN, ODD, Deduction, Proof, View, rule
 
 #: the template values both functions provide (declared, so a typo in a template is
 #: reported when the rule file is loaded)
@@ -45,7 +45,7 @@ def _values(view, target, others, parities, need, odd):
 
 
 @rule(values=VALUES)
-def sum_parity(view, rid):
+def sum_parity(view: View, rid: int) -> Iterator[Deduction]:
     """Called as f(view, run_id) for every run touched since last time (scope: run)."""
     need = view.remaining(rid)  # the clue minus the digits already written in
     if need is None:  # an unclued run has no sum to reason with
@@ -74,7 +74,7 @@ def sum_parity(view, rid):
 
 
 @rule(values=VALUES)
-def sum_parity_unsound(view, rid):
+def sum_parity_unsound(view: View, rid: int) -> Iterator[Deduction]:
     """The same idea with a classic slip: it uses the clue instead of what the clue still
     needs, forgetting the digits already written in. Kept to show 'deducer rules test'
     catching it."""

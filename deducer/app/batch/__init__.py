@@ -26,28 +26,9 @@ so must items and results: Dask ships them to other machines.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-ENGINES = ("pool", "dask")
-#: attempts after the first for an item whose worker died (then it is reported as failed)
-RETRIES = 2
-#: a worker still busy this long after an item's time limit is killed
-GRACE = 1.0
-
-OnFail = Callable[[Any, str, str], Any]
-
-
-@dataclass
-class Settings:
-    """How a batch runs (the command line's ``--engine/--jobs/--chunk/--timeout``)."""
-
-    engine: str = "pool"
-    jobs: int = 1
-    chunk: int | None = None  # items per chunk (None: sized from the batch)
-    timeout: float | None = None  # per item
-    retries: int = RETRIES
-    scheduler: str | None = None  # dask: tcp://HOST:8786 (None: a LocalCluster)
+from .settings import ENGINES, GRACE, RETRIES, OnFail, Settings  # noqa: F401  (shared)
 
 
 def add_engine_args(p, what: str = "work") -> None:

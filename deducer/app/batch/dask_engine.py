@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import DeducerError
-from . import OnFail, Settings
+from .settings import OnFail, Settings
 
 HEARTBEAT = 0.25
 HOME = Path(__file__).resolve().parents[2]  # the deducer package

@@ -194,6 +194,7 @@ def load(task: Task, fmt: str | None):
     from ...puzzle import formats
 
     if task.text is None:
+        assert task.path is not None  # a task holds a path or a text
         return formats.load(task.path, fmt, name=task.name)
     if task.line is None:  # a whole file's text, embedded
         return formats.loads(task.text, fmt, name=task.name, path=task.path)

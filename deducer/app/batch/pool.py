@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
 
-from . import GRACE, OnFail, Settings
+from .settings import GRACE, OnFail, Settings
 
 TICK = 0.2  # seconds between heartbeats (progress redraw, deadline checks)
 

@@ -1,1 +1,1 @@
-"""One module per ``deducer`` sub-command (see ``deducer.cli``)."""
+"""One module per ``deducer`` sub-command (see ``deducer.app.cli``)."""

@@ -48,8 +48,8 @@ def _text(puzzle, res) -> str:
 
 
 def run(args) -> int:
+    from ...api import check
     from ...errors import DeducerError
-    from ...explain.checking import check
     from ...render.jsonout import dumps
     from ...solve.search import MAX_SOLUTIONS_CAP
 

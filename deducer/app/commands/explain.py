@@ -86,8 +86,8 @@ def run(args) -> int:
     import dataclasses
     from pathlib import Path
 
+    from ...api import ExplainStatus, explain
     from ...errors import DeducerError
-    from ...explain.engine import NONE, TIMEOUT, explain
     from ...render import get
 
     check_timeout(args)
@@ -120,6 +120,6 @@ def run(args) -> int:
         emit(markdown)
     else:
         emit(get("json" if args.json else screen_renderer(args)).walkthrough(puzzle, exp))
-    if exp.status == NONE:
+    if exp.status == ExplainStatus.NONE:
         return EXIT_NO_SOLUTION
-    return EXIT_UNDECIDED if exp.status == TIMEOUT else EXIT_OK
+    return EXIT_UNDECIDED if exp.status == ExplainStatus.TIMEOUT else EXIT_OK

@@ -103,18 +103,16 @@ def results(req, count: int, settings, tick=None):
 
 def run(args) -> int:
     import random
-    import time
     from pathlib import Path
 
     from ...errors import DeducerError
-    from ...generate.core import Request, check_request, level_name, parse_size
+    from ...generate.request import check_request, make_request
     from ...puzzle import formats
     from ...puzzle.fileio import write_output
     from ...render.jsonout import dumps as json_dumps
     from ..batch import settings_from
     from ..batch.progress import Bar
 
-    rows, cols = parse_size(args.size)
     if args.count < 1:
         raise DeducerError("--count must be at least 1")
     # --timeout is the whole run's (the shared deadline in the request); given to the engine
@@ -124,9 +122,9 @@ def run(args) -> int:
         raise DeducerError(f"--format {args.format}: not a writable format; writable: "
                            f"{', '.join(formats.writable())}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    req = Request(rows, cols, level_name(args.level), seed, args.symmetry, args.density,
-                  args.needs, args.max_chain, args.timeout,
-                  None if args.timeout is None else time.time() + args.timeout)
+    req = make_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
+                       density=args.density, needs=args.needs, max_chain=args.max_chain,
+                       timeout=args.timeout)
     check_request(req)
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
@@ -164,7 +162,7 @@ def run(args) -> int:
             if out_dir is not None:
                 write_output(out_dir / f"{res.index + 1:04d}.{ext}", text, force=args.force)
             line = json_dumps(res.to_json()).replace("\n", "") + "\n" \
-                if args.jsonl else None
+                if args.jsonl else ""
             if jsonl is not None:
                 jsonl.write(line)
                 jsonl.flush()

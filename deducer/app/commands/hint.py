@@ -41,13 +41,13 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ...explain.hints import hint
+    from ...api import hint
     from ...render.jsonout import dumps
 
     check_timeout(args)
     puzzle = read_puzzle(args)
     rules = load_rules(args)
-    h = hint(puzzle, args.level, rules=rules, timeout=args.timeout)
+    h = hint(puzzle, args.level, rules, timeout=args.timeout)
     emit(dumps(h.to_json()) if args.json else h.text + "\n")
     if h.kind in ("mistake", "conflict", "unsolvable"):
         return EXIT_NO_SOLUTION

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from functools import partial
 
+from ...solve.status import ExplainStatus
 from ..cli import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, emit
 from .explain import add_rule_args, check_timeout
 
@@ -18,7 +19,7 @@ PER_PUZZLE_TIMEOUT = True
 COLUMNS = ("file", "size", "status", "level", "hardest", "effort", "steps", "chain",
            "trial/guessing")
 #: statuses of a row; only "solved" carries a level
-SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT = "solved", "multiple", "none", "stalled", "timeout"
+SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, _ = ExplainStatus
 UNREADABLE, FAILED, ERROR = "unreadable", "failed", "error"
 #: a batch's exit code is the first of these its rows call for
 EXIT_ORDER = ((UNREADABLE, EXIT_BAD_INPUT), (ERROR, EXIT_BAD_INPUT), (FAILED, EXIT_INTERNAL),
@@ -298,7 +299,7 @@ def run(args) -> int:
     func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout))
     on_fail = partial(failed_row, args.timeout)
     if settings.engine == "dask":  # its workers may not see this machine's files
-        tasks = Embedded(tasks)
+        tasks = Embedded(tasks)  # type: ignore[assignment]  # reads as the task list
     bar = Bar(len(tasks), sys.stderr.isatty() and not args.no_progress)
     rows: list[dict] = []
     complete = False

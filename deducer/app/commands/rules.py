@@ -396,7 +396,7 @@ def _test(args) -> int:
     lines.append(f"{len(tested)} puzzles, {sum(a.steps for a in tested)} steps checked; "
                  f"user rules applied: {used}")
     # a rule that raised did run: it is reported as an error above, not as idle
-    raised = {f.rule for a in audits if a.status == "error" and (f := a.finding)}
+    raised = {g.rule for a in audits if a.status == "error" and (g := a.finding)}
     if any(n == 0 and rid not in raised for rid, n in fired.items()):
         idle = ", ".join(rid for rid, n in fired.items() if n == 0 and rid not in raised)
         lines.append(f"warning: {idle} never fired, so this run says nothing about it "

@@ -44,16 +44,18 @@ def _spooled(puzzle, args):
     spool = SolutionSpool(len(puzzle.whites))
     for values in stream:
         spool.append(values)
-    return SolveResult(stream.status, spool, stream.complete, nodes=stream.nodes,
+    return SolveResult(stream.status, spool,  # type: ignore[arg-type]  # reads as the list
+                       stream.complete, nodes=stream.nodes,
                        reason=stream.reason, timed_out=stream.timed_out, stats=stream.stats)
 
 
 def run(args) -> int:
     import time
 
+    from ...api import solve
     from ...errors import DeducerError
     from ...render import get
-    from ...solve.search import ENTRY_BLAME, MAX_SOLUTIONS_CAP, NONE, entries_to_blame, solve
+    from ...solve.search import ENTRY_BLAME, MAX_SOLUTIONS_CAP, NONE, UNDECIDED, entries_to_blame
 
     if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
         raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")
@@ -84,7 +86,8 @@ def run(args) -> int:
         result.solutions.close()
     else:
         emit(get(kind).solve(puzzle, result))
+    if result.status == UNDECIDED:
+        return EXIT_UNDECIDED  # a time limit that found nothing has not shown there is none
     if result.status == NONE:
-        # a time limit that found nothing has not shown there is no solution
-        return EXIT_NO_SOLUTION if result.complete else EXIT_UNDECIDED
+        return EXIT_NO_SOLUTION
     return EXIT_OK

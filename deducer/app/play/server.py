@@ -20,12 +20,12 @@ waitress (:func:`make_server`):
 * files are read and written only inside ``root``: no absolute paths, no ``..``, no
   symbolic link leading out; saving never replaces a file unless the request says
   ``"overwrite": true`` (the page asks the person first), and writes atomically through
-  :func:`deducer.fileio.write_output`.
+  :func:`deducer.puzzle.fileio.write_output`.
 
 The puzzle travels between page and server as deducer's own JSON format (an object, see
-:mod:`deducer.formats.jsonfmt`), so the server re-validates it on every call with the
+:mod:`deducer.puzzle.formats.jsonfmt`), so the server re-validates it on every call with the
 same reader that reads files. Hints and checks come from :mod:`deducer.api`
-(:mod:`deducer.hints`, :mod:`deducer.checking`); nothing here re-implements them.
+(:mod:`deducer.explain.hints`, :mod:`deducer.explain.checking`); nothing here re-implements them.
 
 Endpoints (all JSON):
 
@@ -238,7 +238,7 @@ def model(p: Puzzle) -> dict:
 
 def solvability(p: Puzzle) -> dict:
     """Does the bare puzzle have exactly one solution? ``{"status", "message", "cells"?}``."""
-    from ...solve.search import solve
+    from ...api import solve
 
     res = solve(p.without_progress(), max_solutions=2, timeout=TIMEOUT)
     if len(res.solutions) >= 2:
@@ -377,7 +377,7 @@ def _is_puzzle_file(path: Path) -> bool:
 
 def list_files(root: Path) -> tuple[list[str], bool]:
     """Puzzle files under ``root`` (no hidden folders, no links out); truncated?"""
-    exts = set()
+    exts: set[str] = set()
     for n in formats.names():
         exts.update(formats.get(n).extensions)
     out: list[str] = []
@@ -425,8 +425,8 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.config["JSON_SORT_KEYS"] = False
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # the default provider's
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
     session = secrets.token_hex(8)
     app.config["DEDUCER_ROOT"] = root
 
@@ -591,6 +591,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
                                 f"{GENERATE_TIMEOUT:g} seconds; try a smaller size or "
                                 "another level.".replace("  ", " "), kind="timeout")
         res = made[0]
+        assert res.puzzle is not None and res.rating is not None  # made: found in time
         out = model(res.puzzle)
         out.update(status="unique", source=f"generated {size} (seed {res.seed})",
                    rating={"level": res.rating.level, "score": res.rating.score,
@@ -633,7 +634,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         out["highlight"] = {
             "cells": _cells(h.cells) if show_where else [],
             "runs": [{"name": n, "cells": _cells(by_name[n].coords),
-                      "clue": list(by_name[n].clue_at) if by_name[n].clue_at else None}
+                      "clue": list(at) if (at := by_name[n].clue_at) else None}
                      for n in h.runs if n in by_name] if show_where else [],
         }
         if apply:
@@ -642,7 +643,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/solve")
     def api_solve():
-        from ...solve.search import solve
+        from ...api import solve
 
         p = _puzzle(_body())
         bare = solve(p, max_solutions=2, use_entries=False, timeout=TIMEOUT)

@@ -1,7 +1,7 @@
 """Every puzzle format behind one interface: detect, read, write.
 
 A format module defines a :class:`Format` instance named ``FORMAT``; the registry below
-lists the modules. Readers return validated :class:`~deducer.model.Puzzle` objects and raise
+lists the modules. Readers return validated :class:`~deducer.puzzle.model.Puzzle` objects and raise
 :class:`~deducer.errors.PuzzleError` with the line where the text is wrong.
 """
 

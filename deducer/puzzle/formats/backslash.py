@@ -1,4 +1,4 @@
-"""Backslash text (seed 001; MarcelGarus/kakuro ``.kakuro``; InDevRus/cross_sums).
+"""Backslash text (MarcelGarus/kakuro ``.kakuro``; InDevRus/cross_sums).
 
 One grid row per line, squares separated by runs of whitespace. A token made only of
 underscores (``_``, ``_____``) is a white cell; ``V\\H`` is a black square with an optional
@@ -88,7 +88,7 @@ def write(p: Puzzle) -> str:
                 w_down[c] = max(w_down[c], len(d))
                 w_across[c] = max(w_across[c], len(a))
     widths = [max(3, w_down[c] + 1 + w_across[c]) for c in range(p.cols)]
-    out = []
+    out: list[str] = []
     if p.name:  # every line break (\r, \x85, U+2028 ...) starts a new comment; no NULs
         out.extend("# " + "".join(ch if ch.isprintable() else " " for ch in ln)
                    for ln in p.name.splitlines())
@@ -106,7 +106,7 @@ def write(p: Puzzle) -> str:
 
 FORMAT = Format(
     name="backslash",
-    description="seed 001 / .kakuro text: V\\H walls, underscore cells, # comments",
+    description=".kakuro text: V\\H walls, underscore cells, # comments",
     extensions=(".kakuro", ".txt"),
     sniff=sniff,
     read=read,

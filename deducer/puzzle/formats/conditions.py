@@ -1,4 +1,4 @@
-"""Row/column conditions (seed 003, Lars-Erik Thorelli's ``kaksolve`` input).
+"""Row/column conditions (Lars-Erik Thorelli's ``kaksolve`` input).
 
 Whitespace-separated statements (on one line or many)::
 
@@ -281,7 +281,7 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
 
 FORMAT = Format(
     name="conditions",
-    description="seed 003 conditions: r1 10 2:5, c3 4 1, b 5 5 8 givens, e 11 22 even cells",
+    description="kaksolve conditions: r1 10 2:5, c3 4 1, b 5 5 8 givens, e 11 22 even cells",
     extensions=(".txt", ".cond", ".kak"),
     sniff=sniff,
     read=read,

@@ -1,4 +1,4 @@
-"""J boxed rows (seed 000, Roger Hui's J essay: puzzles ``k0`` .. ``k7``).
+"""J boxed rows (Roger Hui's J essay: puzzles ``k0`` .. ``k7``).
 
 Each grid row is one line of ``;``-separated squares: ``x`` an inactive (black) square, ``_`` a
 blank (white) cell to fill, ``V H`` a clue square with the vertical (down) sum first and the
@@ -38,8 +38,8 @@ def _clean(raw: str) -> str:
 
 def _blocks(text: str):
     """``(name, head_line, [(line, row_text), ...])`` for every wrapped block."""
-    out = []
-    cur = None
+    out: list[tuple[str, int, list[tuple[int, str]]]] = []
+    cur: tuple[str, int, list[tuple[int, str]]] | None = None
     for ln, raw in enumerate(text.split("\n"), start=1):
         s = raw.replace("\u00a0", " ")
         if cur is None:
@@ -134,7 +134,7 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
 
 FORMAT = Format(
     name="j",
-    description="seed 000 J boxed rows: x ; _ ; 'V H' clues (0 = none), k1=: ... ) blocks",
+    description="J boxed rows: x ; _ ; 'V H' clues (0 = none), k1=: ... ) blocks",
     extensions=(".j", ".ijs"),
     sniff=sniff,
     read=read,

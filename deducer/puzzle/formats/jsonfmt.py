@@ -32,7 +32,6 @@ read by the ``solved`` format.
 
 from __future__ import annotations
 
-import json
 import re
 
 from ...errors import PuzzleError
@@ -116,6 +115,8 @@ def item_lines(text: str) -> tuple[dict[str, int], dict[str, list[int]]]:
 
 def load_json(text: str):
     """``json.loads`` with located errors (and no escaping exceptions)."""
+    import json  # here, as in the other JSON functions: every command's start-up reads
+    # this module (format detection), few of them read or write JSON
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -130,6 +131,8 @@ def _is_int(x) -> bool:
 
 # ---- reader ---------------------------------------------------------------------------------
 def _square(tok, ln: int, c: int) -> Square:
+    import json
+
     if not isinstance(tok, str):
         raise PuzzleError(f"grid square {c + 1} is {json.dumps(tok)}, not a string", line=ln)
     t = tok.strip()
@@ -142,7 +145,7 @@ def _square(tok, ln: int, c: int) -> Square:
             line=ln,
         )
     down_s, _, across_s = t.partition("\\")
-    vals = []
+    vals: list[int | None] = []
     for s, word in ((down_s, "down"), (across_s, "across")):
         s = s.strip()
         if not s:
@@ -275,6 +278,8 @@ def _tok(sq: Square) -> str:
 
 
 def write(p: Puzzle) -> str:
+    import json
+
     def items(key: str, values: list) -> str:
         if not values:
             return f'  "{key}": []'

@@ -1,9 +1,9 @@
-"""Seed 002's text format: ``|``-separated squares, one grid row per line.
+"""The pipe text format: ``|``-separated squares, one grid row per line.
 
 ``\\`` blank, ``12\\16`` clue (down\\across), ``\\12`` / ``12\\`` one clue, empty or spaces an
 input cell, ``7`` an entry, ``(1,2,4)`` pencil marks, ``7(1,2,4)`` both (the entry keeps its
 marks underneath). ``#`` starts a comment line. A given (a digit fixed by the puzzle) is
-written ``!7``: seed 002 has no givens of its own, and entries stay the player's.
+written ``!7``, so that entries stay the player's.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def write(p: Puzzle) -> str:
             raise PuzzleError(f"row {r + 1} is a single empty cell, which the | format cannot "
                               "write (a blank line is skipped); use --to json")
         out.append(line)
-    head = []
+    head: list[str] = []
     if p.even is not None:
         raise PuzzleError("the | format cannot hold parity marks; use --to json")
     return "\n".join(head + out) + "\n"
@@ -107,7 +107,7 @@ def write(p: Puzzle) -> str:
 
 FORMAT = Format(
     name="pipe",
-    description="seed 002: |-separated squares, d\\a clues, entries and (1,2,4) pencil marks",
+    description="pipe text: |-separated squares, d\\a clues, entries and (1,2,4) pencil marks",
     extensions=(".txt", ".pipe", ".kak2"),
     sniff=sniff,
     read=read,

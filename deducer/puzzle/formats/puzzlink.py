@@ -67,7 +67,7 @@ def _url_start(s: str, k: int) -> int:
 
 
 def _entries(text: str) -> list[tuple[str, int, re.Match]]:
-    out = []
+    out: list[tuple[str, int, re.Match]] = []
     for ln, raw in enumerate(text.split("\n"), start=1):
         s = raw.strip()
         if not s or s.startswith("#"):

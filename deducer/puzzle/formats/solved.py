@@ -23,7 +23,7 @@ builds both from rows of digits (for corpus loaders). Read-only.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from ...errors import PuzzleError
 from ..model import BLANK, MAX_SIDE, WHITE, Puzzle, Square
@@ -37,11 +37,11 @@ _COMPACT = re.compile(r"#[1-9]|.")
 
 # ---- building from digits -----------------------------------------------------------------
 def from_digit_grid(
-    rows: list[list[int | None]],
+    rows: Sequence[Sequence[int | None]],
     givens: Iterable[Coord] | Mapping[Coord, int] | None = None,
     *,
     name: str | None = None,
-    row_lines: list[int | None] | tuple[int | None, ...] | None = None,
+    row_lines: Sequence[int | None] | None = None,
 ) -> tuple[Puzzle, dict[Coord, int]]:
     """A puzzle (clues = run sums) and its solution from a solved grid.
 
