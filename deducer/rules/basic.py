@@ -10,6 +10,7 @@ from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
 from ..solve.propagate import run_filter
 from . import rule
+from .combination import matchable
 from .facts import (
     alts,
     both,
@@ -203,14 +204,38 @@ def combination_filter(view, rid):
         return
     gone = _union(elim.values())
     fact = run_fact(view, rid)
-    shown = live
+    open_ = view.open_cells(rid)
+    placed = view.placed_mask(rid)
+    masks = [view.mask(i) for i in open_]
+    # the combinations a reader of the board still sees: those its open cells can hold
+    alive = tuple(c for c in live
+                  if c & placed == placed and matchable(c & ~placed, masks))
     if fact is not None and not gone & _union(clue_combos(view, rid)):
-        fact, shown = None, clue_combos(view, rid)  # the clue alone rules them out
-    verb = "appears" if POP[gone] == 1 else "appear"
+        fact = None  # the clue alone rules them out
+    if fact is not None:
+        fact = alive  # a narrower fact, still true, that names no dead combination
+        ways = f"can only be {view.combos_text(alive)}"
+        absent = f"{digits_and(gone)} {'appears' if POP[gone] == 1 else 'appear'} in none of them"
+    else:
+        ways, absent = _clue_ways(view, rid, alive, gone)
     yield Deduction(eliminations=elim, cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
-                    values={"combos": view.combos_text(shown), "digits": view.digits(gone),
-                            "absent": f"{digits_and(gone)} {verb}"},
+                    values={"combos": ways, "digits": view.digits(gone), "absent": absent},
                     proof=proof(view, (rid,), {}, {} if fact is None else {rid: fact}))
+
+
+def _clue_ways(view, rid, alive, gone) -> tuple[str, str]:
+    """The run's combinations by its clue, when every one is still possible; else the clue
+    in words (a list would name a combination its cells can no longer hold)."""
+    verb = "appears" if POP[gone] == 1 else "appear"
+    clue = clue_combos(view, rid)
+    if set(clue) == set(alive):
+        return f"can only be {view.combos_text(clue)}", f"{digits_and(gone)} {verb} in none of them"
+    run = view.run(rid)
+    placed = view.placed_mask(rid)
+    what = f"{run.length} different digits summing to {run.total}"
+    if placed:
+        what += f" with {digits_and(placed)} written in"
+    return f"is {what}", f"no such set of digits has {alts(gone)}"
 
 
 def _forced_without_combos(view, rid, facts, home, d) -> bool:
