@@ -1,6 +1,6 @@
 """The first rungs: isolated cells, unique combinations, cross reference, singles, filters.
 
-Each deduction carries its proof (DESIGN.md §5b): the runs it applies and the facts it
+Each deduction carries its proof (docs/json-contract.md): the runs it applies and the facts it
 rests on, the fewest that carry it; the sentence names every one of them.
 """
 
@@ -41,7 +41,7 @@ def _common(cs) -> int:
 
 @rule(values=("arithmetic", "digit", "placed"))
 def lone_cell(view, rid):
-    """One empty cell left in a clued run: it holds what the sum still needs (002 §1.2.2)."""
+    """One empty cell left in a clued run: it holds what the sum still needs."""
     need = view.remaining(rid)
     if need is None:
         return
@@ -70,7 +70,7 @@ def lone_cell(view, rid):
 
 @rule(values=("combo",))
 def unique_combination(view, rid):
-    """The clue has exactly one combination: its cells hold only those digits (002 §1.2.1)."""
+    """The clue has exactly one combination: its cells hold only those digits."""
     run = view.run(rid)
     cs = combos(run.total, run.length)
     if run.total is None or len(cs) != 1:
@@ -106,7 +106,7 @@ def _run_clause(view, rid: int, narrowed: bool, cell: int) -> str:
 
 @rule(values=("digit", "fits", "mine", "other", "theirs", "why"))
 def unique_intersection(view, rid):
-    """Cross reference (002 §1.2.4): what the cell's runs let it take, and its own
+    """Cross reference: what the cell's runs let it take, and its own
     candidates when they matter, meet in one digit. The fewest of these reasons that
     decide the cell make the proof; a cell decided by its candidates alone is a naked
     single, not this."""

@@ -1,4 +1,4 @@
-"""Largest and smallest possible numbers (seed 002 §1.2.3, the "minimax" method)."""
+"""Largest and smallest possible numbers (the "minimax" method)."""
 
 from __future__ import annotations
 

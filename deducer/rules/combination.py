@@ -1,4 +1,4 @@
-"""Combo reference (seed 002 §1.2.5): rule out combinations the cells cannot hold, and
+"""Combo reference: rule out combinations the cells cannot hold, and
 show what that changes on the board."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Shared helpers for the proofs (DESIGN.md §5b) and sentences of the built-in rules.
+"""Shared helpers for the proofs (docs/json-contract.md) and sentences of the built-in rules.
 
 A proof lists the runs whose rules a step applies and the facts it rests on: the cells'
 candidates and the runs' combinations that earlier steps narrowed. A fact that says no

@@ -1,4 +1,4 @@
-"""The local problem of a step (DESIGN.md §5b), solved exactly, so a rule can trim its proof
+"""The local problem of a step (docs/json-contract.md), solved exactly, so a rule can trim its proof
 to what the step needs: the cells of some runs, limited by facts and the written digits,
 each run all different and adding up to its clue.
 
