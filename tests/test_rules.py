@@ -266,7 +266,7 @@ def test_hidden_pair_fires():
     v = position(p, cands={"r2c2": "4589", "r2c3": "6789", "r2c4": "4567", "r2c5": "4567"})
     f = fire("hidden-pair", v, run(p, "r2c1>"))
     assert f.elim == {"r2c2": "45", "r2c3": "67"}
-    assert "uses 8,9" in f.text
+    assert "uses 8 and 9" in f.text
 
 
 def test_hidden_pair_quiet():

@@ -22,6 +22,7 @@ from .facts import (
     minus,
     proof,
     run_fact,
+    stated_combos,
 )
 
 
@@ -266,8 +267,8 @@ def hidden_single(view, rid):
         if clue_need is None:  # only for a hidden single found: most calls find none
             clue_need = _common(clue_combos(view, rid))
         narrowed = not clue_need & BIT[d]
-        shown = live if narrowed else clue_combos(view, rid)
         facts = cell_facts(view, [j for j in open_ if j != home], (rid,))
+        shown = stated_combos(view, rid, live if narrowed else clue_combos(view, rid), facts)
         if narrowed and _forced_without_combos(view, rid, facts, home, d):
             continue  # the run's sum forces it, not its combinations: not this rule's step
         others = holds(view, facts) if facts else f"{view.cell_name(home)} is its only " \
