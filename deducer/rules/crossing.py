@@ -83,8 +83,17 @@ def _lemma_reason(view, other: int, i: int, final: dict[int, int], can: int) -> 
             fit |= 1 << (d - 1)
         if own & fit == can:
             names = both([view.cell_name(j) for j in js])
-            return (f"its other empty cells, {names}, make {lo} to {hi} of the {need} it "
-                    f"still needs, so {view.cell_name(i)} is {need - hi} to {need - lo}")
+            verb = "makes" if len(js) == 1 else "make"
+            one = f"its other empty cell{'s' if len(js) > 1 else ''}, {names},"
+            name = view.cell_name(i)
+            if need - hi > 1 and need - lo < 9:
+                return (f"{one} {verb} {lo} to {hi} of the {need} it still needs, so {name} "
+                        f"is {need} - {hi} = {need - hi} to {need} - {lo} = {need - lo}")
+            if need - hi > 1:
+                return (f"{one} {verb} at most {hi} of the {need} it still needs, so {name} "
+                        f"is at least {need} - {hi} = {need - hi}")
+            return (f"{one} {verb} at least {lo} of the {need} it still needs, so {name} is "
+                    f"at most {need} - {lo} = {need - lo}")
     cells = view.layout.run_cells[other]
     placed = view.placed_mask(other)
     parts = []
