@@ -246,6 +246,8 @@ def test_check_and_hint_name_a_repeated_digit_by_the_rule_it_breaks():
     assert verdict.mistakes[0].sentence() == "r2c2 holds 7, but r2c3 holds 7 too, in run r2c1→ ?/2"
     full = hint(pz(text), "full").text
     assert "holds 7 too" in full and "no solution has it" not in full
+    assert "breaks the rule of a run" in hint(pz(text), "concrete").text
+    assert "holds a digit twice" in hint(pz(text), "vague").text
 
 
 def test_a_run_filled_to_the_wrong_sum_is_named_by_its_sum():

@@ -191,6 +191,12 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
                  "before going on.")
         cells = ", ".join(m.name for m in verdict.mistakes)
         concrete = f"Check {cells}: what is there fits no solution."
+        if all(m.reason for m in verdict.mistakes):  # a rule the player can see broken
+            vague = ("A run on your grid holds a digit twice or adds up to the wrong sum; "
+                     "find it before going on.")
+            verb = "it breaks" if len(verdict.mistakes) == 1 else "they break"
+            concrete = f"Check {cells}: {verb} the rule of a run (different digits, the " \
+                       "clue's sum)."
         full = "; ".join(m.sentence() for m in verdict.mistakes)
         full = _capital(full) + "."
         return Hint("mistake", level, vague, concrete, full, mistakes=verdict.mistakes,
