@@ -38,8 +38,9 @@ from . import proofcheck
 EXPLAINED, SOLUTION, POSSIBLE, WRITTEN, NOT_SOLUTION, UNSOLVABLE, NOT_FOUND = (
     "explained", "solution", "possible", "written", "not-solution", "unsolvable", "not-found")
 
-#: proof checks spent trying to shorten a closure (each replays the kept steps)
-SHORTEN_BUDGET = 40
+#: proof checks spent trying to shorten a closure (each replays the kept steps), and the
+#: seconds they may take: shortening is a bonus, the closure already answers
+SHORTEN_BUDGET, SHORTEN_SECONDS = 40, 2.0
 
 
 @dataclass
@@ -260,8 +261,9 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool) -> lis
     if not _proved(puzzle, kept, i, digit, must):
         return list(path)
     budget = SHORTEN_BUDGET
+    stop = time.perf_counter() + SHORTEN_SECONDS
     k = 0
-    while k < len(kept) - 1 and budget > 0:
+    while k < len(kept) - 1 and budget > 0 and time.perf_counter() < stop:
         trial = kept[:k] + kept[k + 1:]
         budget -= 1
         if _proved(puzzle, trial, i, digit, must):
