@@ -129,12 +129,21 @@ def test_why_not_on_a_corpus_sample(corpus_dir):
 
 def test_on_k2_only_the_steps_that_lead_there():
     p = load(K2)
-    answer = why(p, (3, 2), 4)  # r4c3: r3c3 = 4 takes it
+    # r4c3: the walkthrough takes 11 steps to write r3c3 = 4; a rule on r4c3's own run
+    # r1c3↓ 34/5 does it at once (unique intersection with r3c1→ 7/3)
+    answer = why(p, (3, 2), 4)
     assert answer.kind == EXPLAINED
-    assert [s.rule for s in answer.steps] == ["unique-combination", "unique-combination",
-                                              "naked-single"]
-    assert answer.path == 11 and [s.n for s in answer.steps] == [1, 2, 3]
-    assert "r4c3" in answer.text and answer.text.startswith("Why 4 cannot go in r4c3: 3 steps")
+    assert [s.rule for s in answer.steps] == ["unique-intersection"]
+    assert answer.steps[0].placements == [(2, 2, 4)]
+    assert answer.path == 11 and [s.n for s in answer.steps] == [1]
+    assert answer.text.startswith("Why 4 cannot go in r4c3: 1 step (the walkthrough takes 11")
+    assert answer.text.endswith("So 4 cannot go in r4c3: r3c3, in the same run r1c3↓ 34/5, "
+                                "holds it.")
+    # the closure alone, from the walkthrough's path: 3 of its 11 steps
+    from deducer.explain.why import closure
+
+    walk = explain(p).steps[:11]
+    assert [s.n for s in closure(p, walk)] == [2, 10, 11]
 
 
 def test_must_leaves_only_the_digit():
@@ -170,11 +179,11 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 
 def test_cli_text_json_and_exit_codes(capsys):
     code, out, _ = run(capsys, "why", K2, "r4c3", "4")
-    assert code == 0 and out.startswith("Why 4 cannot go in r4c3: 3 steps")
-    assert "1. Unique combination: r3c1→ 7/3" in out
+    assert code == 0 and out.startswith("Why 4 cannot go in r4c3: 1 step")
+    assert "1. Unique intersection: r3c3 is in r1c3↓ 34/5" in out
     code, out, _ = run(capsys, "why", K2, "r4c3", "4", "--json")
     obj = json.loads(out)
-    assert code == 0 and obj["kind"] == "explained" and len(obj["steps"]) == 3
+    assert code == 0 and obj["kind"] == "explained" and len(obj["steps"]) == 1
     assert all("proof" in s for s in obj["steps"])
     code, out, _ = run(capsys, "why", K2, "r4c3", "7")
     assert code == 1 and "solution digit" in out

@@ -21,6 +21,12 @@ The kept steps are then replayed by the independent proof checker
 instead. Last, steps are dropped one at a time while the rest still checks and still
 removes the digit (shortening within a small budget).
 
+The ladder's order is the simplest step first, anywhere on the grid, so it may take the
+digit out late by a long way round. So at each state along the walk the rules are also
+asked about the cell's own two runs: the first state where one of them takes the digit
+out at once gives a second candidate answer (the closure of the steps so far, that step
+last), and the shorter checked answer wins.
+
 Kept free of argparse and printing so the CLI and the play page share it.
 """
 
@@ -62,6 +68,8 @@ class Why:
     path: int = 0
     #: step numbers (1..n) whose effect the player's pencil marks already show in full
     in_marks: list[int] = field(default_factory=list)
+    #: the last line: what the steps come to for the cell
+    closing: str = ""
 
     @property
     def text(self) -> str:
@@ -70,11 +78,13 @@ class Why:
         for s in self.steps:
             note = " (your pencil marks already show this)" if s.n in self.in_marks else ""
             lines.append(f"{s.n}. {s.name}: {s.text}{note}")
+        if self.closing:
+            lines.append(self.closing)
         return "\n".join(lines)
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "cell": list(self.cell), "digit": self.digit,
-                "must": self.must, "message": self.message,
+                "must": self.must, "message": self.message, "closing": self.closing,
                 "steps": [s.to_json() for s in self.steps], "path": self.path,
                 "in_marks": list(self.in_marks)}
 
@@ -123,12 +133,17 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
                           f"puts {digit} in {name}: nothing rules it out.")
         return answer(SOLUTION, f"{digit} is {name}'s solution digit: nothing rules it out.")
     left = None if timeout is None else max(0.1, timeout - (time.perf_counter() - start))
-    path = _walk(puzzle, rules, i, digit, must, left)
-    if path is None:
+    walked = _walk(puzzle, rules, i, digit, must, left)
+    if walked is None:
         goal = f"{name} down to {digit}" if must else f"{digit} out of {name}"
         return answer(NOT_FOUND, f"The rules of the ladder do not get {goal} within the "
                       "time given.")
+    path, shortcut = walked
     kept = _shortest(puzzle, path, i, digit, must)
+    if shortcut is not None and len(shortcut) <= len(path):
+        other = _shortest(puzzle, shortcut, i, digit, must)
+        if len(other) < len(kept):
+            kept = other
     steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
     in_marks = [s.n for s in steps if _in_marks(puzzle, s)]
     if must:
@@ -137,7 +152,23 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         head = f"Why {digit} cannot go in {name}"
     count = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
     return answer(EXPLAINED, f"{head}: {count} (the walkthrough takes {len(path)} to get "
-                  "there).", steps=steps, path=len(path), in_marks=in_marks)
+                  "there).", steps=steps, path=len(path), in_marks=in_marks,
+                  closing=_closing(puzzle, steps[-1], cell, digit, must))
+
+
+def _closing(puzzle: Puzzle, last, cell: tuple[int, int], digit: int, must: bool) -> str:
+    """``So 4 cannot go in r4c3: r3c3, in the same run r1c3↓ 34/5, holds it.``"""
+    name = cell_name(cell)
+    if must:
+        return f"So {name} must be {digit}."
+    for r, c, d in last.placements:
+        if d == digit and (r, c) != cell:
+            shared = [run.name for run in puzzle.runs if cell in run.coords
+                      and (r, c) in run.coords]
+            if shared:
+                return (f"So {digit} cannot go in {name}: {cell_name((r, c))}, in the same "
+                        f"run {shared[0]}, holds it.")
+    return f"So {digit} cannot go in {name}."
 
 
 def _reached(masks: list[int], i: int, digit: int, must: bool) -> bool:
@@ -145,22 +176,64 @@ def _reached(masks: list[int], i: int, digit: int, must: bool) -> bool:
 
 
 def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
-          timeout: float | None) -> list | None:
-    """The ladder's steps up to the one that reaches the target; None if it never does."""
+          timeout: float | None) -> tuple[list, list | None] | None:
+    """The ladder's steps up to the one that reaches the target (None if it never does),
+    and a shortcut: the steps before the first state where a rule on the cell's own runs
+    takes the digit out at once, that step last (None if none is found first)."""
     from .engine import Engine
 
     deadline = None if timeout is None else time.perf_counter() + timeout
     eng = Engine(puzzle, rules, use_entries=True, deadline=deadline)
     if _reached(eng.state.masks, i, digit, must):
-        return []
+        return [], None
+    shortcut = None
     while not eng.context.stopped():
+        if shortcut is None and not must:
+            hit = _direct(eng, puzzle, rules, i, digit)
+            if hit is not None:
+                shortcut = [*eng.steps, hit]
         step = eng.step()
         if step is None:
             return None
         if _reached(eng.state.masks, i, digit, must):
-            return eng.steps
+            return eng.steps, shortcut
         if eng.state.broken() is not None:
             return None
+    return None
+
+
+def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):
+    """A step, in a copy of the engine's state, by which a rule on the runs of cell ``i``
+    takes ``digit`` out of it now (out of the ladder's order); None if none does. Only the
+    cell's runs are asked, so this costs a few rule calls per step."""
+    from ..errors import RuleError
+    from .engine import Engine
+
+    runs = eng.state.layout.cell_runs[i]
+    peers = {j for rid in runs for j in eng.state.layout.run_cells[rid]}
+    for rule in eng.rules:
+        if rule.scope != "run":
+            continue
+        for rid in runs:
+            try:
+                found = list(rule.call(eng.view, rid) or ())
+            except RuleError:
+                raise
+            except Exception:  # the walk itself reports a failing rule; no shortcut here
+                continue
+            for ded in found:
+                effect = eng._effect(rule, ded)
+                if effect is None:
+                    continue
+                place, elim, _drop = effect
+                if not (elim.get(i, 0) & BIT[digit]
+                        or place.get(i, digit) != digit
+                        or any(place.get(j) == digit for j in peers if j != i)):
+                    continue
+                # applied at once, in a copy: a proof built late reads the view it was
+                # found in, which must not have moved on
+                fork = Engine(puzzle, rules, use_entries=True, state=eng.state.copy())
+                return fork._apply(rule, ded, effect, 0)
     return None
 
 
