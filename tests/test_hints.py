@@ -267,3 +267,7 @@ def test_several_solutions_are_said_before_any_hint():
         assert h.text.startswith("This puzzle has 3 solutions (they differ at r2c2 (1/3)")
         assert h.to_json()["several_solutions"] is True
     assert hint(pz(FOUR), "vague").to_json()["several_solutions"] is False
+    # a mistake is reported after the same warning
+    wrong = several.replace("\\3| \n", "\\3|5\n")
+    h = hint(pz(wrong), "full")
+    assert h.kind == "mistake" and h.text.startswith("This puzzle has 3 solutions")

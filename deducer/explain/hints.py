@@ -186,6 +186,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
     verdict = check(puzzle, max_solutions=max_solutions, timeout=timeout)
     if verdict.status == "unsolvable":
         return _simple("unsolvable", level, _capital(verdict.message) + ".")
+    warning = _several(verdict, puzzle)
     if verdict.mistakes:
         vague = ("Some of your entries or pencil marks fit no solution; check your work "
                  "before going on.")
@@ -199,11 +200,11 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
                        "clue's sum)."
         full = "; ".join(m.sentence() for m in verdict.mistakes)
         full = _capital(full) + "."
-        return Hint("mistake", level, vague, concrete, full, mistakes=verdict.mistakes,
-                    cells=[m.cell for m in verdict.mistakes])
+        return _warned(Hint("mistake", level, vague, concrete, full,
+                            mistakes=verdict.mistakes, cells=[m.cell for m in verdict.mistakes]),
+                       warning)
     if verdict.status == "conflict":
         return _simple("conflict", level, _capital(verdict.message) + ".")
-    warning = _several(verdict, puzzle)
     eng = Engine(puzzle, rules, use_entries=True)
     skipped = 0
     reasoning: list = []  # (step, deduction, effect) of steps the player cannot see
