@@ -23,8 +23,8 @@ entries only, so it never rests on a mark set by mistake or by guess. They decid
 the hint is about: the next thing you can do on the grid, write a digit or rub out a
 pencil mark. Without pencil marks, that is the next digit you can write, with the steps
 that lead to it, and only those (numbered, at the full tier). A step your marks already
-show in full is skipped, and the hint says how many were. A cell holding one pencil mark is still empty:
-writing that digit is a hint of its own.
+show in full is skipped, and the hint says how many were. A cell holding one pencil mark
+is still empty: writing that digit is a hint of its own.
 
 Exit code 0 for a hint (or a complete grid), 1 when something is wrong (a mistake, entries
 from different solutions, no solution), 2 on bad input."""
