@@ -159,6 +159,20 @@ def test_must_leaves_only_the_digit():
     assert why(p, (3, 2), 9, must=True).kind == NOT_SOLUTION
 
 
+def test_a_ladder_that_stalls_and_a_puzzle_with_several_solutions():
+    from deducer.explain import registry
+    from deducer.explain.why import NOT_FOUND, POSSIBLE
+
+    p = load(K2)
+    weak = [r for r in registry.load() if r.id == "naked-single"]
+    answer = why(p, (3, 2), 4, rules=weak)
+    assert answer.kind == NOT_FOUND and "stall" in answer.message and not answer.steps
+    several = load(ROOT / "puzzles" / "seed003-example.txt")
+    assert why(several, (1, 2), 2).kind == POSSIBLE  # r2c3 is 2 or 3 by the solution
+    assert why(several, (1, 2), 2, must=True).kind == POSSIBLE
+    assert why(several, (1, 2), 9).kind == EXPLAINED
+
+
 def test_a_written_cell_and_bad_questions():
     from deducer.errors import PuzzleError
 

@@ -41,8 +41,9 @@ from ..puzzle.model import Puzzle, cell_name
 from . import proofcheck
 
 #: what a question can come to
-EXPLAINED, SOLUTION, POSSIBLE, WRITTEN, NOT_SOLUTION, UNSOLVABLE, NOT_FOUND = (
-    "explained", "solution", "possible", "written", "not-solution", "unsolvable", "not-found")
+EXPLAINED, SOLUTION, POSSIBLE, WRITTEN, NOT_SOLUTION, UNSOLVABLE, NOT_FOUND, TIMEOUT = (
+    "explained", "solution", "possible", "written", "not-solution", "unsolvable", "not-found",
+    "timeout")
 
 #: proof checks spent trying to shorten a closure (each replays the kept steps), and the
 #: seconds they may take: shortening is a bonus, the closure already answers
@@ -55,8 +56,8 @@ class Why:
     only it with ``must``), ``solution`` (the digit is the cell's solution digit: nothing
     removes it), ``possible`` (some solution of a puzzle with several puts it there),
     ``written`` (the cell holds a given or an entry), ``not-solution`` (``must`` asked of a
-    digit that is not the cell's), ``unsolvable`` (no solution from this grid) or
-    ``not-found`` (the ladder, within the time given, does not get there)."""
+    digit that is not the cell's), ``unsolvable`` (no solution from this grid),
+    ``not-found`` (the ladder stalls before it gets there) or ``timeout``."""
 
     kind: str
     cell: tuple[int, int]
@@ -119,7 +120,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         if res.status == "none":
             return answer(UNSOLVABLE, "The grid as given has no solution; check the entries "
                           "first (deducer check).")
-        return answer(NOT_FOUND, "The solver ran out of time on this grid.")
+        return answer(TIMEOUT, "The time ran out before the grid was solved.")
     seen = {s[i] for s in res.solutions}
     if must and seen != {digit}:
         if digit in seen:
@@ -134,10 +135,11 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         return answer(SOLUTION, f"{digit} is {name}'s solution digit: nothing rules it out.")
     left = None if timeout is None else max(0.1, timeout - (time.perf_counter() - start))
     walked = _walk(puzzle, rules, i, digit, must, left)
-    if walked is None:
+    if walked is None or walked == TIMEOUT:
         goal = f"{name} down to {digit}" if must else f"{digit} out of {name}"
-        return answer(NOT_FOUND, f"The rules of the ladder do not get {goal} within the "
-                      "time given.")
+        if walked == TIMEOUT:
+            return answer(TIMEOUT, f"The time ran out before the rules got {goal}.")
+        return answer(NOT_FOUND, f"The rules of the ladder stall before they get {goal}.")
     path, shortcut = walked
     kept = _shortest(puzzle, path, i, digit, must)
     if shortcut is not None and len(shortcut) <= len(path):
@@ -176,8 +178,9 @@ def _reached(masks: list[int], i: int, digit: int, must: bool) -> bool:
 
 
 def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
-          timeout: float | None) -> tuple[list, list | None] | None:
-    """The ladder's steps up to the one that reaches the target (None if it never does),
+          timeout: float | None) -> tuple[list, list | None] | str | None:
+    """The ladder's steps up to the one that reaches the target (None if the ladder stalls
+    first, :data:`TIMEOUT` if the time runs out),
     and a shortcut: the steps before the first state where a rule on the cell's own runs
     takes the digit out at once, that step last (None if none is found first)."""
     from .engine import Engine
@@ -194,12 +197,12 @@ def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
                 shortcut = [*eng.steps, hit]
         step = eng.step()
         if step is None:
-            return None
+            return TIMEOUT if eng.context.stopped() else None
         if _reached(eng.state.masks, i, digit, must):
             return eng.steps, shortcut
         if eng.state.broken() is not None:
             return None
-    return None
+    return TIMEOUT
 
 
 def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):

@@ -20,7 +20,7 @@ clue squares included), as in every walkthrough.
 Exit code 0 for an explanation; 1 when there is none to give: DIGIT is the cell's
 solution digit (with --must: it is not), the puzzle has several solutions that differ
 there, the cell already holds a digit, the grid has no solution, or the rules do not
-get there; 2 on bad input; 4 when the time limit ran out first."""
+get there (they stall first); 2 on bad input; 4 when the time limit ran out first."""
 
 _CELL = re.compile(r"\s*[rR](\d+)\s*[cC](\d+)\s*\Z")
 
@@ -51,7 +51,7 @@ def parse_cell(text: str) -> tuple[int, int]:
 
 def run(args) -> int:
     from ...errors import DeducerError
-    from ...explain.why import EXPLAINED, NOT_FOUND, why
+    from ...explain.why import EXPLAINED, TIMEOUT, why
     from ...render.jsonout import dumps
 
     check_timeout(args)
@@ -65,6 +65,6 @@ def run(args) -> int:
     emit(dumps(answer.to_json()) if args.json else answer.text + "\n")
     if answer.kind == EXPLAINED:
         return EXIT_OK
-    if answer.kind == NOT_FOUND and args.timeout is not None:
+    if answer.kind == TIMEOUT:
         return EXIT_UNDECIDED
     return EXIT_NO_SOLUTION
