@@ -1,13 +1,16 @@
 """Hints for a partly filled grid: the next simplest deduction, in three tiers.
 
-* ``vague``: the technique to look for ("Look for a run whose sum has only one
-  combination").
+* ``vague``: the technique to look for, in the words of the rule's ``hint:`` (written for
+  players; never the rule's description, which speaks to rule authors).
 * ``concrete``: the technique and where (the runs and cells it rests on).
 * ``full``: the whole sentence of the step, with what it places or removes.
 
 Before any deduction, the player's progress is checked against *every* solution
 (:mod:`deducer.checking`): a wrong entry, or pencil marks that leave out the digit every
-solution needs, is reported instead of a hint, since reasoning from it leads nowhere.
+solution needs, is reported instead of a hint, since reasoning from it leads nowhere. An
+entry that repeats a digit of its run or fills a run to the wrong sum is named by that
+rule, which the player can see. A puzzle with several solutions is said to have them
+before any hint.
 
 Pencil marks are **not** used as candidates for the reasoning: the engine reasons from
 the clues, givens and entries alone, so a hint never rests on a mark the player may have
@@ -20,9 +23,10 @@ change nothing the player sees are applied silently:
   the hint says how many were;
 * a step that only narrows cells without marks (or drops combinations) is *reasoning*:
   bookkeeping a player without pencil marks does in their head. The hint gives the
-  reasoning steps its own step rests on (traced back through the cells and runs each step
-  reads), in order, before it. So a player without marks gets the next digit to write with
-  the reasoning that gets there, not one invisible elimination at a time.
+  reasoning steps its own step rests on (the dependency closure back through each step's
+  proof, :func:`deducer.explain.why.closure`), in order, before it, and no other. So a
+  player without marks gets the next digit to write with the reasoning that gets there,
+  not one invisible elimination at a time.
 
 A placement is always a hint of its own, even when the player's marks already hold that
 digit alone: the cell is still empty, and later steps must not speak as if it were filled.
