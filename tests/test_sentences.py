@@ -9,7 +9,8 @@ and runs; chain links are read by the chain tests):
 * a clause ``r2c2 and r2c4 can only hold 2 or 3`` (or ``..., r2c5 only 1 or 4``) in the
   reasoning, before the effect, is the fact of each cell it names;
 * a bound that says "different digits" sums different digits;
-* a combination filter names only combinations the run's cells can still hold, and
+* a combination filter and a unique intersection name only combinations the run's cells
+  can still hold, and
   "every way to make RUN (...)" only those its cells can hold given what the step states.
 """
 
@@ -41,8 +42,10 @@ GROUPED = re.compile(rf"({CELL})(?:, | and )({CELL}) \(\d")
 HOLDS = re.compile(rf"((?:{CELL})(?:(?:, | and ){CELL})*) (?:can only hold|only) ({DIGITS})"
                    rf"(?![\d+])")
 DIFFERENT = re.compile(r"as different digits, they make at (?:least|most) ([\d+]+) = ")
-EVERY_WAY = re.compile(r"Every way to make (\S+ \S+) \(((?:\d(?:\+\d)+)(?: or \d(?:\+\d)+)*)\)")
-COMBOS = re.compile(r"can only be ((?:\d(?:\+\d)+)(?: or \d(?:\+\d)+)*)")
+WAYS = r"((?:\d(?:\+\d)+)(?: or \d(?:\+\d)+)*)"
+EVERY_WAY = re.compile(rf"Every way to make (\S+ \S+) \({WAYS}\)")
+RUN_CLAUSE = re.compile(rf"(r\d+c\d+\S \d+/\d+) \((?:only )?{WAYS}[,:]")
+COMBOS = re.compile(rf"can only be {WAYS}")
 
 
 def _digits(text: str) -> list[int]:
@@ -86,6 +89,14 @@ def misreadings(puzzle, steps) -> list[str]:
                      for c in rp.possible_combos(board, rid)}
             for m in COMBOS.finditer(text):
                 dead = [c for c in m.group(1).split(" or ") if c not in alive]
+                if dead:
+                    out.append(f"{where}\n  {', '.join(dead)}: the cells can no longer hold it")
+        if js["rule"] == "unique-intersection":
+            for m in RUN_CLAUSE.finditer(text):
+                rid = rp.by_name[m.group(1)]
+                alive = {"+".join(map(str, proofcheck._digits(c)))
+                         for c in rp.possible_combos(board, rid)}
+                dead = [c for c in m.group(2).split(" or ") if c not in alive]
                 if dead:
                     out.append(f"{where}\n  {', '.join(dead)}: the cells can no longer hold it")
         for m in EVERY_WAY.finditer(text):

@@ -93,7 +93,14 @@ def _takes(view, rid: int, narrowed: bool) -> int:
 def _run_clause(view, rid: int, narrowed: bool, cell: int) -> str:
     cs = view.live(rid) if narrowed else clue_combos(view, rid)
     placed = view.placed_mask(rid)
-    if len(cs) <= 4:
+    masks = [view.mask(j) for j in view.open_cells(rid)]
+    dead = any(not matchable(c & ~placed, masks) for c in cs)
+    if dead and not narrowed:
+        # the clue's combinations, some of which the board has ruled out: the clue in
+        # words, so the sentence names no combination the reader knows is gone
+        run = view.run(rid)
+        ways = f"{run.length} different digits summing to {run.total}"
+    elif len(cs) <= 4:
         ways = " or ".join(view.combo(c) for c in cs)
         ways = f"only {ways}" if narrowed else ways
     else:
