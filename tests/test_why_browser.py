@@ -42,7 +42,8 @@ def test_why_not_a_pencil_mark(browser, server):
     pg.keyboard.press("Shift+Digit4")
     pg.keyboard.press("Shift+Digit7")
     buttons = pg.locator("#why-group button.why-digit")
-    buttons.first.wait_for()
+    # the buttons follow each key as it is let go: wait for the second
+    pg.wait_for_function("() => document.querySelectorAll('#why-group .why-digit').length == 2")
     assert buttons.all_inner_texts() == ["4", "7"]
     pg.locator("#why-group button.why-digit", has_text="4").click()
     pg.wait_for_function("() => !document.body.classList.contains('busy')")
@@ -56,7 +57,8 @@ def test_why_not_a_pencil_mark(browser, server):
     ARTIFACTS.mkdir(exist_ok=True)
     pg.screenshot(path=str(ARTIFACTS / "why-not.png"))
     pg.locator("#why-group button.why-digit", has_text="7").click()
-    pg.wait_for_function("() => !document.body.classList.contains('busy')")
-    assert "solution digit" in pg.inner_text("#hint-text")
+    pg.wait_for_function("() => document.getElementById('hint-text').textContent"
+                         ".includes('solution digit')")
+    assert pg.inner_text("#hint-level") == "Why not 7 in r4c3?"
     ctx.close()
     assert not errors, errors
