@@ -221,8 +221,10 @@ def combination_filter(view, rid):
     if fact is not None and not gone & _union(clue_combos(view, rid)):
         fact = None  # the clue alone rules them out
     if fact is not None:
-        fact = alive  # a narrower fact, still true, that names no dead combination
-        ways = f"can only be {view.combos_text(alive)}"
+        # a narrower fact, still true, that names no dead combination (on a broken board,
+        # where none is alive, the run's own live list: other rules report the break)
+        fact = alive or live
+        ways = f"can only be {view.combos_text(fact)}"
         absent = f"{digits_and(gone)} {'appears' if POP[gone] == 1 else 'appear'} in none of them"
     else:
         ways, absent = _clue_ways(view, rid, alive, gone)
