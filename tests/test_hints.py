@@ -8,7 +8,7 @@ import pytest
 
 from deducer.explain import registry
 from deducer.explain.checking import check
-from deducer.explain.hints import LOOK_FOR, hint, look_for
+from deducer.explain.hints import hint, look_for
 from deducer.puzzle.formats import loads
 from deducer.solve.search import solve
 
@@ -27,7 +27,8 @@ def test_three_tiers_describe_one_deduction():
                 "\\12|(1,2,3,4,5,6,7,8,9)|(1,2,3,4,5,6,7,8,9)\n")
     h = hint(marked, "vague")
     assert h.kind == "deduction" and h.rule == "unique-combination" and not h.reasoning
-    assert h.text == h.vague == LOOK_FOR["unique-combination"]
+    unique = next(r for r in registry.load() if r.id == "unique-combination")
+    assert h.text == h.vague == unique.hint
     assert "r1c3" in h.concrete and h.rule_name in h.concrete
     assert h.full == h.step.text
     assert hint(marked, "full").text == h.full
@@ -183,7 +184,90 @@ def test_check_conflict_and_unsolvable():
     assert check(pz("\\|3\\|3\\\n\\3| | \n\\4| | \n")).status == "unsolvable"
 
 
-def test_every_core_rule_has_a_vague_hint():
+def test_every_core_rule_has_a_vague_hint_written_for_players():
     for rule in registry.all_rules():
+        assert rule.hint, f"{rule.id} has no hint:"
         text = look_for(rule)
-        assert text.startswith(("Look", "Try", "No simple", "Only"))
+        assert text == rule.hint
+        # never the YAML description, which speaks to rule authors
+        assert not rule.description or rule.description not in text
+        for word in ("max_len", "Weight", "weight", "param", "{", "seed 00", "DESIGN"):
+            assert word not in text, (rule.id, word)
+
+
+def test_a_rule_without_a_hint_is_named_not_described():
+    from dataclasses import replace
+
+    rule = next(r for r in registry.load() if r.id == "forcing-chain")
+    bare = replace(rule, hint="", description="up to max_len links. Weight grows.")
+    assert look_for(bare) == "Look for a place to use the technique “Forcing chain”."
+
+
+@pytest.mark.parametrize("value, fragment", [
+    ("5", "hint must be non-empty text"),
+    ('""', "hint must be non-empty text"),
+    ('"Look at {cell}"', "no {fields}"),
+    ('"' + "x" * 301 + '"', "at most 300"),
+])
+def test_the_hint_key_is_validated(tmp_path, value, fragment):
+    from deducer.errors import RuleError
+
+    path = tmp_path / "r.yaml"
+    path.write_text(
+        "rules:\n  - id: my-rule\n    name: Mine\n    priority: 1\n    weight: 1\n"
+        "    score: 1\n    implementation: deducer.rules.basic:naked_single\n"
+        f"    explain: \"{{effect}}\"\n    hint: {value}\n", encoding="utf-8")
+    with pytest.raises(RuleError, match=fragment.replace("{", "\\{").replace("}", "\\}")):
+        registry.load_file(path)
+
+
+def test_a_full_hint_shows_only_the_steps_its_target_needs():
+    """r3c3 = 4 on seed000-k2 without marks: the two unique combinations that leave r3c3
+    only 4, and nothing else; each step shown is needed (dropped, the rest no longer
+    proves the digit)."""
+    from deducer.explain import proofcheck
+    from deducer.puzzle.formats import load
+
+    p = load(ROOT / "puzzles" / "seed000-k2.j")
+    h = hint(p, "full")
+    assert h.step.placements == [(2, 2, 4)]
+    steps = [*h.reasoning, h.step]
+    assert proofcheck.check_walkthrough(p, steps) == []
+    assert [s.runs for s in h.reasoning] == [["r3c1→ 7/3"], ["r1c3↓ 34/5"]]
+    for k in range(len(h.reasoning)):
+        assert proofcheck.check_walkthrough(p, steps[:k] + steps[k + 1:]), k
+    assert len(h.full.splitlines()) == 3
+
+
+def test_check_and_hint_name_a_repeated_digit_by_the_rule_it_breaks():
+    text = "\\|5\\|16\\\n\\|7|7\n\\12| | \n"  # 7 twice in r2c1→; r2c2 is 2
+    verdict = check(pz(text))
+    assert [m.cell for m in verdict.mistakes] == [(1, 1)]
+    assert verdict.mistakes[0].sentence() == "r2c2 holds 7, but r2c3 holds 7 too, in run r2c1→ ?/2"
+    full = hint(pz(text), "full").text
+    assert "holds 7 too" in full and "no solution has it" not in full
+    assert "breaks the rule of a run" in hint(pz(text), "concrete").text
+    assert "holds a digit twice" in hint(pz(text), "vague").text
+
+
+def test_a_run_filled_to_the_wrong_sum_is_named_by_its_sum():
+    text = "\\|5\\|16\\\n\\| | \n\\12|1|9\n"  # 1+9 = 10 in r3c1→ 12/2; r3c2 is 3
+    verdict = check(pz(text))
+    assert [m.cell for m in verdict.mistakes] == [(2, 1)]
+    sentence = verdict.mistakes[0].sentence()
+    assert "summing to 10, not 12" in sentence and "solutions have" not in sentence
+
+
+def test_several_solutions_are_said_before_any_hint():
+    # the 3x3 block has three solutions; the lone cell r3c6 still gives a deduction
+    several = "\\|4\\|16\\|6\\|\\|4\\\n\\12| | | |\\|\n\\14| | | |\\3| \n"
+    for level in ("vague", "concrete", "full"):
+        h = hint(pz(several), level)
+        assert h.kind == "deduction" and h.several
+        assert h.text.startswith("This puzzle has 3 solutions (they differ at r2c2 (1/3)")
+        assert h.to_json()["several_solutions"] is True
+    assert hint(pz(FOUR), "vague").to_json()["several_solutions"] is False
+    # a mistake is reported after the same warning
+    wrong = several.replace("\\3| \n", "\\3|5\n")
+    h = hint(pz(wrong), "full")
+    assert h.kind == "mistake" and h.text.startswith("This puzzle has 3 solutions")

@@ -371,6 +371,43 @@ def test_hint_bad_level(client):
                  "true or false")
 
 
+def test_why_not_a_pencilled_digit(client):
+    # r2c3 is 7 in the one solution (r1c3↓ 16/2 is 7+9): why not 9, which is pencilled?
+    marked = four(pencil=[[1, 2, [7, 9]]])
+    body = client.post("/api/why", json={"puzzle": marked, "cell": [1, 2], "digit": 9}).get_json()
+    assert body["kind"] == "explained" and body["steps"]
+    assert body["text"].startswith("Why 9 cannot go in r2c3")
+    assert [1, 2] in body["highlight"]["cells"]
+    from deducer.explain import proofcheck
+
+    p = formats.loads(json.dumps(marked), "json")
+    assert proofcheck.check_walkthrough(p, body["steps"]) == []
+    solution = client.post("/api/why", json={"puzzle": marked, "cell": [1, 2],
+                                             "digit": 7}).get_json()
+    assert solution["kind"] == "solution" and "solution digit" in solution["text"]
+    must = client.post("/api/why", json={"puzzle": marked, "cell": [1, 2], "digit": 7,
+                                         "must": True}).get_json()
+    assert must["kind"] == "explained" and must["must"] is True
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    ({"cell": [0, 0], "digit": 3}, "not a white cell"),
+    ({"cell": [1], "digit": 3}, "[row, column]"),
+    ({"cell": [1, 2], "digit": 12}, "1-9"),
+    ({"cell": [1, 2], "digit": "3"}, "whole number"),
+    ({"digit": 3}, "missing field 'cell'"),
+])
+def test_why_bad_requests(client, extra, fragment):
+    assert_error(client.post("/api/why", json={"puzzle": four(), **extra}), 400, fragment)
+
+
+def test_the_page_loads_the_why_script(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<script src="/static/why.js" defer></script>' in page
+    script = client.get("/static/why.js").get_data(as_text=True)
+    assert "/api/why" in script and "whyRefresh" in script
+
+
 # ---- solve / candidates -----------------------------------------------------------------------
 def test_solve(client):
     body = client.post("/api/solve", json={"puzzle": four()}).get_json()

@@ -266,7 +266,7 @@ def test_hidden_pair_fires():
     v = position(p, cands={"r2c2": "4589", "r2c3": "6789", "r2c4": "4567", "r2c5": "4567"})
     f = fire("hidden-pair", v, run(p, "r2c1>"))
     assert f.elim == {"r2c2": "45", "r2c3": "67"}
-    assert "uses 8,9" in f.text
+    assert "uses 8 and 9" in f.text
 
 
 def test_hidden_pair_quiet():
@@ -340,7 +340,13 @@ def test_crossing_run_interaction_fires():
     v = position(p)
     f = fire("crossing-run-interaction", v, run(p, "r3c1>"))
     assert f.drop == {"r3c1→": ["4+8", "5+7"]}
-    assert "r1c3↓ 16/2 can only put 7,9 in r3c3" in f.text
+    # each lemma states its reason once: the one-line sum bound where it says as much,
+    # else the arrangements tried, each with what it puts in the shared cell
+    assert ("r1c2↓ 5/2 can only put 1, 2, 3 or 4 in r3c2 (its other empty cell, r2c2, makes "
+            "at least 1 of the 5 it still needs, so r3c2 is at most 5 - 1 = 4)") in f.text
+    assert ("r1c3↓ 16/2 can only put 7 or 9 in r3c3 (trying its combinations that fit its "
+            "cells: 7+9 puts 7 or 9 there)") in f.text
+    assert f.text.count("(trying its combinations") == 1
 
 
 def test_crossing_run_interaction_quiet_when_masks_already_narrow():
@@ -718,7 +724,7 @@ def test_sum_bounds_keeps_only_the_facts_its_bound_needs():
     f, cells, _, _ = _proof_of(p, "sum-bounds", v, run(p, "r2c1>"))
     assert f.elim == {"r2c5": "12345789"}
     assert cells == {"r2c2": "12", "r2c3": "123", "r2c4": "23"}
-    assert "at least 1+2+3 = 6" in f.text and "r2c4 (2 or 3)" in f.text
+    assert "at most 1+2+3 = 6" in f.text and "r2c4 only 2 or 3" in f.text
 
 
 def test_combination_elimination_shows_what_it_changes():
@@ -749,7 +755,13 @@ def test_crossing_run_interaction_applies_its_lemma_and_weighs_it():
     # the lemmas (5/2 puts only 1-4 in r3c2, 16/2 only 7 or 9 in r3c3) are applied to the
     # board, and so is what the dropped combinations change (3+9 is left)
     assert f.elim == {"r3c2": "12456789", "r3c3": "12345678"}
-    assert "r1c3↓ 16/2 can only put 7,9 in r3c3" in f.text
+    # each lemma states its reason once: the one-line sum bound where it says as much,
+    # else the arrangements tried, each with what it puts in the shared cell
+    assert ("r1c2↓ 5/2 can only put 1, 2, 3 or 4 in r3c2 (its other empty cell, r2c2, makes "
+            "at least 1 of the 5 it still needs, so r3c2 is at most 5 - 1 = 4)") in f.text
+    assert ("r1c3↓ 16/2 can only put 7 or 9 in r3c3 (trying its combinations that fit its "
+            "cells: 7+9 puts 7 or 9 there)") in f.text
+    assert f.text.count("(trying its combinations") == 1
     assert f.deduction.proof.search == (run(p, "r1c2v"), run(p, "r1c3v"))
 
 

@@ -22,6 +22,7 @@ COMMANDS = {
     "explain": "deducer.app.commands.explain",
     "rate": "deducer.app.commands.rate",
     "hint": "deducer.app.commands.hint",
+    "why": "deducer.app.commands.why",
     "check": "deducer.app.commands.check",
     "rules": "deducer.app.commands.rules",
     "render": "deducer.app.commands.render",

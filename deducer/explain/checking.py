@@ -169,6 +169,11 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
     if undecided:
         base.complete = False
     if base.mistakes:
+        # a repeated digit or a run filled to the wrong sum is named by the rule it
+        # breaks, which the player can see, not by a solution they cannot
+        by_cell = {m.cell: m for m in run_breaks(puzzle)}
+        base.mistakes = [by_cell.get(m.cell, m) if m.kind == "entry" else m
+                         for m in base.mistakes]
         base.status = WRONG
         ne, npn = len(base.wrong_entries), len(base.wrong_pencil)
         parts = []

@@ -1,13 +1,16 @@
 """Hints for a partly filled grid: the next simplest deduction, in three tiers.
 
-* ``vague``: the technique to look for ("Look for a run whose sum has only one
-  combination").
+* ``vague``: the technique to look for, in the words of the rule's ``hint:`` (written for
+  players; never the rule's description, which speaks to rule authors).
 * ``concrete``: the technique and where (the runs and cells it rests on).
 * ``full``: the whole sentence of the step, with what it places or removes.
 
 Before any deduction, the player's progress is checked against *every* solution
 (:mod:`deducer.explain.checking`): a wrong entry, or pencil marks that leave out the digit every
-solution needs, is reported instead of a hint, since reasoning from it leads nowhere.
+solution needs, is reported instead of a hint, since reasoning from it leads nowhere. An
+entry that repeats a digit of its run or fills a run to the wrong sum is named by that
+rule, which the player can see. A puzzle with several solutions is said to have them
+before any hint.
 
 Pencil marks are **not** used as candidates for the reasoning: the engine reasons from
 the clues, givens and entries alone, so a hint never rests on a mark the player may have
@@ -20,9 +23,10 @@ change nothing the player sees are applied silently:
   the hint says how many were;
 * a step that only narrows cells without marks (or drops combinations) is *reasoning*:
   bookkeeping a player without pencil marks does in their head. The hint gives the
-  reasoning steps its own step rests on (traced back through the cells and runs each step
-  reads), in order, before it. So a player without marks gets the next digit to write with
-  the reasoning that gets there, not one invisible elimination at a time.
+  reasoning steps its own step rests on (the dependency closure back through each step's
+  proof, :func:`deducer.explain.why.closure`), in order, before it, and no other. So a
+  player without marks gets the next digit to write with the reasoning that gets there,
+  not one invisible elimination at a time.
 
 A placement is always a hint of its own, even when the player's marks already hold that
 digit alone: the cell is still empty, and later steps must not speak as if it were filled.
@@ -43,70 +47,12 @@ if TYPE_CHECKING:
 
 LEVELS = ("vague", "concrete", "full")
 
-#: what to look for, per rule id (the vague tier)
-LOOK_FOR = {
-    "lone-cell": "Look for a run with only one empty cell left.",
-    "unique-combination": "Look for a run whose sum has only one combination.",
-    "unique-intersection": "Look for a cell where the digits its across run allows and the "
-                           "digits its down run allows have only one digit in common.",
-    "naked-single": "Look for a cell with only one candidate left.",
-    "combination-filter": "Look for a run where some digit appears in none of the "
-                          "combinations still possible.",
-    "hidden-single": "Look for a digit that every remaining combination of a run needs "
-                     "and that fits in only one of its cells.",
-    "pair-complement": "Look for a two-cell run: each digit in one cell needs its "
-                       "complement in the other.",
-    "sum-bounds": "Look at the smallest and largest sums the other cells of a run can "
-                  "make: they bound the last cell.",
-    "combination-elimination": "Look for a combination of a run that its cells cannot "
-                               "hold.",
-    "crossing-run-interaction": "Look at where a run crosses others: the crossing runs "
-                                "limit which combinations it can use.",
-    "region-sum-one": "Look for an area closed off by clues: its across totals minus its "
-                      "down totals pin down one cell left over.",
-    "region-sum-two": "Look for an area closed off by clues: its across totals minus its "
-                      "down totals leave a sum or difference of two cells.",
-    "naked-pair": "Look for two cells of a run that between them hold only two digits: "
-                  "those digits leave the run's other cells.",
-    "hidden-pair": "Look for two digits a run needs that fit in only two of its cells.",
-    "naked-triple": "Look for three cells of a run that between them hold only three digits: "
-                  "those digits leave the run's other cells.",
-    "hidden-triple": "Look for three digits a run needs that fit in only three of its cells.",
-    "naked-quad": "Look for four cells of a run that between them hold only four digits: "
-                  "those digits leave the run's other cells.",
-    "hidden-quad": "Look for four digits a run needs that fit in only four of its cells.",
-    "permutation-check-small": "Try the arrangements of a short run's remaining "
-                               "combinations in its open cells: some digit fits no "
-                               "arrangement.",
-    "permutation-check": "Try the arrangements of a run's remaining combinations in its "
-                         "open cells: some digit fits no arrangement.",
-    "trial": "No simple pattern is left: assume a candidate and follow its consequences "
-             "until something breaks.",
-    "backtracking": "Only guessing (trial and error, with backtracking) makes progress "
-                    "here.",
-}
-#: prefixes for families of rules (naked-pair, naked-triple, ...)
-LOOK_FOR_PREFIX = {
-    "naked-": "Look for a few cells of a run that between them hold only as many digits: "
-              "those digits leave the run's other cells.",
-    "hidden-": "Look for a few digits a run needs that fit in only as many of its cells.",
-    "region-": "Look for an area closed off by clues: its across totals minus its down "
-               "totals pin down the cells left over.",
-    "innie": "Look for an area closed off by clues: its across totals minus its down "
-             "totals pin down the cells left over.",
-}
-
 
 def look_for(rule) -> str:
-    """The vague tier for a rule: built in, by family, else from its name/description."""
-    if rule.id in LOOK_FOR:
-        return LOOK_FOR[rule.id]
-    for prefix, text in LOOK_FOR_PREFIX.items():
-        if rule.id.startswith(prefix):
-            return text
-    desc = (rule.description or "").strip()
-    if desc:
-        return f"Look for a place to use “{rule.name}”: {desc}"
+    """The vague tier for a rule: its ``hint:`` (written for players), else a plain pointer
+    to its name. Never the rule's description, which is written for rule authors."""
+    if rule.hint:
+        return rule.hint
     return f"Look for a place to use the technique “{rule.name}”."
 
 
@@ -132,6 +78,8 @@ class Hint:
     already_marked: list[tuple[int, int]] = field(default_factory=list)
     #: the steps the player cannot see that ``step`` rests on, in order (engine Steps)
     reasoning: list[Step] = field(default_factory=list)
+    #: the puzzle has more than one solution (the hint's text says so first)
+    several: bool = False
 
     @property
     def text(self) -> str:
@@ -140,7 +88,8 @@ class Hint:
 
     def to_json(self) -> dict:
         """What the chosen tier may reveal (a vague hint gives no cells away)."""
-        obj: dict = {"kind": self.kind, "level": self.level, "text": self.text}
+        obj: dict = {"kind": self.kind, "level": self.level, "text": self.text,
+                     "several_solutions": self.several}
         if self.kind == "deduction":
             obj["rule"] = self.rule
             obj["rule_name"] = self.rule_name
@@ -208,30 +157,27 @@ def _visible(puzzle: Puzzle, effect) -> bool:
     return any(pencil.get(whites[i], 0) & m for i, m in elim.items())
 
 
-def _reads(puzzle: Puzzle, ded) -> tuple[set[int], set[int]]:
-    """The cells and runs a deduction rests on (its own, and every cell of its runs)."""
-    cells = set(ded.cells)
-    for rid in ded.runs:
-        cells.update(puzzle.runs[rid].cells)
-    return cells, set(ded.runs)
-
-
 def _support(puzzle: Puzzle, target, reasoning: list) -> list:
-    """The reasoning steps ``target`` rests on, in order: traced back from the cells and runs
-    it reads to the steps that narrowed them, and from those steps on in turn."""
-    cells, runs = _reads(puzzle, target)
-    if not cells and not runs:  # a rule that names nothing: keep every step
-        return [step for step, _ded, _effect in reasoning]
-    keep = []
-    for step, ded, effect in reversed(reasoning):
-        _place, elim, drop = effect
-        if cells.isdisjoint(elim) and runs.isdisjoint(drop):
-            continue
-        keep.append(step)
-        more_cells, more_runs = _reads(puzzle, ded)
-        cells |= more_cells
-        runs |= more_runs
-    return keep[::-1]
+    """The reasoning steps ``target`` rests on, in order: the dependency closure back from
+    its proof (:func:`deducer.explain.why.closure`), so a hint is never padded with steps
+    that do not lead to it."""
+    from .why import closure
+
+    steps = [step for step, _ded, _effect in reasoning]
+    return closure(puzzle, [*steps, target])[:-1]
+
+
+def _several(verdict, puzzle: Puzzle) -> str:
+    """A warning, said before any hint, when the puzzle has more than one solution."""
+    if verdict.solutions_found < 2:
+        return ""
+    from .sentences import differences
+
+    diff = differences(puzzle, verdict.solutions)
+    more = "at least " if verdict.cap_hit or not verdict.complete else ""
+    return (f"This puzzle has {more}{verdict.solutions_found} solutions (they differ at "
+            f"{', '.join(diff[:6])}{' …' if len(diff) > 6 else ''}), so no reasoning can "
+            "settle those cells. ")
 
 
 def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | None = None,
@@ -248,15 +194,23 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
     verdict = check(puzzle, max_solutions=max_solutions, timeout=timeout)
     if verdict.status == "unsolvable":
         return _simple("unsolvable", level, _capital(verdict.message) + ".")
+    warning = _several(verdict, puzzle)
     if verdict.mistakes:
         vague = ("Some of your entries or pencil marks fit no solution; check your work "
                  "before going on.")
         cells = ", ".join(m.name for m in verdict.mistakes)
         concrete = f"Check {cells}: what is there fits no solution."
+        if all(m.reason for m in verdict.mistakes):  # a rule the player can see broken
+            vague = ("A run on your grid holds a digit twice or adds up to the wrong sum; "
+                     "find it before going on.")
+            verb = "it breaks" if len(verdict.mistakes) == 1 else "they break"
+            concrete = f"Check {cells}: {verb} the rule of a run (different digits, the " \
+                       "clue's sum)."
         full = "; ".join(m.sentence() for m in verdict.mistakes)
         full = _capital(full) + "."
-        return Hint("mistake", level, vague, concrete, full, mistakes=verdict.mistakes,
-                    cells=[m.cell for m in verdict.mistakes])
+        return _warned(Hint("mistake", level, vague, concrete, full,
+                            mistakes=verdict.mistakes, cells=[m.cell for m in verdict.mistakes]),
+                       warning)
     if verdict.status == "conflict":
         return _simple("conflict", level, _capital(verdict.message) + ".")
     eng = Engine(puzzle, rules, use_entries=True)
@@ -277,7 +231,8 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
                         f"(two of them differ at {', '.join(diff[:8])}"
                         + (" …" if len(diff) > 8 else "") + "). Pick a digit for one of "
                         "those cells.")
-            return _simple("stuck", level, text, skipped=skipped)
+            return _warned(_simple("stuck", level, text, skipped=skipped),
+                           "" if len(here.solutions) > 1 else warning)
         rule, ded, effect = found
         known, shown = _known(puzzle, effect)
         step = eng.step()
@@ -287,8 +242,17 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
             skipped += 1
         else:
             reasoning.append((step, ded, effect))
-    chain = _support(puzzle, ded, reasoning)
-    return _deduction(level, rule, step, chain, skipped, shown, rules)
+    chain = _support(puzzle, step, reasoning)
+    return _warned(_deduction(level, rule, step, chain, skipped, shown, rules), warning)
+
+
+def _warned(h: Hint, warning: str) -> Hint:
+    """``h`` with the several-solutions warning before every tier."""
+    if warning:
+        h.vague, h.concrete, h.full = (warning + h.vague, warning + h.concrete,
+                                       warning + h.full)
+        h.several = True
+    return h
 
 
 def _deduction(level: str, rule, step, chain: list, skipped: int, shown: list,

@@ -24,7 +24,9 @@ from pathlib import Path
 from ..errors import RuleError
 
 REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "explain")
-OPTIONAL = ("enabled", "scope", "params", "description", "tier")
+OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint")
+#: the longest vague hint (one or two sentences a player reads at a glance)
+HINT_MAX = 300
 SCOPES = ("run", "global")
 #: the attribute :func:`deducer.rules.rule` sets on a rule function: the names of the
 #: template values it provides (in ``Deduction.values``)
@@ -51,6 +53,8 @@ class Rule:
     params: dict = field(default_factory=dict)
     description: str = ""
     tier: int | None = None
+    #: the vague hint for players: what to look for, naming no cell (``deducer hint``)
+    hint: str = ""
     source: str = ""  # file it was declared in
     func: Callable | None = field(default=None, repr=False)
 
@@ -256,18 +260,35 @@ def load_file(path: str | Path) -> list[Rule]:
             description = ""
         if not isinstance(description, str):  # str() of an alias bomb would never finish
             raise RuleError(f"{where}: description must be text", path=src)
+        hint = _hint(entry.get("hint"), where, src)
         rule = Rule(
             id=rid, name=entry["name"], priority=float(entry["priority"]),
             weight=float(entry["weight"]), score=score,
             implementation=entry["implementation"], explain=entry["explain"],
             enabled=enabled, scope=scope, params=dict(params),
-            description=description, tier=tier, source=src,
+            description=description, tier=tier, hint=hint, source=src,
         )
         _check_template(rule)
         rule.func = _resolve(rule.implementation, p.parent, rid, src)
         _check_fields(rule)
         out.append(rule)
     return out
+
+
+def _hint(value, where: str, src: str) -> str:
+    """The ``hint:`` key: absent, or one short piece of text without template fields (a
+    vague hint names no cell, so nothing is filled in)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or not value.strip():
+        raise RuleError(f"{where}: hint must be non-empty text", path=src)
+    if len(value) > HINT_MAX:
+        raise RuleError(f"{where}: hint is {len(value)} characters long (at most {HINT_MAX})",
+                        path=src)
+    if "{" in value or "}" in value or "\n" in value.strip():
+        raise RuleError(f"{where}: hint must be one line of plain text (no {{fields}}: a "
+                        "vague hint names no cell)", path=src)
+    return " ".join(value.split())
 
 
 def _check_fields(rule: Rule) -> None:

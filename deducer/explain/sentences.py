@@ -51,7 +51,8 @@ def effect_text(view, place: dict, elim: dict, drop: dict) -> str:
         parts.append(f"{names} can only hold {alts}")
     for gone, cells in gone_groups.items():
         verb = "leaves" if len(DIGITS[gone]) == 1 else "leave"
-        parts.append(f"{_digits(gone)} {verb} {view.cells_name(cells)}")
+        names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
+        parts.append(f"{_digits(gone)} {verb} {names}")
     for rid, cs in sorted(drop.items()):
         what = " and ".join(view.combo(c) for c in cs)
         verb = "is" if len(cs) == 1 else "are"

@@ -10,6 +10,7 @@ from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
 from ..solve.propagate import run_filter
 from . import rule
+from .combination import matchable
 from .facts import (
     alts,
     both,
@@ -21,6 +22,7 @@ from .facts import (
     minus,
     proof,
     run_fact,
+    stated_combos,
 )
 
 
@@ -40,7 +42,7 @@ def _common(cs) -> int:
 
 @rule(values=("arithmetic", "digit", "placed"))
 def lone_cell(view, rid):
-    """One empty cell left in a clued run: it holds what the sum still needs (002 §1.2.2)."""
+    """One empty cell left in a clued run: it holds what the sum still needs."""
     need = view.remaining(rid)
     if need is None:
         return
@@ -69,7 +71,7 @@ def lone_cell(view, rid):
 
 @rule(values=("combo",))
 def unique_combination(view, rid):
-    """The clue has exactly one combination: its cells hold only those digits (002 §1.2.1)."""
+    """The clue has exactly one combination: its cells hold only those digits."""
     run = view.run(rid)
     cs = combos(run.total, run.length)
     if run.total is None or len(cs) != 1:
@@ -91,7 +93,14 @@ def _takes(view, rid: int, narrowed: bool) -> int:
 def _run_clause(view, rid: int, narrowed: bool, cell: int) -> str:
     cs = view.live(rid) if narrowed else clue_combos(view, rid)
     placed = view.placed_mask(rid)
-    if len(cs) <= 4:
+    masks = [view.mask(j) for j in view.open_cells(rid)]
+    dead = any(not matchable(c & ~placed, masks) for c in cs)
+    if dead and not narrowed:
+        # the clue's combinations, some of which the board has ruled out: the clue in
+        # words, so the sentence names no combination the reader knows is gone
+        run = view.run(rid)
+        ways = f"{run.length} different digits summing to {run.total}"
+    elif len(cs) <= 4:
         ways = " or ".join(view.combo(c) for c in cs)
         ways = f"only {ways}" if narrowed else ways
     else:
@@ -105,7 +114,7 @@ def _run_clause(view, rid: int, narrowed: bool, cell: int) -> str:
 
 @rule(values=("digit", "fits", "mine", "other", "theirs", "why"))
 def unique_intersection(view, rid):
-    """Cross reference (002 §1.2.4): what the cell's runs let it take, and its own
+    """Cross reference: what the cell's runs let it take, and its own
     candidates when they matter, meet in one digit. The fewest of these reasons that
     decide the cell make the proof; a cell decided by its candidates alone is a naked
     single, not this."""
@@ -203,14 +212,40 @@ def combination_filter(view, rid):
         return
     gone = _union(elim.values())
     fact = run_fact(view, rid)
-    shown = live
+    open_ = view.open_cells(rid)
+    placed = view.placed_mask(rid)
+    masks = [view.mask(i) for i in open_]
+    # the combinations a reader of the board still sees: those its open cells can hold
+    alive = tuple(c for c in live
+                  if c & placed == placed and matchable(c & ~placed, masks))
     if fact is not None and not gone & _union(clue_combos(view, rid)):
-        fact, shown = None, clue_combos(view, rid)  # the clue alone rules them out
-    verb = "appears" if POP[gone] == 1 else "appear"
+        fact = None  # the clue alone rules them out
+    if fact is not None:
+        # a narrower fact, still true, that names no dead combination (on a broken board,
+        # where none is alive, the run's own live list: other rules report the break)
+        fact = alive or live
+        ways = f"can only be {view.combos_text(fact)}"
+        absent = f"{digits_and(gone)} {'appears' if POP[gone] == 1 else 'appear'} in none of them"
+    else:
+        ways, absent = _clue_ways(view, rid, alive, gone)
     yield Deduction(eliminations=elim, cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
-                    values={"combos": view.combos_text(shown), "digits": view.digits(gone),
-                            "absent": f"{digits_and(gone)} {verb}"},
+                    values={"combos": ways, "digits": view.digits(gone), "absent": absent},
                     proof=proof(view, (rid,), {}, {} if fact is None else {rid: fact}))
+
+
+def _clue_ways(view, rid, alive, gone) -> tuple[str, str]:
+    """The run's combinations by its clue, when every one is still possible; else the clue
+    in words (a list would name a combination its cells can no longer hold)."""
+    verb = "appears" if POP[gone] == 1 else "appear"
+    clue = clue_combos(view, rid)
+    if set(clue) == set(alive):
+        return f"can only be {view.combos_text(clue)}", f"{digits_and(gone)} {verb} in none of them"
+    run = view.run(rid)
+    placed = view.placed_mask(rid)
+    what = f"{run.length} different digits summing to {run.total}"
+    if placed:
+        what += f" with {digits_and(placed)} written in"
+    return f"is {what}", f"no such set of digits has {alts(gone)}"
 
 
 def _forced_without_combos(view, rid, facts, home, d) -> bool:
@@ -241,8 +276,8 @@ def hidden_single(view, rid):
         if clue_need is None:  # only for a hidden single found: most calls find none
             clue_need = _common(clue_combos(view, rid))
         narrowed = not clue_need & BIT[d]
-        shown = live if narrowed else clue_combos(view, rid)
         facts = cell_facts(view, [j for j in open_ if j != home], (rid,))
+        shown = stated_combos(view, rid, live if narrowed else clue_combos(view, rid), facts)
         if narrowed and _forced_without_combos(view, rid, facts, home, d):
             continue  # the run's sum forces it, not its combinations: not this rule's step
         others = holds(view, facts) if facts else f"{view.cell_name(home)} is its only " \

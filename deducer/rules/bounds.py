@@ -6,10 +6,10 @@ from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
 from ..solve.propagate import run_filter
 from . import rule
-from .facts import alts, both, cell_facts, free_mask, minus, proof
+from .facts import both, cell_facts, free_mask, holds, minus, proof
 
 
-def _limits(masks: list[int]) -> tuple[int, int]:
+def sum_limits(masks: list[int]) -> tuple[int, int]:
     """Valid lower and upper bounds on the sum of distinct digits, one from each mask.
 
     Two bounds each way, the tighter kept: each cell on its own (its smallest/largest
@@ -30,10 +30,10 @@ def _limits(masks: list[int]) -> tuple[int, int]:
 
 
 def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:
-    """:func:`_limits`, each with the sum that shows it (``1+2+3``), for the sentence: the
+    """:func:`sum_limits`, each with the sum that shows it (``1+2+3``), for the sentence: the
     cells' own smallest (largest) candidates where that bound is the one kept, else the
     smallest (largest) digits the cells can take."""
-    lo, hi = _limits(masks)
+    lo, hi = sum_limits(masks)
     avail = 0
     for m in masks:
         avail |= m
@@ -45,9 +45,20 @@ def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:
     return (lo, "+".join(map(str, shown_lo))), (hi, "+".join(map(str, shown_hi)))
 
 
+def _made(bound: tuple[int, str], masks: list[int], side: str) -> str:
+    """``as different digits they make at least 1+2+3 = 6``, or, where the bound adds each
+    cell's own smallest (largest) candidate, which may repeat a digit, says so instead."""
+    value, shown = bound
+    own = sorted((LOW if side == "least" else HIGH)[m] for m in masks)
+    if "+".join(map(str, own)) == shown:
+        which = "smallest" if side == "least" else "largest"
+        return f"each at its {which} candidate, they make at {side} {shown} = {value}"
+    return f"as different digits, they make at {side} {shown} = {value}"
+
+
 def _bounds(need: int, masks: list[int]) -> tuple[int, int]:
     """The least and most a cell can be when the other cells (``masks``) leave ``need``."""
-    least, most = _limits(masks)
+    least, most = sum_limits(masks)
     return need - most, need - least
 
 
@@ -137,13 +148,16 @@ def sum_bounds(view, rid):
         name = view.cell_name(i)
         parts = []
         if too_big:
-            parts.append(f"they make at least {least[1]} = {least[0]}, so {name} is at most "
+            parts.append(f"{_made(least, used, 'least')}, so {name} is at most "
                          f"{need} - {least[0]} = {hi}")
         if too_small:
-            parts.append(f"they make at most {most[1]} = {most[0]}, so {name} is at least "
+            parts.append(f"{_made(most, used, 'most')}, so {name} is at least "
                          f"{need} - {most[0]} = {lo}")
-        named_others = both([view.cell_name(j) + (f" ({alts(facts[j])})" if j in facts else "")
-                             for j in others])
+        # the cells first, each list of digits in a clause of its own cells, so no list
+        # can be read as belonging to a cell named before it
+        named_others = both([view.cell_name(j) for j in others])
+        if facts:
+            named_others += "; " + holds(view, {j: facts[j] for j in others if j in facts})
         yield Deduction(eliminations={i: gone}, cells=tuple(open_), runs=(rid,),
                         values={"need": need, "need_text": minus(view.run(rid).total, placed),
                                 "cell": name, "others": named_others,

@@ -8,7 +8,17 @@ from itertools import combinations
 from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP
 from . import rule
-from .facts import both, cell_facts, clue_combos, digits_and, free_mask, holds, proof, run_fact
+from .facts import (
+    alts,
+    both,
+    cell_facts,
+    clue_combos,
+    digits_and,
+    free_mask,
+    holds,
+    proof,
+    run_fact,
+)
 
 
 def matchable(digits: int, masks) -> bool:
@@ -56,8 +66,8 @@ def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int],
     leaned = set() if leaned is None else leaned
     if combo & placed != placed:
         missing = placed & ~combo
-        return (f"{view.combo(combo)} has no {view.digits(missing)}, which is already "
-                f"written in")
+        return (f"{view.combo(combo)} has no {alts(missing)}, which "
+                f"{'is' if POP[missing] == 1 else 'are'} already written in")
     rest = combo & ~placed
     if POP[rest] != len(open_):
         return f"{view.combo(combo)} does not fit the cells written in"
@@ -74,10 +84,10 @@ def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int],
         return f"{view.combo(combo)} has nothing for {view.cells_name(group)}"
     if len(group) == len(open_):
         homeless = rest & ~u
-        return (f"{view.combo(combo)} needs {view.digits(homeless)}, which no empty cell "
+        return (f"{view.combo(combo)} needs {digits_and(homeless)}, which no empty cell "
                 f"can hold")
     return (f"{view.combo(combo)} would need {len(group)} different digits in "
-            f"{view.cells_name(group)}, which can only take {view.digits(u)} of it")
+            f"{view.cells_name(group)}, which can only take {alts(u)} of it")
 
 
 _PLURAL = {"has": "have", "needs": "need", "does": "do", "leaves": "leave"}

@@ -12,8 +12,19 @@ from __future__ import annotations
 from ..explain.state import Deduction
 from ..solve.propagate import run_filter
 from . import rule
+from .bounds import sum_limits
 from .combination import matchable
-from .facts import both, cell_facts, clue_combos, digits_and, free_mask, holds, proof, run_fact
+from .facts import (
+    alts,
+    both,
+    cell_facts,
+    clue_combos,
+    digits_and,
+    free_mask,
+    holds,
+    proof,
+    run_fact,
+)
 
 
 def _fits(view, other: int, masks: dict[int, int]) -> dict[int, int] | None:
@@ -56,6 +67,47 @@ def _analyse(view, rid, open_, live, placed, masks, crossing):
             dropped.append(c)
             blamed.update((crossing[i], None) for i in lemma if lemma[i] & rest)
     return limited, dropped, lemma, tuple(blamed)
+
+
+def _lemma_reason(view, other: int, i: int, final: dict[int, int], can: int) -> str:
+    """Why run ``other`` can only put ``can`` in cell ``i``: the one-line sum bound when it
+    says as much, else the outcome of trying its combinations, each with what it puts there."""
+    js = [j for j in view.open_cells(other) if j != i]
+    need = view.remaining(other)
+    own = final[i]
+    if need is not None and js:
+        masks = [final[j] for j in js]
+        lo, hi = sum_limits(masks)
+        fit = 0
+        for d in range(max(1, need - hi), min(9, need - lo) + 1):
+            fit |= 1 << (d - 1)
+        if own & fit == can:
+            names = both([view.cell_name(j) for j in js])
+            verb = "makes" if len(js) == 1 else "make"
+            one = f"its other empty cell{'s' if len(js) > 1 else ''}, {names},"
+            name = view.cell_name(i)
+            if need - hi > 1 and need - lo < 9:
+                return (f"{one} {verb} {lo} to {hi} of the {need} it still needs, so {name} "
+                        f"is {need} - {hi} = {need - hi} to {need} - {lo} = {need - lo}")
+            if need - hi > 1:
+                return (f"{one} {verb} at most {hi} of the {need} it still needs, so {name} "
+                        f"is at least {need} - {hi} = {need - hi}")
+            return (f"{one} {verb} at least {lo} of the {need} it still needs, so {name} is "
+                    f"at most {need} - {lo} = {need - lo}")
+    cells = view.layout.run_cells[other]
+    placed = view.placed_mask(other)
+    parts = []
+    for c in clue_combos(view, other):
+        tried = tuple(final.get(j, view.mask(j)) & c if not view.is_placed(j) else view.mask(j)
+                      for j in cells)
+        arranged = run_filter(view.layout.run_total[other], tried)
+        if arranged is None:
+            continue
+        at = arranged[cells.index(i)] & ~placed
+        parts.append(f"{view.combo(c)} puts {alts(at)} there")
+    if not parts:
+        return "none of its combinations fits its cells"
+    return "trying its combinations that fit its cells: " + ", ".join(parts)
 
 
 @rule(values=("combos", "crossing", "facts", "gone", "limits", "why"))
@@ -120,10 +172,20 @@ def crossing_run_interaction(view, rid):
     shown = live if fact is not None else tuple(
         c for c in clue_combos(view, rid) if c in live or c not in dropped)
     reasons = []
+    said: set[int] = set()  # lemmas whose reason is given already: once is enough
     for c in dropped:
         rest = c & ~placed
-        by = both([f"{view.run_name(crossing[i])} can only put {view.digits(can[i]) or 'nothing'}"
-                   f" in {view.cell_name(i)}" for i in lemma if lemma[i] & rest])
+        lemmas = []
+        for i in lemma:
+            if not lemma[i] & rest:
+                continue
+            text = f"{view.run_name(crossing[i])} can only put {alts(can[i])} in " \
+                   f"{view.cell_name(i)}"
+            if i not in said:
+                said.add(i)
+                text += f" ({_lemma_reason(view, crossing[i], i, final, can[i])})"
+            lemmas.append(text)
+        by = both(lemmas)
         reasons.append(f"{view.combo(c)} cannot be placed, as {by}")
     limits = ", ".join(f"{view.cell_name(i)} ({view.digits(can[i])})" for i in open_)
     yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim,

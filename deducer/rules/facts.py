@@ -28,6 +28,19 @@ def run_fact(view, rid: int) -> tuple[int, ...] | None:
     return live
 
 
+def stated_combos(view, rid: int, shown, facts: dict[int, int]) -> tuple[int, ...]:
+    """Those of the combinations ``shown`` that the run's open cells can still hold given
+    only what the step states (``facts``; a cell without one may hold any digit not written
+    in the run): a list a sentence can give without naming a dead combination the reader
+    would have to rule out for themselves."""
+    from .combination import matchable
+
+    placed = view.placed_mask(rid)
+    open_ = view.open_cells(rid)
+    masks = [facts.get(j, free_mask(view, j, (rid,))) for j in open_]
+    return tuple(c for c in shown if c & placed == placed and matchable(c & ~placed, masks))
+
+
 def free_mask(view, i: int, runs) -> int:
     """What cell ``i`` may hold in a local problem of ``runs`` without a fact about it:
     any digit not written in one of those runs."""

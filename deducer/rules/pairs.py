@@ -8,6 +8,12 @@ from . import rule
 from .facts import alts, cell_facts, minus, proof
 
 
+def _either(digits) -> str:
+    """``8``; ``8 or 9``; ``4, 6 or 7``, in the order given (pairs stay aligned)."""
+    ds = [str(d) for d in digits]
+    return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " or " + ds[-1]
+
+
 @rule(values=("need", "need_text", "pair", "why"))
 def pair_complement(view, rid):
     """A clued run with two empty cells: digit ``a`` stays in one of them only if the
@@ -55,8 +61,8 @@ def pair_complement(view, rid):
         if absent:
             leaned.append(other)
             why.append(f"{other_name} can only hold {alts(theirs)}, so {me_name} cannot be "
-                       f"{', '.join(str(a) for a, _ in absent)} (it would need "
-                       f"{', '.join(str(b) for _, b in absent)})")
+                       f"{_either(a for a, _ in absent)} (it would need "
+                       f"{_either(b for _, b in absent)})")
     if not elim:
         return
     run = view.run(rid)

@@ -15,7 +15,7 @@ from ..puzzle.combos import BIT, DIGITS
 from ..solve.propagate import run_filter
 from . import rule
 from .combination import hall_witness
-from .facts import both, cell_facts, clue_combos, holds, proof
+from .facts import alts, both, cell_facts, clue_combos, holds, proof
 
 #: the most reasons one step states (a digit whose reasons are more is still taken alone)
 MAX_REASONS = 6
@@ -43,7 +43,7 @@ def _reasons(view, rid, open_, placed, d, cells):
             if not u:
                 short = f"{names} {'has' if len(group) == 1 else 'have'} nothing of it"
             else:
-                short = f"{names} can only take {view.digits(u)} of it"
+                short = f"{names} can only take {alts(u)} of it"
             left = view.combo(rest) if rest else "nothing"
             clauses.append(f"{view.combo(c)} with {d} in {where} leaves {left} to the other "
                            f"cells, and {short}")

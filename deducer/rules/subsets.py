@@ -7,7 +7,7 @@ from itertools import combinations
 from ..explain.state import Deduction
 from ..puzzle.combos import DIGITS, POP
 from . import rule
-from .facts import both, cell_facts, clue_combos, holds, proof
+from .facts import alts, both, cell_facts, clue_combos, digits_and, holds, proof, stated_combos
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -35,9 +35,9 @@ def naked_subset(view, rid, size: int = 2):
             continue
         facts = {i: view.mask(i) for i in group}
         yield Deduction(eliminations=elim, cells=group, runs=(rid,),
-                        values={"cells": both([f"{view.cell_name(i)} ({view.digits(m)})"
+                        values={"cells": both([f"{view.cell_name(i)} ({alts(m)})"
                                                for i, m in facts.items()]),
-                                "digits": view.digits(union),
+                                "digits": digits_and(union),
                                 "size": size, "kind": _NAMES.get(size, f"{size}-set")},
                         proof=proof(view, (rid,), facts))
 
@@ -77,11 +77,12 @@ def hidden_subset(view, rid, size: int = 2):
             for c in clue_combos(view, rid):
                 clue_common &= c
         narrowed = clue_common & want != want
-        shown = live if narrowed else clue_combos(view, rid)
         facts = cell_facts(view, [j for j in open_ if j not in homes], (rid,))
+        shown = stated_combos(view, rid, live if narrowed else clue_combos(view, rid), facts)
         others = (holds(view, facts) + ", so") if facts else "and"
         yield Deduction(eliminations=elim, cells=tuple(homes), runs=(rid,),
-                        values={"cells": view.cells_name(homes), "digits": view.digits(want),
+                        values={"cells": both([view.cell_name(i) for i in homes]),
+                                "digits": digits_and(want),
                                 "combos": view.combos_text(shown), "size": size,
                                 "others": others, "kind": _NAMES.get(size, f"{size}-set")},
                         proof=proof(view, (rid,), facts, {rid: live} if narrowed else {}))

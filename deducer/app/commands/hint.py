@@ -14,15 +14,17 @@ full gives the whole step.
 
 Mistakes come first: an entry that no solution of the puzzle has in its cell, or pencil
 marks that leave out every digit a solution puts there, is reported instead of a hint
-(on a puzzle with several solutions an entry is wrong only if no solution agrees).
+(on a puzzle with several solutions an entry is wrong only if no solution agrees). An
+entry that repeats a digit of its run, or fills a run to the wrong sum, is named by that
+rule. On a puzzle with several solutions, every hint says so first.
 
 Pencil marks are not used as candidates: the hint reasons from the clues, givens and
 entries only, so it never rests on a mark set by mistake or by guess. They decide what
 the hint is about: the next thing you can do on the grid, write a digit or rub out a
 pencil mark. Without pencil marks, that is the next digit you can write, with the steps
-that lead to it (numbered, at the full tier). A step your marks already show in full is
-skipped, and the hint says how many were. A cell holding one pencil mark is still empty:
-writing that digit is a hint of its own.
+that lead to it, and only those (numbered, at the full tier). A step your marks already
+show in full is skipped, and the hint says how many were. A cell holding one pencil mark
+is still empty: writing that digit is a hint of its own.
 
 Exit code 0 for a hint (or a complete grid), 1 when something is wrong (a mistake, entries
 from different solutions, no solution), 2 on bad input."""

@@ -40,6 +40,8 @@ Endpoints (all JSON):
 ``POST /api/generate``     ``{size, level?, seed?}``: a new puzzle with one solution
 ``POST /api/check``        ``{puzzle}``: entries / pencil marks that fit no solution
 ``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
+``POST /api/why``          ``{puzzle, cell, digit, must?}``: why the digit cannot go in the cell
+                           (``must``: why it must), the steps that lead there (``deducer why``)
 ``POST /api/solve``        ``{puzzle}``: a full solution (one agreeing with the entries if any)
 ``POST /api/candidates``   ``{puzzle}``: auto pencil marks (each run's combinations, written digits)
 ``POST /api/export``       ``{puzzle, format}``: the text of the puzzle in ``pipe`` or ``json``
@@ -639,6 +641,29 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         }
         if apply:
             out["edits"] = _hint_edits(p, h)
+        return jsonify(out)
+
+    @app.post("/api/why")
+    def api_why():
+        from ...explain.why import why
+
+        body = _body()
+        p = _puzzle(body)
+        cell = _field(body, "cell", list)
+        digit = _field(body, "digit", int)
+        must = _field(body, "must", bool, required=False, default=False)
+        if len(cell) != 2 or not all(isinstance(x, int) and not isinstance(x, bool)
+                                     for x in cell):
+            raise ApiError(400, "field 'cell' must be [row, column]")
+        if tuple(cell) not in p.index:
+            raise ApiError(400, f"{cell_name(tuple(cell))} is not a white cell")
+        if not 1 <= digit <= 9:
+            raise ApiError(400, "field 'digit' must be 1-9")
+        answer = why(p, tuple(cell), digit, must=must, timeout=TIMEOUT)
+        out = answer.to_json()
+        out["text"] = answer.text
+        out["highlight"] = {"cells": _cells(dict.fromkeys(
+            [tuple(c) for s in answer.steps for c in s.cells] + [tuple(cell)]))}
         return jsonify(out)
 
     @app.post("/api/solve")

@@ -1,0 +1,70 @@
+"""``deducer why``: why a digit cannot go in a cell (or, with ``--must``, why it must)."""
+
+from __future__ import annotations
+
+import re
+
+from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
+from .explain import add_rule_args, check_timeout, load_rules
+
+HELP = """\
+Explain why DIGIT cannot go in CELL (with --must: why CELL must be DIGIT), from the grid
+as given (its givens and entries; pencil marks are never used as candidates, but steps
+your marks already show are flagged). The ladder's walkthrough is followed to the step
+that removes the digit, and only the steps that step depends on are kept, each with its
+proof: never more steps than the walkthrough takes to get there.
+
+CELL is written like r3c4 (row 3, column 4, counted from 1 across the whole grid,
+clue squares included), as in every walkthrough.
+
+Exit code 0 for an explanation; 1 when there is none to give: DIGIT is the cell's
+solution digit (with --must: it is not), the puzzle has several solutions that differ
+there, the cell already holds a digit, the grid has no solution, or the rules do not
+get there (they stall first); 2 on bad input; 4 when the time limit ran out first."""
+
+_CELL = re.compile(r"\s*[rR](\d+)\s*[cC](\d+)\s*\Z")
+
+
+def add_parser(sub) -> None:
+    import argparse
+
+    p = sub.add_parser("why", help="why a digit cannot go in a cell (or --must: why it must)",
+                       description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_puzzle_args(p)
+    p.add_argument("cell", metavar="CELL", help="the cell, like r3c4")
+    p.add_argument("digit", metavar="DIGIT", help="a digit 1-9")
+    p.add_argument("--must", action="store_true",
+                   help="explain why CELL must be DIGIT instead")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    add_rule_args(p)
+
+
+def parse_cell(text: str) -> tuple[int, int]:
+    """``r3c4`` -> (2, 3), the 0-based coordinates the engine uses."""
+    from ...errors import DeducerError
+
+    m = _CELL.match(text)
+    if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+        raise DeducerError(f"{text!r} is not a cell like r3c4")
+    return int(m.group(1)) - 1, int(m.group(2)) - 1
+
+
+def run(args) -> int:
+    from ...errors import DeducerError
+    from ...explain.why import EXPLAINED, TIMEOUT, why
+    from ...render.jsonout import dumps
+
+    check_timeout(args)
+    cell = parse_cell(args.cell)
+    if not (args.digit.isdigit() and len(args.digit) == 1 and args.digit != "0"):
+        raise DeducerError(f"{args.digit!r} is not a digit 1-9")
+    puzzle = read_puzzle(args)
+    rules = load_rules(args)
+    answer = why(puzzle, cell, int(args.digit), must=args.must, rules=rules,
+                 timeout=args.timeout)
+    emit(dumps(answer.to_json()) if args.json else answer.text + "\n")
+    if answer.kind == EXPLAINED:
+        return EXIT_OK
+    if answer.kind == TIMEOUT:
+        return EXIT_UNDECIDED
+    return EXIT_NO_SOLUTION

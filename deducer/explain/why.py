@@ -1,0 +1,367 @@
+"""Why is this digit not in that cell (or why must it be)? The shortest explanation the
+ladder has, from the grid as given.
+
+The ladder walks the puzzle from the clues, givens and the player's entries (pencil
+marks are never used as candidates, so an answer never rests on a mark set by mistake)
+until the digit leaves the cell (``must``: until the cell is down to the digit). Of the
+steps on that path, only those the target step depends on are kept: the dependency
+closure back from it, through each kept step's proof (see docs/json-contract.md, "proof").
+A simple proof reads the board in three ways only, so a step before it matters only if it
+
+* narrowed a cell the proof states a fact about (the fact must be true),
+* wrote a digit in a cell of the proof's runs (written digits are part of the local
+  problem), or
+* ruled out a combination of a run the proof states a fact about (or narrowed one of its
+  cells: a run fact lists every combination the run's cells can still hold).
+
+A proof by assumption or by cases reads, besides its links' facts, the candidates of the
+cells it assumes digits in and of the cells whose digits it removes; those are added too.
+The kept steps are then replayed by the independent proof checker
+(:mod:`deducer.explain.proofcheck`); should any fail there, the whole path is given
+instead. Last, steps are dropped one at a time while the rest still checks and still
+removes the digit (shortening within a small budget).
+
+The ladder's order is the simplest step first, anywhere on the grid, so it may take the
+digit out late by a long way round. So at each state along the walk the rules are also
+asked about the cell's own two runs: the first state where one of them takes the digit
+out at once gives a second candidate answer (the closure of the steps so far, that step
+last), and the shorter checked answer wins.
+
+Kept free of argparse and printing so the CLI and the play page share it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..errors import PuzzleError
+from ..puzzle.combos import BIT
+from ..puzzle.model import Puzzle, cell_name
+from . import proofcheck
+
+#: what a question can come to
+EXPLAINED, SOLUTION, POSSIBLE, WRITTEN, NOT_SOLUTION, UNSOLVABLE, NOT_FOUND, TIMEOUT = (
+    "explained", "solution", "possible", "written", "not-solution", "unsolvable", "not-found",
+    "timeout")
+
+#: proof checks spent trying to shorten a closure (each replays the kept steps), and the
+#: seconds they may take: shortening is a bonus, the closure already answers
+SHORTEN_BUDGET, SHORTEN_SECONDS = 40, 2.0
+
+
+@dataclass
+class Why:
+    """The answer. ``kind`` is one of ``explained`` (``steps`` remove the digit, or leave
+    only it with ``must``), ``solution`` (the digit is the cell's solution digit: nothing
+    removes it), ``possible`` (some solution of a puzzle with several puts it there),
+    ``written`` (the cell holds a given or an entry), ``not-solution`` (``must`` asked of a
+    digit that is not the cell's), ``unsolvable`` (no solution from this grid),
+    ``not-found`` (the ladder stalls before it gets there) or ``timeout``."""
+
+    kind: str
+    cell: tuple[int, int]
+    digit: int
+    must: bool
+    message: str
+    steps: list = field(default_factory=list)  # engine Steps, renumbered 1..n
+    #: steps the walkthrough took up to the same point (the explanation is never longer)
+    path: int = 0
+    #: step numbers (1..n) whose effect the player's pencil marks already show in full
+    in_marks: list[int] = field(default_factory=list)
+    #: the last line: what the steps come to for the cell
+    closing: str = ""
+
+    @property
+    def text(self) -> str:
+        """The answer in words, steps numbered."""
+        lines = [self.message]
+        for s in self.steps:
+            note = " (your pencil marks already show this)" if s.n in self.in_marks else ""
+            lines.append(f"{s.n}. {s.name}: {s.text}{note}")
+        if self.closing:
+            lines.append(self.closing)
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "cell": list(self.cell), "digit": self.digit,
+                "must": self.must, "message": self.message, "closing": self.closing,
+                "steps": [s.to_json() for s in self.steps], "path": self.path,
+                "in_marks": list(self.in_marks)}
+
+
+def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False,
+        rules=None, timeout: float | None = None) -> Why:
+    """Why ``digit`` cannot go in ``cell`` (``must``: why it must), from ``puzzle`` with its
+    entries. Raises :class:`PuzzleError` for a cell that is not white or a digit not 1-9."""
+    from ..solve.search import solve
+    from . import registry
+
+    if not isinstance(digit, int) or not 1 <= digit <= 9:
+        raise PuzzleError(f"{digit!r} is not a digit 1-9")
+    cell = (int(cell[0]), int(cell[1]))
+    i = puzzle.index.get(cell)
+    if i is None:
+        raise PuzzleError(f"{cell_name(cell)} is not a white cell of the puzzle")
+    name = cell_name(cell)
+    if rules is None:
+        rules = registry.load()
+    start = time.perf_counter()
+
+    def answer(kind: str, message: str, **kw) -> Why:
+        return Why(kind, cell, digit, must, message, **kw)
+
+    written = puzzle.givens.get(cell, puzzle.entries.get(cell))
+    if written is not None:
+        what = "given" if cell in puzzle.givens else "written in"
+        return answer(WRITTEN, f"{name} holds {written} ({what}).")
+    res = solve(puzzle, max_solutions=2, use_entries=True, timeout=timeout)
+    if not res.solutions:
+        if res.status == "none":
+            return answer(UNSOLVABLE, "The grid as given has no solution; check the entries "
+                          "first (deducer check).")
+        return answer(TIMEOUT, "The time ran out before the grid was solved.")
+    seen = {s[i] for s in res.solutions}
+    if must and seen != {digit}:
+        if digit in seen:
+            return answer(POSSIBLE, f"The puzzle has more than one solution, and they put "
+                          f"different digits in {name}: no reasoning makes it {digit}.")
+        return answer(NOT_SOLUTION, f"{name} is not {digit}: its solution digit is "
+                      f"{res.solutions[0][i]}.")
+    if not must and digit in seen:
+        if len(res.solutions) > 1:
+            return answer(POSSIBLE, f"The puzzle has more than one solution, and one of them "
+                          f"puts {digit} in {name}: nothing rules it out.")
+        return answer(SOLUTION, f"{digit} is {name}'s solution digit: nothing rules it out.")
+    left = None if timeout is None else max(0.1, timeout - (time.perf_counter() - start))
+    walked = _walk(puzzle, rules, i, digit, must, left)
+    if walked is None or isinstance(walked, str):
+        goal = f"{name} down to {digit}" if must else f"{digit} out of {name}"
+        if walked == TIMEOUT:
+            return answer(TIMEOUT, f"The time ran out before the rules got {goal}.")
+        return answer(NOT_FOUND, f"The rules of the ladder stall before they get {goal}.")
+    path, shortcut = walked
+    kept = _shortest(puzzle, path, i, digit, must)
+    if shortcut is not None and len(shortcut) <= len(path):
+        other = _shortest(puzzle, shortcut, i, digit, must)
+        if len(other) < len(kept):
+            kept = other
+    steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
+    in_marks = [s.n for s in steps if _in_marks(puzzle, s)]
+    if must:
+        head = f"Why {name} must be {digit}"
+    else:
+        head = f"Why {digit} cannot go in {name}"
+    count = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
+    return answer(EXPLAINED, f"{head}: {count} (the walkthrough takes {len(path)} to get "
+                  "there).", steps=steps, path=len(path), in_marks=in_marks,
+                  closing=_closing(puzzle, steps[-1], cell, digit, must))
+
+
+def _closing(puzzle: Puzzle, last, cell: tuple[int, int], digit: int, must: bool) -> str:
+    """``So 4 cannot go in r4c3: r3c3, in the same run r1c3↓ 34/5, holds it.``"""
+    name = cell_name(cell)
+    if must:
+        return f"So {name} must be {digit}."
+    for r, c, d in last.placements:
+        if d == digit and (r, c) != cell:
+            shared = [run.name for run in puzzle.runs if cell in run.coords
+                      and (r, c) in run.coords]
+            if shared:
+                return (f"So {digit} cannot go in {name}: {cell_name((r, c))}, in the same "
+                        f"run {shared[0]}, holds it.")
+    return f"So {digit} cannot go in {name}."
+
+
+def _reached(masks: list[int], i: int, digit: int, must: bool) -> bool:
+    return masks[i] == BIT[digit] if must else not masks[i] & BIT[digit]
+
+
+def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
+          timeout: float | None) -> tuple[list, list | None] | str | None:
+    """The ladder's steps up to the one that reaches the target (None if the ladder stalls
+    first, :data:`TIMEOUT` if the time runs out),
+    and a shortcut: the steps before the first state where a rule on the cell's own runs
+    takes the digit out at once, that step last (None if none is found first)."""
+    from .engine import Engine
+
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    eng = Engine(puzzle, rules, use_entries=True, deadline=deadline)
+    if _reached(eng.state.masks, i, digit, must):
+        return [], None
+    shortcut = None
+    while not eng.context.stopped():
+        if shortcut is None and not must:
+            hit = _direct(eng, puzzle, rules, i, digit)
+            if hit is not None:
+                shortcut = [*eng.steps, hit]
+        step = eng.step()
+        if step is None:
+            return TIMEOUT if eng.context.stopped() else None
+        if _reached(eng.state.masks, i, digit, must):
+            return eng.steps, shortcut
+        if eng.state.broken() is not None:
+            return None
+    return TIMEOUT
+
+
+def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):
+    """A step, in a copy of the engine's state, by which a rule on the runs of cell ``i``
+    takes ``digit`` out of it now (out of the ladder's order); None if none does. Only the
+    cell's runs are asked, so this costs a few rule calls per step."""
+    from ..errors import RuleError
+    from .engine import Engine
+
+    runs = eng.state.layout.cell_runs[i]
+    peers = {j for rid in runs for j in eng.state.layout.run_cells[rid]}
+    for rule in eng.rules:
+        if rule.scope != "run":
+            continue
+        for rid in runs:
+            try:
+                found = list(rule.call(eng.view, rid) or ())
+            except RuleError:
+                raise
+            except Exception:  # the walk itself reports a failing rule; no shortcut here
+                continue
+            for ded in found:
+                effect = eng._effect(rule, ded)
+                if effect is None:
+                    continue
+                place, elim, _drop = effect
+                if not (elim.get(i, 0) & BIT[digit]
+                        or place.get(i, digit) != digit
+                        or any(place.get(j) == digit for j in peers if j != i)):
+                    continue
+                # applied at once, in a copy: a proof built late reads the view it was
+                # found in, which must not have moved on
+                fork = Engine(puzzle, rules, use_entries=True, state=eng.state.copy())
+                return fork._apply(rule, ded, effect, 0)
+    return None
+
+
+# ---------------------------------------------------------------------------- closure
+def _reads(puzzle: Puzzle, proof: dict | None) -> tuple[set[int], set[int], set[int]]:
+    """(cells whose candidates the proof reads, cells whose written digit it reads, runs
+    whose ruled-out combinations it reads); None proof: everything."""
+    if proof is None:
+        every = set(range(len(puzzle.whites)))
+        return every, every, set(range(len(puzzle.runs)))
+    by_ref = {tuple(r.ref): r for r in puzzle.runs}
+    masks: set[int] = set()
+    written: set[int] = set()
+    runs: set[int] = set()
+    parts = [proof]
+    while parts:
+        part = parts.pop()
+        for case in part.get("cases", ()):
+            parts.append(case)
+        if "assume" in part:
+            r, c, _d = part["assume"]
+            masks.add(puzzle.index[(r, c)])
+        for link in part.get("links", ()):
+            parts.append(link)
+            for r, c, *_ in [*link.get("placements", ()), *link.get("eliminations", ())]:
+                masks.add(puzzle.index[(r, c)])
+        for f in part.get("facts", ()):
+            if "cell" in f:
+                masks.add(puzzle.index[tuple(f["cell"])])
+            else:
+                run = by_ref[tuple(f["run"])]
+                runs.add(run.id)
+                masks.update(run.cells)
+                written.update(run.cells)
+        for ref in part.get("runs", ()):
+            written.update(by_ref[tuple(ref)].cells)
+    written |= masks
+    return masks, written, runs
+
+
+def _changes(puzzle: Puzzle, js: dict) -> tuple[set[int], set[int], set[int]]:
+    """(cells narrowed, cells written, runs with combinations ruled out) by a step."""
+    idx = puzzle.index
+    narrowed = {idx[(r, c)] for r, c, _ds in js.get("eliminations", ())}
+    placed = {idx[(r, c)] for r, c, _d in js.get("placements", ())}
+    by_name = {r.name: r.id for r in puzzle.runs}
+    runs = {by_name[name] for name, cs in js.get("combos_removed", ()) if cs}
+    return narrowed | placed, placed, runs
+
+
+def closure(puzzle: Puzzle, steps: list, seeds: set[int] | None = None) -> list:
+    """The steps that the steps numbered ``seeds`` (indices into ``steps``; default: the
+    last) depend on, in order, the seeds included."""
+    if not steps:
+        return []
+    js = [s.to_json() for s in steps]
+    seeds = {len(steps) - 1} if seeds is None else set(seeds)
+    masks: set[int] = set()
+    written: set[int] = set()
+    runs: set[int] = set()
+    keep = []
+    for k in range(len(steps) - 1, -1, -1):
+        narrowed, placed, dropped = _changes(puzzle, js[k])
+        if k not in seeds and masks.isdisjoint(narrowed) and written.isdisjoint(placed) \
+                and runs.isdisjoint(dropped):
+            continue
+        keep.append(k)
+        proof = js[k].get("proof")
+        more = _reads(puzzle, proof)
+        masks |= more[0]
+        written |= more[1]
+        runs |= more[2]
+        # an assumption's effect is checked against the cells' candidates themselves
+        if proof and ("assume" in proof or "cases" in proof):
+            masks |= narrowed
+    return [steps[k] for k in sorted(keep)]
+
+
+def _proved(puzzle: Puzzle, steps: list, i: int, digit: int, must: bool) -> bool:
+    """Do the steps pass the proof checker, one after another from the grid as given, and
+    reach the target?"""
+    rp = proofcheck.Replay(puzzle, use_entries=True)
+    for s in steps:
+        if rp.feed(s):
+            return False
+    return _reached(rp.board.masks, i, digit, must)
+
+
+def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool) -> list:
+    """The closure of ``path`` (the whole path if the closure fails the checker), then
+    steps dropped one at a time, earliest first, while the rest still proves the target."""
+    seeds = {len(path) - 1}
+    if must:  # every step that took another digit out of the cell
+        name = cell_name(puzzle.whites[i])
+        seeds |= {k for k, s in enumerate(path)
+                  if any(cell_name((r, c)) == name for r, c, _ in s.eliminations)}
+    kept = closure(puzzle, path, seeds)
+    if not _proved(puzzle, kept, i, digit, must):
+        return list(path)
+    budget = SHORTEN_BUDGET
+    stop = time.perf_counter() + SHORTEN_SECONDS
+    k = 0
+    while k < len(kept) - 1 and budget > 0 and time.perf_counter() < stop:
+        trial = kept[:k] + kept[k + 1:]
+        budget -= 1
+        if _proved(puzzle, trial, i, digit, must):
+            kept = trial
+        else:
+            k += 1
+    return kept
+
+
+def _renumbered(step, n: int):
+    from dataclasses import replace
+
+    return replace(step, n=n)
+
+
+def _in_marks(puzzle: Puzzle, step) -> bool:
+    """Do the player's pencil marks already show the step's eliminations in full (and it
+    writes no digit)?"""
+    if step.placements or not step.eliminations:
+        return False
+    for r, c, ds in step.eliminations:
+        marks = puzzle.pencil.get((r, c))
+        if not marks or any(marks & BIT[d] for d in ds):
+            return False
+    return True

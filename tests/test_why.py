@@ -1,0 +1,221 @@
+"""``deducer why``: the steps that rule a digit out of a cell, and nothing else.
+
+Triples (puzzle, cell, digit) are taken from the bundled puzzles and a corpus sample at
+several points of their walkthroughs (the digits written so far become entries, so the
+question is asked of a grid in progress): digits that are still candidates there but not
+the solution. Each answer's steps must pass the independent proof checker from that grid,
+end with the digit out of the cell, and be no more than the walkthrough's own path to the
+same elimination.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from deducer.app.cli import main
+from deducer.explain import proofcheck
+from deducer.explain.engine import explain
+from deducer.explain.why import EXPLAINED, NOT_SOLUTION, SOLUTION, WRITTEN, why
+from deducer.puzzle.combos import BIT
+from deducer.puzzle.formats import load
+from deducer.puzzle.model import cell_name
+
+ROOT = Path(__file__).resolve().parents[1]
+K2 = ROOT / "puzzles" / "seed000-k2.j"
+#: (file, name in the file) of bundled puzzles with one solution
+BUNDLED = [("seed000-k2.j", None), ("deducer-trial.txt", None), ("seed000-k.j", "k5")]
+#: points of a walkthrough (fractions of its steps) at which questions are asked
+POINTS = (0.0, 0.35, 0.7)
+
+
+def _at(puzzle, steps, k: int):
+    """The puzzle with the digits the first ``k`` steps wrote as entries."""
+    entries = dict(puzzle.entries)
+    for s in steps[:k]:
+        for r, c, d in s.placements:
+            if (r, c) not in puzzle.givens:
+                entries[(r, c)] = d
+    return puzzle.with_entries(entries)
+
+
+def _path(steps, rc, digit) -> int | None:
+    """Steps the walkthrough takes until ``digit`` leaves cell ``rc``."""
+    for n, s in enumerate(steps, 1):
+        if any((r, c) == rc and digit in ds for r, c, ds in s.eliminations):
+            return n
+        if any((r, c) == rc and d != digit for r, c, d in s.placements):
+            return n
+    return None
+
+
+def _triples(puzzle, per_point: int):
+    """(grid in progress, cell, digit, solution digit) questions along the walkthrough."""
+    full = explain(puzzle, timeout=30)
+    assert full.status == "solved"
+    sol = full.solution
+    out = []
+    for frac in POINTS:
+        k = int(len(full.steps) * frac)
+        at = _at(puzzle, full.steps, k)
+        board = proofcheck.Replay(at).board
+        picked = 0
+        for i, rc in enumerate(at.whites):
+            if board.written[i]:
+                continue
+            wrong = [d for d in range(1, 10) if board.masks[i] & BIT[d] and d != sol[i]]
+            if not wrong:
+                continue
+            out.append((at, rc, wrong[(i * 7) % len(wrong)], sol[i]))
+            picked += 1
+            if picked == per_point:
+                break
+    return out
+
+
+def _check(p, rc, digit, solution):
+    answer = why(p, rc, digit, timeout=60)
+    assert answer.kind == EXPLAINED, answer.message
+    steps = answer.steps
+    assert steps
+    assert proofcheck.check_walkthrough(p, steps) == []
+    rp = proofcheck.Replay(p)
+    for s in steps[:-1]:
+        rp.feed(s)
+    i = p.index[rc]
+    assert rp.board.masks[i] & BIT[digit]  # not out before the last step...
+    rp.feed(steps[-1])
+    assert not rp.board.masks[i] & BIT[digit]  # ...and out after it
+    path = _path(explain(p, timeout=60).steps, rc, digit)
+    assert path is not None and len(steps) <= path == answer.path
+    # the same cell's solution digit: the answer says so
+    assert why(p, rc, solution).kind == SOLUTION
+    return answer
+
+
+def _ask_all(questions) -> int:
+    """Check every question; returns how many answers were shorter than the path."""
+    shorter = 0
+    for p, rc, digit, solution in questions:
+        try:
+            answer = _check(p, rc, digit, solution)
+        except AssertionError as e:
+            raise AssertionError(f"why not {digit} in {cell_name(rc)}: {e}") from None
+        shorter += answer.path > len(answer.steps)
+    return shorter
+
+
+def test_why_not_on_the_bundled_puzzles_is_proved_short_and_reaches_the_target():
+    questions = []
+    for name, which in BUNDLED:
+        questions += _triples(load(ROOT / "puzzles" / name, name=which), 3)
+    assert len(questions) >= 25
+    # the closure leaves steps out: most answers are shorter than the walkthrough's path
+    assert _ask_all(questions) > len(questions) // 2
+
+
+def test_why_not_on_a_corpus_sample(corpus_dir):
+    from tests.support import corpus
+
+    questions = []
+    for pid in ("16", "40", "101"):
+        (cp,) = corpus.janko(root=corpus_dir, ids=[pid])
+        questions += _triples(cp.puzzle, 3)
+    assert len(questions) >= 25
+    _ask_all(questions)
+
+
+def test_on_k2_only_the_steps_that_lead_there():
+    p = load(K2)
+    # r4c3: the walkthrough takes 11 steps to write r3c3 = 4; a rule on r4c3's own run
+    # r1c3↓ 34/5 does it at once (unique intersection with r3c1→ 7/3)
+    answer = why(p, (3, 2), 4)
+    assert answer.kind == EXPLAINED
+    assert [s.rule for s in answer.steps] == ["unique-intersection"]
+    assert answer.steps[0].placements == [(2, 2, 4)]
+    assert answer.path == 11 and [s.n for s in answer.steps] == [1]
+    assert answer.text.startswith("Why 4 cannot go in r4c3: 1 step (the walkthrough takes 11")
+    assert answer.text.endswith("So 4 cannot go in r4c3: r3c3, in the same run r1c3↓ 34/5, "
+                                "holds it.")
+    # the closure alone, from the walkthrough's path: 3 of its 11 steps
+    from deducer.explain.why import closure
+
+    walk = explain(p).steps[:11]
+    assert [s.n for s in closure(p, walk)] == [2, 10, 11]
+
+
+def test_must_leaves_only_the_digit():
+    p = load(K2)
+    answer = why(p, (3, 2), 7, must=True)
+    assert answer.kind == EXPLAINED
+    assert proofcheck.check_walkthrough(p, answer.steps) == []
+    rp = proofcheck.Replay(p)
+    for s in answer.steps:
+        rp.feed(s)
+    assert rp.board.masks[p.index[(3, 2)]] == BIT[7]
+    assert len(answer.steps) < answer.path
+    assert why(p, (3, 2), 9, must=True).kind == NOT_SOLUTION
+
+
+def test_a_ladder_that_stalls_and_a_puzzle_with_several_solutions():
+    from deducer.explain import registry
+    from deducer.explain.why import NOT_FOUND, POSSIBLE
+
+    p = load(K2)
+    weak = [r for r in registry.load() if r.id == "naked-single"]
+    answer = why(p, (3, 2), 4, rules=weak)
+    assert answer.kind == NOT_FOUND and "stall" in answer.message and not answer.steps
+    several = load(ROOT / "puzzles" / "seed003-example.txt")
+    assert why(several, (1, 2), 2).kind == POSSIBLE  # r2c3 is 2 or 3 by the solution
+    assert why(several, (1, 2), 2, must=True).kind == POSSIBLE
+    assert why(several, (1, 2), 9).kind == EXPLAINED
+
+
+def test_a_written_cell_and_bad_questions():
+    from deducer.errors import PuzzleError
+
+    p = load(K2)
+    entered = p.with_entries({(3, 2): 7})
+    assert why(entered, (3, 2), 4).kind == WRITTEN
+    with pytest.raises(PuzzleError, match="not a white cell"):
+        why(p, (0, 0), 4)
+    with pytest.raises(PuzzleError, match="not a digit"):
+        why(p, (3, 2), 0)
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    got = capsys.readouterr()
+    return code, got.out, got.err
+
+
+def test_cli_text_json_and_exit_codes(capsys):
+    code, out, _ = run(capsys, "why", K2, "r4c3", "4")
+    assert code == 0 and out.startswith("Why 4 cannot go in r4c3: 1 step")
+    assert "1. Unique intersection: r3c3 is in r1c3↓ 34/5" in out
+    code, out, _ = run(capsys, "why", K2, "r4c3", "4", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["kind"] == "explained" and len(obj["steps"]) == 1
+    assert all("proof" in s for s in obj["steps"])
+    code, out, _ = run(capsys, "why", K2, "r4c3", "7")
+    assert code == 1 and "solution digit" in out
+    code, out, _ = run(capsys, "why", K2, "r4c3", "7", "--must")
+    assert code == 0 and out.startswith("Why r4c3 must be 7")
+
+
+@pytest.mark.parametrize("cell, digit, fragment", [
+    ("r1c1", "4", "r1c1 is not a white cell"),
+    ("x9", "4", "'x9' is not a cell like r3c4"),
+    ("r4c3", "10", "'10' is not a digit 1-9"),
+    ("r4c3", "0", "'0' is not a digit 1-9"),
+])
+def test_cli_bad_input_is_one_line_exit_2(capsys, cell, digit, fragment):
+    code, out, err = run(capsys, "why", K2, cell, digit)
+    assert code == 2 and not out
+    assert fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_names_in_messages_are_cell_names():
+    assert cell_name((3, 2)) == "r4c3"

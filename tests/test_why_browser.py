@@ -1,0 +1,64 @@
+"""The play page's "Why not?" (static/why.js) in a real headless Chromium: a button per
+pencil mark of the selected cell, and the answer in the hint box with its cells lit."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from browserkit import playwright_or_skip
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+ROOT = Path(__file__).resolve().parents[1]
+
+sync_api = playwright_or_skip()
+from deducer.app.play.server import create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from deducer.app.play.server import make_server, stop_server
+
+    d = tmp_path_factory.mktemp("whyroot")
+    (d / "k2.j").write_text((ROOT / "puzzles" / "seed000-k2.j").read_text(), encoding="utf-8")
+    srv = make_server(create_app(d, str(d / "k2.j")), 0)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.effective_port}/"
+    stop_server(srv)
+    thread.join(5)
+
+
+def test_why_not_a_pencil_mark(browser, server):
+    ctx = browser.new_context(viewport={"width": 1200, "height": 760})
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server)
+    pg.wait_for_selector("body[data-ready='1']")
+    assert pg.locator("#why-group button").count() == 0  # no marks: nothing to ask
+    pg.locator("#board .sq[data-r='3'][data-c='2']").click()  # r4c3 (its digit is 7)
+    pg.keyboard.press("Shift+Digit4")
+    pg.keyboard.press("Shift+Digit7")
+    buttons = pg.locator("#why-group button.why-digit")
+    # the buttons follow each key as it is let go: wait for the second
+    pg.wait_for_function("() => document.querySelectorAll('#why-group .why-digit').length == 2")
+    assert buttons.all_inner_texts() == ["4", "7"]
+    pg.locator("#why-group button.why-digit", has_text="4").click()
+    pg.wait_for_function("() => !document.body.classList.contains('busy')")
+    pg.wait_for_selector("#hint-box:not([hidden])")
+    assert pg.inner_text("#hint-level") == "Why not 4 in r4c3?"
+    text = pg.inner_text("#hint-text")
+    assert text.startswith("Why 4 cannot go in r4c3: 1 step")
+    assert "r3c3 = 4" in text
+    lit = pg.locator("#board .sq.hintcell")
+    assert lit.count() >= 2  # the cells of the steps, r4c3 among them
+    ARTIFACTS.mkdir(exist_ok=True)
+    pg.screenshot(path=str(ARTIFACTS / "why-not.png"))
+    pg.locator("#why-group button.why-digit", has_text="7").click()
+    pg.wait_for_function("() => document.getElementById('hint-text').textContent"
+                         ".includes('solution digit')")
+    assert pg.inner_text("#hint-level") == "Why not 7 in r4c3?"
+    ctx.close()
+    assert not errors, errors
