@@ -10,7 +10,6 @@ from ..explain.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
 from ..solve.propagate import run_filter
 from . import rule
-from .combination import matchable
 from .facts import (
     alts,
     both,
@@ -19,6 +18,7 @@ from .facts import (
     digits_and,
     free_mask,
     holds,
+    matchable,
     minus,
     proof,
     run_fact,

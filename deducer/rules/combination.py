@@ -16,32 +16,10 @@ from .facts import (
     digits_and,
     free_mask,
     holds,
+    matchable,
     proof,
     run_fact,
 )
-
-
-def matchable(digits: int, masks) -> bool:
-    """Can each cell get its own digit of ``digits``, every digit used exactly once?
-
-    (A perfect matching of cells to digits; ``len(masks)`` must equal the digit count.)
-    """
-    ms = sorted((m & digits for m in masks), key=lambda m: POP[m])
-    if len(ms) != POP[digits]:
-        return False
-    states = {0}
-    for m in ms:
-        nxt = set()
-        for s in states:
-            avail = m & ~s
-            while avail:
-                b = avail & -avail
-                avail ^= b
-                nxt.add(s | b)
-        if not nxt:
-            return False
-        states = nxt
-    return digits in states
 
 
 def hall_witness(digits: int, cells, masks) -> tuple[tuple[int, ...], int] | None:

@@ -13,7 +13,6 @@ from ..explain.state import Deduction
 from ..solve.propagate import run_filter
 from . import rule
 from .bounds import sum_limits
-from .combination import matchable
 from .facts import (
     alts,
     both,
@@ -22,6 +21,7 @@ from .facts import (
     digits_and,
     free_mask,
     holds,
+    matchable,
     proof,
     run_fact,
 )

@@ -9,7 +9,7 @@ no reminder of a clue), and every fact a proof keeps is named in the step's sent
 from __future__ import annotations
 
 from ..explain.state import Proof
-from ..puzzle.combos import ALL, DIGITS, combos
+from ..puzzle.combos import ALL, DIGITS, POP, combos
 
 
 def clue_combos(view, rid: int) -> tuple[int, ...]:
@@ -33,8 +33,6 @@ def stated_combos(view, rid: int, shown, facts: dict[int, int]) -> tuple[int, ..
     only what the step states (``facts``; a cell without one may hold any digit not written
     in the run): a list a sentence can give without naming a dead combination the reader
     would have to rule out for themselves."""
-    from .combination import matchable
-
     placed = view.placed_mask(rid)
     open_ = view.open_cells(rid)
     masks = [facts.get(j, free_mask(view, j, (rid,))) for j in open_]
@@ -126,3 +124,26 @@ def minus(total: int, placed_mask: int) -> str:
     if len(parts) == 1:
         return str(total)
     return " - ".join(parts) + f" = {need}"
+
+
+def matchable(digits: int, masks) -> bool:
+    """Can each cell get its own digit of ``digits``, every digit used exactly once?
+
+    (A perfect matching of cells to digits; ``len(masks)`` must equal the digit count.)
+    """
+    ms = sorted((m & digits for m in masks), key=lambda m: POP[m])
+    if len(ms) != POP[digits]:
+        return False
+    states = {0}
+    for m in ms:
+        nxt = set()
+        for s in states:
+            avail = m & ~s
+            while avail:
+                b = avail & -avail
+                avail ^= b
+                nxt.add(s | b)
+        if not nxt:
+            return False
+        states = nxt
+    return digits in states
