@@ -243,7 +243,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(_STOPPED)
         return EXIT_UNDECIDED
     except DeducerError as e:
-        print(f"deducer: error: {e}", file=sys.stderr)
+        from .batch.inputs import safe_text  # a file name may hold ESC: never to the terminal
+
+        print(f"deducer: error: {safe_text(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("deducer: interrupted", file=sys.stderr)

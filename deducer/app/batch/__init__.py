@@ -34,6 +34,9 @@ ENGINES = ("pool", "dask")
 RETRIES = 2
 #: a worker still busy this long after an item's time limit is killed
 GRACE = 1.0
+#: --jobs is capped at this many workers a core: more only adds memory and switching (a
+#: --jobs 100000 once forked thousands of workers for one puzzle)
+MAX_JOBS_PER_CORE = 4
 
 OnFail = Callable[[Any, str, str], Any]
 
@@ -77,6 +80,15 @@ def settings_from(args) -> Settings:
 
     if args.jobs < 1:
         raise DeducerError("--jobs must be at least 1")
+    from .pool import cpu_count
+
+    cap = MAX_JOBS_PER_CORE * cpu_count()
+    if args.jobs > cap:
+        import sys
+
+        print(f"deducer: --jobs {args.jobs} is more than this machine can use; using {cap} "
+              f"({MAX_JOBS_PER_CORE} a core)", file=sys.stderr)
+        args.jobs = cap
     if args.chunk is not None and args.chunk < 1:
         raise DeducerError("--chunk must be at least 1")
     if args.retries < 0:
@@ -143,6 +155,10 @@ def run(func: Callable[[Any], Any], items: Sequence, settings: Settings, on_fail
     it to the end, to stop the workers)."""
     if settings.engine not in ENGINES:
         raise ValueError(f"unknown engine {settings.engine!r}")
+    if settings.jobs > len(items):  # a worker per item at most
+        from dataclasses import replace
+
+        settings = replace(settings, jobs=max(1, len(items)))
     size = chunk_size(len(items), settings.jobs, settings.chunk, settings.engine)
     if settings.engine == "dask":
         from .dask_engine import DaskEngine

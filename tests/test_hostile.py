@@ -1,0 +1,296 @@
+"""Hostile input, round two: timeouts that hold everywhere, no orphaned workers, nothing
+destroyed, folders of real files (docs/bad-input.md lists every case and its answer).
+
+Tests that start processes bound their time and clean up after themselves; servers listen
+on 127.0.0.1 only. Inputs are tiny: CI has two cores.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from deducer.app.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles"
+K2 = (PUZZLES / "seed000-k2.j").read_text(encoding="utf-8")  # unique, Easy, ~0.1 s
+FOUR = "\\|5\\|16\\\n\\| | \n\\12| | \n"  # unique, 4 cells
+MULTI = "\\|4\\|16\\|6\\\n\\12| | | \n\\14| | | \n"  # three solutions
+
+
+def cli(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def env() -> dict:
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                DEDUCER_DEBUG="")
+
+
+def deducer(*argv, cwd=None, timeout=60, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "deducer", *map(str, argv)], cwd=cwd,
+                          env=env(), capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def rows_of(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def no_traceback(err: str) -> None:
+    assert "Traceback" not in err and "internal error" not in err, err
+
+
+# ------------------------------------------------------------------ workers and their parent
+def group_alive(pgid: int) -> list[int]:
+    """The processes still in process group ``pgid`` (zombies left out)."""
+    alive = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            alive.append(int(entry))
+    return alive
+
+
+def busy_folder(tmp_path: Path, n: int = 60) -> Path:
+    d = tmp_path / "in"
+    d.mkdir()
+    for k in range(n):
+        (d / f"{k:03d}.j").write_text(K2, encoding="utf-8")
+    return d
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("sig, jobs, command", [
+    (signal.SIGTERM, 2, "rate"), (signal.SIGKILL, 2, "rate"), (signal.SIGHUP, 2, "rate"),
+    (signal.SIGKILL, 1, "rate"), (signal.SIGTERM, 2, "generate"),
+])
+def test_killing_the_parent_leaves_no_worker(tmp_path, sig, jobs, command):
+    if command == "rate":
+        argv = ["rate", busy_folder(tmp_path), "--out", tmp_path / "r.jsonl"]
+    else:
+        argv = ["generate", "--size", "12x12", "--count", "50", "--seed", "1", "--out",
+                tmp_path / "gen"]
+    # the caller's pipes: a worker that outlives the parent keeps them open
+    proc = subprocess.Popen([sys.executable, "-m", "deducer", *map(str, argv), "-j", str(jobs),
+                             "--no-progress"], cwd=tmp_path, env=env(),
+                            start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(group_alive(proc.pid)) < 1 + jobs:
+            time.sleep(0.05)
+        assert len(group_alive(proc.pid)) >= 1 + jobs, "the workers never started"
+        time.sleep(0.5)
+        os.kill(proc.pid, sig)
+        proc.communicate(timeout=10)  # hangs while a worker holds the pipes
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and group_alive(proc.pid):
+            time.sleep(0.05)
+        assert group_alive(proc.pid) == []
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(timeout=10)
+
+
+def test_jobs_are_capped_with_a_message(tmp_path, capsys):
+    from deducer.app.batch import MAX_JOBS_PER_CORE
+    from deducer.app.batch.pool import cpu_count
+
+    t = time.monotonic()
+    code, out, err = cli(capsys, "rate", PUZZLES / "seed002-four.txt", "-j", "100000", "--csv")
+    assert code == 0 and time.monotonic() - t < 60
+    cap = MAX_JOBS_PER_CORE * cpu_count()
+    assert f"--jobs 100000 is more than this machine can use; using {cap}" in err
+    assert len(err.splitlines()) == 1
+
+
+def test_a_batch_starts_no_more_workers_than_items(monkeypatch):
+    from deducer.app.batch import Settings, run
+    from deducer.app.batch.pool import PoolEngine
+
+    started = []
+    real = PoolEngine._start
+
+    def counting(self, func):
+        started.append(1)
+        return real(self, func)
+
+    monkeypatch.setattr(PoolEngine, "_start", counting)
+    out = list(run(abs, [-3], Settings(jobs=8), lambda *a: None))
+    assert out == [3] and len(started) == 1
+
+
+# ------------------------------------------------------------------ FIFOs and special files
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_in_a_folder_is_an_unreadable_row_not_a_hang(tmp_path):
+    d = tmp_path / "d"
+    d.mkdir()
+    os.mkfifo(d / "pipe.txt")
+    (d / "a.txt").write_text(FOUR, encoding="utf-8")
+    for argv in (["rate", d, "--timeout", "5"], ["rate", str(d / "*.txt"), "--csv"],
+                 ["rate", d, "--out", tmp_path / "r.jsonl"]):
+        r = deducer(*argv, cwd=tmp_path, timeout=30)
+        no_traceback(r.stderr)
+        assert r.returncode == 2, (argv, r.stderr)
+    rows = rows_of(tmp_path / "r.jsonl")
+    assert [Path(r["source"]).name for r in rows] == ["a.txt", "pipe.txt"]
+    assert rows[1]["status"] == "unreadable" and "not a regular file (a FIFO)" in rows[1]["error"]
+
+
+# ------------------------------------------------------------------ standard input
+def test_standard_input_is_bounded_like_a_file(capsys, monkeypatch):
+    from deducer.puzzle.fileio import MAX_BYTES
+
+    class Endless(io.RawIOBase):  # /dev/zero without the device: reads never end
+        read_bytes = 0
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            Endless.read_bytes += len(b)
+            b[:] = b"0" * len(b)
+            return len(b)
+
+    stdin = io.TextIOWrapper(io.BufferedReader(Endless()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code, out, err = cli(capsys, "rate", "-", "--csv")
+    assert code == 2
+    assert f"<stdin>:1: line holds more than {MAX_BYTES} bytes" in out
+    assert Endless.read_bytes < 2 * MAX_BYTES
+
+
+def test_a_long_line_on_stdin_stops_the_reading_but_not_the_rows_before(capsys, monkeypatch):
+    from deducer.puzzle.fileio import MAX_BYTES
+
+    data = (PUZZLES / "seed002-four.txt").read_text()
+    from deducer.puzzle import formats
+
+    url = formats.dumps(formats.loads(data), "puzzlink").strip()
+    text = url + "\n" + "x" * (MAX_BYTES + 10) + "\n" + url + "\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    code, out, _ = cli(capsys, "rate", "-", "--json")
+    rows = json.loads(out)["puzzles"]
+    assert [r["status"] for r in rows] == ["solved", "unreadable"]
+    assert code == 2
+
+
+# ------------------------------------------------------------------ outputs onto inputs
+def test_out_onto_an_input_is_refused_even_with_force(tmp_path, capsys):
+    gen = tmp_path / "gen.jsonl"
+    from deducer.puzzle import formats
+
+    line = json.dumps({"puzzle": json.loads(formats.dumps(formats.loads(FOUR), "json"))})
+    gen.write_text(line + "\n", encoding="utf-8")
+    before = gen.read_bytes()
+    for extra in ((), ("--force",), ("--resume",)):
+        code, _, err = cli(capsys, "rate", gen, "--out", gen, *extra)
+        assert code == 2 and "is also an input" in err, err
+        assert gen.read_bytes() == before
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(gen)
+    code, _, err = cli(capsys, "rate", link, "--out", gen, "--force")
+    assert code == 2 and "is also an input" in err
+    assert gen.read_bytes() == before
+
+
+def test_out_inside_the_rated_folder_is_not_rated_and_resumes(tmp_path, capsys):
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / "a.txt").write_text(FOUR, encoding="utf-8")
+    (d / "b.txt").write_text(MULTI, encoding="utf-8")
+    out = d / "rows.jsonl"
+    code, said, _ = cli(capsys, "rate", d, "--out", out)
+    assert code == 1 and said.startswith("2 puzzles")
+    code, said, err = cli(capsys, "rate", d, "--out", out, "--resume")
+    assert code == 1 and "(2 kept from before)" in said, err
+    assert [Path(r["source"]).name for r in rows_of(out)] == ["a.txt", "b.txt"]
+    # a rows file from another run is no puzzle either: skipped, not unreadable
+    code, said, err = cli(capsys, "rate", d, "--out", tmp_path / "again.jsonl")
+    assert code == 1 and said.startswith("2 puzzles") and "skipped 1 file" in err
+
+
+# ------------------------------------------------------------------ folders of real files
+def real_folder(tmp_path: Path) -> Path:
+    d = tmp_path / "real"
+    d.mkdir()
+    (d / "a.txt").write_text(FOUR, encoding="utf-8")
+    (d / "k2.j").write_text(K2, encoding="utf-8")
+    (d / "SOURCE.md").write_text("# Where these come from\n\nA site.\n", encoding="utf-8")
+    (d / "page.html").write_text("<!doctype html><title>x</title>\n", encoding="utf-8")
+    (d / "shot.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (d / "print.pdf").write_bytes(b"%PDF-1.7\n\xe2\xe3\xcf\xd3\n")
+    (d / "solver.py").write_text("print('hello')\n", encoding="utf-8")
+    (d / "rules.yaml").write_text("rules: []\n", encoding="utf-8")
+    (d / "expected.json").write_text('{"a.txt": "unique"}\n', encoding="utf-8")
+    (d / "empty.txt").write_bytes(b"")
+    return d
+
+
+def test_a_folder_reads_its_puzzles_and_skips_the_rest(tmp_path, capsys):
+    d = real_folder(tmp_path)
+    code, out, err = cli(capsys, "rate", d, "--csv")
+    assert code == 0, err
+    files = [line.split(",")[0] for line in out.splitlines()[1:]]
+    assert files == [str(d / "a.txt"), str(d / "k2.j")]
+    assert err.startswith(f"deducer: skipped 8 files that hold no puzzle in a format deducer "
+                          f"reads: {d / 'SOURCE.md'}, ") and err.endswith(" and 3 more\n")
+    assert len(err.splitlines()) == 1
+    # a file named on the command line is read whatever it is
+    code, out, err = cli(capsys, "rate", d / "SOURCE.md", "--csv")
+    assert code == 2 and "unreadable" in out
+
+
+def test_a_broken_puzzle_in_a_folder_is_still_unreadable(tmp_path, capsys):
+    d = real_folder(tmp_path)
+    (d / "bad.txt").write_text("\\|46\\\n\\| \n", encoding="utf-8")  # a puzzle, clue too big
+    code, out, err = cli(capsys, "rate", d, "--csv")
+    assert code == 2
+    assert "out of range" in out and "bad.txt" in out
+
+
+def test_the_bundled_puzzles_folder_rates_without_bad_input(capsys):
+    code, out, err = cli(capsys, "rate", PUZZLES, "--csv", "--timeout", "20")
+    assert code in (0, 1), err
+    assert "unreadable" not in out
+    assert "skipped" in err and "expected.json" in err
+
+
+CORPUS = Path(os.environ.get("DEDUCER_CORPUS") or ROOT.parent / "shared" / "corpus")
+#: a few folders of the corpus, in different notations (the full sweep: DEDUCER_CORPUS_RATE=1)
+SAMPLE = ("adi7em-kakuro-solver", "marcelgarus-kakuro", "puzzlink-urls", "pzprjs",
+          "minizinc-benchmarks")
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the corpus is absent (set DEDUCER_CORPUS)")
+def test_corpus_folders_rate_without_an_unreadable_row(tmp_path):
+    folders = sorted(p for p in CORPUS.iterdir() if p.is_dir())
+    if not os.environ.get("DEDUCER_CORPUS_RATE"):
+        folders = [p for p in folders if p.name in SAMPLE]
+    out = tmp_path / "r.jsonl"
+    r = deducer("rate", *folders, "--out", out, "--timeout", "0.2", "-j", "2", "--no-progress",
+                cwd=tmp_path, timeout=3600)
+    no_traceback(r.stderr)
+    bad = [row for row in rows_of(out) if row["status"] in ("unreadable", "failed")]
+    assert bad == [], bad[:5]
+    assert r.returncode in (0, 1, 4), r.stderr
