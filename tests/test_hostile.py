@@ -294,3 +294,56 @@ def test_corpus_folders_rate_without_an_unreadable_row(tmp_path):
     bad = [row for row in rows_of(out) if row["status"] in ("unreadable", "failed")]
     assert bad == [], bad[:5]
     assert r.returncode in (0, 1, 4), r.stderr
+
+
+# ------------------------------------------------------------------ generate's outputs
+@pytest.mark.parametrize("argv, says", [
+    (["--out", "/proc/gen"], "cannot write"),
+    (["--out", "/sys/x"], "cannot write"),
+    (["--jsonl", "/proc/x.jsonl"], "cannot write"),
+    (["--jsonl", "/nonexist/x.jsonl"], "does not exist"),
+    (["--out", "x" * 300], "file name is too long"),
+    (["--jsonl", "y" * 300 + ".jsonl"], "file name is too long"),
+    (["--count", "9223372036854775808"], "--count must be 1..1000000"),
+])
+def test_generate_refuses_bad_output_places(tmp_path, argv, says):
+    r = deducer("generate", "--size", "6x6", "--seed", "1", *argv, cwd=tmp_path)
+    no_traceback(r.stderr)
+    assert r.returncode == 2 and says in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+
+
+def test_generate_checks_every_output_before_making_any(tmp_path, capsys):
+    ex = tmp_path / "ex"
+    ex.mkdir()
+    (ex / "0002.txt").write_text("mine\n", encoding="utf-8")
+    code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "1", "--count", "3",
+                       "--out", ex, "--no-progress")
+    assert code == 2 and "already holds 0002.txt" in err
+    assert sorted(p.name for p in ex.iterdir()) == ["0002.txt"]
+    code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "1", "--out",
+                       tmp_path / "same1", "--jsonl", tmp_path / "same1" / "0001.txt")
+    assert code == 2 and "--jsonl names one of the puzzle files" in err
+    assert not (tmp_path / "same1").exists()
+
+
+def test_generate_resumes_an_interrupted_run(tmp_path, capsys):
+    common = ["generate", "--size", "7x7", "--seed", "4", "--count", "3", "--no-progress"]
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert cli(capsys, *common, "--out", a, "--jsonl", tmp_path / "a.jsonl")[0] == 0
+    assert cli(capsys, *common, "--out", b, "--jsonl", tmp_path / "b.jsonl")[0] == 0
+    # b as an interrupt leaves it: two puzzle files, a line and a half
+    (b / "0003.txt").unlink()
+    data = (tmp_path / "b.jsonl").read_bytes()
+    (tmp_path / "b.jsonl").write_bytes(data[:data.index(b"\n") + 30])
+    code, _, err = cli(capsys, *common, "--out", b, "--jsonl", tmp_path / "b.jsonl")
+    assert code == 2 and "--resume" in err
+    code, _, err = cli(capsys, *common, "--out", b, "--jsonl", tmp_path / "b.jsonl",
+                       "--resume")
+    assert code == 0 and "1 of 3 puzzles were made before" in err, err
+    untimed = [{**row, "seconds": None} for row in rows_of(tmp_path / "a.jsonl")]
+    assert [{**row, "seconds": None} for row in rows_of(tmp_path / "b.jsonl")] == untimed
+    for name in ("0001.txt", "0002.txt", "0003.txt"):
+        assert (b / name).read_bytes() == (a / name).read_bytes()
+    code, _, err = cli(capsys, "generate", "--size", "7x7", "--count", "3", "--out", b,
+                       "--resume")
+    assert code == 2 and "needs the --seed" in err
