@@ -347,3 +347,34 @@ def test_generate_resumes_an_interrupted_run(tmp_path, capsys):
     code, _, err = cli(capsys, "generate", "--size", "7x7", "--count", "3", "--out", b,
                        "--resume")
     assert code == 2 and "needs the --seed" in err
+
+
+# ------------------------------------------------------------------ timeouts that hold
+def islands_text(rows: int = 41, cols: int = 60) -> str:
+    """A grid of 2-cell runs that share nothing: each has two solutions, so the whole grid
+    has 2**(number of runs) and every solution takes a full-grid check."""
+    lines = []
+    for r in range(rows):
+        cells: list[str] = []
+        if r % 2:
+            while len(cells) + 3 <= cols:
+                cells += ["\\3", " ", " "]
+        lines.append("|".join(cells + ["\\"] * (cols - len(cells))))
+    return "\n".join(lines) + "\n"
+
+
+def test_solve_keeps_its_timeout_while_listing_solutions(tmp_path):
+    from deducer import api
+    from deducer.puzzle import formats
+
+    puzzle = formats.loads(islands_text())
+    t = time.monotonic()
+    r = api.solve(puzzle, max_solutions=100000, timeout=0.5)
+    assert time.monotonic() - t < 2.5
+    assert not r.complete and r.solutions
+    (tmp_path / "islands.txt").write_text(islands_text(), encoding="utf-8")
+    run = deducer("solve", "islands.txt", "--json", "--max-solutions", "100000", "--timeout",
+                  "1", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["complete"] is False and data["solution_count"] > 0
