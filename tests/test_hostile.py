@@ -378,3 +378,126 @@ def test_solve_keeps_its_timeout_while_listing_solutions(tmp_path):
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     assert data["complete"] is False and data["solution_count"] > 0
+
+
+def unclued_text(n: int = 170) -> str:
+    """An n x n grid of 9-cell runs with no clue: every hint rule has a lot to look at."""
+    return "\n".join("|".join("\\" if r % 10 == 0 or c % 10 == 0 else " " for c in range(n))
+                     for r in range(n)) + "\n"
+
+
+def test_hint_keeps_its_timeout(tmp_path):
+    from deducer import api
+    from deducer.puzzle import formats
+
+    puzzle = formats.loads(unclued_text())
+    t = time.monotonic()
+    h = api.hint(puzzle, "full", timeout=1)
+    assert time.monotonic() - t < 2.5
+    assert h.kind == "timeout" and "time limit" in h.text
+    (tmp_path / "u.txt").write_text(unclued_text(), encoding="utf-8")
+    r = deducer("hint", "u.txt", "--timeout", "1", cwd=tmp_path)
+    assert r.returncode == 4 and "time limit" in r.stdout, r.stderr
+
+
+# ------------------------------------------------------------------ the play server
+@pytest.fixture()
+def served(tmp_path, monkeypatch):
+    """A real play server on 127.0.0.1 (any free port), stopped after the test."""
+    import threading
+
+    from deducer.app.play import server as play
+
+    monkeypatch.setattr(play, "TIMEOUT", 3.0)  # each hint's limit, short for the test
+    root = tmp_path / "root"
+    root.mkdir()
+    made = []
+
+    def start(**kw):
+        srv = play.make_server(play.create_app(root, None), 0, **kw)
+        thread = threading.Thread(target=srv.run, daemon=True)
+        thread.start()
+        made.append((srv, thread))
+        return srv.effective_port
+
+    yield start
+    for srv, thread in made:
+        play.stop_server(srv)
+        thread.join(5)
+
+
+def _get_start(port: int, timeout: float = 5) -> float:
+    """Seconds /api/start took to answer 200."""
+    import urllib.request
+
+    t = time.monotonic()
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/start", timeout=timeout) as r:
+        assert r.status == 200
+    return time.monotonic() - t
+
+
+def test_play_answers_start_while_four_slow_hints_run(served):
+    import threading
+    import urllib.request
+
+    from deducer.puzzle import formats
+
+    port = served()
+    body = json.dumps({"puzzle": json.loads(formats.dumps(formats.loads(unclued_text()),
+                                                          "json")), "level": "full"}).encode()
+    answers: list = []
+
+    def ask():
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/hint", data=body,
+                                     headers={"Content-Type": "application/json"})
+        t = time.monotonic()
+        with urllib.request.urlopen(req, timeout=60) as r:
+            answers.append((json.load(r)["kind"], time.monotonic() - t))
+
+    hints = [threading.Thread(target=ask) for _ in range(4)]
+    for h in hints:
+        h.start()
+    time.sleep(1.0)  # the four are deep in their rules now
+    took = [_get_start(port) for _ in range(3)]
+    for h in hints:
+        h.join(30)
+    assert max(took) < 1.0, took
+    assert [kind for kind, _ in answers] == ["timeout"] * 4
+    assert max(s for _, s in answers) < 3.0 + 2.0
+
+
+def test_play_keeps_answering_with_200_slow_clients(served):
+    import socket
+
+    port = served(request_timeout=2)
+    slow = []
+    try:
+        for _ in range(200):  # each sends its body a byte at a time, never idle for long
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"POST /api/parse HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+            slow.append(s)
+        for _ in range(3):
+            assert _get_start(port) < 1.0
+        for s in slow[:20]:
+            s.sendall(b" ")
+        deadline = time.monotonic() + 6
+        for s in slow:  # hung up on once their request has taken over 2 s to arrive
+            s.settimeout(max(0.1, deadline - time.monotonic()))
+            assert s.recv(1024) == b""
+    finally:
+        for s in slow:
+            s.close()
+
+
+def test_play_save_refuses_a_name_too_long(tmp_path):
+    from deducer.app.play.server import create_app
+    from deducer.puzzle import formats
+
+    root = tmp_path / "root"
+    root.mkdir()
+    client = create_app(root, None).test_client()
+    puzzle = json.loads(formats.dumps(formats.loads(FOUR), "json"))
+    resp = client.post("/api/save", json={"puzzle": puzzle, "format": "pipe",
+                                          "path": "x" * 300 + ".txt"})
+    assert resp.status_code == 400 and "too long" in resp.get_json()["error"]
