@@ -501,3 +501,48 @@ def test_play_save_refuses_a_name_too_long(tmp_path):
     resp = client.post("/api/save", json={"puzzle": puzzle, "format": "pipe",
                                           "path": "x" * 300 + ".txt"})
     assert resp.status_code == 400 and "too long" in resp.get_json()["error"]
+
+
+# ------------------------------------------------------------------ a timeout inside cairo
+CAIRO_LIKE = """
+import sys, time
+import deducer.render.svg as svg
+
+def to_png(text, scale=2.0):  # as cairo does: Python callbacks inside C, errors swallowed
+    end = time.monotonic() + 2
+    while time.monotonic() < end:
+        try:
+            time.sleep(0.01)
+        except BaseException:
+            print("Exception ignored from cffi callback", file=sys.stderr)
+            raise RuntimeError("cairo: WRITE_ERROR") from None
+    return b"png"
+
+svg.to_png = to_png
+from deducer.app.cli import main
+sys.exit(main())
+"""
+
+
+def test_a_timeout_while_writing_a_png_stops_cleanly(tmp_path):
+    t = time.monotonic()
+    r = subprocess.run([sys.executable, "-c", CAIRO_LIKE, "render", str(PUZZLES /
+                        "seed002-four.txt"), "--png", "o.png", "--timeout", "0.3"],
+                       cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 4, r.stderr
+    assert "stopped: the time limit" in r.stderr and "ignored" not in r.stderr
+    assert time.monotonic() - t < 10
+    assert not (tmp_path / "o.png").exists()
+
+
+# ------------------------------------------------------------------ rule files
+@pytest.mark.parametrize("text", [
+    "rules: " + "[" * 50000 + "]" * 50000 + "\n",
+    "rules: " + "{a: " * 20000 + "1" + "}" * 20000 + "\n",
+    "rules:\n" + "".join(" " * k + f"a{k}:\n" for k in range(1, 1500)) + " " * 1500 + "x: 1\n",
+])
+def test_deeply_nested_rule_yaml_is_a_one_line_error(tmp_path, capsys, text):
+    (tmp_path / "r.yaml").write_text(text, encoding="utf-8")
+    code, _, err = cli(capsys, "explain", PUZZLES / "seed000-k2.j", "--rules",
+                       tmp_path / "r.yaml", "--json")
+    assert code == 2 and "nested too deeply" in err and len(err.splitlines()) == 1, err
