@@ -546,3 +546,33 @@ def test_deeply_nested_rule_yaml_is_a_one_line_error(tmp_path, capsys, text):
     code, _, err = cli(capsys, "explain", PUZZLES / "seed000-k2.j", "--rules",
                        tmp_path / "r.yaml", "--json")
     assert code == 2 and "nested too deeply" in err and len(err.splitlines()) == 1, err
+
+
+# ------------------------------------------------------------------ control characters
+EVIL = "evil\x1b]0;TITLE\x07"
+
+
+def test_control_characters_never_reach_the_terminal(tmp_path, capsys):
+    d = tmp_path / "d"
+    d.mkdir()
+    (d / f"{EVIL}.txt").write_text(FOUR, encoding="utf-8")
+    (d / f"{EVIL}-bad.txt").write_text("\\|46\\\n\\| \n", encoding="utf-8")
+    for fmt in ((), ("--csv",)):
+        code, out, err = cli(capsys, "rate", d, *fmt)
+        assert code == 2
+        assert "\x1b" not in out + err and "\x07" not in out + err
+        assert "evil\\x1b]0;TITLE\\x07.txt" in out
+    code, _, err = cli(capsys, "solve", d / f"{EVIL}-bad.txt")
+    assert code == 2 and "\x1b" not in err and "evil\\x1b" in err
+
+
+def test_control_characters_in_a_puzzle_name_stay_out_of_html(tmp_path, capsys):
+    from deducer.puzzle import formats
+
+    obj = json.loads(formats.dumps(formats.loads(FOUR), "json"))
+    obj["name"] = EVIL
+    (tmp_path / "p.json").write_text(json.dumps(obj), encoding="utf-8")
+    code, _, err = cli(capsys, "explain", tmp_path / "p.json", "--html", tmp_path / "p.html")
+    assert code == 0, err
+    page = (tmp_path / "p.html").read_text(encoding="utf-8")
+    assert "\x1b" not in page and "\x07" not in page and "evil\ufffd]0;TITLE\ufffd" in page
