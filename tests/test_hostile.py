@@ -576,3 +576,48 @@ def test_control_characters_in_a_puzzle_name_stay_out_of_html(tmp_path, capsys):
     assert code == 0, err
     page = (tmp_path / "p.html").read_text(encoding="utf-8")
     assert "\x1b" not in page and "\x07" not in page and "evil\ufffd]0;TITLE\ufffd" in page
+
+
+# ------------------------------------------------------------------ a lost Dask scheduler
+def test_a_dask_scheduler_killed_mid_run_is_one_line_and_keeps_the_rows(tmp_path):
+    pytest.importorskip("distributed")
+    d = busy_folder(tmp_path, 300)
+    spawn = dict(cwd=tmp_path, env=env(), start_new_session=True, stdout=subprocess.DEVNULL,
+                 stderr=subprocess.DEVNULL)
+    sched_file = tmp_path / "sched.json"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                                  "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                  "--scheduler-file", str(sched_file)], **spawn)
+    procs = [scheduler]
+    try:
+        deadline = time.monotonic() + 60
+        while not sched_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.3)
+        address = json.loads(sched_file.read_text())["address"]
+        procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                       address, "--nworkers", "1", "--nthreads", "1",
+                                       "--no-dashboard"], **spawn))
+        out = tmp_path / "r.jsonl"
+        rate = subprocess.Popen([sys.executable, "-m", "deducer", "rate", str(d), "--out",
+                                 str(out), "--engine", "dask", "--scheduler", address,
+                                 "--no-progress"], cwd=tmp_path, env=env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        procs.append(rate)
+        while time.monotonic() < deadline and not (out.exists() and
+                                                    out.read_bytes().count(b"\n") >= 5):
+            time.sleep(0.05)
+        os.killpg(scheduler.pid, signal.SIGKILL)
+        _, err = rate.communicate(timeout=120)
+        assert rate.returncode == 2, err
+        assert err.startswith("deducer: error: lost the Dask scheduler at ") and \
+            len(err.splitlines()) == 1, err
+        rows = rows_of(out)
+        assert 5 <= len(rows) < 300
+    finally:
+        for proc in procs:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            proc.wait(timeout=10)
