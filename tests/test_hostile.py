@@ -278,6 +278,9 @@ def test_the_bundled_puzzles_folder_rates_without_bad_input(capsys):
 
 CORPUS = Path(os.environ.get("DEDUCER_CORPUS") or ROOT.parent / "shared" / "corpus")
 #: a few folders of the corpus, in different notations (the full sweep: DEDUCER_CORPUS_RATE=1)
+#: the one corpus file that is broken as its source says: its stored grid repeats a digit
+#: in a run (tests/test_formats.py), so it is rightly unreadable
+BROKEN = "ifilot-cx16-kakuro/031.puz"
 SAMPLE = ("adi7em-kakuro-solver", "marcelgarus-kakuro", "puzzlink-urls", "pzprjs",
           "minizinc-benchmarks")
 
@@ -291,9 +294,12 @@ def test_corpus_folders_rate_without_an_unreadable_row(tmp_path):
     r = deducer("rate", *folders, "--out", out, "--timeout", "0.2", "-j", "2", "--no-progress",
                 cwd=tmp_path, timeout=3600)
     no_traceback(r.stderr)
-    bad = [row for row in rows_of(out) if row["status"] in ("unreadable", "failed")]
+    rows = rows_of(out)
+    bad = [row for row in rows if row["status"] in ("unreadable", "failed")
+           and not row["source"].endswith(BROKEN)]
     assert bad == [], bad[:5]
-    assert r.returncode in (0, 1, 4), r.stderr
+    broken = any(row["source"].endswith(BROKEN) for row in rows)
+    assert r.returncode in ((2,) if broken else (0, 1, 4)), r.stderr
 
 
 # ------------------------------------------------------------------ generate's outputs

@@ -220,10 +220,18 @@ class Engine:
             if self.stop_above is not None and step.weight > self.stop_above + 1e-9:
                 return OVER
 
+    def _late(self) -> bool:
+        """Past the deadline? (Seconds only: a work budget is counted where work is done, so
+        that it stops a walk at the same point on any machine.)"""
+        deadline = self.context.deadline
+        return deadline is not None and time.perf_counter() > deadline
+
     def step(self) -> Step | None:
         """Find and apply the next deduction of the simplest rule that has one."""
         available = 0 if self.lean else self._count_available()
         for rule in self.rules:
+            if self._late():  # a big grid's scan by each simple rule adds up to seconds
+                return None
             found = self._ask(rule)
             if found is not None:
                 ded, effect = found
@@ -233,6 +241,8 @@ class Engine:
     def next_deduction(self):
         """The deduction the next step would apply, without applying it (for hints)."""
         for rule in self.rules:
+            if self._late():
+                return None
             found = self._ask(rule)
             if found is not None:
                 return rule, found[0], found[1]
@@ -251,7 +261,9 @@ class Engine:
         view = self.view
         if rule.scope == "run":
             ds = self.dirty[rule.id]
-            for rid in sorted(ds):
+            for k, rid in enumerate(sorted(ds)):
+                if k & 63 == 63 and self._late():
+                    return None
                 for ded in rule.call(view, rid) or ():
                     effect = self._effect(rule, ded)
                     if effect is not None:
