@@ -627,3 +627,14 @@ def test_a_dask_scheduler_killed_mid_run_is_one_line_and_keeps_the_rows(tmp_path
             except (ProcessLookupError, PermissionError):
                 pass
             proc.wait(timeout=10)
+
+
+def test_explain_keeps_its_timeout_on_a_huge_grid():
+    from deducer import api
+    from deducer.puzzle import formats
+
+    puzzle = formats.loads(unclued_text())
+    t = time.monotonic()
+    exp = api.explain(puzzle, timeout=1)
+    assert time.monotonic() - t < 2.5
+    assert exp.status == "timeout"
