@@ -214,6 +214,13 @@ def test_out_onto_an_input_is_refused_even_with_force(tmp_path, capsys):
     assert gen.read_bytes() == before
 
 
+def test_out_with_a_name_too_long_is_a_one_line_error(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text(FOUR, encoding="utf-8")
+    for out in ("x" * 300 + ".jsonl", "x" * 300 + ".parquet"):
+        code, _, err = cli(capsys, "rate", tmp_path / "a.txt", "--out", tmp_path / out)
+        assert code == 2 and "file name is too long" in err and len(err.splitlines()) == 1
+
+
 def test_out_inside_the_rated_folder_is_not_rated_and_resumes(tmp_path, capsys):
     d = tmp_path / "d"
     d.mkdir()
