@@ -108,14 +108,16 @@ def _lines(where: str, text: str) -> list[Task]:
     return tasks
 
 
-def file_tasks(path: str, fmt: str | None, name: str | None) -> list[Task]:
-    """The puzzles of one file: one task, one per named puzzle, or one per JSON line."""
+def file_tasks(path: str, fmt: str | None, name: str | None,
+               text: str | None = None) -> list[Task]:
+    """The puzzles of one file: one task, one per named puzzle, or one per JSON line
+    (``text``: the file's text, when it has been read already)."""
     from ...puzzle import formats
 
     if name is not None:
         return [Task(f"{path}:{name}", path=path, name=name)]
     try:
-        text = _read(path)
+        text = _read(path) if text is None else text
         if fmt is None and path.lower().endswith(LINE_SUFFIXES):
             return _lines(path, text) or [Task(path, error=f"{path}: no puzzle lines")]
         f = formats.get(fmt) if fmt else formats.detect(text, path)
@@ -184,14 +186,16 @@ def found_tasks(path: str, fmt: str | None, name: str | None) -> list[Task] | No
         # binary, not UTF-8 or too big: a puzzle file's name still gets its row saying why
         return file_tasks(path, fmt, name) if _puzzle_suffix(path) else None
     if path.lower().endswith(LINE_SUFFIXES):
-        return None if _is_rows_file(text) or not text.strip() else file_tasks(path, fmt, name)
+        if _is_rows_file(text) or not text.strip():
+            return None
+        return file_tasks(path, fmt, name, text)
     try:
         formats.detect(text, path)
     except DeducerError:
         return None
     except RecursionError:
         pass
-    return file_tasks(path, fmt, name)
+    return file_tasks(path, fmt, name, text)
 
 
 def stdin_tasks(stream, limit: int | None = None) -> list[Task]:
