@@ -194,12 +194,35 @@ def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it
     os._exit(EXIT_UNDECIDED)
 
 
+#: sections the backstop must not interrupt midway (depth), and a stop held off meanwhile
+_SHIELD = {"depth": 0, "pending": False}
+
+
 def _raise_time_limit(signum, frame):
     import signal
 
     signal.signal(signal.SIGALRM, _hard_stop)
     signal.setitimer(signal.ITIMER_REAL, HARD_AFTER)
+    if _SHIELD["depth"]:
+        _SHIELD["pending"] = True  # raised when the section ends (or the hard stop comes)
+        return
     raise TimeLimit()
+
+
+@contextlib.contextmanager
+def shielded():
+    """Hold the ``--timeout`` backstop's exception off a section that calls into a C library
+    with Python callbacks (cairo writing a PNG or PDF): raised inside a callback it is
+    printed as a traceback and swallowed, and the library then fails with an error of its
+    own. The stop comes at the end of the section, or as the hard stop, within a second."""
+    _SHIELD["depth"] += 1
+    try:
+        yield
+    finally:
+        _SHIELD["depth"] -= 1
+    if not _SHIELD["depth"] and _SHIELD["pending"]:
+        _SHIELD["pending"] = False
+        raise TimeLimit()
 
 
 @contextlib.contextmanager
@@ -254,7 +277,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(_STOPPED)
         return EXIT_UNDECIDED
     except DeducerError as e:
-        print(f"deducer: error: {e}", file=sys.stderr)
+        from .batch.inputs import safe_text  # a file name may hold ESC: never to the terminal
+
+        print(f"deducer: error: {safe_text(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("deducer: interrupted", file=sys.stderr)

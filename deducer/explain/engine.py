@@ -229,6 +229,12 @@ class Engine:
             if self.stop_above is not None and step.weight > self.stop_above + 1e-9:
                 return OVER
 
+    def _late(self) -> bool:
+        """Past the deadline? (Seconds only: a work budget is counted where work is done, so
+        that it stops a walk at the same point on any machine.)"""
+        deadline = self.context.deadline
+        return deadline is not None and time.perf_counter() > deadline
+
     def step(self) -> Step | None:
         """Find and apply the next deduction of the simplest rule that has one."""
         available = 0 if self.lean else self._count_available()
@@ -241,6 +247,8 @@ class Engine:
     def next_deduction(self) -> tuple[Rule, Deduction, Effect] | None:
         """The deduction the next step would apply, without applying it (for hints)."""
         for rule in self.rules:
+            if self._late():
+                return None
             found = self._ask(rule)
             if found is not None:
                 return rule, found[0], found[1]
@@ -250,7 +258,9 @@ class Engine:
         """The rule's first deduction that changes something, and what it changes."""
         if rule.scope == "run":
             ds = self.dirty[rule.id]
-            for rid in sorted(ds):
+            for k, rid in enumerate(sorted(ds)):
+                if k & 63 == 63 and self._late():  # a big grid's scan adds up to seconds
+                    return None
                 for found in self._effective(rule, rid):
                     return found
                 ds.discard(rid)

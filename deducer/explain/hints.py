@@ -36,6 +36,7 @@ Kept free of argparse and printing so the CLI and a web play mode can share it.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -180,6 +181,10 @@ def _several(verdict, puzzle: Puzzle) -> str:
             "settle those cells. ")
 
 
+TIMED_OUT = ("No hint within the time limit: the next deduction takes longer to find "
+             "(try again with more time).")
+
+
 def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | None = None,
          max_solutions: int = DEFAULT_CAP) -> Hint:
     """The next thing the player should do with ``puzzle`` (its entries and marks)."""
@@ -191,6 +196,9 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
     if rules is None:
         rules = registry.load()
+    # one deadline for the whole hint: the check, the walk (through the Engine's own
+    # deadline, which the expensive rules watch) and the last look at the solutions
+    deadline = None if timeout is None else time.perf_counter() + timeout
     verdict = check(puzzle, max_solutions=max_solutions, timeout=timeout)
     if verdict.status == "unsolvable":
         return _simple("unsolvable", level, _capital(verdict.message) + ".")
@@ -213,18 +221,23 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
                        warning)
     if verdict.status == "conflict":
         return _simple("conflict", level, _capital(verdict.message) + ".")
-    eng = Engine(puzzle, rules, use_entries=True)
+    eng = Engine(puzzle, rules, use_entries=True, deadline=deadline)
     skipped = 0
     reasoning: list = []  # (step, deduction, effect) of steps the player cannot see
     while True:
         if not eng.open_count:  # every placement is a hint, so only a full grid gets here
             return _simple("solved", level, "The grid is complete and correct.")
+        if eng.context.stopped():
+            return _simple("timeout", level, TIMED_OUT, skipped=skipped)
         found = eng.next_deduction()
         if found is None:
+            if eng.context.stopped():  # the expensive rules gave up at the deadline
+                return _simple("timeout", level, TIMED_OUT, skipped=skipped)
             text = "No rule of the ladder finds a deduction from here."
             from ..solve.search import solve
 
-            here = solve(puzzle, max_solutions=2, use_entries=True, timeout=timeout)
+            left = None if deadline is None else max(0.05, deadline - time.perf_counter())
+            here = solve(puzzle, max_solutions=2, use_entries=True, timeout=left)
             if len(here.solutions) > 1:
                 diff = differences(puzzle, here.solutions)
                 text = ("No deduction is possible: the puzzle has more than one solution "

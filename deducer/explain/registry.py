@@ -129,6 +129,9 @@ def _load_yaml(path: Path):
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise RuleError(f"malformed YAML: {problem}", path=str(path),
                         line=None if line is None else line + 1) from None
+    except RecursionError:  # the parser recurses once per level: [[[...]]] 50,000 deep
+        raise RuleError("malformed YAML: nested too deeply (a rule file needs a few levels)",
+                        path=str(path)) from None
     except (ValueError, OverflowError, TypeError) as e:
         # safe_load's constructors raise these for values they cannot build: an integer of
         # over 4300 digits, a date like 2024-13-45, a timestamp offset out of range

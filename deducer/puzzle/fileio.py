@@ -64,14 +64,7 @@ def check_output(path: str | Path, *, force: bool = False) -> None:
                            path=raw)
     p = Path(raw)
     parent = p.parent if str(p.parent) else Path(".")
-    try:
-        limit = os.pathconf(parent if parent.is_dir() else ".", "PC_NAME_MAX")
-    except (OSError, ValueError):
-        limit = 255
-    for part in p.parts:
-        if len(os.fsencode(part)) > limit:
-            raise DeducerError(f"file name is too long ({len(os.fsencode(part))} bytes; the "
-                               f"file system allows {limit})", path=raw[:60] + "...")
+    check_name(raw)
     try:
         if p.is_dir():
             raise DeducerError("is a folder; name the file to write inside it", path=raw)
@@ -83,6 +76,21 @@ def check_output(path: str | Path, *, force: bool = False) -> None:
         raise DeducerError("already exists; pass --force to overwrite it", path=raw)
     if not parent_ok:
         raise DeducerError(f"folder {str(parent)!r} does not exist", path=raw)
+
+
+def check_name(path: str | Path) -> None:
+    """Refuse a path with a part longer than the file system allows (one-line error)."""
+    raw = str(path)
+    p = Path(raw)
+    parent = p.parent if str(p.parent) else Path(".")
+    try:
+        limit = os.pathconf(parent if parent.is_dir() else ".", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    for part in p.parts:
+        if len(os.fsencode(part)) > limit:
+            raise DeducerError(f"file name is too long ({len(os.fsencode(part))} bytes; the "
+                               f"file system allows {limit})", path=raw[:60] + "...")
 
 
 def check_outputs(outputs: dict[str, str | None], *, force: bool = False) -> None:

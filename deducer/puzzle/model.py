@@ -6,6 +6,7 @@ from the grid, so every reader only has to produce squares (and optional extras)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -17,6 +18,9 @@ Coord = tuple[int, int]
 #: limits that keep a hostile or mistyped file from exhausting memory or time
 MAX_SIDE = 200  # squares per row or column (the largest real puzzles are 150x150)
 MAX_RUNS = 20_000
+#: characters a puzzle's name may not hold: a terminal obeys ESC and BEL (a name could
+#: retitle the window), and HTML escaping leaves them be
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 ACROSS = "A"
 DOWN = "D"
@@ -97,6 +101,10 @@ class Puzzle:
     name: str | None = None
     # source line of each grid row, for error messages (None where unknown)
     row_lines: tuple[int | None, ...] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.name is not None and _CONTROL.search(self.name):
+            object.__setattr__(self, "name", _CONTROL.sub("\ufffd", self.name))
 
     # ---- derived geometry -------------------------------------------------
     @property

@@ -152,6 +152,10 @@ class Oracle:
         """
         self.calls += 1
         s = self.solver
+        # before each call, not only when one runs out of conflicts: a caller asking for
+        # model after quick model would otherwise never hear of the deadline
+        if deadline is not None and time.perf_counter() > deadline:
+            raise OracleTimeout
         if deadline is None and budget is None:
             ok = s.solve(assumptions=assumptions)
             self._count()

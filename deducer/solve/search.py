@@ -546,6 +546,8 @@ class SolutionStream:
                     others = _prod(len(lists[j]) for j in range(len(lists)) if j != k)
                     if len(lists[k]) * others >= cap:
                         break
+                    if self.st.deadline is not None and time.perf_counter() > self.st.deadline:
+                        raise Timeout
                     nxt = next(gens[k], None)
                     if nxt is None:
                         done[k] = True
@@ -554,8 +556,13 @@ class SolutionStream:
             base = [SINGLE[m] for m in masks]
             rest = [k for k in range(len(islands)) if k != s]
             current = lists[s][0] if s >= 0 else ()
+            deadline = self.st.deadline
             while True:
                 for combo in itertools.product(*(lists[k] for k in rest)):
+                    # combining islands costs a grid check a solution: it must look at the
+                    # clock too (thousands of two-way islands once ran a minute past it)
+                    if deadline is not None and time.perf_counter() > deadline:
+                        raise Timeout
                     values = base.copy()
                     if s >= 0:
                         for i, v in zip(islands[s], current, strict=True):

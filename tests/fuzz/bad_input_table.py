@@ -180,20 +180,86 @@ CASES = [
       "same.out"]),
     ("Output named as a folder (newdir/)", {},
      ["convert", str(PUZZLES / "seed002-four.txt"), "--to", "json", "-o", "newdir/"]),
+    # round two
+    ("Solve listing the solutions of 600 two-way islands, stopped by --timeout", {}, None),
+    ("Hint on a 170x170 grid of unclued runs, stopped by --timeout", {}, None),
+    ("Explain on the same grid, stopped by --timeout", {}, None),
+    ("A folder with notes, pages, images and a rows file beside its puzzles (skipped)",
+     {"real/a.txt": FOUR, "real/SOURCE.md": b"# Where these come from\n",
+      "real/page.html": b"<!doctype html>\n", "real/shot.png": b"\x89PNG\r\n\x1a\n\x00",
+      "real/expected.json": b'{"a.txt": "unique"}\n',
+      "real/rows.jsonl": b'{"source": "x", "status": "solved"}\n'},
+     ["rate", "real", "--csv"]),
+    ("A FIFO in a folder", {"fifo/a.txt": FOUR, "fifo/pipe.txt": None},
+     ["rate", "fifo", "--csv", "--timeout", "5"]),
+    ("Standard input without end (/dev/zero)", {}, ["rate", "-", "--csv", "<", "/dev/zero"]),
+    ("--out naming an input, even with --force", {"gen.jsonl": b'{"puzzle": "https://puzz.'
+                                                  b'link/p?kakuro/2/2/n5g-c"}\n'},
+     ["rate", "gen.jsonl", "--out", "gen.jsonl", "--force"]),
+    ("--out inside the folder rated (its rows are not read), then --resume",
+     {"rated/a.txt": FOUR}, ["rate", "rated", "--out", "rated/rows.jsonl"]),
+    ("--jobs 100000", {}, ["rate", str(PUZZLES / "seed002-four.txt"), "-j", "100000"]),
+    ("A file name holding ESC and BEL (shown escaped)", {"evil\x1b]0;TITLE\x07.txt": b"x|\n"},
+     ["rate", "evil\x1b]0;TITLE\x07.txt", "--csv"]),
+    ("Rule file nested 50,000 deep", {"r.yaml": b"rules: " + b"[" * 50000 + b"]" * 50000},
+     "rules"),
+    ("generate into /proc", {}, ["generate", "--size", "6x6", "--seed", "1", "--out",
+                                 "/proc/gen"]),
+    ("generate --jsonl in a missing folder", {},
+     ["generate", "--size", "6x6", "--seed", "1", "--jsonl", "/nonexist/x.jsonl"]),
+    ("generate --jsonl name of 300 characters", {},
+     ["generate", "--size", "6x6", "--seed", "1", "--jsonl", "y" * 300 + ".jsonl"]),
+    ("generate --count 2**63", {}, ["generate", "--count", "9223372036854775808"]),
+    ("generate --out where one of the files exists", {"ex/0002.txt": b"mine\n"},
+     ["generate", "--size", "6x6", "--seed", "1", "--count", "3", "--out", "ex"]),
+    ("generate --jsonl naming a file --out writes", {},
+     ["generate", "--size", "6x6", "--seed", "1", "--out", "same1", "--jsonl",
+      "same1/0001.txt"]),
 ]
 
 
 def run(argv, cwd) -> tuple[int, str]:
     env = {**os.environ, "DEDUCER_DEBUG": "", "PYTHONHASHSEED": "0"}
-    r = subprocess.run([sys.executable, "-m", "deducer", *argv], cwd=cwd, capture_output=True,
-                       text=True, timeout=120, env=env)
+    stdin = None
+    if "<" in argv:  # standard input from a file
+        argv, stdin = argv[:argv.index("<")], open(argv[-1], "rb")  # noqa: SIM115
+    try:
+        r = subprocess.run([sys.executable, "-m", "deducer", *argv], cwd=cwd,
+                           capture_output=True, text=True, timeout=120, env=env, stdin=stdin)
+    finally:
+        if stdin is not None:
+            stdin.close()
     answer = r.stderr.strip() or (r.stdout.strip().splitlines() or [""])[0]
     if not r.stderr.strip() and argv[0] == "solve" and "--json" in argv:
         answer = r.stdout.strip()[:160] + " …"
+    if not r.stderr.strip() and argv[0] == "rate" and "--csv" in argv:
+        import csv
+
+        rows = list(csv.DictReader(r.stdout.splitlines()))
+        bad = [row for row in rows if row["status"] == "unreadable"]
+        if bad:
+            answer = f"(row) {bad[0]['file']}: unreadable: {bad[0]['error']}"
     if not r.stderr.strip() and argv[0] == "explain":
         data = json.loads(r.stdout)
         answer = f'(stdout JSON) "status": "{data["status"]}", "message": "{data["message"]}"'
     return r.returncode, answer.replace(str(PUZZLES) + "/", "puzzles/").replace(str(cwd), ".")
+
+
+def islands_text(rows: int = 41, cols: int = 60) -> str:
+    """2-cell runs that share nothing: 2**600 solutions, each a full-grid check."""
+    lines = []
+    for r in range(rows):
+        cells: list[str] = []
+        if r % 2:
+            while len(cells) + 3 <= cols:
+                cells += ["\\3", " ", " "]
+        lines.append("|".join(cells + ["\\"] * (cols - len(cells))))
+    return "\n".join(lines) + "\n"
+
+
+def unclued_text(n: int = 170) -> str:
+    return "\n".join("|".join("\\" if r % 10 == 0 or c % 10 == 0 else " " for c in range(n))
+                     for r in range(n)) + "\n"
 
 
 def cell(s: str) -> str:
@@ -210,8 +276,18 @@ def main() -> None:
             for name, data in files.items():
                 f = cwd / name
                 f.parent.mkdir(parents=True, exist_ok=True)
-                if name != "dir/x":
+                if data is None:
+                    os.mkfifo(f)
+                elif name != "dir/x":
                     f.write_bytes(data)
+            if what.startswith("Solve listing"):
+                (cwd / "islands.txt").write_text(islands_text())
+                argv = ["solve", "islands.txt", "--json", "--max-solutions", "100000",
+                        "--timeout", "1"]
+            if what.startswith(("Hint on a 170", "Explain on the same")):
+                (cwd / "unclued.txt").write_text(unclued_text())
+                argv = ["hint", "unclued.txt", "--timeout", "1"] if what.startswith("Hint") \
+                    else ["explain", "unclued.txt", "--json", "--timeout", "1"]
             if what.startswith("Over 20000 runs"):
                 n = 199
                 line0 = "|".join(["\\"] * (n + 1))
@@ -228,7 +304,10 @@ def main() -> None:
             if argv == "rules":
                 argv = ["explain", str(PUZZLES / "seed000-k2.j"), "--rules", "r.yaml", "--json"]
             code, answer = run(argv, cwd)
-            shown = " ".join(a if " " not in a else repr(a) for a in argv)
+            if what.startswith("--out inside"):  # and again: the rows are resumed, not read
+                code, answer = run(argv + ["--resume"], cwd)
+                argv = argv + ["--resume"]
+            shown = " ".join(a if " " not in a and a.isprintable() else repr(a) for a in argv)
             shown = shown.replace(str(PUZZLES) + "/", "puzzles/")
             rows.append(f"| {cell(what)} | `{cell(shown)}` | {code} | `{cell(answer)}` |")
             if (cwd / "PWNED").exists():
@@ -252,11 +331,26 @@ Nothing ever prints a traceback, and no input file is ever modified; output file
 written atomically and never over an existing file without `--force`.
 
 Limits: a puzzle or rule file is at most 4 MiB (checked before reading; no more is ever
-read), a grid at most 200x200 squares with at most 20000 runs; `solve` enumerates at most
-`--max-solutions` solutions (default 2) and `--timeout` bounds `solve`, `explain`, `hint`,
-`check`, `render` and each puzzle of `rules test`, stopping within a second of it whatever a
-rule does (a stopped `solve` reports the solutions found so far with `"complete": false`).
-Every output of a command is checked before any is written.
+read), and so is a line of standard input (`rate -`: a longer line is a row saying so, and
+the reading stops there); a grid at most 200x200 squares with at most 20000 runs; `solve`
+enumerates at most `--max-solutions` solutions (default 2) and `--timeout` bounds `solve`,
+`explain`, `hint`, `check`, `render`, each puzzle of `rate` and of `rules test`, and the API
+calls that take a timeout, stopping within a second of it whatever a rule does, with what
+was found so far (a stopped `solve` reports its solutions with `"complete": false`, a
+stopped `hint` says so and exits 4, a stopped `rate` keeps the rows written). `--jobs` is
+capped at 4 workers a core (with a message), and a batch never starts more workers than it
+has puzzles; `generate --count` is at most 1000000.
+
+Every output of a command is checked before any is written, and no output may be one of
+the command's inputs (`rate X --out X` is refused, `--force` or not). `generate` checks all
+its file names before it makes a puzzle, and `--resume` (with the same `--seed`) goes on
+with an interrupted run. A folder (or glob) given to `rate` or `rules test` is read for its
+puzzles only: a file is read when its text is a puzzle notation deducer knows; notes,
+pages, images, scripts, data files and rows files are skipped and counted in one line on
+stderr (a file named on the command line is always read), and the run's own `--out` is
+never read. FIFOs, sockets and devices found in a folder are never opened: each becomes an
+"unreadable" row. File names and puzzle names are shown with control characters escaped
+(names) or replaced by U+FFFD (puzzle names), so ESC and BEL never reach a terminal or a page.
 """
 
 TAIL = """
@@ -264,6 +358,20 @@ A faulty user rule is always reported as that rule's error, naming its file: a f
 deduction is found by replaying the steps against a solution (the row "Unsound rule"), and a
 malformed deduction (a cell or run out of range, a weight that is not a finite number, text
 that is not text) is refused when the rule yields it.
+
+Processes and servers (tested in `tests/test_hostile.py`, not tabulated):
+
+- Killing a batch's parent (`rate`, `generate`) by any signal, KILL included, ends its
+  workers within a second: each asks the kernel for its parent's death signal (Linux) and
+  watches its parent; none keeps the caller's pipes open.
+- A Dask scheduler that dies mid-run ends `rate` with one line (`lost the Dask scheduler
+  at ...`) and exit code 2; the rows already written are kept (`--resume` goes on).
+- A `--timeout` that falls while cairo writes a PNG or PDF stops the command with exit
+  code 4, never inside cairo's callbacks (which would print a traceback).
+- `deducer play` runs at most 4 long computations (solve, check, hint, generate...) at
+  once, answering another with 503 "busy", so the page's quick requests always find one of
+  its 6 threads; it holds up to 500 connections, closes one idle for 15 s or whose request
+  has not arrived whole after 10 s (slow clients), and refuses file names too long (400).
 """
 
 if __name__ == "__main__":

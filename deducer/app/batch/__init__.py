@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .settings import ENGINES, GRACE, RETRIES, OnFail, Settings  # noqa: F401  (shared)
+from .settings import ENGINES, GRACE, MAX_JOBS_PER_CORE, RETRIES, OnFail, Settings  # noqa: F401  (shared)
 
 
 def add_engine_args(p, what: str = "work") -> None:
@@ -58,6 +58,15 @@ def settings_from(args) -> Settings:
 
     if args.jobs < 1:
         raise DeducerError("--jobs must be at least 1")
+    from .pool import cpu_count
+
+    cap = MAX_JOBS_PER_CORE * cpu_count()
+    if args.jobs > cap:
+        import sys
+
+        print(f"deducer: --jobs {args.jobs} is more than this machine can use; using {cap} "
+              f"({MAX_JOBS_PER_CORE} a core)", file=sys.stderr)
+        args.jobs = cap
     if args.chunk is not None and args.chunk < 1:
         raise DeducerError("--chunk must be at least 1")
     if args.retries < 0:
@@ -124,6 +133,10 @@ def run(func: Callable[[Any], Any], items: Sequence, settings: Settings, on_fail
     it to the end, to stop the workers)."""
     if settings.engine not in ENGINES:
         raise ValueError(f"unknown engine {settings.engine!r}")
+    if settings.jobs > len(items):  # a worker per item at most
+        from dataclasses import replace
+
+        settings = replace(settings, jobs=max(1, len(items)))
     size = chunk_size(len(items), settings.jobs, settings.chunk, settings.engine)
     if settings.engine == "dask":
         from .dask_engine import DaskEngine

@@ -155,7 +155,28 @@ class DaskEngine:
 
     def map(self, func, chunks: Iterator[list], on_fail: OnFail
             ) -> Iterator[tuple[int, Any] | None]:
+        """(index, result) pairs in completion order, ``None`` as a heartbeat; a lost
+        scheduler ends the run with one line (the rows already given are kept)."""
+        from concurrent.futures import CancelledError
+
+        try:
+            yield from self._map(func, chunks, on_fail)
+        except (CancelledError, OSError) as e:
+            where = self.settings.scheduler or "the local cluster"
+            why = "its tasks were cancelled" if isinstance(e, CancelledError) else \
+                (str(e).strip().splitlines() or [type(e).__name__])[0]
+            raise DeducerError(f"lost the Dask scheduler at {where} ({why}); the rows "
+                               "given so far are kept") from None
+
+    def _map(self, func, chunks: Iterator[list], on_fail: OnFail
+             ) -> Iterator[tuple[int, Any] | None]:
         client, cluster = self._client()
+        if self.settings.scheduler:  # its client logs each failed reconnect: one line is ours
+            for name in list(logging.root.manager.loggerDict):
+                if name == "distributed" or name.startswith("distributed."):
+                    logging.getLogger(name).setLevel(logging.CRITICAL)
+        from concurrent.futures import CancelledError
+
         from distributed import wait
         from distributed.scheduler import KilledWorker
 
@@ -203,6 +224,9 @@ class DaskEngine:
                         yield idx, (payload if kind == "ok" else on_fail(item, kind, payload))
                 yield None
         finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+            try:
+                client.close(timeout=5)
+                if cluster is not None:
+                    cluster.close()
+            except (OSError, TimeoutError, CancelledError):
+                pass  # the scheduler is gone already

@@ -5,6 +5,13 @@ input, one puzzle per line: a puzz.link URL or a JSON line), expanded into one
 Nothing here can stop a batch: an entry that cannot be listed or read becomes a task that
 carries its error, and turns into a row saying why.
 
+A folder (or a glob) holds whatever its owner keeps next to the puzzles: notes, pages,
+images, scripts, the run's own rows. A file found there is read when its text is a puzzle
+notation deducer knows; anything else is skipped and counted (the command says how many), so
+a ``SOURCE.md`` does not make the batch "bad input". A file named on the command line is read
+whatever it holds. Special files (FIFOs, devices) in a folder are never opened (a FIFO would
+block): they become rows saying what they are. The run's own outputs are never read.
+
 JSON lines (``-`` lines, and ``.jsonl``/``.ndjson`` files such as ``deducer generate
 --jsonl`` writes) hold either a puzzle in deducer's JSON format or an object with a
 ``puzzle`` key (that JSON puzzle, or puzzle text such as a URL); their lines are only split
@@ -17,8 +24,9 @@ import glob
 import json
 import os
 import re
+import stat
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...errors import DeducerError, PuzzleError
 
@@ -38,13 +46,40 @@ class Task:
     error: str | None = None  # could not be listed or read: the row's reason
 
 
+@dataclass
+class Found:
+    """What the arguments expand to: the tasks, and the folder files skipped as no puzzle."""
+
+    tasks: list[Task] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    def note(self, limit: int = 5) -> str | None:
+        """One line naming the skipped files (None when nothing was skipped)."""
+        n = len(self.skipped)
+        if not n:
+            return None
+        shown = ", ".join(safe_text(s) for s in self.skipped[:limit])
+        more = f" and {n - limit} more" if n > limit else ""
+        return (f"deducer: skipped {n} file{'s' if n > 1 else ''} that hold"
+                f"{'s' if n == 1 else ''} no puzzle in a format deducer reads: {shown}{more}")
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def safe_text(s: str) -> str:
+    """``s`` with control characters shown as escapes: a file name or a puzzle name can
+    hold ESC or BEL, which a terminal would obey (retitle the window, say)."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], s)
+
+
 def _natural(path: str) -> list:
     """Sort key: 2.txt before 10.txt."""
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path)]
 
 
 def walk(folder: str) -> list[str]:
-    """Every regular file under ``folder``, hidden files and folders left out, in natural order."""
+    """Every file under ``folder``, hidden files and folders left out, in natural order."""
     found = []
     for top, dirs, files in os.walk(folder):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
@@ -73,14 +108,16 @@ def _lines(where: str, text: str) -> list[Task]:
     return tasks
 
 
-def file_tasks(path: str, fmt: str | None, name: str | None) -> list[Task]:
-    """The puzzles of one file: one task, one per named puzzle, or one per JSON line."""
+def file_tasks(path: str, fmt: str | None, name: str | None,
+               text: str | None = None) -> list[Task]:
+    """The puzzles of one file: one task, one per named puzzle, or one per JSON line
+    (``text``: the file's text, when it has been read already)."""
     from ...puzzle import formats
 
     if name is not None:
         return [Task(f"{path}:{name}", path=path, name=name)]
     try:
-        text = _read(path)
+        text = _read(path) if text is None else text
         if fmt is None and path.lower().endswith(LINE_SUFFIXES):
             return _lines(path, text) or [Task(path, error=f"{path}: no puzzle lines")]
         f = formats.get(fmt) if fmt else formats.detect(text, path)
@@ -94,10 +131,92 @@ def file_tasks(path: str, fmt: str | None, name: str | None) -> list[Task]:
     return [Task(path, path=path)]
 
 
-def stdin_tasks(stream) -> list[Task]:
-    """One task per non-empty, non-``#`` line of standard input."""
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _special(path: str) -> str | None:
+    """What ``path`` is when it is not a regular file (None for a regular file, or one that
+    cannot be looked at: reading it says why)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "a special file")
+
+
+def _puzzle_suffix(path: str) -> bool:
+    from ...puzzle import formats
+
+    suffix = os.path.splitext(path)[1].lower()
+    return bool(suffix) and (suffix in LINE_SUFFIXES or any(
+        suffix in formats.get(n).extensions for n in formats.names()))
+
+
+def _is_rows_file(text: str) -> bool:
+    """Does a JSON-lines text hold rows (``deducer rate --out``), not puzzles?"""
+    for line in text.split("\n"):
+        s = line.strip()
+        if s and not s.startswith("#"):
+            try:
+                obj = json.loads(s)
+            except (ValueError, RecursionError):
+                return False
+            return isinstance(obj, dict) and "source" in obj and "puzzle" not in obj \
+                and obj.get("format") != "deducer"
+    return False
+
+
+def found_tasks(path: str, fmt: str | None, name: str | None) -> list[Task] | None:
+    """The puzzles of a file found in a folder or by a glob; None when it holds none (a
+    note, a page, an image, an empty file: the caller counts it as skipped)."""
+    from ...puzzle import formats
+
+    special = _special(path)
+    if special is not None:
+        return [Task(path, path=path, error=f"{path}: not a regular file ({special}); "
+                                            "not read")]
+    if fmt is not None:
+        return file_tasks(path, fmt, name)
+    try:
+        text = _read(path)
+    except DeducerError:
+        # binary, not UTF-8 or too big: a puzzle file's name still gets its row saying why
+        return file_tasks(path, fmt, name) if _puzzle_suffix(path) else None
+    if path.lower().endswith(LINE_SUFFIXES):
+        if _is_rows_file(text) or not text.strip():
+            return None
+        return file_tasks(path, fmt, name, text)
+    try:
+        formats.detect(text, path)
+    except DeducerError:
+        return None
+    except RecursionError:
+        pass
+    return file_tasks(path, fmt, name, text)
+
+
+def stdin_tasks(stream, limit: int | None = None) -> list[Task]:
+    """One task per non-empty, non-``#`` line of standard input. A line is bounded like a
+    puzzle file (:data:`~deducer.puzzle.fileio.MAX_BYTES`): a longer one is a row saying so,
+    and ends the reading (the rest of it cannot be told from the next line's start)."""
+    from ...puzzle.fileio import MAX_BYTES
+
+    limit = MAX_BYTES if limit is None else limit
     tasks = []
-    for n, raw in enumerate(stream, 1):
+    n = 0
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            break
+        n += 1
+        if len(raw) > limit:
+            tasks.append(Task(f"<stdin>:{n}", line=n, error=f"<stdin>:{n}: line holds more "
+                              f"than {limit} bytes; a puzzle is limited to {limit} (standard "
+                              "input not read further)"))
+            break
         try:
             s = raw.decode("utf-8-sig" if n == 1 else "utf-8").strip()
         except UnicodeDecodeError:
@@ -112,9 +231,23 @@ def expand(args: Iterable[str], fmt: str | None = None, name: str | None = None,
            stdin=None) -> list[Task]:
     """Every puzzle the command-line arguments name, in the order given (a folder's and a
     glob's files in natural order)."""
+    return find(args, fmt, name, stdin).tasks
+
+
+def _key(path: str) -> str:
+    return os.path.realpath(path)
+
+
+def find(args: Iterable[str], fmt: str | None = None, name: str | None = None, stdin=None,
+         *, outputs: Iterable[str] = ()) -> Found:
+    """:func:`expand`, and the folder files skipped as holding no puzzle. ``outputs`` are
+    the run's own files: never read from a folder or glob, and refused when named as an
+    input (writing them would destroy that input)."""
     from ..cli import is_url
 
-    tasks: list[Task] = []
+    own = {_key(o): o for o in outputs}
+    found = Found()
+    tasks = found.tasks
     for arg in args:
         if is_url(arg):  # a puzz.link URL given on the command line is the puzzle itself
             tasks.append(Task(arg, text=arg))
@@ -137,10 +270,21 @@ def expand(args: Iterable[str], fmt: str | None = None, name: str | None = None,
             if not files:
                 tasks.append(Task(arg, error=f"{arg}: no file matches"))
         else:
-            files = [arg]
+            if own and os.path.exists(arg) and _key(arg) in own:
+                raise DeducerError(f"is also an input ({arg}); writing it would destroy "
+                                   "that input: name another output file",
+                                   path=own[_key(arg)])
+            tasks += file_tasks(arg, fmt, name)
+            continue
         for f in files:
-            tasks += file_tasks(f, fmt, name)
-    return tasks
+            if own and _key(f) in own:
+                continue  # the run's own output, in the folder it rates
+            got = found_tasks(f, fmt, name)
+            if got is None:
+                found.skipped.append(f)
+            else:
+                tasks += got
+    return found
 
 
 def line_puzzle_text(text: str) -> str:

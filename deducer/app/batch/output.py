@@ -46,10 +46,12 @@ class RowFile:
 
     def __init__(self, path: str, fmt: str = "jsonl", *, resume: bool = False,
                  force: bool = False):
+        from ...puzzle.fileio import check_name
+
+        check_name(path)
         self.target = Path(path)
         self.fmt = fmt
-        self.journal = self.target if fmt == "jsonl" else \
-            self.target.with_name(self.target.name + ".partial.jsonl")
+        self.journal = Path(self.journal_of(path, fmt))
         self.done: list[dict] = []
         parent = self.target.parent
         if not parent.is_dir():
@@ -73,6 +75,11 @@ class RowFile:
         except OSError as e:
             raise DeducerError(f"cannot write: {e.strerror or e}", path=str(self.journal)) \
                 from None
+
+    @staticmethod
+    def journal_of(path: str, fmt: str) -> str:
+        """The file rows are written to as they come: ``path`` itself for JSON lines."""
+        return path if fmt == "jsonl" else path + ".partial.jsonl"
 
     def _read_done(self) -> list[dict]:
         if not self.journal.exists():

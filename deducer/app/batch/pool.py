@@ -11,7 +11,10 @@ the parent always knows which item a worker is on. That is what makes the pool s
 
 Workers are forked where that is safe (start-up in milliseconds, and the parent's loaded
 rule ladder comes along), else started by a fork server; they ignore SIGINT so that Ctrl-C
-stops the run from the parent, which kills them on the way out.
+stops the run from the parent, which kills them on the way out. A parent that dies without
+a way out (SIGKILL, SIGTERM, SIGHUP) takes its workers with it: the kernel kills them
+(Linux's parent-death signal), and a watchdog thread in each ends it within half a second of
+noticing its parent gone (elsewhere), so no worker keeps the caller's pipes open.
 """
 
 from __future__ import annotations
@@ -32,10 +35,35 @@ from typing import Any
 from .settings import GRACE, OnFail, Settings
 
 TICK = 0.2  # seconds between heartbeats (progress redraw, deadline checks)
+#: seconds between a worker's looks at whether its parent is still there
+WATCH = 0.5
+PR_SET_PDEATHSIG = 1
 
 
-def _worker_main(conn, func: Callable[[Any], Any]) -> None:
+def _die_with_parent(parent: int) -> None:
+    """End this worker when ``parent`` (the batch's process, or the fork server) dies."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _worker_main(conn, func: Callable[[Any], Any], parent: int | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    _die_with_parent(os.getppid() if parent is None else parent)
     while True:
         try:
             msg = conn.recv()
@@ -94,7 +122,9 @@ class PoolEngine:
             except (OSError, ValueError):
                 pass
         parent, child = self.ctx.Pipe()
-        proc = self.ctx.Process(target=_worker_main, args=(child, func), daemon=True)
+        # a forked worker's parent is this process; another's is the fork server
+        me = os.getpid() if self.ctx.get_start_method() == "fork" else None
+        proc = self.ctx.Process(target=_worker_main, args=(child, func, me), daemon=True)
         proc.start()
         child.close()
         return _Slot(proc, parent)

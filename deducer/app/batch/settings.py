@@ -12,6 +12,9 @@ ENGINES = ("pool", "dask")
 RETRIES = 2
 #: a worker still busy this long after an item's time limit is killed
 GRACE = 1.0
+#: --jobs is capped at this many workers a core: more only adds memory and switching (a
+#: --jobs 100000 once forked thousands of workers for one puzzle)
+MAX_JOBS_PER_CORE = 4
 
 OnFail = Callable[[Any, str, str], Any]
 

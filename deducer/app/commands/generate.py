@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from ..cli import EXIT_INTERNAL, EXIT_OK, EXIT_UNDECIDED
 
 EXTENSIONS = {"json": "json", "puzzlink": "url"}
+#: the most puzzles one run makes (a file name has four digits or more; beyond this
+#: the run is a mistake, not a plan)
+MAX_COUNT = 1_000_000
 
 
 def add_parser(sub) -> None:
@@ -49,6 +52,9 @@ def add_parser(sub) -> None:
     p.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="stop the whole run after this long, keeping what was made")
     p.add_argument("--force", action="store_true", help="overwrite existing files")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with an interrupted run (the same --seed, --count and outputs): "
+                        "the puzzles already in --out and --jsonl are kept, the rest made")
     from ..batch import add_engine_args
 
     add_engine_args(p, "generate")
@@ -90,15 +96,85 @@ def failed(seed: int, index: int, kind: str, message: str) -> Failed:
     return Failed(index, f"{seed}:{index}", kind, message)
 
 
-def results(req, count: int, settings, tick=None):
-    """The results of puzzles 0..count-1, in order, from the batch engine (a generator:
+def results(req, count: int, settings, tick=None, start: int = 0):
+    """The results of puzzles start..count-1, in order, from the batch engine (a generator:
     closing it stops the workers)."""
     from functools import partial
 
     from ..batch import run as batch_run
 
-    yield from batch_run(partial(make, req), range(count), settings,
+    yield from batch_run(partial(make, req), range(start, count), settings,
                          partial(failed, req.seed), tick=tick)
+
+
+def _jsonl_done(path: str) -> int:
+    """Complete lines of an interrupted ``--jsonl`` file (a half-written last line is cut)."""
+    from ...errors import DeducerError
+
+    try:
+        with open(path, "r+b") as fh:
+            data = fh.read()
+            keep = data.rfind(b"\n") + 1
+            if keep < len(data):
+                fh.truncate(keep)
+    except FileNotFoundError:
+        return 0
+    except OSError as e:
+        raise DeducerError(f"cannot resume: {e.strerror or e}", path=path) from None
+    return data[:keep].count(b"\n")
+
+
+def plan_outputs(args, ext: str) -> int:
+    """Check every output before anything is made, and return the index to start from
+    (``--resume``: the puzzles already written in order). One-line errors: a folder that
+    cannot be made, a name too long, an existing file without --force, two outputs that are
+    one file."""
+    import os
+    from pathlib import Path
+
+    from ...errors import DeducerError
+    from ...puzzle.fileio import check_name, check_output
+
+    if args.resume and args.force:
+        raise DeducerError("--resume keeps what was made, --force replaces it: give one")
+    if args.resume and args.seed is None:
+        raise DeducerError("--resume needs the --seed of the run it goes on with (printed as "
+                           "'deducer: seed N' when it started)")
+    if args.resume and not args.out and args.jsonl in (None, "-"):
+        raise DeducerError("--resume goes with --out or --jsonl FILE")
+    names = [f"{k + 1:04d}.{ext}" for k in range(args.count)]
+    start = args.count
+    if args.out:
+        out = Path(args.out)
+        check_name(out)
+        if out.exists() and not out.is_dir():
+            raise DeducerError("--out must be a directory", path=args.out)
+        try:
+            have = set(os.listdir(out)) if out.is_dir() else set()
+        except OSError as e:
+            raise DeducerError(f"cannot read the folder: {e.strerror or e}", path=args.out) \
+                from None
+        if args.resume:
+            start = next((k for k, n in enumerate(names) if n not in have), args.count)
+        clash = [n for n in (names[start:] if args.resume else names) if n in have]
+        if clash and not args.force and not args.resume:
+            shown = ", ".join(clash[:3]) + (f" and {len(clash) - 3} more" if len(clash) > 3
+                                            else "")
+            raise DeducerError(f"already holds {shown}; pass --resume to go on where a run "
+                               "stopped, or --force to overwrite", path=args.out)
+    if args.jsonl not in (None, "-"):
+        if args.out and os.path.realpath(os.path.dirname(os.path.abspath(args.jsonl))) == \
+                os.path.realpath(args.out) and os.path.basename(args.jsonl) in names:
+            raise DeducerError("--jsonl names one of the puzzle files --out writes; give it "
+                               "its own name", path=args.jsonl)
+        if args.resume:
+            check_output(args.jsonl, force=True)
+            start = min(start, _jsonl_done(args.jsonl))
+        else:
+            check_output(args.jsonl, force=args.force)
+    if not args.resume:
+        return 0
+    return start
 
 
 def run(args) -> int:
@@ -113,8 +189,8 @@ def run(args) -> int:
     from ..batch import settings_from
     from ..batch.progress import Bar
 
-    if args.count < 1:
-        raise DeducerError("--count must be at least 1")
+    if not 1 <= args.count <= MAX_COUNT:
+        raise DeducerError(f"--count must be 1..{MAX_COUNT}")
     # --timeout is the whole run's (the shared deadline in the request); given to the engine
     # too, it is also each puzzle's backstop: a worker still busy a second past it is killed
     settings = settings_from(args)
@@ -126,24 +202,32 @@ def run(args) -> int:
                        density=args.density, needs=args.needs, max_chain=args.max_chain,
                        timeout=args.timeout)
     check_request(req)
-    out_dir = Path(args.out) if args.out else None
-    if out_dir is not None:
-        if out_dir.exists() and not out_dir.is_dir():
-            raise DeducerError("--out must be a directory", path=str(out_dir))
-        out_dir.mkdir(parents=True, exist_ok=True)
     ext = EXTENSIONS.get(args.format, "txt")
+    start = plan_outputs(args, ext)  # every output checked before anything is made
+    out_dir = Path(args.out) if args.out else None
     jsonl = None
-    if args.jsonl not in (None, "-"):
-        if Path(args.jsonl).exists() and not args.force:
-            raise DeducerError("already exists; pass --force to overwrite it", path=args.jsonl)
-        jsonl = open(args.jsonl, "w", encoding="utf-8")  # noqa: SIM115 (streamed to)
+    where = args.out
+    try:
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        where = args.jsonl
+        if args.jsonl not in (None, "-"):
+            jsonl = open(args.jsonl, "a" if args.resume else "w",  # noqa: SIM115 (streamed to)
+                         encoding="utf-8")
+            if args.resume:  # the lines past the start are made again
+                _cut_lines(jsonl, args.jsonl, start)
+    except OSError as e:
+        raise DeducerError(f"cannot write: {e.strerror or e}", path=where) from None
     if args.seed is None:
         print(f"deducer: seed {seed}", file=sys.stderr)
-    bar = Bar(args.count, sys.stderr.isatty() and not args.no_progress and args.count > 1,
-              "generating")
+    if start:
+        print(f"deducer: {start} of {args.count} puzzles were made before; making the rest",
+              file=sys.stderr)
+    bar = Bar(args.count - start, sys.stderr.isatty() and not args.no_progress
+              and args.count > 1, "generating")
     made = lost = 0
     stopped = False
-    batch = results(req, args.count, settings, tick=bar)
+    batch = results(req, args.count, settings, tick=bar, start=start)
     try:
         for res in _until_stopped(batch):
             if isinstance(res, Refused):
@@ -160,7 +244,9 @@ def run(args) -> int:
             made += 1
             text = formats.dumps(res.puzzle, args.format)
             if out_dir is not None:
-                write_output(out_dir / f"{res.index + 1:04d}.{ext}", text, force=args.force)
+                target = out_dir / f"{res.index + 1:04d}.{ext}"
+                if not (args.resume and target.exists()):  # made before: the same puzzle
+                    write_output(target, text, force=args.force)
             line = json_dumps(res.to_json()).replace("\n", "") + "\n" \
                 if args.jsonl else ""
             if jsonl is not None:
@@ -173,19 +259,27 @@ def run(args) -> int:
                 sys.stdout.write(("\n" if made > 1 else "") + text)
                 sys.stdout.flush()
         else:
-            stopped = made + lost < args.count  # the backstop (cli.TimeLimit) ended it
+            stopped = start + made + lost < args.count  # the backstop (cli.TimeLimit) ended it
     finally:
         batch.close()  # stops the workers now, not when the generator is collected
         bar.close()
         if jsonl is not None:
             jsonl.close()
     if stopped:
-        print(f"deducer: --timeout stopped the run after {made} of {args.count} puzzles",
-              file=sys.stderr)
+        print(f"deducer: --timeout stopped the run after {start + made} of {args.count} "
+              "puzzles (--resume goes on from there)", file=sys.stderr)
     if lost:
         print(f"deducer: {lost} of {args.count} puzzles failed", file=sys.stderr)
         return EXIT_INTERNAL
     return EXIT_UNDECIDED if stopped else EXIT_OK
+
+
+def _cut_lines(fh, path: str, keep: int) -> None:
+    """Keep the first ``keep`` lines of the file open (for appending) as ``fh``."""
+    with open(path, "rb") as src:
+        size = sum(len(src.readline()) for _ in range(keep))
+    fh.truncate(size)
+    fh.seek(size)
 
 
 def _until_stopped(items):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, add_puzzle_args, emit, read_puzzle
+from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
 from .explain import add_rule_args, check_timeout, load_rules
 
 HELP = """\
@@ -27,7 +27,8 @@ show in full is skipped, and the hint says how many were. A cell holding one pen
 is still empty: writing that digit is a hint of its own.
 
 Exit code 0 for a hint (or a complete grid), 1 when something is wrong (a mistake, entries
-from different solutions, no solution), 2 on bad input."""
+from different solutions, no solution), 2 on bad input, 4 when --timeout ran out before a
+hint was found."""
 
 
 def add_parser(sub) -> None:
@@ -53,4 +54,6 @@ def run(args) -> int:
     emit(dumps(h.to_json()) if args.json else h.text + "\n")
     if h.kind in ("mistake", "conflict", "unsolvable"):
         return EXIT_NO_SOLUTION
+    if h.kind == "timeout":
+        return EXIT_UNDECIDED
     return EXIT_OK

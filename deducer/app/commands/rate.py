@@ -31,9 +31,14 @@ def add_parser(sub) -> None:
         "rate", help="rate the difficulty of many puzzles (files, folders, globs, '-')",
         description="Explain every puzzle step by step and tabulate its rating: size, level, "
                     "hardest step (weight and rule), total effort, number of steps, and the "
-                    "steps that needed trial or guessing. Folders are read recursively, a "
-                    "quoted glob is expanded, '-' reads one puzzle per line (puzz.link URLs "
-                    "or JSON lines) and .jsonl files are read line by line. A file holding "
+                    "steps that needed trial or guessing. Folders are read recursively for "
+                    "the files that hold a puzzle (the others, such as notes, pages and "
+                    "images, are skipped and counted on stderr; FIFOs and devices become "
+                    "unreadable rows; the run's own --out is never read), a quoted glob is "
+                    "expanded the same way, '-' reads one puzzle per line (puzz.link URLs or "
+                    "JSON lines, at most 4 MiB each) and .jsonl files are read line by line. "
+                    "A file named on the command line is read whatever it holds; an --out "
+                    "that is also an input is refused. A file holding "
                     "several puzzles is rated puzzle by puzzle (unless --name picks one). "
                     "Rows come in input order and are identical whatever --jobs or --engine. "
                     "Only a uniquely solved puzzle gets a level; every other row says why "
@@ -174,6 +179,12 @@ def out_row(row: dict, timing: bool = True) -> dict:
 
 
 def _cells(row: dict) -> list[str]:
+    from ..batch.inputs import safe_text
+
+    return [safe_text(c) for c in _raw_cells(row)]
+
+
+def _raw_cells(row: dict) -> list[str]:
     size = "-" if row["rows"] is None else f"{row['rows']}x{row['cols']}/{row['cells']}"
     if row["level"] is None:
         return [row["file"], size, row["status"], "-", "", "", "", "", row["error"] or ""]
@@ -209,10 +220,13 @@ def csv_text(rows: list[dict]) -> str:
     import csv
     import io
 
+    from ..batch.inputs import safe_text
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_HEAD)
     for r in rows:
+        r = {**r, "file": safe_text(r["file"]), "error": r["error"] and safe_text(r["error"])}
         weight = "" if r["max_weight"] is None else f"{r['max_weight']:g}"
         w.writerow(["" if r[k] is None else r[k] for k in CSV_HEAD[:6]]
                    + [weight]
@@ -242,13 +256,14 @@ def exit_code(counts: dict) -> int:
     return EXIT_OK
 
 
-def summary(counts: dict, total: int, kept: int, out: str) -> str:
+def summary(counts: dict, total: int, kept: int, out: str, skipped: int = 0) -> str:
     names = ((SOLVED, "rated"), (MULTIPLE, "not unique"), (NONE, "no solution"),
              (TIMEOUT, "timed out"), (STALLED, "unrated"), (UNREADABLE, "unreadable"),
              (ERROR, "rule errors"), (FAILED, "failed"))
     parts = [f"{counts[s]} {label}" for s, label in names if counts.get(s)]
     resumed = f" ({kept} kept from before)" if kept else ""
-    return f"{total} puzzles{resumed}: {', '.join(parts) or 'none'}; rows in {out}\n"
+    skip = f"; {skipped} files skipped (no puzzle)" if skipped else ""
+    return f"{total} puzzles{resumed}: {', '.join(parts) or 'none'}{skip}; rows in {out}\n"
 
 
 # ---------------------------------------------------------------------------- run
@@ -259,7 +274,7 @@ def run(args) -> int:
     from ...explain.rating import RATER_VERSION
     from ..batch import run as batch_run
     from ..batch import settings_from
-    from ..batch.inputs import Embedded, expand
+    from ..batch.inputs import Embedded, find
     from ..batch.output import RowFile, out_format
     from ..batch.progress import Bar
 
@@ -272,11 +287,19 @@ def run(args) -> int:
     if (args.resume or args.no_timing or out_fmt or args.force) and not args.out:
         raise DeducerError("--resume, --force, --no-timing and --out-format go with --out")
     _ladder(tuple(args.rules), tuple(args.disable))  # a bad rule file: one error, up front
+    outputs = []
+    if args.out:
+        out_fmt = out_format(args.out, out_fmt)
+        outputs = [args.out, RowFile.journal_of(args.out, out_fmt)]
+    # inputs first: an output that is also an input is refused before it is opened
+    found = find(args.puzzles, fmt, args.name, outputs=outputs)
+    tasks = found.tasks
     sink = None
     if args.out:
-        sink = RowFile(args.out, out_format(args.out, out_fmt), resume=args.resume,
-                       force=args.force)
-    tasks = expand(args.puzzles, fmt, args.name)
+        sink = RowFile(args.out, out_fmt, resume=args.resume, force=args.force)
+    note = found.note()
+    if note:
+        print(note, file=sys.stderr)
     kept = 0
     counts: Counter = Counter()
     if sink is not None and sink.done:
@@ -322,7 +345,7 @@ def run(args) -> int:
         if sink is not None:
             sink.close(complete)
     if sink is not None:
-        emit(summary(counts, kept + len(tasks), kept, args.out))
+        emit(summary(counts, kept + len(tasks), kept, args.out, len(found.skipped)))
     elif args.json:
         emit(json_text(rows))
     elif args.csv:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import EXIT_OK, add_puzzle_args, emit, read_puzzle
+from ..cli import EXIT_OK, add_puzzle_args, emit, read_puzzle, shielded
 
 
 def add_parser(sub) -> None:
@@ -71,7 +71,8 @@ def run(args) -> int:
         from ...render import get
 
         entries = _book_entries(args)
-        data = get("pdf").book(entries, walkthroughs=args.walkthroughs)  # fail before writing
+        with shielded():  # cairo must not be stopped inside a callback
+            data = get("pdf").book(entries, walkthroughs=args.walkthroughs)  # before writing
         write_output(args.pdf, data, force=args.force)
         if outputs == [args.pdf]:
             return EXIT_OK
@@ -99,7 +100,8 @@ def run(args) -> int:
             text = svg.step_svg(puzzle, explanation, args.step, candidates=args.candidates, **kw)
         else:
             text = svg.puzzle_svg(puzzle, candidates=args.candidates, **kw)
-        png = svg.to_png(text) if args.png is not None else None  # fail before writing
+        with shielded():  # cairo must not be stopped inside a callback
+            png = svg.to_png(text) if args.png is not None else None  # fail before writing
         if args.svg is not None:
             emit(text, args.svg, force=args.force)
         if png is not None:

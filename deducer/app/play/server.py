@@ -14,7 +14,9 @@ waitress (:func:`make_server`):
 * request bodies are limited to :data:`MAX_BODY` (413 with a JSON error), JSON nesting to
   :data:`MAX_NESTING` (400, however deep);
 * waitress reads each request whole before a worker thread sees it, so slow or idle
-  clients hold no thread, and it closes a connection idle for :data:`IDLE_TIMEOUT`;
+  clients hold no thread, and it closes a connection idle for :data:`IDLE_TIMEOUT` or
+  whose request takes over :data:`REQUEST_TIMEOUT` to arrive; at most :data:`HEAVY` long
+  computations run at once, so the page's quick requests always find a thread;
 * every error is one JSON object ``{"error": "..."}``; a traceback never reaches a
   response (it is logged to the terminal instead);
 * files are read and written only inside ``root``: no absolute paths, no ``..``, no
@@ -55,10 +57,11 @@ import json
 import os
 import re
 import secrets
+import threading
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
-from flask import Flask, jsonify, request, send_from_directory
+from flask import Flask, g, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
 from ...errors import DeducerError, PuzzleError
@@ -71,7 +74,18 @@ MAX_BODY = 1024 * 1024  # bytes per request
 MAX_HEADERS = 64 * 1024  # bytes of request line and headers
 MAX_NESTING = 64  # JSON arrays/objects inside each other (a puzzle needs 4)
 IDLE_TIMEOUT = 15  # seconds a connection may send nothing before it is closed
-THREADS = 4  # worker threads: requests at once (the page sends one at a time)
+#: seconds a request may take to arrive whole: a client that trickles a byte at a time
+#: (never idle long enough for IDLE_TIMEOUT) is hung up on after this
+REQUEST_TIMEOUT = 10
+#: connections held at once; beyond it waitress stops accepting (its default of 100 let 120
+#: slow clients lock the page out), below select()'s limit of 1024 descriptors
+CONNECTION_LIMIT = 500
+THREADS = 6  # worker threads: requests at once (the page sends one at a time)
+#: long computations (solve, check, hint, generate...) at once: the other threads stay free
+#: for the page's quick requests, and one more long one is answered 503 "busy" at once
+HEAVY = 4
+HEAVY_PATHS = frozenset({"/api/hint", "/api/solve", "/api/check", "/api/generate",
+                         "/api/create", "/api/candidates", "/api/why"})
 _TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
 TIMEOUT = 20.0  # seconds for one solve / check / hint
 GENERATE_TIMEOUT = 60.0  # seconds for one new puzzle
@@ -113,23 +127,50 @@ def _cross_site() -> bool:
     return False
 
 
-def make_server(app: Flask, port: int = 0, *, idle_timeout: int = IDLE_TIMEOUT):
+def make_server(app: Flask, port: int = 0, *, idle_timeout: int = IDLE_TIMEOUT,
+                request_timeout: float = REQUEST_TIMEOUT):
     """A waitress server for ``app`` on 127.0.0.1:``port`` (0: any free port).
 
     Waitress rather than werkzeug's development server: werkzeug gives every connection a
     thread of its own and never times one out, so 20 clients that open a connection and
     send nothing hold 20 threads for good. Waitress reads requests (headers and body) in
     one event loop, hands only complete ones to :data:`THREADS` workers, and closes a
-    connection that has sent nothing for ``idle_timeout`` seconds. ``.run()`` serves until
-    Ctrl+C; :func:`stop_server` ends it from another thread.
+    connection that has sent nothing for ``idle_timeout`` seconds, or whose request has
+    not arrived whole ``request_timeout`` seconds after it began (a slow client), and holds
+    at most :data:`CONNECTION_LIMIT` connections. ``.run()`` serves until Ctrl+C;
+    :func:`stop_server` ends it from another thread.
     """
     from waitress.server import create_server
 
-    return create_server(
+    server = create_server(
         app, host="127.0.0.1", port=port, threads=THREADS, ident="deducer",
-        channel_timeout=idle_timeout, cleanup_interval=max(1, idle_timeout // 2),
+        channel_timeout=idle_timeout, cleanup_interval=1, connection_limit=CONNECTION_LIMIT,
         max_request_body_size=MAX_BODY, max_request_header_size=MAX_HEADERS,
         expose_tracebacks=False, clear_untrusted_proxy_headers=True)
+    _hang_up_on_slow_requests(server, request_timeout)
+    return server
+
+
+def _hang_up_on_slow_requests(server, limit: float) -> None:
+    """Close a connection whose request is still arriving ``limit`` seconds after its first
+    byte, at waitress's clean-up round (every second)."""
+    plain = server.maintenance
+    began: dict[int, float] = {}  # channel (by id) -> when its unfinished request began
+
+    def maintenance(now: float) -> None:
+        plain(now)
+        live = set()
+        for channel in list(server.active_channels.values()):
+            key = id(channel)
+            live.add(key)
+            if channel.request is None:  # between requests: IDLE_TIMEOUT's business
+                began.pop(key, None)
+            elif now - began.setdefault(key, now) > limit:
+                channel.will_close = True
+        for key in set(began) - live:
+            del began[key]
+
+    server.maintenance = maintenance
 
 
 def stop_server(server) -> None:
@@ -432,6 +473,8 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     session = secrets.token_hex(8)
     app.config["DEDUCER_ROOT"] = root
 
+    heavy = threading.BoundedSemaphore(HEAVY)
+
     # ---- guards ---------------------------------------------------------------------------
     @app.before_request
     def _guard():
@@ -448,7 +491,17 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         length = request.content_length
         if length is not None and length > MAX_BODY:
             return _error(413, _TOO_BIG)
+        if request.path in HEAVY_PATHS:
+            if not heavy.acquire(blocking=False):
+                return _error(503, "busy: other long computations are running; try again "
+                                   "in a moment")
+            g.deducer_heavy = True
         return None
+
+    @app.teardown_request
+    def _release(_exc):
+        if g.pop("deducer_heavy", False):
+            heavy.release()
 
     @app.after_request
     def _headers(resp):
@@ -719,7 +772,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/save")
     def api_save():
-        from ...puzzle.fileio import write_output
+        from ...puzzle.fileio import check_name, write_output
 
         body = _body()
         p = _puzzle(body)
@@ -727,6 +780,10 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         rel = _field(body, "path", str)
         overwrite = _field(body, "overwrite", bool, required=False, default=False)
         target = safe_path(root, rel)
+        try:
+            check_name(target)  # a name too long would fail every look below
+        except DeducerError as e:
+            raise ApiError(400, str(e).split(": ", 1)[-1]) from None
         suffixes = SAVE_FORMATS[fmt_]
         if target.suffix.lower() not in suffixes:
             raise ApiError(400, f"a {fmt_} file must end in {' or '.join(suffixes)}")
