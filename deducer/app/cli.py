@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-from ..errors import DeducerError
+from ..errors import DeducerError, printable
 
 #: command name -> module (order is the order of ``deducer --help``)
 COMMANDS = {
@@ -277,9 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(_STOPPED)
         return EXIT_UNDECIDED
     except DeducerError as e:
-        from .batch.inputs import safe_text  # a file name may hold ESC: never to the terminal
 
-        print(f"deducer: error: {safe_text(str(e))}", file=sys.stderr)
+        print(f"deducer: error: {printable(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("deducer: interrupted", file=sys.stderr)

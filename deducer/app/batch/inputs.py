@@ -28,7 +28,7 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ...errors import DeducerError, PuzzleError
+from ...errors import DeducerError, PuzzleError, printable
 
 LINE_SUFFIXES = (".jsonl", ".ndjson")
 _GLOB = re.compile(r"[*?[]")
@@ -58,19 +58,10 @@ class Found:
         n = len(self.skipped)
         if not n:
             return None
-        shown = ", ".join(safe_text(s) for s in self.skipped[:limit])
+        shown = ", ".join(printable(s) for s in self.skipped[:limit])
         more = f" and {n - limit} more" if n > limit else ""
         return (f"deducer: skipped {n} file{'s' if n > 1 else ''} that hold"
                 f"{'s' if n == 1 else ''} no puzzle in a format deducer reads: {shown}{more}")
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def safe_text(s: str) -> str:
-    """``s`` with control characters shown as escapes: a file name or a puzzle name can
-    hold ESC or BEL, which a terminal would obey (retitle the window, say)."""
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], s)
 
 
 def _natural(path: str) -> list:

@@ -179,9 +179,9 @@ def out_row(row: dict, timing: bool = True) -> dict:
 
 
 def _cells(row: dict) -> list[str]:
-    from ..batch.inputs import safe_text
+    from ...errors import printable
 
-    return [safe_text(c) for c in _raw_cells(row)]
+    return [printable(c) for c in _raw_cells(row)]
 
 
 def _raw_cells(row: dict) -> list[str]:
@@ -220,13 +220,13 @@ def csv_text(rows: list[dict]) -> str:
     import csv
     import io
 
-    from ..batch.inputs import safe_text
+    from ...errors import printable
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_HEAD)
     for r in rows:
-        r = {**r, "file": safe_text(r["file"]), "error": r["error"] and safe_text(r["error"])}
+        r = {**r, "file": printable(r["file"]), "error": r["error"] and printable(r["error"])}
         weight = "" if r["max_weight"] is None else f"{r['max_weight']:g}"
         w.writerow(["" if r[k] is None else r[k] for k in CSV_HEAD[:6]]
                    + [weight]
