@@ -10,7 +10,7 @@ def add_parser(sub) -> None:
                        description="Read a puzzle in any format and write it in another.")
     add_puzzle_args(p)
     p.add_argument("--to", required=True, metavar="FORMAT",
-                   help="target format: pipe, backslash, json or puzzlink")
+                   help="target format: a writable one (pipe, backslash, json, puzzlink, janko, dzn)")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
 
