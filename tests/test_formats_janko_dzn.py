@@ -126,6 +126,7 @@ def test_dzn_record_syntax_reads_the_same_numbers():
 
 
 # ---- round trips ----------------------------------------------------------------------------
+@pytest.mark.smoke
 @pytest.mark.parametrize("fmt", ["janko", "dzn"])
 @pytest.mark.parametrize("fname", BUNDLED_UNIQUE)
 def test_round_trip(fmt, fname):
