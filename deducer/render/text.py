@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..explain.sentences import differences
 from ..puzzle.model import Puzzle
 from . import Renderer
+from .walk import NOTATION
 
 
 def clue_text(sq) -> str:
@@ -124,7 +125,10 @@ class TextRenderer(Renderer):
         return "\n".join(parts) + "\n"
 
     def walkthrough(self, puzzle, explanation) -> str:
-        parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}), ""]
+        parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries})]
+        if explanation.steps:  # the legend of the names the steps use, as on a terminal
+            parts.append(NOTATION)
+        parts.append("")
         parts += step_lines(explanation.steps)
         if explanation.steps:
             parts.append("")

@@ -144,6 +144,8 @@ def run(args) -> int:
     bar = Bar(args.count, sys.stderr.isatty() and not args.no_progress and args.count > 1,
               "generating")
     made = lost = 0
+    levels: dict[str, int] = {}
+    written: list[Path] = []
     stopped = False
     batch = results(req, args.count, settings, tick=bar)
     try:
@@ -160,9 +162,12 @@ def run(args) -> int:
                 stopped = True  # the shared deadline: the later puzzles meet it too
                 break
             made += 1
+            level = getattr(res.rating, "level", None)
+            levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
             text = formats.dumps(res.puzzle, args.format)
             if out_dir is not None:
-                write_output(out_dir / f"{res.index + 1:04d}.{ext}", text, force=args.force)
+                written.append(out_dir / f"{res.index + 1:04d}.{ext}")
+                write_output(written[-1], text, force=args.force)
             line = json_dumps(res.to_json()).replace("\n", "") + "\n" \
                 if args.jsonl else None
             if jsonl is not None:
@@ -181,6 +186,8 @@ def run(args) -> int:
         bar.close()
         if jsonl is not None:
             jsonl.close()
+    if made:
+        print(_made_line(made, levels, req, args, written), file=sys.stderr)
     if stopped:
         print(f"deducer: --timeout stopped the run after {made} of {args.count} puzzles",
               file=sys.stderr)
@@ -200,3 +207,22 @@ def _until_stopped(items):
         yield from items
     except TimeLimit:
         return
+
+
+def _made_line(made: int, levels: dict[str, int], req, args, written: list) -> str:
+    """``deducer: made 5 puzzles, 12x12, Hard 5: new/0001.txt .. new/0005.txt``."""
+    from ...explain.rating import LEVELS
+
+    order = {name: k for k, name in enumerate(LEVELS)}
+    mix = ", ".join(f"{name} {n}" for name, n in
+                    sorted(levels.items(), key=lambda kv: order.get(kv[0], len(order))))
+    size = f"{req.rows}x{req.cols}"
+    if written:
+        where = str(written[0]) if len(written) == 1 else f"{written[0]} .. {written[-1]}"
+    elif args.jsonl == "-":
+        where = "printed as JSON lines"
+    elif args.jsonl:
+        where = f"{args.jsonl} (one JSON line each)"
+    else:
+        where = "printed above"
+    return f"deducer: made {made} puzzle{'s' if made != 1 else ''}, {size}, {mix}: {where}"
