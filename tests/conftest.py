@@ -70,6 +70,29 @@ def _skip_summary(terminalreporter) -> None:
         terminalreporter.write_line(f"{len(where):4d} skipped ({shown}): {reason}")
 
 
+# ---- fuzz counts from pytest-xdist's workers (-n): each sends its counts to the controller ----
+def pytest_sessionfinish(session):
+    counts = getattr(session.config, "deducer_fuzz_counts", None)
+    if counts and hasattr(session.config, "workeroutput"):  # an xdist worker
+        session.config.workeroutput["deducer_fuzz_counts"] = {
+            test: dict(c) for test, c in counts.items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """xdist's controller: add a finished worker's fuzz counts to the run's."""
+    from collections import Counter
+
+    got = getattr(node, "workeroutput", {}).get("deducer_fuzz_counts")
+    if not got:
+        return
+    config = node.config
+    if getattr(config, "deducer_fuzz_counts", None) is None:
+        config.deducer_fuzz_counts = {}
+    for test, c in got.items():
+        config.deducer_fuzz_counts.setdefault(test, Counter()).update(c)
+
+
 # ---- fuzz counts (added by the bad-input helper for tests/test_fuzz.py; keep at the end) ----
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Print the skipped tests grouped by reason, and how many examples each fuzz test tried
