@@ -521,9 +521,9 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     if rules is None:
         rules = registry.load()
     deadline = None if timeout is None else time.perf_counter() + timeout
-    # the solver's look for a second solution gets at most half of a time limit: the walk
-    # keeps the rest
-    several = _several_solutions(puzzle, use_entries, None if timeout is None else timeout / 2)
+    # the solver's look for a second solution gets at most a quarter of a time limit: the
+    # walk keeps the rest (when the look runs out, the walk decides as it always did)
+    several = _several_solutions(puzzle, use_entries, None if timeout is None else timeout / 4)
     if several is not None:
         return several
     eng = Engine(puzzle, rules, use_entries=use_entries, deadline=deadline, max_steps=max_steps)
