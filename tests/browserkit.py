@@ -22,7 +22,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 def playwright_or_skip():
     """playwright.sync_api, or skip the calling module when chromium or playwright is missing."""
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        pytest.skip(f"no chromium at {CHROMIUM} (run scripts/install-browser.sh)",
+        pytest.skip(f"no chromium at {CHROMIUM} (scripts/install-browser.sh installs it, as root)",
                     allow_module_level=True)
     return pytest.importorskip("playwright.sync_api",
                                reason="playwright not installed (run scripts/install-browser.sh)")

@@ -27,6 +27,7 @@ def test_load_text_and_path(tmp_path):
         api.load("\\|5\\\n\\|x\n")
 
 
+@pytest.mark.smoke
 def test_solve_explain_rate():
     p = api.load(FOUR)
     res = api.solve(p)

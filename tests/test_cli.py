@@ -33,6 +33,7 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 
 
 # ---------------------------------------------------------------------------- explain
+@pytest.mark.smoke
 def test_explain_text_numbered_steps_and_rating(tmp_path, capsys):
     code, out, _ = run(capsys, "explain", put(tmp_path, FOUR))
     assert code == 0
@@ -68,6 +69,7 @@ def test_explain_bundled_puzzle_matches_solve(capsys):
     assert json.loads(out)["solution"] == json.loads(sol)["solutions"][0]
 
 
+@pytest.mark.smoke
 def test_explain_multiple_solutions_says_where(tmp_path, capsys):
     code, out, _ = run(capsys, "explain", put(tmp_path, MULTI), "--json")
     assert code == 0
@@ -89,6 +91,7 @@ def test_explain_no_solution_exit_1(tmp_path, capsys):
     assert code == 1 and json.loads(out)["status"] == "none"
 
 
+@pytest.mark.smoke
 def test_bad_input_one_line_exit_2(tmp_path, capsys):
     code, out, err = run(capsys, "explain", put(tmp_path, "\\|5\\\n\\|x\n"))
     assert code == 2
@@ -155,6 +158,7 @@ def test_rate_all_good_exit_0(tmp_path, capsys):
 
 
 # ---------------------------------------------------------------------------- hint
+@pytest.mark.smoke
 def test_hint_tiers(tmp_path, capsys):
     path = put(tmp_path, FOUR)
     _, vague, _ = run(capsys, "hint", path)

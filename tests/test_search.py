@@ -4,6 +4,7 @@ test_solver.py, dense blocks, islands, a 200x200 grid, and bounded memory when s
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -23,6 +24,9 @@ from tests.support import grids
 from tests.test_solver import block, brute_force, key, puzzle, small_grids, to_puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
+# the brute-force comparisons are the suite's slowest tests: a sample by default, the full
+# count with DEDUCER_LONG_SEARCH=1
+LONG = os.environ.get("DEDUCER_LONG_SEARCH") == "1"
 needs_sat = pytest.mark.skipif(not oracle.available(), reason="python-sat not installed")
 
 
@@ -99,7 +103,8 @@ def dense_blocks(draw):
 
 
 @pytest.mark.parametrize("first_ask", [search.FIRST_ASK, 0])
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12 if LONG else 4, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(case=dense_blocks())
 def test_dense_blocks_match_brute_force(first_ask, case):
     if first_ask == 0 and not oracle.available():
@@ -276,7 +281,7 @@ def test_resplit_small_grids_match_brute_force(eager_resplit, case, cap):
 
 
 @pytest.mark.parametrize("first_ask", [search.FIRST_ASK, 2])
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=25 if LONG else 10, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(h=st.integers(2, 3), w=st.integers(2, 3), seed=st.integers(1, 10**6),
        spoil=st.sampled_from([0, 0, 1, -1]), cap=st.sampled_from([1, 2, 3, 5000]))

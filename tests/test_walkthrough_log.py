@@ -17,7 +17,7 @@ def _unmarkdown(text: str) -> str:
     return re.sub(r"\\([\\*_`|<>\[\]])", r"\1", text)
 
 
-@pytest.mark.parametrize("name", ["seed000-k2.j", "deducer-trial.txt", "seed003-example.txt"])
+@pytest.mark.parametrize("name", ["seed000-k2.j", "deducer-trial.txt", "seed002-four.txt"])
 def test_json_log_sentences_are_in_both_walkthroughs(name, tmp_path, capsys):
     src = PUZZLES / name
     md, page = tmp_path / "w.md", tmp_path / "w.html"

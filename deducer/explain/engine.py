@@ -523,6 +523,11 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     if rules is None:
         rules = registry.load()
     deadline = None if timeout is None else time.perf_counter() + timeout
+    # the solver's look for a second solution gets at most a quarter of a time limit: the
+    # walk keeps the rest (when the look runs out, the walk decides as it always did)
+    several = _several_solutions(puzzle, use_entries, None if timeout is None else timeout / 4)
+    if several is not None:
+        return several
     eng = Engine(puzzle, rules, use_entries=use_entries, deadline=deadline, max_steps=max_steps)
     status = eng.run()
     masks = eng.state.masks
@@ -556,19 +561,42 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
         if res.status == SolveStatus.NONE:
             status, message = NONE, f"no solution: {res.reason}"
         elif len(res.solutions) > 1:
-            status = MULTIPLE
-            sols = res.solutions
-            from .sentences import differences
-
-            diff = differences(puzzle, sols)
-            message = (f"the puzzle has more than one solution; two of them differ at "
-                       f"{len(diff)} cells: {', '.join(diff[:12])}"
-                       + (" …" if len(diff) > 12 else ""))
+            status, sols = MULTIPLE, res.solutions
+            message = _several_message(puzzle, sols)
         elif max_steps is not None and len(eng.steps) >= max_steps:
             message = f"stopped after {len(eng.steps)} steps (the most steps asked for)"
         else:
             message = "the active rules found no further deduction"
     return Explanation(puzzle, status, eng.steps, masks, message, sols)
+
+
+def _several_message(puzzle: Puzzle, sols: list[list[int]]) -> str:
+    from .sentences import differences
+
+    diff = differences(puzzle, sols)
+    return (f"the puzzle has more than one solution; two of them differ at "
+            f"{len(diff)} cells: {', '.join(diff[:12])}" + (" …" if len(diff) > 12 else ""))
+
+
+def _several_solutions(puzzle: Puzzle, use_entries: bool,
+                       timeout: float | None) -> Explanation | None:
+    """The walkthrough of a puzzle the solver finds two solutions for, before any step.
+
+    A walk over such a puzzle only stalls somewhere (on a large grid after tens of seconds
+    and hundreds of megabytes of steps, where the solver takes one second), and its steps
+    lead to no solution: say so at once. Anything else (one solution, none, or a solver the
+    time limit stopped) is left to the walk, which reports it with its reasons.
+    """
+    from ..solve.search import solve
+    from .rating import rate_steps
+
+    res = solve(puzzle, max_solutions=2, use_entries=use_entries, timeout=timeout)
+    if len(res.solutions) < 2:
+        return None
+    exp = Explanation(puzzle, MULTIPLE, [], puzzle.initial_masks(with_entries=use_entries),
+                      _several_message(puzzle, res.solutions), res.solutions)
+    exp.rating = rate_steps([], MULTIPLE)
+    return exp
 
 
 def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],

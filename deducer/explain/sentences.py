@@ -98,6 +98,19 @@ def sentence(rule, ded, view, effect: str) -> str:
         text = text[0].upper() + text[1:]
     return text
 
+def a_or_an(word: str) -> str:
+    """``word`` with its indefinite article, by how it is said: "an Easy", "an 8x8", "an
+    11x11", "a Hard", "a 12x12"."""
+    w = str(word)
+    if w[:1].isdigit():
+        lead = w.split("x", 1)[0]
+        # eight, eleven and eighteen (and eighty-...) start with a vowel sound
+        vowel = lead.startswith("8") or lead in ("11", "18")
+    else:
+        vowel = w[:1].lower() in "aeiou"
+    return f"{'an' if vowel else 'a'} {w}"
+
+
 def differences(puzzle, solutions: list[list[int]]) -> list[str]:
     """Cells whose digit is not the same in every solution, with the digits seen."""
     out = []

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..errors import DeducerError
 from ..explain.rating import LEVEL_MAX_WEIGHT, LEVELS
+from ..explain.sentences import a_or_an
 from .layout import SYMMETRIES
 
 MIN_SIDE, MAX_SIDE = 6, 60
@@ -168,7 +169,8 @@ def check_request(req: Request, rules=None) -> None:
                     f"is rated a level up; the easiest level this size reaches is {reach} "
                     "(or ask a smaller size)")
             raise GenerateError(
-                f"a {req.rows}x{req.cols} puzzle rated {req.level} is out of reach in "
+                f"{a_or_an(f'{req.rows}x{req.cols}')} puzzle rated {req.level} is out of "
+                "reach in "
                 f"practice: even the densest layout has about {fewest} white cells, a "
                 f"walkthrough costs about {POINTS_PER_CELL[req.level]:g} effort points a "
                 f"cell, and one over {limit} points is rated a level up; the easiest level "
@@ -187,7 +189,7 @@ def check_request(req: Request, rules=None) -> None:
             cap = dict(LEVEL_MAX_WEIGHT).get(req.level)
             if cap is not None and rule.weight > cap + 1e-9:
                 raise GenerateError(f"needs {req.needs} (weight {rule.weight:g}) is harder "
-                                    f"than any step a {req.level} puzzle may use (up to "
+                                    f"than any step {a_or_an(req.level)} puzzle may use (up to "
                                     f"{cap:g})")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..puzzle.model import Puzzle
 from . import Renderer
-from .walk import chain_cases, chain_conclusion, step_text, step_title
+from .walk import NOTATION, chain_cases, chain_conclusion, step_text, step_title
 
 
 def clue_text(sq) -> str:
@@ -151,7 +151,10 @@ class TextRenderer(Renderer):
         return "\n".join(parts) + "\n"
 
     def walkthrough(self, puzzle, explanation) -> str:
-        parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}), ""]
+        parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries})]
+        if explanation.steps:  # the legend of the names the steps use, as on a terminal
+            parts.append(NOTATION)
+        parts.append("")
         parts += step_lines(explanation.steps)
         if explanation.steps:
             parts.append("")

@@ -226,6 +226,8 @@ def run(args) -> int:
     bar = Bar(args.count - start, sys.stderr.isatty() and not args.no_progress
               and args.count > 1, "generating")
     made = lost = 0
+    levels: dict[str, int] = {}
+    written: list[Path] = []
     stopped = False
     batch = results(req, args.count, settings, tick=bar, start=start)
     try:
@@ -242,9 +244,12 @@ def run(args) -> int:
                 stopped = True  # the shared deadline: the later puzzles meet it too
                 break
             made += 1
+            level = getattr(res.rating, "level", None)
+            levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
             text = formats.dumps(res.puzzle, args.format)
             if out_dir is not None:
                 target = out_dir / f"{res.index + 1:04d}.{ext}"
+                written.append(target)
                 if not (args.resume and target.exists()):  # made before: the same puzzle
                     write_output(target, text, force=args.force)
             line = json_dumps(res.to_json()).replace("\n", "") + "\n" \
@@ -265,6 +270,8 @@ def run(args) -> int:
         bar.close()
         if jsonl is not None:
             jsonl.close()
+    if made:
+        print(_made_line(made, levels, req, args, written), file=sys.stderr)
     if stopped:
         print(f"deducer: --timeout stopped the run after {start + made} of {args.count} "
               "puzzles (--resume goes on from there)", file=sys.stderr)
@@ -292,3 +299,22 @@ def _until_stopped(items):
         yield from items
     except TimeLimit:
         return
+
+
+def _made_line(made: int, levels: dict[str, int], req, args, written: list) -> str:
+    """``deducer: made 5 puzzles, 12x12, Hard 5: new/0001.txt .. new/0005.txt``."""
+    from ...explain.rating import LEVELS
+
+    order = {name: k for k, name in enumerate(LEVELS)}
+    mix = ", ".join(f"{name} {n}" for name, n in
+                    sorted(levels.items(), key=lambda kv: order.get(kv[0], len(order))))
+    size = f"{req.rows}x{req.cols}"
+    if written:
+        where = str(written[0]) if len(written) == 1 else f"{written[0]} .. {written[-1]}"
+    elif args.jsonl == "-":
+        where = "printed as JSON lines"
+    elif args.jsonl:
+        where = f"{args.jsonl} (one JSON line each)"
+    else:
+        where = "printed above"
+    return f"deducer: made {made} puzzle{'s' if made != 1 else ''}, {size}, {mix}: {where}"

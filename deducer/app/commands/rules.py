@@ -392,9 +392,23 @@ def _test(args) -> int:
                      f"({_source(u.source)})")
         lines.append(f"    e.g. {u.puzzle}, step {u.step}: {u.text}")
         lines += [f"    {p}" for p in u.problems[:4]]
-    used = ", ".join(f"{rid} x{n}" for rid, n in fired.items()) or "none"
+    # a false step or an error ends its puzzle's audit: it fired but was not applied, so
+    # it is counted beside the applied (true) steps, and the counts add up
+    wrong = {rid: [a.status for a in audits if a.finding is not None and a.finding.rule == rid]
+             for rid in fired}
+
+    def fired_text(rid: str, n: int) -> str:
+        bad = wrong.get(rid, [])
+        if not bad:
+            return f"{rid} x{n}" + (" (all true)" if n else "")
+        n_false, n_err = bad.count("false"), bad.count("error")
+        parts = [f"{n} true"] + ([f"{n_false} false"] if n_false else []) + \
+            ([f"{n_err} raised"] if n_err else [])
+        return f"{rid} x{n + len(bad)} ({', '.join(parts)})"
+
+    used = ", ".join(fired_text(rid, n) for rid, n in fired.items()) or "none"
     lines.append(f"{len(tested)} puzzles, {sum(a.steps for a in tested)} steps checked; "
-                 f"user rules applied: {used}")
+                 f"user rules fired: {used}")
     # a rule that raised did run: it is reported as an error above, not as idle
     raised = {g.rule for a in audits if a.status == "error" and (g := a.finding)}
     if any(n == 0 and rid not in raised for rid, n in fired.items()):
@@ -406,8 +420,12 @@ def _test(args) -> int:
                      "to replay them)")
     if findings:
         bad = sorted({f.rule for f in findings})
-        lines.append(f"{len(findings)} false deduction(s) or rule error(s), by rule(s): "
-                     f"{', '.join(bad)}")
+        n_false = sum(a.status == "false" for a in audits if a.finding is not None)
+        kinds = [f"{n_false} false deduction(s)"] if n_false else []
+        if len(findings) - n_false:
+            kinds.append(f"{len(findings) - n_false} rule error(s)")
+        lines.append(f"{' and '.join(kinds)}, in {len(findings)} of {len(tested)} puzzles "
+                     f"(each ends its puzzle's audit), by rule(s): {', '.join(bad)}")
     else:
         lines.append("no false deductions")
     if unproved:

@@ -25,9 +25,12 @@ _MODULES = {
     "conditions": "deducer.puzzle.formats.conditions",
     "solved": "deducer.puzzle.formats.solved",
     "puzzlink": "deducer.puzzle.formats.puzzlink",
+    "janko": "deducer.puzzle.formats.janko",
+    "dzn": "deducer.puzzle.formats.dzn",
 }
 #: order in which detection asks the formats (most specific first)
-DETECT_ORDER = ("json", "puzzlink", "conditions", "j", "pipe", "backslash", "solved")
+DETECT_ORDER = ("json", "janko", "dzn", "puzzlink", "conditions", "j", "pipe", "backslash",
+                "solved")
 
 
 @dataclass(frozen=True)
