@@ -455,7 +455,7 @@ class Engine:
                 if not self._placed[j]:
                     open_cells += 1
                     arrangements *= POP[masks[j]]
-            floor = max(floor, search_floor(open_cells, arrangements))
+            floor = max(floor, search_floor(open_cells, arrangements, self.rules))
         return floor
 
     def _check_possible(self, rule: Rule, ded, place, elim) -> None:
@@ -567,7 +567,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
         else:
             message = "the active rules found no further deduction"
     exp = Explanation(puzzle, status, eng.steps, masks, message, sols)
-    exp.rating = rate_steps(eng.steps, status)
+    exp.rating = rate_steps(eng.steps, status, rules, len(puzzle.whites))
     return exp
 
 

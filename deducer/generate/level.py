@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from ..errors import RuleError
 from ..explain.engine import SOLVED, Engine, Explanation
-from ..explain.rating import GUESS_RULES, LEVEL_MAX_WEIGHT, LEVELS, rate_steps
+from ..explain.rating import LEVELS, model_for, rate_steps
 from ..explain.state import State
 from ..puzzle.combos import DIGITS, POP, SINGLE, combos
 from ..puzzle.model import Puzzle
@@ -53,9 +53,6 @@ STEER_TRIES, STEER_PATIENCE = 120, 20
 #: same either way). Below a cap bigger changes overshoot it (16x16 Hard with four: 46 s,
 #: then 58 s), so capped levels look at one
 STEER_CELLS = 2
-#: layouts drawn per attempt, the one with fewest white cells kept, where the level's
-#: effort limit binds (see core.white_budget)
-LAYOUT_TRIES = 8
 #: easing rounds (each tries a handful of digit changes where the walk stalls) per attempt,
 #: and rounds in a row without progress before the attempt is given up
 EASE_ROUNDS, EASE_PATIENCE = 120, 4
@@ -97,13 +94,18 @@ class Found:
     stats: dict = field(default_factory=dict)
 
 
-def _rank(level: str) -> int:
-    return LEVELS.index(level)
+def _rank(level: str | None) -> int:
+    return LEVELS.index(level) if level is not None else -1
 
 
 def fits(req, rating) -> bool:
     """Does a rating meet the request (level, --needs, --max-chain)?"""
     if req.level is not None and rating.level != req.level:
+        return False
+    score = getattr(req, "score", None)
+    if score is not None and rating.score is not None and not (
+            (score[0] is None or rating.score >= score[0])
+            and (score[1] is None or rating.score <= score[1])):
         return False
     if req.needs is not None and req.needs not in rating.rules:
         return False
@@ -123,9 +125,11 @@ class Target:
 
     def __init__(self, rules, level: str | None):
         self.rules = rules
-        self.cap = dict(LEVEL_MAX_WEIGHT).get(level) if level is not None else None
+        model = model_for(rules)
+        self.guesses = frozenset(r.id for r in rules if model.kind(r.id) == "guess")
+        self.cap = dict(model.levels).get(level) if level is not None else None
         #: the heaviest step short of guessing: a walk that needs more is Unreasonable
-        self.top = max((r.weight for r in rules if r.id not in GUESS_RULES), default=None)
+        self.top = max((r.weight for r in rules if r.id not in self.guesses), default=None)
         if level is None or level == "Unreasonable":
             self.top = None
         self.ladder = list(rules)
@@ -149,12 +153,12 @@ class Walk:
 
     @property
     def progress(self) -> tuple[int, int, int]:
-        score = sum(s.score for s in self.steps) if self.status == SOLVED else 0
-        return (self.placed, -self.left, -score)
+        effort = sum(s.score for s in self.steps) if self.status == SOLVED else 0
+        return (self.placed, -self.left, -effort)
 
-    def explanation(self) -> Explanation:
+    def explanation(self, rules=None) -> Explanation:
         exp = Explanation(self.puzzle, self.status, self.steps, [])
-        exp.rating = rate_steps(self.steps, self.status)
+        exp.rating = rate_steps(self.steps, self.status, rules, len(self.puzzle.whites))
         return exp
 
 
@@ -206,7 +210,7 @@ def rate_lean(draft: Draft, target: Target, deadline: float | None,
               cap: float | None = None) -> Explanation:
     """The whole ladder's rating of the draft (lean), stopped early past ``cap``."""
     w = walk(draft, target.rules, cap, deadline)
-    return w.explanation()
+    return w.explanation(target.rules)
 
 
 def _unique(draft: Draft, deadline: float | None) -> bool:
@@ -219,10 +223,10 @@ def _unique(draft: Draft, deadline: float | None) -> bool:
         return False
 
 
-def _hard_cells(draft: Draft, exp, limit: float | None) -> list[int]:
-    """Cells the first step above ``limit`` (or the first trial/guess) works on."""
+def _hard_cells(draft: Draft, exp, limit: float | None, guesses=frozenset()) -> list[int]:
+    """Cells the first step above ``limit`` (or the first guess) works on."""
     for step in exp.steps:
-        if limit is None and step.rule not in GUESS_RULES:
+        if limit is None and step.rule not in guesses:
             continue
         if limit is not None and step.weight <= limit + 1e-9:
             continue
@@ -246,26 +250,7 @@ def _open_after(draft: Draft, i: int, d: int) -> int:
 
 
 def _key(rating) -> tuple:
-    return (_rank(rating.level), rating.max_weight, rating.score)
-
-
-def _cheaper(req, rules) -> Target | None:
-    """The ladder of the level below, where that level is out of reach at this size (its
-    walkthroughs are so long they are rated a level up: 30x30 Hard, 22x22 Medium).
-
-    Easing then walks that ladder, which is much cheaper (30x30 Expert: no chains or region
-    sums over 600 cells at every move), and a walk that finishes is still the walkthrough,
-    so its rating is exact: the level below when the guess about its length was wrong
-    (then :func:`steer` hardens it), else the level asked. Where the level below is within
-    reach (16x16 Medium over Easy) most such walks stay there, and hardening them again
-    cost far more than easing with the level's own ladder (measured: 1.6 s a puzzle
-    against 39 s)."""
-    from .core import reachable
-
-    rank = _rank(req.level)
-    if rank == 0 or reachable(req, LEVELS[rank - 1]):
-        return None
-    return Target(rules, LEVELS[rank - 1])
+    return (_rank(rating.level), rating.max_weight, rating.effort)
 
 
 def ease(req, draft: Draft, target: Target, rng: random.Random,
@@ -274,7 +259,7 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
     estimate's order) after which it gets further, until it finishes within the level; the
     exact rating then, or None.
 
-    Also lowers the effort of a walk that finishes but is bumped a level for its length."""
+    """
     cur = walk(draft, target.ladder, target.cap, deadline)
     level_rank = _rank(req.level)
     sample = EASE_SAMPLE if len(draft.values) <= EASE_SMALL_CELLS else EASE_SAMPLE_LARGE
@@ -283,7 +268,7 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
         if deadline is not None and time.perf_counter() > deadline:
             return None
         if cur.status == SOLVED:
-            exp = cur.explanation()  # exact: the walk is the walkthrough
+            exp = cur.explanation(target.rules)  # exact: the walk is the walkthrough
             if _rank(exp.rating.level) <= level_rank:
                 return exp  # at the level or below it (steer hardens the latter)
         # where to change: cells the walk left open, or (a finished but too long walk)
@@ -467,7 +452,8 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
             # a rating within the level and above the current one, or it is no use
             stop = target.cap if target.cap is not None else target.top
         else:
-            where = _hard_cells(draft, exp, target.cap) or list(range(len(draft.values)))
+            where = (_hard_cells(draft, exp, target.cap, target.guesses)
+                     or list(range(len(draft.values))))
             cands = [(i, d) for i in where for d in draft.free_digits(i)]
             if not cands:
                 return None
@@ -513,11 +499,7 @@ def exact_rating(puzzle: Puzzle, rules, steps: list, solution: list[int]):
     if [SINGLE[m] for m in eng.state.masks] != solution:
         raise RuleError("the rules reached a grid that breaks the puzzle; one of the active "
                         "rules made a false deduction (try 'deducer rules test')")
-    return rate_steps(steps, SOLVED)
-
-
-def _whites(white) -> int:
-    return sum(map(sum, white))
+    return rate_steps(steps, SOLVED, rules, len(puzzle.whites))
 
 
 def _count(out: Found, why: str) -> None:
@@ -533,27 +515,16 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
 
     if rules is None:
         rules = registry.load()
-    from .core import density_of, white_budget
+    from .core import density_of
 
     target = Target(rules, req.level)
     density = density_of(req)
-    budget = white_budget(req)
-    cheaper = _cheaper(req, rules) if target.cap is not None else None
     out = Found()
     # easier levels get fills whose clues allow few combinations (see Draft.sweeten)
     sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
     while deadline is None or time.perf_counter() < deadline:
         out.attempts += 1
         white = make_layout(rng, req.rows, req.cols, req.symmetry, density)
-        # where the level's effort limit binds, every white cell counts: the layout rules
-        # rarely reach the black share asked for, so the densest of a few layouts is kept
-        # (a layout costs milliseconds, an attempt seconds)
-        for _ in range(LAYOUT_TRIES - 1 if budget is not None else 0):
-            if white is None or _whites(white) <= budget:
-                break
-            other = make_layout(rng, req.rows, req.cols, req.symmetry, density)
-            if other is not None and _whites(other) < _whites(white):
-                white = other
         if white is None:
             from .core import GenerateError
 
@@ -572,7 +543,7 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
             _count(out, "not made unique")
             continue
         if target.cap is not None:
-            exp = ease(req, draft, cheaper or target, rng, deadline)
+            exp = ease(req, draft, target, rng, deadline)
             if exp is None:
                 _count(out, "easing stalled")
                 continue
@@ -585,7 +556,7 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
         if exp is None:
             _count(out, "steering missed the level")
             continue
-        if any(s.rule in GUESS_RULES for s in exp.steps) and not _unique(draft, None):
+        if any(s.rule in target.guesses for s in exp.steps) and not _unique(draft, None):
             continue  # a guessed walkthrough proves nothing: the solver must confirm
         puzzle = draft.puzzle()
         rating = exact_rating(puzzle, rules, exp.steps, draft.values)
