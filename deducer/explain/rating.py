@@ -71,6 +71,7 @@ class Rating:
     effort: int = 0  # the sum of the steps' scores
     level_step: int | None = None  # number of the first step at the level's tier
     level_rule: str | None = None
+    level_weight: float | None = None  # that step's weight
     narrowest_step: int | None = None  # number of the first step with fewest moves open
     narrowest_open: int | None = None
     trial: int = 0  # steps of trial kind
@@ -94,7 +95,7 @@ class Rating:
         parts = []
         if self.level_step is not None:
             parts.append(f"{self.level} from step {self.level_step} ({self.level_rule}, "
-                         f"weight {self.max_weight:g})")
+                         f"weight {self.level_weight:g})")
         if self.narrowest_step is not None:
             moves = ("no easy move" if self.narrowest_open == 0
                      else f"{self.narrowest_open} easy move"
@@ -241,12 +242,12 @@ def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = No
     counts = Counter(s.rule for s in steps)
     max_w = max((s.weight for s in steps), default=0.0)
     solved = status == "solved"
-    level_step = level_rule = None
+    level_from = None
     rank = 0
     for s in steps:
         k = step_level(s, m)
-        if level_step is None or k > rank:
-            rank, level_step, level_rule = k, s.n, s.rule
+        if level_from is None or k > rank:
+            rank, level_from = k, s
     narrow = min(steps, key=lambda s: s.available, default=None)
     if cells is None:
         cells = sum(len(s.placements) for s in steps)
@@ -262,8 +263,9 @@ def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = No
         solved=solved,
         max_chain=max((chain_length(s) for s in steps), default=0),
         effort=sum(s.score for s in steps),
-        level_step=level_step if solved else None,
-        level_rule=level_rule if solved else None,
+        level_step=level_from.n if solved and level_from else None,
+        level_rule=level_from.rule if solved and level_from else None,
+        level_weight=level_from.weight if solved and level_from else None,
         narrowest_step=narrow.n if narrow is not None and solved else None,
         narrowest_open=narrow.available if narrow is not None and solved else None,
         trial=kinds["trial"],
