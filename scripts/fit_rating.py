@@ -313,14 +313,99 @@ def _group_order(g: str) -> tuple:
     return (order.index(g) if g in order else len(order), g)
 
 
+def findings(rows: list[dict]) -> list[str]:
+    """What the two sets that agree with nothing show (cx16, marcizhu), measured here."""
+    import statistics as st
+
+    def per_label(source: str, names: list[str]) -> list[str]:
+        out = []
+        for k, name in enumerate(names):
+            g = [r for r in rows if r["source"] == source and r["rank"] == k]
+            if not g:
+                continue
+            easy = sum(1 for r in g if max(s[1] for s in r["steps"]) <= 1.6) / len(g)
+            out.append(f"| {name} | {len(g)} | {st.median(r['cells'] for r in g):g} | "
+                       f"{st.mean(r['givens'] for r in g):.1f} | "
+                       f"{st.median(max(s[1] for s in r['steps']) for r in g):g} | "
+                       f"{100 * easy:.0f}% | "
+                       f"{st.median(sum(s[2] for s in r['steps']) for r in g):g} |")
+        return out
+
+    head = ["| label | n | median white cells | mean givens | median hardest step | "
+            "solved with Easy steps | median effort |", "|---|---|---|---|---|---|---|"]
+    bare = _cx16_without_givens()
+    lines = ["### cx16: why its labels agree with nothing", "", *head,
+             *per_label("cx16", ["2*", "3*"]), "",
+             "The 2*/3* label follows the puzzle's place in the book (P1-P75 are 2*, P76-P96 "
+             "3*), and the grids we rate are not the book's puzzles: the files store a "
+             "hand-typed solution grid, clues are derived from it, and the transcriber "
+             "added given digits. 28 of the 96 files have several solutions even with the "
+             "givens and one breaks the rules (tests/support/corpus.py); of the "
+             f"{bare['n']} that are unique, {bare['multiple']} have several solutions once "
+             "the givens are taken away, which a published Kakuro never has. So the givens "
+             "stand in for typing errors, and with them both labels become near-trivial "
+             "(most are solved with Easy steps alone, at the same median effort). Rated "
+             f"without the givens, the {bare['unique']} that stay unique give rho "
+             f"{_fmt(bare['rho_score'])} (score), {_fmt(bare['rho_effort'])} (effort), "
+             f"{_fmt(bare['rho_level'])} (level): still nothing. No rating of these grids can "
+             "recover the book's order. cx16 stays in the fit as one group of seven, each "
+             "weighing the same, so it pulls little; it should not be used to judge a rater.",
+             "", "### marcizhu: a generator's labels", "", *head,
+             *per_label("marcizhu", ["EASY", "MEDIUM", "HARD", "EXTREME"]), "",
+             "KakuroApp's labels are its own generator's settings, not a judgement of the "
+             "solve: the harder the label, the larger the board and the more givens it "
+             "needed to be unique (5 of its 9 EXTREME boards are not unique at all, "
+             "tests/support/corpus.py), while the hardest step stays Easy or Medium. What "
+             "our score picks up is mostly size (rho of white cells alone in the table "
+             "above); a label that does not describe the path cannot be matched by a "
+             "rating of the path."]
+    return lines
+
+
+def _fmt(v) -> str:
+    return "n/a" if v is None else f"{v:+.2f}"
+
+
+def _cx16_without_givens() -> dict:
+    """cx16's unique puzzles with their givens taken away: how many stay unique, and how
+    their rating then agrees with the labels."""
+    import dataclasses
+
+    from deducer.explain.engine import explain
+    from deducer.solve.search import solve
+    from scripts.make_reports import spearman
+    from tests.support import corpus
+
+    ys, score, effort, level = [], [], [], []
+    n = multiple = 0
+    for cp in corpus.cx16():
+        if cp.expected != "unique" or cp.label not in CX16_RANK:
+            continue
+        n += 1
+        bare = dataclasses.replace(cp.puzzle, givens={})
+        if len(solve(bare, max_solutions=2, timeout=20).solutions) != 1:
+            multiple += 1
+            continue
+        r = explain(bare, timeout=60).rating
+        if r.level is None:
+            continue
+        ys.append(CX16_RANK[cp.label])
+        score.append(r.score)
+        effort.append(r.effort)
+        level.append(r.rank)
+    return {"n": n, "multiple": multiple, "unique": len(ys),
+            "rho_score": spearman(ys, score), "rho_effort": spearman(ys, effort),
+            "rho_level": spearman(ys, level)}
+
+
 def write_coefficients(path: Path, coef: dict[str, float], offset: float, note: str) -> None:
     """Replace the ``rating: score:`` block of a rule file, leaving the rest as written."""
     import re
 
     text = path.read_text(encoding="utf-8")
-    items = ", ".join(f"{k}: {v:g}" for k, v in coef.items())
+    items = "".join(f"      {k}: {v:g}\n" for k, v in coef.items())
     block = (f"  score:\n    fitted: \"{note}\"\n    offset: {offset:g}\n"
-             f"    coefficients: {{{items}}}\n")
+             f"    coefficients:\n{items}")
     new, n = re.subn(r"  score:\n(?:    .*\n|\s{6,}.*\n)*", lambda _m: block, text)
     if n != 1:
         raise SystemExit(f"{path}: no 'rating: score:' block to replace")
