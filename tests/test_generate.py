@@ -135,6 +135,49 @@ def test_exact_level(level):
     assert solve(p).status == "unique"
 
 
+@pytest.mark.parametrize("level", ["Easy", "Medium", "Hard", "Expert"])
+def test_a_level_needs_a_step_of_its_tier_and_none_harder(level):
+    """--level names the hardest technique: re-rated from the file, the walkthrough has a
+    step of that tier and none above it (whatever its length)."""
+    from deducer import api
+    from deducer.explain import registry
+    from deducer.explain.rating import LEVELS, model_for, step_level
+
+    res = api.generate("8x8", level, seed=7, timeout=600)
+    exp = api.explain(res[0].puzzle)
+    tiers = [step_level(s, model_for(registry.load())) for s in exp.steps]
+    assert exp.status == "solved" and max(tiers) == LEVELS.index(level)
+    assert exp.rating.level == level == res[0].rating.level
+
+
+@pytest.mark.parametrize("score", [(5.0, None), (None, 4.8), (4.5, 5.5)])
+def test_a_score_range_is_met(score):
+    from deducer import api
+
+    res = generate_one(Request(8, 8, "Easy", seed=3, score=score, timeout=600), 0)
+    assert res.puzzle is not None, res.message
+    lo, hi = score
+    got = api.rate(res.puzzle).score
+    assert got == res.rating.score
+    assert (lo is None or got >= lo) and (hi is None or got <= hi)
+
+
+def test_an_unconstrained_run_follows_the_published_mix():
+    from deducer.generate.core import DEFAULT_MIX, mixed_level, stream
+
+    drawn = [mixed_level(Request(10, 10, seed=1), stream(1, k)[1]) for k in range(400)]
+    total = sum(w for _, w in DEFAULT_MIX)
+    for name, w in DEFAULT_MIX:
+        assert abs(100 * drawn.count(name) / len(drawn) - 100 * w / total) < 5, name
+    # a level, or a rule to practise, is the caller's own choice
+    assert mixed_level(Request(10, 10, "Hard", seed=1), stream(1, 0)[1]) == "Hard"
+    assert mixed_level(Request(10, 10, needs="naked-pair"), stream(1, 0)[1]) is None
+    # and the puzzle made is of the level drawn for it (its own stream, as generate_one)
+    for k in range(3):
+        res = generate_one(Request(8, 8, seed=1, timeout=600), k)
+        assert res.rating.level == mixed_level(Request(8, 8, seed=1), stream(1, k)[1])
+
+
 def _drafts(n: int, size: int = 10, seed: int = 4):
     from deducer.generate.draft import Draft, fill
     from deducer.generate.unique import make_unique

@@ -98,12 +98,14 @@ def _rank(level: str | None) -> int:
     return LEVELS.index(level) if level is not None else -1
 
 
-def fits(req, rating) -> bool:
-    """Does a rating meet the request (level, --needs, --max-chain)?"""
+def fits(req, rating, exact: bool = True) -> bool:
+    """Does a rating meet the request (level, --needs, --max-chain, --score)? The score is
+    checked only on an ``exact`` rating: a lean walk counts no open moves, which the score
+    weighs."""
     if req.level is not None and rating.level != req.level:
         return False
     score = getattr(req, "score", None)
-    if score is not None and rating.score is not None and not (
+    if exact and score is not None and rating.score is not None and not (
             (score[0] is None or rating.score >= score[0])
             and (score[1] is None or rating.score <= score[1])):
         return False
@@ -424,7 +426,7 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
         if idle >= STEER_PATIENCE:
             break
         idle += 1
-        if fits(req, exp.rating) and exp.status == SOLVED:
+        if fits(req, exp.rating, exact=False) and exp.status == SOLVED:
             return exp
         if level is None or (deadline is not None and time.perf_counter() > deadline):
             return None
@@ -484,7 +486,7 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
             exp, idle = new, 0
         else:
             draft.set(i, old)
-    return exp if fits(req, exp.rating) and exp.status == SOLVED else None
+    return exp if fits(req, exp.rating, exact=False) and exp.status == SOLVED else None
 
 
 def exact_rating(puzzle: Puzzle, rules, steps: list, solution: list[int]):
@@ -560,8 +562,9 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
             continue  # a guessed walkthrough proves nothing: the solver must confirm
         puzzle = draft.puzzle()
         rating = exact_rating(puzzle, rules, exp.steps, draft.values)
-        if not fits(req, rating):  # cannot differ from the walk's: a safety net
-            _count(out, "full rating missed")
+        if not fits(req, rating):  # the level cannot differ from the walk's; the score can
+            _count(out, "score out of range" if fits(req, rating, exact=False)
+                   else "full rating missed")
             continue
         out.puzzle, out.solution, out.rating = puzzle, draft.values[:], rating
         return out
