@@ -300,14 +300,23 @@ def ratings(jobs: int) -> None:
     for rule, n in sorted(steps.items(), key=lambda kv: (-kv[1], kv[0])):
         lines.append(f"| {rule} | {n} | {puzzles[rule]} |")
     published = [r for r in rows if r["source"] != "generated" and r["status"] == "solved"]
-    mix = Counter(r["level"] for r in published)
+    labelled = [r for r in published if r["source"] in LABELS]
+
+    def mix_row(what: str, grp: list[dict]) -> str:
+        mix = Counter(r["level"] for r in grp)
+        return (f"| {what} | {len(grp)} | "
+                + " | ".join(f"{100 * mix.get(lv, 0) / max(1, len(grp)):.1f}%"
+                             for lv in LEVELS) + " |")
+
     lines += ["", "## Level mix of the published puzzles", "",
-              f"Every unique published puzzle above ({len(published)}); an unconstrained "
-              "`generate` run draws its levels from this mix (deducer/generate/core.py "
-              "DEFAULT_MIX).", "",
-              "| " + " | ".join(LEVELS) + " |", "|" + "---|" * len(LEVELS),
-              "| " + " | ".join(f"{100 * mix.get(lv, 0) / max(1, len(published)):.1f}%"
-                                for lv in LEVELS) + " |"]
+              "The publisher-labelled sets of the first table are the collections an "
+              "unconstrained `generate` run follows (deducer/generate/core.py DEFAULT_MIX: "
+              "Easy 72, Medium 26, Expert 2; benchmarks/bench_generate.py compares a run "
+              "with this row). janko's 959 puzzles, mostly large, lean harder.", "",
+              "| puzzles | n | " + " | ".join(LEVELS) + " |",
+              "|---|---|" + "---|" * len(LEVELS),
+              mix_row("publisher-labelled sets", labelled),
+              mix_row("every unique published puzzle", published)]
     slow = max(rows, key=lambda r: r["seconds"])
     print(f"rated {len(rows)} puzzles in {elapsed:.1f} s with {jobs} jobs; slowest "
           f"{slow['source']} {slow['id']} {slow['seconds']:.2f} s", file=sys.stderr)

@@ -343,6 +343,12 @@ class Ladder(list):
     rating: dict | None = None
     rating_model = None  # built by rating.model_for on first use
 
+    def part(self, rules) -> Ladder:
+        """Some of these rules (a cut-down ladder) with the same ``rating:`` section."""
+        out = Ladder(rules)
+        out.rating = self.rating
+        return out
+
 
 _CORE_LADDER: Ladder | None = None
 

@@ -139,6 +139,8 @@ class Target:
             over = next((k for k, r in enumerate(rules) if r.weight > self.cap + 1e-9),
                         len(rules))
             self.ladder = list(rules[:over])
+        if hasattr(rules, "part"):  # keep the rule files' rating section with the head
+            self.ladder = rules.part(self.ladder)
 
 
 @dataclass
