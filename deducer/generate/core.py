@@ -20,6 +20,8 @@ from ..puzzle.model import Puzzle
 from .layout import SYMMETRIES
 
 MIN_SIDE, MAX_SIDE = 6, 60
+
+
 class GenerateError(DeducerError):
     """A request no puzzle can meet (bad size, unreachable level, unknown rule)."""
 
@@ -113,10 +115,8 @@ def level_name(text: str | None) -> str | None:
     raise GenerateError(f"unknown level {text!r}; levels: {', '.join(LEVELS)}")
 
 
-#: janko's median share of black squares inside the grid, and about the densest share
-#: the layout rules allow (measured: 0.31 at 12x12, 0.36 at 16x16, 0.33 at 30x30; no
-#: one-cell runs, no 2x2 black block and no cut cell keep it low)
-DENSITY, DENSEST = 0.27, 0.36
+#: janko's median share of black squares inside the grid
+DENSITY = 0.27
 #: Extreme on a small grid: drafts there rarely need trial at janko's black share, and
 #: fewer black squares (longer runs, more combinations each) make them several times more
 #: common (12x12: median 17 s a puzzle at 0.27, 7 s at 0.18; 8x8: 12 s, 7 s). Large grids
