@@ -186,6 +186,7 @@ def test_html_holds_every_step_sentence(puzzle, explanation):
     assert f"<dd>{r.level}" in page
     assert f"<dd>{r.score:g}</dd>" in page and f"<dd>{r.effort}</dd>" in page
     assert f'data-goto="{r.narrowest_step}">step {r.narrowest_step}</a>' in page
+    assert f'(from <a href="#s{r.level_step}" data-goto="{r.level_step}">' in page
     for rule, n in r.rules.items():
         assert f'data-rule="{rule}"' in page and f"×{n}</b>" in plain
     # self-contained: nothing fetched from anywhere

@@ -152,7 +152,11 @@ def _summary(explanation) -> str:
     if rating is not None and rating.level is None:
         items.append(("Level", "not rated (the walkthrough did not reach the one solution)"))
     elif rating is not None:
-        items.append(("Level", escape(rating.level)))
+        level = escape(rating.level)
+        if rating.level_step is not None:
+            n = rating.level_step
+            level += f' (from <a href="#s{n}" data-goto="{n}">step {n}</a>)'
+        items.append(("Level", level))
         items.append(("Score", f"{rating.score:g}"))
         if steps:
             hardest = max(steps, key=lambda s: (s.weight, -s.n))
