@@ -397,7 +397,8 @@ def test_jsonl_streams_to_stdout():
 @pytest.mark.parametrize("args, words", [
     (["--size", "3x3"], "rows must be 6 to 60"),
     (["--size", "axb"], "expected ROWSxCOLS"),
-    (["--size", "30x30", "--level", "Easy"], "no 30x30 puzzle can be rated Easy"),
+    (["--score", "6-3"], "low end is above the high end"),
+    (["--score", "hard"], "expected LOW-HIGH"),
     (["--level", "Impossible"], "unknown level"),
     (["--needs", "no-such-rule"], "no such rule"),
     (["--level", "Easy", "--needs", "region-sum-two"], "harder than any step"),
