@@ -109,8 +109,10 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
              count: int = 1, seed: int = 0, symmetry: str = "rot180",
              density: float | None = None,
              needs: str | None = None, max_chain: int | None = None,
-             timeout: float | None = None) -> list:
-    """New puzzles with a unique solution, rated exactly ``level`` (any level if None).
+             timeout: float | None = None,
+             score: tuple[float | None, float | None] | None = None) -> list:
+    """New puzzles with a unique solution, rated exactly ``level`` (None: the published
+    mix of levels, docs/rating.md) and, with ``score`` (low, high), scored in that range.
 
     Returns up to ``count`` :class:`~deducer.generate.core.Result` (``.puzzle``,
     ``.rating``, ``.solution``, ``.seed``); fewer when ``timeout`` (seconds for the whole
@@ -123,7 +125,7 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
 
     rows, cols = parse_size(size) if isinstance(size, str) else size
     req = Request(rows, cols, level_name(level), seed, symmetry, density, needs, max_chain,
-                  timeout, None if timeout is None else time.time() + timeout)
+                  timeout, None if timeout is None else time.time() + timeout, score)
     check_request(req)
     out = []
     for k in range(count):
