@@ -165,8 +165,10 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
              count: int = 1, seed: int = 0, symmetry: str = "rot180",
              density: float | None = None,
              needs: str | None = None, max_chain: int | None = None,
-             timeout: float | None = None) -> list[GenerateResult]:
-    """New puzzles with a unique solution, rated exactly ``level`` (any level if None).
+             timeout: float | None = None,
+             score: tuple[float | None, float | None] | None = None) -> list[GenerateResult]:
+    """New puzzles with a unique solution, rated exactly ``level`` (None: the published
+    mix of levels, docs/rating.md) and, with ``score`` (low, high), scored in that range.
 
     Returns up to ``count`` results (``.puzzle``, ``.rating``, ``.solution``, ``.seed``);
     fewer when ``timeout`` (seconds for the whole call) ran out. The same ``seed`` gives
@@ -176,7 +178,7 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
     from .generate.request import check_request, make_request
 
     req = make_request(size, level, seed=seed, symmetry=symmetry, density=density,
-                       needs=needs, max_chain=max_chain, timeout=timeout)
+                       needs=needs, max_chain=max_chain, timeout=timeout, score=score)
     check_request(req)
     out = []
     for k in range(count):

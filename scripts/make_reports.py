@@ -49,7 +49,8 @@ def _rate(job):
     r = exp.rating
     return {
         "source": source, "id": pid, "label": label, "status": exp.status,
-        "level": r.level, "max_weight": r.max_weight, "score": r.score, "steps": r.steps,
+        "level": r.level or "unrated", "max_weight": r.max_weight, "score": r.score,
+        "effort": r.effort, "steps": r.steps,
         "rules": r.rules, "seconds": time.perf_counter() - t, "cells": len(puzzle.whites),
         "available": r.mean_available, "givens": len(puzzle.givens),
         "max_chain": r.max_chain,
@@ -100,6 +101,36 @@ def spearman(xs: list[float], ys: list[float]) -> float | None:
     return cov / (vx * vy) ** 0.5
 
 
+def _rank(level: str) -> int:
+    from deducer.explain.rating import LEVELS
+
+    return LEVELS.index(level) if level in LEVELS else -1
+
+
+def fit_section(jobs: int) -> list[str]:
+    """The score against the publishers' labels, in sample and leave-one-source-out
+    (scripts/fit_rating.py), and what was learned about the sets that agree with nothing."""
+    from scripts import fit_rating
+
+    rows = fit_rating.collect(fit_rating._corpus_jobs(), jobs, None, fit_rating.CACHE)
+    table, _coef, _offset = fit_rating.rho_table(rows)
+    return [
+        "## Level and score against the publishers' labels",
+        "",
+        "Spearman's rho between each labelled set's ranks and our level, the grid's size, "
+        "the effort (sum of step scores) and the score: in sample (the coefficients in "
+        "rules/core.yaml, fitted on all the sets) and leave-one-source-out (each source "
+        "scored by a model fitted on the other sources only: the honest figure). Fitting "
+        "and the features: docs/rating.md; refit with `python scripts/fit_rating.py "
+        "--write`. KrazyDad's label is the book (1-4 against 96-99), within each size.",
+        "",
+        *table,
+        "",
+        *fit_rating.findings(rows),
+        "",
+    ]
+
+
 def chart_svg(groups: list[tuple[str, Counter]], levels: tuple[str, ...]) -> str:
     """A stacked horizontal bar per publisher label: share of puzzles at each level."""
     colours = ("#4caf50", "#8bc34a", "#ffc107", "#ff9800", "#f44336", "#7b1fa2")
@@ -135,8 +166,11 @@ def chart_svg(groups: list[tuple[str, Counter]], levels: tuple[str, ...]) -> str
 
 
 def ratings(jobs: int) -> None:
-    from deducer.explain.rating import LEVELS, MAX_HUMAN_CHAIN, RATER_VERSION
+    from deducer.explain import registry
+    from deducer.explain.rating import LEVELS, RATER_VERSION, model_for
     from tests.support.corpus import corpus_root
+
+    max_chain = model_for(registry.load()).max_chain
 
     if corpus_root() is None:
         print("corpus not found; ratings report not rebuilt", file=sys.stderr)
@@ -150,15 +184,19 @@ def ratings(jobs: int) -> None:
         "# Corpus ratings",
         "",
         f"Rebuild: `{COMMAND}` (rater version {RATER_VERSION}). Unique puzzles only; the "
-        "level is decided by the hardest step on the path, Extreme = needed level-1 trial "
-        f"or a chain of more than {MAX_HUMAN_CHAIN} links, "
-        "Unreasonable = needed guessing (backtracking).",
+        "level is the tier of the hardest step on the path (never raised for length), "
+        f"Extreme = needed level-1 trial or a chain of more than {max_chain} links, "
+        "Unreasonable = needed guessing (backtracking). The score is the fitted model of "
+        "docs/rating.md (how hard the whole solve is); effort is the sum of the steps' "
+        "scores.",
+        "",
+        *fit_section(jobs),
         "",
         "## Level distribution per publisher label",
         "",
         "| publisher | label | n | " + " | ".join(LEVELS) + " | median effort | "
-        "median hardest step |",
-        "|---|---|---|" + "---|" * len(LEVELS) + "---|---|",
+        "median hardest step | median score |",
+        "|---|---|---|" + "---|" * len(LEVELS) + "---|---|---|",
     ]
     chart_groups = []
     corr_lines = []
@@ -171,14 +209,16 @@ def ratings(jobs: int) -> None:
                 continue
             c = Counter(r["level"] for r in grp)
             chart_groups.append((f"{title} {label}", c))
-            eff = sorted(r["score"] for r in grp)
+            eff = sorted(r["effort"] for r in grp)
             hw = sorted(r["max_weight"] for r in grp)
+            sc = sorted(r["score"] for r in grp if r["score"] is not None) or [0.0]
             lines.append(f"| {title} | {label} | {len(grp)} | "
                          + " | ".join(str(c.get(lv, 0) or "") for lv in LEVELS)
-                         + f" | {eff[len(eff) // 2]} | {hw[len(hw) // 2]:.1f} |")
+                         + f" | {eff[len(eff) // 2]} | {hw[len(hw) // 2]:.1f} | "
+                         f"{sc[len(sc) // 2]:g} |")
             for r in grp:
                 xs.append(order.index(label))
-                ys.append(r["score"])
+                ys.append(r["effort"])
         ordered = [r for lb in order for r in mine if r["label"] == lb]
 
         def rho_of(key, sign=1.0, xs=xs, ordered=ordered):
@@ -186,10 +226,11 @@ def ratings(jobs: int) -> None:
             return "n/a" if v is None else f"{v:+.2f}"
 
         corr_lines.append(
-            f"| {title} | {len(xs)} | {rho_of(lambda r: LEVELS.index(r['level']))} | "
-            f"{rho_of(lambda r: r['score'])} | "
+            f"| {title} | {len(xs)} | {rho_of(lambda r: _rank(r['level']))} | "
+            f"{rho_of(lambda r: r['score'] or 0.0)} | "
+            f"{rho_of(lambda r: r['effort'])} | "
             f"{rho_of(lambda r: r['max_weight'])} | "
-            f"{rho_of(lambda r: r['score'] / r['cells'])} | "
+            f"{rho_of(lambda r: r['effort'] / r['cells'])} | "
             f"{rho_of(lambda r: r['available'], -1.0)} | {rho_of(lambda r: r['givens'], -1.0)} |")
     lines += [
         "",
@@ -197,15 +238,15 @@ def ratings(jobs: int) -> None:
         "",
         "## Spearman correlation with the publisher labels",
         "",
-        "Between the label's rank (easiest = 0) and: our level, our total effort (sum of step "
-        "scores: the "
-        "rating's score), our hardest step, effort per white cell, the simplest-tier moves open "
-        "per step (negated: fewer open = harder) and the number of givens (negated). Positive "
-        "means the measure keeps the labels' order.",
+        "The small labelled sets the fit leaves out (or, for cx16, repeats): between the label's "
+        "rank (easiest = 0) and: our level, our score, our total effort (sum of step scores), "
+        "our hardest step, effort per white cell, the simplest-tier moves open per step "
+        "(negated: fewer open = harder) and the number of givens (negated). Positive means "
+        "the measure keeps the labels' order.",
         "",
-        "| publisher | n | rho (level) | rho (effort) | rho (hardest step) | rho (effort/cell) | "
-        "rho (-easy moves open) | rho (-givens) |",
-        "|---|---|---|---|---|---|---|---|",
+        "| publisher | n | rho (level) | rho (score) | rho (effort) | rho (hardest step) | "
+        "rho (effort/cell) | rho (-easy moves open) | rho (-givens) |",
+        "|---|---|---|---|---|---|---|---|---|",
         *corr_lines,
         "",
         "## Chains, trial and guessing across published puzzles",
@@ -213,7 +254,7 @@ def ratings(jobs: int) -> None:
         "A puzzle *needed chains* when its path has a bivalue or forcing chain (and no trial or "
         "guess); the longest chain is its `max_chain` (links, each a simple step). Trial is "
         "a chain longer than the cut-off a person follows "
-        f"({MAX_HUMAN_CHAIN} links) or none at all within it. Generated: "
+        f"({max_chain} links) or none at all within it. Generated: "
         f"{GENERATED[0]} puzzles of deducer's generator (seed {GENERATED[1]}, 5x5 to 9x9).",
         "",
         "| source | unique puzzles | solved without chains | needed chains | longest chain: "
@@ -258,6 +299,24 @@ def ratings(jobs: int) -> None:
         puzzles.update(r["rules"].keys())
     for rule, n in sorted(steps.items(), key=lambda kv: (-kv[1], kv[0])):
         lines.append(f"| {rule} | {n} | {puzzles[rule]} |")
+    published = [r for r in rows if r["source"] != "generated" and r["status"] == "solved"]
+    labelled = [r for r in published if r["source"] in LABELS]
+
+    def mix_row(what: str, grp: list[dict]) -> str:
+        mix = Counter(r["level"] for r in grp)
+        return (f"| {what} | {len(grp)} | "
+                + " | ".join(f"{100 * mix.get(lv, 0) / max(1, len(grp)):.1f}%"
+                             for lv in LEVELS) + " |")
+
+    lines += ["", "## Level mix of the published puzzles", "",
+              "The publisher-labelled sets of the first table are the collections an "
+              "unconstrained `generate` run follows (deducer/generate/core.py DEFAULT_MIX: "
+              "Easy 72, Medium 26, Expert 2; benchmarks/bench_generate.py compares a run "
+              "with this row). janko's 959 puzzles, mostly large, lean harder.", "",
+              "| puzzles | n | " + " | ".join(LEVELS) + " |",
+              "|---|---|" + "---|" * len(LEVELS),
+              mix_row("publisher-labelled sets", labelled),
+              mix_row("every unique published puzzle", published)]
     slow = max(rows, key=lambda r: r["seconds"])
     print(f"rated {len(rows)} puzzles in {elapsed:.1f} s with {jobs} jobs; slowest "
           f"{slow['source']} {slow['id']} {slow['seconds']:.2f} s", file=sys.stderr)

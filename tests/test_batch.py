@@ -86,7 +86,7 @@ def test_a_folder_of_good_and_bad_files_rates_to_one_row_each(tmp_path, capsys):
     for r in rows:
         assert list(r) == ["source", "status", "level", "hardest", "weight", "effort", "steps",
                            "chain", "trial", "guessing", "rows", "cols", "cells", "rater",
-                           "seconds", "error"]
+                           "seconds", "error", "score", "why"]
         assert r["rater"]
     assert by["a.txt"]["chain"] == 0 and by["a.txt"]["seconds"] >= 0
     assert code == 2  # an unreadable row is bad input, whatever else happened
@@ -141,9 +141,9 @@ def test_timed_out_puzzle_is_unrated_and_exits_4(tmp_path, capsys):
     code, out, _ = cli(capsys, "rate", big, tmp_path / "multi.txt", "--csv",
                        "--timeout", "0.0001")
     head, *rows = out.splitlines()
-    assert head.split(",")[-2:] == ["rater_version", "error"]
+    assert head.split(",")[13:] == ["rater_version", "error", "effort", "why"]
     assert rows[0].split(",")[4:6] == ["timeout", ""]  # not rated "Medium"
-    assert rows[0].endswith("timed out after 0.0001 s")
+    assert rows[0].endswith("timed out after 0.0001 s,,")
     assert code == 4  # a time-out outranks "not unique"
 
 

@@ -181,10 +181,12 @@ def test_html_holds_every_step_sentence(puzzle, explanation):
         assert s.text in plain, s.n
         assert f'data-step="{s.n}"' in page
     assert 'id="board"' in page and 'id="steps"' in page
-    # rating header: level, hardest step, effort, rules with counts
+    # rating header: level, score, hardest step, narrowest step, effort, rules with counts
     r = explanation.rating
     assert f"<dd>{r.level}" in page
-    assert f"<dd>{r.score}</dd>" in page
+    assert f"<dd>{r.score:g}</dd>" in page and f"<dd>{r.effort}</dd>" in page
+    assert f'data-goto="{r.narrowest_step}">step {r.narrowest_step}</a>' in page
+    assert f'(from <a href="#s{r.level_step}" data-goto="{r.level_step}">' in page
     for rule, n in r.rules.items():
         assert f'data-rule="{rule}"' in page and f"×{n}</b>" in plain
     # self-contained: nothing fetched from anywhere

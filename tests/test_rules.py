@@ -766,12 +766,16 @@ def test_crossing_run_interaction_applies_its_lemma_and_weighs_it():
 
 
 def test_search_floor_grows_with_the_run():
-    from deducer.explain.rating import FULL_SEARCH_WEIGHT, SMALL_SEARCH_WEIGHT, search_floor
+    from deducer.explain import registry
+    from deducer.explain.rating import search_floor
 
-    assert search_floor(1, 9) == 0.0
-    assert search_floor(3, 8) == SMALL_SEARCH_WEIGHT
-    assert search_floor(6, 4 ** 6) == FULL_SEARCH_WEIGHT
-    assert search_floor(6, 2) == 0.0
+    ladder = registry.load()
+    weight = {r.id: r.weight for r in ladder}
+    # the floors are the weights of the rules the rating: search: section names
+    assert search_floor(1, 9, ladder) == 0.0
+    assert search_floor(3, 8, ladder) == weight["permutation-check-small"]
+    assert search_floor(6, 4 ** 6, ladder) == weight["permutation-check"]
+    assert search_floor(6, 2, ladder) == 0.0
 
 
 def test_permutation_check_gives_a_short_reason_per_combination():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 
 from ..errors import RuleError
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, mask_of
@@ -120,9 +120,11 @@ class Explanation:
     message: str = ""
     solutions: list[list[int]] = field(default_factory=list)  # for multiple: a few
     rating: Rating = field(init=False)  # of the path, rated on construction
+    #: the ladder the walk used (None: the core one): its rating section rates the path
+    rules: InitVar[list[Rule] | None] = None
 
-    def __post_init__(self) -> None:
-        self.rating = rate_steps(self.steps, self.status)
+    def __post_init__(self, rules: list[Rule] | None) -> None:
+        self.rating = rate_steps(self.steps, self.status, rules, len(self.puzzle.whites))
 
     @property
     def solution(self) -> list[int] | None:
@@ -458,7 +460,7 @@ class Engine:
                 if not self._placed[j]:
                     open_cells += 1
                     arrangements *= POP[masks[j]]
-            floor = max(floor, search_floor(open_cells, arrangements))
+            floor = max(floor, search_floor(open_cells, arrangements, self.rules))
         return floor
 
     def _check_possible(self, rule: Rule, ded, place, elim) -> None:
@@ -567,7 +569,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
             message = f"stopped after {len(eng.steps)} steps (the most steps asked for)"
         else:
             message = "the active rules found no further deduction"
-    return Explanation(puzzle, status, eng.steps, masks, message, sols)
+    return Explanation(puzzle, status, eng.steps, masks, message, sols, rules)
 
 
 def _several_message(puzzle: Puzzle, sols: list[list[int]]) -> str:
@@ -588,15 +590,12 @@ def _several_solutions(puzzle: Puzzle, use_entries: bool,
     time limit stopped) is left to the walk, which reports it with its reasons.
     """
     from ..solve.search import solve
-    from .rating import rate_steps
 
     res = solve(puzzle, max_solutions=2, use_entries=use_entries, timeout=timeout)
     if len(res.solutions) < 2:
         return None
-    exp = Explanation(puzzle, MULTIPLE, [], puzzle.initial_masks(with_entries=use_entries),
-                      _several_message(puzzle, res.solutions), res.solutions)
-    exp.rating = rate_steps([], MULTIPLE)
-    return exp
+    return Explanation(puzzle, MULTIPLE, [], puzzle.initial_masks(with_entries=use_entries),
+                       _several_message(puzzle, res.solutions), res.solutions)
 
 
 def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],

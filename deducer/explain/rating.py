@@ -1,56 +1,81 @@
-"""Difficulty from a step log: hardest step, total effort, a level, a rater version.
+"""Difficulty from a step log: a level that names a technique, and a score for the solve.
 
-Levels follow the anchors Sudoku Explainer and HoDoKu use: the hardest step decides the
-level; a path whose total effort is large for its level is bumped one
-level (a long walkthrough of easy steps is more work for a person than a short one).
-The same steps always give the same rating.
+Two figures with one meaning each (docs/rating.md):
+
+- ``level``: the tier of the hardest technique the walkthrough needs, by the weight of its
+  hardest step against the ladder's thresholds (Easy .. Expert), Extreme for trial or a
+  chain longer than the chain rules allow, Unreasonable for guessing. Never raised for a
+  long walkthrough: a player who picks a level expects its technique.
+- ``score``: one number for how hard the whole solve is for a person, a linear model over
+  the path's features (:func:`score_features`: hardest step, effort, size, moves open at
+  each step, bottlenecks, chains) whose coefficients are fitted on publishers' labels
+  (``scripts/fit_rating.py``).
+
+Everything the ladder's file holds is read from it: each rule's ``kind`` (simple, link,
+chain, trial, guess), the chain rules' ``max_len``, and the ``rating:`` section (level
+thresholds, the rules whose weights floor a search step, the score model). A walkthrough
+that did not reach the one solution is not rated: it has no level and no score.
+The same steps and ladder always give the same rating.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-# 2: effort bump on total effort (was effort per cell); 3: a step weighs at least what its
-# proof asks a reader to check (search_floor), naked singles written at once; 4: chains
-# instead of trial, max_chain in the rating
-RATER_VERSION = "4"
+# 5: the level is the hardest technique's tier (no effort bump); score is the fitted model,
+# effort the old sum of step scores; unfinished walkthroughs have no level
+RATER_VERSION = "5"
 
 LEVELS = ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
-#: upper bound of the hardest step's weight for each level below Extreme
-LEVEL_MAX_WEIGHT = (("Easy", 1.6), ("Medium", 2.4), ("Hard", 4.2), ("Expert", 6.0))
-#: total effort above which a path is "large for its level" (bumped one level up).
-#: Calibrated on the Nikoli labels (reports/ratings.md): the level's rank correlation with
-#: them rose from 0.72 (the v1 per-cell bump) to 0.90; the other labelled sets are unchanged.
-EFFORT_BUMP = {"Easy": 1000, "Medium": 2500, "Hard": 5000, "Expert": 10000}
-TRIAL_RULES = frozenset({"trial"})
-#: the longest chain a person is expected to follow (README "Rating"): a path that needs a
-#: longer one is Extreme, as a path that needs trial is
-MAX_HUMAN_CHAIN = 12
-#: what trying every arrangement of a run weighs (the ladder's permutation checks of a
-#: small run and of any run), the floor of a step whose proof asks for it
-SMALL_SEARCH_WEIGHT = 3.8
-FULL_SEARCH_WEIGHT = 5.8
-#: a run this small (open cells, or arrangements of their candidates) is a small search
-SMALL_SEARCH_CELLS = 4
-SMALL_SEARCH_ARRANGEMENTS = 24
-GUESS_RULES = frozenset({"backtracking"})
+#: what a rule's ``kind`` says about the steps it makes (docs/rule-contract.md)
+KINDS = ("simple", "link", "chain", "trial", "guess")
+#: the score model's features, in the order the rule file lists their coefficients
+FEATURES = ("hardest", "effort", "size", "narrow", "scarcity", "bottlenecks", "hard_effort",
+            "thinking", "chain")
+
+
+@dataclass(frozen=True)
+class RatingModel:
+    """What the rater reads from a ladder: kinds, thresholds, search floors, the score."""
+
+    levels: tuple[tuple[str, float], ...]  # (level, the hardest step's weight at most)
+    kinds: dict[str, str]  # rule id -> kind
+    max_chain: int | None  # the longest chain the chain rules look for (None: no chain rule)
+    small_search: float  # weight of a step that tries the arrangements of a small run
+    full_search: float  # ... of any run
+    small_cells: int  # a run with this few open cells is small
+    small_arrangements: int  # ... or with this few arrangements of its candidates
+    coefficients: dict[str, float]
+    offset: float = 0.0
+
+    def kind(self, rule_id: str) -> str:
+        return self.kinds.get(rule_id, "simple")
 
 
 @dataclass
 class Rating:
-    """A difficulty grade."""
+    """A difficulty grade (``level`` and ``score`` None: not rated, see ``solved``)."""
 
-    level: str
+    level: str | None
     max_weight: float
-    score: int
+    score: float | None
     rules: dict[str, int] = field(default_factory=dict)
     version: str = RATER_VERSION
     steps: int = 0
-    bumped: bool = False
+    bumped: bool = False  # never since rater 5 (kept for the JSON contract)
     mean_available: float = 0.0  # simplest-tier moves open per step (lower = harder)
     solved: bool = True
     max_chain: int = 0  # links in the longest chain (proof by assumption) the path needs
+    effort: int = 0  # the sum of the steps' scores
+    level_step: int | None = None  # number of the first step at the level's tier
+    level_rule: str | None = None
+    level_weight: float | None = None  # that step's weight
+    narrowest_step: int | None = None  # number of the first step with fewest moves open
+    narrowest_open: int | None = None
+    trial: int = 0  # steps of trial kind
+    guessing: int = 0  # steps of guess kind
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -60,20 +85,97 @@ class Rating:
 
     @property
     def rank(self) -> int:
-        return LEVELS.index(self.level)
+        """The level's place in :data:`LEVELS` (-1 when not rated)."""
+        return LEVELS.index(self.level) if self.level is not None else -1
+
+    def why(self) -> str:
+        """Which step set the level and where the solve is narrowest, in a sentence."""
+        if self.level is None:
+            return "not rated: the walkthrough did not reach the one solution"
+        parts = []
+        if self.level_step is not None:
+            parts.append(f"{self.level} from step {self.level_step} ({self.level_rule}, "
+                         f"weight {self.level_weight:g})")
+        if self.narrowest_step is not None:
+            moves = ("no easy move" if self.narrowest_open == 0
+                     else f"{self.narrowest_open} easy move"
+                     + ("s" if self.narrowest_open != 1 else ""))
+            parts.append(f"narrowest at step {self.narrowest_step} ({moves} open)")
+        return "; ".join(parts) or self.level
 
 
-def search_floor(open_cells: int, arrangements: int) -> float:
+# ---------------------------------------------------------------------------- the model
+_CORE_SECTION: dict | None = None
+
+
+def _core_section() -> dict:
+    global _CORE_SECTION
+    if _CORE_SECTION is None:
+        from . import registry
+
+        _CORE_SECTION = registry.rating_section()
+    return _CORE_SECTION
+
+
+def model_for(rules=None) -> RatingModel:
+    """The rating model of a ladder (a list from :func:`registry.load`; None: the core
+    ladder). The ladder's own ``rating:`` section is used where it has one."""
+    if rules is None:
+        from . import registry
+
+        rules = registry.core_ladder()
+    cached = getattr(rules, "rating_model", None)
+    if cached is not None:
+        return cached
+    section = getattr(rules, "rating", None) or _core_section()
+    m = build_model(rules, section)
+    try:
+        rules.rating_model = m
+    except AttributeError:  # a plain list: built again next time (a handful of rules)
+        pass
+    return m
+
+
+def build_model(rules, section: dict) -> RatingModel:
+    """A :class:`RatingModel` from rules (kind, weight, params) and a ``rating:`` section
+    (already checked by the registry)."""
+    by_id = {r.id: r for r in rules}
+    kinds = {r.id: r.kind for r in rules}
+    chains = [int(r.params["max_len"]) for r in rules
+              if r.kind == "chain" and isinstance(r.params.get("max_len"), int)]
+    search = section["search"]
+
+    def weight_of(rid: str, fallback: float) -> float:
+        r = by_id.get(rid)
+        return r.weight if r is not None else fallback
+
+    levels = tuple((name, float(section["levels"][name])) for name in LEVELS[:4])
+    small = by_id.get(search["small"])
+    small_cells = int((small.params.get("max_open") if small is not None else None)
+                      or search["small_cells"])
+    score = section["score"]
+    return RatingModel(
+        levels=levels, kinds=kinds, max_chain=max(chains) if chains else None,
+        small_search=weight_of(search["small"], levels[2][1]),
+        full_search=weight_of(search["full"], levels[3][1]),
+        small_cells=small_cells, small_arrangements=int(search["small_arrangements"]),
+        coefficients={k: float(score["coefficients"].get(k, 0.0)) for k in FEATURES},
+        offset=float(score.get("offset", 0.0)))
+
+
+# ---------------------------------------------------------------------------- pieces
+def search_floor(open_cells: int, arrangements: int, rules=None) -> float:
     """The least weight of a step whose proof asks a reader to try the arrangements of a
     run with ``open_cells`` empty cells whose candidates allow ``arrangements`` fillings
-    (the product of their candidate counts): the weight the ladder gives that check.
-    A crossing-run lemma over a six-cell run thus weighs what the full per-run check
-    weighs, not less."""
+    (the product of their candidate counts): the weight the ladder gives that check (the
+    rules the ``rating: search:`` section names). A crossing-run lemma over a six-cell run
+    thus weighs what the full per-run check weighs, not less."""
     if open_cells <= 1 or arrangements <= 2:
         return 0.0
-    if open_cells <= SMALL_SEARCH_CELLS or arrangements <= SMALL_SEARCH_ARRANGEMENTS:
-        return SMALL_SEARCH_WEIGHT
-    return FULL_SEARCH_WEIGHT
+    m = model_for(rules)
+    if open_cells <= m.small_cells or arrangements <= m.small_arrangements:
+        return m.small_search
+    return m.full_search
 
 
 def chain_length(step) -> int:
@@ -87,38 +189,90 @@ def chain_length(step) -> int:
     return len(proof.get("links", ()))
 
 
-def level_for(max_weight: float, rules_used: set[str], max_chain: int = 0) -> str:
-    if rules_used & GUESS_RULES:
-        return "Unreasonable"
-    if rules_used & TRIAL_RULES or max_chain > MAX_HUMAN_CHAIN:
-        return "Extreme"
-    for name, limit in LEVEL_MAX_WEIGHT:
-        if max_weight <= limit + 1e-9:
-            return name
-    return "Extreme"
+def step_level(step, m: RatingModel) -> int:
+    """The tier (index in :data:`LEVELS`) of the technique one step uses."""
+    kind = m.kind(step.rule)
+    if kind == "guess":
+        return 5
+    if kind == "trial":
+        return 4
+    if kind == "chain" and m.max_chain is not None and chain_length(step) > m.max_chain:
+        return 4
+    for k, (_name, limit) in enumerate(m.levels):
+        if step.weight <= limit + 1e-9:
+            return k
+    return 4
 
 
-def rate_steps(steps, status: str = "solved") -> Rating:
-    """Rate a walkthrough."""
+def score_features(steps, cells: int, rules=None) -> dict[str, float]:
+    """The path's features the score weighs (docs/rating.md), from the steps' weight,
+    effort (score), open easy moves (available) and chain links, and the grid's white
+    cells. Counts that grow with the grid are kept on a log scale."""
+    if not steps:
+        return dict.fromkeys(FEATURES, 0.0)
+    easy = model_for(rules).levels[0][1]
+    n = len(steps)
+    weights = [s.weight for s in steps]
+    avail = [s.available for s in steps]
+    return {
+        "hardest": max(weights),
+        "effort": math.log1p(sum(s.score for s in steps)),
+        "size": math.log(max(cells, 1)),
+        # Pelanek: a step is harder to find the fewer moves are open
+        "narrow": sum(1.0 / (1 + a) for a in avail) / n,
+        # ... and the fewer there are for the size of the grid
+        "scarcity": math.log(max(cells, 1) / (1 + sum(avail) / n)),
+        "bottlenecks": math.log1p(sum(1 for a in avail if a == 0)),
+        "hard_effort": math.log1p(sum(max(0.0, w - easy) for w in weights)),
+        "thinking": math.log1p(sum(1 for w in weights if w > easy)),
+        "chain": math.log1p(max((chain_length(s) for s in steps), default=0)),
+    }
+
+
+def score_of(features: dict[str, float], m: RatingModel) -> float:
+    """The model's score of a path's features (one decimal)."""
+    return round(m.offset + sum(m.coefficients[k] * features[k] for k in FEATURES), 1)
+
+
+def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = None) -> Rating:
+    """Rate a walkthrough made with ``rules`` (None: the core ladder) on a grid of
+    ``cells`` white cells (None: counted from the steps' placements). A walkthrough that
+    did not end solved gets no level and no score."""
+    m = model_for(rules)
     counts = Counter(s.rule for s in steps)
     max_w = max((s.weight for s in steps), default=0.0)
-    score = sum(s.score for s in steps)
-    max_chain = max((chain_length(s) for s in steps), default=0)
-    level = level_for(max_w, set(counts), max_chain)
-    bumped = False
-    limit = EFFORT_BUMP.get(level)
-    if limit is not None and score > limit:
-        level = LEVELS[LEVELS.index(level) + 1]
-        bumped = True
-    mean_avail = sum(s.available for s in steps) / len(steps) if steps else 0.0
+    solved = status == "solved"
+    level_from = None
+    rank = 0
+    for s in steps:
+        k = step_level(s, m)
+        if level_from is None or k > rank:
+            rank, level_from = k, s
+    narrow = min(steps, key=lambda s: s.available, default=None)
+    if cells is None:
+        cells = sum(len(s.placements) for s in steps)
+    score = score_of(score_features(steps, cells, rules), m) if solved else None
+    kinds = Counter(m.kind(s.rule) for s in steps)
     return Rating(
-        level=level,
+        level=LEVELS[rank] if solved else None,
         max_weight=max_w,
         score=score,
         rules=dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
         steps=len(steps),
-        bumped=bumped,
-        mean_available=mean_avail,
-        solved=status == "solved",
-        max_chain=max_chain,
+        mean_available=sum(s.available for s in steps) / len(steps) if steps else 0.0,
+        solved=solved,
+        max_chain=max((chain_length(s) for s in steps), default=0),
+        effort=sum(s.score for s in steps),
+        level_step=level_from.n if solved and level_from else None,
+        level_rule=level_from.rule if solved and level_from else None,
+        level_weight=level_from.weight if solved and level_from else None,
+        narrowest_step=narrow.n if narrow is not None and solved else None,
+        narrowest_open=narrow.available if narrow is not None and solved else None,
+        trial=kinds["trial"],
+        guessing=kinds["guess"],
     )
+
+
+def level_cap(level: str, rules=None) -> float | None:
+    """The heaviest step a walkthrough of ``level`` may have (None above Expert)."""
+    return dict(model_for(rules).levels).get(level)

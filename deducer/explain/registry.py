@@ -24,10 +24,14 @@ from pathlib import Path
 from ..errors import RuleError
 
 REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "explain")
-OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint")
+OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint", "kind")
 #: the longest vague hint (one or two sentences a player reads at a glance)
 HINT_MAX = 300
 SCOPES = ("run", "global")
+#: what a rule's steps are to the rating (docs/rule-contract.md): a plain step (simple, or
+#: link: one a chain may also use), a chain of steps on an assumption (its length counted
+#: against the rule's ``max_len``), trial (Extreme), a guess (Unreasonable)
+KINDS = ("simple", "link", "chain", "trial", "guess")
 #: the attribute :func:`deducer.rules.rule` sets on a rule function: the names of the
 #: template values it provides (in ``Deduction.values``)
 RULE_MARK = "__deducer_rule_values__"
@@ -55,6 +59,7 @@ class Rule:
     tier: int | None = None
     #: the vague hint for players: what to look for, naming no cell (``deducer hint``)
     hint: str = ""
+    kind: str = "simple"
     source: str = ""  # file it was declared in
     func: Callable | None = field(default=None, repr=False)
 
@@ -151,15 +156,16 @@ def _short(v) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _number(v) -> bool:
-    """A finite number >= 0 (a huge integer is no number of ours either)."""
+def _number(v, *, signed: bool = False) -> bool:
+    """A finite number >= 0, or of any sign when ``signed`` (a huge integer is no number of
+    ours either)."""
     if isinstance(v, bool) or not isinstance(v, int | float):
         return False
     try:
         f = float(v)
     except OverflowError:
         return False
-    return math.isfinite(f) and f >= 0
+    return math.isfinite(f) and (signed or f >= 0)
 
 
 def _resolve(impl: str, base: Path, rule_id: str, source: str) -> Callable:
@@ -211,7 +217,7 @@ def load_file(path: str | Path) -> list[Rule]:
     data = _load_yaml(p)
     if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
         raise RuleError("a rule file must be a mapping with a 'rules:' list", path=src)
-    unknown_top = set(data) - {"rules", "version"}
+    unknown_top = set(data) - {"rules", "version", "rating"}
     if unknown_top:
         raise RuleError(f"unknown top-level key(s): {', '.join(sorted(unknown_top))}", path=src)
     out: list[Rule] = []
@@ -258,6 +264,9 @@ def load_file(path: str | Path) -> list[Rule]:
         tier = entry.get("tier")
         if tier is not None and (isinstance(tier, bool) or not isinstance(tier, int)):
             raise RuleError(f"{where}: tier must be a whole number", path=src)
+        kind = entry.get("kind", "simple")
+        if kind not in KINDS:
+            raise RuleError(f"{where}: kind must be one of {', '.join(KINDS)}", path=src)
         description = entry.get("description", "")
         if description is None:
             description = ""
@@ -269,7 +278,7 @@ def load_file(path: str | Path) -> list[Rule]:
             weight=float(entry["weight"]), score=score,
             implementation=entry["implementation"], explain=entry["explain"],
             enabled=enabled, scope=scope, params=dict(params),
-            description=description, tier=tier, hint=hint, source=src,
+            description=description, tier=tier, hint=hint, kind=kind, source=src,
         )
         _check_template(rule)
         rule.func = _resolve(rule.implementation, p.parent, rid, src)
@@ -344,7 +353,7 @@ def _by_id(extra: Sequence[str | Path], core: bool = True) -> dict[str, Rule]:
 
 
 def load(extra: Sequence[str | Path] = (), disable: Sequence[str] = (), *,
-         core: bool = True) -> list[Rule]:
+         core: bool = True) -> Ladder:
     """The active ladder: core rules, overridden or extended by user files, in priority order.
 
     A user rule with an existing id replaces it. Disabled rules are left out.
@@ -354,9 +363,104 @@ def load(extra: Sequence[str | Path] = (), disable: Sequence[str] = (), *,
         if rid not in by_id:
             raise RuleError(f"cannot disable {rid!r}: no rule has that id (see 'deducer rules')")
         by_id[rid].enabled = False
-    rules = [r for r in by_id.values() if r.enabled]
+    rules = Ladder(r for r in by_id.values() if r.enabled)
     rules.sort(key=lambda r: (r.priority, r.id))
+    rules.rating = rating_section(([CORE] if core else []) + [Path(x) for x in extra])
     return rules
+
+
+class Ladder(list):
+    """The active rules in ladder order, with the ``rating:`` section of their files (what
+    :mod:`deducer.explain.rating` reads besides the rules' own keys)."""
+
+    rating: dict | None = None
+    rating_model = None  # built by rating.model_for on first use
+
+    def part(self, rules) -> Ladder:
+        """Some of these rules (a cut-down ladder) with the same ``rating:`` section."""
+        out = Ladder(rules)
+        out.rating = self.rating
+        return out
+
+
+_CORE_LADDER: Ladder | None = None
+
+
+def core_ladder() -> Ladder:
+    """The core ladder, loaded once (for ratings asked for without a ladder)."""
+    global _CORE_LADDER
+    if _CORE_LADDER is None:
+        _CORE_LADDER = load()
+    return _CORE_LADDER
+
+
+_RATING_CACHE: dict[tuple, object] = {}
+
+
+def _rating_of(path: Path):
+    """A file's ``rating:`` section as written (read once per version of the file)."""
+    st = path.stat()
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
+    if key not in _RATING_CACHE:
+        data = _load_yaml(path)
+        _RATING_CACHE[key] = data.get("rating") if isinstance(data, dict) else None
+    return _RATING_CACHE[key]
+
+
+#: the keys of the ``rating:`` section and of its parts (docs/rule-contract.md)
+RATING_KEYS: dict[str, tuple[str, ...]] = {"levels": (), "search": ("small", "full", "small_cells", "small_arrangements"),
+               "score": ("coefficients", "offset", "fitted")}
+
+
+def rating_section(files=None) -> dict:
+    """The ``rating:`` section of the core file, each part overridden by the same part of
+    later files (a user file may change one threshold or one coefficient)."""
+    from .rating import FEATURES, LEVELS
+
+    files = [CORE] if files is None else list(files)
+    out: dict = {"levels": {}, "search": {}, "score": {"coefficients": {}}}
+    for f in files:
+        sec = _rating_of(Path(f))
+        if sec is None:
+            continue
+        src = str(f)
+        if not isinstance(sec, dict) or set(sec) - set(RATING_KEYS):
+            raise RuleError("rating: must be a mapping of " + ", ".join(RATING_KEYS), path=src)
+        for part, keys in RATING_KEYS.items():
+            val = sec.get(part)
+            if val is None:
+                continue
+            if not isinstance(val, dict):
+                raise RuleError(f"rating: {part}: must be a mapping", path=src)
+            allowed = LEVELS[:4] if part == "levels" else keys
+            bad = set(val) - set(allowed)
+            if bad:
+                raise RuleError(f"rating: {part}: unknown key(s) {', '.join(map(str, bad))} "
+                                f"(allowed: {', '.join(allowed)})", path=src)
+            for k, v in val.items():
+                if k in ("small", "full", "fitted"):
+                    if not isinstance(v, str):
+                        raise RuleError(f"rating: {part}: {k} must be text", path=src)
+                elif k == "coefficients":
+                    if not isinstance(v, dict) or set(v) - set(FEATURES) or not all(
+                            _number(x, signed=True) for x in v.values()):
+                        raise RuleError(f"rating: score: coefficients must map features "
+                                        f"({', '.join(FEATURES)}) to numbers", path=src)
+                    out["score"]["coefficients"].update(v)
+                    continue
+                elif not _number(v, signed=(k == "offset")):
+                    raise RuleError(f"rating: {part}: bad {k} {_short(v)} (a number)",
+                                    path=src)
+                out[part][k] = v
+    missing = [f"levels: {x}" for x in LEVELS[:4] if x not in out["levels"]]
+    missing += [f"search: {k}" for k in RATING_KEYS["search"] if k not in out["search"]]
+    if missing:
+        raise RuleError(f"rating: missing {', '.join(missing)}", path=str(files[0]))
+    limits = [out["levels"][x] for x in LEVELS[:4]]
+    if limits != sorted(limits):
+        raise RuleError("rating: levels: thresholds must rise from Easy to Expert",
+                        path=str(files[-1]))
+    return out
 
 
 def all_rules(extra: Sequence[str | Path] = (), disable: Sequence[str] = ()) -> list[Rule]:

@@ -14,25 +14,23 @@ import time
 from dataclasses import dataclass, field
 
 from ..explain.engine import SOLVED
-from ..explain.rating import GUESS_RULES, Rating
+from ..explain.rating import Rating
 from ..puzzle.model import Puzzle
 from .draft import Draft, fill
 from .layout import make_layout
-from .level import Target, _cheaper, _unique, ease, exact_rating, fits, rate_lean, steer
+from .level import Target, _unique, ease, exact_rating, fits, rate_lean, steer
 from .request import (  # noqa: F401  (re-exported: callers import them from here)
+    DEFAULT_MIX,
     GenerateError,
     Request,
     check_request,
     density_of,
     level_name,
+    mixed_level,
+    parse_score,
     parse_size,
-    white_budget,
 )
 from .unique import make_unique
-
-#: layouts drawn per attempt, the one with fewest white cells kept, where the level's
-#: effort limit binds (see request.white_budget)
-LAYOUT_TRIES = 8
 
 
 @dataclass
@@ -88,6 +86,11 @@ def generate_one(req: Request, index: int = 0, rules=None) -> Result:
     if req.deadline_at is not None:  # wall clock: shared by every worker process
         left = start + (req.deadline_at - time.time())
         deadline = left if deadline is None else min(deadline, left)
+    level = mixed_level(req, rng)
+    if level != req.level:
+        from dataclasses import replace
+
+        req = replace(req, level=level)
     found = find(req, rng, deadline, rules)
     res = Result(index, key, None, attempts=found.attempts,
                  seconds=time.perf_counter() - start, stats=found.stats)
@@ -96,10 +99,6 @@ def generate_one(req: Request, index: int = 0, rules=None) -> Result:
         return res
     res.puzzle, res.solution, res.rating = found.puzzle, found.solution, found.rating
     return res
-
-
-def _whites(white) -> int:
-    return sum(map(sum, white))
 
 
 def _count(out: Found, why: str) -> None:
@@ -118,23 +117,12 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
 
     target = Target(rules, req.level)
     density = density_of(req)
-    budget = white_budget(req)
-    cheaper = _cheaper(req, rules) if target.cap is not None else None
     out = Found()
     # easier levels get fills whose clues allow few combinations (see Draft.sweeten)
     sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
     while deadline is None or time.perf_counter() < deadline:
         out.attempts += 1
         white = make_layout(rng, req.rows, req.cols, req.symmetry, density)
-        # where the level's effort limit binds, every white cell counts: the layout rules
-        # rarely reach the black share asked for, so the densest of a few layouts is kept
-        # (a layout costs milliseconds, an attempt seconds)
-        for _ in range(LAYOUT_TRIES - 1 if budget is not None else 0):
-            if white is None or _whites(white) <= budget:  # type: ignore[operator]  # not None here
-                break
-            other = make_layout(rng, req.rows, req.cols, req.symmetry, density)
-            if other is not None and _whites(other) < _whites(white):
-                white = other
         if white is None:
             raise GenerateError(f"no {req.rows}x{req.cols} layout with {req.symmetry} "
                                 f"symmetry and black share {density:g} keeps every run "
@@ -151,7 +139,7 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
             _count(out, "not made unique")
             continue
         if target.cap is not None:
-            exp = ease(req, draft, cheaper or target, rng, deadline)
+            exp = ease(req, draft, target, rng, deadline)
             if exp is None:
                 _count(out, "easing stalled")
                 continue
@@ -164,12 +152,13 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
         if exp is None:
             _count(out, "steering missed the level")
             continue
-        if any(s.rule in GUESS_RULES for s in exp.steps) and not _unique(draft, None):
+        if any(s.rule in target.guesses for s in exp.steps) and not _unique(draft, None):
             continue  # a guessed walkthrough proves nothing: the solver must confirm
         puzzle = draft.puzzle()
         rating = exact_rating(puzzle, rules, exp.steps, draft.values)
-        if not fits(req, rating):  # cannot differ from the walk's: a safety net
-            _count(out, "full rating missed")
+        if not fits(req, rating):  # the level cannot differ from the walk's; the score can
+            _count(out, "score out of range" if fits(req, rating, exact=False)
+                   else "full rating missed")
             continue
         out.puzzle, out.solution, out.rating = puzzle, draft.values[:], rating
         return out

@@ -23,13 +23,12 @@ from dataclasses import dataclass
 
 from ..errors import RuleError
 from ..explain.engine import SOLVED, Engine, Explanation
-from ..explain.rating import GUESS_RULES, LEVEL_MAX_WEIGHT, LEVELS, rate_steps
+from ..explain.rating import LEVELS, model_for, rate_steps
 from ..explain.state import State
 from ..puzzle.combos import DIGITS, POP, SINGLE, combos
 from ..puzzle.model import Puzzle
 from ..solve.status import ExplainStatus
 from .draft import Draft
-from .request import reachable
 from .unique import (
     REPAIR_SAMPLE,
     Undecided,
@@ -69,13 +68,20 @@ UNIQUE_WORK = 10_000
 MEND_ROUNDS = 4
 
 
-def _rank(level: str) -> int:
-    return LEVELS.index(level)
+def _rank(level: str | None) -> int:
+    return LEVELS.index(level) if level is not None else -1
 
 
-def fits(req, rating) -> bool:
-    """Does a rating meet the request (level, --needs, --max-chain)?"""
+def fits(req, rating, exact: bool = True) -> bool:
+    """Does a rating meet the request (level, --needs, --max-chain, --score)? The score is
+    checked only on an ``exact`` rating: a lean walk counts no open moves, which the score
+    weighs."""
     if req.level is not None and rating.level != req.level:
+        return False
+    score = getattr(req, "score", None)
+    if exact and score is not None and rating.score is not None and not (
+            (score[0] is None or rating.score >= score[0])
+            and (score[1] is None or rating.score <= score[1])):
         return False
     if req.needs is not None and req.needs not in rating.rules:
         return False
@@ -95,9 +101,11 @@ class Target:
 
     def __init__(self, rules, level: str | None):
         self.rules = rules
-        self.cap = dict(LEVEL_MAX_WEIGHT).get(level) if level is not None else None
+        model = model_for(rules)
+        self.guesses = frozenset(r.id for r in rules if model.kind(r.id) == "guess")
+        self.cap = dict(model.levels).get(level) if level is not None else None
         #: the heaviest step short of guessing: a walk that needs more is Unreasonable
-        self.top = max((r.weight for r in rules if r.id not in GUESS_RULES), default=None)
+        self.top = max((r.weight for r in rules if r.id not in self.guesses), default=None)
         if level is None or level == "Unreasonable":
             self.top = None
         self.ladder = list(rules)
@@ -105,6 +113,8 @@ class Target:
             over = next((k for k, r in enumerate(rules) if r.weight > self.cap + 1e-9),
                         len(rules))
             self.ladder = list(rules[:over])
+        if hasattr(rules, "part"):  # keep the rule files' rating section with the head
+            self.ladder = rules.part(self.ladder)
 
 
 @dataclass
@@ -121,11 +131,11 @@ class Walk:
 
     @property
     def progress(self) -> tuple[int, int, int]:
-        score = sum(s.score for s in self.steps) if self.status == SOLVED else 0
-        return (self.placed, -self.left, -score)
+        effort = sum(s.score for s in self.steps) if self.status == SOLVED else 0
+        return (self.placed, -self.left, -effort)
 
-    def explanation(self) -> Explanation:
-        return Explanation(self.puzzle, self.status, self.steps, [])
+    def explanation(self, rules=None) -> Explanation:
+        return Explanation(self.puzzle, self.status, self.steps, [], rules=rules)
 
 
 def walk(draft: Draft, ladder, cap: float | None, deadline: float | None) -> Walk:
@@ -177,7 +187,7 @@ def rate_lean(draft: Draft, target: Target, deadline: float | None,
               cap: float | None = None) -> Explanation:
     """The whole ladder's rating of the draft (lean), stopped early past ``cap``."""
     w = walk(draft, target.rules, cap, deadline)
-    return w.explanation()
+    return w.explanation(target.rules)
 
 
 def _unique(draft: Draft, deadline: float | None) -> bool:
@@ -190,10 +200,10 @@ def _unique(draft: Draft, deadline: float | None) -> bool:
         return False
 
 
-def _hard_cells(draft: Draft, exp, limit: float | None) -> list[int]:
-    """Cells the first step above ``limit`` (or the first trial/guess) works on."""
+def _hard_cells(draft: Draft, exp, limit: float | None, guesses=frozenset()) -> list[int]:
+    """Cells the first step above ``limit`` (or the first guess) works on."""
     for step in exp.steps:
-        if limit is None and step.rule not in GUESS_RULES:
+        if limit is None and step.rule not in guesses:
             continue
         if limit is not None and step.weight <= limit + 1e-9:
             continue
@@ -217,24 +227,7 @@ def _open_after(draft: Draft, i: int, d: int) -> int:
 
 
 def _key(rating) -> tuple:
-    return (_rank(rating.level), rating.max_weight, rating.score)
-
-
-def _cheaper(req, rules) -> Target | None:
-    """The ladder of the level below, where that level is out of reach at this size (its
-    walkthroughs are so long they are rated a level up: 30x30 Hard, 22x22 Medium).
-
-    Easing then walks that ladder, which is much cheaper (30x30 Expert: no chains or region
-    sums over 600 cells at every move), and a walk that finishes is still the walkthrough,
-    so its rating is exact: the level below when the guess about its length was wrong
-    (then :func:`steer` hardens it), else the level asked. Where the level below is within
-    reach (16x16 Medium over Easy) most such walks stay there, and hardening them again
-    cost far more than easing with the level's own ladder (measured: 1.6 s a puzzle
-    against 39 s)."""
-    rank = _rank(req.level)
-    if rank == 0 or reachable(req, LEVELS[rank - 1]):
-        return None
-    return Target(rules, LEVELS[rank - 1])
+    return (_rank(rating.level), rating.max_weight, rating.effort)
 
 
 def ease(req, draft: Draft, target: Target, rng: random.Random,
@@ -243,7 +236,7 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
     estimate's order) after which it gets further, until it finishes within the level; the
     exact rating then, or None.
 
-    Also lowers the effort of a walk that finishes but is bumped a level for its length."""
+    """
     cur = walk(draft, target.ladder, target.cap, deadline)
     level_rank = _rank(req.level)
     sample = EASE_SAMPLE if len(draft.values) <= EASE_SMALL_CELLS else EASE_SAMPLE_LARGE
@@ -252,7 +245,7 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
         if deadline is not None and time.perf_counter() > deadline:
             return None
         if cur.status == SOLVED:
-            exp = cur.explanation()  # exact: the walk is the walkthrough
+            exp = cur.explanation(target.rules)  # exact: the walk is the walkthrough
             if _rank(exp.rating.level) <= level_rank:
                 return exp  # at the level or below it (steer hardens the latter)
         # where to change: cells the walk left open, or (a finished but too long walk)
@@ -408,7 +401,7 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
         if idle >= STEER_PATIENCE:
             break
         idle += 1
-        if fits(req, exp.rating) and exp.status == SOLVED:
+        if fits(req, exp.rating, exact=False) and exp.status == SOLVED:
             return exp
         if level is None or (deadline is not None and time.perf_counter() > deadline):
             return None
@@ -436,7 +429,8 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
             # a rating within the level and above the current one, or it is no use
             stop = target.cap if target.cap is not None else target.top
         else:
-            where = _hard_cells(draft, exp, target.cap) or list(range(len(draft.values)))
+            where = (_hard_cells(draft, exp, target.cap, target.guesses)
+                     or list(range(len(draft.values))))
             cands = [(i, d) for i in where for d in draft.free_digits(i)]
             if not cands:
                 return None
@@ -467,7 +461,7 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
             exp, idle = new, 0
         else:
             draft.set(i, old)
-    return exp if fits(req, exp.rating) and exp.status == SOLVED else None
+    return exp if fits(req, exp.rating, exact=False) and exp.status == SOLVED else None
 
 
 def exact_rating(puzzle: Puzzle, rules, steps: list, solution: list[int]):
@@ -482,4 +476,4 @@ def exact_rating(puzzle: Puzzle, rules, steps: list, solution: list[int]):
     if [SINGLE[m] for m in eng.state.masks] != solution:
         raise RuleError("the rules reached a grid that breaks the puzzle; one of the active "
                         "rules made a false deduction (try 'deducer rules test')")
-    return rate_steps(steps, SOLVED)
+    return rate_steps(steps, SOLVED, rules, len(puzzle.whites))

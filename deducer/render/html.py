@@ -222,14 +222,24 @@ def _summary(explanation) -> str:
     rating = explanation.rating
     steps = explanation.steps
     items: list[tuple[str, str]] = []
-    if rating is not None:
-        items.append(("Level", escape(rating.level) + (" (bumped for effort)" if rating.bumped
-                                                        else "")))
+    if rating is not None and rating.level is None:
+        items.append(("Level", "not rated (the walkthrough did not reach the one solution)"))
+    elif rating is not None:
+        level = escape(rating.level)
+        if rating.level_step is not None:
+            n = rating.level_step
+            level += f' (from <a href="#s{n}" data-goto="{n}">step {n}</a>)'
+        items.append(("Level", level))
+        items.append(("Score", f"{rating.score:g}"))
         if steps:
             hardest = max(steps, key=lambda s: (s.weight, -s.n))
             items.append(("Hardest step", f'<a href="#s{hardest.n}" data-goto="{hardest.n}">'
                           f"{escape(hardest.name)} ({hardest.weight:g}), step {hardest.n}</a>"))
-        items.append(("Effort", str(rating.score)))
+        if rating.narrowest_step is not None:
+            n = rating.narrowest_step
+            items.append(("Narrowest", f'<a href="#s{n}" data-goto="{n}">step {n}</a> '
+                          f"({rating.narrowest_open} easy moves open)"))
+        items.append(("Effort", str(rating.effort)))
     items.append(("Steps", str(len(steps))))
     out = ['<dl class="summary">']
     for k, v in items:

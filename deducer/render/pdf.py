@@ -338,8 +338,12 @@ def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
 def _summary(exp) -> str:
     r = exp.rating
     text = f"{len(exp.steps)} steps"
-    if r is not None:
-        text = f"Level {r.level}: hardest step {r.max_weight:g}, effort {r.score}, " + text
+    if r is not None and r.level is not None:
+        text = (f"Level {r.level}, score {r.score:g}: hardest step {r.max_weight:g} (step "
+                f"{r.level_step}), narrowest at step {r.narrowest_step}, effort {r.effort}, "
+                + text)
+    elif r is not None:
+        text = "Not rated: " + text
     if exp.status != "solved":
         text += f"; the walkthrough did not finish ({exp.message})"
     return text + "."

@@ -49,13 +49,17 @@ def verdict(result) -> str:
 
 
 def rating_line(rating) -> str:
-    """``Hard (hardest step 3.8, effort 412, 59 steps; rater v2)``."""
+    """``Hard, score 4.2 (hardest step 3.8, effort 412, 59 steps; Hard from step 17
+    (naked-pair, weight 3.8); narrowest at step 30 (no easy move open); rater v5)``;
+    ``not rated`` for a walkthrough that did not reach the one solution."""
     if rating is None:
         return "not rated"
-    bump = ", bumped for effort" if rating.bumped else ""
-    tail = "" if rating.solved else "; the walkthrough did not finish"
-    return (f"{rating.level} (hardest step {rating.max_weight:g}, effort {rating.score}, "
-            f"{rating.steps} steps{bump}{tail}; rater v{rating.version})")
+    if rating.level is None:
+        return (f"not rated: the walkthrough did not reach the one solution ({rating.steps} "
+                f"steps; rater v{rating.version})")
+    return (f"{rating.level}, score {rating.score:g} (hardest step {rating.max_weight:g}, "
+            f"effort {rating.effort}, {rating.steps} steps; {rating.why()}; "
+            f"rater v{rating.version})")
 
 
 def explanation_verdict(explanation) -> str:

@@ -30,8 +30,12 @@ def add_parser(sub) -> None:
     p.add_argument("--size", default="12x12", metavar="ROWSxCOLS",
                    help="the whole grid, clue row and column included (default 12x12; "
                         "6x6 to 60x60, rectangles too)")
-    p.add_argument("--level", help="Easy, Medium, Hard, Expert, Extreme or Unreasonable "
-                                   "(default: any level)")
+    p.add_argument("--level", help="Easy, Medium, Hard, Expert, Extreme or Unreasonable: the "
+                                   "hardest technique the walkthrough needs (default: the "
+                                   "mix of published collections, mostly Easy and Medium)")
+    p.add_argument("--score", metavar="LOW-HIGH",
+                   help="the rating's score range, how long and narrow the solve is "
+                        "(e.g. 3-6, 5-, -4; see docs/rating.md)")
     p.add_argument("--count", type=int, default=1, metavar="N", help="how many (default 1)")
     p.add_argument("--seed", type=int, help="random seed (default: a random one, printed)")
     p.add_argument("--out", metavar="DIR", help="write DIR/0001.txt, DIR/0002.txt, ...")
@@ -43,8 +47,7 @@ def add_parser(sub) -> None:
                    help="of the black squares (default rot180)")
     p.add_argument("--density", type=float, default=None, metavar="F",
                    help="share of black squares inside the grid (default 0.27, the median "
-                        "of janko's puzzles; Easy above 14x14 takes more, up to 0.45, so "
-                        "the walkthrough stays short enough to be Easy)")
+                        "of janko's puzzles)")
     p.add_argument("--needs", metavar="RULE", help="the walkthrough must use this rule "
                    "(technique practice; see 'deducer rules')")
     p.add_argument("--max-chain", type=int, metavar="N",
@@ -182,7 +185,7 @@ def run(args) -> int:
     from pathlib import Path
 
     from ...errors import DeducerError
-    from ...generate.request import check_request, make_request
+    from ...generate.request import check_request, make_request, parse_score
     from ...puzzle import formats
     from ...puzzle.fileio import write_output
     from ...render.jsonout import dumps as json_dumps
@@ -200,7 +203,7 @@ def run(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     req = make_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
                        density=args.density, needs=args.needs, max_chain=args.max_chain,
-                       timeout=args.timeout)
+                       timeout=args.timeout, score=parse_score(args.score))
     check_request(req)
     ext = EXTENSIONS.get(args.format, "txt")
     start = plan_outputs(args, ext)  # every output checked before anything is made

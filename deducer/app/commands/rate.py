@@ -16,7 +16,7 @@ from .explain import add_rule_args, check_timeout
 #: rate limits each puzzle with --timeout, not the whole command (see cli.main)
 PER_PUZZLE_TIMEOUT = True
 
-COLUMNS = ("file", "size", "status", "level", "hardest", "effort", "steps", "chain",
+COLUMNS = ("file", "size", "status", "level", "score", "hardest", "effort", "steps", "chain",
            "trial/guessing")
 #: statuses of a row; only "solved" carries a level
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, _ = ExplainStatus
@@ -30,8 +30,10 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "rate", help="rate the difficulty of many puzzles (files, folders, globs, '-')",
         description="Explain every puzzle step by step and tabulate its rating: size, level, "
-                    "hardest step (weight and rule), total effort, number of steps, and the "
-                    "steps that needed trial or guessing. Folders are read recursively for "
+                    "score (how hard the whole solve is, docs/rating.md), hardest step "
+                    "(weight and rule), total effort, number of steps, and the steps that "
+                    "needed trial or guessing; --why adds which step set the level and where "
+                    "the solve is narrowest. Folders are read recursively for "
                     "the files that hold a puzzle (the others, such as notes, pages and "
                     "images, are skipped and counted on stderr; FIFOs and devices become "
                     "unreadable rows; the run's own --out is never read), a quoted glob is "
@@ -67,6 +69,9 @@ def add_parser(sub) -> None:
     p.add_argument("--resume", action="store_true",
                    help="keep the rows already in --out and rate only the rest")
     p.add_argument("--force", action="store_true", help="replace an existing --out file")
+    p.add_argument("--why", action="store_true",
+                   help="say for each rated puzzle which step set its level and where the "
+                        "solve is narrowest (the step with fewest easy moves open)")
     p.add_argument("--no-timing", action="store_true",
                    help="leave 'seconds' empty in --out rows, so that two runs give "
                         "byte-identical files")
@@ -101,7 +106,7 @@ def _blank(task) -> dict:
             "level": None, "hardest_rule": None, "max_weight": None, "score": None,
             "steps": None, "chain": None, "trial": None, "guessing": None, "rows": None,
             "cols": None, "cells": None, "rater": RATER_VERSION, "seconds": None,
-            "error": None, "message": "", "rating": None}
+            "error": None, "message": "", "rating": None, "effort": None, "why": None}
 
 
 def _why(status: str, message: str, timeout: float | None) -> str | None:
@@ -123,7 +128,6 @@ def rate_one(settings: tuple, task) -> dict:
 
     from ...errors import DeducerError
     from ...explain.engine import explain
-    from ...explain.rating import GUESS_RULES, TRIAL_RULES
     from ..batch.inputs import load
 
     fmt, rule_files, disable, timeout = settings
@@ -151,9 +155,8 @@ def rate_one(settings: tuple, task) -> dict:
         row.update(
             level=r.level, max_weight=round(r.max_weight, 3),
             hardest_rule=hardest.rule if hardest else None, score=r.score, steps=r.steps,
-            chain=r.max_chain,
-            trial=sum(1 for s in exp.steps if s.rule in TRIAL_RULES),
-            guessing=sum(1 for s in exp.steps if s.rule in GUESS_RULES))
+            chain=r.max_chain, trial=r.trial, guessing=r.guessing, effort=r.effort,
+            why=r.why())
     return row
 
 
@@ -172,10 +175,11 @@ def out_row(row: dict, timing: bool = True) -> dict:
     """The row of an ``--out`` file (the issue's columns, in a fixed order)."""
     return {"source": row["file"], "status": row["status"], "level": row["level"],
             "hardest": row["hardest_rule"], "weight": row["max_weight"],
-            "effort": row["score"], "steps": row["steps"], "chain": row["chain"],
+            "effort": row["effort"], "steps": row["steps"], "chain": row["chain"],
             "trial": row["trial"], "guessing": row["guessing"], "rows": row["rows"],
             "cols": row["cols"], "cells": row["cells"], "rater": row["rater"],
-            "seconds": row["seconds"] if timing else None, "error": row["error"]}
+            "seconds": row["seconds"] if timing else None, "error": row["error"],
+            "score": row["score"], "why": row["why"]}
 
 
 def _cells(row: dict) -> list[str]:
@@ -187,7 +191,8 @@ def _cells(row: dict) -> list[str]:
 def _raw_cells(row: dict) -> list[str]:
     size = "-" if row["rows"] is None else f"{row['rows']}x{row['cols']}/{row['cells']}"
     if row["level"] is None:
-        return [row["file"], size, row["status"], "-", "", "", "", "", row["error"] or ""]
+        return [row["file"], size, row["status"], "-", "", "", "", "", "",
+                row["error"] or ""]
     fallback = []
     if row["trial"]:
         fallback.append(f"trial x{row['trial']}")
@@ -195,15 +200,16 @@ def _raw_cells(row: dict) -> list[str]:
         fallback.append(f"guessing x{row['guessing']}")
     hardest = f"{row['max_weight']:g}" + (f" {row['hardest_rule']}" if row["hardest_rule"]
                                            else "")
-    return [row["file"], size, row["status"], row["level"], hardest, str(row["score"]),
-            str(row["steps"]), str(row["chain"] or "-"), ", ".join(fallback) or "-"]
+    return [row["file"], size, row["status"], row["level"], f"{row['score']:g}", hardest,
+            str(row["effort"]), str(row["steps"]), str(row["chain"] or "-"),
+            ", ".join(fallback) or "-"]
 
 
-def table(rows: list[dict]) -> str:
-    body = [_cells(r) for r in rows]
-    heads = list(COLUMNS)
+def table(rows: list[dict], why: bool = False) -> str:
+    body = [_cells(r) + ([r["why"] or ""] if why else []) for r in rows]
+    heads = list(COLUMNS) + (["why"] if why else [])
     widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
-    right = {5, 6, 7}  # numbers
+    right = {4, 6, 7, 8}  # numbers
     lines = []
     for line in [heads] + body:
         cells = [c.rjust(w) if k in right and line is not heads else c.ljust(w)
@@ -213,7 +219,8 @@ def table(rows: list[dict]) -> str:
 
 
 CSV_HEAD = ["file", "rows", "cols", "cells", "status", "level", "max_weight", "hardest_rule",
-            "score", "steps", "trial", "guessing", "max_chain", "rater_version", "error"]
+            "score", "steps", "trial", "guessing", "max_chain", "rater_version", "error",
+            "effort", "why"]
 
 
 def csv_text(rows: list[dict]) -> str:
@@ -232,7 +239,8 @@ def csv_text(rows: list[dict]) -> str:
                    + [weight]
                    + ["" if r[k] is None else r[k]
                       for k in ("hardest_rule", "score", "steps", "trial", "guessing", "chain")]
-                   + [r["rater"], r["error"] or ""])
+                   + [r["rater"], r["error"] or ""]
+                   + ["" if r[k] is None else r[k] for k in ("effort", "why")])
     return buf.getvalue()
 
 
@@ -351,5 +359,5 @@ def run(args) -> int:
     elif args.csv:
         emit(csv_text(rows))
     else:
-        emit(table(rows))
+        emit(table(rows, args.why))
     return exit_code(counts)

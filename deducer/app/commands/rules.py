@@ -114,7 +114,7 @@ def _list(args) -> int:
         emit(dumps({"rules": [
             {"id": r.id, "priority": r.priority, "weight": r.weight, "score": r.score,
              "name": r.name, "enabled": r.enabled, "scope": r.scope, "source": r.source,
-             "implementation": r.implementation} for r in rules]}))
+             "implementation": r.implementation, "kind": r.kind} for r in rules]}))
         return EXIT_OK
     heads = ["id", "priority", "weight", "score", "name", "enabled", "source"]
     body = [[r.id, f"{r.priority:g}", f"{r.weight:g}", str(r.score), r.name,

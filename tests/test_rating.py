@@ -1,0 +1,191 @@
+"""The rating (docs/rating.md): a level that names the hardest technique, a fitted score,
+everything read from the rule file, and no rating for a walkthrough that did not finish."""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from deducer.app.cli import main
+from deducer.errors import RuleError
+from deducer.explain import registry
+from deducer.explain.engine import explain
+from deducer.explain.rating import LEVELS, model_for, rate_steps, step_level
+from deducer.puzzle import formats
+from deducer.puzzle.formats import loads
+from deducer.render import get
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles"
+FOUR = "\\|5\\|16\\\n\\| | \n\\12| | \n"
+# three solutions
+MULTI = "\\|4\\|16\\|6\\\n\\12| | | \n\\14| | | \n"
+# no solution
+NONE = "\\|3\\|3\\\n\\3| | \n\\4| | \n"
+
+
+@dataclass
+class FakeStep:
+    n: int
+    rule: str
+    weight: float
+    score: int = 10
+    available: int = 3
+    chain: int = 0
+    placements: tuple = ()
+    proof: None = None
+
+
+def _cli(capsys, *argv) -> tuple[int, str]:
+    code = main([str(a) for a in argv])
+    return code, capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------- unrated
+@pytest.fixture(scope="module", params=["multiple", "none", "timeout"])
+def unfinished(request):
+    if request.param == "timeout":
+        p = formats.load(PUZZLES / "seed000-k2.j")
+        exp = explain(p, max_steps=5)  # stopped after five steps: stalled, not solved
+        if exp.status == "solved":
+            pytest.fail("five steps solved seed000-k2")
+        return p, exp
+    p = loads(MULTI if request.param == "multiple" else NONE, "pipe")
+    return p, explain(p)
+
+
+def test_an_unfinished_walkthrough_has_no_level_or_score(unfinished):
+    p, exp = unfinished
+    assert exp.status != "solved"
+    r = exp.rating
+    assert r.level is None and r.score is None and not r.solved
+    assert r.level_step is None and r.narrowest_step is None
+    assert r.to_json()["level"] is None
+    # every output says so and names no level
+    from deducer.render.jsonout import walkthrough_obj
+    from deducer.render.pdf import _summary
+
+    assert walkthrough_obj(p, exp)["rating"]["level"] is None
+    outs = {name: get(name).walkthrough(p, exp) for name in ("text", "markdown", "html")}
+    outs["pdf"] = _summary(exp)
+    for name, out in outs.items():
+        plain = html.unescape(out)
+        assert "not rated" in plain.lower(), name
+        for level in LEVELS:
+            assert f"Level {level}" not in plain and f"{level}, score" not in plain, name
+            assert f"<dd>{level}" not in out, name
+
+
+def test_explain_json_and_rate_leave_the_level_out(tmp_path, capsys):
+    path = tmp_path / "multi.txt"
+    path.write_text(MULTI, encoding="utf-8")
+    code, out = _cli(capsys, "explain", path, "--json")
+    data = json.loads(out)
+    assert data["status"] == "multiple" and data["rating"]["level"] is None
+    assert data["rating"]["score"] is None
+    code, out = _cli(capsys, "rate", path, "--json")
+    row = json.loads(out)["puzzles"][0]
+    assert row["level"] is None and row["score"] is None
+    assert row["rating"]["level"] is None
+
+
+# ---------------------------------------------------------------------------- level
+def test_the_level_is_the_hardest_steps_tier_never_raised_for_length():
+    rules = registry.load()
+    m = model_for(rules)
+    for name in ("seed000-k2.j", "deducer-trial.txt"):
+        exp = explain(formats.load(PUZZLES / name), rules)
+        tiers = [step_level(s, m) for s in exp.steps]
+        assert exp.rating.level == LEVELS[max(tiers)]
+        first = tiers.index(max(tiers))
+        assert exp.rating.level_step == exp.steps[first].n
+        narrow = min(exp.steps, key=lambda s: s.available)
+        assert exp.rating.narrowest_open == narrow.available
+    # a thousand easy steps stay Easy (the old rater bumped this to Medium)
+    steps = [FakeStep(k, "naked-single", 1.3, score=50) for k in range(1, 1001)]
+    r = rate_steps(steps, "solved", rules, cells=1000)
+    assert r.level == "Easy" and not r.bumped and r.effort == 50_000
+
+
+def test_kinds_and_the_chain_cut_off_come_from_the_rule_file(tmp_path):
+    rules = registry.load()
+    chain = FakeStep(1, "forcing-chain", 5.6, chain=13)
+    assert rate_steps([chain], "solved", rules, 10).level == "Extreme"  # over max_len 12
+    assert rate_steps([FakeStep(1, "forcing-chain", 5.6, chain=12)], "solved", rules,
+                      10).level == "Expert"
+    assert rate_steps([FakeStep(1, "trial", 5.0)], "solved", rules, 10).level == "Extreme"
+    assert rate_steps([FakeStep(1, "backtracking", 5.0)], "solved", rules,
+                      10).level == "Unreasonable"
+    core = (ROOT / "rules" / "core.yaml").read_text(encoding="utf-8")
+    longer = tmp_path / "longer.yaml"
+    longer.write_text(core.replace("params: {max_len: 12}", "params: {max_len: 20}"),
+                      encoding="utf-8")
+    ladder = registry.load([longer])
+    assert rate_steps([chain], "solved", ladder, 10).level == "Expert"
+    # a user rule of kind guess makes a walkthrough Unreasonable
+    rest = core.split("\nrules:\n", 1)[1].split("\nrating:", 1)[0]
+    guessy = tmp_path / "guessy.yaml"
+    guessy.write_text("rules:\n" + rest.replace("kind: trial", "kind: guess"),
+                      encoding="utf-8")
+    assert rate_steps([FakeStep(1, "trial", 5.0)], "solved", registry.load([guessy]),
+                      10).level == "Unreasonable"
+
+
+def test_a_bad_kind_or_rating_section_is_one_clear_error(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rules:\n  - id: x\n    name: X\n    priority: 1\n    weight: 1\n"
+                   "    score: 1\n    kind: magic\n    implementation: m.py:f\n"
+                   "    explain: x\n", encoding="utf-8")
+    with pytest.raises(RuleError, match="kind must be one of simple, link, chain"):
+        registry.load_file(bad)
+    for section, words in (("rating: {levels: {Easy: 3.0, Medium: 2.0}}", "must rise"),
+                           ("rating: {score: {coefficients: {luck: 1}}}", "features"),
+                           ("rating: {colour: red}", "must be a mapping of")):
+        f = tmp_path / "r.yaml"
+        f.write_text("rules: []\n" + section + "\n", encoding="utf-8")
+        with pytest.raises(RuleError, match=words):
+            registry.load([f])
+
+
+def test_the_thresholds_come_from_the_rule_file(tmp_path):
+    p = formats.load(PUZZLES / "seed000-k2.j")
+    assert explain(p).rating.level == "Easy"
+    stricter = tmp_path / "stricter.yaml"
+    stricter.write_text("rules: []\nrating:\n  levels: {Easy: 1.0, Medium: 2.4, Hard: 4.2, "
+                        "Expert: 6.0}\n", encoding="utf-8")
+    assert explain(p, registry.load([stricter])).rating.level == "Medium"
+
+
+# ---------------------------------------------------------------------------- score
+def test_changing_the_scores_coefficients_in_a_rule_file_changes_the_score(tmp_path,
+                                                                            capsys):
+    path = PUZZLES / "seed000-k2.j"
+    p = formats.load(path)
+    base = explain(p).rating
+    assert base.score is not None
+    heavier = tmp_path / "heavier.yaml"
+    heavier.write_text("rules: []\nrating:\n  score:\n    coefficients: {effort: 5.0}\n",
+                       encoding="utf-8")
+    other = explain(p, registry.load([heavier])).rating
+    assert other.score > base.score
+    assert other.level == base.level and other.effort == base.effort
+    # and through the command line
+    code, out = _cli(capsys, "rate", path, "--json", "--rules", heavier)
+    assert json.loads(out)["puzzles"][0]["score"] == other.score
+    code, out = _cli(capsys, "rate", path, "--json")
+    assert json.loads(out)["puzzles"][0]["score"] == base.score
+
+
+def test_rate_why_names_the_level_step_and_the_narrowest(capsys):
+    code, out = _cli(capsys, "rate", PUZZLES / "deducer-trial.txt", "--why")
+    assert code == 0
+    exp = explain(formats.load(PUZZLES / "deducer-trial.txt"))
+    r = exp.rating
+    assert f"{r.level} from step {r.level_step} ({r.level_rule}" in out
+    assert f"narrowest at step {r.narrowest_step}" in out
+    text = get("text").walkthrough(exp.puzzle, exp)
+    assert f"from step {r.level_step}" in text and f"narrowest at step {r.narrowest_step}" in text
