@@ -24,16 +24,13 @@ import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
+# the rule file's vocabulary: levels, rule kinds and score features are declared there
+from .registry import FEATURES, KINDS, LEVELS  # noqa: F401  (re-exported)
+
 # 5: the level is the hardest technique's tier (no effort bump); score is the fitted model,
 # effort the old sum of step scores; unfinished walkthroughs have no level
 RATER_VERSION = "5"
 
-LEVELS = ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
-#: what a rule's ``kind`` says about the steps it makes (docs/rule-contract.md)
-KINDS = ("simple", "link", "chain", "trial", "guess")
-#: the score model's features, in the order the rule file lists their coefficients
-FEATURES = ("hardest", "effort", "size", "narrow", "scarcity", "bottlenecks", "hard_effort",
-            "thinking", "chain")
 
 
 @dataclass(frozen=True)

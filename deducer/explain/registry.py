@@ -32,6 +32,12 @@ SCOPES = ("run", "global")
 #: link: one a chain may also use), a chain of steps on an assumption (its length counted
 #: against the rule's ``max_len``), trial (Extreme), a guess (Unreasonable)
 KINDS = ("simple", "link", "chain", "trial", "guess")
+#: the levels a rating names, easiest first; the rule file's ``rating: levels:`` gives the
+#: hardest step's weight at most for the first four
+LEVELS = ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
+#: the score model's features, in the order the rule file lists their coefficients
+FEATURES = ("hardest", "effort", "size", "narrow", "scarcity", "bottlenecks", "hard_effort",
+            "thinking", "chain")
 #: the attribute :func:`deducer.rules.rule` sets on a rule function: the names of the
 #: template values it provides (in ``Deduction.values``)
 RULE_MARK = "__deducer_rule_values__"
@@ -408,15 +414,14 @@ def _rating_of(path: Path):
 
 
 #: the keys of the ``rating:`` section and of its parts (docs/rule-contract.md)
-RATING_KEYS: dict[str, tuple[str, ...]] = {"levels": (), "search": ("small", "full", "small_cells", "small_arrangements"),
-               "score": ("coefficients", "offset", "fitted")}
+RATING_KEYS: dict[str, tuple[str, ...]] = {
+    "levels": (), "search": ("small", "full", "small_cells", "small_arrangements"),
+    "score": ("coefficients", "offset", "fitted")}
 
 
 def rating_section(files=None) -> dict:
     """The ``rating:`` section of the core file, each part overridden by the same part of
     later files (a user file may change one threshold or one coefficient)."""
-    from .rating import FEATURES, LEVELS
-
     files = [CORE] if files is None else list(files)
     out: dict = {"levels": {}, "search": {}, "score": {"coefficients": {}}}
     for f in files:
