@@ -246,7 +246,7 @@ def test_create_answers_with_the_raters_level_and_score(bare_client):
 def test_generate_answers_with_the_raters_level_and_score(bare_client):
     body = bare_client.post("/api/generate", json={"size": "6x6", "seed": 1}).get_json()
     rated = body["rating"]
-    assert isinstance(rated["score"], int) and rated["level"]
+    assert isinstance(rated["score"], int | float) and rated["level"]
     assert f"rated {rated['level']} (seed " in body["message"]
     assert rated["text"] == f"Rated {rated['level']} (score {rated['score']})."
 
