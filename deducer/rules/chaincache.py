@@ -55,13 +55,13 @@ class WhipSearch:
     depth: int = -1  # of the frontier (-1: not started; 0: the assumption)
     seen: set[Effect] = field(default_factory=set)
     runs: set[int] = field(default_factory=set)  # runs its rules were asked about
-    end: int | None = None  # the node whose effect empties a cell (-1: the assumption)
-    empty: int = -1  # that cell
+    end: int | None = None  # the node whose effect breaks the grid (-1: the assumption)
+    broken: tuple[str, int] | None = None  # ("cell", i) left empty or ("run", r) unmakeable
     done: bool = False  # nothing more to find (frontier spent, or too many nodes)
 
     @property
     def length(self) -> int:
-        """Links of the chain found: the nodes down to the end, and the empty cell."""
+        """Links of the chain found: the nodes down to the end, and the closing link."""
         return (0 if self.end == -1 else self.nodes[self.end].depth) + 1
 
     def path(self) -> list[Node]:

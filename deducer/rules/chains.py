@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ..explain.registry import CORE, check_deduction
 from ..explain.sentences import effect_text, sentence
 from ..explain.state import Deduction, Link, Proof, View, resolve_proof
-from ..puzzle.combos import BIT, DIGITS, POP
+from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
 from .chaincache import SEARCH_NODES, ChainCache, Effect, Node, WhipSearch
 
@@ -107,22 +107,62 @@ def effect_of(state, rule, ded) -> Effect | None:
     return Effect(place, elim, drop)
 
 
-def _emptied(state, eff: Effect) -> int | None:
-    """A cell that ``eff`` would leave with no digit on ``state`` (not changing it)."""
+def _unmakeable(state, r: int, written: int) -> bool:
+    """Does no way to make run ``r``'s clue hold all the digits ``written`` in it?"""
+    run = state.puzzle.runs[r]
+    if run.total is None:
+        return False
+    return not any(c & written == written for c in combos(run.total, run.length))
+
+
+def _written(state, r: int) -> int:
+    m = 0
+    for j in state.layout.run_cells[r]:
+        if state.placed[j]:
+            m |= state.masks[j]
+    return m
+
+
+def _breaks(state, eff: Effect) -> tuple[str, int] | None:
+    """Where ``eff`` would break ``state`` (not changing it): ("cell", i) left with no
+    digit, or ("run", r) whose written digits no way to make its clue holds."""
     masks, lay = state.masks, state.layout
     gone: dict[int, int] = {}
     for i, m in eff.elim:
         gone[i] = gone.get(i, 0) | m
     placed = {i for i, _ in eff.place}
+    runs: dict[int, int] = {}
     for i, d in eff.place:
         for r in lay.cell_runs[i]:
+            runs[r] = runs.get(r, 0) | BIT[d]
             for j in lay.run_cells[r]:
                 if j != i:
                     gone[j] = gone.get(j, 0) | BIT[d]
     for i in sorted(gone):
         if i not in placed and not masks[i] & ~gone[i]:
-            return i
+            return ("cell", i)
+    for r in sorted(runs):
+        if _unmakeable(state, r, _written(state, r) | runs[r]):
+            return ("run", r)
     return None
+
+
+def _broken(state, cells) -> tuple[str, int] | None:
+    """Where ``state`` is broken near ``cells`` (see :func:`_breaks`)."""
+    for i in sorted(cells):
+        if not state.masks[i]:
+            return ("cell", i)
+    lay = state.layout
+    for r in sorted({r for i in cells if state.placed[i] for r in lay.cell_runs[i]}):
+        if _unmakeable(state, r, _written(state, r)):
+            return ("run", r)
+    return None
+
+
+def _the_cells(state, broken: tuple[str, int]) -> list[int]:
+    """The cells to look at for ``broken`` (a cell, or a run's cells)."""
+    what, where = broken
+    return [where] if what == "cell" else list(state.layout.run_cells[where])
 
 
 def _runs_near(state, cells) -> list[int]:
@@ -180,6 +220,14 @@ def _closing(view, cell: int, why: list[tuple[int, str]]) -> Link:
     return Link(text=text, proof=Proof(cells={cell: 0}), contradiction=True)
 
 
+def _closing_run(view, state, r: int) -> Link:
+    """The chain's end: a run whose written digits no way to make its clue holds."""
+    written = _written(state, r)
+    text = (f"{view.run_name(r)} would hold {View.digits(written, ' and ')}, which no way "
+            f"to make its sum includes")
+    return Link(text=text, proof=Proof(runs=(r,)), contradiction=True)
+
+
 def _by_whom(view, cell: int, assumed: tuple[int, int], links: list[_Made], origin: int,
              deps) -> list[tuple[int, str]]:
     """Which of ``origin``'s digits of ``cell`` the assumption and each link in ``deps``
@@ -217,14 +265,13 @@ def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
     """One level of a whip search: every node of the frontier asked for the links its
     state offers that are new (that rest on its own link); a link that would empty a cell
     ends the search."""
-    if search.depth < 0:  # the assumption alone: does it empty a peer?
+    if search.depth < 0:  # the assumption alone: does it break the grid?
         search.depth, search.frontier = 0, [-1]
-        b = BIT[search.digit]
-        for r in view.runs_of(search.cell):
-            for j in view.layout.run_cells[r]:
-                if j != search.cell and view.mask(j) == b:
-                    search.end, search.empty = -1, j
-        cache.read(search, view.runs_of(search.cell))
+        base, changed = _assume(view, search.cell, search.digit)
+        hit = _broken(base, changed)
+        if hit is not None:
+            search.end, search.broken = -1, hit
+        cache.read(search, _runs_near(base, changed))
         return
     base, start = _assume(view, search.cell, search.digit)
     frontier, search.frontier = search.frontier, []
@@ -247,9 +294,9 @@ def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
             search.nodes.append(Node(eff, n, k, rid, search.depth + 1))
             search.frontier.append(len(search.nodes) - 1)
             cache.read(search, _runs_near(state, eff.cells()))
-            hit = _emptied(state, eff)
+            hit = _breaks(state, eff)
             if hit is not None:
-                search.end, search.empty = len(search.nodes) - 1, hit
+                search.end, search.broken = len(search.nodes) - 1, hit
                 cache.grew(search, len(search.nodes) - before)
                 return
         cache.grew(search, len(search.nodes) - before)
@@ -312,9 +359,9 @@ def whip_links(view, rules, search: WhipSearch) -> list[Link] | None:
         if ded is None:
             return None
         track.add(state, hview, rl, ded)
-    if state.masks[search.empty]:
+    if _broken(state, _the_cells(state, search.broken)) != search.broken:
         return None
-    return track.close(search.empty, keep_all=True)
+    return track.close(state, search.broken, keep_all=True)
 
 
 # ---------------------------------------------------------------------------- braids
@@ -361,11 +408,16 @@ class _Tracker:
                     deps.add(self.writer[j])
         return deps
 
-    def close(self, empty: int, keep_all: bool = False) -> list[Link]:
-        """The links the empty cell rests on (all of them with ``keep_all``), numbered
-        afresh, each naming the earlier ones it rests on, and the closing link."""
+    def close(self, state, broken: tuple[str, int], keep_all: bool = False) -> list[Link]:
+        """The links the broken cell or run rests on (all of them with ``keep_all``),
+        numbered afresh, each naming the earlier ones it rests on, and the closing link."""
         view = self.view
-        end_deps = set(self.removers.get(empty, set()))
+        what, where = broken
+        if what == "cell":
+            end_deps = set(self.removers.get(where, set()))
+        else:
+            end_deps = {self.writer[j] for j in state.layout.run_cells[where]
+                        if j in self.writer}
         keep: set[int] = set(range(len(self.links))) if keep_all else set()
         todo = list(end_deps)
         while todo:
@@ -380,8 +432,11 @@ class _Tracker:
             lk = self.links[k].link
             lk.after = tuple(sorted(number[j] for j in self.links[k].deps))
             out.append(lk)
-        end = _closing(view, empty, _by_whom(view, empty, (self.cell, self.digit),
-                                             self.links, view.mask(empty), end_deps))
+        if what == "cell":
+            end = _closing(view, where, _by_whom(view, where, (self.cell, self.digit),
+                                                 self.links, view.mask(where), end_deps))
+        else:
+            end = _closing_run(view, state, where)
         end.after = tuple(sorted(number[j] for j in end_deps))
         out.append(end)
         return out
@@ -403,9 +458,9 @@ def _walk(view, rules, cell: int, digit: int, budget: int) -> list[Link] | None:
         k, ded = hit
         cells = track.add(state, hview, rules[k], ded)
         view.context.spend(1)
-        empty = next((i for i in sorted(cells) if not state.masks[i]), None)
-        if empty is not None:
-            return track.close(empty)
+        broken = _broken(state, cells)
+        if broken is not None:
+            return track.close(state, broken)
         _dirty(dirty, lay, cells)
     return None
 
