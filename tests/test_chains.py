@@ -422,7 +422,7 @@ def test_every_steps_weight_and_the_rating_follow_the_rule_file(tmp_path):
     delta = {rid: round(0.01 * (k + 1), 3) for k, rid in enumerate(ids)}
     copy = _shifted_ladder(tmp_path, delta)
     seen = set()
-    for puzzle in ("puzzles/deducer-trial.txt", "puzzles/seed002-four.txt"):
+    for puzzle in ("puzzles/deducer-trial.txt", "puzzles/seed003-example.txt"):
         p = formats.load(puzzle)
         old = explain(p)
         new = explain(p, registry.load([copy]))
@@ -436,7 +436,7 @@ def test_every_steps_weight_and_the_rating_follow_the_rule_file(tmp_path):
                 seen.add(a.rule)
         assert new.rating.max_weight == max(s.weight for s in new.steps)
         assert new.rating.max_weight > old.rating.max_weight
-    assert {"forcing-chain", "naked-single"} <= seen
+    assert {"forcing-chain", "naked-single", "region-sum-four"} <= seen
     assert main(["explain", "puzzles/deducer-trial.txt", "--rules", str(copy),
                  "--json"]) == 0
 

@@ -65,13 +65,13 @@ def test_counts_kept_per_step_agree_with_a_recount(name):
 
 
 def test_region_counts_kept_from_the_log_agree_with_a_recount():
-    # deducer-trial's walkthrough adds up a region of four cells; tiled, the grid has
-    # regions far apart, so a step leaves most of them untouched
-    p = grids.tiled(formats.load(PUZZLES / "deducer-trial.txt"), 1, 2)
+    # seed003-example's walkthrough adds up a region of four cells (then stops: it has
+    # several solutions); tiled, the grid has regions far apart, so a step leaves most of
+    # them untouched
+    p = grids.tiled(formats.load(PUZZLES / "seed003-example.txt"), 1, 2)
     eng, regions_seen = _walk_checked(p)
     assert regions_seen
-    assert any(s.rule.startswith("region-sum") for s in eng.steps)
-    assert not eng.open_count
+    assert sum(s.rule.startswith("region-sum") for s in eng.steps) >= 2
 
 
 def test_a_hand_made_position_without_a_log_still_tracks_changes():
