@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 #: nodes a single assumption's search may hold before it gives up (a bounded search)
 SEARCH_NODES = 4_000
 #: nodes all the kept searches of one walk may hold; the oldest go first beyond it
-KEPT_NODES = 60_000
+KEPT_NODES = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +29,21 @@ class Effect:
 
     def cells(self) -> set[int]:
         return {i for i, _ in self.place} | {i for i, _ in self.elim}
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """What a link rule's deduction claims, as it gave it (not yet measured against a
+    state): placements, eliminations and combinations dropped, each sorted."""
+
+    place: tuple[tuple[int, int], ...]
+    elim: tuple[tuple[int, int], ...]
+    drop: tuple[tuple[int, tuple[int, ...]], ...]
+
+
+#: looks kept (what a built-in link rule offers on a run, by the run's contents) before
+#: they are forgotten all at once
+KEPT_LOOKS = 200_000
 
 
 @dataclass(slots=True)
@@ -58,20 +73,27 @@ class WhipSearch:
     end: int | None = None  # the node whose effect breaks the grid (-1: the assumption)
     broken: tuple[str, int] | None = None  # ("cell", i) left empty or ("run", r) unmakeable
     done: bool = False  # nothing more to find (frontier spent, or too many nodes)
+    chain: list[Node] = field(default_factory=list)  # once ended: the nodes down to it
 
     @property
     def length(self) -> int:
-        """Links of the chain found: the nodes down to the end, and the closing link."""
-        return (0 if self.end == -1 else self.nodes[self.end].depth) + 1
+        """Links of the chain found: its nodes and the closing link."""
+        return len(self.chain) + 1
 
-    def path(self) -> list[Node]:
-        out = []
-        k = self.end
-        while k is not None and k >= 0:
-            node = self.nodes[k]
-            out.append(node)
-            k = node.parent
-        return out[::-1]
+    def finish(self) -> int:
+        """Keep only what a finished search needs (its chain, if any); returns the nodes
+        freed."""
+        if self.end is not None:
+            k = self.end
+            while k >= 0:
+                node = self.nodes[k]
+                self.chain.append(node)
+                k = node.parent
+            self.chain.reverse()
+        self.done = True
+        freed = len(self.nodes) - len(self.chain)
+        self.nodes, self.frontier, self.seen = [], [], set()
+        return freed
 
 
 @dataclass
@@ -92,6 +114,9 @@ class ChainCache:
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         self.seen: Snapshot | None = None
         self.nodes = 0
+        #: (rule index, run, its contents) -> the offers of a built-in link rule there;
+        #: those rules read only their run, so equal contents give equal offers
+        self.looks: dict[tuple, tuple[Offer, ...]] = {}
 
     def sync(self, view) -> None:
         """Forget the searches that read a run near a change since the last call."""
@@ -128,6 +153,9 @@ class ChainCache:
                 search.runs.add(r)
                 self.by_run.setdefault(r, set()).add(key)
 
+    def finished(self, search: WhipSearch) -> None:
+        self.nodes -= search.finish()
+
     def grew(self, search: WhipSearch, n: int) -> None:
         """Count ``n`` new nodes; the oldest searches go once the walk holds too many."""
         self.nodes += n
@@ -142,7 +170,7 @@ class ChainCache:
     def drop(self, key: tuple[int, int]) -> None:
         got = self.searches.pop(key, None)
         if got is not None:
-            self.nodes -= len(got.nodes)
+            self.nodes -= len(got.nodes) + len(got.chain)
             for r in got.runs:
                 keys = self.by_run.get(r)
                 if keys is not None:

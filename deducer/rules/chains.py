@@ -30,7 +30,7 @@ from ..explain.sentences import effect_text, sentence
 from ..explain.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chaincache import SEARCH_NODES, ChainCache, Effect, Node, WhipSearch
+from .chaincache import KEPT_LOOKS, SEARCH_NODES, ChainCache, Effect, Node, Offer, WhipSearch
 
 _CORE = str(CORE)
 
@@ -171,16 +171,55 @@ def _runs_near(state, cells) -> list[int]:
     return sorted({r for i in cells for r in lay.cell_runs[i]})
 
 
-def _deductions(view, rules, runs):
-    """(rule index, run, deduction) the link rules offer on ``runs`` (global rules: once)."""
+def _offer(ded) -> Offer | None:
+    """A deduction's claims as an :class:`Offer` (None: it cannot be a link)."""
+    proof = ded.proof
+    if proof is None or (not callable(proof) and (proof.assume is not None or proof.cases)):
+        return None
+    return Offer(tuple(sorted(ded.placements.items())),
+                 tuple(sorted(ded.eliminations.items())),
+                 tuple(sorted((r, tuple(cs)) for r, cs in ded.drop_combos.items())))
+
+
+def _measured(state, offer: Offer) -> Effect | None:
+    """What an offer really changes on ``state`` (None: nothing)."""
+    masks, placed, live = state.masks, state.placed, state.live
+    place = tuple((i, d) for i, d in offer.place if not placed[i])
+    elim = tuple((i, masks[i] & m & 0x1FF) for i, m in offer.elim if masks[i] & m & 0x1FF)
+    drop = tuple((r, tuple(c for c in cs if c in live[r])) for r, cs in offer.drop
+                 if any(c in live[r] for c in cs))
+    if not (place or elim or drop):
+        return None
+    return Effect(place, elim, drop)
+
+
+def _offers(view, state, rules, runs, looks: dict):
+    """(rule index, run, effect) of what the link rules offer on ``runs``; a built-in
+    rule's offers on a run are kept by the run's contents (they read nothing else)."""
+    masks, placed, live = state.masks, state.placed, state.live
+    run_cells = state.layout.run_cells
     for k, rl in enumerate(rules):
-        if rl.scope == "run":
+        if rl.scope == "run" and rl.source == _CORE:
             for rid in runs:
-                for ded in rl.call(view, rid) or ():
-                    yield k, rid, ded
-        else:
-            for ded in rl.call(view) or ():
-                yield k, None, ded
+                key = (k, rid, live[rid],
+                       *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
+                got = looks.get(key)
+                if got is None:
+                    if len(looks) > KEPT_LOOKS:
+                        looks.clear()
+                    got = looks[key] = tuple(o for o in map(_offer, rl.call(view, rid) or ())
+                                             if o is not None)
+                for offer in got:
+                    eff = _measured(state, offer)
+                    if eff is not None:
+                        yield k, rid, eff
+            continue
+        scoped = rl.scope == "run"
+        for rid in (runs if scoped else (None,)):
+            for ded in (rl.call(view, rid) if scoped else rl.call(view)) or ():
+                eff = effect_of(state, rl, ded)
+                if eff is not None:
+                    yield k, rid, eff
 
 
 # ---------------------------------------------------------------------------- links
@@ -286,9 +325,8 @@ def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
         context.spend(1)
         hview = View(state, context)
         before = len(search.nodes)
-        for k, rid, ded in _deductions(hview, rules, runs):
-            eff = effect_of(state, rules[k], ded)
-            if eff is None or eff in search.seen:
+        for k, rid, eff in _offers(hview, state, rules, runs, cache.looks):
+            if eff in search.seen:
                 continue
             search.seen.add(eff)
             search.nodes.append(Node(eff, n, k, rid, search.depth + 1))
@@ -320,28 +358,44 @@ def _order(view, bivalue: bool) -> list[tuple[int, int]]:
 def find_whip(view, rules, *, max_len: int, bivalue: bool = False, name: str = "whips"
               ) -> WhipSearch | None:
     """The shortest whip (of at most ``max_len`` links) over every assumption, found level
-    by level, the first assumption in order on ties; None when none is found."""
+    by level, the first assumption in order on ties; None when none is found. Searches
+    kept from earlier steps are not looked at again unless they must go deeper."""
     caches = view.context.cache("chains.whips")
     key = (name, tuple(r.id for r in rules))
     cache = caches.get(key)
     if cache is None or any(r.scope != "run" for r in rules):
         cache = caches[key] = ChainCache()  # a global rule may read anything: no reuse
     cache.sync(view)
-    order = _order(view, bivalue)
-    searches = [cache.get(i, d) for i, d in order]
+    rank = {a: k for k, a in enumerate(_order(view, bivalue))}
+    pending: dict[int, list[WhipSearch]] = {}  # by depth reached
+    ended: dict[int, list[WhipSearch]] = {}  # by length
+    for a in rank:
+        s = cache.get(*a)
+        if s.end is not None:
+            ended.setdefault(s.length, []).append(s)
+        elif not s.done:
+            pending.setdefault(s.depth, []).append(s)
     context = view.context
     for target in range(max_len):  # the end node's depth: a chain of target + 1 links
-        for s in searches:
-            if s.end is not None:
-                if s.length == target + 1:
-                    return s
-                continue
+        todo = [s for d in [d for d in pending if d < target] for s in pending.pop(d)]
+        todo += ended.get(target + 1, [])
+        todo.sort(key=lambda s: rank[(s.cell, s.digit)])
+        for s in todo:
             while not s.done and s.end is None and s.depth < target:
                 if context.stopped():
                     return None
                 _expand(view, s, rules, cache)
-            if s.end is not None and s.length == target + 1:
-                return s
+            if s.end is not None:
+                if not s.done:
+                    cache.finished(s)
+                if s.length == target + 1:
+                    return s
+                ended.setdefault(s.length, []).append(s)
+            elif s.done:
+                if s.nodes:
+                    cache.finished(s)
+            else:
+                pending.setdefault(s.depth, []).append(s)
     return None
 
 
@@ -352,7 +406,7 @@ def whip_links(view, rules, search: WhipSearch) -> list[Link] | None:
     state, _ = _assume(view, search.cell, search.digit)
     hview = View(state, view.context)
     track = _Tracker(view, search.cell, search.digit)
-    for node in search.path():
+    for node in search.chain:
         rl = rules[node.rule]
         calls = rl.call(hview, node.rid) if rl.scope == "run" else rl.call(hview)
         ded = next((x for x in calls or () if effect_of(state, rl, x) == node.effect), None)
