@@ -371,6 +371,7 @@ def test_whips_first_each_link_rests_on_the_one_before():
     exp = explain(p)
     chains = [s for s in exp.steps if s.chain]
     assert chains and all(s.chain_kind == "whip" for s in chains)
+    assert exp.rating.chain_kind == "whip" and exp.rating.to_json()["chain_kind"] == "whip"
     for s in chains:
         links = s.proof["links"]
         assert s.proof["kind"] == "whip" and f"a whip of {len(links)} links" in s.text
@@ -387,6 +388,8 @@ def test_braids_only_where_no_whip_and_weigh_more(tmp_path):
     assert exp.status == "solved" and seen
     braids = [s for s in exp.steps if s.rule == "forcing-braid"]
     assert braids
+    longest = [s.chain_kind for s in exp.steps if s.chain == exp.rating.max_chain]
+    assert exp.rating.chain_kind == ("braid" if "braid" in longest else "whip")
     for s in braids:
         kind = s.proof["kind"]
         assert s.chain_kind == kind and f"a {kind}" in s.text

@@ -51,6 +51,8 @@ class Rating:
     mean_available: float = 0.0  # simplest-tier moves open per step (lower = harder)
     solved: bool = True
     max_chain: int = 0  # links in the longest chain (proof by assumption) the path needs
+    #: that chain's shape, "whip" or "braid" (a braid where one of that length is), else ""
+    chain_kind: str = ""
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -104,6 +106,9 @@ def rate_steps(steps, status: str = "solved") -> Rating:
     max_w = max((s.weight for s in steps), default=0.0)
     score = sum(s.score for s in steps)
     max_chain = max((chain_length(s) for s in steps), default=0)
+    kinds = {getattr(s, "chain_kind", "") for s in steps if max_chain and chain_length(s) ==
+             max_chain}
+    chain_kind = "braid" if "braid" in kinds else ("whip" if "whip" in kinds else "")
     level = level_for(max_w, set(counts), max_chain)
     bumped = False
     limit = EFFORT_BUMP.get(level)
@@ -121,4 +126,5 @@ def rate_steps(steps, status: str = "solved") -> Rating:
         mean_available=mean_avail,
         solved=status == "solved",
         max_chain=max_chain,
+        chain_kind=chain_kind,
     )
