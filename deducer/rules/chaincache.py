@@ -60,8 +60,8 @@ class Node:
 
 @dataclass
 class WhipSearch:
-    """One assumption followed breadth first: each node's state is the board, the
-    assumption and that node's link alone (a whip never rests on more)."""
+    """One assumption followed breadth first: each node's state is the board with the
+    assumption and the links of the node's path written in."""
 
     cell: int
     digit: int

@@ -1,5 +1,5 @@
 """Chains built from the ladder: assume a candidate, follow the ladder's own link rules on
-the hypothetical state, reach a cell with no digit left.
+the hypothetical state, reach a cell with no digit left (or a run no combination makes).
 
 A link is a step of a rule the rule files mark ``link: true``, found by that rule's own
 function on a private copy of the state (:meth:`View.suppose`) with the assumed digit and
@@ -8,10 +8,13 @@ the earlier links written in; its sentence and proof are the rule's own (docs/ru
 
 Two shapes, shortest first (Berthier's whips and braids, CSP-Rules):
 
-* a **whip**: every link follows from the board, the assumption and the link just before
-  it, so a reader keeps one link in mind. Searched breadth first over all assumptions
-  together (:func:`find_whip`), each node's state being the board, the assumption and that
-  node's link alone; the searches are kept from step to step (:mod:`.chaincache`).
+* a **whip**: every link follows from the link just before it (with the board, the
+  assumption and what the earlier links took, which the reader has before them: Berthier's
+  t-candidates), so the chain reads as one line. Searched breadth first over all
+  assumptions together (:func:`find_whip`): a node's state is the board with the
+  assumption and the links of its path written in, and a node's children are the links
+  that state offers and no earlier state did. The searches are kept from step to step
+  and dropped near a change (:mod:`.chaincache`).
 * a **braid**: a link may rest on several earlier links. The assumption is followed with
   every link rule, simplest first, and only the links the contradiction rests on are kept
   (:func:`find_braid`); the forcing-braid rung (weighted above a whip of the same length)
@@ -232,7 +235,6 @@ class _Made:
     removed: dict[int, int]  # cell -> digits the link took from it
     drop: dict[int, tuple[int, ...]] = field(default_factory=dict)
     deps: frozenset[int] = frozenset()  # 0-based indices of earlier links it rests on
-    contradiction: bool = False
 
 
 def _make_link(state, view, rl, ded) -> _Made:
