@@ -580,8 +580,9 @@ def kind_of(links: list[Link]) -> str:
     return "whip" if ok else "braid"
 
 
-def to_deduction(view, cell: int, digit: int, links: list[Link], *, label: str) -> Deduction:
-    """A chain as a step: its sentence names its shape and length and gives every link."""
+def to_deduction(view, cell: int, digit: int, links: list[Link]) -> Deduction:
+    """A chain as a step: its sentence names its shape and length and gives every link
+    (walkthroughs print the rule's name before it)."""
     name = view.cell_name(cell)
     n = len(links)
     kind = kind_of(links)
@@ -591,9 +592,9 @@ def to_deduction(view, cell: int, digit: int, links: list[Link], *, label: str) 
         braided = kind == "braid" and k > 1 and lk.after and k - 1 not in lk.after
         mark = f"{k}, from {' and '.join(map(str, lk.after))}" if braided else f"{k}"
         parts.append(f"({mark}) {lk.text}")
-    shape = ("a whip" if kind == "whip"
-             else "a braid (a link may rest on several earlier ones)")
-    text = (f"{label}, {shape} of {n} link{'s' if n != 1 else ''}: if {name} were {digit}, "
+    shape = "A whip" if kind == "whip" else "A braid"
+    rests = "" if kind == "whip" else " (a link may rest on several earlier ones)"
+    text = (f"{shape} of {n} link{'s' if n != 1 else ''}{rests}: if {name} were {digit}, "
             f"then {'; '.join(parts)}. So {digit} leaves {name}.")
     involved = [cell] + sorted({i for lk in links
                                 for i in (*lk.placements, *lk.proof.cells)} - {cell})
@@ -604,7 +605,7 @@ def to_deduction(view, cell: int, digit: int, links: list[Link], *, label: str) 
                      proof=Proof(assume=(cell, digit), links=tuple(links), kind=kind))
 
 
-def whip_step(view, rules, *, max_len: int, bivalue: bool, label: str, name: str):
+def whip_step(view, rules, *, max_len: int, bivalue: bool, name: str):
     """The shortest whip as a step (None: no whip within ``max_len``)."""
     for _ in range(2):
         found = find_whip(view, rules, max_len=max_len, bivalue=bivalue, name=name)
@@ -612,7 +613,7 @@ def whip_step(view, rules, *, max_len: int, bivalue: bool, label: str, name: str
             return None
         links = whip_links(view, rules, found)
         if links is not None:
-            return to_deduction(view, found.cell, found.digit, links, label=label)
+            return to_deduction(view, found.cell, found.digit, links)
         view.context.cache("chains.whips").clear()  # a kept search went stale: afresh
     return None
 
@@ -622,7 +623,7 @@ def bivalue_chain(view, max_len: int, links=("naked-single",)):
     """Assume a digit of a two-candidate cell; a whip of the ``links`` rules (naked singles)
     ends in a cell with no digit left."""
     ded = whip_step(view, link_rules(view, set(links)), max_len=max_len, bivalue=True,
-                    label="Bivalue chain", name="bivalue")
+                    name="bivalue")
     if ded is not None:
         yield ded
 
@@ -631,7 +632,7 @@ def bivalue_chain(view, max_len: int, links=("naked-single",)):
 def forcing_chain(view, max_len: int):
     """Assume any candidate; the shortest whip of link rules ends in a contradiction."""
     ded = whip_step(view, link_rules(view), max_len=max_len, bivalue=False,
-                    label="Forcing chain", name="whips")
+                    name="whips")
     if ded is not None:
         yield ded
 
@@ -643,4 +644,4 @@ def forcing_braid(view, max_len: int, work: int = 6_000):
     found = find_braid(view, link_rules(view), max_len=max_len, work=work)
     if found is not None:
         i, d, links = found
-        yield to_deduction(view, i, d, links, label="Forcing chain")
+        yield to_deduction(view, i, d, links)

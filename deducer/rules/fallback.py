@@ -30,7 +30,7 @@ def trial(view, work: int = 100_000):
     found = find_braid(view, link_rules(view), max_len=10**9, work=work)
     if found is not None:
         i, d, links = found
-        yield to_deduction(view, i, d, links, label="Trial")
+        yield to_deduction(view, i, d, links)
 
 
 @rule(values=("digit",))
