@@ -68,7 +68,9 @@ class WhipSearch:
     nodes: list[Node] = field(default_factory=list)
     frontier: list[int] = field(default_factory=list)  # nodes of ``depth`` to expand
     depth: int = -1  # of the frontier (-1: not started; 0: the assumption)
-    seen: set[Effect] = field(default_factory=set)
+    seen: set = field(default_factory=set)  # effects and (rule index, Offer) met so far
+    #: (tag, rule index, run) -> what that rule offered there so far (see chains._offered)
+    seen_by: dict = field(default_factory=dict)
     runs: set[int] = field(default_factory=set)  # runs its rules were asked about
     end: int | None = None  # the node whose effect breaks the grid (-1: the assumption)
     broken: tuple[str, int] | None = None  # ("cell", i) left empty or ("run", r) unmakeable
@@ -92,7 +94,7 @@ class WhipSearch:
             self.chain.reverse()
         self.done = True
         freed = len(self.nodes) - len(self.chain)
-        self.nodes, self.frontier, self.seen = [], [], set()
+        self.nodes, self.frontier, self.seen, self.seen_by = [], [], set(), {}
         return freed
 
 

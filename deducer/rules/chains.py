@@ -197,8 +197,9 @@ def _measured(state, offer: Offer) -> Effect | None:
 
 
 def _offers(view, state, rules, runs, looks: dict):
-    """(rule index, run, effect) of what the link rules offer on ``runs``; a built-in
-    rule's offers on a run are kept by the run's contents (they read nothing else)."""
+    """(rule index, run, offer, effect) of what the link rules offer on ``runs``; a
+    built-in rule's offers on a run are kept by the run's contents (they read nothing
+    else)."""
     masks, placed, live = state.masks, state.placed, state.live
     run_cells = state.layout.run_cells
     for k, rl in enumerate(rules):
@@ -215,14 +216,14 @@ def _offers(view, state, rules, runs, looks: dict):
                 for offer in got:
                     eff = _measured(state, offer)
                     if eff is not None:
-                        yield k, rid, eff
+                        yield k, rid, offer, eff
             continue
         scoped = rl.scope == "run"
         for rid in (runs if scoped else (None,)):
             for ded in (rl.call(view, rid) if scoped else rl.call(view)) or ():
                 eff = effect_of(state, rl, ded)
                 if eff is not None:
-                    yield k, rid, eff
+                    yield k, rid, _offer(ded), eff
 
 
 # ---------------------------------------------------------------------------- links
@@ -288,6 +289,22 @@ def _by_whom(view, cell: int, assumed: tuple[int, int], links: list[_Made], orig
 
 
 # ---------------------------------------------------------------------------- whips
+def _offered(search: WhipSearch, k: int, rid, eff: Effect) -> bool:
+    """Has rule ``k`` on run ``rid`` offered all of ``eff`` before in this search? (What
+    it offers now is then noted.)"""
+    key = ("offered", k, rid)
+    had = search.seen_by.get(key)
+    if had is None:
+        had = search.seen_by[key] = ({}, set())
+    elims, places = had
+    old = all(elims.get(i, 0) & m == m for i, m in eff.elim) and all(
+        p in places for p in eff.place) and not eff.drop
+    for i, m in eff.elim:
+        elims[i] = elims.get(i, 0) | m
+    places.update(eff.place)
+    return old
+
+
 def _path_state(base, search: WhipSearch, n: int):
     """(state, cells the last link changed) of node ``n``: the board, the assumption and
     the links of its path written in."""
@@ -327,10 +344,15 @@ def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
         context.spend(1)
         hview = View(state, context)
         before = len(search.nodes)
-        for k, rid, eff in _offers(hview, state, rules, runs, cache.looks):
-            if eff in search.seen:
+        for k, rid, offer, eff in _offers(hview, state, rules, runs, cache.looks):
+            # what the same rule offered on the same run in an earlier state (shown
+            # smaller here, the path having taken some of it) does not rest on this
+            # node's link: not a child
+            if eff in search.seen or (k, offer) in search.seen or _offered(search, k, rid,
+                                                                          eff):
                 continue
             search.seen.add(eff)
+            search.seen.add((k, offer))
             search.nodes.append(Node(eff, n, k, rid, search.depth + 1))
             search.frontier.append(len(search.nodes) - 1)
             cache.read(search, _runs_near(state, eff.cells()))
@@ -606,13 +628,17 @@ def to_deduction(view, cell: int, digit: int, links: list[Link]) -> Deduction:
 
 
 def whip_step(view, rules, *, max_len: int, bivalue: bool, name: str):
-    """The shortest whip as a step (None: no whip within ``max_len``)."""
+    """The shortest whip as a step (None: no whip within ``max_len``). A chain whose
+    proofs show a link not resting on the one before is a braid, and left to the braid
+    rung (which weighs it as one)."""
     for _ in range(2):
         found = find_whip(view, rules, max_len=max_len, bivalue=bivalue, name=name)
         if found is None:
             return None
         links = whip_links(view, rules, found)
         if links is not None:
+            if kind_of(links) != "whip":
+                return None
             return to_deduction(view, found.cell, found.digit, links)
         view.context.cache("chains.whips").clear()  # a kept search went stale: afresh
     return None
