@@ -341,7 +341,9 @@ def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
             state, changed = _path_state(base, search, n)
         runs = _runs_near(state, changed)
         cache.read(search, runs)
-        context.spend(1)
+        # a unit of work is about one link walked: a node asks every link rule about
+        # each run near its change
+        context.spend(1 + len(runs))
         hview = View(state, context)
         before = len(search.nodes)
         for k, rid, offer, eff in _offers(hview, state, rules, runs, cache.looks):
