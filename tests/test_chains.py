@@ -23,7 +23,8 @@ from deducer.puzzle import formats
 from deducer.puzzle.combos import combos
 from tests.support import corpus
 
-CHAIN_RULES = {"bivalue-chain", "forcing-chain", "trial"}
+CHAIN_RULES = {"bivalue-chain", "forcing-chain", "forcing-braid", "trial"}
+CAPPED = ("bivalue-chain", "forcing-chain", "forcing-braid")
 ALL = frozenset(range(1, 10))
 
 
@@ -188,7 +189,7 @@ def test_max_chain_caps_the_chain_rules():
     exp, _ = _check_walkthrough(p, rules)
     assert exp.status == "solved"
     for s in exp.steps:
-        if s.rule in ("bivalue-chain", "forcing-chain"):
+        if s.rule in CAPPED:
             assert chain_length(s) <= 2
 
 
@@ -222,11 +223,11 @@ def test_cli_max_chain(capsys):
     longest chain was; a cap below 1 is a usage error."""
     from deducer.app.cli import main
 
-    code = main(["explain", "puzzles/deducer-trial.txt", "--json", "--max-chain", "5"])
+    code = main(["explain", "puzzles/deducer-trial.txt", "--json", "--max-chain", "3"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["status"] == "solved"
-    chains = [s for s in out["steps"] if s["rule"] in ("bivalue-chain", "forcing-chain")]
-    assert chains and all(len(s["proof"]["links"]) <= 5 for s in chains)
+    chains = [s for s in out["steps"] if s["rule"] in CAPPED]
+    assert chains and all(len(s["proof"]["links"]) <= 3 for s in chains)
     assert out["rating"]["level"] == "Extreme"  # the longer chains were left to trial
     assert out["rating"]["max_chain"] == max(len(s["proof"]["links"]) for s in out["steps"]
                                              if s["rule"] in CHAIN_RULES)
@@ -281,81 +282,231 @@ def test_backtracking_spends_the_walks_budget_and_stops_with_it():
     assert not list(fallback.backtracking(short)) and short.context.stopped()
 
 
-def test_kept_looks_give_the_walkthrough_fresh_looks_give(monkeypatch):
-    """Chain walks keep what a run offers (Chase._look) for later walks of the puzzle; the
-    walkthrough, sentences and proofs included, is the one looking afresh every time
-    gives."""
-    from deducer.rules import chains
+def test_kept_searches_give_the_walkthrough_fresh_searches_give(monkeypatch):
+    """Whip searches are kept from step to step (chaincache) and dropped only near a
+    change; the walkthrough, sentences and proofs included, is the one searching afresh
+    at every step gives."""
+    from deducer.rules.chaincache import ChainCache
 
-    p = formats.load("puzzles/deducer-trial.txt")  # ten forcing chains
+    p = formats.load("puzzles/deducer-trial.txt")
     kept = explain(p)
-    monkeypatch.setattr(chains._Chase, "_look", chains._Chase._first_step)
+
+    def forget(self, view):
+        for key in list(self.searches):
+            self.drop(key)
+
+    monkeypatch.setattr(ChainCache, "sync", forget)
     fresh = explain(p)
     assert [repr(s) for s in kept.steps] == [repr(s) for s in fresh.steps]
     assert sum(s.rule == "forcing-chain" for s in kept.steps) >= 5
 
 
-def test_a_kept_look_is_not_reused_once_the_runs_combinations_narrowed():
-    """What a run offers depends on its live combinations too, not only on its cells."""
-    from deducer.explain.state import Context, State, View
-    from deducer.rules import chains
+def _example_rule_as_link(tmp_path):
+    """A copy of docs/example-rule's YAML with the rule declared ``kind: link``."""
+    from pathlib import Path
 
+    src = Path("docs/example-rule/sum_parity.yaml").read_text(encoding="utf-8")
+    impl = (Path("docs/example-rule/sum_parity.py").resolve()).as_posix()
+    assert "implementation: sum_parity.py:sum_parity\n" in src
+    copy = tmp_path / "sum_parity_link.yaml"
+    copy.write_text(src.replace("implementation: sum_parity.py:sum_parity\n",
+                                f"implementation: {impl}:sum_parity\n    kind: link\n"),
+                    encoding="utf-8")
+    return copy
+
+
+def test_a_rule_authors_rule_marked_link_takes_part_in_chains(tmp_path):
+    """The example rule, declared ``kind: link`` in its YAML and changed in no other way,
+    is a link of chains, worded by its own template, and every proof checks."""
+    from deducer.explain.proofcheck import check_walkthrough
+
+    rules = registry.load([_example_rule_as_link(tmp_path)])
+    assert [r.id for r in rules if r.id == "sum-parity" and r.link] == ["sum-parity"]
     p = formats.load("puzzles/deducer-trial.txt")
-    state = State(p, p.initial_masks(with_entries=True))
-    view = View(state, Context(p))
-
-    def shown(lk):
-        return None if lk is None else (lk.kind, lk.place, lk.elim)
-
-    def look(r, far):
-        chase = chains._Chase(view, far, chains.DIGITS[state.masks[far]][0],
-                              singles_only=False, budget=12)
-        got, fresh = chase._look(r), chase._first_step(r)
-        assert shown(got) == shown(fresh)
-        return shown(got)
-
-    changed = 0
-    for r, run in enumerate(p.runs):
-        live = state.live[r]
-        far = next((i for i in range(len(p.whites))
-                    if all(j not in run.cells for rr in view.layout.cell_runs[i]
-                           for j in view.layout.run_cells[rr])), None)
-        if len(live) < 2 or far is None:
-            continue
-        before = look(r, far)
-        state.live[r] = live[:1]  # as if a step had ruled the others out
-        changed += look(r, far) != before
-        state.live[r] = live
-    assert changed
+    exp, seen = _check_walkthrough(p, rules)
+    assert exp.status == "solved" and seen
+    inside = [lk["text"] for s in exp.steps if s.chain for lk in s.proof["links"]
+              if "add up to an" in lk["text"]]
+    assert inside and all(" must be " in t for t in inside)
+    assert check_walkthrough(p, exp.steps) == []
+    # without the mark it is a step of its own but never a link
+    plain = explain(p, registry.load(["docs/example-rule/sum_parity.yaml"]))
+    assert not [lk for s in plain.steps if s.chain for lk in s.proof["links"]
+                if "add up to an" in lk["text"]]
 
 
-def test_a_walk_the_budget_stopped_goes_on_as_a_new_walk_would(monkeypatch):
-    """A search asks with larger and larger budgets; a walk the last budget stopped goes
-    on from there. Walkthrough and work counted are those of walking anew each time."""
+def _template_pattern(template: str):
+    """A regular expression a sentence filled from ``template`` matches."""
+    import re
+    import string
+
+    parts = []
+    for text, field, _spec, _conv in string.Formatter().parse(template):
+        parts.append(re.escape(" ".join(text.split())) if text.strip() else r"\s*")
+        if field is not None:
+            parts.append(".*?")
+    return re.compile("".join(parts).rstrip(r"\.") + r"\.?", re.S | re.I)
+
+
+def test_chain_links_are_the_ladders_own_steps():
+    """Every link but the closing one is a step of a rule declared ``kind: link``, worded
+    by that rule's own template (chains.py holds no sentences of its own)."""
+    p = formats.load("puzzles/deducer-trial.txt")
+    exp = explain(p)
+    patterns = [_template_pattern(r.explain) for r in registry.load() if r.link]
+    links = [lk for s in exp.steps if s.chain for lk in s.proof["links"]]
+    assert links
+    for lk in links:
+        if lk.get("contradiction"):  # the chain's own close: an empty cell or run
+            assert ("has no digit left" in lk["text"] and lk["facts"][0]["candidates"] == []
+                    or "which no way to make its sum includes" in lk["text"])
+        else:
+            assert any(pt.fullmatch(lk["text"]) for pt in patterns), lk["text"]
+
+
+def test_whips_first_each_link_rests_on_the_one_before():
+    """A whip's every link rests on the link just before it (``after``); its sentence
+    says it is a whip and how long; the step records the kind."""
+    p = formats.load("puzzles/deducer-trial.txt")
+    exp = explain(p)
+    chains = [s for s in exp.steps if s.chain]
+    assert chains and all(s.chain_kind == "whip" for s in chains)
+    assert exp.rating.chain_kind == "whip" and exp.rating.to_json()["chain_kind"] == "whip"
+    for s in chains:
+        links = s.proof["links"]
+        assert s.proof["kind"] == "whip" and s.text.startswith(f"A whip of {len(links)} links")
+        for k, lk in enumerate(links[1:], 2):
+            assert k - 1 in lk["after"], (s.n, k, lk)
+
+
+def test_braids_only_where_no_whip_and_weigh_more(tmp_path):
+    """With the whip rungs off, the braid rung takes over: its chains check, say their
+    kind, and a braid weighs more than a whip of the same length (the rule file's)."""
+    rules = registry.load(disable=["bivalue-chain", "forcing-chain"])
+    p = formats.load("puzzles/deducer-trial.txt")
+    exp, seen = _check_walkthrough(p, rules)
+    assert exp.status == "solved" and seen
+    braids = [s for s in exp.steps if s.rule == "forcing-braid"]
+    assert braids
+    longest = [s.chain_kind for s in exp.steps if s.chain == exp.rating.max_chain]
+    assert exp.rating.chain_kind == ("braid" if "braid" in longest else "whip")
+    for s in braids:
+        kind = s.proof["kind"]
+        assert s.chain_kind == kind and s.text.startswith(f"A {kind} of")
+    by_id = {r.id: r for r in registry.load()}
+    from deducer.explain.state import Deduction
+
+    for n in (2, 6, 12):
+        ded = Deduction(size=n)
+        assert by_id["forcing-braid"].weight_of(ded) > by_id["forcing-chain"].weight_of(ded)
+
+
+def _shifted_ladder(tmp_path, delta):
+    """A copy of the core ladder with each rule's weight raised by ``delta[id]``."""
+    import yaml
+
+    data = yaml.safe_load(open(registry.CORE, encoding="utf-8"))
+    for entry in data["rules"]:
+        entry["weight"] = round(entry["weight"] + delta[entry["id"]], 3)
+        impl = entry["implementation"]
+        assert not impl.split(":")[0].endswith(".py")
+    copy = tmp_path / "ladder.yaml"
+    copy.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return copy
+
+
+def test_every_steps_weight_and_the_rating_follow_the_rule_file(tmp_path):
+    """Each rule's weight raised by its own amount in a copy of the ladder (--rules):
+    every step of that rule, chains and region sums included, weighs that much more (or
+    its proof's floor), and the rating's hardest weight follows."""
+    from deducer.app.cli import main
+
+    ids = [r.id for r in registry.all_rules()]
+    delta = {rid: round(0.01 * (k + 1), 3) for k, rid in enumerate(ids)}
+    copy = _shifted_ladder(tmp_path, delta)
+    seen = set()
+    for puzzle in ("puzzles/deducer-trial.txt", "puzzles/seed003-example.txt"):
+        p = formats.load(puzzle)
+        old = explain(p)
+        new = explain(p, registry.load([copy]))
+        assert [s.rule for s in old.steps] == [s.rule for s in new.steps]
+        for a, b in zip(old.steps, new.steps, strict=True):
+            assert b.weight >= a.weight
+            if b.weight != a.weight or a.rule not in ("permutation-check-small",
+                                                      "permutation-check",
+                                                      "crossing-run-interaction"):
+                assert b.weight == pytest.approx(a.weight + delta[a.rule]), a.rule
+                seen.add(a.rule)
+        assert new.rating.max_weight == max(s.weight for s in new.steps)
+        assert new.rating.max_weight > old.rating.max_weight
+    assert {"forcing-chain", "naked-single", "region-sum-four"} <= seen
+    assert main(["explain", "puzzles/deducer-trial.txt", "--rules", str(copy),
+                 "--json"]) == 0
+
+
+def test_region_sum_weights_come_from_the_rule_file(tmp_path):
+    """A region sum weighs its rule's weight plus its growth per run added up beyond two
+    (up to ``max``), as the rule file says."""
+    import yaml
+
+    data = yaml.safe_load(open(registry.CORE, encoding="utf-8"))
+    regions = [e for e in data["rules"] if e["id"].startswith("region-sum")]
+    assert regions and all("growth" in e for e in regions)
+    for e in regions:
+        e["weight"], e["growth"] = 0.5, {"weight": 0.0}
+    copy = tmp_path / "flat.yaml"
+    copy.write_text(yaml.safe_dump({"rules": regions}), encoding="utf-8")
+    found = False
+    for puzzle in ("puzzles/seed002-four.txt", "puzzles/deducer-trial.txt",
+                   "puzzles/seed003-example.txt"):
+        exp = explain(formats.load(puzzle), registry.load([copy]))
+        for s in exp.steps:
+            if s.rule.startswith("region-sum"):
+                found = True
+                assert s.weight in (0.5, 3.8, 5.8)  # the rule's, or its proof's floor
+    if not found:
+        pytest.skip("no region sum in the bundled puzzles")
+
+
+@pytest.mark.parametrize("entry,message", [
+    ({"link": "yes"}, "link must be true or false"),
+    ({"growth": 3}, "growth must be a mapping"),
+    ({"growth": {"wieght": 0.1}}, "unknown growth key(s) wieght"),
+    ({"growth": {"weight": -1}}, "bad growth weight"),
+    ({"growth": {"score": 1.5}}, "bad growth score"),
+    ({"growth": {"max": True}}, "bad growth max"),
+])
+def test_link_and_growth_keys_are_checked(tmp_path, entry, message):
+    import yaml
+
+    from deducer.errors import RuleError
+
+    rule = {"id": "x", "name": "X", "priority": 1, "weight": 1, "score": 1,
+            "implementation": "deducer.rules.basic:naked_single", "explain": "{effect}",
+            **entry}
+    f = tmp_path / "r.yaml"
+    f.write_text(yaml.safe_dump({"rules": [rule]}), encoding="utf-8")
+    with pytest.raises(RuleError) as e:
+        registry.load_file(f)
+    assert message in str(e.value) and "'x'" in str(e.value)
+
+
+def test_a_chain_rule_needs_its_cut_off_from_the_rule_file(tmp_path):
+    """``max_len`` is the rule file's alone: a chain rule without it is refused with a
+    one-line error naming the rule."""
+    import yaml
+
+    from deducer.errors import RuleError
     from deducer.explain.engine import Engine
-    from deducer.rules import chains
 
-    p = formats.load("puzzles/deducer-trial.txt")
-    rules = registry.load()
-    resumed = []
-    run = chains._Chase.run
-
-    def counting(chase):
-        resumed.append(len(chase.links) > 0)
-        return run(chase)
-
-    monkeypatch.setattr(chains._Chase, "run", counting)
-    went_on = Engine(p, rules)
-    went_on.run()
-    assert any(resumed)
-    chase = chains._chase
-    monkeypatch.setattr(chains, "_chase", lambda *a: chase(*a[:6], None))
-    resumed.clear()
-    anew = Engine(p, rules)
-    anew.run()
-    assert not any(resumed)
-    assert [repr(s) for s in went_on.steps] == [repr(s) for s in anew.steps]
-    assert went_on.context.spent == anew.context.spent > 0
+    data = yaml.safe_load(open(registry.CORE, encoding="utf-8"))
+    (entry,) = [e for e in data["rules"] if e["id"] == "forcing-chain"]
+    entry["params"] = {}
+    f = tmp_path / "r.yaml"
+    f.write_text(yaml.safe_dump({"rules": [entry]}), encoding="utf-8")
+    rules = [r for r in registry.load([f]) if r.id == "forcing-chain"]
+    with pytest.raises(RuleError, match="forcing-chain"):
+        Engine(formats.load("puzzles/deducer-trial.txt"), rules).run()
 
 
 def test_a_finished_walk_leaves_nothing_behind():
@@ -368,7 +519,7 @@ def test_a_finished_walk_leaves_nothing_behind():
 
     eng = Engine(formats.load("puzzles/deducer-trial.txt"), registry.load(), lean=True)
     eng.run()
-    assert eng.context.caches["chains.looks"]
+    assert eng.context.caches["chains.whips"]
     gone = weakref.ref(eng.context)
     del eng
     gc.collect()

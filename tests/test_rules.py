@@ -481,15 +481,37 @@ def test_forcing_chain_fires():
     f = fire("forcing-chain", v)
     # r2c2 = 2 leaves 8 for r2c3 and r2c4, which make at least 3 + 6 = 9
     assert f.elim == {"r2c2": "2"}
-    lk = f.deduction.proof.links[-1]
-    assert lk.contradiction and lk.proof.runs == (run(p, "r2c1>"),)
-    assert "r2c3 (3,4)" in lk.text and "r2c4 (6,7)" in lk.text
+    first, last = f.deduction.proof.links
+    # the link is a pair-complement step of its own on the hypothetical grid; a cell
+    # emptied ends the chain
+    assert first.proof.runs == (run(p, "r2c1>"),) and "must add up to 10 - 2 = 8" in first.text
+    assert last.contradiction and "has no digit left" in last.text
 
 
 def test_forcing_chain_quiet():
     p = puzzle(line(10, 3))
     v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "56"})
     assert fire("forcing-chain", v) is None
+
+
+def test_forcing_braid_fires():
+    # the braid rung follows every link rule at once and keeps what the contradiction
+    # rests on; on its own it finds the chain the whip rung finds here (in the ladder it
+    # is asked only where no whip exists)
+    p = puzzle(line(10, 3))
+    v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "67"})
+    f = fire("forcing-braid", v)
+    ((cell, digit),) = f.elim.items()  # one assumed digit leaves, and only it
+    assert f"if {cell} were {digit}" in f.text
+    links = f.deduction.proof.links
+    assert links[-1].contradiction and f.deduction.proof.kind in ("whip", "braid")
+    assert f"of {len(links)} link" in f.text
+
+
+def test_forcing_braid_quiet():
+    p = puzzle(line(10, 3))
+    v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "56"})
+    assert fire("forcing-braid", v) is None
 
 
 # ------------------------------------------------------------ fallbacks
@@ -499,9 +521,9 @@ def test_trial_fires():
     f = fire("trial", v)
     # r2c3 = 8 leaves r3c3 (8 or 9, and 8 is now taken in the 16 run) needing 16 - 8 = 8
     assert f.elim == {"r2c3": "8"}
-    assert "1 link" in f.text and "…" not in f.text and "8 leaves r2c3" in f.text
+    assert "2 links" in f.text and "…" not in f.text and "8 leaves r2c3" in f.text
     links = f.deduction.proof.links
-    assert len(links) == 1 and links[0].contradiction
+    assert len(links) == 2 and links[-1].contradiction and "r3c3" in links[0].text
 
 
 def test_trial_shows_every_link():

@@ -47,6 +47,8 @@ class Step:
     #: links of the step's proof by assumption (its longest case); kept in lean walks,
     #: which drop the proof, so their rating still measures chains (not in the JSON)
     chain: int = 0
+    #: "whip" or "braid": the shape of that proof by assumption ("" for none)
+    chain_kind: str = ""
 
     def to_json(self) -> dict:
         return {
@@ -85,6 +87,7 @@ def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
     if proof.assume is not None:
         cell, digit = proof.assume
         return {"assume": [*whites[cell], digit],
+                **({"kind": proof.kind} if proof.kind else {}),
                 "links": [_link_json(puzzle, link) for link in proof.links]}
     facts: list[dict] = [{"cell": list(whites[i]), "candidates": digits_of(m)}
                          for i, m in sorted(proof.cells.items())]
@@ -102,6 +105,8 @@ def _link_json(puzzle: Puzzle, link: Link) -> dict:
            **proof_json(puzzle, link.proof)}
     if link.contradiction:
         out["contradiction"] = True
+    if link.after:
+        out["after"] = list(link.after)
     return out
 
 
@@ -152,6 +157,7 @@ class Engine:
         # ``work``: units the expensive rules may spend (Context.spend) before the walk
         # ends as TIMEOUT, as at the deadline, but at the same point on any machine
         self.context = Context(puzzle, deadline, work)
+        self.context.rules = rules
         if state is None:
             state = State(puzzle, puzzle.initial_masks(with_entries=use_entries))
         self.state = state
@@ -363,13 +369,13 @@ class Engine:
             eliminations=eliminations,
             cells=[whites[i] for i in ded.cells],
             runs=[self.puzzle.runs[r].name for r in ded.runs],
-            weight=max(float(rule.weight if ded.weight is None else ded.weight),
-                       floor),
-            score=int(rule.score if ded.score is None else ded.score),
+            weight=max(rule.weight_of(ded), floor),
+            score=rule.score_of(ded),
             available=available,
             combos_removed=combos_removed,
             proof=None if proof is None or self.lean else proof_json(self.puzzle, proof),
             chain=_chain_links(proof),
+            chain_kind=getattr(proof, "kind", "") or "",
         )
         self.steps.append(step)
         return step

@@ -73,6 +73,8 @@ class Rating:
     narrowest_open: int | None = None
     trial: int = 0  # steps of trial kind
     guessing: int = 0  # steps of guess kind
+    #: that chain's shape, "whip" or "braid" (a braid where one of that length is), else ""
+    chain_kind: str = ""
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -250,6 +252,10 @@ def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = No
         cells = sum(len(s.placements) for s in steps)
     score = score_of(score_features(steps, cells, rules), m) if solved else None
     kinds = Counter(m.kind(s.rule) for s in steps)
+    max_chain = max((chain_length(s) for s in steps), default=0)
+    longest = {getattr(s, "chain_kind", "") for s in steps
+               if max_chain and chain_length(s) == max_chain}
+    chain_kind = "braid" if "braid" in longest else ("whip" if "whip" in longest else "")
     return Rating(
         level=LEVELS[rank] if solved else None,
         max_weight=max_w,
@@ -258,7 +264,8 @@ def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = No
         steps=len(steps),
         mean_available=sum(s.available for s in steps) / len(steps) if steps else 0.0,
         solved=solved,
-        max_chain=max((chain_length(s) for s in steps), default=0),
+        max_chain=max_chain,
+        chain_kind=chain_kind,
         effort=sum(s.score for s in steps),
         level_step=level_from.n if solved and level_from else None,
         level_rule=level_from.rule if solved and level_from else None,

@@ -24,9 +24,13 @@ from pathlib import Path
 from ..errors import RuleError
 
 REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "explain")
-OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint", "kind")
+OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint", "kind", "growth")
 #: the longest vague hint (one or two sentences a player reads at a glance)
 HINT_MAX = 300
+#: keys of a rule's ``growth:`` mapping: what one unit of the deduction's size
+#: (``Deduction.size``: a chain's links, a region sum's runs beyond two) adds to the rule's
+#: weight and score, and at most how many units count
+GROWTH_KEYS = ("weight", "score", "max")
 SCOPES = ("run", "global")
 #: what a rule's steps are to the rating (docs/rule-contract.md): a plain step (simple, or
 #: link: one a chain may also use), a chain of steps on an assumption (its length counted
@@ -66,8 +70,36 @@ class Rule:
     #: the vague hint for players: what to look for, naming no cell (``deducer hint``)
     hint: str = ""
     kind: str = "simple"
+    #: weight and score one unit of a deduction's size adds, and the units that count
+    #: (None: all); see :meth:`weight_of`
+    growth_weight: float = 0.0
+    growth_score: int = 0
+    growth_max: int | None = None
     source: str = ""  # file it was declared in
     func: Callable | None = field(default=None, repr=False)
+
+    @property
+    def link(self) -> bool:
+        """May the rule be a link of a chain (run on a hypothetical state)? Its ``kind``
+        says so: ``link``."""
+        return self.kind == "link"
+
+    def _units(self, ded) -> int:
+        size = getattr(ded, "size", 0) or 0
+        return size if self.growth_max is None else min(size, self.growth_max)
+
+    def weight_of(self, ded) -> float:
+        """A deduction's weight: the one it gives, else the rule's weight plus its growth
+        for each unit of the deduction's size (a chain's links, a region's extra runs)."""
+        if ded.weight is not None:
+            return float(ded.weight)
+        return round(self.weight + self.growth_weight * self._units(ded), 3)
+
+    def score_of(self, ded) -> int:
+        """A deduction's score: the one it gives, else the rule's score plus its growth."""
+        if ded.score is not None:
+            return int(ded.score)
+        return self.score + self.growth_score * self._units(ded)
 
     def call(self, view, rid: int | None = None):
         func = self.func
@@ -279,12 +311,14 @@ def load_file(path: str | Path) -> list[Rule]:
         if not isinstance(description, str):  # str() of an alias bomb would never finish
             raise RuleError(f"{where}: description must be text", path=src)
         hint = _hint(entry.get("hint"), where, src)
+        growth = _growth(entry.get("growth"), where, src)
         rule = Rule(
             id=rid, name=entry["name"], priority=float(entry["priority"]),
             weight=float(entry["weight"]), score=score,
             implementation=entry["implementation"], explain=entry["explain"],
             enabled=enabled, scope=scope, params=dict(params),
             description=description, tier=tier, hint=hint, kind=kind, source=src,
+            growth_weight=growth[0], growth_score=growth[1], growth_max=growth[2],
         )
         _check_template(rule)
         rule.func = _resolve(rule.implementation, p.parent, rid, src)
@@ -307,6 +341,32 @@ def _hint(value, where: str, src: str) -> str:
         raise RuleError(f"{where}: hint must be one line of plain text (no {{fields}}: a "
                         "vague hint names no cell)", path=src)
     return " ".join(value.split())
+
+
+def _growth(g, where: str, src: str) -> tuple[float, int, int | None]:
+    """(weight, score, max) of a ``growth:`` mapping, checked."""
+    if g is None:
+        return 0.0, 0, None
+    if not isinstance(g, dict):
+        raise RuleError(f"{where}: growth must be a mapping like {{weight: 0.05, score: 20}}",
+                        path=src)
+    unknown = set(g) - set(GROWTH_KEYS)
+    if unknown:
+        raise RuleError(f"{where}: unknown growth key(s) {', '.join(sorted(map(str, unknown)))}"
+                        f" (allowed: {', '.join(GROWTH_KEYS)})", path=src)
+    weight = g.get("weight", 0.0)
+    if not _number(weight):
+        raise RuleError(f"{where}: bad growth weight {_short(weight)} (a number >= 0)",
+                        path=src)
+    out: list[int | None] = []
+    for key, default in (("score", 0), ("max", None)):
+        v = g.get(key, default)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)
+                              or not 0 <= v <= 10**6):
+            raise RuleError(f"{where}: bad growth {key} {_short(v)} (a whole number "
+                            "0..10**6)", path=src)
+        out.append(v)
+    return float(weight), out[0] or 0, out[1]
 
 
 def _check_fields(rule: Rule) -> None:

@@ -37,6 +37,9 @@ class Proof:
     search: tuple[int, ...] = ()
     #: sentence values known only once the proof is built (a proof built late)
     values: dict = field(default_factory=dict)
+    #: a proof by assumption's shape: "whip" (each link rests on the board, the assumption
+    #: and the link before it) or "braid" (some link rests on several earlier links)
+    kind: str = ""
 
 
 @dataclass
@@ -48,6 +51,8 @@ class Link:
     placements: dict[int, int] = field(default_factory=dict)
     eliminations: dict[int, int] = field(default_factory=dict)
     contradiction: bool = False
+    #: 1-based numbers of the earlier links this one rests on (empty: the assumption alone)
+    after: tuple[int, ...] = ()
 
 
 @dataclass
@@ -69,6 +74,9 @@ class Deduction:
     values: dict = field(default_factory=dict)
     weight: float | None = None
     score: int | None = None
+    #: units of the rule's ``growth:`` (a chain's links, a region sum's runs beyond two);
+    #: the weight is the rule's plus its growth per unit (Rule.weight_of) unless ``weight``
+    size: int = 0
     text: str | None = None  # a ready sentence instead of the template (trial chains)
     #: what the step rests on; the engine turns it into the step's JSON. May be a function returning
     #: the Proof, called only for the deduction the engine takes (:func:`resolve_proof`)
@@ -108,8 +116,10 @@ class State:
         self.journal: list[int] | None = None
 
     def copy(self) -> State:
-        s = State(self.puzzle, self.masks.copy(), self.live.copy())
-        s.placed = self.placed.copy()
+        """A copy with no journal (the layout is shared: it never changes)."""
+        s = State.__new__(State)
+        s.puzzle, s.layout, s.journal = self.puzzle, self.layout, None
+        s.masks, s.live, s.placed = self.masks.copy(), self.live.copy(), self.placed.copy()
         return s
 
     def reopened(self, puzzle: Puzzle, cells, runs) -> State:
@@ -187,6 +197,17 @@ class View:
 
     def mask(self, i: int) -> int:
         return self._s.masks[i]
+
+    @property
+    def placed(self) -> tuple[bool, ...]:
+        """Per cell: is its digit written in?"""
+        return tuple(self._s.placed)
+
+    def suppose(self) -> State:
+        """A private copy of the state viewed, to reason on a hypothesis in (chains): the
+        caller changes the copy and views it with its own :class:`View`; this view and
+        the state it shows stay as they are."""
+        return self._s.copy()
 
     def changed_since(self, mark: int) -> list[int] | None:
         """Cells changed (candidates or written digit) since the log held ``mark`` entries,
@@ -307,6 +328,9 @@ class Context:
         self.spent = 0
         #: rules' caches for this walk, by name (see :meth:`cache`)
         self.caches: dict[str, dict] = {}
+        #: the ladder the walk runs (the engine sets it), for rules that run other rules
+        #: (chains); None: the built-in ladder
+        self.rules: list | None = None
 
     def cache(self, name: str) -> dict:
         """A rule's cache for this walk: it lives and dies with the context. (Module-level

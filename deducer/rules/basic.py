@@ -65,8 +65,10 @@ def lone_cell(view, rid):
                                     f"(it can only hold {alts(view.mask(i))})"
         else:
             values["arithmetic"] += ", which no digit is"
+        # the run alone proves it (its cell must take ``need``): the cell's candidates,
+        # named in the sentence, are no fact the proof needs
         yield Deduction(eliminations={i: view.mask(i)}, cells=tuple(cells), runs=(rid,),
-                        values=values, proof=proof(view, (rid,), facts))
+                        values=values, proof=proof(view, (rid,)))
 
 
 @rule(values=("combo",))

@@ -1,714 +1,680 @@
-"""Chains of simple steps: assume a candidate, follow what it forces, reach a contradiction.
+"""Chains built from the ladder: assume a candidate, follow the ladder's own link rules on
+the hypothetical state, reach a cell with no digit left (or a run no combination makes).
 
-One engine serves three rungs of the ladder (shortest first):
+A link is a step of a rule the rule files declare ``kind: link``, found by that rule's own
+function on a private copy of the state (:meth:`View.suppose`) with the assumed digit and
+the earlier links written in; its sentence and proof are the rule's own (docs/rule-contract.md
+"Chains"). Nothing here knows what any link rule does.
 
-* ``bivalue_chain``: assume a digit in a two-candidate cell and follow naked singles only
-  (each forced cell down to one candidate, the digit it takes leaving its runs' other cells);
-* ``forcing_chain``: assume any candidate and follow every simple step a person takes
-  (lone cell, naked and hidden single, combination filter, pair complement, sum bounds on a
-  run of at most three empty cells) up to a length cap;
-* ``trial`` (in :mod:`deducer.rules.fallback`): the same propagation without the cap, the
-  last human rung (Berthier's "braids" propagated with singles).
+Two shapes, shortest first (Berthier's whips and braids, CSP-Rules):
 
-Every link is a step of its own with its own facts and runs (docs/json-contract.md), checked
-in the state that the assumption and the earlier links leave. Only the links the contradiction
-rests on are kept (the dependency closure of the last link), so the chain a reader follows
-is exactly as long as the argument; that number is the chain's length.
+* a **whip**: every link follows from the link just before it (with the board, the
+  assumption and what the earlier links took, which the reader has before them: Berthier's
+  t-candidates), so the chain reads as one line. Searched breadth first over all
+  assumptions together (:func:`find_whip`): a node's state is the board with the
+  assumption and the links of its path written in, and a node's children are the links
+  that state offers and no earlier state did. The searches are kept from step to step
+  and dropped near a change (:mod:`.chaincache`).
+* a **braid**: a link may rest on several earlier links. The assumption is followed with
+  every link rule, simplest first, and only the links the contradiction rests on are kept
+  (:func:`find_braid`); the forcing-braid rung (weighted above a whip of the same length)
+  and trial (no cut-off) use it, where no whip exists.
+
+Weights, scores and cut-offs are the rule files': a chain's deduction gives its length as
+its ``size``, and the rule's ``growth:`` adds per link (Rule.weight_of).
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import itemgetter
 
-from ..explain.state import Deduction, Link, Proof
-from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, SUM, combos
-from ..solve.propagate import run_filter
+from ..explain.registry import CORE, check_deduction
+from ..explain.sentences import effect_text, sentence
+from ..explain.state import Deduction, Link, Proof, View, resolve_proof
+from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
+from .chaincache import KEPT_LOOKS, SEARCH_NODES, ChainCache, Effect, Node, Offer, WhipSearch
 
-#: the cap a person can follow (README "Rating"); longer chains are left to trial
-DEFAULT_MAX_CHAIN = 12
-
-
-@dataclass
-class _Link:
-    kind: str
-    say: Callable[..., str] | str  # the link's sentence, built only for links kept
-    place: dict[int, int] = field(default_factory=dict)
-    elim: dict[int, int] = field(default_factory=dict)
-    cells: dict[int, int] = field(default_factory=dict)  # facts: cell -> candidates
-    combos: dict[int, tuple[int, ...]] = field(default_factory=dict)  # facts: run -> combos
-    runs: tuple[int, ...] = ()
-    deps: frozenset[int] = frozenset()
-    contradiction: bool = False
-
-    def copy(self) -> _Link:
-        """A shallow copy (the walks rebind a link's fields, never edit them)."""
-        out = _Link.__new__(_Link)
-        out.__dict__.update(self.__dict__)
-        return out
-
-    @property
-    def text(self) -> str:
-        if callable(self.say):
-            self.say = self.say()
-        return self.say
+_CORE = str(CORE)
 
 
-_UNSEEN = object()
+# ---------------------------------------------------------------------------- the ladder
+def link_rules(view, only=None) -> list:
+    """The ladder's rules of ``kind: link`` (those named in ``only``, if given), in
+    ladder order."""
+    rules = view.context.rules
+    if rules is None:  # a view made outside a walk: the built-in ladder
+        rules = view.context.cache("chains.ladder").get("rules")
+        if rules is None:
+            from ..explain import registry
+
+            rules = view.context.cache("chains.ladder")["rules"] = registry.load()
+    return [r for r in rules if r.link and (only is None or r.id in only)]
 
 
-class _Chase:
-    """One assumption followed with simple steps, in a private copy of the state."""
+# ---------------------------------------------------------------------------- hypothetical states
+def _write(state, i: int, d: int, changed: set[int]) -> None:
+    """Digit ``d`` written in cell ``i``: it leaves the cell's runs' other cells, and the
+    runs' combinations without it go (as on the board)."""
+    masks, lay, b = state.masks, state.layout, BIT[d]
+    masks[i] = b
+    state.placed[i] = True
+    changed.add(i)
+    for r in lay.cell_runs[i]:
+        for j in lay.run_cells[r]:
+            if j != i and masks[j] & b:
+                masks[j] &= ~b
+                changed.add(j)
+        state.live[r] = tuple(c for c in state.live[r] if c & b)
 
-    def __init__(self, view, cell: int, digit: int, *, singles_only: bool, budget: int):
-        self.view = view
-        lay = view.layout
-        self.run_cells = lay.run_cells
-        self.run_total = lay.run_total
-        self.cell_runs = lay.cell_runs
-        state = view._s  # a private copy is made at once; the view's helpers copy per call
-        self.cur = list(state.masks)
-        self.placed = list(state.placed)
-        self.singles_only = singles_only
-        self.budget = budget
-        self.links: list[_Link] = []
-        self.looks = view.context.cache("chains.looks")  # see _look
-        self.written_by: dict[int, int] = {}  # cell -> link index that wrote it (-1: assumed)
-        self.removers: dict[int, set[int]] = {}  # cell -> links that removed its candidates
-        self.gone_by: dict[tuple[int, int], int] = {}  # (cell, digit) -> link that removed it
-        self.queue: deque[int] = deque()
-        self.queued: set[int] = set()
-        self.cell_queue: deque[int] = deque()
-        self.cell_queued: set[int] = set()
-        self.assumed = (cell, digit)
-        self.end: int | None = None
-        self.seen_runs: set[int] = set()  # runs whose cells the walk read (its footprint)
-        #: (t, run) per read: a walk of budget b reads the runs with t < b (see _replay)
-        self.seen_log: list[tuple[int, int]] = []
-        self._write(cell, digit, -1, {})
 
-    # ---- bookkeeping ------------------------------------------------------------
-    def _touch(self, i: int) -> None:
-        if self.singles_only:
-            if i not in self.cell_queued:
-                self.cell_queued.add(i)
-                self.cell_queue.append(i)
-            return
-        for r in self.cell_runs[i]:
-            if r not in self.queued:
-                self.queued.add(r)
-                self.queue.append(r)
+def apply_effect(state, eff: Effect) -> set[int]:
+    """Make a link's effect on a hypothetical state; returns the cells it changed."""
+    masks = state.masks
+    changed: set[int] = set()
+    for i, m in eff.elim:
+        if masks[i] & m:
+            masks[i] &= ~m
+            changed.add(i)
+    for i, d in eff.place:
+        _write(state, i, d, changed)
+    for r, cs in eff.drop:
+        state.live[r] = tuple(c for c in state.live[r] if c not in cs)
+    return changed
 
-    def _remove(self, i: int, m: int, who: int, elim: dict[int, int]) -> None:
-        m &= self.cur[i]
-        if not m:
-            return
-        self.cur[i] &= ~m
-        elim[i] = elim.get(i, 0) | m
-        if who >= 0:
-            self.removers.setdefault(i, set()).add(who)
-        for d in DIGITS[m]:
-            self.gone_by[(i, d)] = who
-        self._touch(i)
 
-    def _write(self, i: int, d: int, who: int, elim: dict[int, int]) -> None:
-        self.seen_runs.update(self.cell_runs[i])
-        t = len(self.links) - 1  # written by the last link (-1: the assumption)
-        self.seen_log.extend((t, r) for r in self.cell_runs[i])
-        self.cur[i] = BIT[d]
-        self.placed[i] = True
-        self.written_by[i] = who
-        self._touch(i)
-        for r in self.cell_runs[i]:
-            for j in self.run_cells[r]:
-                if j != i and not self.placed[j] and self.cur[j] & BIT[d]:
-                    self._remove(j, BIT[d], who, elim)
+def _assume(view, cell: int, digit: int):
+    """(state, cells changed) of the board with ``digit`` written in ``cell``."""
+    state = view.suppose()
+    changed: set[int] = set()
+    _write(state, cell, digit, changed)
+    return state, changed
 
-    def _deps(self, cells, runs) -> frozenset[int]:
-        deps: set[int] = set()
-        for i in cells:
-            deps |= self.removers.get(i, set())
-        for r in runs:
-            for j in self.run_cells[r]:
-                w = self.written_by.get(j, -1)
-                if w >= 0:
-                    deps.add(w)
-        return frozenset(deps)
 
-    def _add(self, link: _Link) -> None:
-        """Apply a link to the private state; a cell left empty ends the chain."""
-        k = len(self.links)
-        link.deps = self._deps(link.cells, link.runs)
-        self.links.append(link)
-        if link.contradiction:
-            self.end = k
-            return
-        elim: dict[int, int] = {}
-        for i, m in link.elim.items():
-            self._remove(i, m, k, elim)
-        for i, d in link.place.items():
-            self._write(i, d, k, elim)
-        link.elim = elim  # what really changed, peers of written digits included
-        for i in elim:
-            if self.cur[i] == 0:
-                self._empty(i)
-                return
-
-    def _empty(self, i: int) -> None:
-        v = self.view
-        text = f"{v.cell_name(i)} has no digit left ({self._gone_text(i)})"
-        k = len(self.links)
-        link = _Link("empty", text, cells={i: 0}, contradiction=True)
-        link.deps = self._deps((i,), ())
-        self.links.append(link)
-        self.end = k
-
-    # ---- the walk ---------------------------------------------------------------
-    def run(self) -> bool:
-        """Follow the assumption; True when it ends in a contradiction."""
-        while self.end is None and len(self.links) < self.budget:
-            if self.singles_only:
-                if not self.cell_queue:
-                    return False
-                i = self.cell_queue.popleft()
-                self.cell_queued.discard(i)
-                if not self.placed[i] and POP[self.cur[i]] == 1:
-                    self._single(i)
-                continue
-            if not self.queue:
-                return False
-            r = self.queue.popleft()
-            self.queued.discard(r)
-            self.seen_runs.add(r)
-            self.seen_log.append((len(self.links), r))
-            link = self._look(r)
-            if link is not None:
-                self._add(link)
-                if self.end is None and r not in self.queued:  # more may follow here
-                    self.queued.add(r)
-                    self.queue.append(r)
-        return self.end is not None
-
-    def release(self) -> None:
-        """Drop the links of a walk that is done with. Their sentences are closures over
-        the walk, so walk and links form a cycle that only the cyclic collector frees,
-        and chasing those cycles was a fifth of a chain-heavy walkthrough's time."""
-        self.links = []
-
-    def needed(self) -> list[_Link]:
-        """The links the contradiction rests on, in order."""
-        keep: set[int] = set()
-        assert self.end is not None  # called once the walk has ended
-        todo = [self.end]
-        while todo:
-            k = todo.pop()
-            if k in keep:
-                continue
-            keep.add(k)
-            todo.extend(self.links[k].deps)
-        return [self.links[k] for k in sorted(keep)]
-
-    # ---- the simple steps -------------------------------------------------------
-    def _single(self, i: int) -> None:
-        self._add(self._single_link(i))
-
-    def _single_link(self, i: int) -> _Link:
-        d = SINGLE[self.cur[i]]
-        v = self.view
-        def gone():
-            return self._gone_text(i)
-
-        return _Link("single", lambda: f"{v.cell_name(i)} has only {d} left"
-                               + (f" ({gone()})" if gone() else "")
-                               + f", so {v.cell_name(i)} = {d}",
-                     place={i: d}, cells={i: BIT[d]})
-
-    def _gone_text(self, i: int) -> str:
-        """Which digits the chain took from cell ``i``, and by what: '3 went with r6c3 = 3'."""
-        v = self.view
-        parts = []
-        for d in range(1, 10):
-            who = self.gone_by.get((i, d))
-            if who is None:
-                continue
-            if who < 0:
-                parts.append(f"{d} went with {v.cell_name(self.assumed[0])} = {d}")
-                continue
-            src = self.links[who]
-            by = ", ".join(f"{v.cell_name(j)} = {e}" for j, e in src.place.items())
-            if by:
-                parts.append(f"{d} went with {by}")
-            else:
-                parts.append(f"{d} was ruled out in "
-                             + ", ".join(v.run_name(r) for r in src.runs))
-        return "; ".join(parts)
-
-    def _look(self, r: int) -> _Link | None:
-        """The first simple step run ``r`` offers in the private state, if any.
-
-        It depends only on what the run holds (candidates, written digits, live
-        combinations), and five looks in six (12x12 Extreme ratings) repeat one the
-        puzzle's walks made before: the answer is kept, as a template link to copy, or as
-        the cell of a single (whose sentence tells this walk's history)."""
-        cur, placed = self.cur, self.placed
-        key = (r, self.view.live(r), *[-cur[i] if placed[i] else cur[i]
-                                       for i in self.run_cells[r]])
-        known = self.looks.get(key, _UNSEEN)
-        if known is _UNSEEN:
-            link = self._first_step(r)
-            if link is None:
-                known = None
-            elif link.kind == "single":
-                known = next(iter(link.place))
-            else:
-                known = link.copy()
-            self.looks[key] = known
-            return link
-        if known is None:
-            return None
-        if isinstance(known, int):
-            return self._single_link(known)
-        return known.copy()
-
-    def _first_step(self, r: int) -> _Link | None:
-        v = self.view
-        cur = self.cur
-        cells = self.run_cells[r]
-        open_ = [i for i in cells if not self.placed[i]]
-        written = 0
-        for i in cells:
-            if self.placed[i]:
-                written |= cur[i]
-        total = self.run_total[r]
-
-        def name() -> str:
-            return v.run_name(r)
-
-        need = None if total is None else total - SUM[written]
-        if need is not None and len(open_) == 1:
-            return self._lone(r, open_[0], need, written)
-        for i in open_:
-            if POP[cur[i]] == 1:
-                return self._single_link(i)
-        if total is None or need is None:
-            return None
-        if not open_:
-            if need != 0:
-                return _Link("sum", lambda: f"{name()} is full but adds up to "
-                                            f"{SUM[written]}, not {total}",
-                             runs=(r,), contradiction=True)
-            return None
-        facts = {i: cur[i] for i in open_}
-
-        def arith() -> str:
-            return self._arith(r, total, written)
-
-        # the run's possible combinations: those still live that fit the written digits and
-        # whose other digits the empty cells can hold
-        live0 = v.live(r)
-        union = 0
-        for i in open_:
-            union |= cur[i]
-        fits = [c for c in live0 if c & written == written and (c & ~written) & ~union == 0]
-        combo_fact = {}
-        if len(live0) != len(combos(total, len(cells))):  # earlier steps dropped some
-            combo_fact = {r: tuple(c for c in live0 if c & written == written)}
-
-        def cells_txt() -> str:
-            return ", ".join(f"{v.cell_name(i)} ({v.digits(facts[i])})" for i in open_)
-
-        if not fits:
-            return _Link("combos", lambda: f"{name()} has no combination left for {cells_txt()}",
-                         cells=facts, combos=combo_fact, runs=(r,), contradiction=True)
-        free = [c & ~written for c in fits]
-        allowed = 0
-        common = 0x1FF
-        for c in free:
-            allowed |= c
-            common &= c
-
-        def shown() -> str:
-            return " or ".join(v.combo(c) for c in fits)
-
-        elim = {i: cur[i] & ~allowed for i in open_ if cur[i] & ~allowed}
-        if elim:
-            gone = 0
-            for m in elim.values():
-                gone |= m
-            return _Link("filter", lambda: f"{name()} can only be {shown()} with {cells_txt()}; "
-                                   f"{v.digits(gone)} {'fits' if POP[gone] == 1 else 'fit'} "
-                                   f"none, so {'it leaves' if POP[gone] == 1 else 'they leave'} "
-                                   f"{v.cells_name(sorted(elim))}",
-                         elim=elim, cells=facts, combos=combo_fact, runs=(r,))
-        for d in DIGITS[common]:
-            homes = [i for i in open_ if cur[i] & BIT[d]]
-            if len(homes) == 1:
-                i = homes[0]
-                return _Link("hidden", lambda d=d, i=i: f"every way to make {name()} "
-                                       f"({shown()}) uses {d}, and of {cells_txt()} only "
-                                       f"{v.cell_name(i)} can hold it, so {v.cell_name(i)} = {d}",
-                             place={i: d}, cells=facts, combos=combo_fact, runs=(r,))
-            if not homes:
-                return _Link("hidden", lambda d=d: f"every way to make {name()} ({shown()}) "
-                                       f"uses {d}, but none of {cells_txt()} can hold it",
-                             cells=facts, combos=combo_fact, runs=(r,), contradiction=True)
-        if len(open_) == 2:
-            x, y = open_
-            elim = {}
-            why = []
-            for me, other in ((x, y), (y, x)):
-                wrong = [a for a in DIGITS[cur[me]]
-                         if not 1 <= need - a <= 9 or need - a == a
-                         or not cur[other] & BIT[need - a]]
-                if wrong:
-                    elim[me] = sum(BIT[a] for a in wrong)
-                    why.append(f"{v.cell_name(me)} cannot be {v.digits(elim[me])}")
-            if elim:
-                return _Link("pair", lambda: f"{name()} needs {arith()}{need} from "
-                                     f"{cells_txt()}, two different digits: " + "; ".join(why),
-                             elim=elim, cells=facts, runs=(r,))
-        elif len(open_) == 3:
-            for i in open_:
-                others = [cur[j] for j in open_ if j != i]
-                lo2, hi2 = _pair_range(others[0], others[1])
-                if lo2 is None:
-                    continue
-                lo, hi = need - hi2, need - lo2
-                bad = sum(BIT[d] for d in DIGITS[cur[i]] if d < lo or d > hi)
-                if bad:
-                    rest = " and ".join(v.cell_name(j) for j in open_ if j != i)
-                    said = []
-                    if any(d > hi for d in DIGITS[bad]):
-                        said.append(f"they make at least {lo2}, so {v.cell_name(i)} is at "
-                                    f"most {need} − {lo2} = {hi}")
-                    if any(d < lo for d in DIGITS[bad]):
-                        said.append(f"they make at most {hi2}, so {v.cell_name(i)} is at "
-                                    f"least {need} − {hi2} = {lo}")
-                    verb = "leaves" if POP[bad] == 1 else "leave"
-                    return _Link("bounds", lambda i=i, bad=bad, rest=rest, said=said, verb=verb:
-                                 f"{name()} needs {arith()}{need} from {cells_txt()}; of two "
-                                 f"different digits in {rest}, " + " and ".join(said)
-                                 + f": {v.digits(bad)} {verb} {v.cell_name(i)}",
-                                 elim={i: bad}, cells=facts, runs=(r,))
+def effect_of(state, rule, ded) -> Effect | None:
+    """What a link rule's deduction really changes on ``state`` (None: nothing, or it
+    cannot be a link: no proof, or a proof by assumption of its own)."""
+    if rule.source != _CORE:  # the built-in rules' deductions are well formed
+        check_deduction(rule, ded, len(state.masks), len(state.live))
+    masks, placed = state.masks, state.placed
+    place = tuple(sorted((i, d) for i, d in ded.placements.items() if not placed[i]))
+    elim = tuple(sorted((i, masks[i] & m & 0x1FF) for i, m in ded.eliminations.items()
+                        if masks[i] & m & 0x1FF))
+    drop = tuple(sorted((r, tuple(c for c in cs if c in state.live[r]))
+                        for r, cs in ded.drop_combos.items()
+                        if any(c in state.live[r] for c in cs)))
+    if not (place or elim or drop) or ded.proof is None:
         return None
-
-    def _lone(self, r: int, i: int, need: int, written: int) -> _Link:
-        v = self.view
-        name = v.run_name(r)
-        arith = self._arith(r, self.run_total[r], written)
-        cur = self.cur
-        if 1 <= need <= 9 and cur[i] & BIT[need] and not written & BIT[need]:
-            return _Link("lone", lambda: f"{name} has one empty cell left, {v.cell_name(i)}, so "
-                                 f"{v.cell_name(i)} = {arith}{need}",
-                         place={i: need}, runs=(r,))
-        m = cur[i]
-        return _Link("lone", lambda: f"{name} has one empty cell left, {v.cell_name(i)} "
-                             f"({v.digits(m)}), which would need {arith}{need}",
-                     cells={i: cur[i]}, runs=(r,), contradiction=True)
-
-    def _arith(self, r: int, total: int, written: int) -> str:
-        """'17 − 3 − 5 = ' for the digits written in the run (empty when none are)."""
-        ds = DIGITS[written]
-        if not ds:
-            return ""
-        return f"{total}" + "".join(f" − {d}" for d in ds) + " = "
+    if not callable(ded.proof) and (ded.proof.assume is not None or ded.proof.cases):
+        return None
+    return Effect(place, elim, drop)
 
 
-class _Outcome(list):
-    """The links of a walk that broke, with the walk (frozen) to trim their proofs from
-    once this chain is the one chosen (most walks that break are never shown)."""
-
-    def __init__(self, links, chase: _Chase):
-        super().__init__(links)
-        self.chase = chase
-        self.trimmed = False
-
-    def finish(self, view) -> None:
-        if not self.trimmed:
-            for lk in self:
-                _trim(view, self.chase, lk)
-            self.trimmed = True
+def _unmakeable(state, r: int, written: int) -> bool:
+    """Does no way to make run ``r``'s clue hold all the digits ``written`` in it?"""
+    run = state.puzzle.runs[r]
+    if run.total is None:
+        return False
+    return not any(c & written == written for c in combos(run.total, run.length))
 
 
-def _support(total, masks, combo_fact) -> tuple[int, ...] | None:
-    """Exact digits each cell of one run can take (None: no filling), given its cells'
-    domains and, when known, the combinations it is limited to."""
-    if combo_fact is None:
-        return run_filter(total, tuple(masks))
-    out = None
-    for c in combo_fact:
-        got = run_filter(total, tuple(m & c for m in masks))
-        if got is not None:
-            out = got if out is None else tuple(a | b for a, b in zip(out, got, strict=True))
+def _written(state, r: int) -> int:
+    m = 0
+    for j in state.layout.run_cells[r]:
+        if state.placed[j]:
+            m |= state.masks[j]
+    return m
+
+
+def _breaks(state, eff: Effect) -> tuple[str, int] | None:
+    """Where ``eff`` would break ``state`` (not changing it): ("cell", i) left with no
+    digit, or ("run", r) whose written digits no way to make its clue holds."""
+    masks, lay = state.masks, state.layout
+    gone: dict[int, int] = {}
+    for i, m in eff.elim:
+        gone[i] = gone.get(i, 0) | m
+    placed = {i for i, _ in eff.place}
+    runs: dict[int, int] = {}
+    for i, d in eff.place:
+        for r in lay.cell_runs[i]:
+            runs[r] = runs.get(r, 0) | BIT[d]
+            for j in lay.run_cells[r]:
+                if j != i:
+                    gone[j] = gone.get(j, 0) | BIT[d]
+    for i in sorted(gone):
+        if i not in placed and not masks[i] & ~gone[i]:
+            return ("cell", i)
+    for r in sorted(runs):
+        if _unmakeable(state, r, _written(state, r) | runs[r]):
+            return ("run", r)
+    return None
+
+
+def _broken(state, cells) -> tuple[str, int] | None:
+    """Where ``state`` is broken near ``cells`` (see :func:`_breaks`)."""
+    for i in sorted(cells):
+        if not state.masks[i]:
+            return ("cell", i)
+    lay = state.layout
+    for r in sorted({r for i in cells if state.placed[i] for r in lay.cell_runs[i]}):
+        if _unmakeable(state, r, _written(state, r)):
+            return ("run", r)
+    return None
+
+
+def _the_cells(state, broken: tuple[str, int]) -> list[int]:
+    """The cells to look at for ``broken`` (a cell, or a run's cells)."""
+    what, where = broken
+    return [where] if what == "cell" else list(state.layout.run_cells[where])
+
+
+def _runs_near(state, cells) -> list[int]:
+    """Runs through ``cells``: where a change may give a link rule something to say."""
+    lay = state.layout
+    return sorted({r for i in cells for r in lay.cell_runs[i]})
+
+
+def _offer(ded) -> Offer | None:
+    """A deduction's claims as an :class:`Offer` (None: it cannot be a link)."""
+    proof = ded.proof
+    if proof is None or (not callable(proof) and (proof.assume is not None or proof.cases)):
+        return None
+    return Offer(tuple(sorted(ded.placements.items())),
+                 tuple(sorted(ded.eliminations.items())),
+                 tuple(sorted((r, tuple(cs)) for r, cs in ded.drop_combos.items())))
+
+
+def _measured(state, offer: Offer) -> Effect | None:
+    """What an offer really changes on ``state`` (None: nothing)."""
+    masks, placed, live = state.masks, state.placed, state.live
+    place = tuple((i, d) for i, d in offer.place if not placed[i])
+    elim = tuple((i, masks[i] & m & 0x1FF) for i, m in offer.elim if masks[i] & m & 0x1FF)
+    drop = tuple((r, tuple(c for c in cs if c in live[r])) for r, cs in offer.drop
+                 if any(c in live[r] for c in cs))
+    if not (place or elim or drop):
+        return None
+    return Effect(place, elim, drop)
+
+
+def _offers(view, state, rules, runs, looks: dict):
+    """(rule index, run, offer, effect) of what the link rules offer on ``runs``; a
+    built-in rule's offers on a run are kept by the run's contents (they read nothing
+    else)."""
+    masks, placed, live = state.masks, state.placed, state.live
+    run_cells = state.layout.run_cells
+    for k, rl in enumerate(rules):
+        if rl.scope == "run" and rl.source == _CORE:
+            for rid in runs:
+                key = (k, rid, live[rid],
+                       *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
+                got = looks.get(key)
+                if got is None:
+                    if len(looks) > KEPT_LOOKS:
+                        looks.clear()
+                    got = looks[key] = tuple(o for o in map(_offer, rl.call(view, rid) or ())
+                                             if o is not None)
+                for offer in got:
+                    eff = _measured(state, offer)
+                    if eff is not None:
+                        yield k, rid, offer, eff
+            continue
+        scoped = rl.scope == "run"
+        for rid in (runs if scoped else (None,)):
+            for ded in (rl.call(view, rid) if scoped else rl.call(view)) or ():
+                eff = effect_of(state, rl, ded)
+                if eff is not None:
+                    yield k, rid, _offer(ded), eff
+
+
+# ---------------------------------------------------------------------------- links
+@dataclass
+class _Made:
+    """A link as a reader sees it, with what it changed (peers of written digits too)."""
+
+    link: Link
+    place: dict[int, int]
+    removed: dict[int, int]  # cell -> digits the link took from it
+    drop: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    deps: frozenset[int] = frozenset()  # 0-based indices of earlier links it rests on
+
+
+def _make_link(state, view, rl, ded) -> _Made:
+    """Apply a link rule's deduction to ``state`` (seen through ``view``) and word it with
+    the rule's own template, as the engine does a step."""
+    proof = resolve_proof(ded)
+    before = list(state.masks)
+    eff = effect_of(state, rl, ded)
+    assert eff is not None  # only a deduction that changes the grid is made a link
+    changed = apply_effect(state, eff)
+    place = dict(eff.place)
+    removed = {i: before[i] & ~state.masks[i] for i in sorted(changed)
+               if i not in place and before[i] & ~state.masks[i]}
+    drop = dict(eff.drop)
+    text = ded.text or sentence(rl, ded, view, effect_text(view, place, removed, drop))
+    link = Link(text=text.rstrip("."), proof=proof if proof is not None else Proof(),
+                placements=place,
+                eliminations=dict(removed))
+    return _Made(link, place, removed, drop)
+
+
+def _closing(view, cell: int, why: list[tuple[int, str]]) -> Link:
+    """The chain's end: a cell with no digit left (``why``: digits and what took them)."""
+    said = "; ".join(f"{View.digits(m)} went {by}" for m, by in why if m)
+    text = f"{view.cell_name(cell)} has no digit left" + (f" ({said})" if said else "")
+    return Link(text=text, proof=Proof(cells={cell: 0}), contradiction=True)
+
+
+def _closing_run(view, state, r: int) -> Link:
+    """The chain's end: a run whose written digits no way to make its clue holds."""
+    written = _written(state, r)
+    text = (f"{view.run_name(r)} would hold {View.digits(written, ' and ')}, which no way "
+            f"to make its sum includes")
+    return Link(text=text, proof=Proof(runs=(r,)), contradiction=True)
+
+
+def _by_whom(view, cell: int, assumed: tuple[int, int], links: list[_Made], origin: int,
+             deps) -> list[tuple[int, str]]:
+    """Which of ``origin``'s digits of ``cell`` the assumption and each link in ``deps``
+    took: [(mask, 'with r1c1 = 3'), (mask, 'in (4)')]."""
+    left = origin
+    out = []
+    a, d = assumed
+    if cell != a and BIT[d] & left and set(view.runs_of(cell)) & set(view.runs_of(a)):
+        out.append((BIT[d], f"with {view.cell_name(a)} = {d}"))
+        left &= ~BIT[d]
+    for k in sorted(deps):
+        m = links[k].removed.get(cell, 0) & left
+        if m:
+            out.append((m, f"in ({k + 1})"))
+            left &= ~m
     return out
 
 
-def _trim(view, chase: _Chase, lk: _Link) -> None:
-    """Drop the facts a one-run link does not need: a fact stays only when the link's
-    effect no longer follows from its run without it (so a reader checks no more)."""
-    if len(lk.runs) != 1 or not (lk.cells or lk.combos):
+# ---------------------------------------------------------------------------- whips
+def _offered(search: WhipSearch, k: int, rid, eff: Effect) -> bool:
+    """Has rule ``k`` on run ``rid`` offered all of ``eff`` before in this search? (What
+    it offers now is then noted.)"""
+    key = ("offered", k, rid)
+    had: tuple[dict[int, int], set[tuple[int, int]]] | None = search.seen_by.get(key)
+    if had is None:
+        had = search.seen_by[key] = ({}, set())
+    elims, places = had
+    old = all(elims.get(i, 0) & m == m for i, m in eff.elim) and all(
+        p in places for p in eff.place) and not eff.drop
+    for i, m in eff.elim:
+        elims[i] = elims.get(i, 0) | m
+    places.update(eff.place)
+    return old
+
+
+def _path_state(base, search: WhipSearch, n: int):
+    """(state, cells the last link changed) of node ``n``: the board, the assumption and
+    the links of its path written in."""
+    path = []
+    while n >= 0:
+        path.append(search.nodes[n].effect)
+        n = search.nodes[n].parent
+    state = base.copy()
+    changed: set[int] = set()
+    for eff in reversed(path):
+        changed = apply_effect(state, eff)
+    return state, changed
+
+
+def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
+    """One level of a whip search: every node of the frontier asked for the links its
+    state offers that are new (that rest on its own link); a link that would empty a cell
+    ends the search."""
+    if search.depth < 0:  # the assumption alone: does it break the grid?
+        search.depth, search.frontier = 0, [-1]
+        base, changed = _assume(view, search.cell, search.digit)
+        hit = _broken(base, changed)
+        if hit is not None:
+            search.end, search.broken = -1, hit
+        cache.read(search, _runs_near(base, changed))
         return
-    r = lk.runs[0]
-    cells = chase.run_cells[r]
-    if any(i not in cells for i in lk.cells):
-        return
-    k = next(n for n, x in enumerate(chase.links) if x is lk)
-    # the digits written in the run when the link is made: on the board, by the
-    # assumption (-1) or by an earlier link
-    written = {}
-    for i in cells:
-        if view.is_placed(i):
-            written[i] = view.value(i)
-        elif chase.written_by.get(i, k) < k:
-            written[i] = SINGLE[chase.cur[i]]
-    total = chase.run_total[r]
-
-    def holds(facts, combo_fact) -> bool:
-        masks = [BIT[written[i]] if written.get(i) else facts.get(i, 0x1FF) for i in cells]
-        sup = _support(total, masks, combo_fact)
-        if lk.contradiction or sup is None:
-            return sup is None
-        got = dict(zip(cells, sup, strict=True))
-        if lk.place:  # what a written digit takes from its peers needs no proof
-            return all(got[i] == BIT[d] for i, d in lk.place.items())
-        return not any(got[i] & m for i, m in lk.elim.items() if i in got)
-
-    facts = dict(lk.cells)
-    combo = lk.combos.get(r)
-    if not holds(facts, combo):
-        return  # the walk's own reasoning used more than the run (keep every fact)
-    if combo is not None and holds(facts, None):
-        combo = None
-    for i in list(facts):
-        trial = {j: m for j, m in facts.items() if j != i}
-        if holds(trial, combo):
-            facts = trial
-    lk.cells = facts
-    lk.combos = {} if combo is None else {r: combo}
-
-
-def _pair_range(a: int, b: int) -> tuple[int | None, int | None]:
-    """Least and most two different digits, one from each mask, add up to."""
-    lo = hi = None
-    for x in DIGITS[a]:
-        for y in DIGITS[b]:
-            if x != y:
-                s = x + y
-                lo = s if lo is None or s < lo else lo
-                hi = s if hi is None or s > hi else hi
-    return lo, hi
+    base, start = _assume(view, search.cell, search.digit)
+    frontier, search.frontier = search.frontier, []
+    context = view.context
+    for n in frontier:
+        if n < 0:
+            state, changed = base, start | {search.cell}
+        else:
+            state, changed = _path_state(base, search, n)
+        runs = _runs_near(state, changed)
+        cache.read(search, runs)
+        # a unit of work is about one link walked: a node asks every link rule about
+        # each run near its change
+        context.spend(1 + len(runs))
+        hview = View(state, context)
+        before = len(search.nodes)
+        for k, rid, offer, eff in _offers(hview, state, rules, runs, cache.looks):
+            # what the same rule offered on the same run in an earlier state (shown
+            # smaller here, the path having taken some of it) does not rest on this
+            # node's link: not a child
+            if eff in search.seen or (k, offer) in search.seen or _offered(search, k, rid,
+                                                                          eff):
+                continue
+            search.seen.add(eff)
+            search.seen.add((k, offer))
+            search.nodes.append(Node(eff, n, k, rid, search.depth + 1))
+            search.frontier.append(len(search.nodes) - 1)
+            cache.read(search, _runs_near(state, eff.cells()))
+            hit = _breaks(state, eff)
+            if hit is not None:
+                search.end, search.broken = len(search.nodes) - 1, hit
+                cache.grew(search, len(search.nodes) - before)
+                return
+        cache.grew(search, len(search.nodes) - before)
+        if len(search.nodes) > SEARCH_NODES:
+            search.done = True
+            return
+    search.depth += 1
+    if not search.frontier:
+        search.done = True
 
 
-def _order(view):
-    """Open cells, fewest candidates first, then reading order."""
+def _order(view, bivalue: bool) -> list[tuple[int, int]]:
+    """Assumptions to try: open cells, fewest candidates first, then reading order."""
     cells = [i for i in range(len(view.puzzle.whites))
-             if not view.is_placed(i) and POP[view.mask(i)] > 1]
+             if not view.is_placed(i) and POP[view.mask(i)] > 1
+             and (not bivalue or POP[view.mask(i)] == 2)]
     cells.sort(key=lambda i: (POP[view.mask(i)], i))
-    return cells
+    return [(i, d) for i in cells for d in DIGITS[view.mask(i)]]
 
 
-def _getter(view, runs):
-    """A function reading, from a state, what a walk over ``runs`` depends on."""
-    cells = sorted({i for r in runs for i in view.layout.run_cells[r]}) or [0]
-    take_cells = itemgetter(*cells)
-    take_runs = itemgetter(*runs) if runs else (lambda live: ())
+def find_whip(view, rules, *, max_len: int, bivalue: bool = False, name: str = "whips"
+              ) -> WhipSearch | None:
+    """The shortest whip (of at most ``max_len`` links) over every assumption, found level
+    by level, the first assumption in order on ties; None when none is found. Searches
+    kept from earlier steps are not looked at again unless they must go deeper."""
+    caches = view.context.cache("chains.whips")
+    key = (name, tuple(r.id for r in rules))
+    cache = caches.get(key)
+    if cache is None or any(r.scope != "run" for r in rules):
+        cache = caches[key] = ChainCache()  # a global rule may read anything: no reuse
+    cache.sync(view)
+    rank = {a: k for k, a in enumerate(_order(view, bivalue))}
+    pending: dict[int, list[WhipSearch]] = {}  # by depth reached
+    ended: dict[int, list[WhipSearch]] = {}  # by length
+    for a in rank:
+        s = cache.get(*a)
+        if s.end is not None:
+            ended.setdefault(s.length, []).append(s)
+        elif not s.done:
+            pending.setdefault(s.depth, []).append(s)
+    context = view.context
+    for target in range(max_len):  # the end node's depth: a chain of target + 1 links
+        todo = [s for d in [d for d in pending if d < target] for s in pending.pop(d)]
+        todo += ended.get(target + 1, [])
+        todo.sort(key=lambda s: rank[(s.cell, s.digit)])
+        for s in todo:
+            while not s.done and s.end is None and s.depth < target:
+                if context.stopped():
+                    return None
+                _expand(view, s, rules, cache)
+            if s.end is not None:
+                if not s.done:
+                    cache.finished(s)
+                if s.length == target + 1:
+                    return s
+                ended.setdefault(s.length, []).append(s)
+            elif s.done:
+                if s.nodes:
+                    cache.finished(s)
+            else:
+                pending.setdefault(s.depth, []).append(s)
+    return None
 
-    def read(state) -> tuple:
-        return take_cells(state.masks), take_cells(state.placed), take_runs(state.live)
 
-    return read
-
-
-@dataclass
-class _Walk:
-    """What the last real walk of an assumption found: its links in all, its budget, its
-    outcome, what it read (and when), so that a walk of a smaller budget, or a larger one
-    after it broke or ran dry, is known without walking again."""
-
-    links: int
-    budget: int
-    outcome: object
-    read: Callable
-    snap: tuple
-    log: list[tuple[int, int]]
-
-
-def _caches(view) -> tuple[dict, dict]:
-    """The puzzle's cache entries and last real walks, by (cell, digit, singles_only)."""
-    return view.context.cache("chains.outcomes"), view.context.cache("chains.walks")
-
-
-def _replay(view, walk: _Walk, budget: int):
-    """(outcome, links walked, cache entry) of walking again with ``budget``, read off the
-    last real walk while what it read is unchanged; None when only walking tells."""
-    if walk.read(view._s) != walk.snap:
-        return None
-    n = walk.links
-    if walk.outcome is not None:
-        if budget >= n:  # the same walk to the same contradiction
-            return walk.outcome, n, (n, n < budget, walk.read, walk.snap, walk.outcome)
-        if budget >= n - 1:  # the last link may add an empty cell in the same move
+def whip_links(view, rules, search: WhipSearch) -> list[Link] | None:
+    """The whip's links, each found again by its rule on the state the assumption and the
+    links before it leave, for its sentence and proof; None if a link is no longer found
+    (the caller searches afresh)."""
+    state, _ = _assume(view, search.cell, search.digit)
+    hview = View(state, view.context)
+    track = _Tracker(view, search.cell, search.digit)
+    for node in search.chain:
+        rl = rules[node.rule]
+        calls = rl.call(hview, node.rid) if rl.scope == "run" else rl.call(hview)
+        ded = next((x for x in calls or () if effect_of(state, rl, x) == node.effect), None)
+        if ded is None:
             return None
-    elif n < walk.budget and budget > n:  # it ran dry: so does any longer walk
-        return None, n, (budget, True, walk.read, walk.snap, None)
-    elif budget > n:
+        track.add(state, hview, rl, ded)
+    broken = search.broken
+    if broken is None or _broken(state, _the_cells(state, broken)) != broken:
         return None
-    # the first ``budget`` links of the same walk, then the budget stops it
-    read = _getter(view, tuple(sorted({r for t, r in walk.log if t < budget})))
-    return None, budget, (budget, False, read, read(view._s), None)
+    return track.close(state, broken, keep_all=True)
 
 
-def _chase(view, cell: int, digit: int, singles_only: bool, budget: int, caches=None,
-           paused: dict | None = None):
-    """Follow one assumption: the needed links, or None when it reaches no contradiction.
+# ---------------------------------------------------------------------------- braids
+class _Tracker:
+    """The links made on one hypothetical state, with who changed what, so that each
+    link's dependencies (the earlier links its proof rests on) are known."""
 
-    A walk depends only on the cells of the runs it read: while those are unchanged (the
-    usual case between two steps far apart), the last outcome is reused, which keeps a
-    walkthrough with many chain steps from redoing every walk at each step. The search
-    asks with budgets of 6, 12, 24... links; a walk redone with another budget is read off
-    the last real walk of the assumption (:func:`_replay`) with the same outcome and cost,
-    so walks that break late are not redone at every budget of every search.
+    def __init__(self, view, cell: int, digit: int):
+        self.view, self.cell, self.digit = view, cell, digit
+        self.links: list[_Made] = []
+        self.removers: dict[int, set[int]] = {}
+        self.writer: dict[int, int] = {}
+        self.droppers: dict[int, set[int]] = {}
 
-    ``paused``: walks the budget stopped earlier in the same search (the state has not
-    changed since), by key. A larger budget goes on from where such a walk stopped
-    instead of walking its first links again: a walk is deterministic and the budget only
-    decides where it stops, so it ends exactly as a new walk would, and it costs what a
-    new walk would (every link), so the search's work count is the same. Nine walks in
-    ten stop at the budget (12x12 Extreme ratings)."""
-    cache, walks = caches or _caches(view)
-    key = (cell, digit, singles_only)
-    hit = cache.get(key)
-    if hit is not None:
-        used, complete, read, snap, outcome = hit
-        # a walk is deterministic: a contradiction within ``used`` links is found by any
-        # larger budget, and a walk that ran dry (complete) fails for every budget
-        fits = used <= budget if outcome is not None else (complete or budget <= used)
-        if fits and read(view._s) == snap:
-            return outcome, 0
-    walk = walks.get(key)
-    if walk is not None:
-        known = _replay(view, walk, budget)
-        if known is not None:
-            outcome, used, cache[key] = known
-            return outcome, used
-    chase = paused.pop(key, None) if paused is not None else None
-    if chase is not None and chase.budget < budget:
-        chase.budget = budget
-        chase.seen_log = list(chase.seen_log)  # the last _Walk keeps the shorter log
-    else:
-        chase = _Chase(view, cell, digit, singles_only=singles_only, budget=budget)
-    outcome = chase.needed() if chase.run() else None
-    if outcome is not None:
-        outcome = _Outcome(outcome, chase)
-    used = len(chase.links)
-    read = _getter(view, tuple(sorted(chase.seen_runs)))
-    snap = read(view._s)
-    cache[key] = (used if outcome is not None else budget, used < budget, read, snap,
-                  outcome)
-    walks[key] = _Walk(used, budget, outcome, read, snap, chase.seen_log)
-    if paused is not None and outcome is None and used >= budget:
-        paused[key] = chase
-    elif outcome is None:
-        chase.release()
-    return outcome, used
+    def add(self, state, hview, rl, ded) -> set[int]:
+        """Make the link on ``state``; returns the cells it changed."""
+        proof = resolve_proof(ded)
+        deps = self._deps(state.layout, proof)
+        made = _make_link(state, hview, rl, ded)
+        made.deps = frozenset(deps)
+        n = len(self.links)
+        self.links.append(made)
+        for i in made.removed:
+            self.removers.setdefault(i, set()).add(n)
+        for i in made.place:
+            self.writer[i] = n
+        for r in made.drop:
+            self.droppers.setdefault(r, set()).add(n)
+        return set(made.removed) | set(made.place)
+
+    def _deps(self, lay, proof: Proof | None) -> set[int]:
+        """Earlier links a proof rests on: those that took candidates of its fact cells,
+        wrote digits in its runs, or narrowed a run it states combinations of."""
+        deps: set[int] = set()
+        if proof is None:
+            return deps
+        for i in proof.cells:
+            deps |= self.removers.get(i, set())
+        for r in proof.combos:
+            deps |= self.droppers.get(r, set())
+            for j in lay.run_cells[r]:
+                deps |= self.removers.get(j, set())
+        for r in (*proof.runs, *proof.combos):
+            for j in lay.run_cells[r]:
+                if j in self.writer:
+                    deps.add(self.writer[j])
+        return deps
+
+    def close(self, state, broken: tuple[str, int], keep_all: bool = False) -> list[Link]:
+        """The links the broken cell or run rests on (all of them with ``keep_all``),
+        numbered afresh, each naming the earlier ones it rests on, and the closing link."""
+        view = self.view
+        what, where = broken
+        if what == "cell":
+            end_deps = set(self.removers.get(where, set()))
+        else:
+            end_deps = {self.writer[j] for j in state.layout.run_cells[where]
+                        if j in self.writer}
+        keep: set[int] = set(range(len(self.links))) if keep_all else set()
+        todo = list(end_deps)
+        while todo:
+            k = todo.pop()
+            if k not in keep:
+                keep.add(k)
+                todo.extend(self.links[k].deps)
+        order = sorted(keep)
+        number = {k: n for n, k in enumerate(order, 1)}
+        out = []
+        for k in order:
+            lk = self.links[k].link
+            lk.after = tuple(sorted(number[j] for j in self.links[k].deps))
+            out.append(lk)
+        if what == "cell":
+            end = _closing(view, where, _by_whom(view, where, (self.cell, self.digit),
+                                                 self.links, view.mask(where), end_deps))
+        else:
+            end = _closing_run(view, state, where)
+        end.after = tuple(sorted(number[j] for j in end_deps))
+        out.append(end)
+        return out
 
 
-def find_chain(view, *, max_len: int, singles_only: bool = False, bivalue_only: bool = False,
-               work: int = 6_000):
-    """The shortest contradiction chain (cell, digit, links) of at most ``max_len`` links,
-    or None. ``work`` caps the links tried in all (cached walks are free), so the search
-    never dominates a walkthrough; a chain is then the shortest among those tried. The
-    links walked are spent from the walk's work budget too (``Context.spend``)."""
-    # short budgets first: most assumptions that break, break within a few links
+def _walk(view, rules, cell: int, digit: int, budget: int) -> list[Link] | None:
+    """Follow one assumption with every link rule, simplest first (as the engine walks
+    the board); the links the contradiction rests on, or None."""
+    state, changed = _assume(view, cell, digit)
+    hview = View(state, view.context)
+    lay = state.layout
+    track = _Tracker(view, cell, digit)
+    dirty: dict[int, set[int]] = {k: set() for k, r in enumerate(rules) if r.scope == "run"}
+    _dirty(dirty, lay, changed | {cell})
+    while len(track.links) < budget:
+        hit = _next(hview, state, rules, dirty)
+        if hit is None:
+            return None
+        k, ded = hit
+        cells = track.add(state, hview, rules[k], ded)
+        view.context.spend(1)
+        broken = _broken(state, cells)
+        if broken is not None:
+            return track.close(state, broken)
+        _dirty(dirty, lay, cells)
+    return None
+
+
+def _dirty(dirty, lay, cells) -> None:
+    near = {r for i in cells for r in lay.cell_runs[i]}
+    wide = set(near)
+    for r in near:
+        for j in lay.run_cells[r]:
+            wide.update(lay.cell_runs[j])
+    for ds in dirty.values():
+        ds |= wide
+
+
+def _next(hview, state, rules, dirty):
+    """The first deduction of the simplest link rule that changes something."""
+    for k, rl in enumerate(rules):
+        if rl.scope == "run":
+            ds = dirty[k]
+            for rid in sorted(ds):
+                for ded in rl.call(hview, rid) or ():
+                    if effect_of(state, rl, ded) is not None:
+                        return k, ded
+                ds.discard(rid)
+        else:
+            for ded in rl.call(hview) or ():
+                if effect_of(state, rl, ded) is not None:
+                    return k, ded
+    return None
+
+
+def find_braid(view, rules, *, max_len: int, work: int):
+    """The shortest chain (cell, digit, links) found by following each assumption with
+    every link rule, keeping the links the contradiction rests on; budgets of 6, 12, 24
+    ... links, the first assumption in order on ties; ``work`` caps the links walked."""
     cap = 3 * max_len
     budgets = sorted({min(b, cap) for b in (6, 12, 24, cap)})
-    order = _order(view)  # the search changes nothing: one order serves every budget
-    caches = _caches(view)
-    paused: dict = {}  # see _chase
-    try:
-        return _search(view, order, budgets, max_len, bivalue_only, singles_only, work,
-                       caches, paused)
-    finally:
-        for chase in paused.values():
-            chase.release()
-
-
-def _search(view, order, budgets, max_len, bivalue_only, singles_only, work, caches, paused):
+    order = _order(view, False)
     best = None
-    spent = 0
-    context = view.context
+    spent0 = view.context.spent
     for budget in budgets:
-        for i in order:
-            if bivalue_only and POP[view.mask(i)] != 2:
-                break  # the order puts two-candidate cells first
-            if context.stopped():  # the walk's deadline or work budget
+        for i, d in order:
+            if view.context.stopped() or view.context.spent - spent0 > work:
                 return best
-            for d in DIGITS[view.mask(i)]:
-                links, cost = _chase(view, i, d, singles_only, budget, caches, paused)
-                spent += cost
-                context.spend(cost)
-                if links is not None:
-                    if len(links) <= max_len and (best is None or len(links) < len(best[2])):
-                        best = (i, d, links)
-                        if len(links) <= 2:
-                            return best  # short enough: not worth the whole scan
-                if spent > work:
+            links = _walk(view, rules, i, d, budget)
+            if links is not None and len(links) <= max_len and (
+                    best is None or len(links) < len(best[2])):
+                best = (i, d, links)
+                if len(links) <= 2:
                     return best
         if best is not None:
             return best
     return best
 
 
-def to_deduction(view, cell: int, digit: int, links: list[_Link], *, label: str,
-                 weight: float | None, score: int | None) -> Deduction:
-    """A chain as a step: the sentence gives its length and every link."""
-    if isinstance(links, _Outcome):
-        links.finish(view)
-    out = []
-    for lk in links:
-        out.append(Link(text=lk.text, proof=Proof(cells=dict(lk.cells),
-                                                   combos=dict(lk.combos), runs=lk.runs),
-                        placements=dict(lk.place), eliminations=dict(lk.elim),
-                        contradiction=lk.contradiction))
+# ---------------------------------------------------------------------------- steps
+def kind_of(links: list[Link]) -> str:
+    """"whip" when every link after the first rests on the one just before it (and on
+    what earlier links took: Berthier's t-candidates), else "braid"."""
+    ok = all(k - 1 in lk.after for k, lk in enumerate(links[:-1], 1) if k > 1)
+    return "whip" if ok else "braid"
+
+
+def to_deduction(view, cell: int, digit: int, links: list[Link]) -> Deduction:
+    """A chain as a step: its sentence names its shape and length and gives every link
+    (walkthroughs print the rule's name before it)."""
     name = view.cell_name(cell)
     n = len(links)
-    body = "; ".join(f"({k}) {lk.text}" for k, lk in enumerate(links, 1))
-    text = (f"{label} of {n} link{'s' if n != 1 else ''}: if {name} were {digit}, then "
-            f"{body}. So {digit} leaves {name}.")
-    involved = [cell] + sorted({i for lk in links for i in (*lk.place, *lk.cells)} - {cell})
-    runs = tuple(sorted({r for lk in links for r in lk.runs}))
+    kind = kind_of(links)
+    parts = []
+    for k, lk in enumerate(links, 1):
+        # a braid names what each link rests on; a whip's link rests on the one before
+        braided = kind == "braid" and k > 1 and lk.after and k - 1 not in lk.after
+        mark = f"{k}, from {' and '.join(map(str, lk.after))}" if braided else f"{k}"
+        parts.append(f"({mark}) {lk.text}")
+    shape = "A whip" if kind == "whip" else "A braid"
+    rests = "" if kind == "whip" else " (a link may rest on several earlier ones)"
+    text = (f"{shape} of {n} link{'s' if n != 1 else ''}{rests}: if {name} were {digit}, "
+            f"then {'; '.join(parts)}. So {digit} leaves {name}.")
+    involved = [cell] + sorted({i for lk in links
+                                for i in (*lk.placements, *lk.proof.cells)} - {cell})
+    runs = tuple(sorted({r for lk in links for r in lk.proof.runs}))
     return Deduction(eliminations={cell: BIT[digit]}, cells=tuple(involved), runs=runs,
-                     text=text, weight=weight, score=score,
-                     values={"cell": name, "digit": digit, "length": n},
-                     proof=Proof(assume=(cell, digit), links=tuple(out)))
+                     text=text, size=n,
+                     values={"cell": name, "digit": digit, "length": n, "kind": kind},
+                     proof=Proof(assume=(cell, digit), links=tuple(links), kind=kind))
 
 
-def chain_weight(base: float, n: int, cutoff: int = DEFAULT_MAX_CHAIN) -> float:
-    """Weight of a chain of ``n`` links: up to 6.0 (Expert) within the cut-off a person
-    handles, beyond it over 6.0 (Extreme), growing with every link."""
-    if n <= cutoff:
-        return round(base + (6.0 - base) * n / cutoff, 3)
-    return round(6.0 + 0.1 * (n - cutoff), 3)
+def whip_step(view, rules, *, max_len: int, bivalue: bool, name: str):
+    """The shortest whip as a step (None: no whip within ``max_len``). A chain whose
+    proofs show a link not resting on the one before is a braid, and left to the braid
+    rung (which weighs it as one)."""
+    for _ in range(2):
+        found = find_whip(view, rules, max_len=max_len, bivalue=bivalue, name=name)
+        if found is None:
+            return None
+        links = whip_links(view, rules, found)
+        if links is not None:
+            if kind_of(links) != "whip":
+                return None
+            return to_deduction(view, found.cell, found.digit, links)
+        view.context.cache("chains.whips").clear()  # a kept search went stale: afresh
+    return None
 
 
-@rule(values=("digit", "length"))
-def bivalue_chain(view, max_len: int = DEFAULT_MAX_CHAIN):
-    """Assume a digit of a two-candidate cell and follow naked singles to a contradiction."""
-    found = find_chain(view, max_len=max_len, singles_only=True, bivalue_only=True)
+@rule(values=("digit", "length", "kind"))
+def bivalue_chain(view, max_len: int, links=("naked-single",)):
+    """Assume a digit of a two-candidate cell; a whip of the ``links`` rules (naked singles)
+    ends in a cell with no digit left."""
+    ded = whip_step(view, link_rules(view, set(links)), max_len=max_len, bivalue=True,
+                    name="bivalue")
+    if ded is not None:
+        yield ded
+
+
+@rule(values=("digit", "length", "kind"))
+def forcing_chain(view, max_len: int):
+    """Assume any candidate; the shortest whip of link rules ends in a contradiction."""
+    ded = whip_step(view, link_rules(view), max_len=max_len, bivalue=False,
+                    name="whips")
+    if ded is not None:
+        yield ded
+
+
+@rule(values=("digit", "length", "kind"))
+def forcing_braid(view, max_len: int, work: int = 6_000):
+    """Where no whip exists: the shortest braid of link rules (a link may rest on several
+    earlier links) that ends in a contradiction."""
+    found = find_braid(view, link_rules(view), max_len=max_len, work=work)
     if found is not None:
         i, d, links = found
-        yield to_deduction(view, i, d, links, label="Bivalue chain",
-                           weight=chain_weight(5.4, len(links)), score=200 + 20 * len(links))
-
-
-@rule(values=("digit", "length"))
-def forcing_chain(view, max_len: int = DEFAULT_MAX_CHAIN):
-    """Assume any candidate and follow simple steps to a contradiction, shortest first."""
-    found = find_chain(view, max_len=max_len)
-    if found is not None:
-        i, d, links = found
-        yield to_deduction(view, i, d, links, label="Forcing chain",
-                           weight=chain_weight(5.6, len(links)), score=300 + 25 * len(links))
+        yield to_deduction(view, i, d, links)

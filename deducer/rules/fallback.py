@@ -20,17 +20,17 @@ def _by_constraint(view):
     return cells
 
 
-@rule(values=("digit", "length"))
-def trial(view, max_chain: int = 10_000):
-    """Level-1 trial: assume a candidate and follow simple steps (singles, lone cells, the
-    small-run checks of :mod:`deducer.rules.chains`) as far as they go; a contradiction
-    eliminates it. The step shows the whole chain, only the links the contradiction needs."""
-    from .chains import find_chain, to_deduction
+@rule(values=("digit", "length", "kind"))
+def trial(view, work: int = 100_000):
+    """Level-1 trial: assume a candidate and follow the ladder's link rules as far as they
+    go (no cut-off); a contradiction eliminates it. The step shows the chain, only the
+    links the contradiction rests on (:func:`deducer.rules.chains.find_braid`)."""
+    from .chains import find_braid, link_rules, to_deduction
 
-    found = find_chain(view, max_len=max_chain, work=100_000)
+    found = find_braid(view, link_rules(view), max_len=10**9, work=work)
     if found is not None:
         i, d, links = found
-        yield to_deduction(view, i, d, links, label="Trial: a chain", weight=None, score=None)
+        yield to_deduction(view, i, d, links)
 
 
 @rule(values=("digit",))

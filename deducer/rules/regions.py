@@ -256,7 +256,7 @@ def _one(view, region, chosen, excluded, plus, minus, k):
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
     return Deduction(placements={x: v}, cells=cells, runs=runs, values=values,
-                     weight=_weight(1, runs), proof=_trimmed(view, runs, {}, {}, {x: v}))
+                     size=_extra(runs), proof=_trimmed(view, runs, {}, {}, {x: v}))
 
 
 def _trimmed(view, runs, facts, elims, places):
@@ -324,7 +324,7 @@ def _two(view, region, chosen, excluded, plus, minus, k):
     runs = _runs(region, chosen)
     extra = (shared,) if used_distinct and shared is not None and shared not in runs else ()
     return Deduction(eliminations=elim, cells=cells, runs=runs + extra, values=values,
-                     weight=_weight(2, runs + extra),
+                     size=_extra(runs + extra),
                      proof=_trimmed(view, runs + extra, {x: mx, y: my}, elim, {}))
 
 
@@ -356,15 +356,10 @@ def _cands(view, cells) -> str:
     return ", ".join(f"{view.cell_name(i)} ({view.digits(view.mask(i))})" for i in cells)
 
 
-#: weight with two runs added up, per number of open cells left; every further run adds
-#: 0.05 (up to 0.3): the more runs a person has to add up, the harder the step, yet a region
-#: sum stays an Expert step (at most 6.0)
-_BASE = {1: 4.5, 2: 5.5, 3: 5.6, 4: 5.7}
-
-
-def _weight(unknowns: int, runs) -> float:
-    base = _BASE.get(unknowns, 5.7)
-    return round(min(6.0, base + 0.05 * min(6, max(0, len(runs) - 2))), 3)
+def _extra(runs) -> int:
+    """The step's size: runs added up beyond two (the more a person adds up, the harder
+    the step; the rule file's ``growth:`` says by how much, and up to how many runs)."""
+    return max(0, len(runs) - 2)
 
 
 def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
@@ -420,6 +415,6 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     extra = tuple(r for r in shared if r not in runs)
     area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     return Deduction(eliminations=elim, cells=area, runs=runs + extra, values=values,
-                     weight=_weight(len(cells), runs + extra),
+                     size=_extra(runs + extra),
                      proof=_trimmed(view, runs + extra, dict(zip(cells, masks, strict=True)),
                                     elim, {}))

@@ -1,0 +1,179 @@
+"""What chain searches keep from step to step (the searching is in :mod:`.chains`).
+
+A whip search follows one assumption level by level. What it found depends only on the
+runs its link rules were asked about (and the runs crossing them, which rules such as
+cross reference read): while none of those changed, the search is reused as it stands and
+goes on from the level it reached, so a walkthrough with many chain steps redoes only the
+assumptions near the last step's change. The kept searches are bounded in nodes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: nodes a single assumption's search may hold before it gives up (a bounded search)
+SEARCH_NODES = 4_000
+#: nodes all the kept searches of one walk may hold; the oldest go first beyond it
+KEPT_NODES = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What one link changes, in the state it was found in: placements (cell, digit),
+    eliminations (cell, mask) and combinations dropped (run, masks). Hashable: a search
+    meets each effect once."""
+
+    place: tuple[tuple[int, int], ...] = ()
+    elim: tuple[tuple[int, int], ...] = ()
+    drop: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    def cells(self) -> set[int]:
+        return {i for i, _ in self.place} | {i for i, _ in self.elim}
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """What a link rule's deduction claims, as it gave it (not yet measured against a
+    state): placements, eliminations and combinations dropped, each sorted."""
+
+    place: tuple[tuple[int, int], ...]
+    elim: tuple[tuple[int, int], ...]
+    drop: tuple[tuple[int, tuple[int, ...]], ...]
+
+
+#: looks kept (what a built-in link rule offers on a run, by the run's contents) before
+#: they are forgotten all at once
+KEPT_LOOKS = 200_000
+
+
+@dataclass(slots=True)
+class Node:
+    """One link of a whip search: its effect, the node it follows (-1: the assumption),
+    and which link rule (index into the search's rules) found it on which run."""
+
+    effect: Effect
+    parent: int
+    rule: int
+    rid: int | None
+    depth: int
+
+
+@dataclass
+class WhipSearch:
+    """One assumption followed breadth first: each node's state is the board with the
+    assumption and the links of the node's path written in."""
+
+    cell: int
+    digit: int
+    nodes: list[Node] = field(default_factory=list)
+    frontier: list[int] = field(default_factory=list)  # nodes of ``depth`` to expand
+    depth: int = -1  # of the frontier (-1: not started; 0: the assumption)
+    seen: set = field(default_factory=set)  # effects and (rule index, Offer) met so far
+    #: (tag, rule index, run) -> what that rule offered there so far (see chains._offered)
+    seen_by: dict = field(default_factory=dict)
+    runs: set[int] = field(default_factory=set)  # runs its rules were asked about
+    end: int | None = None  # the node whose effect breaks the grid (-1: the assumption)
+    broken: tuple[str, int] | None = None  # ("cell", i) left empty or ("run", r) unmakeable
+    done: bool = False  # nothing more to find (frontier spent, or too many nodes)
+    chain: list[Node] = field(default_factory=list)  # once ended: the nodes down to it
+
+    @property
+    def length(self) -> int:
+        """Links of the chain found: its nodes and the closing link."""
+        return len(self.chain) + 1
+
+    def finish(self) -> int:
+        """Keep only what a finished search needs (its chain, if any); returns the nodes
+        freed."""
+        if self.end is not None:
+            k = self.end
+            while k >= 0:
+                node = self.nodes[k]
+                self.chain.append(node)
+                k = node.parent
+            self.chain.reverse()
+        self.done = True
+        freed = len(self.nodes) - len(self.chain)
+        self.nodes, self.frontier, self.seen, self.seen_by = [], [], set(), {}
+        return freed
+
+
+@dataclass
+class Snapshot:
+    """The board as the kept searches last saw it (to tell what changed since)."""
+
+    masks: tuple[int, ...]
+    placed: tuple[bool, ...]
+    live: tuple[tuple[int, ...], ...]
+
+
+class ChainCache:
+    """The whip searches of one kind of chain (one set of link rules) in one walk, by
+    assumption, with which searches read which run."""
+
+    def __init__(self):
+        self.searches: dict[tuple[int, int], WhipSearch] = {}
+        self.by_run: dict[int, set[tuple[int, int]]] = {}
+        self.seen: Snapshot | None = None
+        self.nodes = 0
+        #: (rule index, run, its contents) -> the offers of a built-in link rule there;
+        #: those rules read only their run, so equal contents give equal offers
+        self.looks: dict[tuple, tuple[Offer, ...]] = {}
+
+    def sync(self, view) -> None:
+        """Forget the searches that read a run near a change since the last call."""
+        now = Snapshot(view.masks, view.placed, tuple(view.live(r) for r in view.run_ids))
+        old, self.seen = self.seen, now
+        if old is None:
+            return
+        lay = view.layout
+        cells = [i for i, (a, b) in enumerate(zip(old.masks, now.masks, strict=True))
+                 if a != b or old.placed[i] != now.placed[i]]
+        runs = {r for i in cells for r in lay.cell_runs[i]}
+        runs.update(r for r, (a, b) in enumerate(zip(old.live, now.live, strict=True))
+                    if a is not b and a != b)
+        wide = set(runs)
+        for r in runs:
+            for j in lay.run_cells[r]:
+                wide.update(lay.cell_runs[j])
+        for r in wide:
+            for key in self.by_run.pop(r, ()):
+                self.drop(key)
+
+    def get(self, cell: int, digit: int) -> WhipSearch:
+        key = (cell, digit)
+        got = self.searches.get(key)
+        if got is None:
+            got = self.searches[key] = WhipSearch(cell, digit)
+        return got
+
+    def read(self, search: WhipSearch, runs) -> None:
+        """Note the runs a search's rules were asked about."""
+        key = (search.cell, search.digit)
+        for r in runs:
+            if r not in search.runs:
+                search.runs.add(r)
+                self.by_run.setdefault(r, set()).add(key)
+
+    def finished(self, search: WhipSearch) -> None:
+        self.nodes -= search.finish()
+
+    def grew(self, search: WhipSearch, n: int) -> None:
+        """Count ``n`` new nodes; the oldest searches go once the walk holds too many."""
+        self.nodes += n
+        if self.nodes <= KEPT_NODES:
+            return
+        for key in list(self.searches):
+            if self.nodes <= KEPT_NODES // 2:
+                break
+            if key != (search.cell, search.digit):
+                self.drop(key)
+
+    def drop(self, key: tuple[int, int]) -> None:
+        got = self.searches.pop(key, None)
+        if got is not None:
+            self.nodes -= len(got.nodes) + len(got.chain)
+            for r in got.runs:
+                keys = self.by_run.get(r)
+                if keys is not None:
+                    keys.discard(key)
