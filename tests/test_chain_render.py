@@ -136,9 +136,15 @@ def test_pdf_walkthrough_draws_a_diagram_for_every_step_beyond_the_easy_ones(tmp
     hard = formats.load(tmp_path / "gen" / "0001.txt")
     hard_exp = explain(hard)
     assert hard_exp.rating.level == "Hard"
+    # the bundled puzzles need no region sum since chains are whips: make one that does
+    assert main(["generate", "--size", "9x9", "--needs", "region-sum-one", "--seed", "2",
+                 "--out", str(tmp_path / "reg"), "--no-progress"]) == 0
+    reg = formats.load(tmp_path / "reg" / "0001.txt")
+    reg_exp = explain(reg)
     p, exp, chains = trial
     entries = [Entry("hard", hard, hard_exp.solution, explanation=hard_exp),
-               Entry("trial", p, exp.solution, explanation=exp)]
+               Entry("trial", p, exp.solution, explanation=exp),
+               Entry("region", reg, reg_exp.solution, explanation=reg_exp)]
     pages = book_pages(entries, walkthroughs=True)
     out = tmp_path / "book.pdf"
     out.write_bytes(pdf_bytes(pages))
@@ -149,13 +155,13 @@ def test_pdf_walkthrough_draws_a_diagram_for_every_step_beyond_the_easy_ones(tmp
     walk = [k for k, page in enumerate(pages) if any(t[2] == "Walkthroughs" for t in page.texts)]
     assert walk and all(pages[k].figures for k in walk)  # a board on every page
     drawn = {key: (k, fig) for k in walk for key, *fig in pages[k].figures if key is not None}
-    for n, e in enumerate((hard_exp, exp), start=1):
+    for n, e in enumerate((hard_exp, exp, reg_exp), start=1):
         wanted = [(n, s.n) for s in e.steps if needs_diagram(s)]
         assert wanted and sorted(key for key in drawn if key[0] == n) == wanted
-    region = [s for s in exp.steps if s.rule.startswith("region-sum")]
-    assert region, "the trial puzzle's walkthrough has a region sum"
-    for s in chains + region:
-        k, (x, y, w, h) = drawn[(2, s.n)]
+    region = [s for s in reg_exp.steps if s.rule.startswith("region-sum")]
+    assert region, "the generated puzzle's walkthrough has a region sum"
+    for n, s in [(2, c) for c in chains] + [(3, r) for r in region]:
+        k, (x, y, w, h) = drawn[(n, s.n)]
         img = Image.open(images[k]).convert("RGB")  # 72 dpi: a pixel is a point
         box = (int(x), int(y), int(x + w), int(y + h))
         assert _colour_share(img, box, (0x2e, 0x2e, 0x2e), 20) > 0.03  # clue squares
@@ -166,7 +172,7 @@ def test_pdf_walkthrough_draws_a_diagram_for_every_step_beyond_the_easy_ones(tmp
     art = Path(__file__).resolve().parent / "artifacts"
     art.mkdir(exist_ok=True)
     copyfile(images[drawn[(2, chains[0].n)][0]], art / "pdf-chain-page.png")
-    copyfile(images[drawn[(2, region[0].n)][0]], art / "pdf-region-page.png")
+    copyfile(images[drawn[(3, region[0].n)][0]], art / "pdf-region-page.png")
 
 
 def test_svg_of_a_chain_step_draws_the_chain(trial):

@@ -122,7 +122,7 @@ class ChainCache:
 
     def sync(self, view) -> None:
         """Forget the searches that read a run near a change since the last call."""
-        now = Snapshot(view.masks, view.placed, tuple(view.live(r) for r in view.run_ids))
+        now = Snapshot(tuple(view.masks), view.placed, tuple(view.live(r) for r in view.run_ids))
         old, self.seen = self.seen, now
         if old is None:
             return
