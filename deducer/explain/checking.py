@@ -44,7 +44,7 @@ class Mistake:
         seen = "/".join(map(str, self.possible)) if self.possible else "?"
         if self.kind == "entry":
             return f"{self.name} holds {self.digits[0]}, but no solution has it there " \
-                   f"(solutions have {seen})"
+                   f"({seen} in the solutions found)"
         marks = ",".join(map(str, self.digits))
         return f"the pencil marks ({marks}) in {self.name} leave out every digit a solution " \
                f"puts there ({seen})"

@@ -25,6 +25,7 @@ from ..puzzle.combos import BIT, combos
 from ..puzzle.model import cell_name
 from . import Renderer
 from .svg import board_svg, position_digits, solution_svg, start_position
+from .text import unrated_reason
 from .walk import (
     NOTATION,
     broken_cells,
@@ -223,7 +224,7 @@ def _summary(explanation) -> str:
     steps = explanation.steps
     items: list[tuple[str, str]] = []
     if rating is not None and rating.level is None:
-        items.append(("Level", "not rated (the walkthrough did not reach the one solution)"))
+        items.append(("Level", f"not rated ({unrated_reason(explanation.status)})"))
     elif rating is not None:
         level = escape(rating.level)
         if rating.level_step is not None:

@@ -75,7 +75,8 @@ def _cairo():
         import cairosvg.surface
     except (ImportError, OSError):  # OSError: the packages are there but libcairo is not
         raise DeducerError("--pdf needs the optional package cairosvg (and the cairo "
-                           "library): pip install 'deducer[pdf]' (or pip install cairosvg)"
+                           "library): pip install cairosvg (from a checkout: pip install "
+                           "'.[pdf]')"
                            ) from None
     return cairocffi, cairosvg
 

@@ -450,7 +450,8 @@ def to_png(svg_text: str, scale: float = 2.0) -> bytes:
         from ..errors import DeducerError
 
         raise DeducerError("--png needs the optional package cairosvg (and the cairo library): "
-                           "pip install -e '.[png]' (or pip install cairosvg)") from None
+                           "pip install cairosvg (from a checkout: pip install '.[png]')"
+                           ) from None
     return cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), scale=scale)
 
 

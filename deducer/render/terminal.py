@@ -144,9 +144,10 @@ class TerminalRenderer(Renderer):
         ok = explanation.status == "solved"
         con.print(Text(explanation_verdict(explanation), style="bold green" if ok
                        else "bold yellow"))
-        if explanation.status != "solved" or explanation.steps:
+        if explanation.steps:  # with no step the end is the puzzle, drawn above
             con.print(grid_table(puzzle, [SINGLE[m] for m in explanation.masks]))
-        con.print(Text("rating: ", style="bold") + Text(rating_line(explanation.rating)))
+        con.print(Text("rating: ", style="bold")
+                  + Text(rating_line(explanation.rating, explanation.status)))
         return buf.getvalue()
 
 

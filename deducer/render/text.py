@@ -48,15 +48,28 @@ def verdict(result) -> str:
     return f"at least {n} solutions ({why} stopped the search)"
 
 
-def rating_line(rating) -> str:
+#: why a walkthrough that ended so is not rated
+_UNRATED = {"multiple": "the puzzle has more than one solution",
+            "none": "the puzzle has no solution",
+            "timeout": "the time limit stopped the walkthrough",
+            "stalled": "the rules stalled before the solution"}
+
+
+def unrated_reason(status: str | None) -> str:
+    """Why a walkthrough that ended with ``status`` carries no level."""
+    return _UNRATED.get(str(status), "the walkthrough did not reach the one solution")
+
+
+def rating_line(rating, status: str | None = None) -> str:
     """``Hard, score 4.2 (hardest step 3.8, effort 412, 59 steps; Hard from step 17
     (naked-pair, weight 3.8); narrowest at step 30 (no easy move open); rater v5)``;
-    ``not rated`` for a walkthrough that did not reach the one solution."""
+    ``not rated`` and why (the walkthrough's ``status``) for one that did not reach the
+    one solution."""
     if rating is None:
         return "not rated"
     if rating.level is None:
-        return (f"not rated: the walkthrough did not reach the one solution ({rating.steps} "
-                f"steps; rater v{rating.version})")
+        return (f"not rated: {unrated_reason(status)} ({rating.steps} "
+                f"step{'s' if rating.steps != 1 else ''}; rater v{rating.version})")
     return (f"{rating.level}, score {rating.score:g} (hardest step {rating.max_weight:g}, "
             f"effort {rating.effort}, {rating.steps} steps; {rating.why()}; "
             f"rater v{rating.version})")
@@ -163,10 +176,10 @@ class TextRenderer(Renderer):
         if explanation.steps:
             parts.append("")
         parts.append(explanation_verdict(explanation))
-        if explanation.status != "solved" or explanation.steps:
+        if explanation.steps:  # with no step the end is the puzzle, drawn above
             parts.append(end_grid(explanation))
         parts.append("")
-        parts.append("rating: " + rating_line(explanation.rating))
+        parts.append("rating: " + rating_line(explanation.rating, explanation.status))
         return "\n".join(parts) + "\n"
 
 

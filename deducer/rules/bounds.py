@@ -45,14 +45,18 @@ def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:
     return (lo, "+".join(map(str, shown_lo))), (hi, "+".join(map(str, shown_hi)))
 
 
-def _made(bound: tuple[int, str], masks: list[int], side: str) -> str:
+def _made(bound: tuple[int, str], masks: list[int], side: str, unlisted: int = 0) -> str:
     """``as different digits they make at least 1+2+3 = 6``, or, where the bound adds each
-    cell's own smallest (largest) candidate, which may repeat a digit, says so instead."""
+    cell's own least (most), which may repeat a digit, says so instead. ``unlisted`` cells
+    have no list in the sentence: what they may hold is any digit not yet in the run (not
+    their candidates, which the reader would check against the board), so it is said."""
     value, shown = bound
     own = sorted((LOW if side == "least" else HIGH)[m] for m in masks)
     if "+".join(map(str, own)) == shown:
-        which = "smallest" if side == "least" else "largest"
-        return f"each at its {which} candidate, they make at {side} {shown} = {value}"
+        free = (" (a cell without a list: any digit not yet in the run)" if unlisted
+                else "")
+        return (f"each at the {side} it may hold{free}, they make at {side} {shown} = "
+                f"{value}")
     return f"as different digits, they make at {side} {shown} = {value}"
 
 
@@ -146,12 +150,13 @@ def sum_bounds(view, rid):
         for d in too_small + too_big:
             gone |= BIT[d]
         name = view.cell_name(i)
+        unlisted = sum(1 for j in others if j not in facts)
         parts = []
         if too_big:
-            parts.append(f"{_made(least, used, 'least')}, so {name} is at most "
+            parts.append(f"{_made(least, used, 'least', unlisted)}, so {name} is at most "
                          f"{need} - {least[0]} = {hi}")
         if too_small:
-            parts.append(f"{_made(most, used, 'most')}, so {name} is at least "
+            parts.append(f"{_made(most, used, 'most', unlisted)}, so {name} is at least "
                          f"{need} - {most[0]} = {lo}")
         # the cells first, each list of digits in a clause of its own cells, so no list
         # can be read as belonging to a cell named before it

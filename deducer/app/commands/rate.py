@@ -207,6 +207,10 @@ def _raw_cells(row: dict) -> list[str]:
 
 def table(rows: list[dict], why: bool = False) -> str:
     body = [_cells(r) + ([r["why"] or ""] if why else []) for r in rows]
+    if why:  # an unrated row's reason is its why: the last column, so no column is padded
+        for cells in body:
+            if not cells[-1] and cells[3] == "-":
+                cells[-2], cells[-1] = "", cells[-2]
     heads = list(COLUMNS) + (["why"] if why else [])
     widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
     right = {4, 6, 7, 8}  # numbers
