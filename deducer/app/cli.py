@@ -67,10 +67,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="deducer",
         description="Solve, explain and rate Kakuro puzzles the way a strong human does.",
-        epilog="'deducer COMMAND --help' tells more. The project's docs/ folder documents "
-               "the formats read (docs/formats.md), the JSON output (docs/json-contract.md) "
-               "and rule files (docs/rule-contract.md, docs/rule-authors-guide.md). Rule "
-               "files run code: load only rule files you trust.",
+        epilog="'deducer COMMAND --help' tells more. The docs/ folder of deducer's source "
+               "(not installed with the package) documents the formats read "
+               "(docs/formats.md), the JSON output (docs/json-contract.md) and rule files "
+               "(docs/rule-contract.md, docs/rule-authors-guide.md). Rule files run code: "
+               "load only rule files you trust.",
     )
     parser.add_argument("--version", action="version", version=f"deducer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -227,7 +227,7 @@ def combination_filter(view, rid):
         # where none is alive, the run's own live list: other rules report the break)
         fact = alive or live
         ways = f"can only be {view.combos_text(fact)}"
-        absent = f"{digits_and(gone)} {'appears' if POP[gone] == 1 else 'appear'} in none of them"
+        absent = _absent(gone, len(fact))
     else:
         ways, absent = _clue_ways(view, rid, alive, gone)
     yield Deduction(eliminations=elim, cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
@@ -235,13 +235,20 @@ def combination_filter(view, rid):
                     proof=proof(view, (rid,), {}, {} if fact is None else {rid: fact}))
 
 
+def _absent(gone: int, ways: int) -> str:
+    """``6 and 7 appear in none of them`` (``is not in it`` when there is one way)."""
+    many = POP[gone] != 1
+    if ways == 1:
+        return f"{digits_and(gone)} {'are' if many else 'is'} not in it"
+    return f"{digits_and(gone)} {'appear' if many else 'appears'} in none of them"
+
+
 def _clue_ways(view, rid, alive, gone) -> tuple[str, str]:
     """The run's combinations by its clue, when every one is still possible; else the clue
     in words (a list would name a combination its cells can no longer hold)."""
-    verb = "appears" if POP[gone] == 1 else "appear"
     clue = clue_combos(view, rid)
     if set(clue) == set(alive):
-        return f"can only be {view.combos_text(clue)}", f"{digits_and(gone)} {verb} in none of them"
+        return f"can only be {view.combos_text(clue)}", _absent(gone, len(clue))
     run = view.run(rid)
     placed = view.placed_mask(rid)
     what = f"{run.length} different digits summing to {run.total}"

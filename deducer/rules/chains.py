@@ -267,8 +267,8 @@ def _closing(view, cell: int, why: list[tuple[int, str]]) -> Link:
 def _closing_run(view, state, r: int) -> Link:
     """The chain's end: a run whose written digits no way to make its clue holds."""
     written = _written(state, r)
-    text = (f"{view.run_name(r)} would hold {View.digits(written, ' and ')}, which no way "
-            f"to make its sum includes")
+    text = (f"{view.run_name(r)} would hold {View.digits(written, ' and ')}, and no set of "
+            f"different digits with its sum holds them all")
     return Link(text=text, proof=Proof(runs=(r,)), contradiction=True)
 
 
@@ -609,6 +609,12 @@ def kind_of(links: list[Link]) -> str:
     return "whip" if ok else "braid"
 
 
+def _inline(text: str) -> str:
+    """A link's sentence inside the chain's one sentence: no capital after "then (1)"
+    (a sentence may begin with a word, never with a cell name, which is lower case)."""
+    return text[:1].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text
+
+
 def to_deduction(view, cell: int, digit: int, links: list[Link]) -> Deduction:
     """A chain as a step: its sentence names its shape and length and gives every link
     (walkthroughs print the rule's name before it)."""
@@ -620,7 +626,7 @@ def to_deduction(view, cell: int, digit: int, links: list[Link]) -> Deduction:
         # a braid names what each link rests on; a whip's link rests on the one before
         braided = kind == "braid" and k > 1 and lk.after and k - 1 not in lk.after
         mark = f"{k}, from {' and '.join(map(str, lk.after))}" if braided else f"{k}"
-        parts.append(f"({mark}) {lk.text}")
+        parts.append(f"({mark}) {_inline(lk.text)}")
     shape = "A whip" if kind == "whip" else "A braid"
     rests = "" if kind == "whip" else " (a link may rest on several earlier ones)"
     text = (f"{shape} of {n} link{'s' if n != 1 else ''}{rests}: if {name} were {digit}, "

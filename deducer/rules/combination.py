@@ -65,7 +65,8 @@ def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int],
         return (f"{view.combo(combo)} needs {digits_and(homeless)}, which no empty cell "
                 f"can hold")
     return (f"{view.combo(combo)} would need {len(group)} different digits in "
-            f"{view.cells_name(group)}, which can only take {alts(u)} of it")
+            f"{view.cells_name(group)}, but between them those cells can only take "
+            f"{alts(u)}")
 
 
 _PLURAL = {"has": "have", "needs": "need", "does": "do", "leaves": "leave"}
