@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from deducer.app.cli import main
+from tests.fuzz.bad_input_table import islands_text
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -363,19 +364,6 @@ def test_generate_resumes_an_interrupted_run(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------ timeouts that hold
-def islands_text(rows: int = 41, cols: int = 60) -> str:
-    """A grid of 2-cell runs that share nothing: each has two solutions, so the whole grid
-    has 2**(number of runs) and every solution takes a full-grid check."""
-    lines = []
-    for r in range(rows):
-        cells: list[str] = []
-        if r % 2:
-            while len(cells) + 3 <= cols:
-                cells += ["\\3", " ", " "]
-        lines.append("|".join(cells + ["\\"] * (cols - len(cells))))
-    return "\n".join(lines) + "\n"
-
-
 def test_solve_keeps_its_timeout_while_listing_solutions(tmp_path):
     from deducer import api
     from deducer.puzzle import formats
