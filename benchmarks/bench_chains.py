@@ -20,7 +20,6 @@ in the same run, for the baseline figures. ``--part 1`` or ``--part 2`` runs one
 from __future__ import annotations
 
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -32,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script: tests.support lives beside the package
     sys.path.insert(0, str(ROOT))
+
+from bench_explain import fit_exponent  # noqa: E402  (the same fit as --scaling)
 
 #: the published puzzles whose walkthroughs needed a chain (issue 27), by corpus source
 NAMED = (("janko", "226"), ("marcelgarus", "30x30"), ("minizinc", "kakuro_6_6_super"),
@@ -147,15 +148,6 @@ def _tile(root: Path, k: int, timeout: float) -> dict | None:
         print(out.stderr.strip().splitlines()[-1:], flush=True)
         return None
     return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def fit_exponent(cells: list[int], seconds: list[float]) -> float:
-    """k of seconds ~ cells**k, least squares on the logs."""
-    xs = [math.log(c) for c in cells]
-    ys = [math.log(t) for t in seconds]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
-        (x - mx) ** 2 for x in xs)
 
 
 def cost(tiles: list[int], old: str | None, timeout: float) -> int:
