@@ -41,8 +41,9 @@ class Offer:
     drop: tuple[tuple[int, tuple[int, ...]], ...]
 
 
-#: looks kept (what a built-in link rule offers on a run, by the run's contents) before
-#: they are forgotten all at once
+#: looks kept (what the built-in link rules offer on a run, by the run's contents); beyond
+#: it the older half goes (forgetting all at once made a large grid look again at every
+#: run it had just looked at)
 KEPT_LOOKS = 200_000
 
 
@@ -116,9 +117,41 @@ class ChainCache:
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         self.seen: Snapshot | None = None
         self.nodes = 0
-        #: (rule index, run, its contents) -> the offers of a built-in link rule there;
-        #: those rules read only their run, so equal contents give equal offers
-        self.looks: dict[tuple, tuple[Offer, ...]] = {}
+        #: run -> (run, its contents) -> the offers of each built-in link rule there;
+        #: those rules read only their run, so equal contents give equal offers.
+        #: A run's looks go when the board changes it: its hypothetical contents are then
+        #: new ones (keeping them filled the store with looks nobody asked for again)
+        self.looks: dict[int, dict[tuple, tuple[tuple[Offer, ...], ...]]] = {}
+        self.kept_looks = 0
+        self._scratch = None
+
+    def begin(self, view) -> None:
+        """Start a search of the board ``view`` shows: forget what a change made stale
+        (:meth:`sync`) and the scratch copy of the board before it."""
+        self._scratch = None
+        self.sync(view)
+
+    def scratch(self, view):
+        """A private copy of the board as of :meth:`begin`, for the searches to write a
+        node's state in and undo it after (one copy a search, not one a node)."""
+        if self._scratch is None:
+            self._scratch = view.suppose()
+        return self._scratch
+
+    def look(self, rid: int, key: tuple) -> tuple[tuple[Offer, ...], ...] | None:
+        """What the built-in link rules offered on run ``rid`` with these contents (one
+        tuple a rule), if kept."""
+        got = self.looks.get(rid)
+        return None if got is None else got.get(key)
+
+    def keep_look(self, rid: int, key: tuple, offers: tuple[tuple[Offer, ...], ...]) -> None:
+        if self.kept_looks >= KEPT_LOOKS:  # the runs looked at longest ago go first
+            for old in list(self.looks):
+                if self.kept_looks < KEPT_LOOKS // 2:
+                    break
+                self.kept_looks -= len(self.looks.pop(old))
+        self.looks.setdefault(rid, {})[key] = offers
+        self.kept_looks += 1
 
     def sync(self, view) -> None:
         """Forget the searches that read a run near a change since the last call."""
@@ -132,6 +165,10 @@ class ChainCache:
         runs = {r for i in cells for r in lay.cell_runs[i]}
         runs.update(r for r, (a, b) in enumerate(zip(old.live, now.live, strict=True))
                     if a is not b and a != b)
+        for r in runs:
+            got = self.looks.pop(r, None)
+            if got is not None:
+                self.kept_looks -= len(got)
         wide = set(runs)
         for r in runs:
             for j in lay.run_cells[r]:

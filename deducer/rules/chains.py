@@ -27,13 +27,14 @@ its ``size``, and the rule's ``growth:`` adds per link (Rule.weight_of).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..explain.registry import CORE, check_deduction
 from ..explain.sentences import effect_text, sentence
 from ..explain.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chaincache import KEPT_LOOKS, SEARCH_NODES, ChainCache, Effect, Node, Offer, WhipSearch
+from .chaincache import SEARCH_NODES, ChainCache, Effect, Node, Offer, WhipSearch
 
 _CORE = str(CORE)
 
@@ -196,24 +197,30 @@ def _measured(state, offer: Offer) -> Effect | None:
     return Effect(place, elim, drop)
 
 
-def _offers(view, state, rules, runs, looks: dict):
-    """(rule index, run, offer, effect) of what the link rules offer on ``runs``; a
-    built-in rule's offers on a run are kept by the run's contents (they read nothing
-    else)."""
+def _offers(view, state, rules, runs, cache: ChainCache):
+    """(rule index, run, offer, effect) of what the link rules offer on ``runs``, rule by
+    rule in ladder order. The built-in rules' offers on a run are kept together by the
+    run's contents (they read nothing else): one look per run and contents."""
     masks, placed, live = state.masks, state.placed, state.live
     run_cells = state.layout.run_cells
+    core = [k for k, rl in enumerate(rules) if rl.scope == "run" and rl.source == _CORE]
+    slot = {k: n for n, k in enumerate(core)}
+    seen: dict[int, tuple[tuple[Offer, ...], ...]] = {}
+    if core:
+        for rid in runs:
+            key = (rid, live[rid],
+                   *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
+            got = cache.look(rid, key)
+            if got is None:
+                got = tuple(tuple(o for o in map(_offer, rules[k].call(view, rid) or ())
+                                  if o is not None) for k in core)
+                cache.keep_look(rid, key, got)
+            seen[rid] = got
     for k, rl in enumerate(rules):
-        if rl.scope == "run" and rl.source == _CORE:
+        n = slot.get(k)
+        if n is not None:
             for rid in runs:
-                key = (k, rid, live[rid],
-                       *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
-                got = looks.get(key)
-                if got is None:
-                    if len(looks) > KEPT_LOOKS:
-                        looks.clear()
-                    got = looks[key] = tuple(o for o in map(_offer, rl.call(view, rid) or ())
-                                             if o is not None)
-                for offer in got:
+                for offer in seen[rid][n]:
                     eff = _measured(state, offer)
                     if eff is not None:
                         yield k, rid, offer, eff
@@ -307,18 +314,47 @@ def _offered(search: WhipSearch, k: int, rid, eff: Effect) -> bool:
     return old
 
 
-def _path_state(base, search: WhipSearch, n: int):
-    """(state, cells the last link changed) of node ``n``: the board, the assumption and
-    the links of its path written in."""
+#: what :func:`_undo` puts back: (cell, mask, placed) or (~run, live combinations, False)
+UndoLog = list[tuple[int, Any, bool]]
+
+
+def _undoable(state, eff: Effect, log: UndoLog) -> set[int]:
+    """Make ``eff`` on ``state`` as :func:`apply_effect` does, noting in ``log`` what it
+    may change so that :func:`_undo` puts it back: a node's state is made on one scratch
+    copy of the board and undone after (a copy of the whole grid per node made the
+    search's cost grow with the grid, not with the chain)."""
+    masks, placed, live, lay = state.masks, state.placed, state.live, state.layout
+    for i, _ in eff.elim:
+        log.append((i, masks[i], placed[i]))
+    for i, _ in eff.place:
+        for r in lay.cell_runs[i]:
+            log.append((~r, live[r], False))
+            for j in lay.run_cells[r]:
+                log.append((j, masks[j], placed[j]))
+    for r, _ in eff.drop:
+        log.append((~r, live[r], False))
+    return apply_effect(state, eff)
+
+
+def _undo(state, log: UndoLog) -> None:
+    """Put back what the effects noted in ``log`` changed, latest first."""
+    masks, placed, live = state.masks, state.placed, state.live
+    for where, was, was_placed in reversed(log):
+        if where < 0:
+            live[~where] = was
+        else:
+            masks[where], placed[where] = was, was_placed
+    log.clear()
+
+
+def _path_effects(search: WhipSearch, n: int) -> list[Effect]:
+    """The effects of node ``n``'s path, the first link first."""
     path = []
     while n >= 0:
         path.append(search.nodes[n].effect)
         n = search.nodes[n].parent
-    state = base.copy()
-    changed: set[int] = set()
-    for eff in reversed(path):
-        changed = apply_effect(state, eff)
-    return state, changed
+    path.reverse()
+    return path
 
 
 def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
@@ -327,28 +363,58 @@ def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
     ends the search."""
     if search.depth < 0:  # the assumption alone: does it break the grid?
         search.depth, search.frontier = 0, [-1]
-        base, changed = _assume(view, search.cell, search.digit)
-        hit = _broken(base, changed)
+        state, log = cache.scratch(view), UndoLog()
+        changed = _undoable(state, Effect(place=((search.cell, search.digit),)), log)
+        hit = _broken(state, changed)
         if hit is not None:
             search.end, search.broken = -1, hit
-        cache.read(search, _runs_near(base, changed))
+        cache.read(search, _runs_near(state, changed))
+        _undo(state, log)
         return
-    base, start = _assume(view, search.cell, search.digit)
+    state = cache.scratch(view)
+    assumed: UndoLog = []
+    start = _undoable(state, Effect(place=((search.cell, search.digit),)), assumed)
+    try:
+        _expand_frontier(view, search, rules, cache, state, start)
+    finally:
+        _undo(state, assumed)
+
+
+def _expand_frontier(view, search: WhipSearch, rules, cache: ChainCache, state,
+                     start: set[int]) -> None:
+    """:func:`_expand` past the assumption, on the scratch ``state`` that holds it."""
     frontier, search.frontier = search.frontier, []
     context = view.context
+    hview = View(state, context)
+    log: UndoLog = []
     for n in frontier:
-        if n < 0:
-            state, changed = base, start | {search.cell}
-        else:
-            state, changed = _path_state(base, search, n)
-        runs = _runs_near(state, changed)
-        cache.read(search, runs)
-        # a unit of work is about one link walked: a node asks every link rule about
-        # each run near its change
-        context.spend(1 + len(runs))
-        hview = View(state, context)
-        before = len(search.nodes)
-        for k, rid, offer, eff in _offers(hview, state, rules, runs, cache.looks):
+        changed = start | {search.cell}
+        for eff in _path_effects(search, n) if n >= 0 else ():
+            changed = _undoable(state, eff, log)
+        try:
+            if _expand_node(search, rules, cache, state, hview, n, changed):
+                return
+        finally:
+            _undo(state, log)
+        if len(search.nodes) > SEARCH_NODES:
+            search.done = True
+            return
+    search.depth += 1
+    if not search.frontier:
+        search.done = True
+
+
+def _expand_node(search: WhipSearch, rules, cache: ChainCache, state, hview, n: int,
+                 changed: set[int]) -> bool:
+    """Node ``n``'s children (``state`` is its state); True when one breaks the grid."""
+    runs = _runs_near(state, changed)
+    cache.read(search, runs)
+    # a unit of work is about one link walked: a node asks every link rule about each
+    # run near its change
+    hview.context.spend(1 + len(runs))
+    before = len(search.nodes)
+    try:
+        for k, rid, offer, eff in _offers(hview, state, rules, runs, cache):
             # what the same rule offered on the same run in an earlier state (shown
             # smaller here, the path having taken some of it) does not rest on this
             # node's link: not a child
@@ -363,15 +429,10 @@ def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
             hit = _breaks(state, eff)
             if hit is not None:
                 search.end, search.broken = len(search.nodes) - 1, hit
-                cache.grew(search, len(search.nodes) - before)
-                return
+                return True
+        return False
+    finally:
         cache.grew(search, len(search.nodes) - before)
-        if len(search.nodes) > SEARCH_NODES:
-            search.done = True
-            return
-    search.depth += 1
-    if not search.frontier:
-        search.done = True
 
 
 def _order(view, bivalue: bool) -> list[tuple[int, int]]:
@@ -393,7 +454,7 @@ def find_whip(view, rules, *, max_len: int, bivalue: bool = False, name: str = "
     cache = caches.get(key)
     if cache is None or any(r.scope != "run" for r in rules):
         cache = caches[key] = ChainCache()  # a global rule may read anything: no reuse
-    cache.sync(view)
+    cache.begin(view)
     rank = {a: k for k, a in enumerate(_order(view, bivalue))}
     pending: dict[int, list[WhipSearch]] = {}  # by depth reached
     ended: dict[int, list[WhipSearch]] = {}  # by length
