@@ -56,6 +56,24 @@ def test_convert_refuses_to_overwrite(tmp_path, capsys):
     assert leftovers(tmp_path) == []
 
 
+def test_explain_names_every_existing_output_at_once(tmp_path, capsys):
+    """Run twice, explain --html A --markdown B refuses naming both files (one --force
+    decision covers them) and writes neither; a new name beside an existing one is not
+    written either."""
+    html, md = tmp_path / "a.html", tmp_path / "b.md"
+    code, _, err = cli(["explain", FOUR, "--html", html, "--markdown", md], capsys)
+    assert code == 0 and html.exists() and md.exists(), err
+    before = digest(html), digest(md)
+    code, out, err = cli(["explain", FOUR, "--html", html, "--markdown", md], capsys)
+    assert code == 2 and out == ""
+    one_error_line(err, str(html), str(md), "already exists", "--force")
+    fresh = tmp_path / "c.md"
+    code, _, err = cli(["explain", FOUR, "--html", html, "--markdown", fresh], capsys)
+    assert code == 2 and not fresh.exists()
+    one_error_line(err, str(html), "already exists")
+    assert (digest(html), digest(md)) == before and leftovers(tmp_path) == []
+
+
 def test_convert_force_replaces(tmp_path, capsys):
     target = tmp_path / "existing.json"
     target.write_text("precious\n")

@@ -7,7 +7,7 @@ import os
 import stat
 from pathlib import Path
 
-from ..errors import DeducerError
+from ..errors import DeducerError, printable
 
 #: the most any input file (a puzzle, a rule file) may hold; no real one comes near
 MAX_BYTES = 4 * 1024 * 1024
@@ -58,6 +58,13 @@ def check_output(path: str | Path, *, force: bool = False) -> None:
     """Refuse an output name that cannot be written, before any work is done: a folder
     (``out/``, or an existing one), a name too long for the file system, a missing
     parent folder, or an existing file without ``force``. One-line errors."""
+    if _writable(path) and not force:
+        raise DeducerError("already exists; pass --force to overwrite it", path=str(path))
+
+
+def _writable(path: str | Path) -> bool:
+    """Does the file ``path`` exist? Refuses (one-line errors) a name that could not be
+    written even with ``--force``: see :func:`check_output`."""
     raw = str(path)
     if raw.endswith(("/", os.sep)):
         raise DeducerError(f"names a folder; give the file to write (like {raw}NAME)",
@@ -72,10 +79,9 @@ def check_output(path: str | Path, *, force: bool = False) -> None:
         parent_ok = parent.is_dir()
     except OSError as e:
         raise DeducerError(f"cannot write: {e.strerror or e}", path=raw) from None
-    if exists and not force:
-        raise DeducerError("already exists; pass --force to overwrite it", path=raw)
-    if not parent_ok:
+    if not exists and not parent_ok:
         raise DeducerError(f"folder {str(parent)!r} does not exist", path=raw)
+    return exists
 
 
 def check_name(path: str | Path) -> None:
@@ -95,17 +101,26 @@ def check_name(path: str | Path) -> None:
 
 def check_outputs(outputs: dict[str, str | None], *, force: bool = False) -> None:
     """Check every output a command will write (``{"--svg": "a.svg", ...}``) before it
-    writes any: each must be writable (:func:`check_output`) and no two the same file."""
+    writes any: each must be writable (:func:`check_output`) and no two the same file.
+    Every existing file is named at once, so that one ``--force`` decision covers them."""
     seen: dict[str, str] = {}
+    existing: list[str] = []
     for flag, path in outputs.items():
         if path is None or path == "-":
             continue
-        check_output(path, force=force)
+        if _writable(path) and not force:
+            existing.append(str(path))
         key = os.path.realpath(path)
         if key in seen:
             raise DeducerError(f"{seen[key]} and {flag} name the same file; give each its "
                                "own", path=str(path))
         seen[key] = flag
+    if len(existing) == 1:
+        raise DeducerError("already exists; pass --force to overwrite it", path=existing[0])
+    if existing:
+        others = ", ".join(printable(x) for x in existing[1:])
+        raise DeducerError(f"already exists, and so does {others}; pass --force to "
+                           "overwrite them", path=existing[0])
 
 
 def write_output(path: str | Path, data: str | bytes, *, force: bool = False) -> None:
