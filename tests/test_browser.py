@@ -368,3 +368,36 @@ def test_chain_stepper_walks_the_links_on_the_board(browser, chain_walk):
         assert pg.is_hidden("#chain")
     pg.close()
     assert errors == []
+
+
+SEEN_JS = """() => {
+  const box = document.getElementById('steppane').getBoundingClientRect();
+  const cur = document.querySelector('#steps li.current');
+  const inside = e => {
+    const b = e.getBoundingClientRect();
+    return b.top >= box.top - 1 && b.bottom <= box.bottom + 1;
+  };
+  let next = cur.nextElementSibling;  // the next step shown (a folded group's are not)
+  while (next !== null && next.getClientRects().length === 0) next = next.nextElementSibling;
+  // the current step in full and the start of the next one (only the current step's
+  // start when it and a line more do not fit in the list)
+  const fits = cur.getBoundingClientRect().height <= box.height - 40;
+  const b = cur.getBoundingClientRect();
+  return {current: fits ? inside(cur) : b.top >= box.top - 1,
+          next: !fits || next === null || next.getBoundingClientRect().top + 12 <= box.bottom};
+}"""
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_stepping_keeps_the_next_step_in_view(browser, chain_walk, size):
+    """Walking forward, the current step stays in the list's view and so does the one
+    after it (the list used to hold the current step at its bottom edge)."""
+    name, puzzle, exp, path = chain_walk
+    pg, errors = _open(browser, path, 1, size)
+    for _ in range(min(len(exp.steps) - 1, 60)):
+        pg.keyboard.press("ArrowRight")
+        seen = pg.evaluate(SEEN_JS)
+        assert seen == {"current": True, "next": True}, (
+            name, size, pg.evaluate("document.body.dataset.current"))
+    assert not errors
+    pg.close()

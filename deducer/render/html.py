@@ -632,9 +632,13 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     }
     var top = li.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
     var bottom = top + li.offsetHeight;
-    if (top < box.scrollTop || li.offsetHeight > box.clientHeight) box.scrollTop = top;
-    else if (bottom > box.scrollTop + box.clientHeight) {
-      box.scrollTop = bottom - box.clientHeight;
+    // a step leaving the view, or entering the list's last third, is brought a third of
+    // the way down: the reader keeps a few steps before it and sees what comes next
+    // (held at the bottom edge, the next step was always hidden)
+    var h = box.clientHeight, room = h - li.offsetHeight - 40;  // 40: the next step's start
+    if (room < 0) box.scrollTop = top;
+    else if (top < box.scrollTop || bottom > box.scrollTop + Math.min(h * 2 / 3, h - 40)) {
+      box.scrollTop = Math.max(0, top - Math.min(h / 3, room));
     }
   }
 
@@ -707,10 +711,7 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     cur = k;
     var li = byStep[k];
     if (li && li.classList.contains("folded")) fold(li.getAttribute("data-in"), false);
-    if (li) {
-      li.classList.add("current");
-      if (scroll !== false) reveal(li);
-    }
+    if (li) li.classList.add("current");
     document.body.setAttribute("data-current", String(k));
     document.getElementById("pos").textContent = k === 0 ? "Start" : "Step " + k + " of " + N;
     var rule = document.getElementById("cur-rule"), text = document.getElementById("cur-text");
@@ -723,6 +724,8 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     }
     showChain(k);
     curBox.scrollTop = 0;
+    // the step panel above the list has its new height only now (a chain's is taller)
+    if (li && scroll !== false) reveal(li);
     document.getElementById("prev").disabled = k === 0;
     document.getElementById("first").disabled = k === 0;
     document.getElementById("next").disabled = k === N;
