@@ -180,6 +180,22 @@ def test_changing_the_scores_coefficients_in_a_rule_file_changes_the_score(tmp_p
     assert json.loads(out)["puzzles"][0]["score"] == base.score
 
 
+def test_the_score_is_never_negative_and_keeps_the_models_order():
+    """The linear model would give the three-cell puzzle a negative score; it scores 0,
+    and a puzzle the model scores above 0 keeps the model's figure."""
+    from deducer.explain.rating import model_for, score_features
+
+    m = model_for(None)
+    raw = {}
+    for name in ("seed002-progress.txt", "deducer-trial.txt"):
+        exp = explain(formats.load(PUZZLES / name))
+        f = score_features(exp.steps, len(exp.puzzle.whites))
+        raw[name] = (m.offset + sum(m.coefficients[k] * f[k] for k in f), exp.rating.score)
+    tiny, trial = raw["seed002-progress.txt"], raw["deducer-trial.txt"]
+    assert tiny[0] < 0 and tiny[1] == 0.0
+    assert trial[0] > 0 and trial[1] == round(trial[0], 1)
+
+
 def test_rate_why_names_the_level_step_and_the_narrowest(capsys):
     code, out = _cli(capsys, "rate", PUZZLES / "deducer-trial.txt", "--why")
     assert code == 0

@@ -229,8 +229,11 @@ def score_features(steps, cells: int, rules=None) -> dict[str, float]:
 
 
 def score_of(features: dict[str, float], m: RatingModel) -> float:
-    """The model's score of a path's features (one decimal)."""
-    return round(m.offset + sum(m.coefficients[k] * features[k] for k in FEATURES), 1)
+    """The model's score of a path's features (one decimal), never below 0: the model is
+    scaled on published puzzles (their 5th percentile scores 1), and a path easier than
+    any of them scores 0 rather than a negative number no reader can place."""
+    raw = m.offset + sum(m.coefficients[k] * features[k] for k in FEATURES)
+    return max(0.0, round(raw, 1))
 
 
 def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = None) -> Rating:
