@@ -160,6 +160,29 @@ def test_the_thresholds_come_from_the_rule_file(tmp_path):
     assert explain(p, registry.load([stricter])).rating.level == "Medium"
 
 
+def test_a_chain_within_its_cut_off_is_expert_and_a_braid_weighs_above_a_whip():
+    """Extreme means trial or a chain past the cut-off (docs/rating.md): the ladder's
+    chain rules' growth must not carry a chain of max_len links past Expert, and a braid
+    weighs above a whip of the same length at every length (a 10-link braid once
+    weighed 6.03 and rated its puzzle Extreme)."""
+    from deducer.explain.state import Deduction
+
+    m = model_for(None)
+    rules = {r.id: r for r in registry.load()}
+    chains = [r for r in rules.values() if m.kind(r.id) == "chain"]
+    assert {"forcing-chain", "forcing-braid", "bivalue-chain"} <= {r.id for r in chains}
+    for r in chains:
+        top = r.params["max_len"]
+        for n in range(1, top + 1):
+            step = FakeStep(1, r.id, r.weight_of(Deduction(size=n)), chain=n)
+            assert step_level(step, m) == LEVELS.index("Expert"), (r.id, n, step.weight)
+        over = FakeStep(1, r.id, r.weight_of(Deduction(size=top + 1)), chain=top + 1)
+        assert step_level(over, m) == LEVELS.index("Extreme")
+    whip, braid = rules["forcing-chain"], rules["forcing-braid"]
+    for n in range(1, braid.params["max_len"] + 1):
+        assert braid.weight_of(Deduction(size=n)) > whip.weight_of(Deduction(size=n)), n
+
+
 # ---------------------------------------------------------------------------- score
 def test_changing_the_scores_coefficients_in_a_rule_file_changes_the_score(tmp_path,
                                                                             capsys):
