@@ -462,7 +462,9 @@ def test_play_answers_start_while_four_slow_hints_run(served):
     took = [_get_start(port) for _ in range(3)]
     for h in hints:
         h.join(30)
-    assert max(took) < 1.0, took
+    # blocked behind the hints, the first would wait about 2 s (their 3 s less the 1 s
+    # slept); 1.5 s leaves room for a loaded machine
+    assert max(took) < 1.5, took
     assert [kind for kind, _ in answers] == ["timeout"] * 4
     assert max(s for _, s in answers) < 3.0 + 2.0
 
