@@ -114,7 +114,7 @@ def test_output_over_the_input_is_refused(tmp_path, capsys):
     before = digest(src)
     code, _, err = cli(["convert", src, "--to", "json", "-o", src], capsys)
     assert code == 2
-    one_error_line(err, "already exists")
+    one_error_line(err, "is also an input", "name another output file")
     assert digest(src) == before
 
 
@@ -271,3 +271,44 @@ def test_inputs_are_never_modified(seed, tmp_path, capsys):
         assert "internal error" not in err, (argv, err)
         assert digest(src) == before and src.stat().st_mtime_ns == mtime, argv
     assert leftovers(tmp_path) == []
+
+
+# ------------------------------------------------------------------------------ inputs
+@pytest.mark.parametrize("argv", [
+    ["explain", "{p}", "--markdown", "{p}"],
+    ["explain", "{p}", "--html", "{p}", "--force"],
+    ["render", "{p}", "--svg", "{p}", "--force"],
+    ["convert", "{p}", "--to", "json", "-o", "{p}", "--force"],
+    ["convert", "{p}", "--to", "json", "-o", "{link}", "--force"],
+])
+def test_an_output_that_is_the_input_is_refused_force_or_not(tmp_path, capsys, argv):
+    """--force replaces an earlier output, never the puzzle being read (by any name)."""
+    puzzle = tmp_path / "mine.txt"
+    puzzle.write_bytes(FOUR.read_bytes())
+    link = tmp_path / "link.txt"
+    link.symlink_to(puzzle)
+    before = digest(puzzle)
+    code, out, err = cli([a.format(p=puzzle, link=link) for a in argv], capsys)
+    assert code == 2 and out == ""
+    one_error_line(err, "is also an input", "name another output file")
+    assert digest(puzzle) == before and leftovers(tmp_path) == []
+
+
+def test_rate_refuses_rows_over_a_puzzle_of_the_folder_it_rates(tmp_path, capsys):
+    """rate FOLDER --out FOLDER/puzzle --force would have skipped that puzzle and written
+    rows over it; rows over an earlier run's rows file in the folder stay allowed."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    for name in ("seed002-four.txt", "seed000-k2.j"):
+        (lib / name).write_bytes((PUZZLES / name).read_bytes())
+    before = digest(lib / "seed002-four.txt")
+    for extra in ([], ["--force"]):
+        code, out, err = cli(["rate", lib, "--out", lib / "seed002-four.txt", *extra], capsys)
+        assert code == 2
+        one_error_line(err, "is a puzzle in", "name another output file")
+        assert digest(lib / "seed002-four.txt") == before
+    rows = lib / "rows.jsonl"
+    for extra in ([], ["--force"]):
+        code, out, err = cli(["rate", lib, "--out", rows, *extra], capsys)
+        assert code == 0, err
+        assert len(rows.read_text().splitlines()) == 2  # the two puzzles, not the rows

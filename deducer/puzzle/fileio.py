@@ -99,15 +99,36 @@ def check_name(path: str | Path) -> None:
                                f"file system allows {limit})", path=raw[:60] + "...")
 
 
-def check_outputs(outputs: dict[str, str | None], *, force: bool = False) -> None:
+def not_an_input(output: str | Path, inputs) -> None:
+    """Refuse an output that is one of the command's input files (the same file, through
+    any name or link), ``--force`` or not: writing it would destroy the puzzle read."""
+    if str(output) == "-" or not os.path.exists(output):
+        return
+    for name in inputs:
+        if name in (None, "-"):
+            continue
+        try:
+            same = os.path.isfile(name) and os.path.samefile(output, name)
+        except OSError:
+            same = False
+        if same:
+            also = "" if str(name) == str(output) else f" ({printable(str(name))})"
+            raise DeducerError(f"is also an input{also}; writing it would destroy that "
+                               "input: name another output file", path=str(output))
+
+
+def check_outputs(outputs: dict[str, str | None], *, force: bool = False,
+                  inputs=()) -> None:
     """Check every output a command will write (``{"--svg": "a.svg", ...}``) before it
-    writes any: each must be writable (:func:`check_output`) and no two the same file.
-    Every existing file is named at once, so that one ``--force`` decision covers them."""
+    writes any: each must be writable (:func:`check_output`), none one of the ``inputs``
+    (:func:`not_an_input`) and no two the same file. Every existing file is named at once,
+    so that one ``--force`` decision covers them."""
     seen: dict[str, str] = {}
     existing: list[str] = []
     for flag, path in outputs.items():
         if path is None or path == "-":
             continue
+        not_an_input(path, inputs)
         if _writable(path) and not force:
             existing.append(str(path))
         key = os.path.realpath(path)

@@ -196,6 +196,12 @@ CASES = [
     ("--out naming an input, even with --force", {"gen.jsonl": b'{"puzzle": "https://puzz.'
                                                   b'link/p?kakuro/2/2/n5g-c"}\n'},
      ["rate", "gen.jsonl", "--out", "gen.jsonl", "--force"]),
+    ("--out naming a puzzle of the folder rated, even with --force",
+     {"lib/a.txt": FOUR, "lib/b.txt": FOUR}, ["rate", "lib", "--out", "lib/b.txt", "--force"]),
+    ("explain --markdown naming the puzzle it reads, even with --force", {"a.txt": FOUR},
+     ["explain", "a.txt", "--markdown", "a.txt", "--force"]),
+    ("convert -o naming its input, even with --force", {"a.txt": FOUR},
+     ["convert", "a.txt", "--to", "json", "-o", "a.txt", "--force"]),
     ("--out inside the folder rated (its rows are not read), then --resume",
      {"rated/a.txt": FOUR}, ["rate", "rated", "--out", "rated/rows.jsonl"]),
     ("--jobs 100000", {}, ["rate", str(PUZZLES / "seed002-four.txt"), "-j", "100000"]),

@@ -262,14 +262,22 @@ def find(args: Iterable[str], fmt: str | None = None, name: str | None = None, s
                 tasks.append(Task(arg, error=f"{arg}: no file matches"))
         else:
             if own and os.path.exists(arg) and _key(arg) in own:
-                raise DeducerError(f"is also an input ({arg}); writing it would destroy "
-                                   "that input: name another output file",
-                                   path=own[_key(arg)])
+                out = own[_key(arg)]
+                also = "" if arg == out else f" ({arg})"
+                raise DeducerError(f"is also an input{also}; writing it would destroy "
+                                   "that input: name another output file", path=out)
             tasks += file_tasks(arg, fmt, name)
             continue
         for f in files:
             if own and _key(f) in own:
-                continue  # the run's own output, in the folder it rates
+                # the run's own output, in the folder it rates: rows from an earlier run
+                # are not read; a puzzle there would be destroyed by writing the rows
+                got = found_tasks(f, fmt, name)
+                if got and any(t.error is None for t in got):
+                    raise DeducerError(f"is a puzzle in {arg}, which this run rates; writing "
+                                       "the rows there would destroy it: name another "
+                                       "output file", path=own[_key(f)])
+                continue
             got = found_tasks(f, fmt, name)
             if got is None:
                 found.skipped.append(f)

@@ -19,11 +19,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ...puzzle.fileio import check_output
+    from ...puzzle.fileio import check_outputs
     from ...puzzle.formats import dumps
 
-    if args.output not in (None, "-"):
-        check_output(args.output, force=args.force)
+    check_outputs({"--output": args.output}, force=args.force, inputs=[args.puzzle])
     puzzle = read_puzzle(args)
     text = dumps(puzzle, args.to)
     lost = _left_out(puzzle, text, args.to)

@@ -107,7 +107,8 @@ def run(args) -> int:
     from ...puzzle.fileio import check_outputs
 
     # every output checked before the work, and before writing any
-    check_outputs({"--markdown": args.markdown, "--html": args.html}, force=args.force)
+    check_outputs({"--markdown": args.markdown, "--html": args.html}, force=args.force,
+                  inputs=[args.puzzle])
     exp = explain(puzzle, rules, timeout=args.timeout, max_steps=args.max_steps)
     titled = puzzle
     if puzzle.name is None and args.puzzle != "-" and not is_url(args.puzzle):

@@ -62,7 +62,7 @@ def run(args) -> int:
     from ...puzzle.fileio import check_outputs
 
     check_outputs({"--svg": args.svg, "--png": args.png, "--html": args.html,
-                   "--pdf": args.pdf}, force=args.force)
+                   "--pdf": args.pdf}, force=args.force, inputs=args.puzzles)
     if args.step is not None and args.step < 0:
         raise DeducerError("--step must be 0 (the start) or more")
 
