@@ -240,7 +240,7 @@ def test_create_answers_with_the_raters_level_and_score(bare_client):
     body = bare_client.post("/api/create", json={"grid": FIXED_GRID}).get_json()
     rated = api.rate(api.load(str_grid(FIXED_GRID)))
     assert (body["rating"]["level"], body["rating"]["score"]) == (rated.level, rated.score)
-    assert f"Rated {rated.level} (score {rated.score})." in body["message"]
+    assert f"Rated {rated.level} (score {rated.score:g})." in body["message"]
 
 
 def test_generate_answers_with_the_raters_level_and_score(bare_client):
@@ -248,7 +248,7 @@ def test_generate_answers_with_the_raters_level_and_score(bare_client):
     rated = body["rating"]
     assert isinstance(rated["score"], int | float) and rated["level"]
     assert f"rated {rated['level']} (seed " in body["message"]
-    assert rated["text"] == f"Rated {rated['level']} (score {rated['score']})."
+    assert rated["text"] == f"Rated {rated['level']} (score {rated['score']:g})."
 
 
 def str_grid(grid) -> str:
@@ -388,6 +388,17 @@ def test_why_not_a_pencilled_digit(client):
     must = client.post("/api/why", json={"puzzle": marked, "cell": [1, 2], "digit": 7,
                                          "must": True}).get_json()
     assert must["kind"] == "explained" and must["must"] is True
+
+
+def test_why_not_a_digit_already_written_in_the_run(client):
+    """"Why not?" on a stale pencil mark: the run already holds the digit, so the grid as
+    given answers (it was an internal error, HTTP 500)."""
+    entered = four(entries=[[1, 1, 2]])
+    resp = client.post("/api/why", json={"puzzle": entered, "cell": [2, 1], "digit": 2})
+    assert resp.status_code == 200
+    body = resp.get_json()
+    assert body["kind"] == "explained" and body["steps"] == []
+    assert "r2c2, in the same run r1c2↓ 5/2, holds it" in body["text"]
 
 
 @pytest.mark.parametrize("extra, fragment", [

@@ -185,6 +185,17 @@ def test_a_written_cell_and_bad_questions():
         why(p, (3, 2), 0)
 
 
+def test_a_digit_written_in_the_cells_run_is_answered_from_the_grid(capsys):
+    """No step is needed when a digit written in the cell's run rules it out (this was an
+    internal error): the answer says so and names the cell holding it."""
+    progress = Path(__file__).resolve().parents[1] / "puzzles" / "seed002-progress.txt"
+    got = why(load(progress), (2, 1), 2)
+    assert got.kind == EXPLAINED and got.steps == [] and got.path == 0
+    assert got.closing == "So 2 cannot go in r3c2: r2c2, in the same run r1c2↓ 5/2, holds it."
+    code, out, err = run(capsys, "why", progress, "r3c2", "2")
+    assert code == 0 and "before any step" in out and "r2c2" in out, err
+
+
 def run(capsys, *argv) -> tuple[int, str, str]:
     code = main([str(a) for a in argv])
     got = capsys.readouterr()

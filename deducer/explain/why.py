@@ -141,6 +141,11 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
             return answer(TIMEOUT, f"The time ran out before the rules got {goal}.")
         return answer(NOT_FOUND, f"The rules of the ladder stall before they get {goal}.")
     path, shortcut = walked
+    head = f"Why {name} must be {digit}" if must else f"Why {digit} cannot go in {name}"
+    if not path:  # the digits written in the cell's runs settle it before any step
+        return answer(EXPLAINED, f"{head}: the grid as given shows it, before any step.",
+                      steps=[], path=0, in_marks=[],
+                      closing=_at_start(puzzle, cell, digit, must))
     kept = _shortest(puzzle, path, i, digit, must)
     if shortcut is not None and len(shortcut) <= len(path):
         other = _shortest(puzzle, shortcut, i, digit, must)
@@ -148,10 +153,6 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
             kept = other
     steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
     in_marks = [s.n for s in steps if _in_marks(puzzle, s)]
-    if must:
-        head = f"Why {name} must be {digit}"
-    else:
-        head = f"Why {digit} cannot go in {name}"
     count = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
     return answer(EXPLAINED, f"{head}: {count} (the walkthrough takes {len(path)} to get "
                   "there).", steps=steps, path=len(path), in_marks=in_marks,
@@ -170,6 +171,28 @@ def _closing(puzzle: Puzzle, last, cell: tuple[int, int], digit: int, must: bool
             if shared:
                 return (f"So {digit} cannot go in {name}: {cell_name((r, c))}, in the same "
                         f"run {shared[0]}, holds it.")
+    return f"So {digit} cannot go in {name}."
+
+
+def _at_start(puzzle: Puzzle, cell: tuple[int, int], digit: int, must: bool) -> str:
+    """The closing of an answer the grid as given settles: a digit written in one of the
+    cell's runs (or the cell's parity, in a parity puzzle)."""
+    name = cell_name(cell)
+    written = {**puzzle.entries, **puzzle.givens}
+    runs = [run for run in puzzle.runs if cell in run.coords]
+    if must:
+        held = sorted({written[rc] for run in runs for rc in run.coords
+                       if rc != cell and rc in written})
+        return (f"So {name} must be {digit}: its runs already hold "
+                f"{', '.join(map(str, held))}, which leaves it only {digit}.")
+    for run in runs:
+        for rc in run.coords:
+            if rc != cell and written.get(rc) == digit:
+                return (f"So {digit} cannot go in {name}: {cell_name(rc)}, in the same run "
+                        f"{run.name}, holds it.")
+    if puzzle.even is not None:
+        kind = "an even" if cell in puzzle.even else "an odd"
+        return f"So {digit} cannot go in {name}: it is {kind} cell."
     return f"So {digit} cannot go in {name}."
 
 

@@ -313,7 +313,7 @@ def rating(p: Puzzle) -> dict:
     if r is None or not r.solved:
         why = exp.message or "the walkthrough did not reach the solution"
         return {"level": None, "score": None, "text": f"Not rated: {why}."}
-    return {"level": r.level, "score": r.score, "text": f"Rated {r.level} (score {r.score})."}
+    return {"level": r.level, "score": r.score, "text": f"Rated {r.level} (score {r.score:g})."}
 
 
 def _read_text(text: str, fmt: str | None, which: str | None, label: str) -> Puzzle | dict:
@@ -650,7 +650,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         out = model(res.puzzle)
         out.update(status="unique", source=f"generated {size} (seed {res.seed})",
                    rating={"level": res.rating.level, "score": res.rating.score,
-                           "text": f"Rated {res.rating.level} (score {res.rating.score})."},
+                           "text": f"Rated {res.rating.level} (score {res.rating.score:g})."},
                    message=f"A new {size} puzzle with one solution, rated "
                            f"{res.rating.level} (seed {res.seed}).")
         return jsonify(out)
