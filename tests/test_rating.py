@@ -228,3 +228,20 @@ def test_rate_why_names_the_level_step_and_the_narrowest(capsys):
     assert f"narrowest at step {r.narrowest_step}" in out
     text = get("text").walkthrough(exp.puzzle, exp)
     assert f"from step {r.level_step}" in text and f"narrowest at step {r.narrowest_step}" in text
+
+
+def test_an_unrated_walkthrough_says_why_it_stopped(capsys):
+    """--max-steps is not 'the rules stalled'; a false step of a user's rule is named, and
+    the puzzle, which has a solution, is not called unsolvable."""
+    k = PUZZLES / "seed000-k.j"
+    code, out = _cli(capsys, "explain", k, "--name", "k6", "--max-steps", "10")
+    assert "rating: not rated: stopped after 10 steps (the most steps asked for)" in out
+    assert "stalled before the solution" not in out
+    unsound = ROOT / "docs" / "example-rule" / "sum_parity_unsound.yaml"
+    code, out = _cli(capsys, "explain", k, "--name", "k6", "--rules", unsound,
+                     "--max-steps", "30")
+    assert "rule 'sum-parity-unsound' made a false deduction at step 30" in out
+    assert "no solution" not in out and "30. Sum parity (unsound)" in out
+    code, out = _cli(capsys, "explain", k, "--name", "k6", "--max-steps", "10",
+                     "--markdown", "-")
+    assert "not rated: stopped after 10 steps" in out

@@ -566,12 +566,22 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
         left = None if deadline is None else max(0.5, deadline - time.perf_counter())
         res = solve(puzzle, max_solutions=2, masks=masks, use_entries=use_entries,
                     timeout=left)
-        if res.status == SolveStatus.NONE:
-            status, message = NONE, f"no solution: {res.reason}"
+        stopped = max_steps is not None and len(eng.steps) >= max_steps
+        false = _false_step(puzzle, eng.steps, use_entries) \
+            if res.status == SolveStatus.NONE else None
+        if false is not None:
+            # the grid reached has no solution, but the puzzle has one: a step was false
+            # (a rule author replaying a failing test with --max-steps sees the steps)
+            said = (f"stopped after {len(eng.steps)} steps (the most steps asked for)"
+                    if stopped else "the active rules found no further deduction")
+            message = (f"{said}; rule {false.rule!r} made a false deduction at step "
+                       f"{false.n}: the puzzle has a solution it rules out")
+        elif res.status == SolveStatus.NONE:
+            status, message = NONE, str(res.reason)
         elif len(res.solutions) > 1:
             status, sols = MULTIPLE, res.solutions
             message = _several_message(puzzle, sols)
-        elif max_steps is not None and len(eng.steps) >= max_steps:
+        elif stopped:
             message = f"stopped after {len(eng.steps)} steps (the most steps asked for)"
         else:
             message = "the active rules found no further deduction"
@@ -604,6 +614,29 @@ def _several_solutions(puzzle: Puzzle, use_entries: bool,
                        _several_message(puzzle, res.solutions), res.solutions)
 
 
+def _false_step(puzzle: Puzzle, steps: list[Step], use_entries: bool, *,
+                solvable: bool = False) -> Step | None:
+    """The first step after which the puzzle, which has a solution, has none (None: the
+    puzzle has no solution, or no step is to blame). ``solvable``: the caller knows it
+    has one."""
+    from ..solve.search import solve
+
+    if not solvable and not solve(puzzle, max_solutions=1, use_entries=use_entries,
+                                  timeout=30).solutions:
+        return None
+    masks = puzzle.initial_masks(with_entries=use_entries)
+    index = puzzle.index
+    for step in steps:
+        for r, c, d in step.placements:
+            masks[index[(r, c)]] = BIT[d]
+        for r, c, ds in step.eliminations:
+            for d in ds:
+                masks[index[(r, c)]] &= ~BIT[d]
+        if not solve(puzzle, max_solutions=1, masks=masks, timeout=30).solutions:
+            return step
+    return None
+
+
 def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],
                       use_entries: bool, *, last_resort: bool = True) -> None:
     """The rules ran the grid into a contradiction. If the puzzle has a solution after
@@ -615,19 +648,12 @@ def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],
     res = solve(puzzle, max_solutions=1, use_entries=use_entries, timeout=30)
     if not res.solutions:
         return  # a real contradiction: the puzzle has no solution
-    masks = puzzle.initial_masks(with_entries=use_entries)
-    index = puzzle.index
-    for step in steps:
-        for r, c, d in step.placements:
-            masks[index[(r, c)]] = BIT[d]
-        for r, c, ds in step.eliminations:
-            for d in ds:
-                masks[index[(r, c)]] &= ~BIT[d]
-        if not solve(puzzle, max_solutions=1, masks=masks, timeout=30).solutions:
-            source = next((r.source for r in rules if r.id == step.rule), None)
-            raise RuleError(f"rule {step.rule!r} made a false deduction at step {step.n} "
-                            f"({step.text}); the puzzle has a solution it rules out",
-                            path=source)
+    step = _false_step(puzzle, steps, use_entries, solvable=True)
+    if step is not None:
+        source = next((r.source for r in rules if r.id == step.rule), None)
+        raise RuleError(f"rule {step.rule!r} made a false deduction at step {step.n} "
+                        f"({step.text}); the puzzle has a solution it rules out",
+                        path=source)
     if not last_resort:
         return
     raise RuleError("the rules reported a contradiction, yet the puzzle has a solution; one "

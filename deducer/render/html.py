@@ -224,7 +224,8 @@ def _summary(explanation) -> str:
     steps = explanation.steps
     items: list[tuple[str, str]] = []
     if rating is not None and rating.level is None:
-        items.append(("Level", f"not rated ({unrated_reason(explanation.status)})"))
+        why = unrated_reason(explanation.status, explanation.message)
+        items.append(("Level", f"not rated ({escape(why)})"))
     elif rating is not None:
         level = escape(rating.level)
         if rating.level_step is not None:

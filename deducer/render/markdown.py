@@ -63,7 +63,8 @@ class MarkdownRenderer(Renderer):
         out.append(f"- **Size:** {puzzle.rows} × {puzzle.cols}, {len(puzzle.whites)} cells "
                    f"to fill")
         out.append(f"- **Result:** {_escape(explanation_verdict(explanation))}")
-        out.append(f"- **Rating:** {_escape(rating_line(rating, explanation.status))}")
+        rated = rating_line(rating, explanation.status, explanation.message)
+        out.append(f"- **Rating:** {_escape(rated)}")
         out += ["", "## The puzzle", ""]
         out += _block(draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}))
         out += ["", "Clues read `down\\across`; `#` is a blank square, `.` a cell to fill.",

@@ -147,7 +147,8 @@ class TerminalRenderer(Renderer):
         if explanation.steps:  # with no step the end is the puzzle, drawn above
             con.print(grid_table(puzzle, [SINGLE[m] for m in explanation.masks]))
         con.print(Text("rating: ", style="bold")
-                  + Text(rating_line(explanation.rating, explanation.status)))
+                  + Text(rating_line(explanation.rating, explanation.status,
+                                         explanation.message)))
         return buf.getvalue()
 
 

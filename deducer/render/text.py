@@ -55,12 +55,15 @@ _UNRATED = {"multiple": "the puzzle has more than one solution",
             "stalled": "the rules stalled before the solution"}
 
 
-def unrated_reason(status: str | None) -> str:
-    """Why a walkthrough that ended with ``status`` carries no level."""
+def unrated_reason(status: str | None, message: str | None = None) -> str:
+    """Why a walkthrough that ended with ``status`` carries no level (a stalled one's own
+    ``message`` says why it stopped: --max-steps, or a false step)."""
+    if str(status) == "stalled" and message:
+        return message
     return _UNRATED.get(str(status), "the walkthrough did not reach the one solution")
 
 
-def rating_line(rating, status: str | None = None) -> str:
+def rating_line(rating, status: str | None = None, message: str | None = None) -> str:
     """``Hard, score 4.2 (hardest step 3.8, effort 412, 59 steps; Hard from step 17
     (naked-pair, weight 3.8); narrowest at step 30 (no easy move open); rater v5)``;
     ``not rated`` and why (the walkthrough's ``status``) for one that did not reach the
@@ -68,7 +71,7 @@ def rating_line(rating, status: str | None = None) -> str:
     if rating is None:
         return "not rated"
     if rating.level is None:
-        return (f"not rated: {unrated_reason(status)} ({rating.steps} "
+        return (f"not rated: {unrated_reason(status, message)} ({rating.steps} "
                 f"step{'s' if rating.steps != 1 else ''}; rater v{rating.version})")
     return (f"{rating.level}, score {rating.score:g} (hardest step {rating.max_weight:g}, "
             f"effort {rating.effort}, {rating.steps} steps; {rating.why()}; "
@@ -179,7 +182,8 @@ class TextRenderer(Renderer):
         if explanation.steps:  # with no step the end is the puzzle, drawn above
             parts.append(end_grid(explanation))
         parts.append("")
-        parts.append("rating: " + rating_line(explanation.rating, explanation.status))
+        parts.append("rating: " + rating_line(explanation.rating, explanation.status,
+                                              explanation.message))
         return "\n".join(parts) + "\n"
 
 
