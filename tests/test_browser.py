@@ -401,3 +401,66 @@ def test_stepping_keeps_the_next_step_in_view(browser, chain_walk, size):
             name, size, pg.evaluate("document.body.dataset.current"))
     assert not errors
     pg.close()
+
+
+# what a narrow window (the one-column layout) shows: header, board, the current step
+NARROW_JS = """() => {
+  const r = e => {
+    const b = e.getBoundingClientRect();
+    return {x: b.left, y: b.top, r: b.right, b: b.bottom};
+  };
+  return {header: r(document.querySelector('header h1')),
+          title: document.querySelector('header h1').textContent.trim(),
+          board: r(document.getElementById('board')), text: r(document.getElementById('cur-text')),
+          rule: r(document.getElementById('cur-rule')),
+          wide: document.scrollingElement.scrollWidth, vw: innerWidth, vh: innerHeight};
+}"""
+
+
+def _on_screen(box: dict, vh: int) -> bool:
+    return box["y"] >= -1 and box["b"] <= vh + 1 and box["b"] > box["y"]
+
+
+@pytest.mark.parametrize("size", [(800, 900), (420, 900)])
+def test_narrow_window_shows_header_board_and_current_step(browser, size, tmp_path):
+    """In one column a deep link to a step in the middle shows its board, whole, and its
+    text (the list's scrolling used to scroll the page down to the list, past both), the
+    page's top shows the header, and stepping with the arrows keeps the step's text on
+    screen."""
+    from deducer.render.walk import chain_cases
+
+    puzzle = formats.load(ROOT / "puzzles" / "deducer-trial.txt")
+    exp = explain(puzzle)
+    # a step in the middle whose text is shown (a chain's is walked link by link instead)
+    k = next(s.n for s in exp.steps[len(exp.steps) // 2:] if not chain_cases(s))
+    path = tmp_path / "trial.html"
+    path.write_text(walkthrough_html(puzzle, exp), encoding="utf-8")
+    ARTIFACTS.mkdir(exist_ok=True)
+    w, h = size
+    pg, errors = _open(browser, path, k, size)
+    pg.screenshot(path=str(ARTIFACTS / f"narrow-{w}x{h}-step-{k}.png"))
+    box = pg.evaluate(NARROW_JS)
+    assert box["wide"] <= w, box  # nothing runs off the window's side
+    # the board whole in the page's width, its top (the column numbers) not cut off
+    board = box["board"]
+    assert board["x"] >= 0 and board["r"] <= w and board["y"] >= 0, box
+    # the step's title and text on screen
+    assert pg.text_content("#cur-text") == step_text(exp.steps[k - 1])
+    assert _on_screen(box["rule"], h) and _on_screen(box["text"], h), box
+    # stepping on: the step's text stays on screen
+    for j in range(k + 1, min(k + 8, len(exp.steps)) + 1):
+        pg.keyboard.press("ArrowRight")
+        assert pg.evaluate("document.body.dataset.current") == str(j)
+        box = pg.evaluate(NARROW_JS)
+        assert _on_screen(box["rule"], h), (j, box)
+    # the page's top: the header's title, in the window
+    pg.evaluate("window.scrollTo(0, 0)")
+    box = pg.evaluate(NARROW_JS)
+    assert box["title"].startswith("Kakuro walkthrough")
+    assert _on_screen(box["header"], h), box
+    pg.goto(path.as_uri())  # no step asked for: the page opens at its top
+    pg.wait_for_selector("body.ready")
+    assert pg.evaluate("window.scrollY") == 0
+    assert _on_screen(pg.evaluate(NARROW_JS)["header"], h)
+    pg.close()
+    assert errors == []

@@ -104,6 +104,11 @@ h1{font-size:19px;margin:0 0 2px}
 @media (max-width:900px){body{display:block;height:auto}.layout{flex-direction:column}
  .boardpane{flex:none}.boardwrap svg{height:auto}.side{flex:none}
  .steppane{flex:none;overflow:visible}header{max-height:none}}
+@media screen and (max-width:900px){
+ .summary div{white-space:normal}
+ .boardwrap{order:-1;margin-bottom:6px}
+ .boardwrap svg{max-height:85vh}
+ #current{max-height:45vh}}
 @media print{
  body{display:block;height:auto;background:#fff;font-size:11pt}
  header{max-height:none;overflow:visible}
@@ -643,6 +648,21 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     }
   }
 
+  // One column (narrow windows): the list does not scroll, the page does, so revealing a
+  // step in the list scrolled the whole page down to it, past the header, the board and
+  // the step's text (on a deep link, to the foot of a long list). There the page is
+  // scrolled, as little as it takes, to show the board and the step's text together; when
+  // both do not fit, the step's text (its start, when it is taller than the window).
+  var boardBox = document.querySelector(".boardwrap");
+  function oneColumn() { return !!pane && getComputedStyle(pane).overflowY === "visible"; }
+  function showStep() {
+    var b = boardBox.getBoundingClientRect(), c = curBox.getBoundingClientRect();
+    var vh = window.innerHeight, top = Math.min(b.top, c.top), bottom = Math.max(b.bottom, c.bottom);
+    if (bottom - top > vh) { top = c.top; bottom = c.bottom; }
+    var dy = bottom - top > vh || top < 0 ? top : bottom > vh ? bottom - vh : 0;
+    if (dy) window.scrollBy(0, dy);
+  }
+
   // ---- the chain stepper: positions [case, link] (link 0: the assumption) -----------
   var curBox = document.getElementById("current");
   var chainBox = document.getElementById("chain");
@@ -726,7 +746,10 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     showChain(k);
     curBox.scrollTop = 0;
     // the step panel above the list has its new height only now (a chain's is taller)
-    if (li && scroll !== false) reveal(li);
+    if (scroll !== false) {
+      if (oneColumn()) showStep();
+      else if (li) reveal(li);
+    }
     document.getElementById("prev").disabled = k === 0;
     document.getElementById("first").disabled = k === 0;
     document.getElementById("next").disabled = k === N;
@@ -796,7 +819,7 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     go(to);
   });
   var m = /^#(?:step-|s)(\d+)$/.exec(location.hash);
-  go(m ? +m[1] : 0);
+  go(m ? +m[1] : 0, !!m);  // the start leaves the page at its top (the header in view)
   document.body.classList.add("ready");
 })();
 """
