@@ -185,3 +185,32 @@ def test_the_reader_catches_what_the_issue_found():
     assert misreadings(p, [*steps[:steps.index(js)], bad])
     grouped = type(js)(**{**js.__dict__, "text": f"r1c1, {name} ({fact['candidates'][0]}) fit"})
     assert any("read as" in m for m in misreadings(p, [*steps[:steps.index(js)], grouped]))
+
+
+def test_a_sum_bounds_step_takes_every_digit_its_stated_bound_excludes():
+    """"r9c8 is at most 14 - 9 = 5; so 6 leaves r9c8" with 8 still in r9c8 misled a
+    reader: a sum-bounds step leaves no candidate of its cell outside the bounds it states
+    (on generated 9x9 Hard puzzles where it once did)."""
+    from deducer import api
+    from deducer.explain.engine import explain
+    from deducer.puzzle.combos import BIT, DIGITS
+
+    for seed in (2, 3):
+        p = api.generate(size="9x9", level="Hard", seed=seed)[0].puzzle
+        masks, index, seen = p.initial_masks(with_entries=True), p.index, 0
+        for s in explain(p).steps:
+            for r, c, d in s.placements:
+                masks[index[(r, c)]] = BIT[d]
+            for r, c, ds in s.eliminations:
+                for d in ds:
+                    masks[index[(r, c)]] &= ~BIT[d]
+            if s.rule != "sum-bounds":
+                continue
+            seen += 1
+            most = re.search(r"is at most [^=;]*= (\d+)", s.text)
+            least = re.search(r"is at least [^=;]*= (\d+)", s.text)
+            hi, lo = int(most.group(1)) if most else 9, int(least.group(1)) if least else 1
+            (r, c, _), = s.eliminations
+            left = DIGITS[masks[index[(r, c)]]]
+            assert all(lo <= d <= hi for d in left), (seed, s.n, s.text, left)
+        assert seen, seed

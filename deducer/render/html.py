@@ -657,7 +657,8 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
   function oneColumn() { return !!pane && getComputedStyle(pane).overflowY === "visible"; }
   function showStep() {
     var b = boardBox.getBoundingClientRect(), c = curBox.getBoundingClientRect();
-    var vh = window.innerHeight, top = Math.min(b.top, c.top), bottom = Math.max(b.bottom, c.bottom);
+    var vh = window.innerHeight;
+    var top = Math.min(b.top, c.top), bottom = Math.max(b.bottom, c.bottom);
     if (bottom - top > vh) { top = c.top; bottom = c.bottom; }
     var dy = bottom - top > vh || top < 0 ? top : bottom > vh ? bottom - vh : 0;
     if (dy) window.scrollBy(0, dy);

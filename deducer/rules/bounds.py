@@ -144,8 +144,12 @@ def sum_bounds(view, rid):
         used = [facts.get(j, free[j]) for j in others]
         lo, hi = _bounds(need, used)
         least, most = _extremes(used)
-        too_small = [d for d in digits if d < lo]
-        too_big = [d for d in digits if d > hi]
+        # every digit the stated bounds exclude goes, not only the digits grouped here: a
+        # sentence saying "at most 5" while 8 stays in the cell misleads its reader (the
+        # stated facts imply the rest too, so the proof holds for them)
+        too_small = [d for d in DIGITS[masks[i]] if d < lo]
+        too_big = [d for d in DIGITS[masks[i]] if d > hi]
+        assert set(digits) <= set(too_small + too_big)
         gone = 0
         for d in too_small + too_big:
             gone |= BIT[d]
