@@ -91,9 +91,10 @@ def sum_bounds(view, rid):
     can make, and at most the remaining sum minus the least they can make.
 
     The proof keeps the candidates of only those other cells whose candidates the bound
-    needs (a cell that may hold any digit not yet written in the run needs no fact). A
-    digit is taken only when the run would not rule it out with fewer of those facts than
-    its bound needs: then the sentence's arithmetic is exactly what the proof rests on.
+    needs (a cell that may hold any digit not yet written in the run needs no fact). The
+    bound is set by a digit the run would not rule out with fewer of those facts (so the
+    sentence's arithmetic is what the proof rests on); every digit outside the bound it
+    states then goes, so that no digit the sentence excludes stays in the cell.
     """
     need = view.remaining(rid)
     if need is None:
