@@ -230,3 +230,30 @@ def test_cli_bad_input_is_one_line_exit_2(capsys, cell, digit, fragment):
 
 def test_names_in_messages_are_cell_names():
     assert cell_name((3, 2)) == "r4c3"
+
+
+def test_a_steps_sentence_mentions_only_digits_the_answer_wrote():
+    """The answer keeps only the steps the target needs, and each is made again on the
+    board those leave: on a generated 10x10 Hard puzzle a kept step once said "3 and 8
+    written in" of a run where no kept step wrote 8."""
+    import re
+
+    from deducer import api
+
+    p = api.generate(size="10x10", level="Hard", seed=3)[0].puzzle
+    got = why(p, (5, 3), 7)
+    assert got.kind == EXPLAINED and got.steps
+    assert proofcheck.check_walkthrough(p, got.steps) == []
+    runs = {run.name: run for run in p.runs}
+    written: dict = dict(p.givens)
+    claim = re.compile(r"(r\d+c\d+[↓→] \d+/\d+) \([^()]*?((?<!\d)(?:\d, )*\d(?: and \d)?)"
+                       r" written in")
+    checked = 0
+    for s in got.steps:
+        for name, digits in claim.findall(s.text):
+            held = {written[rc] for rc in runs[name].coords if rc in written}
+            said = {int(d) for d in re.findall(r"\d", digits)}
+            assert said <= held, (s.n, s.text, sorted(held))
+            checked += 1
+        written.update({(r, c): d for r, c, d in s.placements})
+    assert checked

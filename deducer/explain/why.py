@@ -151,6 +151,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         other = _shortest(puzzle, shortcut, i, digit, must)
         if len(other) < len(kept):
             kept = other
+    kept = _reworded(puzzle, rules, kept, i, digit, must)
     steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
     in_marks = [s.n for s in steps if _in_marks(puzzle, s)]
     count = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
@@ -370,6 +371,51 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool) -> lis
         else:
             k += 1
     return kept
+
+
+def _reworded(puzzle: Puzzle, rules, kept: list, i: int, digit: int, must: bool) -> list:
+    """The kept steps made again, each by its rule on the board the kept steps before it
+    leave, so that a sentence mentions only what the answer has shown (a step's sentence
+    from the walkthrough could say "3 and 8 written in" of a digit a dropped step wrote).
+    A step made again may take more than it did (the board holds more candidates); the
+    kept steps as they were when a step cannot be made again (or the chain is a search's
+    step) or the result no longer proves the target."""
+    from .engine import Engine
+
+    by_id = {r.id: r for r in rules}
+    if any(by_id.get(s.rule) is None or by_id[s.rule].scope != "run" for s in kept):
+        return kept
+    run_id = {run.name: k for k, run in enumerate(puzzle.runs)}
+    index = puzzle.index
+    eng = Engine(puzzle, rules, use_entries=True)
+    out = []
+    for step in kept:
+        rule = by_id[step.rule]
+        place = {index[(r, c)]: d for r, c, d in step.placements}
+        elim = {index[(r, c)]: sum(BIT[d] for d in ds) for r, c, ds in step.eliminations}
+        made = None
+        # the runs the step names, then those through its cells (a single names none)
+        named = [run_id[n] for n in step.runs if n in run_id]
+        where = {(r, c) for r, c, _ in (*step.placements, *step.eliminations)}
+        where.update(tuple(rc) for rc in step.cells)
+        near = [k for k, run in enumerate(puzzle.runs)
+                if k not in named and where.intersection(run.coords)]
+        for rid in named + near:
+            for ded, effect in eng._effective(rule, rid):
+                got_place, got_elim, _ = effect
+                # a step that writes digits is the same step when it writes the same
+                # ones (what it took from their runs follows); else, when it takes at
+                # least what it took
+                if (all(got_place.get(j) == d for j, d in place.items()) if place else
+                        all(got_elim.get(j, 0) & m == m for j, m in elim.items())):
+                    made = eng._apply(rule, ded, effect, 0)
+                    break
+            if made is not None:
+                break
+        if made is None:
+            return kept
+        out.append(made)
+    return out if _proved(puzzle, out, i, digit, must) else kept
 
 
 def _renumbered(step, n: int):
