@@ -24,9 +24,10 @@ change nothing the player sees are applied silently:
 * a step that only narrows cells without marks (or drops combinations) is *reasoning*:
   bookkeeping a player without pencil marks does in their head. The hint gives the
   reasoning steps its own step rests on (the dependency closure back through each step's
-  proof, :func:`deducer.explain.why.closure`), in order, before it, and no other. So a
-  player without marks gets the next digit to write with the reasoning that gets there,
-  not one invisible elimination at a time.
+  proof, :func:`deducer.explain.why.closure`), in order, before it, and no other, each
+  made again on the board those steps alone leave (so no sentence names a digit a step
+  left out wrote). So a player without marks gets the next digit to write with the
+  reasoning that gets there, not one invisible elimination at a time.
 
 A placement is always a hint of its own, even when the player's marks already hold that
 digit alone: the cell is still empty, and later steps must not speak as if it were filled.
@@ -256,7 +257,32 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
         else:
             reasoning.append((step, ded, effect))
     chain = _support(puzzle, step, reasoning)
+    chain, step = _worded_alone(puzzle, rules, chain, step)
     return _warned(_deduction(level, rule, step, chain, skipped, shown, rules), warning)
+
+
+def _worded_alone(puzzle: Puzzle, rules, chain: list, target):
+    """The supporting steps and the hint's step made again on the board the supporting
+    steps alone leave (:func:`deducer.explain.why.reworded`), so that no sentence names a
+    digit a step the hint leaves out wrote; as they were if that board does not give the
+    same hint (the same digits written, or at least the same ones taken), proved."""
+    from .proofcheck import check_walkthrough
+    from .why import reworded
+
+    def same(out) -> bool:
+        new = out[-1]
+        if target.placements:
+            if sorted(new.placements) != sorted(target.placements):
+                return False
+        else:
+            took = {(r, c): set(ds) for r, c, ds in new.eliminations}
+            if any(not set(ds) <= took.get((r, c), set())
+                   for r, c, ds in target.eliminations):
+                return False
+        return check_walkthrough(puzzle, out) == []
+
+    out = reworded(puzzle, rules, [*chain, target], same)
+    return out[:-1], out[-1]
 
 
 def _warned(h: Hint, warning: str) -> Hint:

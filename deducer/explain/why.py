@@ -151,7 +151,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         other = _shortest(puzzle, shortcut, i, digit, must)
         if len(other) < len(kept):
             kept = other
-    kept = _reworded(puzzle, rules, kept, i, digit, must)
+    kept = reworded(puzzle, rules, kept, lambda out: _proved(puzzle, out, i, digit, must))
     steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
     in_marks = [s.n for s in steps if _in_marks(puzzle, s)]
     count = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
@@ -373,13 +373,13 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool) -> lis
     return kept
 
 
-def _reworded(puzzle: Puzzle, rules, kept: list, i: int, digit: int, must: bool) -> list:
+def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
     """The kept steps made again, each by its rule on the board the kept steps before it
     leave, so that a sentence mentions only what the answer has shown (a step's sentence
     from the walkthrough could say "3 and 8 written in" of a digit a dropped step wrote).
     A step made again may take more than it did (the board holds more candidates); the
     kept steps as they were when a step cannot be made again (or the chain is a search's
-    step) or the result no longer proves the target."""
+    step) or ``ok`` (the steps made again: do they still show what they must?) says no."""
     from .engine import Engine
 
     by_id = {r.id: r for r in rules}
@@ -415,7 +415,7 @@ def _reworded(puzzle: Puzzle, rules, kept: list, i: int, digit: int, must: bool)
         if made is None:
             return kept
         out.append(made)
-    return out if _proved(puzzle, out, i, digit, must) else kept
+    return out if ok(out) else kept
 
 
 def _renumbered(step, n: int):
