@@ -245,3 +245,17 @@ def test_an_unrated_walkthrough_says_why_it_stopped(capsys):
     code, out = _cli(capsys, "explain", k, "--name", "k6", "--max-steps", "10",
                      "--markdown", "-")
     assert "not rated: stopped after 10 steps" in out
+
+
+def test_rate_keeps_entries_unless_asked_to_leave_them_out(capsys):
+    """rate, as solve and explain, rates what is left of a half-filled grid; with
+    --ignore-entries it rates the bare puzzle (the same as the file without entries)."""
+    progress, bare = PUZZLES / "seed002-progress.txt", PUZZLES / "seed002-four.txt"
+    rows = {}
+    for name, argv in (("kept", [progress]), ("left out", [progress, "--ignore-entries"]),
+                       ("bare", [bare])):
+        code, out = _cli(capsys, "rate", *argv, "--json")
+        rows[name] = json.loads(out)["puzzles"][0]
+    assert rows["kept"]["steps"] < rows["bare"]["steps"]
+    for key in ("level", "score", "steps", "effort"):
+        assert rows["left out"][key] == rows["bare"][key], key

@@ -43,6 +43,9 @@ class Mistake:
             return f"{self.name} holds {self.digits[0]}, but {self.reason}"
         seen = "/".join(map(str, self.possible)) if self.possible else "?"
         if self.kind == "entry":
+            if len(self.possible) == 1:
+                return f"{self.name} holds {self.digits[0]}, but every solution found " \
+                       f"has {self.possible[0]} there"
             return f"{self.name} holds {self.digits[0]}, but no solution has it there " \
                    f"({seen} in the solutions found)"
         marks = ",".join(map(str, self.digits))

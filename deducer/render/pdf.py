@@ -340,9 +340,11 @@ def _summary(exp) -> str:
     r = exp.rating
     text = f"{len(exp.steps)} steps"
     if r is not None and r.level is not None:
-        text = (f"Level {r.level}, score {r.score:g}: hardest step {r.max_weight:g} (step "
-                f"{r.level_step}), narrowest at step {r.narrowest_step}, effort {r.effort}, "
-                + text)
+        # "hardest step 2 (step 36)" read as if step 2 were the hardest: the weight is
+        # named as one
+        text = (f"Level {r.level} (from step {r.level_step}), score {r.score:g}, hardest "
+                f"step's weight {r.max_weight:g}, narrowest at step {r.narrowest_step}, "
+                f"effort {r.effort}, " + text)
     elif r is not None:
         text = "Not rated: " + text
     if exp.status != "solved":

@@ -72,6 +72,9 @@ def add_parser(sub) -> None:
     p.add_argument("--why", action="store_true",
                    help="say for each rated puzzle which step set its level and where the "
                         "solve is narrowest (the step with fewest easy moves open)")
+    p.add_argument("--ignore-entries", action="store_true",
+                   help="rate the bare puzzle, leaving out a player's entries (by default, as "
+                        "solve and explain do, entries are kept and what is left is rated)")
     p.add_argument("--no-timing", action="store_true",
                    help="leave 'seconds' empty in --out rows, so that two runs give "
                         "byte-identical files")
@@ -130,7 +133,7 @@ def rate_one(settings: tuple, task) -> dict:
     from ...explain.engine import explain
     from ..batch.inputs import load
 
-    fmt, rule_files, disable, timeout = settings
+    fmt, rule_files, disable, timeout, ignore_entries = settings
     row = _blank(task)
     if task.error is not None:
         row.update(status=UNREADABLE, error=task.error)
@@ -139,7 +142,8 @@ def rate_one(settings: tuple, task) -> dict:
     try:
         puzzle = load(task, fmt)
         row.update(rows=puzzle.rows, cols=puzzle.cols, cells=len(puzzle.whites))
-        exp = explain(puzzle, _ladder(rule_files, disable), timeout=timeout)
+        exp = explain(puzzle, _ladder(rule_files, disable), timeout=timeout,
+                      use_entries=not ignore_entries)
     except DeducerError as e:
         where = task.path or task.label
         # unreadable puzzle, or (once read) a rule file's fault, such as a false deduction
@@ -198,9 +202,10 @@ def _raw_cells(row: dict) -> list[str]:
         fallback.append(f"trial x{row['trial']}")
     if row["guessing"]:
         fallback.append(f"guessing x{row['guessing']}")
-    hardest = f"{row['max_weight']:g}" + (f" {row['hardest_rule']}" if row["hardest_rule"]
-                                           else "")
-    return [row["file"], size, row["status"], row["level"], f"{row['score']:g}", hardest,
+    # one decimal in the table, so that the columns line up (2 beside 1.8 did not)
+    hardest = f"{row['max_weight']:.1f}" + (f" {row['hardest_rule']}" if row["hardest_rule"]
+                                             else "")
+    return [row["file"], size, row["status"], row["level"], f"{row['score']:.1f}", hardest,
             str(row["effort"]), str(row["steps"]), str(row["chain"] or "-"),
             ", ".join(fallback) or "-"]
 
@@ -331,7 +336,8 @@ def run(args) -> int:
                                    "--force to start over)", path=args.out)
             counts[row.get("status")] += 1
         tasks = tasks[kept:]
-    func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout))
+    func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout,
+                              args.ignore_entries))
     on_fail = partial(failed_row, args.timeout)
     if settings.engine == "dask":  # its workers may not see this machine's files
         tasks = Embedded(tasks)  # type: ignore[assignment]  # reads as the task list

@@ -127,13 +127,17 @@ def _book_entries(args) -> list:
     from ...solve.search import solve
 
     entries = []
+    # a file is named by its name, or by the path given when two files share a name
+    # (lib/med/0001.txt and lib/hard/0001.txt were both "0001.txt")
+    names = [Path(path).name for path in args.puzzles]
     for path in args.puzzles:
         if path == "-":
             raise DeducerError("--pdf reads puzzle files, not standard input")
         puzzles = ([formats.load(path, args.format, name=args.name)] if args.name
                    else formats.load_all(path, args.format))
+        shown = Path(path).name if names.count(Path(path).name) == 1 else str(path)
         for p in puzzles:
-            label = Path(path).name + (f": {p.name}" if p.name and len(puzzles) > 1 else "")
+            label = shown + (f": {p.name}" if p.name and len(puzzles) > 1 else "")
             res = solve(p.without_progress(), max_solutions=2)
             if not res.solutions:
                 raise DeducerError(f"no solution to print: {res.reason or 'none found'}",
