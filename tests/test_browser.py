@@ -453,6 +453,12 @@ def test_narrow_window_shows_header_board_and_current_step(browser, size, tmp_pa
         assert pg.evaluate("document.body.dataset.current") == str(j)
         box = pg.evaluate(NARROW_JS)
         assert _on_screen(box["rule"], h), (j, box)
+    # a step tapped in the list (far below the board) is shown on the board, on screen
+    tap = min(k + 12, len(exp.steps))
+    pg.click(f'#steps li[data-step="{tap}"]')
+    assert pg.evaluate("document.body.dataset.current") == str(tap)
+    box = pg.evaluate(NARROW_JS)
+    assert _on_screen(box["rule"], h), (tap, box)
     # the page's top: the header's title, in the window
     pg.evaluate("window.scrollTo(0, 0)")
     box = pg.evaluate(NARROW_JS)

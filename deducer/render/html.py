@@ -792,7 +792,11 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     document.querySelectorAll("details").forEach(function (d) { d.open = true; });
   });
   items.forEach(function (li) {
-    li.addEventListener("click", function () { go(+li.getAttribute("data-step"), false); });
+    li.addEventListener("click", function () {
+      go(+li.getAttribute("data-step"), false);
+      // one column: the board is far above the list; a tapped step is shown on it
+      if (oneColumn()) showStep();
+    });
   });
   document.querySelectorAll("a[data-goto]").forEach(function (a) {
     a.addEventListener("click", function (ev) {
