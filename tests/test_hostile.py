@@ -326,6 +326,27 @@ def test_generate_refuses_bad_output_places(tmp_path, argv, says):
     assert r.returncode == 2 and says in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
 
 
+def test_generate_adds_a_second_batch_after_the_first(tmp_path, capsys):
+    """A folder that holds a batch is refused with the number to go on from; --first N
+    numbers the new files from N and leaves the first batch as it was."""
+    lib = tmp_path / "lib"
+    code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "1", "--count", "2",
+                       "--out", lib, "--no-progress")
+    assert code == 0, err
+    before = {p.name: p.read_bytes() for p in lib.iterdir()}
+    code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "2", "--count", "2",
+                       "--out", lib, "--no-progress")
+    assert code == 2 and "pass --first 3 to add the new puzzles after them" in err
+    code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "2", "--count", "2",
+                       "--out", lib, "--first", "3", "--no-progress")
+    assert code == 0, err
+    assert sorted(p.name for p in lib.iterdir()) == ["0001.txt", "0002.txt", "0003.txt",
+                                                     "0004.txt"]
+    assert all((lib / n).read_bytes() == b for n, b in before.items())
+    code, _, err = cli(capsys, "generate", "--size", "6x6", "--first", "0", "--out", lib)
+    assert code == 2 and "--first must be 1 or more" in err
+
+
 def test_generate_checks_every_output_before_making_any(tmp_path, capsys):
     ex = tmp_path / "ex"
     ex.mkdir()

@@ -39,6 +39,9 @@ def add_parser(sub) -> None:
     p.add_argument("--count", type=int, default=1, metavar="N", help="how many (default 1)")
     p.add_argument("--seed", type=int, help="random seed (default: a random one, printed)")
     p.add_argument("--out", metavar="DIR", help="write DIR/0001.txt, DIR/0002.txt, ...")
+    p.add_argument("--first", type=int, default=1, metavar="N",
+                   help="number the --out files from N (default 1): a second batch in the "
+                        "same folder goes on after the first")
     p.add_argument("--format", default="pipe", help="format of the files written "
                    "(default pipe; any writable format)")
     p.add_argument("--jsonl", metavar="FILE", help="one JSON object per puzzle (puzzle, "
@@ -145,7 +148,9 @@ def plan_outputs(args, ext: str) -> int:
                            "'deducer: seed N' when it started)")
     if args.resume and not args.out and args.jsonl in (None, "-"):
         raise DeducerError("--resume goes with --out or --jsonl FILE")
-    names = [f"{k + 1:04d}.{ext}" for k in range(args.count)]
+    if args.first < 1:
+        raise DeducerError("--first must be 1 or more")
+    names = [f"{k + args.first:04d}.{ext}" for k in range(args.count)]
     start = args.count
     if args.out:
         out = Path(args.out)
@@ -163,8 +168,12 @@ def plan_outputs(args, ext: str) -> int:
         if clash and not args.force and not args.resume:
             shown = ", ".join(clash[:3]) + (f" and {len(clash) - 3} more" if len(clash) > 3
                                             else "")
-            raise DeducerError(f"already holds {shown}; pass --resume to go on where a run "
-                               "stopped, or --force to overwrite", path=args.out)
+            taken = [int(n.split(".")[0]) for n in have
+                     if n.endswith(f".{ext}") and n.split(".")[0].isdigit()]
+            after = max(taken, default=0) + 1
+            raise DeducerError(f"already holds {shown}; pass --first {after} to add the new "
+                               "puzzles after them, --resume to go on where a run stopped, "
+                               "or --force to overwrite", path=args.out)
     if args.jsonl not in (None, "-"):
         if args.out and os.path.realpath(os.path.dirname(os.path.abspath(args.jsonl))) == \
                 os.path.realpath(args.out) and os.path.basename(args.jsonl) in names:
@@ -251,7 +260,7 @@ def run(args) -> int:
             levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
             text = formats.dumps(res.puzzle, args.format)
             if out_dir is not None:
-                target = out_dir / f"{res.index + 1:04d}.{ext}"
+                target = out_dir / f"{res.index + args.first:04d}.{ext}"
                 written.append(target)
                 if not (args.resume and target.exists()):  # made before: the same puzzle
                     write_output(target, text, force=args.force)
