@@ -419,7 +419,9 @@ def test_hint_keeps_its_timeout(tmp_path):
     assert h.kind == "timeout" and "time limit" in h.text
     (tmp_path / "u.txt").write_text(unclued_text(), encoding="utf-8")
     r = deducer("hint", "u.txt", "--timeout", "1", cwd=tmp_path)
-    assert r.returncode == 4 and "time limit" in r.stdout, r.stderr
+    # the hint's own answer, or on a loaded machine the backstop's line a second later:
+    # either way exit 4 and the time limit named
+    assert r.returncode == 4 and "time limit" in r.stdout + r.stderr, r.stderr
 
 
 # ------------------------------------------------------------------ the play server
