@@ -242,6 +242,12 @@ def test_an_unrated_walkthrough_says_why_it_stopped(capsys):
                      "--max-steps", "30")
     assert "rule 'sum-parity-unsound' made a false deduction at step 30" in out
     assert "no solution" not in out and "30. Sum parity (unsound)" in out
+    # asked for more steps, the walkthrough still ends at the false one (what came after
+    # built on it)
+    code, out = _cli(capsys, "explain", k, "--name", "k6", "--rules", unsound,
+                     "--max-steps", "35")
+    assert "30. Sum parity (unsound)" in out and "31." not in out
+    assert "made a false deduction at step 30" in out
     code, out = _cli(capsys, "explain", k, "--name", "k6", "--max-steps", "10",
                      "--markdown", "-")
     assert "not rated: stopped after 10 steps" in out

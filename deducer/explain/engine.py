@@ -539,6 +539,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     eng = Engine(puzzle, rules, use_entries=use_entries, deadline=deadline, max_steps=max_steps)
     status = eng.run()
     masks = eng.state.masks
+    steps = eng.steps
     message = ""
     sols: list[list[int]] = []
     if status == SOLVED:
@@ -570,12 +571,13 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
         false = _false_step(puzzle, eng.steps, use_entries) \
             if res.status == SolveStatus.NONE else None
         if false is not None:
-            # the grid reached has no solution, but the puzzle has one: a step was false
-            # (a rule author replaying a failing test with --max-steps sees the steps)
-            said = (f"stopped after {len(eng.steps)} steps (the most steps asked for)"
-                    if stopped else "the active rules found no further deduction")
-            message = (f"{said}; rule {false.rule!r} made a false deduction at step "
-                       f"{false.n}: the puzzle has a solution it rules out")
+            # the grid reached has no solution, but the puzzle has one: a step was false.
+            # The walkthrough ends at that step (what came after built on it), so that a
+            # rule author replaying a failing test with --max-steps sees the steps up to it
+            steps = eng.steps[:false.n]
+            masks = _replayed(puzzle, steps, use_entries)
+            message = (f"rule {false.rule!r} made a false deduction at step {false.n}: the "
+                       "puzzle has a solution it rules out; the walkthrough stops there")
         elif res.status == SolveStatus.NONE:
             status, message = NONE, str(res.reason)
         elif len(res.solutions) > 1:
@@ -585,7 +587,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
             message = f"stopped after {len(eng.steps)} steps (the most steps asked for)"
         else:
             message = "the active rules found no further deduction"
-    return Explanation(puzzle, status, eng.steps, masks, message, sols, rules)
+    return Explanation(puzzle, status, steps, masks, message, sols, rules)
 
 
 def _several_message(puzzle: Puzzle, sols: list[list[int]]) -> str:
@@ -625,16 +627,29 @@ def _false_step(puzzle: Puzzle, steps: list[Step], use_entries: bool, *,
                                   timeout=30).solutions:
         return None
     masks = puzzle.initial_masks(with_entries=use_entries)
-    index = puzzle.index
     for step in steps:
-        for r, c, d in step.placements:
-            masks[index[(r, c)]] = BIT[d]
-        for r, c, ds in step.eliminations:
-            for d in ds:
-                masks[index[(r, c)]] &= ~BIT[d]
+        _replay(puzzle, step, masks)
         if not solve(puzzle, max_solutions=1, masks=masks, timeout=30).solutions:
             return step
     return None
+
+
+def _replay(puzzle: Puzzle, step: Step, masks: list[int]) -> None:
+    """Make a logged step's placements and eliminations on ``masks``."""
+    index = puzzle.index
+    for r, c, d in step.placements:
+        masks[index[(r, c)]] = BIT[d]
+    for r, c, ds in step.eliminations:
+        for d in ds:
+            masks[index[(r, c)]] &= ~BIT[d]
+
+
+def _replayed(puzzle: Puzzle, steps: list[Step], use_entries: bool) -> list[int]:
+    """The candidates the logged ``steps`` leave, from the grid as given."""
+    masks = puzzle.initial_masks(with_entries=use_entries)
+    for step in steps:
+        _replay(puzzle, step, masks)
+    return masks
 
 
 def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],

@@ -230,7 +230,7 @@ def _summary(explanation) -> str:
     items: list[tuple[str, str]] = []
     if rating is not None and rating.level is None:
         why = unrated_reason(explanation.status, explanation.message)
-        items.append(("Level", f"not rated ({escape(why)})"))
+        items.append(("Level", f"not rated: {escape(why)}"))
     elif rating is not None:
         level = escape(rating.level)
         if rating.level_step is not None:
@@ -278,7 +278,11 @@ def _status(explanation) -> str:
     elif st == "none":
         line, bad = f"No solution: {explanation.message}", True
     else:
-        line, bad = f"Stopped after {n} steps: {explanation.message or st}", True
+        said = explanation.message or st
+        # "Stopped after 10 steps: stopped after 10 steps (...)" said it twice
+        line = said[:1].upper() + said[1:] if said.startswith("stopped after") else \
+            f"Stopped after {n} steps: {said}"
+        bad = True
     return f'<p class="status{" bad" if bad else ""}">{escape(line)}</p>'
 
 

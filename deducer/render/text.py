@@ -71,8 +71,10 @@ def rating_line(rating, status: str | None = None, message: str | None = None) -
     if rating is None:
         return "not rated"
     if rating.level is None:
-        return (f"not rated: {unrated_reason(status, message)} ({rating.steps} "
-                f"step{'s' if rating.steps != 1 else ''}; rater v{rating.version})")
+        why = unrated_reason(status, message)
+        steps = "" if why.startswith("stopped after") else \
+            f"{rating.steps} step{'s' if rating.steps != 1 else ''}; "  # said already
+        return f"not rated: {why} ({steps}rater v{rating.version})"
     return (f"{rating.level}, score {rating.score:g} (hardest step {rating.max_weight:g}, "
             f"effort {rating.effort}, {rating.steps} steps; {rating.why()}; "
             f"rater v{rating.version})")
