@@ -265,3 +265,20 @@ def test_rate_keeps_entries_unless_asked_to_leave_them_out(capsys):
     assert rows["kept"]["steps"] < rows["bare"]["steps"]
     for key in ("level", "score", "steps", "effort"):
         assert rows["left out"][key] == rows["bare"][key], key
+
+
+def test_rate_resume_refuses_rows_made_with_other_options(tmp_path, capsys):
+    """Rows rated with entries kept and rows rated without them do not compare: --resume
+    with other options is refused (with the same, it goes on)."""
+    out = tmp_path / "rows.jsonl"
+    progress = PUZZLES / "seed002-progress.txt"
+    code, _ = _cli(capsys, "rate", progress, "--out", out)
+    code = main(["rate", str(progress), "--out", str(out), "--resume", "--ignore-entries"])
+    err = capsys.readouterr().err
+    assert code == 2 and "rated with no options, this run with --ignore-entries" in err
+    out2 = tmp_path / "rows2.jsonl"
+    for extra in ([], ["--resume"]):
+        code = main(["rate", str(progress), "--out", str(out2), "--ignore-entries", *extra])
+        assert code == 0, capsys.readouterr().err
+    rows = [json.loads(line) for line in out2.read_text().splitlines()]
+    assert [r["options"] for r in rows] == ["--ignore-entries"]

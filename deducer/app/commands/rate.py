@@ -175,15 +175,25 @@ def failed_row(timeout: float | None, task, kind: str, message: str) -> dict:
 
 
 # ---------------------------------------------------------------------------- output
-def out_row(row: dict, timing: bool = True) -> dict:
-    """The row of an ``--out`` file (the issue's columns, in a fixed order)."""
+def options_of(args) -> str:
+    """The options that change what a row says, as given ('' for none): rows made with
+    other ones do not belong in the same file (``--resume`` refuses them)."""
+    parts = ["--ignore-entries"] if args.ignore_entries else []
+    parts += [f"--rules {r}" for r in args.rules] + [f"--disable {d}" for d in args.disable]
+    return " ".join(parts)
+
+
+def out_row(row: dict, timing: bool = True, options: str = "") -> dict:
+    """The row of an ``--out`` file (the issue's columns, in a fixed order; ``options``,
+    when any were given, last)."""
     return {"source": row["file"], "status": row["status"], "level": row["level"],
             "hardest": row["hardest_rule"], "weight": row["max_weight"],
             "effort": row["effort"], "steps": row["steps"], "chain": row["chain"],
             "trial": row["trial"], "guessing": row["guessing"], "rows": row["rows"],
             "cols": row["cols"], "cells": row["cells"], "rater": row["rater"],
             "seconds": row["seconds"] if timing else None, "error": row["error"],
-            "score": row["score"], "why": row["why"]}
+            "score": row["score"], "why": row["why"],
+            **({"options": options} if options else {})}
 
 
 def _cells(row: dict) -> list[str]:
@@ -328,6 +338,12 @@ def run(args) -> int:
                 raise DeducerError(f"row {k + 1} is for {row.get('source')!r} but the inputs "
                                    f"give {given!r} there: not the same inputs, so not "
                                    "resumable (use --force to start over)", path=args.out)
+            if row.get("options", "") != options_of(args):
+                sink.close(False)
+                was = row.get("options") or "no options"
+                raise DeducerError(f"row {k + 1} was rated with {was}, this run with "
+                                   f"{options_of(args) or 'no options'}: the rows would not "
+                                   "compare (use --force to start over)", path=args.out)
             if row.get("rater") != RATER_VERSION:
                 sink.close(False)
                 raise DeducerError(f"row {k + 1} was rated by rater version "
@@ -348,7 +364,7 @@ def run(args) -> int:
         for row in batch_run(func, tasks, settings, on_fail, tick=bar):
             counts[row["status"]] += 1
             if sink is not None:
-                sink.write(out_row(row, timing=not args.no_timing))
+                sink.write(out_row(row, timing=not args.no_timing, options=options_of(args)))
             else:
                 rows.append(row)
         complete = True
