@@ -312,3 +312,30 @@ def test_rate_refuses_rows_over_a_puzzle_of_the_folder_it_rates(tmp_path, capsys
         code, out, err = cli(["rate", lib, "--out", rows, *extra], capsys)
         assert code == 0, err
         assert len(rows.read_text().splitlines()) == 2  # the two puzzles, not the rows
+
+
+@pytest.mark.parametrize("argv", [
+    ["render", "{p}", "--svg", "{other}", "--force"],
+    ["explain", "{p}", "--markdown", "{other}", "--force"],
+    ["rate", "{p}", "--out", "{other}", "--force"],
+])
+def test_a_picture_walkthrough_or_rows_never_replace_a_puzzle(tmp_path, capsys, argv):
+    """A forgotten output name (render --pdf a.txt b.txt) made --force turn a puzzle into
+    a PDF: outputs that are not puzzles are never written over one."""
+    puzzle, other = tmp_path / "mine.txt", tmp_path / "other.kakuro"
+    puzzle.write_bytes(FOUR.read_bytes())
+    other.write_bytes((PUZZLES / "seed001-small.kakuro").read_bytes())
+    before = digest(other)
+    code, out, err = cli([a.format(p=puzzle, other=other) for a in argv], capsys)
+    assert code == 2
+    one_error_line(err, "holds a puzzle", "--force does not write over a puzzle")
+    assert digest(other) == before
+
+
+def test_force_still_replaces_an_earlier_walkthrough_and_rows(tmp_path, capsys):
+    md, rows = tmp_path / "w.md", tmp_path / "r.jsonl"
+    for _ in range(2):
+        code, _, err = cli(["explain", FOUR, "--markdown", md, "--force"], capsys)
+        assert code == 0, err
+        code, _, err = cli(["rate", FOUR, "--out", rows, "--force"], capsys)
+        assert code == 0, err

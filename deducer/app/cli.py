@@ -164,6 +164,28 @@ def read_puzzle(args, path: str | None = None):
     return formats.load(path, args.format, name=args.name)
 
 
+def not_over_a_puzzle(outputs: dict[str, str | None]) -> None:
+    """Refuse an output of a walkthrough, a picture or rows whose file already holds a
+    puzzle, ``--force`` or not: a forgotten output name (``render --pdf a.txt b.txt``)
+    would otherwise turn a puzzle into a PDF."""
+    from ..puzzle import formats
+    from ..puzzle.fileio import MAX_BYTES
+
+    for flag, path in outputs.items():
+        if path in (None, "-") or not os.path.isfile(path):
+            continue
+        try:
+            if os.path.getsize(path) > MAX_BYTES:
+                continue
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            formats.detect(text, path)
+        except (OSError, UnicodeDecodeError, DeducerError, RecursionError):
+            continue  # not a puzzle deducer reads (a picture, rows, a walkthrough)
+        raise DeducerError(f"holds a puzzle, which {flag} would replace: name another "
+                           "output file (--force does not write over a puzzle)", path=path)
+
+
 def emit(text: str, output: str | None = None, force: bool = False) -> None:
     """Print ``text`` or write it to ``output`` (atomically, refusing to overwrite)."""
     if output in (None, "-"):

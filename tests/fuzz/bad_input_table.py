@@ -200,6 +200,8 @@ CASES = [
      {"lib/a.txt": FOUR, "lib/b.txt": FOUR}, ["rate", "lib", "--out", "lib/b.txt", "--force"]),
     ("explain --markdown naming the puzzle it reads, even with --force", {"a.txt": FOUR},
      ["explain", "a.txt", "--markdown", "a.txt", "--force"]),
+    ("render --pdf naming a puzzle that is not an input (a forgotten output name), --force",
+     {"a.txt": FOUR, "b.txt": FOUR}, ["render", "--pdf", "a.txt", "b.txt", "--force"]),
     ("convert -o naming its input, even with --force", {"a.txt": FOUR},
      ["convert", "a.txt", "--to", "json", "-o", "a.txt", "--force"]),
     ("--out inside the folder rated (its rows are not read), then --resume",

@@ -10,6 +10,7 @@ from ..cli import (
     add_puzzle_args,
     emit,
     is_url,
+    not_over_a_puzzle,
     read_puzzle,
     screen_renderer,
 )
@@ -107,8 +108,9 @@ def run(args) -> int:
     from ...puzzle.fileio import check_outputs
 
     # every output checked before the work, and before writing any
-    check_outputs({"--markdown": args.markdown, "--html": args.html}, force=args.force,
-                  inputs=[args.puzzle])
+    outputs = {"--markdown": args.markdown, "--html": args.html}
+    check_outputs(outputs, force=args.force, inputs=[args.puzzle])
+    not_over_a_puzzle(outputs)
     exp = explain(puzzle, rules, timeout=args.timeout, max_steps=args.max_steps)
     titled = puzzle
     if puzzle.name is None and args.puzzle != "-" and not is_url(args.puzzle):

@@ -10,7 +10,15 @@ import sys
 from functools import partial
 
 from ...solve.status import ExplainStatus
-from ..cli import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, emit
+from ..cli import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    emit,
+    not_over_a_puzzle,
+)
 from .explain import add_rule_args, check_timeout
 
 #: rate limits each puzzle with --timeout, not the whole command (see cli.main)
@@ -320,6 +328,7 @@ def run(args) -> int:
         outputs = [args.out, RowFile.journal_of(args.out, out_fmt)]
     # inputs first: an output that is also an input is refused before it is opened
     found = find(args.puzzles, fmt, args.name, outputs=outputs)
+    not_over_a_puzzle({"--out": args.out})  # after find's own, more precise, refusals
     tasks = found.tasks
     sink = None
     if args.out:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import EXIT_OK, add_puzzle_args, emit, read_puzzle, shielded
+from ..cli import EXIT_OK, add_puzzle_args, emit, not_over_a_puzzle, read_puzzle, shielded
 
 
 def add_parser(sub) -> None:
@@ -61,8 +61,9 @@ def run(args) -> int:
         raise DeducerError("only one output can go to standard output")
     from ...puzzle.fileio import check_outputs
 
-    check_outputs({"--svg": args.svg, "--png": args.png, "--html": args.html,
-                   "--pdf": args.pdf}, force=args.force, inputs=args.puzzles)
+    drawn = {"--svg": args.svg, "--png": args.png, "--html": args.html, "--pdf": args.pdf}
+    check_outputs(drawn, force=args.force, inputs=args.puzzles)
+    not_over_a_puzzle(drawn)
     if args.step is not None and args.step < 0:
         raise DeducerError("--step must be 0 (the start) or more")
 
