@@ -297,8 +297,10 @@ def summary(counts: dict, total: int, kept: int, out: str, skipped: int = 0) -> 
              (ERROR, "rule errors"), (FAILED, "failed"))
     parts = [f"{counts[s]} {label}" for s, label in names if counts.get(s)]
     resumed = f" ({kept} kept from before)" if kept else ""
-    skip = f"; {skipped} files skipped (no puzzle)" if skipped else ""
-    return f"{total} puzzles{resumed}: {', '.join(parts) or 'none'}{skip}; rows in {out}\n"
+    skip = f"; {skipped} file{'s' if skipped != 1 else ''} skipped (no puzzle)" \
+        if skipped else ""
+    return (f"{total} puzzle{'s' if total != 1 else ''}{resumed}: "
+            f"{', '.join(parts) or 'none'}{skip}; rows in {out}\n")
 
 
 # ---------------------------------------------------------------------------- run

@@ -60,8 +60,13 @@ def run(args) -> int:
         raise DeducerError(f"{args.digit!r} is not a digit 1-9")
     puzzle = read_puzzle(args)
     rules = load_rules(args)
-    answer = why(puzzle, cell, int(args.digit), must=args.must, rules=rules,
-                 timeout=args.timeout)
+    from ...errors import PuzzleError
+
+    try:
+        answer = why(puzzle, cell, int(args.digit), must=args.must, rules=rules,
+                     timeout=args.timeout)
+    except PuzzleError as e:  # a cell of the grid that is not white: name the file
+        raise e.located(args.puzzle) if args.puzzle != "-" else e from None
     emit(dumps(answer.to_json()) if args.json else answer.text + "\n")
     if answer.kind == EXPLAINED:
         return EXIT_OK
