@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..puzzle.model import Puzzle
 from . import Renderer
-from .walk import NOTATION, chain_cases, chain_conclusion, step_text, step_title
+from .walk import BOARD_KEY, NOTATION, chain_cases, chain_conclusion, step_text, step_title
 
 
 def clue_text(sq) -> str:
@@ -173,7 +173,7 @@ class TextRenderer(Renderer):
         return "\n".join(parts) + "\n"
 
     def walkthrough(self, puzzle, explanation) -> str:
-        parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries})]
+        parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}), BOARD_KEY]
         if explanation.steps:  # the legend of the names the steps use, as on a terminal
             parts.append(NOTATION)
         parts.append("")

@@ -21,6 +21,10 @@ NOTATION = (
     "from r1c3. 1+2+4 is a combination: the digits a run uses, in any order."
 )
 
+#: how to read a board drawn in plain text (the text and Markdown walkthroughs)
+BOARD_KEY = ("Clues read down\\across (16\\ is a down clue, \\12 an across one); # is a "
+             "blank square, . a cell to fill.")
+
 #: a step this easy (the Easy level's hardest weight) may be grouped with its neighbours
 EASY_WEIGHT = 1.6
 #: shortest stretch of one easy rule that gets a group heading
