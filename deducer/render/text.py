@@ -127,11 +127,18 @@ def chain_lines(step, indent: str) -> list[str]:
 
 
 def end_grid(explanation) -> str:
-    """The final grid: digits where decided (``.`` where still open)."""
+    """The final grid: the digits written in (given, entered, or placed by a step), ``.``
+    where still open. A cell a walk that stopped early narrowed to one digit without
+    writing it stays open: no step wrote it."""
     from ..puzzle.combos import SINGLE
 
     puzzle = explanation.puzzle
-    return draw_grid(puzzle, [SINGLE[m] for m in explanation.masks])
+    if explanation.status == "solved":
+        return draw_grid(puzzle, [SINGLE[m] for m in explanation.masks])
+    written = {**puzzle.givens, **puzzle.entries}
+    for s in explanation.steps:
+        written.update({(r, c): d for r, c, d in s.placements})
+    return draw_grid(puzzle, [written.get(rc, 0) for rc in puzzle.whites])
 
 
 def write_solve(puzzle, result, write) -> None:
