@@ -351,26 +351,39 @@ def _proved(puzzle: Puzzle, steps: list, i: int, digit: int, must: bool) -> bool
 
 def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool) -> list:
     """The closure of ``path`` (the whole path if the closure fails the checker), then
-    steps dropped one at a time, earliest first, while the rest still proves the target."""
-    seeds = {len(path) - 1}
-    if must:  # every step that took another digit out of the cell
-        name = cell_name(puzzle.whites[i])
-        seeds |= {k for k, s in enumerate(path)
-                  if any(cell_name((r, c)) == name for r, c, _ in s.eliminations)}
-    kept = closure(puzzle, path, seeds)
+    steps dropped one at a time, earliest first, while the rest still proves the target;
+    after a pass that dropped some, the closure of what is left, and another pass (within
+    a budget)."""
+    name = cell_name(puzzle.whites[i])
+
+    def closed(steps: list) -> list:
+        seeds = {len(steps) - 1}
+        if must:  # every step that took another digit out of the cell
+            seeds |= {k for k, s in enumerate(steps)
+                      if any(cell_name((r, c)) == name for r, c, _ in s.eliminations)}
+        return closure(puzzle, steps, seeds)
+
+    kept = closed(path)
     if not _proved(puzzle, kept, i, digit, must):
         return list(path)
     budget = SHORTEN_BUDGET
     stop = time.perf_counter() + SHORTEN_SECONDS
-    k = 0
-    while k < len(kept) - 1 and budget > 0 and time.perf_counter() < stop:
-        trial = kept[:k] + kept[k + 1:]
-        budget -= 1
-        if _proved(puzzle, trial, i, digit, must):
-            kept = trial
-        else:
-            k += 1
-    return kept
+    # a step only an unneeded later step rested on leaves the closure once that later
+    # step has gone (one pass left 23 steps of a --must answer that 10 make)
+    while True:
+        k, before = 0, len(kept)
+        while k < len(kept) - 1 and budget > 0 and time.perf_counter() < stop:
+            trial = kept[:k] + kept[k + 1:]
+            budget -= 1
+            if _proved(puzzle, trial, i, digit, must):
+                kept = trial
+            else:
+                k += 1
+        if len(kept) == before:
+            return kept
+        tighter = closed(kept)
+        if len(tighter) < len(kept) and _proved(puzzle, tighter, i, digit, must):
+            kept = tighter
 
 
 def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
