@@ -265,3 +265,14 @@ def test_must_keeps_only_the_steps_that_lead_there():
     got = why(load(K2), (3, 2), 7, must=True)
     assert got.kind == EXPLAINED and len(got.steps) <= 10
     assert proofcheck.check_walkthrough(load(K2), got.steps) == []
+
+
+def test_a_digit_in_the_run_is_answered_even_when_the_entries_leave_no_solution():
+    """r2c2 = 1 is wrong (the grid has no solution with it), yet 'why not 1 in r3c2' is
+    answered by the run's rule rather than 'the grid has no solution'."""
+    from deducer.puzzle.formats import loads
+
+    wrong = loads("\\|5\\|16\\\n\\|1| \n\\12| | \n")
+    got = why(wrong, (2, 1), 1)
+    assert got.kind == EXPLAINED and got.steps == []
+    assert got.closing == "So 1 cannot go in r3c2: r2c2, in the same run r1c2↓ 5/2, holds it."

@@ -115,6 +115,14 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     if written is not None:
         what = "given" if cell in puzzle.givens else "written in"
         return answer(WRITTEN, f"{name} holds {written} ({what}).")
+    written_in_run = {**puzzle.entries, **puzzle.givens}
+    if not must and any(written_in_run.get(rc) == digit for run in puzzle.runs
+                        if cell in run.coords for rc in run.coords if rc != cell):
+        # the rule of a run answers it, whatever else the grid holds (even a grid whose
+        # entries leave no solution)
+        return answer(EXPLAINED, f"Why {digit} cannot go in {name}: the grid as given shows "
+                      "it, before any step.", steps=[], path=0, in_marks=[],
+                      closing=_at_start(puzzle, cell, digit, must))
     res = solve(puzzle, max_solutions=2, use_entries=True, timeout=timeout)
     if not res.solutions:
         if res.status == "none":
