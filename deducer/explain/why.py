@@ -111,6 +111,14 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     def answer(kind: str, message: str, **kw) -> Why:
         return Why(kind, cell, digit, must, message, **kw)
 
+    head = f"Why {name} must be {digit}" if must else f"Why {digit} cannot go in {name}"
+
+    def from_the_grid() -> Why:
+        """The answer the digits written in the cell's runs give, with no step."""
+        return answer(EXPLAINED, f"{head}: the grid as given shows it, before any step.",
+                      steps=[], path=0, in_marks=[],
+                      closing=_at_start(puzzle, cell, digit, must))
+
     written = puzzle.givens.get(cell, puzzle.entries.get(cell))
     if written is not None:
         what = "given" if cell in puzzle.givens else "written in"
@@ -120,9 +128,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
                         if cell in run.coords for rc in run.coords if rc != cell):
         # the rule of a run answers it, whatever else the grid holds (even a grid whose
         # entries leave no solution)
-        return answer(EXPLAINED, f"Why {digit} cannot go in {name}: the grid as given shows "
-                      "it, before any step.", steps=[], path=0, in_marks=[],
-                      closing=_at_start(puzzle, cell, digit, must))
+        return from_the_grid()
     res = solve(puzzle, max_solutions=2, use_entries=True, timeout=timeout)
     if not res.solutions:
         if res.status == "none":
@@ -149,11 +155,8 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
             return answer(TIMEOUT, f"The time ran out before the rules got {goal}.")
         return answer(NOT_FOUND, f"The rules of the ladder stall before they get {goal}.")
     path, shortcut = walked
-    head = f"Why {name} must be {digit}" if must else f"Why {digit} cannot go in {name}"
     if not path:  # the digits written in the cell's runs settle it before any step
-        return answer(EXPLAINED, f"{head}: the grid as given shows it, before any step.",
-                      steps=[], path=0, in_marks=[],
-                      closing=_at_start(puzzle, cell, digit, must))
+        return from_the_grid()
     kept = _shortest(puzzle, path, i, digit, must)
     if shortcut is not None and len(shortcut) <= len(path):
         other = _shortest(puzzle, shortcut, i, digit, must)
