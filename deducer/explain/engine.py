@@ -539,7 +539,6 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     eng = Engine(puzzle, rules, use_entries=use_entries, deadline=deadline, max_steps=max_steps)
     status = eng.run()
     masks = eng.state.masks
-    steps = eng.steps
     message = ""
     sols: list[list[int]] = []
     if status == SOLVED:
@@ -568,17 +567,10 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
         res = solve(puzzle, max_solutions=2, masks=masks, use_entries=use_entries,
                     timeout=left)
         stopped = max_steps is not None and len(eng.steps) >= max_steps
-        false = _false_step(puzzle, eng.steps, use_entries) \
-            if res.status == SolveStatus.NONE else None
-        if false is not None:
-            # the grid reached has no solution, but the puzzle has one: a step was false.
-            # The walkthrough ends at that step (what came after built on it), so that a
-            # rule author replaying a failing test with --max-steps sees the steps up to it
-            steps = eng.steps[:false.n]
-            masks = _replayed(puzzle, steps, use_entries)
-            message = (f"rule {false.rule!r} made a false deduction at step {false.n}: the "
-                       "puzzle has a solution it rules out; the walkthrough stops there")
-        elif res.status == SolveStatus.NONE:
+        if res.status == SolveStatus.NONE:
+            # the grid reached has no solution: if the puzzle has one, a step was false,
+            # and that is said as when the walk breaks the grid (--max-steps or not)
+            _blame_false_step(puzzle, eng.steps, rules, use_entries)
             status, message = NONE, str(res.reason)
         elif len(res.solutions) > 1:
             status, sols = MULTIPLE, res.solutions
@@ -587,7 +579,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
             message = f"stopped after {len(eng.steps)} steps (the most steps asked for)"
         else:
             message = "the active rules found no further deduction"
-    return Explanation(puzzle, status, steps, masks, message, sols, rules)
+    return Explanation(puzzle, status, eng.steps, masks, message, sols, rules)
 
 
 def _several_message(puzzle: Puzzle, sols: list[list[int]]) -> str:
@@ -616,40 +608,22 @@ def _several_solutions(puzzle: Puzzle, use_entries: bool,
                        _several_message(puzzle, res.solutions), res.solutions)
 
 
-def _false_step(puzzle: Puzzle, steps: list[Step], use_entries: bool, *,
-                solvable: bool = False) -> Step | None:
-    """The first step after which the puzzle, which has a solution, has none (None: the
-    puzzle has no solution, or no step is to blame). ``solvable``: the caller knows it
-    has one."""
+def _false_step(puzzle: Puzzle, steps: list[Step], use_entries: bool) -> Step | None:
+    """The first step after which the puzzle, which has a solution, has none (None: no
+    step is to blame)."""
     from ..solve.search import solve
 
-    if not solvable and not solve(puzzle, max_solutions=1, use_entries=use_entries,
-                                  timeout=30).solutions:
-        return None
     masks = puzzle.initial_masks(with_entries=use_entries)
+    index = puzzle.index
     for step in steps:
-        _replay(puzzle, step, masks)
+        for r, c, d in step.placements:
+            masks[index[(r, c)]] = BIT[d]
+        for r, c, ds in step.eliminations:
+            for d in ds:
+                masks[index[(r, c)]] &= ~BIT[d]
         if not solve(puzzle, max_solutions=1, masks=masks, timeout=30).solutions:
             return step
     return None
-
-
-def _replay(puzzle: Puzzle, step: Step, masks: list[int]) -> None:
-    """Make a logged step's placements and eliminations on ``masks``."""
-    index = puzzle.index
-    for r, c, d in step.placements:
-        masks[index[(r, c)]] = BIT[d]
-    for r, c, ds in step.eliminations:
-        for d in ds:
-            masks[index[(r, c)]] &= ~BIT[d]
-
-
-def _replayed(puzzle: Puzzle, steps: list[Step], use_entries: bool) -> list[int]:
-    """The candidates the logged ``steps`` leave, from the grid as given."""
-    masks = puzzle.initial_masks(with_entries=use_entries)
-    for step in steps:
-        _replay(puzzle, step, masks)
-    return masks
 
 
 def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],
@@ -663,7 +637,7 @@ def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],
     res = solve(puzzle, max_solutions=1, use_entries=use_entries, timeout=30)
     if not res.solutions:
         return  # a real contradiction: the puzzle has no solution
-    step = _false_step(puzzle, steps, use_entries, solvable=True)
+    step = _false_step(puzzle, steps, use_entries)
     if step is not None:
         source = next((r.source for r in rules if r.id == step.rule), None)
         raise RuleError(f"rule {step.rule!r} made a false deduction at step {step.n} "

@@ -376,9 +376,11 @@ def _test(args) -> int:
                          f"({_source(f.source)})")
             lines += [f"    {p}" for p in f.problems]
             if a.label in replay:
+                # the walk up to the board the false step was made on (a walk that takes
+                # the false step itself ends in the error that names it)
                 files = " ".join(f"--rules {x}" for x in extra)
                 lines.append(f"    replay: deducer explain {replay[a.label]} {files} "
-                             f"--max-steps {f.step}")
+                             f"--max-steps {f.step - 1}")
         else:
             note = f" ({a.note})" if a.note else ""
             lines.append(f"{a.status:<8} {a.label}: {a.steps} steps{note}")
