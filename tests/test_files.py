@@ -316,8 +316,11 @@ def test_rate_refuses_rows_over_a_puzzle_of_the_folder_it_rates(tmp_path, capsys
 
 @pytest.mark.parametrize("argv", [
     ["render", "{p}", "--svg", "{other}", "--force"],
+    ["render", "{p}", "--svg", "{other}"],  # refused as a puzzle, not 'pass --force'
     ["explain", "{p}", "--markdown", "{other}", "--force"],
+    ["explain", "{p}", "--markdown", "{other}"],
     ["rate", "{p}", "--out", "{other}", "--force"],
+    ["rate", "{p}", "--out", "{other}"],
 ])
 def test_a_picture_walkthrough_or_rows_never_replace_a_puzzle(tmp_path, capsys, argv):
     """A forgotten output name (render --pdf a.txt b.txt) made --force turn a puzzle into

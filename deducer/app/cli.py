@@ -164,13 +164,17 @@ def read_puzzle(args, path: str | None = None):
     return formats.load(path, args.format, name=args.name)
 
 
-def not_over_a_puzzle(outputs: dict[str, str | None]) -> None:
-    """Refuse an output of a walkthrough, a picture or rows whose file already holds a
-    puzzle, ``--force`` or not: a forgotten output name (``render --pdf a.txt b.txt``)
-    would otherwise turn a puzzle into a PDF."""
+def not_over_a_puzzle(outputs: dict[str, str | None], inputs=()) -> None:
+    """Refuse an output of a walkthrough, a picture or rows that is one of the ``inputs``
+    or whose file already holds a puzzle, ``--force`` or not (and before the existing
+    file's own refusal, which would point at ``--force``): a forgotten output name
+    (``render --pdf a.txt b.txt``) would otherwise turn a puzzle into a PDF."""
     from ..puzzle import formats
-    from ..puzzle.fileio import MAX_BYTES
+    from ..puzzle.fileio import MAX_BYTES, not_an_input
 
+    for path in outputs.values():
+        if path is not None:
+            not_an_input(path, inputs)
     for flag, path in outputs.items():
         if path in (None, "-") or not os.path.isfile(path):
             continue
