@@ -337,12 +337,20 @@ def test_generate_adds_a_second_batch_after_the_first(tmp_path, capsys):
     code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "2", "--count", "2",
                        "--out", lib, "--no-progress")
     assert code == 2 and "pass --first 3 to add the new puzzles after them" in err
-    code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "2", "--count", "2",
+    code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "1", "--count", "2",
                        "--out", lib, "--first", "3", "--no-progress")
     assert code == 0, err
     assert sorted(p.name for p in lib.iterdir()) == ["0001.txt", "0002.txt", "0003.txt",
                                                      "0004.txt"]
     assert all((lib / n).read_bytes() == b for n, b in before.items())
+    # with the same seed, the puzzles a run of four makes (not copies of the first two)
+    whole = tmp_path / "whole"
+    code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "1", "--count", "4",
+                       "--out", whole, "--no-progress")
+    assert code == 0, err
+    assert [(lib / n).read_bytes() for n in ("0003.txt", "0004.txt")] == \
+        [(whole / n).read_bytes() for n in ("0003.txt", "0004.txt")]
+    assert (lib / "0003.txt").read_bytes() != (lib / "0001.txt").read_bytes()
     code, _, err = cli(capsys, "generate", "--size", "6x6", "--first", "0", "--out", lib)
     assert code == 2 and "--first must be 1 or more" in err
 

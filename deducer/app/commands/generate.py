@@ -40,8 +40,10 @@ def add_parser(sub) -> None:
     p.add_argument("--seed", type=int, help="random seed (default: a random one, printed)")
     p.add_argument("--out", metavar="DIR", help="write DIR/0001.txt, DIR/0002.txt, ...")
     p.add_argument("--first", type=int, default=1, metavar="N",
-                   help="number the --out files from N (default 1): a second batch in the "
-                        "same folder goes on after the first")
+                   help="start at puzzle N of the run (default 1), numbering the --out files "
+                        "from N: a second batch in the same folder goes on after the "
+                        "first, and with the same --seed makes the puzzles a longer run "
+                        "would have made there")
     p.add_argument("--format", default="pipe", help="format of the files written "
                    "(default pipe; any writable format)")
     p.add_argument("--jsonl", metavar="FILE", help="one JSON object per puzzle (puzzle, "
@@ -241,7 +243,10 @@ def run(args) -> int:
     levels: dict[str, int] = {}
     written: list[Path] = []
     stopped = False
-    batch = results(req, args.count, settings, tick=bar, start=start)
+    # --first N goes on with the run's numbering: puzzle N of the seed is the one a longer
+    # run makes there, so a second batch with the same seed adds new puzzles
+    offset = args.first - 1
+    batch = results(req, offset + args.count, settings, tick=bar, start=offset + start)
     try:
         for res in _until_stopped(batch):
             if isinstance(res, Refused):
@@ -260,7 +265,7 @@ def run(args) -> int:
             levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
             text = formats.dumps(res.puzzle, args.format)
             if out_dir is not None:
-                target = out_dir / f"{res.index + args.first:04d}.{ext}"
+                target = out_dir / f"{res.index + 1:04d}.{ext}"
                 written.append(target)
                 if not (args.resume and target.exists()):  # made before: the same puzzle
                     write_output(target, text, force=args.force)
