@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -280,3 +281,26 @@ def test_rate_resume_refuses_rows_made_with_other_options(tmp_path, capsys):
         assert code == 0, capsys.readouterr().err
     rows = [json.loads(line) for line in out2.read_text().splitlines()]
     assert [r["options"] for r in rows] == ["--ignore-entries"]
+
+
+def test_a_refused_resume_leaves_the_rows_file_as_it_was(tmp_path, capsys, monkeypatch):
+    """A half-written last row is cut off only when the run goes on; options given by
+    another spelling of the same rule file, or disabled rules in another order, are the
+    same options."""
+    monkeypatch.chdir(tmp_path)
+    rules = ROOT / "docs" / "example-rule" / "sum_parity.yaml"
+    files = [str(PUZZLES / n) for n in ("seed002-four.txt", "seed000-k2.j")]
+    whole = tmp_path / "whole.jsonl"
+    opts = ["--rules", str(rules), "--disable", "naked-pair", "--disable", "lone-cell"]
+    assert main(["rate", *files, "--out", str(whole), "--no-timing", *opts]) in (0, 1)
+    part = tmp_path / "part.jsonl"
+    data = whole.read_bytes()
+    part.write_bytes(data[:data.index(b"\n") + 20])  # one row and a half
+    before = part.read_bytes()
+    assert main(["rate", *files, "--out", str(part), "--resume", "--no-timing"]) == 2
+    assert part.read_bytes() == before
+    other = ["--rules", os.path.relpath(rules, tmp_path), "--disable", "lone-cell",
+             "--disable", "naked-pair"]
+    assert main(["rate", *files, "--out", str(part), "--resume", "--no-timing", *other]) \
+        in (0, 1), capsys.readouterr().err
+    assert part.read_bytes() == data

@@ -53,6 +53,7 @@ class RowFile:
         self.fmt = fmt
         self.journal = Path(self.journal_of(path, fmt))
         self.done: list[dict] = []
+        self._cut: int | None = None  # where a half-written last row begins
         parent = self.target.parent
         if not parent.is_dir():
             raise DeducerError(f"folder {str(parent)!r} does not exist", path=path)
@@ -101,17 +102,27 @@ class RowFile:
                                    "(cannot resume it)", path=str(self.journal), line=n)
             rows.append(row)
         if keep < len(data):
-            with open(self.journal, "r+b") as fh:
-                fh.truncate(keep)
+            # cut off when the run goes on (the first row written, or the end): a resume
+            # refused for other inputs or options leaves the file as it was
+            self._cut = keep
         return rows
 
+    def _cut_half_row(self) -> None:
+        if self._cut is not None:
+            self.fh.flush()
+            os.truncate(self.journal, self._cut)
+            self._cut = None
+
     def write(self, row: dict) -> None:
+        self._cut_half_row()
         self.fh.write(dumps(row))
         self.fh.flush()  # as it goes: an interrupted run keeps every row it finished
         self.written += 1
 
     def close(self, complete: bool) -> None:
         """Close the file; on a complete Parquet run, write the Parquet file."""
+        if complete:
+            self._cut_half_row()
         self.fh.close()
         if not complete and self.created and not self.written:
             os.unlink(self.journal)  # failed before the first row: leave nothing behind

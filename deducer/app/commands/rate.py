@@ -6,6 +6,7 @@ this module says what one puzzle's row holds and how rows are printed.
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import partial
 
@@ -186,8 +187,11 @@ def failed_row(timeout: float | None, task, kind: str, message: str) -> dict:
 def options_of(args) -> str:
     """The options that change what a row says, as given ('' for none): rows made with
     other ones do not belong in the same file (``--resume`` refuses them)."""
+    # the same file by another path, or the same rules disabled in another order, are the
+    # same options
     parts = ["--ignore-entries"] if args.ignore_entries else []
-    parts += [f"--rules {r}" for r in args.rules] + [f"--disable {d}" for d in args.disable]
+    parts += [f"--rules {os.path.realpath(r)}" for r in args.rules]
+    parts += [f"--disable {d}" for d in sorted(set(args.disable))]
     return " ".join(parts)
 
 
