@@ -19,6 +19,7 @@ assumption), ``body[data-link=p]``, ``as`` on the assumed cell, ``bad`` where it
 from __future__ import annotations
 
 import json
+import re
 from html import escape
 
 from ..puzzle.combos import BIT, combos
@@ -49,7 +50,8 @@ header{flex:none;max-height:32vh;overflow-y:auto;padding:8px 20px 6px;
  border-bottom:1px solid var(--line);background:#fff}
 h1{font-size:19px;margin:0 0 2px}
 .summary{display:flex;flex-wrap:wrap;gap:2px 22px;margin:2px 0}
-.summary div{white-space:nowrap}.summary dt{display:inline;color:var(--muted)}
+.summary div{white-space:nowrap;max-width:100%}.summary div.wrap{white-space:normal}
+.summary dt{display:inline;color:var(--muted)}
 .summary dd{display:inline;margin:0 0 0 4px;font-weight:bold}
 .rules{margin:4px 0 0;font-size:13px;color:var(--muted)}
 .rules span{display:inline-block;margin-right:12px}.rules b{color:var(--fg)}
@@ -250,7 +252,9 @@ def _summary(explanation) -> str:
     items.append(("Steps", str(len(steps))))
     out = ['<dl class="summary">']
     for k, v in items:
-        out.append(f"<div><dt>{k}</dt><dd>{v}</dd></div>")
+        # a long item (why a walkthrough is not rated) wraps rather than run off the page
+        wrap = ' class="wrap"' if len(re.sub(r"<[^>]+>", "", v)) > 60 else ""
+        out.append(f"<div{wrap}><dt>{k}</dt><dd>{v}</dd></div>")
     out.append("</dl>")
     return "".join(out)
 
