@@ -164,30 +164,25 @@ def read_puzzle(args, path: str | None = None):
     return formats.load(path, args.format, name=args.name)
 
 
-def not_over_a_puzzle(outputs: dict[str, str | None], inputs=()) -> None:
-    """Refuse an output of a walkthrough, a picture or rows that is one of the ``inputs``
-    or whose file already holds a puzzle, ``--force`` or not (and before the existing
-    file's own refusal, which would point at ``--force``): a forgotten output name
-    (``render --pdf a.txt b.txt``) would otherwise turn a puzzle into a PDF."""
+def not_over_a_puzzle(flag: str, path: str | None) -> None:
+    """Refuse an output of a walkthrough, a picture or rows whose file already holds a
+    puzzle, ``--force`` or not: a forgotten output name (``render --pdf a.txt b.txt``)
+    would otherwise turn a puzzle into a PDF. (``check_outputs``'s ``guard``.)"""
     from ..puzzle import formats
-    from ..puzzle.fileio import MAX_BYTES, not_an_input
+    from ..puzzle.fileio import MAX_BYTES
 
-    for path in outputs.values():
-        if path is not None:
-            not_an_input(path, inputs)
-    for flag, path in outputs.items():
-        if path in (None, "-") or not os.path.isfile(path):
-            continue
-        try:
-            if os.path.getsize(path) > MAX_BYTES:
-                continue
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-            formats.detect(text, path)
-        except (OSError, UnicodeDecodeError, DeducerError, RecursionError):
-            continue  # not a puzzle deducer reads (a picture, rows, a walkthrough)
-        raise DeducerError(f"holds a puzzle, which {flag} would replace: name another "
-                           "output file (--force does not write over a puzzle)", path=path)
+    if path in (None, "-") or not os.path.isfile(path):
+        return
+    try:
+        if os.path.getsize(path) > MAX_BYTES:
+            return
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        formats.detect(text, path)
+    except (OSError, UnicodeDecodeError, DeducerError, RecursionError):
+        return  # not a puzzle deducer reads (a picture, rows, a walkthrough)
+    raise DeducerError(f"holds a puzzle, which {flag} would replace: name another output "
+                       "file (--force does not write over a puzzle)", path=path)
 
 
 def emit(text: str, output: str | None = None, force: bool = False) -> None:

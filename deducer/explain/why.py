@@ -123,9 +123,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     if written is not None:
         what = "given" if cell in puzzle.givens else "written in"
         return answer(WRITTEN, f"{name} holds {written} ({what}).")
-    written_in_run = {**puzzle.entries, **puzzle.givens}
-    if not must and any(written_in_run.get(rc) == digit for run in puzzle.runs
-                        if cell in run.coords for rc in run.coords if rc != cell):
+    if not must and _holder(puzzle, cell, digit) is not None:
         # the rule of a run answers it, whatever else the grid holds (even a grid whose
         # entries leave no solution)
         return from_the_grid()
@@ -197,15 +195,26 @@ def _at_start(puzzle: Puzzle, cell: tuple[int, int], digit: int, must: bool) -> 
                        if rc != cell and rc in written})
         return (f"So {name} must be {digit}: its runs already hold "
                 f"{', '.join(map(str, held))}, which leaves it only {digit}.")
-    for run in runs:
-        for rc in run.coords:
-            if rc != cell and written.get(rc) == digit:
-                return (f"So {digit} cannot go in {name}: {cell_name(rc)}, in the same run "
-                        f"{run.name}, holds it.")
+    held_by = _holder(puzzle, cell, digit)
+    if held_by is not None:
+        rc, run_name = held_by
+        return (f"So {digit} cannot go in {name}: {cell_name(rc)}, in the same run "
+                f"{run_name}, holds it.")
     if puzzle.even is not None:
         kind = "an even" if cell in puzzle.even else "an odd"
         return f"So {digit} cannot go in {name}: it is {kind} cell."
     return f"So {digit} cannot go in {name}."
+
+
+def _holder(puzzle: Puzzle, cell: tuple[int, int], digit: int):
+    """(cell, run name) of a given or entered ``digit`` in one of ``cell``'s runs, or None."""
+    written = {**puzzle.entries, **puzzle.givens}
+    for run in puzzle.runs:
+        if cell in run.coords:
+            for rc in run.coords:
+                if rc != cell and written.get(rc) == digit:
+                    return rc, run.name
+    return None
 
 
 def _reached(masks: list[int], i: int, digit: int, must: bool) -> bool:

@@ -118,17 +118,21 @@ def not_an_input(output: str | Path, inputs) -> None:
 
 
 def check_outputs(outputs: dict[str, str | None], *, force: bool = False,
-                  inputs=()) -> None:
+                  inputs=(), guard=None) -> None:
     """Check every output a command will write (``{"--svg": "a.svg", ...}``) before it
-    writes any: each must be writable (:func:`check_output`), none one of the ``inputs``
-    (:func:`not_an_input`) and no two the same file. Every existing file is named at once,
-    so that one ``--force`` decision covers them."""
+    writes any: none one of the ``inputs`` (:func:`not_an_input`), none refused by
+    ``guard(flag, path)`` (a file no ``--force`` may replace), each writable
+    (:func:`check_output`) and no two the same file. The refusals ``--force`` cannot lift
+    come first; every existing file is then named at once, so that one ``--force``
+    decision covers them."""
     seen: dict[str, str] = {}
     existing: list[str] = []
     for flag, path in outputs.items():
         if path is None or path == "-":
             continue
         not_an_input(path, inputs)
+        if guard is not None:
+            guard(flag, path)
         if _writable(path) and not force:
             existing.append(str(path))
         key = os.path.realpath(path)

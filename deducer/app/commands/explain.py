@@ -109,8 +109,7 @@ def run(args) -> int:
 
     # every output checked before the work, and before writing any
     outputs = {"--markdown": args.markdown, "--html": args.html}
-    not_over_a_puzzle(outputs, inputs=[args.puzzle])
-    check_outputs(outputs, force=args.force)
+    check_outputs(outputs, force=args.force, inputs=[args.puzzle], guard=not_over_a_puzzle)
     exp = explain(puzzle, rules, timeout=args.timeout, max_steps=args.max_steps)
     titled = puzzle
     if puzzle.name is None and args.puzzle != "-" and not is_url(args.puzzle):

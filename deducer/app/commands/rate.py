@@ -334,7 +334,7 @@ def run(args) -> int:
         outputs = [args.out, RowFile.journal_of(args.out, out_fmt)]
     # inputs first: an output that is also an input is refused before it is opened
     found = find(args.puzzles, fmt, args.name, outputs=outputs)
-    not_over_a_puzzle({"--out": args.out})  # after find's own, more precise, refusals
+    not_over_a_puzzle("--out", args.out)  # after find's own, more precise, refusals
     tasks = found.tasks
     sink = None
     if args.out:

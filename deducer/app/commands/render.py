@@ -62,8 +62,7 @@ def run(args) -> int:
     from ...puzzle.fileio import check_outputs
 
     drawn = {"--svg": args.svg, "--png": args.png, "--html": args.html, "--pdf": args.pdf}
-    not_over_a_puzzle(drawn, inputs=args.puzzles)
-    check_outputs(drawn, force=args.force)
+    check_outputs(drawn, force=args.force, inputs=args.puzzles, guard=not_over_a_puzzle)
     if args.step is not None and args.step < 0:
         raise DeducerError("--step must be 0 (the start) or more")
 
