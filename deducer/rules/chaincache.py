@@ -123,6 +123,9 @@ class ChainCache:
         #: new ones (keeping them filled the store with looks nobody asked for again)
         self.looks: dict[int, dict[tuple, tuple[tuple[Offer, ...], ...]]] = {}
         self.kept_looks = 0
+        #: indices of the built-in run rules among the cache's link rules (their offers
+        #: are the looks kept)
+        self.core: list[int] | None = None
         self._scratch = None
 
     def begin(self, view) -> None:

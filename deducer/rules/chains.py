@@ -203,7 +203,10 @@ def _offers(view, state, rules, runs, cache: ChainCache):
     run's contents (they read nothing else): one look per run and contents."""
     masks, placed, live = state.masks, state.placed, state.live
     run_cells = state.layout.run_cells
-    core = [k for k, rl in enumerate(rules) if rl.scope == "run" and rl.source == _CORE]
+    if cache.core is None:  # the cache's rules never change: worked out once, not per node
+        cache.core = [k for k, rl in enumerate(rules)
+                      if rl.scope == "run" and rl.source == _CORE]
+    core = cache.core
     slot = {k: n for n, k in enumerate(core)}
     seen: dict[int, tuple[tuple[Offer, ...], ...]] = {}
     if core:
