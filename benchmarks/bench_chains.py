@@ -45,10 +45,10 @@ def _arg(name: str, default: str | None = None) -> str | None:
 
 
 def _walk(label: str, puzzle, published: bool, tally: dict) -> None:
-    from deducer.explain.engine import explain
-    from deducer.explain.proofcheck import check_walkthrough
-    from deducer.explain.rating import chain_length
-    from deducer.solve.search import solve
+    from deducer.engine.rating import chain_length
+    from deducer.engine.walk import explain
+    from deducer.proofcheck import check_walkthrough
+    from deducer.solver.search import solve
 
     t = time.perf_counter()
     exp = explain(puzzle)
@@ -78,7 +78,7 @@ def _walk(label: str, puzzle, published: bool, tally: dict) -> None:
 
 
 def shape(generated: str | None) -> int:
-    from deducer.explain.engine import explain
+    from deducer.engine.walk import explain
     from deducer.puzzle import formats
     from tests.support import corpus
 
@@ -124,7 +124,7 @@ _CHILD = r"""
 import json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from tests.support import grids
-from deducer.explain.engine import explain
+from deducer.engine.walk import explain
 from deducer.puzzle import formats
 k = int(sys.argv[2])
 p = grids.tiled(formats.load(sys.argv[1] + "/puzzles/deducer-trial.txt"), k, k)

@@ -27,10 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script: tests.support lives beside the package
     sys.path.insert(0, str(ROOT))
 
-from deducer.explain.engine import explain  # noqa: E402
+from deducer.engine.walk import explain  # noqa: E402
 from deducer.puzzle import formats  # noqa: E402
-from deducer.solve.propagate import _CACHE  # noqa: E402
-from deducer.solve.search import solve  # noqa: E402
+from deducer.solver.propagate import _CACHE  # noqa: E402
+from deducer.solver.search import solve  # noqa: E402
 from tests.support import corpus  # noqa: E402
 
 
@@ -65,7 +65,7 @@ def fit_exponent(cells: list[int], seconds: list[float]) -> float:
 def scaling(sides=SIDES, below: float = 150, repeat: int = 2) -> int:
     """Explain time against white cells on no-trial grids built here, seeded (nothing is
     cached on disk): best of ``repeat`` runs, with the rule ladder loaded once."""
-    from deducer.explain import registry
+    from deducer.engine import registry
     from tests.support import grids
 
     rules = registry.load()
@@ -104,7 +104,7 @@ def scaling(sides=SIDES, below: float = 150, repeat: int = 2) -> int:
 def chain_scaling(tiles=(1, 2, 3, 4)) -> int:
     """Explain time on k x k copies of puzzles/deducer-trial.txt (ten forcing chains per
     copy, islands side by side): whether chain steps cost more as the grid grows."""
-    from deducer.explain import registry
+    from deducer.engine import registry
     from tests.support import grids
 
     rules = registry.load()

@@ -24,9 +24,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from deducer.explain.rating import LEVELS
-from deducer.generate.core import GenerateError, Request, check_request, generate_one
-from deducer.solve.search import solve
+from deducer.engine.rating import LEVELS
+from deducer.generator.core import GenerateError, Request, check_request, generate_one
+from deducer.solver.search import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,6 @@
 """Proof checker timings (a script, not a test): python benchmarks/bench_proofcheck.py
 
-The checker (deducer/explain/proofcheck.py) runs over every step of every walkthrough in
+The checker (deducer/proofcheck/checker.py) runs over every step of every walkthrough in
 tests/test_proofs.py, so it must stay a small fraction of what explaining costs. The
 baseline is the explain of the same puzzle, measured in the same run; the figures are the
 checker's time (replay and every proof), the surplus check over every step (each fact and
@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script: tests.support lives beside the package
     sys.path.insert(0, str(ROOT))
 
-from deducer.explain.engine import explain  # noqa: E402
-from deducer.explain.proofcheck import check_walkthrough, surplus  # noqa: E402
+from deducer.engine.walk import explain  # noqa: E402
+from deducer.proofcheck import check_walkthrough, surplus  # noqa: E402
 from deducer.puzzle import formats  # noqa: E402
 from tests.support import corpus  # noqa: E402
 

@@ -32,8 +32,8 @@ for p in (ROOT, ROOT / "benchmarks"):
         sys.path.insert(0, str(p))
 
 from deducer.puzzle import formats  # noqa: E402
-from deducer.solve import propagate  # noqa: E402
-from deducer.solve.search import solve  # noqa: E402
+from deducer.solver import propagate  # noqa: E402
+from deducer.solver.search import solve  # noqa: E402
 from tests.support import corpus, grids  # noqa: E402
 
 LIMIT = 300.0  # seconds per solve, either solver

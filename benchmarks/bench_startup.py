@@ -100,7 +100,7 @@ def main() -> None:
           f"worst {max(cpu_ratios):.2f}x")
     mods = imported_modules(PUZZLES[0])
     print(f"deducer solve imports {len(mods)} deducer modules; explain engine among them: "
-          f"{'deducer.explain.engine' in mods}")
+          f"{'deducer.engine.walk' in mods}")
 
 
 if __name__ == "__main__":

@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from deducer.explain import engine
-from deducer.generate import level, unique
-from deducer.generate.core import Request, generate_one
-from deducer.solve import search
+from deducer.engine import walk as engine
+from deducer.generator import level, unique
+from deducer.generator.core import Request, generate_one
+from deducer.solver import search
 
 
 def main() -> int:

@@ -5,15 +5,12 @@ The public API (docs/api.md) is here: ``deducer.load``, ``solve``, ``explain``, 
 They are loaded on first use, so ``import deducer`` costs next to nothing. Rule authors
 import from :mod:`deducer.rules.api`.
 
-Three of the functions share their names with layers of the package (``deducer.solve``,
-``deducer.explain``, ``deducer.generate``): those packages are callable, and calling one
-calls the API function of its name.
+No layer package shares a name with a function: ``deducer.solve``, ``deducer.explain``
+and ``deducer.generate`` are the API's plain functions (the layers are ``solver``,
+``engine``, ``assist``, ``generator``: docs/architecture.md).
 """
 
 from __future__ import annotations
-
-import sys
-import types
 
 __version__ = "0.1.0"
 
@@ -48,7 +45,7 @@ if TYPE_CHECKING:
     )
 
 #: what ``deducer.<name>`` offers: deducer.api's ``__all__`` (a test holds them equal;
-#: ``why``, from deducer/explain/why.py, joins both lists when it lands)
+#: ``why``, from deducer/assist/why.py, joins both lists when it lands)
 __all__ = [
     "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
     "GenerateError", "GenerateResult", "Hint", "Mistake", "Puzzle", "Rating", "Rule",
@@ -58,31 +55,9 @@ __all__ = [
 _PUBLIC = frozenset(__all__)
 
 
-#: API functions named like a layer package: ``deducer.<name>`` is the package, callable
-_LAYERS = frozenset({"explain", "generate", "solve"})
-
-
-class _CallablePackage(types.ModuleType):
-    """A layer package named like an API function: calling it calls the function (the
-    package stays a package, so ``import deducer.solve.search`` works as ever)."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        import importlib
-
-        api = importlib.import_module("deducer.api")
-        return getattr(api, self.__name__.rsplit(".", 1)[1])(*args, **kwargs)
-
-
-def _callable_package(name: str) -> None:
-    """Make the package ``name`` (deducer.solve, ...) callable (its ``__init__`` asks)."""
-    sys.modules[name].__class__ = _CallablePackage
-
-
 def __getattr__(name: str) -> Any:
     import importlib
 
-    if name in _LAYERS:  # the package, callable (it sets itself here once imported)
-        return importlib.import_module(f"deducer.{name}")
     if name in _PUBLIC:
         value = getattr(importlib.import_module("deducer.api"), name)
         globals()[name] = value

@@ -9,10 +9,10 @@ True
 True
 
 Every function takes and returns dataclasses: :class:`~deducer.puzzle.model.Puzzle`,
-:class:`~deducer.solve.search.SolveResult`, :class:`~deducer.explain.engine.Explanation`
-(with its :class:`~deducer.explain.engine.Step` list),
-:class:`~deducer.explain.rating.Rating`, :class:`~deducer.explain.hints.Hint`,
-:class:`~deducer.explain.checking.CheckResult` and :class:`~deducer.generate.core.Result`
+:class:`~deducer.solver.search.SolveResult`, :class:`~deducer.engine.walk.Explanation`
+(with its :class:`~deducer.engine.walk.Step` list),
+:class:`~deducer.engine.rating.Rating`, :class:`~deducer.assist.hints.Hint`,
+:class:`~deducer.assist.checking.CheckResult` and :class:`~deducer.generator.core.Result`
 (``GenerateResult`` here). Statuses are the ``StrEnum``s :class:`SolveStatus`,
 :class:`ExplainStatus` and :class:`CheckStatus`. Errors are
 :class:`~deducer.errors.DeducerError` (bad input, unreadable rule files, requests no
@@ -30,42 +30,42 @@ from pathlib import Path
 
 from .errors import DeducerError
 from .puzzle.model import Puzzle
-from .solve.status import CheckStatus, ExplainStatus, SolveStatus
+from .solver.status import CheckStatus, ExplainStatus, SolveStatus
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on solve's start-up
 if TYPE_CHECKING:
     from typing import Any
 
-    from .explain.checking import CheckResult, Mistake
-    from .explain.engine import Explanation, Step
-    from .explain.hints import Hint
-    from .explain.rating import Rating
-    from .explain.registry import Rule
-    from .generate.core import Result as GenerateResult
-    from .generate.request import GenerateError
-    from .solve.search import SolveResult
+    from .assist.checking import CheckResult, Mistake
+    from .assist.hints import Hint
+    from .engine.rating import Rating
+    from .engine.registry import Rule
+    from .engine.walk import Explanation, Step
+    from .generator.core import Result as GenerateResult
+    from .generator.request import GenerateError
+    from .solver.search import SolveResult
 
 __all__ = [
     "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
     "GenerateError", "GenerateResult", "Hint", "Mistake", "Puzzle", "Rating", "Rule",
     "SolveResult", "SolveStatus", "Step",
     "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve",
-    # "why": the reason a digit can or cannot go in a cell (deducer/explain/why.py),
+    # "why": the reason a digit can or cannot go in a cell (deducer/assist/why.py),
     # a function beside hint below once that module lands
 ]
 
 #: result types loaded on first use: name -> (module, attribute)
 _LAZY = {
-    "CheckResult": ("deducer.explain.checking", "CheckResult"),
-    "Mistake": ("deducer.explain.checking", "Mistake"),
-    "Explanation": ("deducer.explain.engine", "Explanation"),
-    "Step": ("deducer.explain.engine", "Step"),
-    "Hint": ("deducer.explain.hints", "Hint"),
-    "Rating": ("deducer.explain.rating", "Rating"),
-    "Rule": ("deducer.explain.registry", "Rule"),
-    "GenerateResult": ("deducer.generate.core", "Result"),
-    "GenerateError": ("deducer.generate.request", "GenerateError"),
-    "SolveResult": ("deducer.solve.search", "SolveResult"),
+    "CheckResult": ("deducer.assist.checking", "CheckResult"),
+    "Mistake": ("deducer.assist.checking", "Mistake"),
+    "Explanation": ("deducer.engine.walk", "Explanation"),
+    "Step": ("deducer.engine.walk", "Step"),
+    "Hint": ("deducer.assist.hints", "Hint"),
+    "Rating": ("deducer.engine.rating", "Rating"),
+    "Rule": ("deducer.engine.registry", "Rule"),
+    "GenerateResult": ("deducer.generator.core", "Result"),
+    "GenerateError": ("deducer.generator.request", "GenerateError"),
+    "SolveResult": ("deducer.solver.search", "SolveResult"),
 }
 
 #: rule files (paths), or rules already loaded (:func:`ladder`)
@@ -101,10 +101,10 @@ def load(path_or_text: str | Path, format: str | None = None,
 def ladder(rules: RulesArg = None, disable: Sequence[str] = ()) -> list[Rule]:
     """The active ladder: core rules plus ``rules`` (YAML file paths), minus ``disable``.
 
-    ``rules`` may also be a list of already loaded :class:`~deducer.explain.registry.Rule`
+    ``rules`` may also be a list of already loaded :class:`~deducer.engine.registry.Rule`
     (taken as the whole ladder).
     """
-    from .explain import registry
+    from .engine import registry
 
     if rules and all(isinstance(r, registry.Rule) for r in rules):
         off = set(disable)
@@ -121,7 +121,7 @@ def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = Non
 
     ``status`` is :class:`SolveStatus`: ``NONE`` only when the search was exhausted,
     ``UNDECIDED`` when ``timeout`` stopped it before any solution."""
-    from .solve.search import solve as _solve
+    from .solver.search import solve as _solve
 
     return _solve(puzzle, max_solutions=max_solutions, timeout=timeout,
                   use_entries=use_entries)
@@ -130,7 +130,7 @@ def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = Non
 def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
             timeout: float | None = None, max_steps: int | None = None) -> Explanation:
     """The step-by-step walkthrough (``.steps``, ``.status``, ``.rating``, ``.solution``)."""
-    from .explain.engine import explain as _explain
+    from .engine.walk import explain as _explain
 
     return _explain(puzzle, ladder(rules, disable), timeout=timeout,
                     max_steps=max_steps)
@@ -148,7 +148,7 @@ def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
 
     ``level``: ``vague`` | ``concrete`` | ``full``; the :class:`Hint` holds all three texts.
     """
-    from .explain.hints import hint as _hint
+    from .assist.hints import hint as _hint
 
     return _hint(puzzle, level, rules=ladder(rules, disable), timeout=timeout)
 
@@ -156,7 +156,7 @@ def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
 def check(puzzle: Puzzle, *, max_solutions: int = 50, timeout: float | None = None,
           pencil: bool = True) -> CheckResult:
     """The player's entries (and pencil marks) that fit no solution of the puzzle."""
-    from .explain.checking import check as _check
+    from .assist.checking import check as _check
 
     return _check(puzzle, max_solutions=max_solutions, timeout=timeout, pencil=pencil)
 
@@ -174,8 +174,8 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
     fewer when ``timeout`` (seconds for the whole call) ran out. The same ``seed`` gives
     the same puzzles. Raises :class:`GenerateError` for a request no puzzle can meet.
     """
-    from .generate.core import generate_one
-    from .generate.request import check_request, make_request
+    from .generator.core import generate_one
+    from .generator.request import check_request, make_request
 
     req = make_request(size, level, seed=seed, symmetry=symmetry, density=density,
                        needs=needs, max_chain=max_chain, timeout=timeout, score=score)

@@ -8,7 +8,7 @@ Three stages, each cached by the one before it:
    a publisher's own list given by ``--labels``) and keep each path's steps (rule,
    weight, effort, open easy moves, chain links) in ``.cache/rating-paths.json``; a
    puzzle already in the cache with the same ladder is not explained again.
-2. **fit**: the score's features (``deducer.explain.rating.score_features``, the function
+2. **fit**: the score's features (``deducer.engine.rating.score_features``, the function
    the rater itself uses) are standardised and fitted to the labels' ranks within each
    group by least squares with a small ridge; the coefficients are the model's.
 3. **report**: Spearman's rho of the level and the score with the labels, per source, in
@@ -92,8 +92,8 @@ def _file_jobs(path: Path):
 def _walk(job):
     """Explain one puzzle; keep what the rater reads of each step."""
     source, pid, group, rank, puzzle, rules_path = job
-    from deducer.explain import registry
-    from deducer.explain.engine import explain
+    from deducer.engine import registry
+    from deducer.engine.walk import explain
 
     rules = registry.load(rules_path) if rules_path else None
     t = time.perf_counter()
@@ -108,7 +108,7 @@ def _walk(job):
 
 
 def _links(step) -> int:
-    from deducer.explain.rating import chain_length
+    from deducer.engine.rating import chain_length
 
     return chain_length(step)
 
@@ -183,14 +183,14 @@ class PathStep:
 
 def features(row: dict, rules=None) -> dict[str, float]:
     """The score's features of a cached path (the rater's own function)."""
-    from deducer.explain.rating import score_features
+    from deducer.engine.rating import score_features
 
     steps = [PathStep(*s[:5], n=k) for k, s in enumerate(row["steps"], 1)]
     return score_features(steps, row["cells"], rules)
 
 
 def level_rank(row: dict, rules=None) -> int:
-    from deducer.explain.rating import LEVELS, rate_steps
+    from deducer.engine.rating import LEVELS, rate_steps
 
     steps = [PathStep(*s[:5], n=k) for k, s in enumerate(row["steps"], 1)]
     return LEVELS.index(rate_steps(steps, row["status"], rules, row["cells"]).level)
@@ -268,7 +268,7 @@ def scaled(coef: dict[str, float], feats: list[dict]) -> tuple[dict[str, float],
 def rho_table(rows: list[dict], rules=None) -> tuple[list[str], dict[str, float], float]:
     """Markdown lines: per labelled group the rho of level, size, effort and the score in
     sample and leave-one-source-out; and the coefficients fitted on everything."""
-    from deducer.explain.rating import FEATURES
+    from deducer.engine.rating import FEATURES
     from scripts.make_reports import spearman
 
     rows = [r for r in rows if r["status"] == "solved"]
@@ -390,7 +390,7 @@ def findings(rows: list[dict]) -> list[str]:
 
 def _krazydad_volumes(rows: list[dict]) -> list[str]:
     """Within each size, how the score of the late books (96-99) follows the volume."""
-    from deducer.explain.rating import model_for, score_of
+    from deducer.engine.rating import model_for, score_of
     from scripts.make_reports import spearman
 
     m = model_for(None)
@@ -417,8 +417,8 @@ def _cx16_without_givens() -> dict:
     their rating then agrees with the labels."""
     import dataclasses
 
-    from deducer.explain.engine import explain
-    from deducer.solve.search import solve
+    from deducer.engine.walk import explain
+    from deducer.solver.search import solve
     from scripts.make_reports import spearman
     from tests.support import corpus
 
@@ -474,7 +474,7 @@ def main() -> int:
         return 0
     rules = None
     if args.rules:
-        from deducer.explain import registry
+        from deducer.engine import registry
 
         rules = registry.load([args.rules])
     lines, coef, offset = rho_table(rows, rules)

@@ -42,7 +42,7 @@ WALKTHROUGHS = (
 
 def _rate(job):
     source, pid, label, puzzle = job
-    from deducer.explain.engine import explain
+    from deducer.engine.walk import explain
 
     t = time.perf_counter()
     exp = explain(puzzle, timeout=120)
@@ -59,7 +59,7 @@ def _rate(job):
 
 
 def _jobs():
-    from deducer.generate.generator import generated
+    from deducer.generator.seeded import generated
     from tests.support import corpus
 
     for source in list(LABELS) + list(UNLABELLED):
@@ -102,7 +102,7 @@ def spearman(xs: list[float], ys: list[float]) -> float | None:
 
 
 def _rank(level: str) -> int:
-    from deducer.explain.rating import LEVELS
+    from deducer.engine.rating import LEVELS
 
     return LEVELS.index(level) if level in LEVELS else -1
 
@@ -166,8 +166,8 @@ def chart_svg(groups: list[tuple[str, Counter]], levels: tuple[str, ...]) -> str
 
 
 def ratings(jobs: int) -> None:
-    from deducer.explain import registry
-    from deducer.explain.rating import LEVELS, RATER_VERSION, model_for
+    from deducer.engine import registry
+    from deducer.engine.rating import LEVELS, RATER_VERSION, model_for
     from tests.support.corpus import corpus_root
 
     max_chain = model_for(registry.load()).max_chain
@@ -310,7 +310,7 @@ def ratings(jobs: int) -> None:
 
     lines += ["", "## Level mix of the published puzzles", "",
               "The publisher-labelled sets of the first table are the collections an "
-              "unconstrained `generate` run follows (deducer/generate/core.py DEFAULT_MIX: "
+              "unconstrained `generate` run follows (deducer/generator/core.py DEFAULT_MIX: "
               "Easy 72, Medium 26, Expert 2; benchmarks/bench_generate.py compares a run "
               "with this row). janko's 959 puzzles, mostly large, lean harder.", "",
               "| puzzles | n | " + " | ".join(LEVELS) + " |",
@@ -326,7 +326,7 @@ def ratings(jobs: int) -> None:
 
 
 def walkthroughs() -> None:
-    from deducer.explain.engine import explain
+    from deducer.engine.walk import explain
     from deducer.puzzle import formats
     from deducer.render import get
 

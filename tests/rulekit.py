@@ -21,9 +21,9 @@ import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from deducer.explain import registry
-from deducer.explain.sentences import effect_text, sentence
-from deducer.explain.state import Context, Deduction, State, View
+from deducer.engine import registry
+from deducer.engine.sentences import effect_text, sentence
+from deducer.engine.state import Context, Deduction, State, View
 from deducer.puzzle import formats
 from deducer.puzzle.combos import BIT, DIGITS, combos, mask_of
 from deducer.puzzle.model import Puzzle

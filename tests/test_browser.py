@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from browserkit import playwright_or_skip
 
-from deducer.explain.engine import explain
+from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import DIGITS
 from deducer.render.html import walkthrough_html
@@ -186,7 +186,7 @@ def test_deep_link_and_all_candidates(browser, walk):
     pg.wait_for_selector("body.ready")
     check(pg, puzzle, exp, 20)
     pg.check("#all-cands")
-    from deducer.explain.hints import player_marks
+    from deducer.assist.hints import player_marks
 
     for k in (20, 0):  # all candidates: what the runs' combinations allow, on every cell
         pg.goto(path.as_uri() + f"#step-{k}")

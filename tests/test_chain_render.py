@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from deducer.explain.engine import explain
+from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.render import get
 from deducer.render.walk import chain_cases, chain_conclusion, step_text, step_title

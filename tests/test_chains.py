@@ -16,9 +16,9 @@ from itertools import permutations
 
 import pytest
 
-from deducer.explain import registry
-from deducer.explain.engine import Engine, explain
-from deducer.explain.rating import chain_length, rate_steps
+from deducer.engine import registry
+from deducer.engine.rating import chain_length, rate_steps
+from deducer.engine.walk import Engine, explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import combos
 from tests.support import corpus
@@ -194,7 +194,7 @@ def test_max_chain_caps_the_chain_rules():
 
 
 def test_generated_puzzles_chains_check():
-    from deducer.generate.generator import generated
+    from deducer.generator.seeded import generated
 
     checked = 0
     # which puzzles need a chain depends on the solver's order of solutions (the givens
@@ -243,7 +243,7 @@ def test_a_walks_work_budget_ends_it_as_a_deadline_would():
     """Engine(work=N): the chain links walked count against the walk's budget; once it is
     spent the walk ends as TIMEOUT (what a deadline gives), at the same step every time.
     Without a budget, or with a large one, the walk is the usual one."""
-    from deducer.explain.engine import SOLVED, TIMEOUT, Engine
+    from deducer.engine.walk import SOLVED, TIMEOUT, Engine
 
     p = formats.load("puzzles/deducer-trial.txt")
     rules = registry.load()
@@ -266,7 +266,7 @@ def test_a_walks_work_budget_ends_it_as_a_deadline_would():
 def test_backtracking_spends_the_walks_budget_and_stops_with_it():
     """The backtracking rule's solver gets what is left of the walk's work budget (three
     units a search node) and spends it; with too little it yields nothing."""
-    from deducer.explain.state import Context, State, View
+    from deducer.engine.state import Context, State, View
     from deducer.rules import fallback
 
     p = formats.load("puzzles/deducer-trial.txt")
@@ -318,7 +318,7 @@ def _example_rule_as_link(tmp_path):
 def test_a_rule_authors_rule_marked_link_takes_part_in_chains(tmp_path):
     """The example rule, declared ``kind: link`` in its YAML and changed in no other way,
     is a link of chains, worded by its own template, and every proof checks."""
-    from deducer.explain.proofcheck import check_walkthrough
+    from deducer.proofcheck import check_walkthrough
 
     rules = registry.load([_example_rule_as_link(tmp_path)])
     assert [r.id for r in rules if r.id == "sum-parity" and r.link] == ["sum-parity"]
@@ -394,7 +394,7 @@ def test_braids_only_where_no_whip_and_weigh_more(tmp_path):
         kind = s.proof["kind"]
         assert s.chain_kind == kind and s.text.startswith(f"A {kind} of")
     by_id = {r.id: r for r in registry.load()}
-    from deducer.explain.state import Deduction
+    from deducer.engine.state import Deduction
 
     for n in (2, 6, 12):
         ded = Deduction(size=n)
@@ -505,8 +505,8 @@ def test_a_chain_rule_needs_its_cut_off_from_the_rule_file(tmp_path):
     one-line error naming the rule."""
     import yaml
 
+    from deducer.engine.walk import Engine
     from deducer.errors import RuleError
-    from deducer.explain.engine import Engine
 
     data = yaml.safe_load(open(registry.CORE, encoding="utf-8"))
     (entry,) = [e for e in data["rules"] if e["id"] == "forcing-chain"]
@@ -524,7 +524,7 @@ def test_a_finished_walk_leaves_nothing_behind():
     import gc
     import weakref
 
-    from deducer.explain.engine import Engine
+    from deducer.engine.walk import Engine
 
     eng = Engine(formats.load("puzzles/deducer-trial.txt"), registry.load(), lean=True)
     eng.run()

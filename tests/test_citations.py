@@ -64,5 +64,5 @@ def test_the_checks_can_fail():
     assert outside_citations("# ../shared/corpus\n") == ["line 1: ../shared"]
     assert missing_docs("see docs/no-such-page.md and docs/json-contract.md") == [
         "docs/no-such-page.md"]
-    assert dead_paths(":mod:`deducer.search`, :func:`deducer.solve.search.solve`") == [
+    assert dead_paths(":mod:`deducer.search`, :func:`deducer.solver.search.solve`") == [
         "deducer.search"]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from deducer.errors import PuzzleError
 from deducer.puzzle.model import check_solution
-from deducer.solve.search import solve
+from deducer.solver.search import solve
 from tests.support import corpus
 
 WITH_SOLUTIONS = [corpus.JANKO, corpus.KRAZYDAD, corpus.CX16, corpus.MARCELGARUS,

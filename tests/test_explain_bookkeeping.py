@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from deducer.explain import registry
-from deducer.explain.engine import SOLVED, Engine
+from deducer.engine import registry
+from deducer.engine.walk import SOLVED, Engine
 from deducer.puzzle import formats
 from deducer.rules import chains
 from deducer.rules import regions as region_rules
-from deducer.solve.search import solve
+from deducer.solver.search import solve
 from tests.support import grids
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
@@ -75,7 +75,7 @@ def test_region_counts_kept_from_the_log_agree_with_a_recount():
 
 
 def test_a_hand_made_position_without_a_log_still_tracks_changes():
-    from deducer.explain.state import Context, State, View
+    from deducer.engine.state import Context, State, View
 
     p = formats.load(PUZZLES / "deducer-trial.txt")
     state = State(p, p.initial_masks(with_entries=True))
@@ -139,7 +139,7 @@ def test_a_resumed_walk_stops_only_where_nothing_is_left(tiles, cap):
     # the generator's estimates resume a stalled walk after a change with only the runs
     # around the change to look at (Engine(dirty=...), touched): where that walk stops,
     # an engine that looks at every run must find nothing either
-    from deducer.explain.state import State
+    from deducer.engine.state import State
 
     p = grids.tiled(formats.load(PUZZLES / "deducer-trial.txt"), tiles, tiles)
     ladder = [r for r in RULES if r.weight <= cap]

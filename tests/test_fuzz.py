@@ -653,7 +653,7 @@ def test_solve_timeout_with_nothing_found_exits_4(tmp_path, capsys, monkeypatch)
     long searches are rare, propagation settles most): exit 4, complete false."""
     import json
 
-    from deducer.solve import search
+    from deducer.solver import search
 
     def out_of_time(*a, **k):
         raise search.Timeout

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from deducer.app.commands.generate import make as real_make
-from deducer.generate.core import GenerateError, Request, check_request, generate_one
-from deducer.generate.layout import cut_cells, layout_problems, make_layout, runs_of
+from deducer.generator.core import GenerateError, Request, check_request, generate_one
+from deducer.generator.layout import cut_cells, layout_problems, make_layout, runs_of
 from deducer.puzzle.formats import loads
-from deducer.solve.search import solve
+from deducer.solver.search import solve
 from tests.test_solver import brute_force
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,8 +143,8 @@ def test_a_level_needs_a_step_of_its_tier_and_none_harder(level):
     """--level names the hardest technique: re-rated from the file, the walkthrough has a
     step of that tier and none above it (whatever its length)."""
     from deducer import api
-    from deducer.explain import registry
-    from deducer.explain.rating import LEVELS, model_for, step_level
+    from deducer.engine import registry
+    from deducer.engine.rating import LEVELS, model_for, step_level
 
     res = api.generate("8x8", level, seed=7, timeout=600)
     exp = api.explain(res[0].puzzle)
@@ -166,7 +166,7 @@ def test_a_score_range_is_met(score):
 
 
 def test_an_unconstrained_run_follows_the_published_mix():
-    from deducer.generate.core import DEFAULT_MIX, mixed_level, stream
+    from deducer.generator.core import DEFAULT_MIX, mixed_level, stream
 
     drawn = [mixed_level(Request(10, 10, seed=1), stream(1, k)[1]) for k in range(400)]
     total = sum(w for _, w in DEFAULT_MIX)
@@ -182,8 +182,8 @@ def test_an_unconstrained_run_follows_the_published_mix():
 
 
 def _drafts(n: int, size: int = 10, seed: int = 4):
-    from deducer.generate.draft import Draft, fill
-    from deducer.generate.unique import make_unique
+    from deducer.generator.draft import Draft, fill
+    from deducer.generator.unique import make_unique
 
     rng = random.Random(seed)
     out = []
@@ -199,8 +199,8 @@ def test_near_estimate_of_open_candidates_is_a_lower_bound_and_mostly_exact():
     """The repairs rank digit changes by re-propagating only around the change; kept
     candidates farther out can only make the estimate lower than a whole-grid count
     (propagation is monotone), never higher, and it must be close enough to rank by."""
-    from deducer.generate.draft import Draft, fill
-    from deducer.generate.unique import open_count, open_near
+    from deducer.generator.draft import Draft, fill
+    from deducer.generator.unique import open_count, open_near
 
     rng = random.Random(5)
     exact = total = 0
@@ -226,9 +226,9 @@ def _moves(steps):
 def test_lean_steps_are_the_full_walkthroughs_steps():
     """The generator rates drafts lean (no sentences, no count of open moves): the steps
     and so the rating must be exactly the full walkthrough's."""
-    from deducer.explain import registry
-    from deducer.explain.engine import Engine, explain
-    from deducer.explain.rating import chain_length, rate_steps
+    from deducer.engine import registry
+    from deducer.engine.rating import chain_length, rate_steps
+    from deducer.engine.walk import Engine, explain
 
     rules = registry.load()
     chains = 0
@@ -257,9 +257,9 @@ def test_lean_steps_are_the_full_walkthroughs_steps():
 def test_a_finished_cut_down_walk_is_the_walkthrough(level):
     """A walk with the head of the ladder a level allows that finishes is step for step
     the whole ladder's walkthrough (so the generator needs no second rating)."""
-    from deducer.explain import registry
-    from deducer.explain.engine import SOLVED, explain
-    from deducer.generate.level import Target, walk
+    from deducer.engine import registry
+    from deducer.engine.walk import SOLVED, explain
+    from deducer.generator.level import Target, walk
 
     rules = registry.load()
     target = Target(rules, level)
@@ -279,8 +279,8 @@ def test_a_finished_cut_down_walk_is_the_walkthrough(level):
 
 
 def test_an_over_weight_step_stops_the_walk():
-    from deducer.explain import registry
-    from deducer.explain.engine import OVER, Engine, explain
+    from deducer.engine import registry
+    from deducer.engine.walk import OVER, Engine, explain
 
     rules = registry.load()
     for draft in _drafts(3):
@@ -428,7 +428,7 @@ def test_every_level_is_in_reach_at_every_size():
 
 
 def test_default_black_share_is_janko_s_but_sparse_for_small_extreme():
-    from deducer.generate.request import DENSITY, SPARSE, default_density
+    from deducer.generator.request import DENSITY, SPARSE, default_density
 
     assert default_density(12, 12, "Easy") == DENSITY  # small grids look like janko's
     assert default_density(30, 30, "Easy") == DENSITY  # no effort limit to fit any more
@@ -478,8 +478,8 @@ def test_play_page_new_puzzle(tmp_path):
 
 
 def test_split_run_keeps_the_layout_rules_and_the_fill():
-    from deducer.generate.draft import Draft, fill
-    from deducer.generate.unique import split_run
+    from deducer.generator.draft import Draft, fill
+    from deducer.generator.unique import split_run
 
     rng = random.Random(8)
     white = make_layout(rng, 12, 12, "rot180")
@@ -496,7 +496,7 @@ def test_split_run_keeps_the_layout_rules_and_the_fill():
 
 # ------------------------------------------------------------------ reuse across drafts
 def _draft(seed: int, size: int = 12):
-    from deducer.generate.draft import Draft, fill
+    from deducer.generator.draft import Draft, fill
 
     rng = random.Random(seed)
     white = make_layout(rng, size, size, "rot180", 0.27)
@@ -529,7 +529,7 @@ def test_a_drafts_reused_geometry_is_the_validated_puzzles(seed):
 def test_kept_regions_follow_the_clues(seed):
     """Regions are kept per geometry and only those touching a changed clue rebuilt: the
     result must equal finding them afresh, whatever the order of puzzles asked."""
-    from deducer.explain.regions import _find_regions, find_regions
+    from deducer.rules.regionfind import _find_regions, find_regions
 
     draft, rng = _draft(seed, 14)
     seen = []
@@ -548,7 +548,7 @@ def test_an_easing_move_that_lets_in_a_second_solution_is_mended():
     """Easing keeps a move that broke uniqueness only with the repairs that restore it
     (a draft with two solutions can be eased for ever): the repairs handed back make the
     draft unique by the solver's count, and the draft is left as it was."""
-    from deducer.generate.level import _applied, _mend, _unique
+    from deducer.generator.level import _applied, _mend, _unique
 
     mended = 0
     for draft in _drafts(4, size=10, seed=9):

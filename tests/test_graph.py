@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 from deducer.puzzle.combos import ALL
 from deducer.puzzle.formats import loads
 from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square
-from deducer.solve.graph import build, open_islands
-from deducer.solve.propagate import Layout
+from deducer.solver.graph import build, open_islands
+from deducer.solver.propagate import Layout
 
 
 def components(p: Puzzle) -> tuple[tuple[int, ...], ...]:

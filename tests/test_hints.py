@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from deducer.explain import registry
-from deducer.explain.checking import check
-from deducer.explain.hints import hint, look_for
+from deducer.assist.checking import check
+from deducer.assist.hints import hint, look_for
+from deducer.engine import registry
 from deducer.puzzle.formats import loads
-from deducer.solve.search import solve
+from deducer.solver.search import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 FOUR = "\\|5\\|16\\\n\\| | \n\\12| | \n"
@@ -37,7 +37,7 @@ def test_three_tiers_describe_one_deduction():
 def replay(p, hnt):
     """The engine state after only the hint's reasoning steps: does its rule then find
     the hinted placement? (the reasoning given is enough to reach the digit)"""
-    from deducer.explain.state import Context, State, View
+    from deducer.engine.state import Context, State, View
     from deducer.puzzle.combos import BIT
 
     rules = {r.id: r for r in registry.load()}
@@ -141,7 +141,7 @@ def test_pencil_marks_skip_what_the_player_knows():
 
 def test_pencil_marks_do_not_drive_reasoning():
     # marks wider than the truth change nothing: the first deduction is the same
-    from deducer.explain.engine import explain
+    from deducer.engine.walk import explain
 
     wide = hint(pz("\\|5\\|16\\\n\\|(1,2,3,4,5)| \n\\12| | \n"), "full")
     walk = explain(pz(FOUR)).steps
@@ -231,7 +231,7 @@ def test_a_full_hint_shows_only_the_steps_its_target_needs():
     """r3c3 = 4 on seed000-k2 without marks: the two unique combinations that leave r3c3
     only 4, and nothing else; each step shown is needed (dropped, the rest no longer
     proves the digit)."""
-    from deducer.explain import proofcheck
+    from deducer import proofcheck
     from deducer.puzzle.formats import load
 
     p = load(ROOT / "puzzles" / "seed000-k2.j")

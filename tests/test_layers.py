@@ -9,7 +9,8 @@ import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "deducer"
 # lowest first; a module may import from its own layer and any earlier one
-ORDER = ["errors", "puzzle", "solve", "explain", "rules", "generate", "render", "api", "app"]
+ORDER = ["errors", "puzzle", "proofcheck", "solver", "engine", "rules", "assist", "generator",
+         "render", "api", "app"]
 RANK = {name: i for i, name in enumerate(ORDER)}
 
 
@@ -76,8 +77,8 @@ def test_imports_point_down(path):
 def test_the_checker_sees_an_upward_import(tmp_path):
     # the test above must be able to fail: a fake puzzle-layer module importing the engine
     fake = tmp_path / "probe.py"
-    fake.write_text("from ..explain.engine import explain\n", encoding="utf-8")
-    assert imports_of(fake, "deducer.puzzle.probe") == [(1, "deducer.explain.engine")]
+    fake.write_text("from ..engine.walk import explain\n", encoding="utf-8")
+    assert imports_of(fake, "deducer.puzzle.probe") == [(1, "deducer.engine.walk")]
 
 
 MODULES = {module_name(p): p for p in FILES}
@@ -164,5 +165,5 @@ def test_the_circle_finder_sees_a_circle(tmp_path):
     assert circles(graph) == [["a", "b", "c"]]
     fake = tmp_path / "core.py"  # a function-level import of a sibling counts
     fake.write_text("def f():\n    from .level import find\n", encoding="utf-8")
-    mods = {"deducer.generate.core": fake, "deducer.generate.level": fake}
-    assert module_edges(fake, mods, "deducer.generate.core") == {"deducer.generate.level"}
+    mods = {"deducer.generator.core": fake, "deducer.generator.level": fake}
+    assert module_edges(fake, mods, "deducer.generator.core") == {"deducer.generator.level"}

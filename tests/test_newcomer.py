@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from deducer.app.cli import main
-from deducer.explain import engine
-from deducer.explain.sentences import a_or_an
+from deducer.engine import walk as engine
+from deducer.engine.sentences import a_or_an
 from deducer.puzzle import formats
 
 ROOT = Path(__file__).resolve().parents[1]

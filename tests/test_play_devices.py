@@ -18,8 +18,8 @@ import test_play_browser as play  # noqa: E402
 from test_play_browser import ARTIFACTS, cell, message, state, wait_idle  # noqa: E402
 
 from deducer import api  # noqa: E402
-from deducer.explain import registry  # noqa: E402
-from deducer.explain.engine import Engine  # noqa: E402
+from deducer.engine import registry  # noqa: E402
+from deducer.engine.walk import Engine  # noqa: E402
 from deducer.puzzle import formats  # noqa: E402
 
 # the play folder and the server of test_play_browser.py, shared

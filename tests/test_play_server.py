@@ -378,7 +378,7 @@ def test_why_not_a_pencilled_digit(client):
     assert body["kind"] == "explained" and body["steps"]
     assert body["text"].startswith("Why 9 cannot go in r2c3")
     assert [1, 2] in body["highlight"]["cells"]
-    from deducer.explain import proofcheck
+    from deducer import proofcheck
 
     p = formats.loads(json.dumps(marked), "json")
     assert proofcheck.check_walkthrough(p, body["steps"]) == []

@@ -1,4 +1,4 @@
-"""The proof checker itself (deducer/explain/proofcheck.py, DESIGN.md §5b).
+"""The proof checker itself (deducer/proofcheck/checker.py, DESIGN.md §5b).
 
 Hand-built walkthroughs on a 2x2 puzzle: correct proofs are accepted; a false fact, an
 effect that does not follow, a placement outside the local problem, a chain that stops
@@ -13,7 +13,7 @@ from itertools import permutations, product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deducer.explain import proofcheck as pc
+from deducer.proofcheck import checker as pc
 from tests.rulekit import puzzle
 
 # r2c2 + r2c3 = 3, r3c2 + r3c3 = 10, r2c2 + r3c2 = 4, r2c3 + r3c3 = 9
@@ -216,7 +216,7 @@ def test_a_bad_step_does_not_hide_the_next():
 
 
 def test_the_checker_reads_engine_steps():
-    from deducer.explain.engine import explain
+    from deducer.engine.walk import explain
 
     e = explain(P)
     assert e.status == "solved"

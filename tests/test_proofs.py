@@ -1,6 +1,6 @@
 """Every step of every walkthrough carries a proof that holds (docs/json-contract.md, "Proofs").
 
-The independent checker (deducer/explain/proofcheck.py) replays each walkthrough: every
+The independent checker (deducer/proofcheck/checker.py) replays each walkthrough: every
 fact must be true, every placement, elimination and ruled-out combination must follow from
 its local problem, the sentence must name every cell and run of its proof, and the proofs
 of a sample of steps must carry no fact or run that could be dropped.
@@ -23,8 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from deducer.explain import engine, proofcheck, registry
-from deducer.generate.generator import generate
+from deducer import proofcheck
+from deducer.engine import registry
+from deducer.engine import walk as engine
+from deducer.generator.seeded import generate
 from deducer.puzzle import formats
 from deducer.puzzle.model import Puzzle
 

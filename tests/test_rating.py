@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from deducer.app.cli import main
+from deducer.engine import registry
+from deducer.engine.rating import LEVELS, model_for, rate_steps, step_level
+from deducer.engine.walk import explain
 from deducer.errors import RuleError
-from deducer.explain import registry
-from deducer.explain.engine import explain
-from deducer.explain.rating import LEVELS, model_for, rate_steps, step_level
 from deducer.puzzle import formats
 from deducer.puzzle.formats import loads
 from deducer.render import get
@@ -166,7 +166,7 @@ def test_a_chain_within_its_cut_off_is_expert_and_a_braid_weighs_above_a_whip():
     chain rules' growth must not carry a chain of max_len links past Expert, and a braid
     weighs above a whip of the same length at every length (a 10-link braid once
     weighed 6.03 and rated its puzzle Extreme)."""
-    from deducer.explain.state import Deduction
+    from deducer.engine.state import Deduction
 
     m = model_for(None)
     rules = {r.id: r for r in registry.load()}
@@ -207,7 +207,7 @@ def test_changing_the_scores_coefficients_in_a_rule_file_changes_the_score(tmp_p
 def test_the_score_is_never_negative_and_keeps_the_models_order():
     """The linear model would give the three-cell puzzle a negative score; it scores 0,
     and a puzzle the model scores above 0 keeps the model's figure."""
-    from deducer.explain.rating import model_for, score_features
+    from deducer.engine.rating import model_for, score_features
 
     m = model_for(None)
     raw = {}

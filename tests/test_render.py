@@ -10,13 +10,13 @@ from dataclasses import replace
 import pytest
 
 from deducer.app.cli import main
-from deducer.explain.engine import explain
+from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import BIT, DIGITS
 from deducer.render import get
 from deducer.render import svg as svgmod
 from deducer.render.html import walkthrough_html
-from deducer.solve.search import solve
+from deducer.solver.search import solve
 
 # The Wikipedia example puzzle (unique solution), in the | format.
 WIKIPEDIA = "\n".join([
@@ -196,7 +196,7 @@ def test_html_holds_every_step_sentence(puzzle, explanation):
 
 
 def test_html_data_script_cannot_break_out(puzzle, explanation):
-    from deducer.explain.engine import Step
+    from deducer.engine.walk import Step
 
     evil = Step(n=1, rule="x", name="</script><b>", text="a </script> & <!-- b", placements=[],
                 eliminations=[], cells=[], runs=[], weight=1.0, score=1, available=0)

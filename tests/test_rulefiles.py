@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deducer.app.cli import COMMANDS, main
+from deducer.engine import registry
+from deducer.engine.walk import explain
 from deducer.errors import RuleError
-from deducer.explain import registry
-from deducer.explain.engine import explain
 from deducer.puzzle import formats
 from deducer.puzzle.model import check_solution
-from deducer.solve.search import solve
+from deducer.solver.search import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -37,7 +37,7 @@ import random
 import sys
 
 from deducer.puzzle.combos import DIGITS
-from deducer.explain.state import Deduction
+from deducer.engine.state import Deduction
 from deducer.rules import rule
 
 
@@ -113,7 +113,7 @@ def forgets_a_value(view):
 def late_search(view, rid):
     """A sound step (the core lone-cell rule's) whose proof, built late, has search runs:
     lean walks never build it, so their rating would differ."""
-    from deducer.explain.state import Proof
+    from deducer.engine.state import Proof
     from deducer.rules.basic import lone_cell
 
     for ded in lone_cell(view, rid):

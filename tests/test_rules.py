@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 from rulekit import cell, deductions, fire, position, puzzle, rule, run
 
-from deducer.explain import engine, registry
-from deducer.solve.search import solve
+from deducer.engine import registry
+from deducer.engine import walk as engine
+from deducer.solver.search import solve
 
 # Seed 002 Figure 2: B1 down 5, C1 down 16, A3 across 12, row 2 an unclued across run.
 FOUR = r"""
@@ -638,8 +639,10 @@ def test_explain_still_solves_with_one_rule_disabled(rule_id):
 def test_regions_are_found_once_per_puzzle():
     p = puzzle(AREA)
     v = position(p)
-    regions = v.context.regions
-    assert regions is v.context.regions
+    from deducer.rules.regionfind import regions_of
+
+    regions = regions_of(v.context)
+    assert regions is regions_of(v.context)
     assert regions and all(r.cost > 0 for r in regions)
 
 
@@ -788,8 +791,8 @@ def test_crossing_run_interaction_applies_its_lemma_and_weighs_it():
 
 
 def test_search_floor_grows_with_the_run():
-    from deducer.explain import registry
-    from deducer.explain.rating import search_floor
+    from deducer.engine import registry
+    from deducer.engine.rating import search_floor
 
     ladder = registry.load()
     weight = {r.id: r.weight for r in ladder}

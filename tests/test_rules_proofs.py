@@ -18,9 +18,9 @@ EXAMPLE = ROOT / "docs" / "example-rule"
 K2 = ROOT / "puzzles" / "seed000-k2.j"
 
 PEEK = '''\
-from deducer.explain.state import Deduction, Proof
+from deducer.engine.state import Deduction, Proof
 from deducer.rules import rule
-from deducer.solve.search import solve
+from deducer.solver.search import solve
 
 
 def _first_open(view):

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from deducer.errors import PuzzleError
 from deducer.puzzle import formats
 from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square, check_solution
-from deducer.solve import oracle, search
-from deducer.solve.search import iter_solutions, solve
-from deducer.solve.status import SolveStatus
+from deducer.solver import oracle, search
+from deducer.solver.search import iter_solutions, solve
+from deducer.solver.status import SolveStatus
 from tests.support import grids
 from tests.test_solver import block, brute_force, key, puzzle, small_grids, to_puzzle
 

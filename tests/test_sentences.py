@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from deducer.explain import proofcheck, registry
-from deducer.explain.engine import Engine
+from deducer import proofcheck
+from deducer.engine import registry
+from deducer.engine.walk import Engine
 from deducer.puzzle.formats import load
 from deducer.puzzle.model import cell_name
 
@@ -192,7 +193,7 @@ def test_a_sum_bounds_step_takes_every_digit_its_stated_bound_excludes():
     reader: a sum-bounds step leaves no candidate of its cell outside the bounds it states
     (on generated 9x9 Hard puzzles where it once did)."""
     from deducer import api
-    from deducer.explain.engine import explain
+    from deducer.engine.walk import explain
     from deducer.puzzle.combos import BIT, DIGITS
 
     for seed in (2, 3):

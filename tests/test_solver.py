@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from deducer.errors import PuzzleError
 from deducer.puzzle.combos import ALL, BIT, EVEN, ODD, combos, mask_of
 from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square, check_solution
-from deducer.solve.graph import open_islands
-from deducer.solve.propagate import Layout, run_filter
-from deducer.solve.search import solve
+from deducer.solver.graph import open_islands
+from deducer.solver.propagate import Layout, run_filter
+from deducer.solver.search import solve
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 

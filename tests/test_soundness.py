@@ -19,12 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from deducer.explain import engine, registry
-from deducer.explain.state import Context, State, View
-from deducer.generate.generator import generate
+from deducer.engine import registry
+from deducer.engine import walk as engine
+from deducer.engine.state import Context, State, View
+from deducer.generator.seeded import generate
 from deducer.puzzle.combos import BIT, combos
 from deducer.puzzle.model import Puzzle
-from deducer.solve.search import solve
+from deducer.solver.search import solve
 
 FULL = os.environ.get("DEDUCER_SOUNDNESS", "").lower() == "full"
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"

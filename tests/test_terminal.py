@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from deducer.app.cli import main
-from deducer.explain.engine import explain
+from deducer.engine.walk import explain
 from deducer.puzzle.formats import load
 from deducer.render import get
 

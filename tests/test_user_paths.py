@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from deducer.app.cli import main
+from deducer.engine import registry
 from deducer.errors import RuleError
-from deducer.explain import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -49,7 +49,7 @@ def one_line_error(err: str, *words: str) -> None:
 
 
 IMPL = '''\
-from deducer.explain.state import Deduction
+from deducer.engine.state import Deduction
 from deducer.rules import rule
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from deducer.explain.engine import explain
+from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.render import get
 from deducer.render.html import walkthrough_data, walkthrough_html
@@ -29,7 +29,7 @@ def k2():
 
 
 def _fake(n, rule, weight):
-    from deducer.explain.engine import Step
+    from deducer.engine.walk import Step
 
     return Step(n, rule, rule.title(), f"step {n}", [], [], [], [], weight, 1, 0)
 

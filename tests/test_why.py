@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from deducer import proofcheck
 from deducer.app.cli import main
-from deducer.explain import proofcheck
-from deducer.explain.engine import explain
-from deducer.explain.why import EXPLAINED, NOT_SOLUTION, SOLUTION, WRITTEN, why
+from deducer.assist.why import EXPLAINED, NOT_SOLUTION, SOLUTION, WRITTEN, why
+from deducer.engine.walk import explain
 from deducer.puzzle.combos import BIT
 from deducer.puzzle.formats import load
 from deducer.puzzle.model import cell_name
@@ -140,7 +140,7 @@ def test_on_k2_only_the_steps_that_lead_there():
     assert answer.text.endswith("So 4 cannot go in r4c3: r3c3, in the same run r1c3↓ 34/5, "
                                 "holds it.")
     # the closure alone, from the walkthrough's path: 3 of its 11 steps
-    from deducer.explain.why import closure
+    from deducer.assist.why import closure
 
     walk = explain(p).steps[:11]
     assert [s.n for s in closure(p, walk)] == [2, 10, 11]
@@ -160,8 +160,8 @@ def test_must_leaves_only_the_digit():
 
 
 def test_a_ladder_that_stalls_and_a_puzzle_with_several_solutions():
-    from deducer.explain import registry
-    from deducer.explain.why import NOT_FOUND, POSSIBLE
+    from deducer.assist.why import NOT_FOUND, POSSIBLE
+    from deducer.engine import registry
 
     p = load(K2)
     weak = [r for r in registry.load() if r.id == "naked-single"]

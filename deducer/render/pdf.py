@@ -38,7 +38,7 @@ from .svg import (
 from .walk import EASY_WEIGHT, chain_cases, chain_conclusion, step_text, step_title
 
 if TYPE_CHECKING:
-    from ..explain.engine import Explanation
+    from ..engine.walk import Explanation
     from ..puzzle.model import Puzzle
 
 A4 = (595.28, 841.89)  # points

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..explain.sentences import differences
+from ..engine.sentences import differences
 from ..puzzle.combos import SINGLE
 from . import Renderer
 from .text import explanation_verdict, rating_line, verdict

@@ -173,7 +173,7 @@ class TextRenderer(Renderer):
                 parts.append(f"\nsolution {k}:")
             parts.append(draw_grid(puzzle, sol))
         if len(result.solutions) > 1:
-            from ..explain.sentences import differences  # here: solve's start-up is lean
+            from ..engine.sentences import differences  # here: solve's start-up is lean
 
             diff = differences(puzzle, result.solutions)
             parts.append(f"\nthe solutions differ at {len(diff)} cells: " + ", ".join(diff))

@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
-from ..explain.registry import STANDARD_FIELDS
-from ..explain.state import Context, Deduction, Link, Proof
+from ..engine.registry import STANDARD_FIELDS
+from ..engine.state import Context, Deduction, Link, Proof
 from ..puzzle.combos import ALL, BIT, DIGITS, EVEN, ODD, POP, SINGLE, SUM, combos
 from ..puzzle.model import Puzzle, Run
-from ..solve.propagate import Layout
+from ..solver.propagate import Layout
 from . import rule
 
 __all__ = [

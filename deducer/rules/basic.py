@@ -6,9 +6,9 @@ the facts it rests on, the fewest that carry it; the sentence names every one of
 
 from __future__ import annotations
 
-from ..explain.state import Deduction
+from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
-from ..solve.propagate import run_filter
+from ..solver.propagate import run_filter
 from . import rule
 from .facts import (
     alts,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..explain.state import Deduction
+from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
-from ..solve.propagate import run_filter
+from ..solver.propagate import run_filter
 from . import rule
 from .facts import both, cell_facts, free_mask, holds, minus, proof
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..explain.registry import CORE, check_deduction
-from ..explain.sentences import effect_text, sentence
-from ..explain.state import Deduction, Link, Proof, View, resolve_proof
+from ..engine.registry import CORE, check_deduction
+from ..engine.sentences import effect_text, sentence
+from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
 from .chaincache import SEARCH_NODES, ChainCache, Effect, Node, Offer, WhipSearch
@@ -47,7 +47,7 @@ def link_rules(view, only=None) -> list:
     if rules is None:  # a view made outside a walk: the built-in ladder
         rules = view.context.cache("chains.ladder").get("rules")
         if rules is None:
-            from ..explain import registry
+            from ..engine import registry
 
             rules = view.context.cache("chains.ladder")["rules"] = registry.load()
     return [r for r in rules if r.link and (only is None or r.id in only)]

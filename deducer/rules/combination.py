@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..explain.state import Deduction
+from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP
 from . import rule
 from .facts import (

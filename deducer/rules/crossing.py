@@ -4,13 +4,13 @@ can really put in the shared cells.
 The lemma ("r14c7↓ 17/5 can only put 1,2,3 in r16c7") is part of the proof: the crossing
 run is listed with the candidates of its cells, its digits that fit no arrangement leave
 the shared cell in the same step, and the step weighs at least what trying that run's
-arrangements weighs (see :func:`deducer.explain.rating.search_floor`).
+arrangements weighs (see :func:`deducer.engine.rating.search_floor`).
 """
 
 from __future__ import annotations
 
-from ..explain.state import Deduction
-from ..solve.propagate import run_filter
+from ..engine.state import Deduction
+from ..solver.propagate import run_filter
 from . import rule
 from .bounds import sum_limits
 from .facts import (

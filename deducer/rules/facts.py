@@ -8,7 +8,7 @@ no reminder of a clue), and every fact a proof keeps is named in the step's sent
 
 from __future__ import annotations
 
-from ..explain.state import Proof
+from ..engine.state import Proof
 from ..puzzle.combos import ALL, DIGITS, POP, combos
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..explain.state import Deduction
+from ..engine.state import Deduction
 from ..puzzle.combos import BIT, POP
 from . import rule
 
@@ -36,7 +36,7 @@ def trial(view, work: int = 100_000):
 @rule(values=("digit",))
 def backtracking(view):
     """Search from here; with one solution left, the most constrained cell's digit is known."""
-    from ..solve.search import solve
+    from ..solver.search import solve
 
     context = view.context
     if context.stopped():

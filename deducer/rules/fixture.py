@@ -26,10 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.registry import RULE_MARK, Rule, load_file
+from ..engine.sentences import effect_text, sentence
+from ..engine.state import Context, Deduction, State, View
 from ..errors import DeducerError
-from ..explain.registry import RULE_MARK, Rule, load_file
-from ..explain.sentences import effect_text, sentence
-from ..explain.state import Context, Deduction, State, View
 from ..puzzle import formats
 from ..puzzle.combos import BIT, DIGITS
 

@@ -3,13 +3,13 @@ to what the step needs: the cells of some runs, limited by facts and the written
 each run all different and adding up to its clue.
 
 Rules use this to drop facts and runs a reader need not check; the project's proof checker
-(deducer/explain/proofcheck.py) stays independent and judges the result.
+(deducer/proofcheck/checker.py) stays independent and judges the result.
 """
 
 from __future__ import annotations
 
 from ..puzzle.combos import BIT, DIGITS, POP
-from ..solve.propagate import run_filter
+from ..solver.propagate import run_filter
 
 
 def _narrow(layout, runs, doms: dict[int, int]) -> bool:

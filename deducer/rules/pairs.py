@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..explain.state import Deduction
+from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from . import rule
 from .facts import alts, cell_facts, minus, proof

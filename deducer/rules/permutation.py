@@ -10,9 +10,9 @@ leaves the rest to the next steps.
 
 from __future__ import annotations
 
-from ..explain.state import Deduction
+from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
-from ..solve.propagate import run_filter
+from ..solver.propagate import run_filter
 from . import rule
 from .combination import hall_witness
 from .facts import alts, both, cell_facts, clue_combos, holds, proof

@@ -2,7 +2,7 @@
 
 A group of clued runs of one direction covers cells ``S`` adding up to the sum of their
 clues. Some clued runs of the other direction (chosen per state, see
-:mod:`deducer.explain.regions`) cover nearly the same cells: the difference of the two totals is
+:mod:`deducer.rules.regionfind`) cover nearly the same cells: the difference of the two totals is
 what the cells in only one of the two groups add up to. When one of those cells is still
 open, its value is known; when two are, they obey a sum (or difference).
 """
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from itertools import product
 
-from ..explain.state import Deduction, Proof
+from ..engine.state import Deduction, Proof
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
 from . import rule
 from .local import trim
+from .regionfind import regions_of
 
 _WORD = {True: "down", False: "across"}
 
@@ -106,7 +107,7 @@ def _tracker(view) -> _Tracker:
     kept = ctx.cache("regions")
     tr = kept.get("tracker")
     if tr is None:
-        tr = kept["tracker"] = _Tracker(ctx.regions, len(view.puzzle.whites))
+        tr = kept["tracker"] = _Tracker(regions_of(ctx), len(view.puzzle.whites))
     tr.update(view)
     return tr
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..explain.state import Deduction
+from ..engine.state import Deduction
 from ..puzzle.combos import DIGITS, POP
 from . import rule
 from .facts import alts, both, cell_facts, clue_combos, digits_and, holds, proof, stated_combos

@@ -31,7 +31,7 @@ rules:
 
 IMPL = """\
 from deducer.puzzle.combos import DIGITS
-from deducer.explain.state import Deduction
+from deducer.engine.state import Deduction
 from deducer.rules import rule
 
 @rule

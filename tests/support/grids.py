@@ -111,7 +111,7 @@ def unclued(white: list[list[bool]]) -> Puzzle:
 def random_clued(rows: int, cols: int, seed: int = 1, black: float = 0.2) -> Puzzle:
     """A random layout filled by the solver (digits then shuffled) and clued from the fill.
     Nothing forces uniqueness, so big ones usually have several solutions."""
-    from deducer.solve.search import solve
+    from deducer.solver.search import solve
 
     rng = random.Random(seed)
     white = layout(rows, cols, rng, black)
@@ -146,11 +146,11 @@ def no_trial(rows: int, cols: int, seed: int = 1, *, below: float = 150) -> Puzz
     region sums and permutation checks but no chain; 1,600 cells then take minutes)."""
     from dataclasses import replace
 
-    from deducer.explain import registry
-    from deducer.explain.engine import SOLVED, Engine
-    from deducer.explain.state import Deduction
-    from deducer.generate.draft import fill
-    from deducer.generate.layout import make_layout
+    from deducer.engine import registry
+    from deducer.engine.state import Deduction
+    from deducer.engine.walk import SOLVED, Engine
+    from deducer.generator.draft import fill
+    from deducer.generator.layout import make_layout
 
     rng = random.Random(seed)
     white = make_layout(rng, rows, cols)

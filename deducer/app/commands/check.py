@@ -51,7 +51,7 @@ def run(args) -> int:
     from ...api import check
     from ...errors import DeducerError
     from ...render.jsonout import dumps
-    from ...solve.search import MAX_SOLUTIONS_CAP
+    from ...solver.search import MAX_SOLUTIONS_CAP
 
     if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
         raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")

@@ -30,7 +30,7 @@ def add_rule_args(p, *, timeout: bool = True) -> None:
 
 def load_rules(args):
     """The ladder the command line asks for."""
-    from ...explain import registry
+    from ...engine import registry
 
     return registry.load(extra=args.rules, disable=args.disable)
 

@@ -14,7 +14,7 @@ MAX_COUNT = 1_000_000
 
 
 def add_parser(sub) -> None:
-    from ...generate.layout import SYMMETRIES
+    from ...generator.layout import SYMMETRIES
 
     p = sub.add_parser(
         "generate", help="make new puzzles with a unique solution at an exact level",
@@ -91,7 +91,7 @@ def make(req, index: int):
     """Puzzle ``index`` (runs in a worker): its Result, or :class:`Refused`. A DeducerError
     comes back as a value, since the engines report an exception as a failed puzzle."""
     from ...errors import DeducerError
-    from ...generate import core
+    from ...generator import core
 
     try:
         return core.generate_one(req, index)
@@ -196,7 +196,7 @@ def run(args) -> int:
     from pathlib import Path
 
     from ...errors import DeducerError
-    from ...generate.request import check_request, make_request, parse_score
+    from ...generator.request import check_request, make_request, parse_score
     from ...puzzle import formats
     from ...puzzle.fileio import write_output
     from ...render.jsonout import dumps as json_dumps
@@ -320,7 +320,7 @@ def _until_stopped(items):
 
 def _made_line(made: int, levels: dict[str, int], req, args, written: list) -> str:
     """``deducer: made 5 puzzles, 12x12, Hard 5: new/0001.txt .. new/0005.txt``."""
-    from ...explain.rating import LEVELS
+    from ...engine.rating import LEVELS
 
     order = {name: k for k, name in enumerate(LEVELS)}
     mix = ", ".join(f"{name} {n}" for name, n in

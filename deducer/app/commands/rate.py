@@ -10,7 +10,7 @@ import os
 import sys
 from functools import partial
 
-from ...solve.status import ExplainStatus
+from ...solver.status import ExplainStatus
 from ..cli import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
@@ -102,7 +102,7 @@ _RULES: dict = {}
 
 
 def _ladder(rule_files: tuple, disable: tuple):
-    from ...explain import registry
+    from ...engine import registry
 
     key = (rule_files, disable)
     if key not in _RULES:
@@ -112,7 +112,7 @@ def _ladder(rule_files: tuple, disable: tuple):
 
 def _blank(task) -> dict:
     """A row with nothing rated yet (every key present, in the order rows are written)."""
-    from ...explain.rating import RATER_VERSION
+    from ...engine.rating import RATER_VERSION
 
     return {"file": task.label, "path": task.path, "name": task.name, "status": None,
             "level": None, "hardest_rule": None, "max_weight": None, "score": None,
@@ -138,8 +138,8 @@ def rate_one(settings: tuple, task) -> dict:
     """Rate one puzzle (runs in a worker): a row of plain data, whatever happens."""
     import time
 
+    from ...engine.walk import explain
     from ...errors import DeducerError
-    from ...explain.engine import explain
     from ..batch.inputs import load
 
     fmt, rule_files, disable, timeout, ignore_entries = settings
@@ -276,7 +276,7 @@ def csv_text(rows: list[dict]) -> str:
 
 
 def json_text(rows: list[dict]) -> str:
-    from ...explain.rating import RATER_VERSION
+    from ...engine.rating import RATER_VERSION
     from ...render.jsonout import dumps
 
     out = []
@@ -311,8 +311,8 @@ def summary(counts: dict, total: int, kept: int, out: str, skipped: int = 0) -> 
 def run(args) -> int:
     from collections import Counter
 
+    from ...engine.rating import RATER_VERSION
     from ...errors import DeducerError
-    from ...explain.rating import RATER_VERSION
     from ..batch import run as batch_run
     from ..batch import settings_from
     from ..batch.inputs import Embedded, find

@@ -4,7 +4,7 @@
 is known (given files, else the bundled unique puzzles plus seeded generated ones) and
 reports every deduction that contradicts the solution, by puzzle, step and rule id. The
 steps of the tested file's rules are also run through the independent proof checker
-(``deducer.explain.proofcheck``, docs/json-contract.md#proofs): a deduction that is true but
+(``deducer.proofcheck``, docs/json-contract.md#proofs): a deduction that is true but
 not proved by the proof its step carries (or that carries none) is reported as "true but
 unproved".
 """
@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...generate.generator import generated
+from ...generator.seeded import generated
 from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, emit
 from .explain import add_rule_args, check_timeout
 
@@ -100,7 +100,7 @@ def _source(path: str) -> str:
 
 
 def _list(args) -> int:
-    from ...explain import registry
+    from ...engine import registry
     from ...render.jsonout import dumps
 
     rules = registry.all_rules(extra=args.rules, disable=args.disable)
@@ -182,9 +182,9 @@ def audit(label: str, puzzle, solution: list[int], rules, timeout: float | None 
 
 def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None,
            watch: frozenset[str]) -> Audit:
+    from ...engine.walk import Engine
     from ...errors import DeducerError
-    from ...explain.engine import Engine
-    from ...explain.proofcheck import Replay
+    from ...proofcheck import Replay
     from ...puzzle.combos import BIT, fmt_combo, mask_of
 
     label = out.label
@@ -292,10 +292,10 @@ def _files(paths):
 
 
 def _test(args) -> int:
+    from ...engine import registry
     from ...errors import DeducerError
-    from ...explain import registry
     from ...render.jsonout import dumps
-    from ...solve.search import solve
+    from ...solver.search import solve
 
     check_timeout(args)
     count = args.count

@@ -36,8 +36,8 @@ STREAM_FROM = 1000
 
 def _spooled(puzzle, args):
     """Solve with the solutions streamed into a :class:`SolutionSpool` (bounded memory)."""
-    from ...solve.search import SolveResult, iter_solutions
-    from ...solve.spool import SolutionSpool
+    from ...solver.search import SolveResult, iter_solutions
+    from ...solver.spool import SolutionSpool
 
     stream = iter_solutions(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
                             use_entries=not args.ignore_entries)
@@ -55,7 +55,7 @@ def run(args) -> int:
     from ...api import solve
     from ...errors import DeducerError
     from ...render import get
-    from ...solve.search import ENTRY_BLAME, MAX_SOLUTIONS_CAP, NONE, UNDECIDED, entries_to_blame
+    from ...solver.search import ENTRY_BLAME, MAX_SOLUTIONS_CAP, NONE, UNDECIDED, entries_to_blame
 
     if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
         raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")

@@ -50,8 +50,8 @@ def parse_cell(text: str) -> tuple[int, int]:
 
 
 def run(args) -> int:
+    from ...assist.why import EXPLAINED, TIMEOUT, why
     from ...errors import DeducerError
-    from ...explain.why import EXPLAINED, TIMEOUT, why
     from ...render.jsonout import dumps
 
     check_timeout(args)

@@ -27,7 +27,7 @@ waitress (:func:`make_server`):
 The puzzle travels between page and server as deducer's own JSON format (an object, see
 :mod:`deducer.puzzle.formats.jsonfmt`), so the server re-validates it on every call with the
 same reader that reads files. Hints and checks come from :mod:`deducer.api`
-(:mod:`deducer.explain.hints`, :mod:`deducer.explain.checking`); nothing here re-implements them.
+(:mod:`deducer.assist.hints`, :mod:`deducer.assist.checking`); nothing here re-implements them.
 
 Endpoints (all JSON):
 
@@ -629,7 +629,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     @app.post("/api/generate")
     def api_generate():
         from ... import api
-        from ...generate.core import GenerateError
+        from ...generator.core import GenerateError
 
         body = _body()
         size = _field(body, "size", str)
@@ -672,7 +672,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     @app.post("/api/hint")
     def api_hint():
         from ... import api
-        from ...explain.hints import LEVELS
+        from ...assist.hints import LEVELS
 
         body = _body()
         p = _puzzle(body)
@@ -698,7 +698,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/why")
     def api_why():
-        from ...explain.why import why
+        from ...assist.why import why
 
         body = _body()
         p = _puzzle(body)
@@ -746,7 +746,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/candidates")
     def api_candidates():
-        from ...explain.hints import player_marks
+        from ...assist.hints import player_marks
 
         p = _puzzle(_body())
         marks, broken = player_marks(p)

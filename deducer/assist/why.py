@@ -17,7 +17,7 @@ A simple proof reads the board in three ways only, so a step before it matters o
 A proof by assumption or by cases reads, besides its links' facts, the candidates of the
 cells it assumes digits in and of the cells whose digits it removes; those are added too.
 The kept steps are then replayed by the independent proof checker
-(:mod:`deducer.explain.proofcheck`); should any fail there, the whole path is given
+(:mod:`deducer.proofcheck`); should any fail there, the whole path is given
 instead. Last, steps are dropped one at a time while the rest still checks and still
 removes the digit (shortening within a small budget).
 
@@ -35,10 +35,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .. import proofcheck
 from ..errors import PuzzleError
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle, cell_name
-from . import proofcheck
 
 #: what a question can come to
 EXPLAINED, SOLUTION, POSSIBLE, WRITTEN, NOT_SOLUTION, UNSOLVABLE, NOT_FOUND, TIMEOUT = (
@@ -94,8 +94,8 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         rules=None, timeout: float | None = None) -> Why:
     """Why ``digit`` cannot go in ``cell`` (``must``: why it must), from ``puzzle`` with its
     entries. Raises :class:`PuzzleError` for a cell that is not white or a digit not 1-9."""
-    from ..solve.search import solve
-    from . import registry
+    from ..engine import registry
+    from ..solver.search import solve
 
     if not isinstance(digit, int) or not 1 <= digit <= 9:
         raise PuzzleError(f"{digit!r} is not a digit 1-9")
@@ -227,7 +227,7 @@ def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
     first, :data:`TIMEOUT` if the time runs out),
     and a shortcut: the steps before the first state where a rule on the cell's own runs
     takes the digit out at once, that step last (None if none is found first)."""
-    from .engine import Engine
+    from ..engine.walk import Engine
 
     deadline = None if timeout is None else time.perf_counter() + timeout
     eng = Engine(puzzle, rules, use_entries=True, deadline=deadline)
@@ -253,8 +253,8 @@ def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):
     """A step, in a copy of the engine's state, by which a rule on the runs of cell ``i``
     takes ``digit`` out of it now (out of the ladder's order); None if none does. Only the
     cell's runs are asked, so this costs a few rule calls per step."""
+    from ..engine.walk import Engine
     from ..errors import RuleError
-    from .engine import Engine
 
     runs = eng.state.layout.cell_runs[i]
     peers = {j for rid in runs for j in eng.state.layout.run_cells[rid]}
@@ -413,7 +413,7 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
     A step made again may take more than it did (the board holds more candidates); the
     kept steps as they were when a step cannot be made again (or the chain is a search's
     step) or ``ok`` (the steps made again: do they still show what they must?) says no."""
-    from .engine import Engine
+    from ..engine.walk import Engine
 
     by_id = {r.id: r for r in rules}
     if any(by_id.get(s.rule) is None or by_id[s.rule].scope != "run" for s in kept):

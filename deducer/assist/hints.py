@@ -6,7 +6,7 @@
 * ``full``: the whole sentence of the step, with what it places or removes.
 
 Before any deduction, the player's progress is checked against *every* solution
-(:mod:`deducer.explain.checking`): a wrong entry, or pencil marks that leave out the digit every
+(:mod:`deducer.assist.checking`): a wrong entry, or pencil marks that leave out the digit every
 solution needs, is reported instead of a hint, since reasoning from it leads nowhere. An
 entry that repeats a digit of its run or fills a run to the wrong sum is named by that
 rule, which the player can see. A puzzle with several solutions is said to have them
@@ -24,7 +24,7 @@ change nothing the player sees are applied silently:
 * a step that only narrows cells without marks (or drops combinations) is *reasoning*:
   bookkeeping a player without pencil marks does in their head. The hint gives the
   reasoning steps its own step rests on (the dependency closure back through each step's
-  proof, :func:`deducer.explain.why.closure`), in order, before it, and no other, each
+  proof, :func:`deducer.assist.why.closure`), in order, before it, and no other, each
   made again on the board those steps alone leave (so no sentence names a digit a step
   left out wrote). So a player without marks gets the next digit to write with the
   reasoning that gets there, not one invisible elimination at a time.
@@ -45,7 +45,7 @@ from ..puzzle.model import Puzzle, Run, cell_name
 from .checking import DEFAULT_CAP, Mistake, check
 
 if TYPE_CHECKING:
-    from .engine import Step
+    from ..engine.walk import Step
 
 LEVELS = ("vague", "concrete", "full")
 
@@ -161,7 +161,7 @@ def _visible(puzzle: Puzzle, effect) -> bool:
 
 def _support(puzzle: Puzzle, target, reasoning: list) -> list:
     """The reasoning steps ``target`` rests on, in order: the dependency closure back from
-    its proof (:func:`deducer.explain.why.closure`), so a hint is never padded with steps
+    its proof (:func:`deducer.assist.why.closure`), so a hint is never padded with steps
     that do not lead to it."""
     from .why import closure
 
@@ -173,7 +173,7 @@ def _several(verdict, puzzle: Puzzle) -> str:
     """A warning, said before any hint, when the puzzle has more than one solution."""
     if verdict.solutions_found < 2:
         return ""
-    from .sentences import differences
+    from ..engine.sentences import differences
 
     diff = differences(puzzle, verdict.solutions)
     more = "at least " if verdict.cap_hit or not verdict.complete else ""
@@ -189,9 +189,9 @@ TIMED_OUT = ("No hint within the time limit: the next deduction takes longer to 
 def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | None = None,
          max_solutions: int = DEFAULT_CAP) -> Hint:
     """The next thing the player should do with ``puzzle`` (its entries and marks)."""
-    from . import registry
-    from .engine import Engine
-    from .sentences import differences
+    from ..engine import registry
+    from ..engine.sentences import differences
+    from ..engine.walk import Engine
 
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
@@ -235,7 +235,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
             if eng.context.stopped():  # the expensive rules gave up at the deadline
                 return _simple("timeout", level, TIMED_OUT, skipped=skipped)
             text = "No rule of the ladder finds a deduction from here."
-            from ..solve.search import solve
+            from ..solver.search import solve
 
             left = None if deadline is None else max(0.05, deadline - time.perf_counter())
             here = solve(puzzle, max_solutions=2, use_entries=True, timeout=left)
@@ -263,10 +263,10 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
 
 def _worded_alone(puzzle: Puzzle, rules, chain: list, target):
     """The supporting steps and the hint's step made again on the board the supporting
-    steps alone leave (:func:`deducer.explain.why.reworded`), so that no sentence names a
+    steps alone leave (:func:`deducer.assist.why.reworded`), so that no sentence names a
     digit a step the hint leaves out wrote; as they were if that board does not give the
     same hint (the same digits written, or at least the same ones taken), proved."""
-    from .proofcheck import check_walkthrough
+    from ..proofcheck import check_walkthrough
     from .why import reworded
 
     def same(out) -> bool:

@@ -437,7 +437,7 @@ def load(extra: Sequence[str | Path] = (), disable: Sequence[str] = (), *,
 
 class Ladder(list):
     """The active rules in ladder order, with the ``rating:`` section of their files (what
-    :mod:`deducer.explain.rating` reads besides the rules' own keys)."""
+    :mod:`deducer.engine.rating` reads besides the rules' own keys)."""
 
     rating: dict | None = None
     rating_model = None  # built by rating.model_for on first use
@@ -546,7 +546,7 @@ def _bad_number(v, *, whole: bool = False) -> bool:
 
 
 def check_deduction(rule: Rule, ded, n_cells: int, n_runs: int) -> None:
-    """Refuse a malformed :class:`~deducer.explain.state.Deduction` from a rule with a
+    """Refuse a malformed :class:`~deducer.engine.state.Deduction` from a rule with a
     one-line :class:`RuleError` naming the rule and its file (not a crash somewhere later,
     not NaN in the JSON)."""
     from .state import Deduction

@@ -86,6 +86,15 @@ _kept: OrderedDict[tuple, tuple[tuple, tuple[Region, ...], dict[int, list[int]]]
     OrderedDict()
 
 
+def regions_of(context) -> tuple[Region, ...]:
+    """The puzzle's regions, found once per walk (kept in the walk's context)."""
+    kept = context.cache("regions")
+    found = kept.get("found")
+    if found is None:
+        found = kept["found"] = find_regions(context.puzzle)
+    return found
+
+
 def find_regions(puzzle: Puzzle, graph=None, **limits) -> tuple[Region, ...]:
     """Regions worth checking, simplest first (fewest base runs, then fewest unknowns).
 
@@ -134,7 +143,7 @@ def _find_regions(puzzle: Puzzle, graph=None, *, max_size: int | None = None,
                   grow_size: int = 8, max_cost: int = 6,
                   limit: int = 6000) -> tuple[Region, ...]:
     if graph is None:
-        from ..solve.graph import build
+        from ..solver.graph import build
 
         graph = build(puzzle)
     runs = puzzle.runs

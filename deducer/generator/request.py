@@ -10,9 +10,9 @@ import random
 import time
 from dataclasses import dataclass
 
+from ..engine.rating import LEVELS, level_cap
+from ..engine.sentences import a_or_an
 from ..errors import DeducerError
-from ..explain.rating import LEVELS, level_cap
-from ..explain.sentences import a_or_an
 from .layout import SYMMETRIES
 
 MIN_SIDE, MAX_SIDE = 6, 60
@@ -160,7 +160,7 @@ def check_request(req: Request, rules=None) -> None:
             raise GenerateError(f"score {lo:g}-{hi:g}: the low end is above the high end")
     if req.needs is not None:
         if rules is None:
-            from ..explain import registry
+            from ..engine import registry
 
             rules = registry.load()
         rule = next((r for r in rules if r.id == req.needs), None)

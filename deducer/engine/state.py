@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import overload
 
 from ..puzzle.combos import BIT, DIGITS, SINGLE, SUM, combos, fmt_combo, fmt_mask
 from ..puzzle.model import Puzzle, Run, cell_name
-from ..solve.propagate import Layout
+from ..solver.propagate import Layout
 
 
 @dataclass
@@ -312,8 +311,9 @@ class View:
 
 
 class Context:
-    """Per-puzzle facts computed once (graph analysis, regions) for rules to share, and the
-    limits of the walk: a deadline (seconds) and a work budget (counted units)."""
+    """Per-puzzle facts computed once for rules to share (a rule family's analysis, kept
+    through :meth:`cache`), and the limits of the walk: a deadline (seconds) and a work
+    budget (counted units)."""
 
     def __init__(self, puzzle: Puzzle, deadline: float | None = None,
                  work: int | None = None):
@@ -363,10 +363,3 @@ class Context:
             return True
         left = self.time_left()
         return left is not None and left <= 0
-
-    @cached_property
-    def regions(self):
-        """Candidate areas for region-sum rules, found from the run/cell graph."""
-        from .regions import find_regions
-
-        return find_regions(self.puzzle)

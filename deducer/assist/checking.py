@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import Coord, Puzzle, cell_name
-from ..solve.status import CheckStatus
+from ..solver.status import CheckStatus
 
 DEFAULT_CAP = 50
 
@@ -109,7 +109,7 @@ class CheckResult:
 
 def _fits_exactly(puzzle: Puzzle, i: int, mask: int, timeout: float | None) -> bool | None:
     """Does some solution of the bare puzzle put a digit of ``mask`` in cell ``i``?"""
-    from ..solve.search import solve
+    from ..solver.search import solve
 
     bare = puzzle.without_progress()
     masks = bare.initial_masks()
@@ -125,7 +125,7 @@ def _fits_exactly(puzzle: Puzzle, i: int, mask: int, timeout: float | None) -> b
 def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
           timeout: float | None = None, pencil: bool = True) -> CheckResult:
     """Check every entry (and, with ``pencil``, every cell's pencil marks)."""
-    from ..solve.search import solve
+    from ..solver.search import solve
 
     cap = max(1, max_solutions)
     bare = puzzle.without_progress()

@@ -13,8 +13,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..explain.engine import SOLVED
-from ..explain.rating import Rating
+from ..engine.rating import Rating
+from ..engine.walk import SOLVED
 from ..puzzle.model import Puzzle
 from .draft import Draft, fill
 from .layout import make_layout
@@ -110,7 +110,7 @@ def _count(out: Found, why: str) -> None:
 
 def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
     """Attempts (layout, fill, repair, rate, steer) until one fits or the time runs out."""
-    from ..explain import registry
+    from ..engine import registry
 
     if rules is None:
         rules = registry.load()

@@ -15,7 +15,7 @@ from dataclasses import InitVar, dataclass, field, replace
 from ..errors import RuleError
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution
-from ..solve.status import ExplainStatus, SolveStatus
+from ..solver.status import ExplainStatus, SolveStatus
 from .rating import Rating, rate_steps
 from .registry import Rule, check_deduction
 from .sentences import effect_text, sentence
@@ -483,7 +483,7 @@ class Engine:
                        "has that candidate")
         if bad is None:
             return
-        from ..solve.search import solve
+        from ..solver.search import solve
 
         if solve(self.puzzle, max_solutions=1).solutions:
             # an earlier false step (a user rule's) is the cause more often than this one
@@ -525,7 +525,7 @@ class Engine:
 def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: bool = True,
             timeout: float | None = None, max_steps: int | None = None) -> Explanation:
     """Solve ``puzzle`` step by step with the ladder and rate the path."""
-    from ..solve.search import ENTRY_BLAME, entries_to_blame, solve
+    from ..solver.search import ENTRY_BLAME, entries_to_blame, solve
     from . import registry
 
     if rules is None:
@@ -599,7 +599,7 @@ def _several_solutions(puzzle: Puzzle, use_entries: bool,
     lead to no solution: say so at once. Anything else (one solution, none, or a solver the
     time limit stopped) is left to the walk, which reports it with its reasons.
     """
-    from ..solve.search import solve
+    from ..solver.search import solve
 
     res = solve(puzzle, max_solutions=2, use_entries=use_entries, timeout=timeout)
     if len(res.solutions) < 2:
@@ -611,7 +611,7 @@ def _several_solutions(puzzle: Puzzle, use_entries: bool,
 def _false_step(puzzle: Puzzle, steps: list[Step], use_entries: bool) -> Step | None:
     """The first step after which the puzzle, which has a solution, has none (None: no
     step is to blame)."""
-    from ..solve.search import solve
+    from ..solver.search import solve
 
     masks = puzzle.initial_masks(with_entries=use_entries)
     index = puzzle.index
@@ -632,7 +632,7 @@ def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],
     all, some step was false: name the first one (and its rule's file) instead of
     reporting a solvable puzzle as unsolvable. Without ``last_resort``, return when no
     logged step is to blame (the caller blames the step being made)."""
-    from ..solve.search import solve
+    from ..solver.search import solve
 
     res = solve(puzzle, max_solutions=1, use_entries=use_entries, timeout=30)
     if not res.solutions:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from ..puzzle.model import Puzzle, clued_from_fill
-from ..solve.search import solve
+from ..solver.search import solve
 
 
 def _runs_ok(white: list[list[bool]]) -> bool:

@@ -21,13 +21,13 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from ..engine.rating import LEVELS, model_for, rate_steps
+from ..engine.state import State
+from ..engine.walk import SOLVED, Engine, Explanation
 from ..errors import RuleError
-from ..explain.engine import SOLVED, Engine, Explanation
-from ..explain.rating import LEVELS, model_for, rate_steps
-from ..explain.state import State
 from ..puzzle.combos import DIGITS, POP, SINGLE, combos
 from ..puzzle.model import Puzzle
-from ..solve.status import ExplainStatus
+from ..solver.status import ExplainStatus
 from .draft import Draft
 from .unique import (
     REPAIR_SAMPLE,

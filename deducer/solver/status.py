@@ -10,7 +10,7 @@ from enum import StrEnum
 
 
 class SolveStatus(StrEnum):
-    """The outcome of :func:`deducer.solve.search.solve`."""
+    """The outcome of :func:`deducer.solver.search.solve`."""
 
     UNIQUE = "unique"  # one solution (proved unique when ``complete``)
     MULTIPLE = "multiple"  # two or more
@@ -22,7 +22,7 @@ class SolveStatus(StrEnum):
 
 
 class ExplainStatus(StrEnum):
-    """How a walkthrough ended (:func:`deducer.explain.engine.explain`)."""
+    """How a walkthrough ended (:func:`deducer.engine.walk.explain`)."""
 
     SOLVED = "solved"
     MULTIPLE = "multiple"  # the rules stalled and the puzzle has several solutions
@@ -35,7 +35,7 @@ class ExplainStatus(StrEnum):
 
 
 class CheckStatus(StrEnum):
-    """The verdict on a player's entries (:func:`deducer.explain.checking.check`)."""
+    """The verdict on a player's entries (:func:`deducer.assist.checking.check`)."""
 
     OK = "ok"
     WRONG = "wrong"  # some entry or mark fits no solution

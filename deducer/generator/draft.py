@@ -12,7 +12,7 @@ import random
 
 from ..puzzle.combos import POP, combos
 from ..puzzle.model import BLANK, WHITE, Puzzle, Run, Square
-from ..solve.propagate import Layout
+from ..solver.propagate import Layout
 from .layout import Grid, runs_of
 
 _UNIONS: dict[tuple[int, int], int] = {}

@@ -16,7 +16,7 @@ import random
 import time
 
 from ..puzzle.combos import ALL, BIT, DIGITS, POP
-from ..solve.propagate import Contradiction, propagate
+from ..solver.propagate import Contradiction, propagate
 from .draft import Draft
 
 
@@ -73,9 +73,9 @@ def other_solution(draft: Draft, masks: list[int], deadline: float | None,
     The complete solver decides (its search hands hard cases to clause learning), started
     from ``masks``, the draft's propagated candidates; two solutions are asked for, so a
     second one is never searched past. Raises :class:`Undecided` when the solver spends
-    ``work`` units (see :func:`~deducer.solve.search.solve`) or the deadline passes first.
+    ``work`` units (see :func:`~deducer.solver.search.solve`) or the deadline passes first.
     """
-    from ..solve.search import solve
+    from ..solver.search import solve
 
     left = None if deadline is None else max(0.01, deadline - time.perf_counter())
     res = solve(draft.puzzle(), max_solutions=2, masks=masks, timeout=left, work=work)
