@@ -1,9 +1,11 @@
-"""Rebuild everything in reports/: corpus ratings (Markdown + SVG chart) and two walkthroughs.
+"""Rebuild everything in reports/: corpus ratings (Markdown + SVG chart), two walkthroughs
+and deducer against the janko.at test-solvers' records (human.md).
 
-    python scripts/make_reports.py [--jobs N] [--only ratings|walkthroughs]
+    python scripts/make_reports.py [--jobs N] [--only ratings|walkthroughs|human]
 
 Reads the corpus from ../shared/corpus (or $DEDUCER_CORPUS); the walkthroughs need only the
 bundled puzzles. Output is deterministic: the same corpus and code give the same bytes.
+The human part's computations live in scripts/human.py (a fitting script imports them).
 """
 
 from __future__ import annotations
@@ -322,12 +324,18 @@ def walkthroughs() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--only", choices=("ratings", "walkthroughs"))
+    ap.add_argument("--only", choices=("ratings", "walkthroughs", "human"))
     args = ap.parse_args()
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
     if args.only in (None, "walkthroughs"):
         walkthroughs()
     if args.only in (None, "ratings"):
         ratings(args.jobs)
+    if args.only in (None, "human"):
+        from scripts import human
+
+        human.build(args.jobs)
     return 0
 
 
