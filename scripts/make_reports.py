@@ -1,9 +1,11 @@
-"""Rebuild everything in reports/: corpus ratings (Markdown + SVG chart) and two walkthroughs.
+"""Rebuild everything in reports/: corpus ratings (Markdown + SVG chart), two walkthroughs
+and deducer against the janko.at test-solvers' records (human.md).
 
-    python scripts/make_reports.py [--jobs N] [--only ratings|walkthroughs]
+    python scripts/make_reports.py [--jobs N] [--only ratings|walkthroughs|human]
 
 Reads the corpus from ../shared/corpus (or $DEDUCER_CORPUS); the walkthroughs need only the
 bundled puzzles. Output is deterministic: the same corpus and code give the same bytes.
+The human part's computations live in scripts/human.py (a fitting script imports them).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: tests.support (the corpus loaders) lives here
     sys.path.insert(0, str(ROOT))
+from scripts.stats import spearman  # noqa: E402 (after the path is set)
+
 REPORTS = ROOT / "reports"
 COMMAND = "python scripts/make_reports.py"
 
@@ -70,35 +74,6 @@ def _jobs():
             yield (source, cp.id, cp.label, cp.puzzle)
     for k, (_label, puzzle, _sol) in enumerate(generated(*GENERATED), 1):
         yield ("generated", str(k), None, puzzle)
-
-
-def spearman(xs: list[float], ys: list[float]) -> float | None:
-    """Spearman's rho with average ranks for ties (no SciPy needed for this)."""
-    n = len(xs)
-    if n < 3:
-        return None
-
-    def ranks(v):
-        order = sorted(range(n), key=lambda i: v[i])
-        out = [0.0] * n
-        i = 0
-        while i < n:
-            j = i
-            while j + 1 < n and v[order[j + 1]] == v[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                out[order[k]] = (i + j) / 2 + 1
-            i = j + 1
-        return out
-
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = sum(rx) / n, sum(ry) / n
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
-    vx = sum((a - mx) ** 2 for a in rx)
-    vy = sum((b - my) ** 2 for b in ry)
-    if vx == 0 or vy == 0:
-        return None
-    return cov / (vx * vy) ** 0.5
 
 
 def _rank(level: str) -> int:
@@ -349,12 +324,18 @@ def walkthroughs() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--only", choices=("ratings", "walkthroughs"))
+    ap.add_argument("--only", choices=("ratings", "walkthroughs", "human"))
     args = ap.parse_args()
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
     if args.only in (None, "walkthroughs"):
         walkthroughs()
     if args.only in (None, "ratings"):
         ratings(args.jobs)
+    if args.only in (None, "human"):
+        from scripts import human
+
+        human.build(args.jobs)
     return 0
 
 

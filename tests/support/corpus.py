@@ -188,8 +188,11 @@ def janko(root: Path | None = None, ids: Iterable[str] | None = None) -> Iterato
             p, _ = _finish(p, expected)
         except PuzzleError as e:
             raise e.located(str(path), ln) from None
+        # the test-solver and their solving record (the even-numbered puzzles' only:
+        # the odd half is held back to evaluate against, see the corpus's SOURCE.md)
         yield CorpusPuzzle(JANKO, pid, p, sol, None, expected,
-                           {"author": author, "path": path})
+                           {"author": author, "path": path, "solver": data.get("solver"),
+                            "moves": data.get("moves")})
 
 
 # ---------------------------------------------------------------------------- KrazyDad
