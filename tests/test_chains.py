@@ -533,3 +533,33 @@ def test_a_finished_walk_leaves_nothing_behind():
     del eng
     gc.collect()
     assert gone() is None
+
+
+def _went_in(links) -> list[tuple[str, set[int], int]]:
+    """(cell, digits, link number) of each "D went in (N)" of a chain's closing link."""
+    import re
+
+    end = links[-1].text
+    cell = end.split(" ", 1)[0]
+    return [(cell, {int(x) for x in m[1].split(",")}, int(m[2]))
+            for m in re.finditer(r"(\d(?:,\d)*) went in \((\d+)\)", end)]
+
+
+def test_a_braids_closing_link_names_the_links_by_their_shown_numbers():
+    # a braid keeps only the links its contradiction rests on and numbers them afresh;
+    # its closing link named the link that took a digit by its number before that (at the
+    # start of deducer-trial.txt: "went in (2)" in a chain of one link and the closing)
+    from deducer.engine.walk import digits_of
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    eng = Engine(p, registry.load())
+    cell, digit, links = chains.find_braid(eng.view, chains.link_rules(eng.view),
+                                           max_len=30, work=3000)
+    said = _went_in(links)
+    assert said
+    for name, digits, n in said:
+        assert 1 <= n < len(links), (name, n, len(links))
+        i = next(j for j in range(len(p.whites)) if eng.view.cell_name(j) == name)
+        assert digits <= set(digits_of(links[n - 1].eliminations.get(i, 0)))
+

@@ -283,9 +283,10 @@ def _closing_run(view, state, r: int) -> Link:
 
 
 def _by_whom(view, cell: int, assumed: tuple[int, int], links: list[_Made], origin: int,
-             deps) -> list[tuple[int, str]]:
+             deps, number: dict[int, int] | None = None) -> list[tuple[int, str]]:
     """Which of ``origin``'s digits of ``cell`` the assumption and each link in ``deps``
-    took: [(mask, 'with r1c1 = 3'), (mask, 'in (4)')]."""
+    took: [(mask, 'with r1c1 = 3'), (mask, 'in (4)')]; ``number``: the number each link
+    is shown with (default: its place in ``links``, from 1)."""
     left = origin
     out = []
     a, d = assumed
@@ -295,7 +296,7 @@ def _by_whom(view, cell: int, assumed: tuple[int, int], links: list[_Made], orig
     for k in sorted(deps):
         m = links[k].removed.get(cell, 0) & left
         if m:
-            out.append((m, f"in ({k + 1})"))
+            out.append((m, f"in ({number[k] if number else k + 1})"))
             left &= ~m
     return out
 
@@ -582,8 +583,10 @@ class _Tracker:
             lk.after = tuple(sorted(number[j] for j in self.links[k].deps))
             out.append(lk)
         if what == "cell":
+            # the links are numbered afresh above: the closing names them by those numbers
             end = _closing(view, where, _by_whom(view, where, (self.cell, self.digit),
-                                                 self.links, view.mask(where), end_deps))
+                                                 self.links, view.mask(where), end_deps,
+                                                 number))
         else:
             end = _closing_run(view, state, where)
         end.after = tuple(sorted(number[j] for j in end_deps))
