@@ -1,7 +1,7 @@
 """deducer: a Kakuro engine that solves like a strong human and explains every step.
 
 The public API (docs/api.md) is here: ``deducer.load``, ``solve``, ``explain``, ``rate``,
-``hint``, ``check``, ``generate`` and their result types, all from :mod:`deducer.api`.
+``hint``, ``check``, ``what_if``, ``generate`` and their result types, all from :mod:`deducer.api`.
 They are loaded on first use, so ``import deducer`` costs next to nothing. Rule authors
 import from :mod:`deducer.rules.api`.
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         SolveResult,
         SolveStatus,
         Step,
+        WhatIf,
         check,
         explain,
         generate,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
         load,
         rate,
         solve,
+        what_if,
     )
 
 #: what ``deducer.<name>`` offers: deducer.api's ``__all__`` (a test holds them equal;
@@ -49,8 +51,8 @@ if TYPE_CHECKING:
 __all__ = [
     "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
     "GenerateError", "GenerateResult", "Hint", "Mistake", "Puzzle", "Rating", "Rule",
-    "SolveResult", "SolveStatus", "Step",
-    "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve",
+    "SolveResult", "SolveStatus", "Step", "WhatIf",
+    "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve", "what_if",
 ]
 _PUBLIC = frozenset(__all__)
 

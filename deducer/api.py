@@ -1,5 +1,5 @@
 """The public Python API: ``load``, ``solve``, ``explain``, ``rate``, ``hint``, ``check``,
-``generate`` (also at ``import deducer``; docs/api.md shows them).
+``what_if``, ``generate`` (also at ``import deducer``; docs/api.md shows them).
 
 >>> import deducer
 >>> p = deducer.load("\\\\|5\\\\|16\\\\\\n\\\\| | \\n\\\\12| | \\n")
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
     from .assist.checking import CheckResult, Mistake
     from .assist.hints import Hint
+    from .assist.whatif import WhatIf
     from .engine.rating import Rating
     from .engine.registry import Rule
     from .engine.walk import Explanation, Step
@@ -48,8 +49,8 @@ if TYPE_CHECKING:
 __all__ = [
     "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
     "GenerateError", "GenerateResult", "Hint", "Mistake", "Puzzle", "Rating", "Rule",
-    "SolveResult", "SolveStatus", "Step",
-    "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve",
+    "SolveResult", "SolveStatus", "Step", "WhatIf",
+    "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve", "what_if",
     # "why": the reason a digit can or cannot go in a cell (deducer/assist/why.py),
     # a function beside hint below once that module lands
 ]
@@ -61,6 +62,7 @@ _LAZY = {
     "Explanation": ("deducer.engine.walk", "Explanation"),
     "Step": ("deducer.engine.walk", "Step"),
     "Hint": ("deducer.assist.hints", "Hint"),
+    "WhatIf": ("deducer.assist.whatif", "WhatIf"),
     "Rating": ("deducer.engine.rating", "Rating"),
     "Rule": ("deducer.engine.registry", "Rule"),
     "GenerateResult": ("deducer.generator.core", "Result"),
@@ -151,6 +153,24 @@ def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
     from .assist.hints import hint as _hint
 
     return _hint(puzzle, level, rules=ladder(rules, disable), timeout=timeout)
+
+
+def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules: RulesArg = None, *,
+            disable: Sequence[str] = (), max_links: int = 60,
+            timeout: float | None = None) -> WhatIf:
+    """What follows from writing ``digit`` in ``cell`` (0-based ``(row, col)``) on the grid
+    as the player has it: the ladder's link rules followed from there, like a chain.
+
+    Returns a :class:`WhatIf`: ``status`` (``contradiction``, ``solved``, ``open``,
+    ``budget``, ``broken``), ``message``, ``links`` (a proof's links, each with its
+    sentence) and ``proof`` (``{"assume": [row, col, digit], "links": [...]}``). The puzzle
+    is not changed. Raises :class:`DeducerError` for a cell that is not white or holds a
+    given, or a digit not 1-9.
+    """
+    from .assist.whatif import what_if as _what_if
+
+    return _what_if(puzzle, cell, digit, ladder(rules, disable), max_links=max_links,
+                    timeout=timeout)
 
 
 def check(puzzle: Puzzle, *, max_solutions: int = 50, timeout: float | None = None,

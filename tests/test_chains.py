@@ -563,3 +563,44 @@ def test_a_braids_closing_link_names_the_links_by_their_shown_numbers():
         i = next(j for j in range(len(p.whites)) if eng.view.cell_name(j) == name)
         assert digits <= set(digits_of(links[n - 1].eliminations.get(i, 0)))
 
+
+def test_following_a_digit_gives_its_consequences_as_a_chain():
+    from deducer.proofcheck import check_walkthrough
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/seed002-four.txt")
+    eng = Engine(p, registry.load())
+    i = p.index[(1, 1)]
+    before = list(eng.state.masks)
+    # 4 in r2c2: r3c2 = 1, then row 3's 12 cannot be made with a 1
+    links, status = chains.follow(eng.view, chains.link_rules(eng.view), i, 4, 60)
+    assert status == "contradiction" and links[-1].contradiction
+    assert [lk.after for lk in links] == [(), (1,)]
+    assert eng.state.masks == before  # the board followed on was a copy
+    from deducer.engine.walk import link_json
+
+    step = {"n": 1, "rule": "what-if", "placements": [], "eliminations": [[1, 1, [4]]],
+            "proof": {"assume": [1, 1, 4], "links": [link_json(p, lk) for lk in links]}}
+    assert check_walkthrough(p, [step]) == []
+    # the right digit fills the grid
+    links, status = chains.follow(eng.view, chains.link_rules(eng.view), i, 2, 60)
+    assert status == "solved" and len(links) == 3
+    # a budget stops it
+    links, status = chains.follow(eng.view, chains.link_rules(eng.view), i, 2, 1)
+    assert status == "budget" and len(links) == 1
+
+
+def test_what_follows_leaves_out_the_steps_the_board_allowed_anyway():
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/seed000-k2.j")
+    eng = Engine(p, registry.load())
+    free = eng.step()  # the walkthrough's first step, open before any assumption
+    eng = Engine(p, registry.load())
+    far = max(range(len(p.whites)), key=lambda j: p.whites[j])  # far from the first step
+    links, status = chains.follow(eng.view, chains.link_rules(eng.view), far,
+                                  explain(p).solution[far], 3)
+    texts = [lk.text for lk in links]
+    assert free.text.rstrip(".") not in texts
+    # every link kept rests on the assumption or is one a kept link rests on
+    assert links and all(n < k for k, lk in enumerate(links, 1) for n in lk.after)

@@ -96,6 +96,11 @@ def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
     return {"facts": facts, "runs": [runs[r].ref for r in proof.runs]}
 
 
+def link_json(puzzle: Puzzle, link: Link) -> dict:
+    """A chain's :class:`Link` in its JSON shape (a proof's ``links``, docs/json-contract.md)."""
+    return _link_json(puzzle, link)
+
+
 def _link_json(puzzle: Puzzle, link: Link) -> dict:
     whites = puzzle.whites
     out = {"text": link.text,

@@ -644,6 +644,99 @@ def _next(hview, state, rules, dirty):
     return None
 
 
+#: the assumption, as the earlier "link" a followed link may rest on (:func:`follow`)
+_ASSUMED = -1
+
+
+def follow(view, rules, cell: int, digit: int, budget: int) -> tuple[list[Link], str]:
+    """What follows from writing ``digit`` in ``cell`` (the play page's "what if"): the
+    link rules' steps on a private copy of the board, simplest first, as a chain does.
+
+    Returns ``(links, status)``. ``status`` is ``"contradiction"`` (the last link, marked
+    so, says what broke; the links before it are those it rests on), ``"solved"`` (every
+    cell is written), ``"open"`` (no link rule says more) or ``"budget"`` (``budget``
+    links were made, or the context's time or work ran out). For ``"solved"``, ``"open"``
+    and ``"budget"`` the links are those that rest on the assumption, with the earlier
+    links they rest on: steps the board allowed anyway, near it, are left out. Each link's
+    ``after`` numbers the links it rests on (empty: the assumption and the board alone).
+    The view's own state is left as it was.
+    """
+    state, changed = _assume(view, cell, digit)
+    hview = View(state, view.context)
+    lay = state.layout
+    track = _Tracker(view, cell, digit)
+    # what the assumption changed, as a link's changes are: links reading it rest on it
+    track.writer[cell] = _ASSUMED
+    for j in changed - {cell}:
+        track.removers.setdefault(j, set()).add(_ASSUMED)
+    for r in lay.cell_runs[cell]:
+        track.droppers.setdefault(r, set()).add(_ASSUMED)
+    broken = _broken(state, changed | {cell})
+    dirty: dict[int, set[int]] = {k: set() for k, r in enumerate(rules) if r.scope == "run"}
+    _dirty(dirty, lay, changed | {cell})
+    status = "budget"
+    while broken is None:
+        if all(state.placed):
+            status = "solved"
+            break
+        if len(track.links) >= budget or view.context.stopped():
+            break
+        hit = _next(hview, state, rules, dirty)
+        if hit is None:
+            status = "open"
+            break
+        k, ded = hit
+        cells = track.add(state, hview, rules[k], ded)
+        view.context.spend(1)
+        broken = _broken(state, cells)
+        _dirty(dirty, lay, cells)
+    if broken is not None:
+        what, where = broken
+        if what == "cell":
+            roots = set(track.removers.get(where, set()))
+        else:
+            roots = {track.writer[j] for j in lay.run_cells[where] if j in track.writer}
+        order = _rested_on(track, roots - {_ASSUMED})
+        links = _numbered(track, order)
+        number = {k: n for n, k in enumerate(order, 1)}
+        if what == "cell":
+            end = _closing(view, where, _by_whom(view, where, (cell, digit), track.links,
+                                                 view.mask(where), roots - {_ASSUMED},
+                                                 number))
+        else:
+            end = _closing_run(view, state, where)
+        end.after = tuple(sorted(number[k] for k in roots if k in number))
+        return [*links, end], "contradiction"
+    following: set[int] = set()
+    for k, made in enumerate(track.links):
+        if _ASSUMED in made.deps or made.deps & following:
+            following.add(k)
+    return _numbered(track, _rested_on(track, following)), status
+
+
+def _rested_on(track: _Tracker, roots: set[int]) -> list[int]:
+    """``roots`` and every earlier link they rest on, in the order they were made."""
+    keep: set[int] = set()
+    todo = list(roots)
+    while todo:
+        k = todo.pop()
+        if k != _ASSUMED and k not in keep:
+            keep.add(k)
+            todo.extend(track.links[k].deps)
+    return sorted(keep)
+
+
+def _numbered(track: _Tracker, order: list[int]) -> list[Link]:
+    """The links ``order`` picks, numbered from 1, each naming the kept links it rests on."""
+    number = {k: n for n, k in enumerate(order, 1)}
+    out = []
+    for k in order:
+        lk = track.links[k].link
+        lk.after = tuple(sorted(number[j] for j in track.links[k].deps if j in number))
+        out.append(lk)
+    return out
+
+
 def find_braid(view, rules, *, max_len: int, work: int):
     """The shortest chain (cell, digit, links) found by following each assumption with
     every link rule, keeping the links the contradiction rests on; budgets of 6, 12, 24
