@@ -18,7 +18,8 @@ def add_parser(sub) -> None:
                     "pencil marks, solve, save; and an editor for new puzzles. Stop it with "
                     "Ctrl+C.")
     p.add_argument("puzzle", nargs="?", metavar="PUZZLE",
-                   help="a puzzle file to start with (any format deducer reads)")
+                   help="a puzzle file to start with (any format deducer reads), or a "
+                        "link the page made (a puzz.link URL; quote it)")
     from ...puzzle.formats import _MODULES
 
     p.add_argument("--format", choices=sorted(_MODULES), help="the file's format (default: detect)")

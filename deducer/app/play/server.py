@@ -44,6 +44,12 @@ Endpoints (all JSON):
 ``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
 ``POST /api/why``          ``{puzzle, cell, digit, must?}``: why the digit cannot go in the cell
                            (``must``: why it must), the steps that lead there (``deducer why``)
+``POST /api/whatif``       ``{puzzle, cell, digit}``: what follows from the digit in the cell, as
+                           a chain (``deducer.what_if``); the puzzle is not changed
+``POST /api/link``         ``{puzzle}``: the puzz.link URL of the puzzle with the entries and
+                           pencil marks after ``#`` (docs/formats.md, "puzzlink")
+``POST /api/record``       ``{puzzle, moves}``: "Save my solve": the puzzle as janko.at's
+                           ``x-janko`` text with the player's moves (docs/play.md)
 ``POST /api/solve``        ``{puzzle}``: a full solution (one agreeing with the entries if any)
 ``POST /api/candidates``   ``{puzzle}``: auto pencil marks (each run's combinations, written digits)
 ``POST /api/export``       ``{puzzle, format}``: the text of the puzzle in ``pipe`` or ``json``
@@ -85,13 +91,17 @@ THREADS = 6  # worker threads: requests at once (the page sends one at a time)
 #: for the page's quick requests, and one more long one is answered 503 "busy" at once
 HEAVY = 4
 HEAVY_PATHS = frozenset({"/api/hint", "/api/solve", "/api/check", "/api/generate",
-                         "/api/create", "/api/candidates", "/api/why"})
+                         "/api/create", "/api/candidates", "/api/why", "/api/whatif"})
 _TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
 TIMEOUT = 20.0  # seconds for one solve / check / hint
 GENERATE_TIMEOUT = 60.0  # seconds for one new puzzle
 LOCAL_ADDRS = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 SAVE_FORMATS = {"pipe": (".txt", ".pipe"), "json": (".json",)}
+#: a solving record as the page writes it (docs/play.md, "Save my solve"): janko.at's moves,
+#: each with deducer's "@MS" time, after an optional header token such as "Z1"
+MOVES = re.compile(r"(?:[A-Z][0-9]{0,6};)?"
+                   r"(?:(?:[a-z]{2}|[0-9]{4}|[0-9]{6}),(?:[1-9]|-)(?:,,[1-9]{1,9})?@[0-9]{1,10};)*")
 MAX_LISTED = 500
 MAX_DEPTH = 4
 SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "env"})
@@ -454,14 +464,21 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     ``puzzle_path`` (named on the command line, so it may lie anywhere) is read once, here;
     a puzzle with no solution raises :class:`~deducer.errors.DeducerError`.
     """
+    from ..cli import is_url
+
     root = Path(root).resolve()
     if not root.is_dir():
         raise DeducerError("is not a folder", path=str(root))
     start = None
     if puzzle_path is not None:
-        p = formats.load(puzzle_path, fmt, name=name)
+        if is_url(puzzle_path):  # a link of the page's: the puzzle and the player's position
+            p = formats.loads(puzzle_path, fmt, name=name, path="<url>")
+            label = "link"
+        else:
+            p = formats.load(puzzle_path, fmt, name=name)
+            label = Path(puzzle_path).name
         try:
-            start = _opened(p, Path(puzzle_path).name)
+            start = _opened(p, label)
         except ApiError as e:
             raise DeducerError(e.message, path=puzzle_path) from None
 
@@ -719,6 +736,57 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
             [tuple(c) for s in answer.steps for c in s.cells] + [tuple(cell)]))}
         return jsonify(out)
 
+    @app.post("/api/whatif")
+    def api_whatif():
+        from ... import api
+
+        body = _body()
+        p = _puzzle(body)
+        cell = _cell_field(body, p)
+        digit = _field(body, "digit", int)
+        if not 1 <= digit <= 9:
+            raise ApiError(400, "field 'digit' must be 1-9")
+        if cell in p.givens:
+            raise ApiError(400, f"{cell_name(cell)} holds a given: it cannot change")
+        res = api.what_if(p, cell, digit, timeout=TIMEOUT)
+        out = res.to_json()
+        out["text"] = res.text
+        return jsonify(out)
+
+    @app.post("/api/link")
+    def api_link():
+        p = _puzzle(_body())
+        try:
+            link = formats.dumps(p, "puzzlink").strip()
+        except PuzzleError as e:
+            raise ApiError(422, "No link for this puzzle: " + e.message.split(";")[0] + ".",
+                           kind="unwritable") from None
+        return jsonify({"link": link, "message": "The link reopens this grid as it is now "
+                        "(entries and pencil marks): in this page (Open link), or with "
+                        "deducer play 'LINK'."})
+
+    @app.post("/api/record")
+    def api_record():
+        body = _body()
+        p = _puzzle(body).without_progress()
+        moves = _field(body, "moves", str)
+        if not MOVES.fullmatch(moves):
+            bad = next((t for t in moves.split(";") if t and not MOVES.fullmatch(t + ";")),
+                       moves[:40])
+            raise ApiError(400, f"field 'moves' is not a solving record ({bad[:40]!r})")
+        try:
+            text = formats.dumps(p, "janko")
+        except PuzzleError as e:
+            raise ApiError(422, "Janko's notation cannot hold this puzzle: "
+                           + e.message.split(";")[0] + ".", kind="unwritable") from None
+        # the moves go in janko's own property, before the record's end
+        assert text.endswith("end\n")
+        text = text[: -len("end\n")] + "moves\n" + moves + "\nend\n"
+        n = moves.count("@")
+        return jsonify({"text": text, "filename": _stem(p.name) + "-solve.x-janko",
+                        "mime": "text/plain", "moves": n,
+                        "message": f"Saved your solve: {n} move{'' if n == 1 else 's'}."})
+
     @app.post("/api/solve")
     def api_solve():
         from ...api import solve
@@ -820,6 +888,17 @@ def _check_tokens(grid: list[list[str]]) -> None:
                 if part and not (part.isascii() and part.isdigit() and 1 <= int(part) <= 45):
                     raise ApiError(422, f"{where}: the {word} sum {part!r} is not a whole "
                                         "number 1..45", kind="invalid", cells=[[r, c]])
+
+
+def _cell_field(body: dict, p: Puzzle) -> tuple[int, int]:
+    """The white cell a request names as ``cell: [row, col]`` (0-based)."""
+    cell = _field(body, "cell", list)
+    if len(cell) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell):
+        raise ApiError(400, "field 'cell' must be [row, column]")
+    rc = (cell[0], cell[1])
+    if rc not in p.index:
+        raise ApiError(400, f"{cell_name(rc)} is not a white cell")
+    return rc
 
 
 def _save_format(body: dict) -> str:
