@@ -388,3 +388,57 @@ def test_save_my_solve_reads_back(person):
     assert {rc: d for rc, (d, _) in grid.items()} == {
         rc: int(v["digit"]) for rc, v in shown.items()}
     shot(pg, "solve-saved", size)
+
+
+# ---- deducer play 'LINK' -------------------------------------------------------------------------
+def serve(root, puzzle: str, port: int):
+    """``deducer play PUZZLE`` on ``port`` in a thread: (server, thread)."""
+    import threading
+
+    from deducer.app.play.server import create_app, make_server
+
+    srv = make_server(create_app(root, puzzle), port)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    return srv, thread
+
+
+def test_deducer_play_with_a_link_opens_its_position_once(browser, root):
+    import socket
+
+    from deducer.app.play.server import stop_server
+
+    with socket.socket() as probe:  # one port for both runs: the page's storage is per port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    ctx = browser.new_context(**SIZES["laptop"])
+    pg = ctx.new_page()
+    srv, thread = serve(root, FOUR_LINK + "#e=2&m=Aa004", port)
+    try:
+        pg.goto(f"http://127.0.0.1:{port}/")
+        pg.wait_for_selector("body[data-ready='1']")
+        assert position(pg) == {"1,1": ("2", ""), "1,2": ("", "79"), "2,1": ("", "3"),
+                                "2,2": ("", "")}
+        assert "link" in pg.inner_text("#title")
+        # the player goes on; a reload keeps their grid (the link's position is not put back)
+        write(pg, "laptop", 1, 2, 7)
+        pg.reload()
+        pg.wait_for_selector("body[data-ready='1']")
+        assert position(pg)["1,2"] == ("7", "79")
+    finally:
+        stop_server(srv)
+        thread.join(5)
+    # another link of the same puzzle, later: its position, and Undo gives the grid back
+    srv, thread = serve(root, FOUR_LINK + "#e=c9", port)
+    try:
+        pg.goto(f"http://127.0.0.1:{port}/")
+        pg.wait_for_selector("body[data-ready='1']")
+        assert position(pg) == {"1,1": ("", ""), "1,2": ("", ""), "2,1": ("", ""),
+                                "2,2": ("9", "")}
+        assert "Opened the link's position" in message(pg)
+        pg.click("#btn-undo")
+        assert position(pg)["1,2"] == ("7", "79")
+    finally:
+        stop_server(srv)
+        thread.join(5)
+        ctx.close()
