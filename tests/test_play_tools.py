@@ -272,6 +272,16 @@ def test_a_reload_in_a_branch_keeps_the_players_grid(person):
     pg.wait_for_selector("body[data-ready='1']")
     assert pg.evaluate(GRID_JS) == before
     assert pg.is_hidden("#branch-bar")
+    # another puzzle opened in a branch ends it, and starts from its own grid
+    press(pg, size, "#btn-whatif")
+    write(pg, size, 1, 1, 5)
+    wait_idle(pg)
+    if size == "phone":
+        pg.tap("#btn-menu")
+    pg.select_option("#server-files", "two.txt")
+    wait_idle(pg)
+    assert all(v == ("", "") for v in position(pg).values())
+    assert pg.is_hidden("#branch-bar") and not pg.is_disabled("#btn-record")
 
 
 # ---- a link that reopens the position --------------------------------------------------------

@@ -166,7 +166,8 @@ function loadModel(data, opts) {
   S.colours = new Map();
   S.undo = []; S.redo = []; S.sel = null; S.usedSolve = false;
   S.moves = []; S.clock = {ms: 0, at: null}; S.highlight = 0;
-  leaveBranchState();
+  S.branch = null;  // a "what if" branch ends with its puzzle (its grid is another's)
+  showBranch(false);
   if (opts && opts.saved) {
     S.undo = opts.saved.undo || []; S.redo = opts.saved.redo || [];
     S.sel = opts.saved.sel || null;
