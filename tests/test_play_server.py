@@ -861,16 +861,19 @@ def test_record_is_the_puzzle_in_janko_notation_with_the_moves(client):
     assert back.squares == formats.loads(FOUR, "pipe").squares and back.entries == {}
 
 
-@pytest.mark.parametrize("moves", [
-    "Z1;bb,2;",            # no time
-    "bb,0@5;",             # not a digit
-    "bb,2@5;\nend\nx",     # a line break would end the record early
-    "b,2@5;",              # not a cell
-    "Z1;bb,2,,7a@5;",      # marks are digits
+@pytest.mark.parametrize("moves, fragment", [
+    ("Z1;bb,2;", "move 2 has no time"),
+    ("bb,0@5;", "a digit 1-9 or '-'"),
+    ("bb,2@5;\nend\nx", "line break"),  # it would end the record early
+    ("b,2@5;", "not a cell name"),
+    ("Z1;aa,2@5;", "move 2 is on r1c1, not a white cell"),
+    ("bb,2@5;bc,3@4;", "before the move before it"),
 ])
-def test_record_refuses_what_is_not_a_solving_record(client, moves):
+def test_record_refuses_what_is_not_a_solving_record(client, moves, fragment):
     assert_error(client.post("/api/record", json={"puzzle": four(), "moves": moves}), 400,
-                 "not a solving record")
+                 "not a solving record: ").get("error")
+    assert_error(client.post("/api/record", json={"puzzle": four(), "moves": moves}), 400,
+                 fragment)
 
 
 def test_the_page_loads_the_tools_script(client):

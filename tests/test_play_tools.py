@@ -7,7 +7,6 @@ Screenshots go to tests/artifacts/ (play-tools-*.png).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -327,34 +326,13 @@ def test_the_link_reopens_the_same_position(person, browser, server):
 
 
 # ---- save my solve ---------------------------------------------------------------------------
-MOVE = re.compile(r"(?P<cell>[a-z]{2}|[0-9]{4}|[0-9]{6}),(?P<v>[1-9]|-)(?:,,(?P<marks>[1-9]+))?"
-                  r"@(?P<ms>[0-9]+)")
-
-
 def read_moves(line: str) -> tuple[str | None, list[tuple[tuple[int, int], int | None, str, int]]]:
-    """(header, [(cell (row, col), digit or None, marks, ms)]) of a solving record: the moves
-    reader of the puzzle layer when there is one, else the notation of docs/play.md."""
-    try:
-        from deducer.puzzle import records
-    except ImportError:
-        records = None
-    if records is not None:
-        rec = records.parse(line)
-        return rec.header, [(m.cell, m.digit, m.marks, m.ms) for m in rec.moves]
-    tokens = [t for t in line.split(";") if t]
-    header = tokens.pop(0) if tokens and re.fullmatch(r"[A-Z][0-9]*", tokens[0]) else None
-    out = []
-    for t in tokens:
-        m = MOVE.fullmatch(t)
-        assert m, t
-        name = m["cell"]
-        if name.isalpha():
-            rc = (ord(name[1]) - 97, ord(name[0]) - 97)
-        else:
-            h = len(name) // 2
-            rc = (int(name[h:]), int(name[:h]))
-        out.append((rc, None if m["v"] == "-" else int(m["v"]), m["marks"] or "", int(m["ms"])))
-    return header, out
+    """(header, [(cell (row, col), digit or None, marks, ms)]) of a solving record, read by
+    the puzzle layer's moves reader."""
+    from deducer.puzzle import records
+
+    rec = records.parse(line)
+    return rec.header, [(m.cell, m.digit, m.marks, m.ms) for m in rec.moves]
 
 
 def test_save_my_solve_reads_back(person):

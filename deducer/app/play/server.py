@@ -71,7 +71,7 @@ from flask import Flask, g, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
 from ...errors import DeducerError, PuzzleError
-from ...puzzle import formats
+from ...puzzle import formats, records
 from ...puzzle.fileio import read_limited
 from ...puzzle.model import Puzzle, cell_name
 
@@ -98,10 +98,6 @@ GENERATE_TIMEOUT = 60.0  # seconds for one new puzzle
 LOCAL_ADDRS = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 SAVE_FORMATS = {"pipe": (".txt", ".pipe"), "json": (".json",)}
-#: a solving record as the page writes it (docs/play.md, "Save my solve"): janko.at's moves,
-#: each with deducer's "@MS" time, after an optional header token such as "Z1"
-MOVES = re.compile(r"(?:[A-Z][0-9]{0,6};)?"
-                   r"(?:(?:[a-z]{2}|[0-9]{4}|[0-9]{6}),(?:[1-9]|-)(?:,,[1-9]{1,9})?@[0-9]{1,10};)*")
 MAX_LISTED = 500
 MAX_DEPTH = 4
 SKIP_DIRS = frozenset({"__pycache__", "node_modules", "venv", "env"})
@@ -770,10 +766,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         body = _body()
         p = _puzzle(body).without_progress()
         moves = _field(body, "moves", str)
-        if not MOVES.fullmatch(moves):
-            bad = next((t for t in moves.split(";") if t and not MOVES.fullmatch(t + ";")),
-                       moves[:40])
-            raise ApiError(400, f"field 'moves' is not a solving record ({bad[:40]!r})")
+        _check_record(moves, p)
         try:
             text = formats.dumps(p, "janko")
         except PuzzleError as e:
@@ -782,7 +775,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         # the moves go in janko's own property, before the record's end
         assert text.endswith("end\n")
         text = text[: -len("end\n")] + "moves\n" + moves + "\nend\n"
-        n = moves.count("@")
+        n = len(records.parse(moves).moves)
         return jsonify({"text": text, "filename": _stem(p.name) + "-solve.x-janko",
                         "mime": "text/plain", "moves": n,
                         "message": f"Saved your solve: {n} move{'' if n == 1 else 's'}."})
@@ -888,6 +881,25 @@ def _check_tokens(grid: list[list[str]]) -> None:
                 if part and not (part.isascii() and part.isdigit() and 1 <= int(part) <= 45):
                     raise ApiError(422, f"{where}: the {word} sum {part!r} is not a whole "
                                         "number 1..45", kind="invalid", cells=[[r, c]])
+
+
+def _check_record(moves: str, p: Puzzle) -> None:
+    """The page's record of a solve (docs/play.md, "Save my solve"), read by the moves
+    reader: on one line, each move on a white cell of ``p`` and with its time."""
+    if "\n" in moves or "\r" in moves:  # it goes on the one line of janko's property
+        raise ApiError(400, "field 'moves' is not a solving record: it holds a line break")
+    try:
+        rec = records.parse(moves)
+    except DeducerError as e:
+        raise ApiError(400, f"field 'moves' is not a solving record: {e.message}") from None
+    # numbered as the reader numbers them: from 1, the header counted
+    for k, mv in enumerate(rec.moves, start=1 if rec.header is None else 2):
+        if mv.cell is not None and mv.cell not in p.index:
+            raise ApiError(400, f"field 'moves' is not a solving record: move {k} is on "
+                                f"{cell_name(mv.cell)}, not a white cell")
+        if mv.ms is None:
+            raise ApiError(400, f"field 'moves' is not a solving record: move {k} has no "
+                                "time (@MS)")
 
 
 def _cell_field(body: dict, p: Puzzle) -> tuple[int, int]:
