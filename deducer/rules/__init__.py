@@ -2,10 +2,12 @@
 
 They are declared in ``rules/core.yaml``.
 
-A rule function receives a read-only :class:`deducer.engine.state.View` (and, for
-``scope: run``, a run id) and yields :class:`deducer.engine.state.Deduction` objects. It must
-only yield what is true of every solution; the engine applies the first one that changes
-something.
+A rule function receives a read-only view (and, for ``scope: run``, a run id) and yields
+:class:`deducer.engine.state.Deduction` objects. It must only yield what is true of every
+solution; the engine applies the first one that changes something. The built-in rules are
+typed against the public kit (:mod:`deducer.rules.api`: its ``View`` protocol,
+``Deduction``, ``Proof``), as user rules are; ``mypy`` holds this layer to full
+annotations (pyproject.toml, tests/test_types.py).
 
 This layer keeps its own top-level name because ``deducer.rules.<family>:<function>`` is the
 public ``implementation:`` path of the core ladder in rule YAML files.

@@ -70,7 +70,10 @@ def proof(view: View, runs: Iterable[int], cells: dict[int, int] | None = None,
           values: dict | None = None) -> Proof:
     """A local proof over ``runs`` (ordered, first the step's own run); ``search`` are
     the runs whose arrangements a reader must try to check it; ``values`` are sentence
-    values that only a proof built late (see ``Deduction.proof``) can give."""
+    values that only a proof built late (see ``Deduction.proof``) can give.
+
+    Shorthand only (runs without repeats, the dicts copied): the result is the public kit's
+    :class:`Proof`, the one a user rule builds as ``Proof(cells=..., runs=...)``."""
     return Proof(cells=dict(cells or {}), combos=dict(run_facts or {}),
                  runs=tuple(dict.fromkeys(runs)), search=tuple(search),
                  values=dict(values or {}))
