@@ -26,11 +26,15 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ..engine.registry import STANDARD_FIELDS
-from ..engine.state import Context, Deduction, Link, Proof, State
+from ..engine.state import Context, Deduction, Link, Proof
 from ..puzzle.combos import ALL, BIT, DIGITS, EVEN, ODD, POP, SINGLE, SUM, combos
 from ..puzzle.model import Puzzle, Run
 from ..solver.propagate import Layout
 from . import rule
+
+if TYPE_CHECKING:
+    from ..engine.state import State
+    from ..engine.state import View as _EngineView
 
 __all__ = [
     "ALL", "BIT", "DIGITS", "EVEN", "ODD", "POP", "SINGLE", "STANDARD_FIELDS", "SUM",
@@ -133,8 +137,6 @@ GlobalRuleFunction = Callable[[View], Iterable[Deduction]]
 RuleFunction = RunRuleFunction | GlobalRuleFunction
 
 if TYPE_CHECKING:
-    from ..engine.state import View as _EngineView
-
     def _engine_views_are_views(view: _EngineView) -> View:
         """Never called: mypy checks here that the view the engine gives every rule, core
         or user, offers all the protocol promises (the two cannot drift apart)."""
