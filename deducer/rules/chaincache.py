@@ -9,7 +9,13 @@ assumptions near the last step's change. The kept searches are bounded in nodes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..engine.state import State
+    from .api import View
 
 #: nodes a single assumption's search may hold before it gives up (a bounded search)
 SEARCH_NODES = 4_000
@@ -112,7 +118,7 @@ class ChainCache:
     """The whip searches of one kind of chain (one set of link rules) in one walk, by
     assumption, with which searches read which run."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.searches: dict[tuple[int, int], WhipSearch] = {}
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         self.seen: Snapshot | None = None
@@ -126,15 +132,15 @@ class ChainCache:
         #: indices of the built-in run rules among the cache's link rules (their offers
         #: are the looks kept)
         self.core: list[int] | None = None
-        self._scratch = None
+        self._scratch: State | None = None
 
-    def begin(self, view) -> None:
+    def begin(self, view: View) -> None:
         """Start a search of the board ``view`` shows: forget what a change made stale
         (:meth:`sync`) and the scratch copy of the board before it."""
         self._scratch = None
         self.sync(view)
 
-    def scratch(self, view):
+    def scratch(self, view: View) -> State:
         """A private copy of the board as of :meth:`begin`, for the searches to write a
         node's state in and undo it after (one copy a search, not one a node)."""
         if self._scratch is None:
@@ -156,7 +162,7 @@ class ChainCache:
         self.looks.setdefault(rid, {})[key] = offers
         self.kept_looks += 1
 
-    def sync(self, view) -> None:
+    def sync(self, view: View) -> None:
         """Forget the searches that read a run near a change since the last call."""
         now = Snapshot(tuple(view.masks), view.placed, tuple(view.live(r) for r in view.run_ids))
         old, self.seen = self.seen, now
@@ -187,7 +193,7 @@ class ChainCache:
             got = self.searches[key] = WhipSearch(cell, digit)
         return got
 
-    def read(self, search: WhipSearch, runs) -> None:
+    def read(self, search: WhipSearch, runs: Iterable[int]) -> None:
         """Note the runs a search's rules were asked about."""
         key = (search.cell, search.digit)
         for r in runs:

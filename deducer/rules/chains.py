@@ -27,7 +27,7 @@ its ``size``, and the rule's ``growth:`` adds per link (Rule.weight_of).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.registry import CORE, check_deduction
 from ..engine.sentences import effect_text, sentence
@@ -36,11 +36,19 @@ from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
 from .chaincache import SEARCH_NODES, ChainCache, Effect, Node, Offer, WhipSearch
 
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Iterator
+
+    from ..engine.registry import Rule
+    from ..engine.state import State
+    from ..solver.propagate import Layout
+    from . import api
+
 _CORE = str(CORE)
 
 
 # ---------------------------------------------------------------------------- the ladder
-def link_rules(view, only=None) -> list:
+def link_rules(view: api.View, only: Collection[str] | None = None) -> list[Rule]:
     """The ladder's rules of ``kind: link`` (those named in ``only``, if given), in
     ladder order."""
     rules = view.context.rules
@@ -54,7 +62,7 @@ def link_rules(view, only=None) -> list:
 
 
 # ---------------------------------------------------------------------------- hypothetical states
-def _write(state, i: int, d: int, changed: set[int]) -> None:
+def _write(state: State, i: int, d: int, changed: set[int]) -> None:
     """Digit ``d`` written in cell ``i``: it leaves the cell's runs' other cells, and the
     runs' combinations without it go (as on the board)."""
     masks, lay, b = state.masks, state.layout, BIT[d]
@@ -69,7 +77,7 @@ def _write(state, i: int, d: int, changed: set[int]) -> None:
         state.live[r] = tuple(c for c in state.live[r] if c & b)
 
 
-def apply_effect(state, eff: Effect) -> set[int]:
+def apply_effect(state: State, eff: Effect) -> set[int]:
     """Make a link's effect on a hypothetical state; returns the cells it changed."""
     masks = state.masks
     changed: set[int] = set()
@@ -84,7 +92,7 @@ def apply_effect(state, eff: Effect) -> set[int]:
     return changed
 
 
-def _assume(view, cell: int, digit: int):
+def _assume(view: api.View, cell: int, digit: int) -> tuple[State, set[int]]:
     """(state, cells changed) of the board with ``digit`` written in ``cell``."""
     state = view.suppose()
     changed: set[int] = set()
@@ -92,7 +100,7 @@ def _assume(view, cell: int, digit: int):
     return state, changed
 
 
-def effect_of(state, rule, ded) -> Effect | None:
+def effect_of(state: State, rule: Rule, ded: Deduction) -> Effect | None:
     """What a link rule's deduction really changes on ``state`` (None: nothing, or it
     cannot be a link: no proof, or a proof by assumption of its own)."""
     if rule.source != _CORE:  # the built-in rules' deductions are well formed
@@ -111,7 +119,7 @@ def effect_of(state, rule, ded) -> Effect | None:
     return Effect(place, elim, drop)
 
 
-def _unmakeable(state, r: int, written: int) -> bool:
+def _unmakeable(state: State, r: int, written: int) -> bool:
     """Does no way to make run ``r``'s clue hold all the digits ``written`` in it?"""
     run = state.puzzle.runs[r]
     if run.total is None:
@@ -119,7 +127,7 @@ def _unmakeable(state, r: int, written: int) -> bool:
     return not any(c & written == written for c in combos(run.total, run.length))
 
 
-def _written(state, r: int) -> int:
+def _written(state: State, r: int) -> int:
     m = 0
     for j in state.layout.run_cells[r]:
         if state.placed[j]:
@@ -127,7 +135,7 @@ def _written(state, r: int) -> int:
     return m
 
 
-def _breaks(state, eff: Effect) -> tuple[str, int] | None:
+def _breaks(state: State, eff: Effect) -> tuple[str, int] | None:
     """Where ``eff`` would break ``state`` (not changing it): ("cell", i) left with no
     digit, or ("run", r) whose written digits no way to make its clue holds."""
     masks, lay = state.masks, state.layout
@@ -151,7 +159,7 @@ def _breaks(state, eff: Effect) -> tuple[str, int] | None:
     return None
 
 
-def _broken(state, cells) -> tuple[str, int] | None:
+def _broken(state: State, cells: Collection[int]) -> tuple[str, int] | None:
     """Where ``state`` is broken near ``cells`` (see :func:`_breaks`)."""
     for i in sorted(cells):
         if not state.masks[i]:
@@ -163,19 +171,19 @@ def _broken(state, cells) -> tuple[str, int] | None:
     return None
 
 
-def _the_cells(state, broken: tuple[str, int]) -> list[int]:
+def _the_cells(state: State, broken: tuple[str, int]) -> list[int]:
     """The cells to look at for ``broken`` (a cell, or a run's cells)."""
     what, where = broken
     return [where] if what == "cell" else list(state.layout.run_cells[where])
 
 
-def _runs_near(state, cells) -> list[int]:
+def _runs_near(state: State, cells: Iterable[int]) -> list[int]:
     """Runs through ``cells``: where a change may give a link rule something to say."""
     lay = state.layout
     return sorted({r for i in cells for r in lay.cell_runs[i]})
 
 
-def _offer(ded) -> Offer | None:
+def _offer(ded: Deduction) -> Offer | None:
     """A deduction's claims as an :class:`Offer` (None: it cannot be a link)."""
     proof = ded.proof
     if proof is None or (not callable(proof) and (proof.assume is not None or proof.cases)):
@@ -185,7 +193,7 @@ def _offer(ded) -> Offer | None:
                  tuple(sorted((r, tuple(cs)) for r, cs in ded.drop_combos.items())))
 
 
-def _measured(state, offer: Offer) -> Effect | None:
+def _measured(state: State, offer: Offer) -> Effect | None:
     """What an offer really changes on ``state`` (None: nothing)."""
     masks, placed, live = state.masks, state.placed, state.live
     place = tuple((i, d) for i, d in offer.place if not placed[i])
@@ -197,7 +205,8 @@ def _measured(state, offer: Offer) -> Effect | None:
     return Effect(place, elim, drop)
 
 
-def _offers(view, state, rules, runs, cache: ChainCache):
+def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], cache: ChainCache
+            ) -> Iterator[tuple[int, int | None, Offer | None, Effect]]:
     """(rule index, run, offer, effect) of what the link rules offer on ``runs``, rule by
     rule in ladder order. The built-in rules' offers on a run are kept together by the
     run's contents (they read nothing else): one look per run and contents."""
@@ -209,6 +218,7 @@ def _offers(view, state, rules, runs, cache: ChainCache):
     core = cache.core
     slot = {k: n for n, k in enumerate(core)}
     seen: dict[int, tuple[tuple[Offer, ...], ...]] = {}
+    rid: int | None  # a run, or None for a global rule
     if core:
         for rid in runs:
             key = (rid, live[rid],
@@ -248,7 +258,7 @@ class _Made:
     deps: frozenset[int] = frozenset()  # 0-based indices of earlier links it rests on
 
 
-def _make_link(state, view, rl, ded) -> _Made:
+def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
     """Apply a link rule's deduction to ``state`` (seen through ``view``) and word it with
     the rule's own template, as the engine does a step."""
     proof = resolve_proof(ded)
@@ -267,14 +277,14 @@ def _make_link(state, view, rl, ded) -> _Made:
     return _Made(link, place, removed, drop)
 
 
-def _closing(view, cell: int, why: list[tuple[int, str]]) -> Link:
+def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
     """The chain's end: a cell with no digit left (``why``: digits and what took them)."""
     said = "; ".join(f"{View.digits(m)} went {by}" for m, by in why if m)
     text = f"{view.cell_name(cell)} has no digit left" + (f" ({said})" if said else "")
     return Link(text=text, proof=Proof(cells={cell: 0}), contradiction=True)
 
 
-def _closing_run(view, state, r: int) -> Link:
+def _closing_run(view: api.View, state: State, r: int) -> Link:
     """The chain's end: a run whose written digits no way to make its clue holds."""
     written = _written(state, r)
     text = (f"{view.run_name(r)} would hold {View.digits(written, ' and ')}, and no set of "
@@ -282,8 +292,9 @@ def _closing_run(view, state, r: int) -> Link:
     return Link(text=text, proof=Proof(runs=(r,)), contradiction=True)
 
 
-def _by_whom(view, cell: int, assumed: tuple[int, int], links: list[_Made], origin: int,
-             deps, number: dict[int, int] | None = None) -> list[tuple[int, str]]:
+def _by_whom(view: api.View, cell: int, assumed: tuple[int, int], links: list[_Made],
+             origin: int, deps: Iterable[int], number: dict[int, int] | None = None
+             ) -> list[tuple[int, str]]:
     """Which of ``origin``'s digits of ``cell`` the assumption and each link in ``deps``
     took: [(mask, 'with r1c1 = 3'), (mask, 'in (4)')]; ``number``: the number each link
     is shown with (default: its place in ``links``, from 1)."""
@@ -302,7 +313,7 @@ def _by_whom(view, cell: int, assumed: tuple[int, int], links: list[_Made], orig
 
 
 # ---------------------------------------------------------------------------- whips
-def _offered(search: WhipSearch, k: int, rid, eff: Effect) -> bool:
+def _offered(search: WhipSearch, k: int, rid: int | None, eff: Effect) -> bool:
     """Has rule ``k`` on run ``rid`` offered all of ``eff`` before in this search? (What
     it offers now is then noted.)"""
     key = ("offered", k, rid)
@@ -322,7 +333,7 @@ def _offered(search: WhipSearch, k: int, rid, eff: Effect) -> bool:
 UndoLog = list[tuple[int, Any, bool]]
 
 
-def _undoable(state, eff: Effect, log: UndoLog) -> set[int]:
+def _undoable(state: State, eff: Effect, log: UndoLog) -> set[int]:
     """Make ``eff`` on ``state`` as :func:`apply_effect` does, noting in ``log`` what it
     may change so that :func:`_undo` puts it back: a node's state is made on one scratch
     copy of the board and undone after (a copy of the whole grid per node made the
@@ -340,7 +351,7 @@ def _undoable(state, eff: Effect, log: UndoLog) -> set[int]:
     return apply_effect(state, eff)
 
 
-def _undo(state, log: UndoLog) -> None:
+def _undo(state: State, log: UndoLog) -> None:
     """Put back what the effects noted in ``log`` changed, latest first."""
     masks, placed, live = state.masks, state.placed, state.live
     for where, was, was_placed in reversed(log):
@@ -361,7 +372,7 @@ def _path_effects(search: WhipSearch, n: int) -> list[Effect]:
     return path
 
 
-def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
+def _expand(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainCache) -> None:
     """One level of a whip search: every node of the frontier asked for the links its
     state offers that are new (that rest on its own link); a link that would empty a cell
     ends the search."""
@@ -384,7 +395,8 @@ def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
         _undo(state, assumed)
 
 
-def _expand_frontier(view, search: WhipSearch, rules, cache: ChainCache, state,
+def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainCache,
+                     state: State,
                      start: set[int]) -> None:
     """:func:`_expand` past the assumption, on the scratch ``state`` that holds it."""
     frontier, search.frontier = search.frontier, []
@@ -408,7 +420,8 @@ def _expand_frontier(view, search: WhipSearch, rules, cache: ChainCache, state,
         search.done = True
 
 
-def _expand_node(search: WhipSearch, rules, cache: ChainCache, state, hview, n: int,
+def _expand_node(search: WhipSearch, rules: list[Rule], cache: ChainCache, state: State,
+                 hview: api.View, n: int,
                  changed: set[int]) -> bool:
     """Node ``n``'s children (``state`` is its state); True when one breaks the grid."""
     runs = _runs_near(state, changed)
@@ -439,7 +452,7 @@ def _expand_node(search: WhipSearch, rules, cache: ChainCache, state, hview, n: 
         cache.grew(search, len(search.nodes) - before)
 
 
-def _order(view, bivalue: bool) -> list[tuple[int, int]]:
+def _order(view: api.View, bivalue: bool) -> list[tuple[int, int]]:
     """Assumptions to try: open cells, fewest candidates first, then reading order."""
     cells = [i for i in range(len(view.puzzle.whites))
              if not view.is_placed(i) and POP[view.mask(i)] > 1
@@ -448,8 +461,8 @@ def _order(view, bivalue: bool) -> list[tuple[int, int]]:
     return [(i, d) for i in cells for d in DIGITS[view.mask(i)]]
 
 
-def find_whip(view, rules, *, max_len: int, bivalue: bool = False, name: str = "whips"
-              ) -> WhipSearch | None:
+def find_whip(view: api.View, rules: list[Rule], *, max_len: int, bivalue: bool = False,
+              name: str = "whips") -> WhipSearch | None:
     """The shortest whip (of at most ``max_len`` links) over every assumption, found level
     by level, the first assumption in order on ties; None when none is found. Searches
     kept from earlier steps are not looked at again unless they must go deeper."""
@@ -492,7 +505,7 @@ def find_whip(view, rules, *, max_len: int, bivalue: bool = False, name: str = "
     return None
 
 
-def whip_links(view, rules, search: WhipSearch) -> list[Link] | None:
+def whip_links(view: api.View, rules: list[Rule], search: WhipSearch) -> list[Link] | None:
     """The whip's links, each found again by its rule on the state the assumption and the
     links before it leave, for its sentence and proof; None if a link is no longer found
     (the caller searches afresh)."""
@@ -517,14 +530,14 @@ class _Tracker:
     """The links made on one hypothetical state, with who changed what, so that each
     link's dependencies (the earlier links its proof rests on) are known."""
 
-    def __init__(self, view, cell: int, digit: int):
+    def __init__(self, view: api.View, cell: int, digit: int) -> None:
         self.view, self.cell, self.digit = view, cell, digit
         self.links: list[_Made] = []
         self.removers: dict[int, set[int]] = {}
         self.writer: dict[int, int] = {}
         self.droppers: dict[int, set[int]] = {}
 
-    def add(self, state, hview, rl, ded) -> set[int]:
+    def add(self, state: State, hview: api.View, rl: Rule, ded: Deduction) -> set[int]:
         """Make the link on ``state``; returns the cells it changed."""
         proof = resolve_proof(ded)
         deps = self._deps(state.layout, proof)
@@ -540,7 +553,7 @@ class _Tracker:
             self.droppers.setdefault(r, set()).add(n)
         return set(made.removed) | set(made.place)
 
-    def _deps(self, lay, proof: Proof | None) -> set[int]:
+    def _deps(self, lay: Layout, proof: Proof | None) -> set[int]:
         """Earlier links a proof rests on: those that took candidates of its fact cells,
         wrote digits in its runs, or narrowed a run it states combinations of."""
         deps: set[int] = set()
@@ -558,7 +571,7 @@ class _Tracker:
                     deps.add(self.writer[j])
         return deps
 
-    def close(self, state, broken: tuple[str, int], keep_all: bool = False) -> list[Link]:
+    def close(self, state: State, broken: tuple[str, int], keep_all: bool = False) -> list[Link]:
         """The links the broken cell or run rests on (all of them with ``keep_all``),
         numbered afresh, each naming the earlier ones it rests on, and the closing link."""
         view = self.view
@@ -594,7 +607,8 @@ class _Tracker:
         return out
 
 
-def _walk(view, rules, cell: int, digit: int, budget: int) -> list[Link] | None:
+def _walk(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int
+          ) -> list[Link] | None:
     """Follow one assumption with every link rule, simplest first (as the engine walks
     the board); the links the contradiction rests on, or None."""
     state, changed = _assume(view, cell, digit)
@@ -617,7 +631,7 @@ def _walk(view, rules, cell: int, digit: int, budget: int) -> list[Link] | None:
     return None
 
 
-def _dirty(dirty, lay, cells) -> None:
+def _dirty(dirty: dict[int, set[int]], lay: Layout, cells: Iterable[int]) -> None:
     near = {r for i in cells for r in lay.cell_runs[i]}
     wide = set(near)
     for r in near:
@@ -627,7 +641,8 @@ def _dirty(dirty, lay, cells) -> None:
         ds |= wide
 
 
-def _next(hview, state, rules, dirty):
+def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set[int]]
+          ) -> tuple[int, Deduction] | None:
     """The first deduction of the simplest link rule that changes something."""
     for k, rl in enumerate(rules):
         if rl.scope == "run":
@@ -648,7 +663,8 @@ def _next(hview, state, rules, dirty):
 _ASSUMED = -1
 
 
-def follow(view, rules, cell: int, digit: int, budget: int) -> tuple[list[Link], str]:
+def follow(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int
+           ) -> tuple[list[Link], str]:
     """What follows from writing ``digit`` in ``cell`` (the play page's "what if"): the
     link rules' steps on a private copy of the board, simplest first, as a chain does.
 
@@ -737,7 +753,8 @@ def _numbered(track: _Tracker, order: list[int]) -> list[Link]:
     return out
 
 
-def find_braid(view, rules, *, max_len: int, work: int):
+def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int
+               ) -> tuple[int, int, list[Link]] | None:
     """The shortest chain (cell, digit, links) found by following each assumption with
     every link rule, keeping the links the contradiction rests on; budgets of 6, 12, 24
     ... links, the first assumption in order on ties; ``work`` caps the links walked."""
@@ -775,7 +792,7 @@ def _inline(text: str) -> str:
     return text[:1].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text
 
 
-def to_deduction(view, cell: int, digit: int, links: list[Link]) -> Deduction:
+def to_deduction(view: api.View, cell: int, digit: int, links: list[Link]) -> Deduction:
     """A chain as a step: its sentence names its shape and length and gives every link
     (walkthroughs print the rule's name before it)."""
     name = view.cell_name(cell)
@@ -800,7 +817,8 @@ def to_deduction(view, cell: int, digit: int, links: list[Link]) -> Deduction:
                      proof=Proof(assume=(cell, digit), links=tuple(links), kind=kind))
 
 
-def whip_step(view, rules, *, max_len: int, bivalue: bool, name: str):
+def whip_step(view: api.View, rules: list[Rule], *, max_len: int, bivalue: bool, name: str
+              ) -> Deduction | None:
     """The shortest whip as a step (None: no whip within ``max_len``). A chain whose
     proofs show a link not resting on the one before is a braid, and left to the braid
     rung (which weighs it as one)."""
@@ -818,7 +836,8 @@ def whip_step(view, rules, *, max_len: int, bivalue: bool, name: str):
 
 
 @rule(values=("digit", "length", "kind"))
-def bivalue_chain(view, max_len: int, links=("naked-single",)):
+def bivalue_chain(view: api.View, max_len: int, links: Iterable[str] = ("naked-single",)
+                  ) -> Iterator[Deduction]:
     """Assume a digit of a two-candidate cell; a whip of the ``links`` rules (naked singles)
     ends in a cell with no digit left."""
     ded = whip_step(view, link_rules(view, set(links)), max_len=max_len, bivalue=True,
@@ -828,7 +847,7 @@ def bivalue_chain(view, max_len: int, links=("naked-single",)):
 
 
 @rule(values=("digit", "length", "kind"))
-def forcing_chain(view, max_len: int):
+def forcing_chain(view: api.View, max_len: int) -> Iterator[Deduction]:
     """Assume any candidate; the shortest whip of link rules ends in a contradiction."""
     ded = whip_step(view, link_rules(view), max_len=max_len, bivalue=False,
                     name="whips")
@@ -837,7 +856,7 @@ def forcing_chain(view, max_len: int):
 
 
 @rule(values=("digit", "length", "kind"))
-def forcing_braid(view, max_len: int, work: int = 6_000):
+def forcing_braid(view: api.View, max_len: int, work: int = 6_000) -> Iterator[Deduction]:
     """Where no whip exists: the shortest braid of link rules (a link may rest on several
     earlier links) that ends in a contradiction."""
     found = find_braid(view, link_rules(view), max_len=max_len, work=work)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, POP
 from . import rule
+from .api import View
 
 #: units of a walk's work budget (Context.spend, where a chain link is one) that a unit of
 #: the complete solver's work costs: a search node takes about as long as three links
@@ -12,7 +15,7 @@ from . import rule
 NODE_WORK = 3
 
 
-def _by_constraint(view):
+def _by_constraint(view: View) -> list[int]:
     """Open cells, most constrained first (fewest candidates, then reading order)."""
     cells = [i for i in range(len(view.puzzle.whites))
              if not view.is_placed(i) and POP[view.mask(i)] > 1]
@@ -21,7 +24,7 @@ def _by_constraint(view):
 
 
 @rule(values=("digit", "length", "kind"))
-def trial(view, work: int = 100_000):
+def trial(view: View, work: int = 100_000) -> Iterator[Deduction]:
     """Level-1 trial: assume a candidate and follow the ladder's link rules as far as they
     go (no cut-off); a contradiction eliminates it. The step shows the chain, only the
     links the contradiction rests on (:func:`deducer.rules.chains.find_braid`)."""
@@ -34,7 +37,7 @@ def trial(view, work: int = 100_000):
 
 
 @rule(values=("digit",))
-def backtracking(view):
+def backtracking(view: View) -> Iterator[Deduction]:
     """Search from here; with one solution left, the most constrained cell's digit is known."""
     from ..solver.search import solve
 

@@ -25,6 +25,7 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..engine.registry import RULE_MARK, Rule, load_file
 from ..engine.sentences import effect_text, sentence
@@ -111,7 +112,8 @@ class Found:
     text: str = ""  # the sentence (only when fired through a Rule, which has a template)
 
 
-def fire(rule: Callable | Rule, view: View, run: str | None = None, **params) -> list[Found]:
+def fire(rule: Callable | Rule, view: View, run: str | None = None, **params: Any
+         ) -> list[Found]:
     """Every deduction ``rule`` yields in ``view`` that changes something, in order (the
     engine applies the first). ``rule`` is a rule function (``@rule``-marked) or a
     :class:`Rule` from :func:`load_rule`; ``run`` names the run a ``scope: run`` rule is

@@ -8,11 +8,14 @@ Rules use this to drop facts and runs a reader need not check; the project's pro
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
+
 from ..puzzle.combos import BIT, DIGITS, POP
-from ..solver.propagate import run_filter
+from ..solver.propagate import Layout, run_filter
+from .api import View
 
 
-def _narrow(layout, runs, doms: dict[int, int]) -> bool:
+def _narrow(layout: Layout, runs: Collection[int], doms: dict[int, int]) -> bool:
     """Each listed run's exact filter to a fixpoint; False when one has no filling."""
     todo = list(runs)
     queued = set(todo)
@@ -34,7 +37,8 @@ def _narrow(layout, runs, doms: dict[int, int]) -> bool:
     return True
 
 
-def _fillable(layout, runs, doms: dict[int, int], budget: list[int]) -> bool:
+def _fillable(layout: Layout, runs: Collection[int], doms: dict[int, int],
+              budget: list[int]) -> bool:
     if budget[0] <= 0:
         raise TimeoutError
     budget[0] -= 1
@@ -52,7 +56,7 @@ def _fillable(layout, runs, doms: dict[int, int], budget: list[int]) -> bool:
     return False
 
 
-def domains(view, runs, facts: dict[int, int]) -> dict[int, int]:
+def domains(view: View, runs: Iterable[int], facts: dict[int, int]) -> dict[int, int]:
     """The local problem's starting domains: written digits, facts, else 1-9."""
     doms: dict[int, int] = {}
     for r in runs:
@@ -63,7 +67,7 @@ def domains(view, runs, facts: dict[int, int]) -> dict[int, int]:
     return doms
 
 
-def follows(view, runs, facts: dict[int, int], elims: dict[int, int],
+def follows(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[int, int],
             places: dict[int, int], work: int = 4000) -> bool:
     """Do ``elims`` and ``places`` hold in every filling of the local problem? (False too
     when the search would take more than ``work`` nodes: keep the larger proof then.)"""
@@ -93,8 +97,9 @@ def follows(view, runs, facts: dict[int, int], elims: dict[int, int],
     return True
 
 
-def trim(view, runs, facts: dict[int, int], elims: dict[int, int], places: dict[int, int],
-         keep_runs=()) -> tuple[tuple[int, ...], dict[int, int]]:
+def trim(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[int, int],
+         places: dict[int, int], keep_runs: Collection[int] = ()
+         ) -> tuple[tuple[int, ...], dict[int, int]]:
     """The runs and facts of a proof with every one a reader need not check dropped (each
     left is needed: without it the step no longer follows). ``keep_runs`` stay."""
     runs = list(runs)

@@ -10,10 +10,13 @@ leaves the rest to the next steps.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from ..solver.propagate import run_filter
 from . import rule
+from .api import View
 from .combination import hall_witness
 from .facts import alts, both, cell_facts, clue_combos, holds, proof
 
@@ -21,7 +24,8 @@ from .facts import alts, both, cell_facts, clue_combos, holds, proof
 MAX_REASONS = 6
 
 
-def _reasons(view, rid, open_, placed, d, cells):
+def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
+             cells: Iterable[int]) -> tuple[list[str], set[int]] | None:
     """The clauses that rule ``d`` out of ``cells``, and the cells they lean on."""
     masks = {j: view.mask(j) for j in open_}
     with_d = [c for c in clue_combos(view, rid) if c & BIT[d]]
@@ -51,7 +55,8 @@ def _reasons(view, rid, open_, placed, d, cells):
 
 
 @rule(values=("facts", "length", "open", "reasons", "what", "why"))
-def permutation_check(view, rid, max_open: int | None = None):
+def permutation_check(view: View, rid: int, max_open: int | None = None
+                      ) -> Iterator[Deduction]:
     """Remove the digits of the run's empty cells that fit no arrangement of its
     combinations, each with its reason."""
     open_ = view.open_cells(rid)

@@ -22,9 +22,16 @@ puzzles stay fast.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
-from ..puzzle.model import ACROSS, DOWN, Puzzle
+from ..puzzle.model import ACROSS, DOWN, Puzzle, Run
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..engine.state import Context
 
 
 @dataclass(frozen=True)
@@ -47,12 +54,12 @@ class Region:
     cost: int  # unknown cells when nothing is written in, best choice of touches
 
 
-def _cost(touches) -> int:
+def _cost(touches: Iterable[Touch]) -> int:
     return sum(len(t.inside) if t.total is None else min(len(t.inside), len(t.outside))
                for t in touches)
 
 
-def _touch_cost(runs, t: int, k: int) -> int:
+def _touch_cost(runs: Sequence[Run], t: int, k: int) -> int:
     """Unknown cells a crossing run ``t`` with ``k`` cells inside the region costs."""
     if t < 0:
         return k
@@ -86,7 +93,7 @@ _kept: OrderedDict[tuple, tuple[tuple, tuple[Region, ...], dict[int, list[int]]]
     OrderedDict()
 
 
-def regions_of(context) -> tuple[Region, ...]:
+def regions_of(context: Context) -> tuple[Region, ...]:
     """The puzzle's regions, found once per walk (kept in the walk's context)."""
     kept = context.cache("regions")
     found = kept.get("found")
@@ -95,7 +102,8 @@ def regions_of(context) -> tuple[Region, ...]:
     return found
 
 
-def find_regions(puzzle: Puzzle, graph=None, **limits) -> tuple[Region, ...]:
+def find_regions(puzzle: Puzzle, graph: nx.Graph | None = None, **limits: int
+                 ) -> tuple[Region, ...]:
     """Regions worth checking, simplest first (fewest base runs, then fewest unknowns).
 
     Which regions there are, and their order, depend only on the geometry and on which
@@ -131,15 +139,16 @@ def find_regions(puzzle: Puzzle, graph=None, **limits) -> tuple[Region, ...]:
     return regions
 
 
-def _retotal(reg: Region, runs) -> Region:
+def _retotal(reg: Region, runs: Sequence[Run]) -> Region:
     """The same region with the clue values of ``runs``."""
     touches = tuple(t if t.run < 0 else Touch(t.run, runs[t.run].total, t.inside, t.outside)
                     for t in reg.touches)
-    return Region(reg.base, reg.direction, sum(runs[r].total for r in reg.base), reg.cells,
-                  touches, reg.cost)
+    return Region(reg.base, reg.direction,
+                  sum(cast(int, runs[r].total) for r in reg.base),  # base runs are clued
+                  reg.cells, touches, reg.cost)
 
 
-def _find_regions(puzzle: Puzzle, graph=None, *, max_size: int | None = None,
+def _find_regions(puzzle: Puzzle, graph: nx.Graph | None = None, *, max_size: int | None = None,
                   grow_size: int = 8, max_cost: int = 6,
                   limit: int = 6000) -> tuple[Region, ...]:
     if graph is None:
@@ -179,7 +188,7 @@ def _find_regions(puzzle: Puzzle, graph=None, *, max_size: int | None = None,
                         s.add(cell_base[j])
             nbrs[b] = s
 
-        def keep(base: frozenset[int], cell_other=cell_other) -> Region:
+        def keep(base: frozenset[int], cell_other: list[int] = cell_other) -> Region:
             reg = found.get(base)
             if reg is None:
                 reg = _region(puzzle, base, cell_other)
