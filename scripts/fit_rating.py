@@ -269,7 +269,7 @@ def rho_table(rows: list[dict], rules=None) -> tuple[list[str], dict[str, float]
     """Markdown lines: per labelled group the rho of level, size, effort and the score in
     sample and leave-one-source-out; and the coefficients fitted on everything."""
     from deducer.engine.rating import FEATURES
-    from scripts.make_reports import spearman
+    from scripts.stats import spearman
 
     rows = [r for r in rows if r["status"] == "solved"]
     feats = [features(r, rules) for r in rows]
@@ -391,7 +391,7 @@ def findings(rows: list[dict]) -> list[str]:
 def _krazydad_volumes(rows: list[dict]) -> list[str]:
     """Within each size, how the score of the late books (96-99) follows the volume."""
     from deducer.engine.rating import model_for, score_of
-    from scripts.make_reports import spearman
+    from scripts.stats import spearman
 
     m = model_for(None)
     cells = []
@@ -419,7 +419,7 @@ def _cx16_without_givens() -> dict:
 
     from deducer.engine.walk import explain
     from deducer.solver.search import solve
-    from scripts.make_reports import spearman
+    from scripts.stats import spearman
     from tests.support import corpus
 
     ys, score, effort, level = [], [], [], []

@@ -72,35 +72,6 @@ def _jobs():
         yield ("generated", str(k), None, puzzle)
 
 
-def spearman(xs: list[float], ys: list[float]) -> float | None:
-    """Spearman's rho with average ranks for ties (no SciPy needed for this)."""
-    n = len(xs)
-    if n < 3:
-        return None
-
-    def ranks(v):
-        order = sorted(range(n), key=lambda i: v[i])
-        out = [0.0] * n
-        i = 0
-        while i < n:
-            j = i
-            while j + 1 < n and v[order[j + 1]] == v[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                out[order[k]] = (i + j) / 2 + 1
-            i = j + 1
-        return out
-
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = sum(rx) / n, sum(ry) / n
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
-    vx = sum((a - mx) ** 2 for a in rx)
-    vy = sum((b - my) ** 2 for b in ry)
-    if vx == 0 or vy == 0:
-        return None
-    return cov / (vx * vy) ** 0.5
-
-
 def _rank(level: str) -> int:
     from deducer.engine.rating import LEVELS
 
@@ -168,6 +139,7 @@ def chart_svg(groups: list[tuple[str, Counter]], levels: tuple[str, ...]) -> str
 def ratings(jobs: int) -> None:
     from deducer.engine import registry
     from deducer.engine.rating import LEVELS, RATER_VERSION, model_for
+    from scripts.stats import spearman
     from tests.support.corpus import corpus_root
 
     max_chain = model_for(registry.load()).max_chain
