@@ -278,7 +278,8 @@ def test_backtracking_spends_the_walks_budget_and_stops_with_it():
     assert list(fallback.backtracking(free)) and free.context.spent > 0
     enough = view(free.context.spent)
     assert list(fallback.backtracking(enough)) and enough.context.spent == free.context.spent
-    short = view(free.context.spent - fallback.NODE_WORK)
+    node_work = next(r for r in registry.load() if r.id == "backtracking").params["node_work"]
+    short = view(free.context.spent - node_work)
     assert not list(fallback.backtracking(short)) and short.context.stopped()
 
 
