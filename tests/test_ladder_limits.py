@@ -6,6 +6,7 @@ the level thresholds of the ladder the walk was rated with, not by numbers of th
 from __future__ import annotations
 
 import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,10 @@ from test_rules import AREA, FOUR, line
 
 from deducer.engine import registry
 from deducer.engine.state import Context, State, View
-from deducer.engine.walk import Engine
+from deducer.engine.walk import Engine, explain
 from deducer.puzzle import formats
+from deducer.render import get
+from deducer.render.walk import easy_weight, groups
 from deducer.rules import regionfind
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,3 +160,37 @@ def test_what_a_solver_node_costs_a_walk_comes_from_the_ladder(tmp_path):
 def test_a_misspelt_limit_is_refused_when_the_ladder_is_loaded(tmp_path):
     with pytest.raises(registry.RuleError, match="serach_nodes"):
         changed(tmp_path, "forcing-chain", serach_nodes=10)
+
+
+# ---------------------------------------------------------------------------- renderers
+@pytest.fixture(scope="module")
+def k2_two_ways(tmp_path_factory):
+    """seed000-k2 walked with the core ladder and with one whose Easy level ends at 1.05
+    (lone cells only): the same steps, rated and drawn by other thresholds."""
+    f = tmp_path_factory.mktemp("ladder") / "levels.yaml"
+    f.write_text("version: 1\nrules: []\nrating:\n"
+                 "  levels: {Easy: 1.05, Medium: 2.4, Hard: 4.2, Expert: 6.0}\n",
+                 encoding="utf-8")
+    p = formats.load(PUZZLES / "seed000-k2.j")
+    return p, explain(p), explain(p, registry.load([f]))
+
+
+def test_renderers_group_by_the_walks_ladder(k2_two_ways):
+    p, usual, other = k2_two_ways
+    assert [s.to_json() for s in usual.steps] == [s.to_json() for s in other.steps]
+    assert easy_weight(usual) == 1.6 and easy_weight(other) == 1.05
+    assert (usual.rating.level, other.rating.level) == ("Easy", "Medium")
+    # unique combinations (1.1) are easy by the core ladder only: grouped there alone
+    heads = [len(groups(e.steps, easy_weight(e))) for e in (usual, other)]
+    assert heads[0] < heads[1]
+    md = [get("markdown").walkthrough(p, e) for e in (usual, other)]
+    assert "Unique combination ×" in md[0] and "Unique combination ×" not in md[1]
+    html = [get("html").walkthrough(p, e) for e in (usual, other)]
+    assert html[0].count('<li class="grp"') > html[1].count('<li class="grp"')
+
+
+def test_terminal_colours_by_the_walks_ladder(k2_two_ways):
+    p, usual, other = k2_two_ways
+    yellow = re.compile(r"\x1b\[1;33m")  # bold yellow: a Medium step's rule
+    out = [get("terminal").walkthrough(p, e) for e in (usual, other)]
+    assert not yellow.search(out[0]) and yellow.search(out[1])
