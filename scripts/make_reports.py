@@ -282,7 +282,7 @@ def ratings(jobs: int) -> None:
 
     lines += ["", "## Level mix of the published puzzles", "",
               "The publisher-labelled sets of the first table are the collections an "
-              "unconstrained `generate` run follows (deducer/generator/core.py DEFAULT_MIX: "
+              "unconstrained `generate` run follows (deducer/generator/request.py DEFAULT_MIX: "
               "Easy 72, Medium 26, Expert 2; benchmarks/bench_generate.py compares a run "
               "with this row). janko's 959 puzzles, mostly large, lean harder.", "",
               "| puzzles | n | " + " | ".join(LEVELS) + " |",
