@@ -163,14 +163,16 @@ def test_a_misspelt_limit_is_refused_when_the_ladder_is_loaded(tmp_path):
 
 
 # ---------------------------------------------------------------------------- renderers
+LEVELS_FILE = ("version: 1\nrules: []\nrating:\n"
+               "  levels: {Easy: 1.05, Medium: 2.4, Hard: 4.2, Expert: 6.0}\n")
+
+
 @pytest.fixture(scope="module")
 def k2_two_ways(tmp_path_factory):
     """seed000-k2 walked with the core ladder and with one whose Easy level ends at 1.05
     (lone cells only): the same steps, rated and drawn by other thresholds."""
     f = tmp_path_factory.mktemp("ladder") / "levels.yaml"
-    f.write_text("version: 1\nrules: []\nrating:\n"
-                 "  levels: {Easy: 1.05, Medium: 2.4, Hard: 4.2, Expert: 6.0}\n",
-                 encoding="utf-8")
+    f.write_text(LEVELS_FILE, encoding="utf-8")
     p = formats.load(PUZZLES / "seed000-k2.j")
     return p, explain(p), explain(p, registry.load([f]))
 
@@ -194,3 +196,19 @@ def test_terminal_colours_by_the_walks_ladder(k2_two_ways):
     yellow = re.compile(r"\x1b\[1;33m")  # bold yellow: a Medium step's rule
     out = [get("terminal").walkthrough(p, e) for e in (usual, other)]
     assert not yellow.search(out[0]) and yellow.search(out[1])
+
+
+def test_the_command_line_rates_and_draws_by_the_rule_files_levels(tmp_path, capsys):
+    """`explain --rules FILE`: the file's rating: section counts (api.ladder kept only the
+    rules of a loaded ladder, and the walk was rated and drawn by the core thresholds)."""
+    from deducer.app.cli import main
+
+    f = tmp_path / "levels.yaml"
+    f.write_text(LEVELS_FILE, encoding="utf-8")
+    k2 = str(PUZZLES / "seed000-k2.j")
+    assert main(["explain", k2, "--markdown", "-"]) == 0
+    usual = capsys.readouterr().out
+    assert main(["explain", k2, "--rules", str(f), "--markdown", "-"]) == 0
+    other = capsys.readouterr().out
+    assert "Easy, score" in usual and "Medium, score" in other
+    assert "Unique combination ×" in usual and "Unique combination ×" not in other
