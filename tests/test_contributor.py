@@ -158,3 +158,11 @@ def test_the_doc_check_sees_an_old_name():
     assert _exists("deducer.engine.walk.Engine") and _exists("deducer.explain")
     assert PATH.findall("see deducer/explain/engine.py and docs/api.md.") == [
         "deducer/explain/engine.py", "docs/api.md"]
+
+
+def test_the_architecture_page_names_every_layer():
+    from tests.test_layers import ORDER
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)(?:\.py|/)` \|", text, re.M)
+    assert rows == ORDER, "docs/architecture.md's table lists the layers of test_layers.ORDER"
