@@ -666,6 +666,9 @@ def find_braid(view, rules, *, max_len: int, work: int, budgets: Sequence[int],
             if links is not None and len(links) <= max_len and (
                     best is None or len(links) < len(best[2])):
                 best = (i, d, links)
+                # the first chain of at most two links ends the search (a one-link chain
+                # further on is not looked for): chains that short are whips, which the
+                # whip rungs above find first; only a ladder without them meets this
                 if len(links) <= 2:
                     return best
         if best is not None:
