@@ -112,7 +112,9 @@ def ladder(rules: RulesArg = None, disable: Sequence[str] = ()) -> list[Rule]:
         off = set(disable)
         out = [r for r in rules if isinstance(r, registry.Rule) and r.enabled
                and r.id not in off]
-        return sorted(out, key=lambda r: (r.priority, r.id))
+        out.sort(key=lambda r: (r.priority, r.id))
+        # a loaded ladder keeps its files' rating: section (thresholds, score model)
+        return rules.part(out) if isinstance(rules, registry.Ladder) else out
     paths = [r for r in rules or () if not isinstance(r, registry.Rule)]
     return registry.load(extra=paths, disable=list(disable))
 

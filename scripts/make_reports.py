@@ -143,6 +143,7 @@ def chart_svg(groups: list[tuple[str, Counter]], levels: tuple[str, ...]) -> str
 def ratings(jobs: int) -> None:
     from deducer.engine import registry
     from deducer.engine.rating import LEVELS, RATER_VERSION, model_for
+    from scripts.stats import spearman
     from tests.support.corpus import corpus_root
 
     max_chain = model_for(registry.load()).max_chain
@@ -285,7 +286,7 @@ def ratings(jobs: int) -> None:
 
     lines += ["", "## Level mix of the published puzzles", "",
               "The publisher-labelled sets of the first table are the collections an "
-              "unconstrained `generate` run follows (deducer/generator/core.py DEFAULT_MIX: "
+              "unconstrained `generate` run follows (deducer/generator/request.py DEFAULT_MIX: "
               "Easy 72, Medium 26, Expert 2; benchmarks/bench_generate.py compares a run "
               "with this row). janko's 959 puzzles, mostly large, lean harder.", "",
               "| puzzles | n | " + " | ".join(LEVELS) + " |",

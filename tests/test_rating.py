@@ -123,7 +123,7 @@ def test_kinds_and_the_chain_cut_off_come_from_the_rule_file(tmp_path):
                       10).level == "Unreasonable"
     core = (ROOT / "rules" / "core.yaml").read_text(encoding="utf-8")
     longer = tmp_path / "longer.yaml"
-    longer.write_text(core.replace("params: {max_len: 12}", "params: {max_len: 20}"),
+    longer.write_text(core.replace("max_len: 12", "max_len: 20"),
                       encoding="utf-8")
     ladder = registry.load([longer])
     assert rate_steps([chain], "solved", ladder, 10).level == "Expert"

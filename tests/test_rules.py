@@ -819,12 +819,10 @@ def test_permutation_check_gives_a_short_reason_per_combination():
 
 
 def test_permutation_check_takes_the_shortest_reasons_first():
-    from deducer.rules.permutation import MAX_REASONS
-
     p = puzzle(line(30, 6))  # many combinations: each digit needs several reasons
     v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "12345"})
     f = fire("permutation-check", v, run(p, "r2c1>"))
     # 5 leaves r2c5..r2c7 with one reason per combination with 5 (four of them); the
     # other removals would need more reasons than one step states: later steps
     assert f.elim == {"r2c5": "5", "r2c6": "5", "r2c7": "5"}
-    assert f.deduction.values["reasons"] == 4 <= MAX_REASONS
+    assert f.deduction.values["reasons"] == 4 <= rule("permutation-check").params["max_reasons"]

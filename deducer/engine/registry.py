@@ -323,6 +323,7 @@ def load_file(path: str | Path) -> list[Rule]:
         _check_template(rule)
         rule.func = _resolve(rule.implementation, p.parent, rid, src)
         _check_fields(rule)
+        _check_params(rule)
         out.append(rule)
     return out
 
@@ -383,6 +384,23 @@ def _check_fields(rule: Rule) -> None:
                             f"a standard field ({', '.join(STANDARD_FIELDS)}) nor a value "
                             f"{rule.implementation} declares with @rule(values=...) (it "
                             f"declares: {declared})", path=rule.source)
+
+
+def _check_params(rule: Rule) -> None:
+    """The ``params`` are keywords the function takes, and it gets every one it needs: a
+    misspelt limit (``serach_nodes``) is reported when the file is loaded, not when the
+    rule first runs (or silently never)."""
+    import inspect
+
+    try:
+        sig = inspect.signature(rule.func)  # type: ignore[arg-type]  # resolved above
+    except (TypeError, ValueError):  # a builtin without a signature: found out when called
+        return
+    try:
+        sig.bind(None, *([0] if rule.scope == "run" else []), **rule.params)
+    except TypeError as e:
+        raise RuleError(f"rule {rule.id!r}: params {_short(rule.params)} do not fit "
+                        f"{rule.implementation}: {e}", path=rule.source) from None
 
 
 def _check_template(rule: Rule) -> None:

@@ -32,6 +32,7 @@ from .walk import (
     broken_cells,
     chain_cases,
     chain_conclusion,
+    easy_weight,
     group_effects,
     group_heading,
     groups,
@@ -308,7 +309,7 @@ def walkthrough_html(puzzle, explanation) -> str:
     items = ['<li data-step="0" id="s0" class="start"><span class="n">0</span>'
              '<span class="rule">Start</span><span class="text">'
              f"{escape(_start_text(puzzle, start))}</span></li>"]
-    for group in groups(explanation.steps):
+    for group in groups(explanation.steps, easy_weight(explanation)):
         grouped = len(group) > 1
         if grouped:
             items.append(f'<li class="grp" data-grp="{group[0].n}" title="fold / unfold">'

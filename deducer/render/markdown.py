@@ -10,6 +10,7 @@ from .walk import (
     NOTATION,
     chain_cases,
     chain_conclusion,
+    easy_weight,
     group_effects,
     group_heading,
     groups,
@@ -74,7 +75,7 @@ class MarkdownRenderer(Renderer):
             # a group heading is a paragraph between ordered lists; the list after it starts
             # at the group's first number, and steps are consecutive, so Markdown's own
             # numbering stays right
-            for group in groups(explanation.steps):
+            for group in groups(explanation.steps, easy_weight(explanation)):
                 if len(group) == 1:
                     out.append(_step_line(group[0]))
                     continue

@@ -35,7 +35,7 @@ from .svg import (
     solution_svg,
     start_position,
 )
-from .walk import EASY_WEIGHT, chain_cases, chain_conclusion, step_text, step_title
+from .walk import chain_cases, chain_conclusion, easy_weight, step_text, step_title
 
 if TYPE_CHECKING:
     from ..engine.walk import Explanation
@@ -218,10 +218,11 @@ def _board_pages(items: list[tuple[str, Puzzle, str]], head: str, counts: tuple[
     return pages
 
 
-def needs_diagram(step) -> bool:
-    """Steps beyond the simplest tiers get a board on paper: a reader cannot hold a chain,
-    a region sum or a subset in their head the way they hold a lone cell."""
-    return step.weight > EASY_WEIGHT or bool(chain_cases(step))
+def needs_diagram(step, easy: float) -> bool:
+    """Steps beyond the simplest tiers (heavier than ``easy``, the Easy level's threshold
+    of the walk's ladder) get a board on paper: a reader cannot hold a chain, a region sum
+    or a subset in their head the way they hold a lone cell."""
+    return step.weight > easy or bool(chain_cases(step))
 
 
 def _step_lines(step, measure: _Measure, width: float) -> list[tuple[float, str, bool]]:
@@ -310,10 +311,11 @@ def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
             y += TEXT_SIZE * LINE
         y += 4
         pos = start_position(puzzle)
+        easy = easy_weight(exp)
         for step in exp.steps:
             lines = _step_lines(step, measure, width - indent)
             text_h = len(lines) * TEXT_SIZE * LINE
-            diagram = needs_diagram(step)
+            diagram = needs_diagram(step, easy)
             room(text_h + (diagram_h if diagram else 0.0))
             assert page is not None  # room() made one
             if not has_board and not diagram:

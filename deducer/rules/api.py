@@ -26,14 +26,13 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ..engine.registry import STANDARD_FIELDS
-from ..engine.state import Context, Deduction, Link, Proof
+from ..engine.state import Context, Deduction, Link, Proof, State
 from ..puzzle.combos import ALL, BIT, DIGITS, EVEN, ODD, POP, SINGLE, SUM, combos
 from ..puzzle.model import Puzzle, Run
 from ..solver.propagate import Layout
 from . import rule
 
 if TYPE_CHECKING:
-    from ..engine.state import State
     from ..engine.state import View as _EngineView
 
 __all__ = [

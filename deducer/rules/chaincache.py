@@ -5,6 +5,11 @@ runs its link rules were asked about (and the runs crossing them, which rules su
 cross reference read): while none of those changed, the search is reused as it stands and
 goes on from the level it reached, so a walkthrough with many chain steps redoes only the
 assumptions near the last step's change. The kept searches are bounded in nodes.
+
+How many nodes one assumption's search may hold before it gives up changes what is found:
+it is the chain rule's ``search_nodes`` parameter in the ladder (rules/core.yaml), kept by
+each :class:`ChainCache`. The bounds here only bound memory: a search or a look dropped is
+made again, the same, when next needed (tests/test_explain_bookkeeping.py compares).
 """
 
 from __future__ import annotations
@@ -17,9 +22,8 @@ if TYPE_CHECKING:
     from ..engine.state import State
     from .api import View
 
-#: nodes a single assumption's search may hold before it gives up (a bounded search)
-SEARCH_NODES = 4_000
-#: nodes all the kept searches of one walk may hold; the oldest go first beyond it
+#: nodes all the kept searches of one walk may hold; the oldest go first beyond it (memory
+#: only: a dropped search is redone from its assumption and finds what it found)
 KEPT_NODES = 200_000
 
 
@@ -49,7 +53,7 @@ class Offer:
 
 #: looks kept (what the built-in link rules offer on a run, by the run's contents); beyond
 #: it the older half goes (forgetting all at once made a large grid look again at every
-#: run it had just looked at)
+#: run it had just looked at). Memory only: a look forgotten is asked of the rules again
 KEPT_LOOKS = 200_000
 
 
@@ -118,7 +122,10 @@ class ChainCache:
     """The whip searches of one kind of chain (one set of link rules) in one walk, by
     assumption, with which searches read which run."""
 
-    def __init__(self) -> None:
+    def __init__(self, search_nodes: int) -> None:
+        #: nodes one assumption's search may hold before it gives up (the rule's
+        #: ``search_nodes``)
+        self.search_nodes = search_nodes
         self.searches: dict[tuple[int, int], WhipSearch] = {}
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         self.seen: Snapshot | None = None

@@ -20,12 +20,14 @@ Two shapes, shortest first (Berthier's whips and braids, CSP-Rules):
   (:func:`find_braid`); the forcing-braid rung (weighted above a whip of the same length)
   and trial (no cut-off) use it, where no whip exists.
 
-Weights, scores and cut-offs are the rule files': a chain's deduction gives its length as
-its ``size``, and the rule's ``growth:`` adds per link (Rule.weight_of).
+Weights, scores, cut-offs and search budgets are the rule files' (each rule's ``params``:
+``max_len``, ``search_nodes``, ``work``, ``budgets``, ``reach``): a chain's deduction gives
+its length as its ``size``, and the rule's ``growth:`` adds per link (Rule.weight_of).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +36,7 @@ from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chaincache import SEARCH_NODES, ChainCache, Effect, Node, Offer, WhipSearch
+from .chaincache import ChainCache, Effect, Node, Offer, WhipSearch
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator
@@ -412,7 +414,7 @@ def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cach
                 return
         finally:
             _undo(state, log)
-        if len(search.nodes) > SEARCH_NODES:
+        if len(search.nodes) > cache.search_nodes:
             search.done = True
             return
     search.depth += 1
@@ -461,16 +463,19 @@ def _order(view: api.View, bivalue: bool) -> list[tuple[int, int]]:
     return [(i, d) for i in cells for d in DIGITS[view.mask(i)]]
 
 
-def find_whip(view: api.View, rules: list[Rule], *, max_len: int, bivalue: bool = False,
+def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: int,
+              bivalue: bool = False,
               name: str = "whips") -> WhipSearch | None:
     """The shortest whip (of at most ``max_len`` links) over every assumption, found level
-    by level, the first assumption in order on ties; None when none is found. Searches
-    kept from earlier steps are not looked at again unless they must go deeper."""
+    by level, the first assumption in order on ties; None when none is found. One
+    assumption's search gives up beyond ``search_nodes`` nodes. Searches kept from earlier
+    steps are not looked at again unless they must go deeper."""
     caches = view.context.cache("chains.whips")
-    key = (name, tuple(r.id for r in rules))
+    key = (name, tuple(r.id for r in rules), search_nodes)
     cache = caches.get(key)
     if cache is None or any(r.scope != "run" for r in rules):
-        cache = caches[key] = ChainCache()  # a global rule may read anything: no reuse
+        # a global rule may read anything: no reuse
+        cache = caches[key] = ChainCache(search_nodes)
     cache.begin(view)
     rank = {a: k for k, a in enumerate(_order(view, bivalue))}
     pending: dict[int, list[WhipSearch]] = {}  # by depth reached
@@ -753,13 +758,16 @@ def _numbered(track: _Tracker, order: list[int]) -> list[Link]:
     return out
 
 
-def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int
-               ) -> tuple[int, int, list[Link]] | None:
+def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
+               budgets: Sequence[int], reach: int) -> tuple[int, int, list[Link]] | None:
     """The shortest chain (cell, digit, links) found by following each assumption with
-    every link rule, keeping the links the contradiction rests on; budgets of 6, 12, 24
-    ... links, the first assumption in order on ties; ``work`` caps the links walked."""
-    cap = 3 * max_len
-    budgets = sorted({min(b, cap) for b in (6, 12, 24, cap)})
+    every link rule, keeping the links the contradiction rests on; each assumption is
+    followed for ``budgets`` links in turn (6, 12, 24 in the core ladder), then for
+    ``reach`` x ``max_len`` (links the contradiction does not rest on are dropped, so a
+    walk may be longer than its chain), the first assumption in order on ties; ``work``
+    caps the links walked."""
+    cap = reach * max_len
+    budgets = sorted({min(b, cap) for b in (*budgets, cap)})
     order = _order(view, False)
     best = None
     spent0 = view.context.spent
@@ -771,6 +779,9 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int
             if links is not None and len(links) <= max_len and (
                     best is None or len(links) < len(best[2])):
                 best = (i, d, links)
+                # the first chain of at most two links ends the search (a one-link chain
+                # further on is not looked for): chains that short are whips, which the
+                # whip rungs above find first; only a ladder without them meets this
                 if len(links) <= 2:
                     return best
         if best is not None:
@@ -817,13 +828,14 @@ def to_deduction(view: api.View, cell: int, digit: int, links: list[Link]) -> De
                      proof=Proof(assume=(cell, digit), links=tuple(links), kind=kind))
 
 
-def whip_step(view: api.View, rules: list[Rule], *, max_len: int, bivalue: bool, name: str
-              ) -> Deduction | None:
+def whip_step(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: int,
+              bivalue: bool, name: str) -> Deduction | None:
     """The shortest whip as a step (None: no whip within ``max_len``). A chain whose
     proofs show a link not resting on the one before is a braid, and left to the braid
     rung (which weighs it as one)."""
     for _ in range(2):
-        found = find_whip(view, rules, max_len=max_len, bivalue=bivalue, name=name)
+        found = find_whip(view, rules, max_len=max_len, search_nodes=search_nodes,
+                          bivalue=bivalue, name=name)
         if found is None:
             return None
         links = whip_links(view, rules, found)
@@ -835,31 +847,38 @@ def whip_step(view: api.View, rules: list[Rule], *, max_len: int, bivalue: bool,
     return None
 
 
+# The keyword defaults below are the core ladder's params (tests/test_ladder_limits.py
+# holds them equal): the ladder states every limit, and a rule file written before a limit
+# became a parameter still runs as it did.
 @rule(values=("digit", "length", "kind"))
-def bivalue_chain(view: api.View, max_len: int, links: Iterable[str] = ("naked-single",)
-                  ) -> Iterator[Deduction]:
+def bivalue_chain(view: api.View, max_len: int, links: Iterable[str] = ("naked-single",),
+                  search_nodes: int = 4_000) -> Iterator[Deduction]:
     """Assume a digit of a two-candidate cell; a whip of the ``links`` rules (naked singles)
     ends in a cell with no digit left."""
-    ded = whip_step(view, link_rules(view, set(links)), max_len=max_len, bivalue=True,
-                    name="bivalue")
+    ded = whip_step(view, link_rules(view, set(links)), max_len=max_len,
+                    search_nodes=search_nodes, bivalue=True, name="bivalue")
     if ded is not None:
         yield ded
 
 
 @rule(values=("digit", "length", "kind"))
-def forcing_chain(view: api.View, max_len: int) -> Iterator[Deduction]:
+def forcing_chain(view: api.View, max_len: int, search_nodes: int = 4_000
+                  ) -> Iterator[Deduction]:
     """Assume any candidate; the shortest whip of link rules ends in a contradiction."""
-    ded = whip_step(view, link_rules(view), max_len=max_len, bivalue=False,
-                    name="whips")
+    ded = whip_step(view, link_rules(view), max_len=max_len, search_nodes=search_nodes,
+                    bivalue=False, name="whips")
     if ded is not None:
         yield ded
 
 
 @rule(values=("digit", "length", "kind"))
-def forcing_braid(view: api.View, max_len: int, work: int = 6_000) -> Iterator[Deduction]:
+def forcing_braid(view: api.View, max_len: int, work: int = 6_000,
+                  budgets: Sequence[int] = (6, 12, 24), reach: int = 3
+                  ) -> Iterator[Deduction]:
     """Where no whip exists: the shortest braid of link rules (a link may rest on several
     earlier links) that ends in a contradiction."""
-    found = find_braid(view, link_rules(view), max_len=max_len, work=work)
+    found = find_braid(view, link_rules(view), max_len=max_len, work=work, budgets=budgets,
+                       reach=reach)
     if found is not None:
         i, d, links = found
         yield to_deduction(view, i, d, links)

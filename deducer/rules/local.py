@@ -68,7 +68,7 @@ def domains(view: View, runs: Iterable[int], facts: dict[int, int]) -> dict[int,
 
 
 def follows(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[int, int],
-            places: dict[int, int], work: int = 4000) -> bool:
+            places: dict[int, int], work: int) -> bool:
     """Do ``elims`` and ``places`` hold in every filling of the local problem? (False too
     when the search would take more than ``work`` nodes: keep the larger proof then.)"""
     layout = view.layout
@@ -98,22 +98,23 @@ def follows(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[
 
 
 def trim(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[int, int],
-         places: dict[int, int], keep_runs: Collection[int] = ()
+         places: dict[int, int], keep_runs: Collection[int] = (), *, work: int
          ) -> tuple[tuple[int, ...], dict[int, int]]:
     """The runs and facts of a proof with every one a reader need not check dropped (each
-    left is needed: without it the step no longer follows). ``keep_runs`` stay."""
+    left is needed: without it the step no longer follows; ``work``: search nodes a
+    question, beyond which a fact or run stays). ``keep_runs`` stay."""
     runs = list(runs)
     facts = dict(facts)
-    if not follows(view, runs, facts, elims, places):
+    if not follows(view, runs, facts, elims, places, work):
         return tuple(runs), facts
     for i in list(facts):
         trial = {j: m for j, m in facts.items() if j != i}
-        if follows(view, runs, trial, elims, places):
+        if follows(view, runs, trial, elims, places, work):
             facts = trial
     for r in list(runs):
         if r in keep_runs:
             continue
         fewer = [x for x in runs if x != r]
-        if fewer and follows(view, fewer, facts, elims, places):
+        if fewer and follows(view, fewer, facts, elims, places, work):
             runs = fewer
     return tuple(runs), facts

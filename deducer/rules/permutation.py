@@ -20,9 +20,6 @@ from .api import View
 from .combination import hall_witness
 from .facts import alts, both, cell_facts, clue_combos, holds, proof
 
-#: the most reasons one step states (a digit whose reasons are more is still taken alone)
-MAX_REASONS = 6
-
 
 def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
              cells: Iterable[int]) -> tuple[list[str], set[int]] | None:
@@ -55,10 +52,12 @@ def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
 
 
 @rule(values=("facts", "length", "open", "reasons", "what", "why"))
-def permutation_check(view: View, rid: int, max_open: int | None = None
-                      ) -> Iterator[Deduction]:
+def permutation_check(view: View, rid: int, max_open: int | None = None,
+                      max_reasons: int = 6) -> Iterator[Deduction]:
     """Remove the digits of the run's empty cells that fit no arrangement of its
-    combinations, each with its reason."""
+    combinations, each with its reason: at most ``max_reasons`` reasons a step (a digit
+    whose reasons are more is still taken alone; the rest are left to the next steps).
+    The default is the core ladder's (tests/test_ladder_limits.py)."""
     open_ = view.open_cells(rid)
     if not open_ or (max_open is not None and len(open_) > max_open):
         return
@@ -96,7 +95,7 @@ def permutation_check(view: View, rid: int, max_open: int | None = None
     chosen: list[tuple] = []
     count = 0
     for n, _d, at, r in found:
-        if chosen and count + n > MAX_REASONS:
+        if chosen and count + n > max_reasons:
             continue
         chosen.append((at, r))
         count += n

@@ -105,12 +105,13 @@ class _Tracker:
         self.ready.get(want, set()).discard(k)
 
 
-def _tracker(view: View) -> _Tracker:
+def _tracker(view: View, limits: dict[str, int]) -> _Tracker:
     ctx = view.context
     kept = ctx.cache("regions")
-    tr = kept.get("tracker")
+    key = ("tracker", tuple(sorted(limits.items())))
+    tr = kept.get(key)
     if tr is None:
-        tr = kept["tracker"] = _Tracker(regions_of(ctx), len(view.puzzle.whites))
+        tr = kept[key] = _Tracker(regions_of(ctx, **limits), len(view.puzzle.whites))
     tr.update(view)
     return tr
 
@@ -227,24 +228,30 @@ def _runs(region: Region, chosen: list[Touch]) -> tuple[int, ...]:
 
 @rule(values=("apart", "base", "base_desc", "base_total", "chosen", "chosen_desc",
               "chosen_total", "digit", "equation", "target", "ways"))
-def region_sum(view: View, unknowns: int = 1, max_ways: int = 8) -> Iterator[Deduction]:
+def region_sum(view: View, unknowns: int = 1, max_ways: int = 8, proof_work: int = 4000,
+               regions: dict[str, int] | None = None) -> Iterator[Deduction]:
     """Every stored region whose identity leaves ``unknowns`` open cells. With three or
     more, the open cells are a virtual run: their sum (or difference) is known, and the
     ways to make it from their candidates (at most ``max_ways``, so a reader can check
-    them) say which digits go."""
-    tracker = _tracker(view)
-    regions = tracker.regions
+    them) say which digits go.
+
+    ``regions``: the region finder's limits (:func:`.regionfind._find_regions`; rules with
+    the same limits share one finding); ``proof_work``: search nodes for each question
+    that trims the step's proof to what a reader needs (:func:`.local.follows`). The
+    defaults are the core ladder's (tests/test_ladder_limits.py)."""
+    tracker = _tracker(view, regions or {})
     for n in tracker.candidates(unknowns):
-        region = regions[n]
+        region = tracker.regions[n]
         found = False
         for chosen, excluded in _choices(view, region, unknowns):
             plus, minus, k = _identity(view, region, chosen, excluded)
             if unknowns == 1:
-                ded = _one(view, region, chosen, excluded, plus, minus, k)
+                ded = _one(view, region, chosen, excluded, plus, minus, k, proof_work)
             elif unknowns == 2:
-                ded = _two(view, region, chosen, excluded, plus, minus, k)
+                ded = _two(view, region, chosen, excluded, plus, minus, k, proof_work)
             else:
-                ded = _many(view, region, chosen, excluded, plus, minus, k, max_ways)
+                ded = _many(view, region, chosen, excluded, plus, minus, k, max_ways,
+                            proof_work)
             if ded is not None:
                 found = True
                 yield ded
@@ -253,7 +260,7 @@ def region_sum(view: View, unknowns: int = 1, max_ways: int = 8) -> Iterator[Ded
 
 
 def _one(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
-         plus: list[int], minus: list[int], k: int) -> Deduction | None:
+         plus: list[int], minus: list[int], k: int, proof_work: int) -> Deduction | None:
     (x,), v = (plus, k) if plus else (minus, -k)
     if not 1 <= v <= 9 or not view.mask(x) & BIT[v]:
         return None  # a contradiction; the other rules report it
@@ -264,16 +271,17 @@ def _one(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
     return Deduction(placements={x: v}, cells=cells, runs=runs, values=values,
-                     size=_extra(runs), proof=_trimmed(view, runs, {}, {}, {x: v}))
+                     size=_extra(runs), proof=_trimmed(view, runs, {}, {}, {x: v}, proof_work))
 
 
 def _trimmed(view: View, runs: tuple[int, ...], facts: dict[int, int], elims: dict[int, int],
-             places: dict[int, int]) -> Callable[[], Proof]:
+             places: dict[int, int], work: int) -> Callable[[], Proof]:
     """The step's proof, built late (:class:`Deduction`): the runs and facts a reader needs,
-    found by solving the local problem again without each (:func:`local.trim`), a search
-    that only a walkthrough someone reads needs; the rating does not read it."""
+    found by solving the local problem again without each (:func:`local.trim`, ``work``
+    nodes a question), a search that only a walkthrough someone reads needs; the rating
+    does not read it."""
     def build() -> Proof:
-        kept, needed = trim(view, runs, facts, elims, places)
+        kept, needed = trim(view, runs, facts, elims, places, work=work)
         return Proof(cells=needed, runs=kept)
 
     return build
@@ -286,7 +294,7 @@ def _shared_run(view: View, x: int, y: int) -> int | None:
 
 
 def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
-         plus: list[int], minus: list[int], k: int) -> Deduction | None:
+         plus: list[int], minus: list[int], k: int, proof_work: int) -> Deduction | None:
     if len(plus) == 2:
         (x, y), side, rel, total = plus, 0, "+", k
     elif len(minus) == 2:
@@ -337,7 +345,7 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
     extra = (shared,) if used_distinct and shared is not None and shared not in runs else ()
     return Deduction(eliminations=elim, cells=cells, runs=runs + extra, values=values,
                      size=_extra(runs + extra),
-                     proof=_trimmed(view, runs + extra, {x: mx, y: my}, elim, {}))
+                     proof=_trimmed(view, runs + extra, {x: mx, y: my}, elim, {}, proof_work))
 
 
 def _ways(doms: list[int], sign: list[int], apart: list[tuple[int, int, int]], k: int,
@@ -376,7 +384,8 @@ def _extra(runs: tuple[int, ...]) -> int:
 
 
 def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
-          plus: list[int], minus: list[int], k: int, max_ways: int) -> Deduction | None:
+          plus: list[int], minus: list[int], k: int, max_ways: int, proof_work: int
+          ) -> Deduction | None:
     """Three or more open cells: sum(plus) - sum(minus) = k as a virtual run."""
     flipped = None
     if not plus:  # all on the other side: their sum is -k
@@ -431,4 +440,4 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
     return Deduction(eliminations=elim, cells=area, runs=runs + extra, values=values,
                      size=_extra(runs + extra),
                      proof=_trimmed(view, runs + extra, dict(zip(cells, masks, strict=True)),
-                                    elim, {}))
+                                    elim, {}, proof_work))

@@ -133,6 +133,8 @@ CASES = [
     ("Rule file: malformed YAML", {"r.yaml": b"rules:\n  - id: x\n    name: [unclosed\n"},
      "rules"),
     ("Rule file: unknown key", {"r.yaml": rule(extra="    colour: red\n").encode()}, "rules"),
+    ("Rule file: a param the function does not take",
+     {"r.yaml": rule(extra="    params: {serach_nodes: 10}\n").encode()}, "rules"),
     ("Rule file: duplicate id", {"r.yaml": (rule() + rule().split("rules:\n", 1)[1]).encode()},
      "rules"),
     ("Rule file: missing key", {"r.yaml": rule().replace("    weight: 1.0\n", "").encode()},
