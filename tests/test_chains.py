@@ -84,7 +84,7 @@ def _state_before(puzzle, steps):
     return dom, written
 
 
-def _write(puzzle, dom, written, i, d):
+def _written_in(puzzle, dom, written, i, d):
     dom[i] = {d}
     written[i] = d
     for rid in puzzle.cell_runs[i]:
@@ -109,7 +109,7 @@ def check_chain(puzzle, step, before):
     cell = index[(r, c)]
     assert d in dom[cell], "the assumed digit is not a candidate"
     assert step["eliminations"] == [[r, c, [d]]]
-    _write(puzzle, dom, written, cell, d)
+    _written_in(puzzle, dom, written, cell, d)
     links = proof["links"]
     assert links and links[-1].get("contradiction") and \
         not any(lk.get("contradiction") for lk in links[:-1])
@@ -152,7 +152,7 @@ def check_chain(puzzle, step, before):
         for rr, cc, ds in lk["eliminations"]:
             dom[index[(rr, cc)]] -= set(ds)
         for rr, cc, dd in lk["placements"]:
-            _write(puzzle, dom, written, index[(rr, cc)], dd)
+            _written_in(puzzle, dom, written, index[(rr, cc)], dd)
     return len(links)
 
 

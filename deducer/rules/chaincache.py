@@ -11,24 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..engine.kernel import Effect
+
 #: nodes a single assumption's search may hold before it gives up (a bounded search)
 SEARCH_NODES = 4_000
 #: nodes all the kept searches of one walk may hold; the oldest go first beyond it
 KEPT_NODES = 200_000
-
-
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """What one link changes, in the state it was found in: placements (cell, digit),
-    eliminations (cell, mask) and combinations dropped (run, masks). Hashable: a search
-    meets each effect once."""
-
-    place: tuple[tuple[int, int], ...] = ()
-    elim: tuple[tuple[int, int], ...] = ()
-    drop: tuple[tuple[int, tuple[int, ...]], ...] = ()
-
-    def cells(self) -> set[int]:
-        return {i for i, _ in self.place} | {i for i, _ in self.elim}
 
 
 @dataclass(frozen=True, slots=True)
