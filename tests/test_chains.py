@@ -533,3 +533,41 @@ def test_a_finished_walk_leaves_nothing_behind():
     del eng
     gc.collect()
     assert gone() is None
+
+
+def _built_in_link_gone_wrong():
+    """A link rule whose file is the built-in one (the chains once trusted those without
+    the engine's check) yielding a deduction about a cell that does not exist."""
+    from dataclasses import replace
+
+    from deducer.engine.state import Deduction, Proof
+
+    def bad(view, rid):
+        yield Deduction(eliminations={10**6: 1}, proof=Proof(runs=(rid,)))
+
+    naked = next(r for r in registry.load() if r.id == "naked-single")
+    assert naked.link and naked.source == str(registry.CORE)
+    return replace(naked, id="bad-link", func=bad)
+
+
+@pytest.mark.parametrize("shape", ["whip", "braid"])
+def test_a_chain_link_is_checked_as_an_engine_step_is(shape):
+    """A malformed deduction of a built-in link rule on a hypothetical state is the same
+    one-line RuleError naming the rule as on the board (it was an IndexError deep in the
+    chain search: links of built-in rules skipped check_deduction)."""
+    from deducer.errors import RuleError
+    from deducer.rules import chains
+    from deducer.rules.fixture import position
+
+    # one across run 10/2 whose candidates no assumption breaks at once
+    view = position("\\  |\\ |\\\n\\10|  |", cands={"r2c2": "1289", "r2c3": "1289"})
+    rules = [_built_in_link_gone_wrong()]
+    with pytest.raises(RuleError, match="rule 'bad-link'.*outside the grid"):
+        if shape == "whip":
+            chains.find_whip(view, rules, max_len=3)
+        else:
+            chains.find_braid(view, rules, max_len=3, work=1_000)
+    # the engine refuses the same deduction on the board with the same words
+    eng = Engine(view.puzzle, rules)
+    with pytest.raises(RuleError, match="rule 'bad-link'.*outside the grid"):
+        eng.step()
