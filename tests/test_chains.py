@@ -84,7 +84,7 @@ def _state_before(puzzle, steps):
     return dom, written
 
 
-def _write(puzzle, dom, written, i, d):
+def _written_in(puzzle, dom, written, i, d):
     dom[i] = {d}
     written[i] = d
     for rid in puzzle.cell_runs[i]:
@@ -109,7 +109,7 @@ def check_chain(puzzle, step, before):
     cell = index[(r, c)]
     assert d in dom[cell], "the assumed digit is not a candidate"
     assert step["eliminations"] == [[r, c, [d]]]
-    _write(puzzle, dom, written, cell, d)
+    _written_in(puzzle, dom, written, cell, d)
     links = proof["links"]
     assert links and links[-1].get("contradiction") and \
         not any(lk.get("contradiction") for lk in links[:-1])
@@ -152,7 +152,7 @@ def check_chain(puzzle, step, before):
         for rr, cc, ds in lk["eliminations"]:
             dom[index[(rr, cc)]] -= set(ds)
         for rr, cc, dd in lk["placements"]:
-            _write(puzzle, dom, written, index[(rr, cc)], dd)
+            _written_in(puzzle, dom, written, index[(rr, cc)], dd)
     return len(links)
 
 
@@ -604,3 +604,42 @@ def test_what_follows_leaves_out_the_steps_the_board_allowed_anyway():
     assert free.text.rstrip(".") not in texts
     # every link kept rests on the assumption or is one a kept link rests on
     assert links and all(n < k for k, lk in enumerate(links, 1) for n in lk.after)
+
+
+def _built_in_link_gone_wrong():
+    """A link rule whose file is the built-in one (the chains once trusted those without
+    the engine's check) yielding a deduction about a cell that does not exist."""
+    from dataclasses import replace
+
+    from deducer.engine.state import Deduction, Proof
+
+    def bad(view, rid):
+        yield Deduction(eliminations={10**6: 1}, proof=Proof(runs=(rid,)))
+
+    naked = next(r for r in registry.load() if r.id == "naked-single")
+    assert naked.link and naked.source == str(registry.CORE)
+    return replace(naked, id="bad-link", func=bad)
+
+
+@pytest.mark.parametrize("shape", ["whip", "braid"])
+def test_a_chain_link_is_checked_as_an_engine_step_is(shape):
+    """A malformed deduction of a built-in link rule on a hypothetical state is the same
+    one-line RuleError naming the rule as on the board (it was an IndexError deep in the
+    chain search: links of built-in rules skipped check_deduction)."""
+    from deducer.errors import RuleError
+    from deducer.rules import chains
+    from deducer.rules.fixture import position
+
+    # one across run 10/2 whose candidates no assumption breaks at once
+    view = position("\\  |\\ |\\\n\\10|  |", cands={"r2c2": "1289", "r2c3": "1289"})
+    rules = [_built_in_link_gone_wrong()]
+    with pytest.raises(RuleError, match="rule 'bad-link'.*outside the grid"):
+        if shape == "whip":
+            chains.find_whip(view, rules, max_len=3, search_nodes=4_000)
+        else:
+            chains.find_braid(view, rules, max_len=3, work=1_000, budgets=(6, 12, 24),
+                              reach=3)
+    # the engine refuses the same deduction on the board with the same words
+    eng = Engine(view.puzzle, rules)
+    with pytest.raises(RuleError, match="rule 'bad-link'.*outside the grid"):
+        eng.step()

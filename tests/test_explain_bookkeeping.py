@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from deducer.engine import registry
+from deducer.engine import kernel, registry
 from deducer.engine.walk import SOLVED, Engine
 from deducer.puzzle import formats
 from deducer.rules import chains
@@ -27,7 +27,7 @@ def _full_available(eng: Engine) -> int:
     for rule in eng.tier1:
         for rid in range(len(eng.puzzle.runs)):
             for ded in rule.call(eng.view, rid) or ():
-                if eng._effect(rule, ded) is not None:
+                if kernel.effect(eng.state, rule, ded) is not None:
                     n += 1
     return n
 

@@ -253,6 +253,7 @@ def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):
     """A step, in a copy of the engine's state, by which a rule on the runs of cell ``i``
     takes ``digit`` out of it now (out of the ladder's order); None if none does. Only the
     cell's runs are asked, so this costs a few rule calls per step."""
+    from ..engine import kernel
     from ..engine.walk import Engine
     from ..errors import RuleError
 
@@ -269,10 +270,10 @@ def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):
             except Exception:  # the walk itself reports a failing rule; no shortcut here
                 continue
             for ded in found:
-                effect = eng._effect(rule, ded)
+                effect = kernel.effect(eng.state, rule, ded)
                 if effect is None:
                     continue
-                place, elim, _drop = effect
+                place, elim = dict(effect.place), dict(effect.elim)
                 if not (elim.get(i, 0) & BIT[digit]
                         or place.get(i, digit) != digit
                         or any(place.get(j) == digit for j in peers if j != i)):
@@ -321,7 +322,7 @@ def _reads(puzzle: Puzzle, proof: dict | None) -> tuple[set[int], set[int], set[
     return masks, written, runs
 
 
-def _changes(puzzle: Puzzle, js: dict) -> tuple[set[int], set[int], set[int]]:
+def _touched_by(puzzle: Puzzle, js: dict) -> tuple[set[int], set[int], set[int]]:
     """(cells narrowed, cells written, runs with combinations ruled out) by a step."""
     idx = puzzle.index
     narrowed = {idx[(r, c)] for r, c, _ds in js.get("eliminations", ())}
@@ -343,7 +344,7 @@ def closure(puzzle: Puzzle, steps: list, seeds: set[int] | None = None) -> list:
     runs: set[int] = set()
     keep = []
     for k in range(len(steps) - 1, -1, -1):
-        narrowed, placed, dropped = _changes(puzzle, js[k])
+        narrowed, placed, dropped = _touched_by(puzzle, js[k])
         if k not in seeds and masks.isdisjoint(narrowed) and written.isdisjoint(placed) \
                 and runs.isdisjoint(dropped):
             continue
@@ -434,8 +435,8 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
         near = [k for k, run in enumerate(puzzle.runs)
                 if k not in named and where.intersection(run.coords)]
         for rid in named + near:
-            for ded, effect in eng._effective(rule, rid):
-                got_place, got_elim, _ = effect
+            for ded, effect in eng._deductions(rule, rid):
+                got_place, got_elim = dict(effect.place), dict(effect.elim)
                 # a step that writes digits is the same step when it writes the same
                 # ones (what it took from their runs follows); else, when it takes at
                 # least what it took

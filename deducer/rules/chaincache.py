@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..engine.kernel import Effect
+
 if TYPE_CHECKING:
     from ..engine.state import State
     from .api import View
@@ -25,20 +27,6 @@ if TYPE_CHECKING:
 #: nodes all the kept searches of one walk may hold; the oldest go first beyond it (memory
 #: only: a dropped search is redone from its assumption and finds what it found)
 KEPT_NODES = 200_000
-
-
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """What one link changes, in the state it was found in: placements (cell, digit),
-    eliminations (cell, mask) and combinations dropped (run, masks). Hashable: a search
-    meets each effect once."""
-
-    place: tuple[tuple[int, int], ...] = ()
-    elim: tuple[tuple[int, int], ...] = ()
-    drop: tuple[tuple[int, tuple[int, ...]], ...] = ()
-
-    def cells(self) -> set[int]:
-        return {i for i, _ in self.place} | {i for i, _ in self.elim}
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,14 +29,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..engine import kernel
+from ..engine.kernel import Effect, UndoLog
 from ..engine.registry import CORE, check_deduction
 from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chaincache import ChainCache, Effect, Node, Offer, WhipSearch
+from .chaincache import ChainCache, Node, Offer, WhipSearch
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator
@@ -64,61 +66,27 @@ def link_rules(view: api.View, only: Collection[str] | None = None) -> list[Rule
 
 
 # ---------------------------------------------------------------------------- hypothetical states
-def _write(state: State, i: int, d: int, changed: set[int]) -> None:
-    """Digit ``d`` written in cell ``i``: it leaves the cell's runs' other cells, and the
-    runs' combinations without it go (as on the board)."""
-    masks, lay, b = state.masks, state.layout, BIT[d]
-    masks[i] = b
-    state.placed[i] = True
-    changed.add(i)
-    for r in lay.cell_runs[i]:
-        for j in lay.run_cells[r]:
-            if j != i and masks[j] & b:
-                masks[j] &= ~b
-                changed.add(j)
-        state.live[r] = tuple(c for c in state.live[r] if c & b)
-
-
-def apply_effect(state: State, eff: Effect) -> set[int]:
-    """Make a link's effect on a hypothetical state; returns the cells it changed."""
-    masks = state.masks
-    changed: set[int] = set()
-    for i, m in eff.elim:
-        if masks[i] & m:
-            masks[i] &= ~m
-            changed.add(i)
-    for i, d in eff.place:
-        _write(state, i, d, changed)
-    for r, cs in eff.drop:
-        state.live[r] = tuple(c for c in state.live[r] if c not in cs)
-    return changed
-
-
 def _assume(view: api.View, cell: int, digit: int) -> tuple[State, set[int]]:
     """(state, cells changed) of the board with ``digit`` written in ``cell``."""
     state = view.suppose()
     changed: set[int] = set()
-    _write(state, cell, digit, changed)
+    kernel.write(state, cell, digit, changed)
     return state, changed
 
 
-def effect_of(state: State, rule: Rule, ded: Deduction) -> Effect | None:
-    """What a link rule's deduction really changes on ``state`` (None: nothing, or it
-    cannot be a link: no proof, or a proof by assumption of its own)."""
-    if rule.source != _CORE:  # the built-in rules' deductions are well formed
-        check_deduction(rule, ded, len(state.masks), len(state.live))
-    masks, placed = state.masks, state.placed
-    place = tuple(sorted((i, d) for i, d in ded.placements.items() if not placed[i]))
-    elim = tuple(sorted((i, masks[i] & m & 0x1FF) for i, m in ded.eliminations.items()
-                        if masks[i] & m & 0x1FF))
-    drop = tuple(sorted((r, tuple(c for c in cs if c in state.live[r]))
-                        for r, cs in ded.drop_combos.items()
-                        if any(c in state.live[r] for c in cs)))
-    if not (place or elim or drop) or ded.proof is None:
-        return None
-    if not callable(ded.proof) and (ded.proof.assume is not None or ded.proof.cases):
-        return None
-    return Effect(place, elim, drop)
+def _linkable(ded: Deduction) -> bool:
+    """May a deduction be a link? Not without a proof, nor with a proof by assumption (or
+    by cases) of its own."""
+    proof = ded.proof
+    return proof is not None and (callable(proof) or (proof.assume is None
+                                                      and not proof.cases))
+
+
+def _as_link(state: State, rule: Rule, ded: Deduction) -> Effect | None:
+    """What a link rule's deduction changes on ``state``, checked as an engine step is
+    (:func:`kernel.effect`); None when nothing, or when it cannot be a link."""
+    eff = kernel.effect(state, rule, ded)
+    return eff if eff is not None and _linkable(ded) else None
 
 
 def _unmakeable(state: State, r: int, written: int) -> bool:
@@ -185,26 +153,15 @@ def _runs_near(state: State, cells: Iterable[int]) -> list[int]:
     return sorted({r for i in cells for r in lay.cell_runs[i]})
 
 
-def _offer(ded: Deduction) -> Offer | None:
-    """A deduction's claims as an :class:`Offer` (None: it cannot be a link)."""
-    proof = ded.proof
-    if proof is None or (not callable(proof) and (proof.assume is not None or proof.cases)):
+def _offer(state: State, rule: Rule, ded: Deduction) -> Offer | None:
+    """A deduction's claims as an :class:`Offer` (None: it cannot be a link), checked as an
+    engine step is (:func:`~deducer.engine.registry.check_deduction`)."""
+    check_deduction(rule, ded, len(state.masks), len(state.live))
+    if not _linkable(ded):
         return None
     return Offer(tuple(sorted(ded.placements.items())),
                  tuple(sorted(ded.eliminations.items())),
                  tuple(sorted((r, tuple(cs)) for r, cs in ded.drop_combos.items())))
-
-
-def _measured(state: State, offer: Offer) -> Effect | None:
-    """What an offer really changes on ``state`` (None: nothing)."""
-    masks, placed, live = state.masks, state.placed, state.live
-    place = tuple((i, d) for i, d in offer.place if not placed[i])
-    elim = tuple((i, masks[i] & m & 0x1FF) for i, m in offer.elim if masks[i] & m & 0x1FF)
-    drop = tuple((r, tuple(c for c in cs if c in live[r])) for r, cs in offer.drop
-                 if any(c in live[r] for c in cs))
-    if not (place or elim or drop):
-        return None
-    return Effect(place, elim, drop)
 
 
 def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], cache: ChainCache
@@ -227,7 +184,8 @@ def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], ca
                    *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
             got = cache.look(rid, key)
             if got is None:
-                got = tuple(tuple(o for o in map(_offer, rules[k].call(view, rid) or ())
+                got = tuple(tuple(o for o in (_offer(state, rules[k], ded)
+                                              for ded in rules[k].call(view, rid) or ())
                                   if o is not None) for k in core)
                 cache.keep_look(rid, key, got)
             seen[rid] = got
@@ -236,16 +194,16 @@ def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], ca
         if n is not None:
             for rid in runs:
                 for offer in seen[rid][n]:
-                    eff = _measured(state, offer)
+                    eff = kernel.measure(state, offer.place, offer.elim, offer.drop)
                     if eff is not None:
                         yield k, rid, offer, eff
             continue
         scoped = rl.scope == "run"
         for rid in (runs if scoped else (None,)):
             for ded in (rl.call(view, rid) if scoped else rl.call(view)) or ():
-                eff = effect_of(state, rl, ded)
+                eff = _as_link(state, rl, ded)
                 if eff is not None:
-                    yield k, rid, _offer(ded), eff
+                    yield k, rid, _offer(state, rl, ded), eff
 
 
 # ---------------------------------------------------------------------------- links
@@ -264,10 +222,11 @@ def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
     """Apply a link rule's deduction to ``state`` (seen through ``view``) and word it with
     the rule's own template, as the engine does a step."""
     proof = resolve_proof(ded)
-    before = list(state.masks)
-    eff = effect_of(state, rl, ded)
+    eff = _as_link(state, rl, ded)
     assert eff is not None  # only a deduction that changes the grid is made a link
-    changed = apply_effect(state, eff)
+    log: UndoLog = []
+    changed, _ = kernel.apply(state, eff, log)
+    before = kernel.before(log)
     place = dict(eff.place)
     removed = {i: before[i] & ~state.masks[i] for i in sorted(changed)
                if i not in place and before[i] & ~state.masks[i]}
@@ -331,40 +290,7 @@ def _offered(search: WhipSearch, k: int, rid: int | None, eff: Effect) -> bool:
     return old
 
 
-#: what :func:`_undo` puts back: (cell, mask, placed) or (~run, live combinations, False)
-UndoLog = list[tuple[int, Any, bool]]
-
-
-def _undoable(state: State, eff: Effect, log: UndoLog) -> set[int]:
-    """Make ``eff`` on ``state`` as :func:`apply_effect` does, noting in ``log`` what it
-    may change so that :func:`_undo` puts it back: a node's state is made on one scratch
-    copy of the board and undone after (a copy of the whole grid per node made the
-    search's cost grow with the grid, not with the chain)."""
-    masks, placed, live, lay = state.masks, state.placed, state.live, state.layout
-    for i, _ in eff.elim:
-        log.append((i, masks[i], placed[i]))
-    for i, _ in eff.place:
-        for r in lay.cell_runs[i]:
-            log.append((~r, live[r], False))
-            for j in lay.run_cells[r]:
-                log.append((j, masks[j], placed[j]))
-    for r, _ in eff.drop:
-        log.append((~r, live[r], False))
-    return apply_effect(state, eff)
-
-
-def _undo(state: State, log: UndoLog) -> None:
-    """Put back what the effects noted in ``log`` changed, latest first."""
-    masks, placed, live = state.masks, state.placed, state.live
-    for where, was, was_placed in reversed(log):
-        if where < 0:
-            live[~where] = was
-        else:
-            masks[where], placed[where] = was, was_placed
-    log.clear()
-
-
-def _path_effects(search: WhipSearch, n: int) -> list[Effect]:
+def _path(search: WhipSearch, n: int) -> list[Effect]:
     """The effects of node ``n``'s path, the first link first."""
     path = []
     while n >= 0:
@@ -381,20 +307,20 @@ def _expand(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainC
     if search.depth < 0:  # the assumption alone: does it break the grid?
         search.depth, search.frontier = 0, [-1]
         state, log = cache.scratch(view), UndoLog()
-        changed = _undoable(state, Effect(place=((search.cell, search.digit),)), log)
+        changed, _ = kernel.apply(state, Effect(place=((search.cell, search.digit),)), log)
         hit = _broken(state, changed)
         if hit is not None:
             search.end, search.broken = -1, hit
         cache.read(search, _runs_near(state, changed))
-        _undo(state, log)
+        kernel.undo(state, log)
         return
     state = cache.scratch(view)
     assumed: UndoLog = []
-    start = _undoable(state, Effect(place=((search.cell, search.digit),)), assumed)
+    start, _ = kernel.apply(state, Effect(place=((search.cell, search.digit),)), assumed)
     try:
         _expand_frontier(view, search, rules, cache, state, start)
     finally:
-        _undo(state, assumed)
+        kernel.undo(state, assumed)
 
 
 def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainCache,
@@ -407,13 +333,13 @@ def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cach
     log: UndoLog = []
     for n in frontier:
         changed = start | {search.cell}
-        for eff in _path_effects(search, n) if n >= 0 else ():
-            changed = _undoable(state, eff, log)
+        for eff in _path(search, n) if n >= 0 else ():
+            changed, _ = kernel.apply(state, eff, log)
         try:
             if _expand_node(search, rules, cache, state, hview, n, changed):
                 return
         finally:
-            _undo(state, log)
+            kernel.undo(state, log)
         if len(search.nodes) > cache.search_nodes:
             search.done = True
             return
@@ -520,7 +446,7 @@ def whip_links(view: api.View, rules: list[Rule], search: WhipSearch) -> list[Li
     for node in search.chain:
         rl = rules[node.rule]
         calls = rl.call(hview, node.rid) if rl.scope == "run" else rl.call(hview)
-        ded = next((x for x in calls or () if effect_of(state, rl, x) == node.effect), None)
+        ded = next((x for x in calls or () if _as_link(state, rl, x) == node.effect), None)
         if ded is None:
             return None
         track.add(state, hview, rl, ded)
@@ -654,12 +580,12 @@ def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set
             ds = dirty[k]
             for rid in sorted(ds):
                 for ded in rl.call(hview, rid) or ():
-                    if effect_of(state, rl, ded) is not None:
+                    if _as_link(state, rl, ded) is not None:
                         return k, ded
                 ds.discard(rid)
         else:
             for ded in rl.call(hview) or ():
-                if effect_of(state, rl, ded) is not None:
+                if _as_link(state, rl, ded) is not None:
                     return k, ded
     return None
 

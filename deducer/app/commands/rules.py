@@ -217,17 +217,16 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
             out.note = "no rule applies (the ladder has no fallback?)"
             break
         rule, ded, effect = found
-        place, elim, drop = effect
         problems = []
-        for i, d in sorted(place.items()):
+        for i, d in effect.place:
             if solution[i] != d:
                 problems.append(f"places {d} in {_cell(name[i])}, but the solution has "
                                 f"{solution[i]} there")
-        for i, m in sorted(elim.items()):
+        for i, m in effect.elim:
             if m & BIT[solution[i]]:
                 problems.append(f"removes {solution[i]} from {_cell(name[i])}, but the "
                                 f"solution has {solution[i]} there")
-        for rid, cs in sorted(drop.items()):
+        for rid, cs in effect.drop:
             run = puzzle.runs[rid]
             used = mask_of(solution[i] for i in run.cells)
             if used in cs:
