@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from rulekit import effect, position, puzzle, run
 from test_rules import AREA, FOUR, line
 
 from deducer.engine import registry
@@ -21,6 +20,7 @@ from deducer.puzzle import formats
 from deducer.render import get
 from deducer.render.walk import easy_weight, groups
 from deducer.rules import regionfind
+from deducer.rules.fixture import fire, position, puzzle, run_id
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -47,12 +47,8 @@ def core(rule_id: str):
 
 def found(rule, view, rid=None) -> list[tuple[dict, dict]]:
     """(placements, eliminations) in names of each deduction that changes something."""
-    out = []
-    for ded in rule.call(view, rid) or ():
-        f = effect(view, ded)
-        if f is not None:
-            out.append((f.place, f.elim))
-    return out
+    return [(f.placements, {c: "".join(map(str, ds)) for c, ds in f.eliminations.items()})
+            for f in fire(rule, view, rid)]
 
 
 # ---------------------------------------------------------------------------- one source
@@ -114,13 +110,13 @@ def test_braid_and_trial_work_come_from_the_ladder(tmp_path):
     # no work at all: the first assumption is followed, none after it
     p = puzzle(line(10, 3))
     cands = {"r2c2": "12", "r2c3": "34", "r2c4": "67"}
-    assert found(core("forcing-braid"), position(p, cands)) == [({}, {"r2c3": "4"})]
-    assert found(changed(tmp_path, "forcing-braid", work=0), position(p, cands)) == []
-    assert found(changed(tmp_path, "forcing-braid", reach=0), position(p, cands)) == []
+    assert found(core("forcing-braid"), position(p, cands=cands)) == [({}, {"r2c3": "4"})]
+    assert found(changed(tmp_path, "forcing-braid", work=0), position(p, cands=cands)) == []
+    assert found(changed(tmp_path, "forcing-braid", reach=0), position(p, cands=cands)) == []
     p = puzzle(FOUR)
     cands = {"r2c2": "12", "r3c2": "34", "r3c3": "89", "r2c3": "78"}
-    assert found(core("trial"), position(p, cands)) == [({}, {"r2c3": "8"})]
-    assert found(changed(tmp_path, "trial", work=0), position(p, cands)) != \
+    assert found(core("trial"), position(p, cands=cands)) == [({}, {"r2c3": "8"})]
+    assert found(changed(tmp_path, "trial", work=0), position(p, cands=cands)) != \
         [({}, {"r2c3": "8"})]
 
 
@@ -134,9 +130,9 @@ def test_region_limits_come_from_the_ladder(tmp_path):
 def test_the_reasons_a_permutation_step_states_come_from_the_ladder(tmp_path):
     p = puzzle(line(30, 6))
     cands = {"r2c2": "12", "r2c3": "12", "r2c4": "12345"}
-    rid = run(p, "r2c1>")
-    few = found(core("permutation-check"), position(p, cands), rid)
-    many = found(changed(tmp_path, "permutation-check", max_reasons=100), position(p, cands),
+    rid = run_id(p, "r2c1>")
+    few = found(core("permutation-check"), position(p, cands=cands), rid)
+    many = found(changed(tmp_path, "permutation-check", max_reasons=100), position(p, cands=cands),
                  rid)
     assert few == [({}, {"r2c5": "5", "r2c6": "5", "r2c7": "5"})]
     assert len(many[0][1]) > len(few[0][1])

@@ -826,7 +826,8 @@ def test_permutation_check_takes_the_shortest_reasons_first():
     # 5 leaves r2c5..r2c7 with one reason per combination with 5 (four of them); the
     # other removals would need more reasons than one step states: later steps
     assert f.eliminations == {"r2c5": [5], "r2c6": [5], "r2c7": [5]}
-    assert f.deduction.values["reasons"] == 4 <= core_rule("permutation-check").params["max_reasons"]
+    assert f.deduction.values["reasons"] == 4 \
+        <= core_rule("permutation-check").params["max_reasons"]
 
 
 # ------------------------------------------------------------ the fixture kit itself
