@@ -76,6 +76,29 @@ def test_a_loaded_ladder_keeps_its_rating_section(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["puzzles"][0]["level"] == "Medium"
 
 
+def test_every_result_prints_its_own_json():
+    """The JSON renderer prints each result's ``to_json()``: one way to build the JSON."""
+    import json
+
+    from deducer.render import get
+
+    p = api.load(FOUR)
+    out = get("json")
+    res = api.solve(p)
+    assert json.loads(out.solve(p, res)) == res.to_json(p)
+    exp = api.explain(p)
+    assert json.loads(out.walkthrough(p, exp)) == exp.to_json()
+    h = api.hint(p, "full")
+    assert json.loads(out.hint(p, h)) == h.to_json()
+    w = api.why(p, (1, 1), 9)
+    assert json.loads(out.why(p, w)) == w.to_json()
+    c = api.check(p)
+    assert json.loads(out.check(p, c)) == c.to_json()
+    chunks: list[str] = []
+    out.write_solve(p, res, chunks.append)  # streamed, the same text
+    assert "".join(chunks) == out.solve(p, res)
+
+
 def test_the_clis_hint_tiers_are_the_apis():
     """``deducer hint --level`` writes the tiers out (its --help must not load the hint
     module): they must stay the API's."""
