@@ -215,3 +215,46 @@ def test_the_repository_circle_finder_sees_scripts(tmp_path):
     graph = {m: repo_edges(m, p, modules) for m, p in modules.items()}
     assert graph == {"scripts.a": {"scripts.b"}, "scripts.b": {"scripts.a"}}
     assert circles(graph) == [["scripts.a", "scripts.b"]]
+
+
+# ---------------------------------------------------------------------------- front door
+#: the packages the application layer reaches only through deducer.api (its front door);
+#: the render and puzzle layers, and the rule kit for rule authors, it may use directly
+BEHIND_THE_API = ("deducer.engine", "deducer.solver", "deducer.generator", "deducer.assist",
+                  "deducer.rules", "deducer.proofcheck")
+RULE_KIT = "deducer.rules.api"
+
+
+def behind_the_api(target: str) -> bool:
+    if target == RULE_KIT or target.startswith(RULE_KIT + "."):
+        return False
+    return any(target == p or target.startswith(p + ".") for p in BEHIND_THE_API)
+
+
+APP_FILES = [p for p in FILES if layer_of(module_name(p)) == "app"]
+
+
+def test_the_app_layer_has_modules_and_commands_among_them():
+    names = {module_name(p) for p in APP_FILES}
+    assert "deducer.app.commands.explain" in names and "deducer.app.play.server" in names
+
+
+@pytest.mark.parametrize("path", APP_FILES, ids=lambda p: str(p.relative_to(PKG)))
+def test_commands_go_through_the_api(path):
+    """Every command (and the play server, the batch engine, the CLI) calls deducer.api
+    and hands the results to a renderer: none reaches into the engine, solver,
+    generator, assist, rule or proof-checker internals, so a request is built in one
+    place and a result's vocabulary derived once (issue 36, point 3)."""
+    around = [f"line {line}: {target}" for line, target in imports_of(path)
+              if behind_the_api(target)]
+    assert around == [], f"{path.relative_to(PKG)} reaches around deducer.api: {around}"
+
+
+def test_the_front_door_check_sees_an_import_around_the_api(tmp_path):
+    fake = tmp_path / "probe.py"
+    fake.write_text("def run(args):\n    from ...engine import registry\n"
+                    "    from ...rules.api import rule\n    from ... import api\n",
+                    encoding="utf-8")
+    found = [t for _, t in imports_of(fake, "deducer.app.commands.probe")]
+    assert found == ["deducer.engine", "deducer.rules.api", "deducer.api"]
+    assert [t for t in found if behind_the_api(t)] == ["deducer.engine"]

@@ -68,10 +68,9 @@ def test_an_unfinished_walkthrough_has_no_level_or_score(unfinished):
     assert r.level_step is None and r.narrowest_step is None
     assert r.to_json()["level"] is None
     # every output says so and names no level
-    from deducer.render.jsonout import walkthrough_obj
     from deducer.render.pdf import _summary
 
-    assert walkthrough_obj(p, exp)["rating"]["level"] is None
+    assert exp.to_json()["rating"]["level"] is None
     outs = {name: get(name).walkthrough(p, exp) for name in ("text", "markdown", "html")}
     outs["pdf"] = _summary(exp)
     for name, out in outs.items():

@@ -115,9 +115,9 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, many: bool = False) -> None:
     else:
         p.add_argument("puzzle", metavar="PUZZLE",
                        help="puzzle file, a puzz.link URL, or '-' (standard input)")
-    from ..puzzle.formats import _MODULES
+    from ..puzzle import formats
 
-    p.add_argument("--format", choices=sorted(_MODULES), help="the file's format (default: detect)")
+    p.add_argument("--format", choices=formats.names(), help="the file's format (default: detect)")
     p.add_argument("--name", help="which puzzle of a file holding several (e.g. k3)")
 
 

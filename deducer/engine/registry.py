@@ -84,6 +84,13 @@ class Rule:
         says so: ``link``."""
         return self.kind == "link"
 
+    def to_json(self) -> dict:
+        """The rule as ``deducer rules --json`` lists it."""
+        return {"id": self.id, "priority": self.priority, "weight": self.weight,
+                "score": self.score, "name": self.name, "enabled": self.enabled,
+                "scope": self.scope, "source": self.source,
+                "implementation": self.implementation, "kind": self.kind}
+
     def _units(self, ded) -> int:
         size = getattr(ded, "size", 0) or 0
         return size if self.growth_max is None else min(size, self.growth_max)

@@ -14,7 +14,7 @@ from dataclasses import InitVar, dataclass, field, replace
 
 from ..errors import RuleError
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, mask_of
-from ..puzzle.model import Puzzle, cell_name, check_solution
+from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
 from ..solver.status import ExplainStatus, SolveStatus
 from . import kernel
 from .kernel import Effect, UndoLog
@@ -140,6 +140,23 @@ class Explanation:
         if self.status != SOLVED:
             return None
         return [SINGLE[m] for m in self.masks]
+
+    def to_json(self) -> dict:
+        """docs/json-contract.md ``explain --json``: status, steps, rating, solution (and
+        rows, cols, message; for several solutions, a few of them)."""
+        puzzle, sol = self.puzzle, self.solution
+        obj: dict = {
+            "status": self.status,
+            "steps": [s.to_json() for s in self.steps],
+            "rating": self.rating.to_json() if self.rating is not None else None,
+            "solution": solution_grid(puzzle, sol) if sol is not None else None,
+            "rows": puzzle.rows,
+            "cols": puzzle.cols,
+            "message": self.message,
+        }
+        if self.solutions:
+            obj["solutions"] = [solution_grid(puzzle, s) for s in self.solutions]
+        return obj
 
 
 class Engine:

@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from ...errors import DeducerError
+from ...render.jsonout import dumps
 
 FORMATS = ("jsonl", "parquet")
 
@@ -33,11 +34,6 @@ def need_pyarrow() -> None:
     except ImportError:
         raise DeducerError("Parquet output needs pyarrow: pip install 'deducer[parquet]' "
                            "(or pip install pyarrow)") from None
-
-
-def dumps(row: dict) -> str:
-    """One row as one line (compact, keys in the order the row gives them)."""
-    return json.dumps(row, ensure_ascii=False, separators=(", ", ": ")) + "\n"
 
 
 class RowFile:
@@ -115,7 +111,7 @@ class RowFile:
 
     def write(self, row: dict) -> None:
         self._cut_half_row()
-        self.fh.write(dumps(row))
+        self.fh.write(dumps(row))  # one line, keys in the order the row gives them
         self.fh.flush()  # as it goes: an interrupted run keeps every row it finished
         self.written += 1
 

@@ -14,7 +14,7 @@ MAX_COUNT = 1_000_000
 
 
 def add_parser(sub) -> None:
-    from ...generator.layout import SYMMETRIES
+    from ...api import SYMMETRIES
 
     p = sub.add_parser(
         "generate", help="make new puzzles with a unique solution at an exact level",
@@ -90,11 +90,11 @@ class Refused:
 def make(req, index: int):
     """Puzzle ``index`` (runs in a worker): its Result, or :class:`Refused`. A DeducerError
     comes back as a value, since the engines report an exception as a failed puzzle."""
+    from ...api import generate_one
     from ...errors import DeducerError
-    from ...generator import core
 
     try:
-        return core.generate_one(req, index)
+        return generate_one(req, index)
     except DeducerError as e:
         return Refused(str(e))
 
@@ -195,11 +195,11 @@ def run(args) -> int:
     import random
     from pathlib import Path
 
+    from ...api import generate_request
     from ...errors import DeducerError
-    from ...generator.request import check_request, make_request, parse_score
     from ...puzzle import formats
     from ...puzzle.fileio import write_output
-    from ...render.jsonout import dumps as json_dumps
+    from ...render import get
     from ..batch import settings_from
     from ..batch.progress import Bar
 
@@ -212,10 +212,9 @@ def run(args) -> int:
         raise DeducerError(f"--format {args.format}: not a writable format; writable: "
                            f"{', '.join(formats.writable())}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    req = make_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
-                       density=args.density, needs=args.needs, max_chain=args.max_chain,
-                       timeout=args.timeout, score=parse_score(args.score))
-    check_request(req)
+    req = generate_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
+                           density=args.density, needs=args.needs, max_chain=args.max_chain,
+                           timeout=args.timeout, score=args.score)
     ext = EXTENSIONS.get(args.format, "txt")
     start = plan_outputs(args, ext)  # every output checked before anything is made
     out_dir = Path(args.out) if args.out else None
@@ -263,14 +262,13 @@ def run(args) -> int:
             made += 1
             level = getattr(res.rating, "level", None)
             levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
-            text = formats.dumps(res.puzzle, args.format)
+            text = get("text").generated(res, format=args.format)
             if out_dir is not None:
                 target = out_dir / f"{res.index + 1:04d}.{ext}"
                 written.append(target)
                 if not (args.resume and target.exists()):  # made before: the same puzzle
                     write_output(target, text, force=args.force)
-            line = json_dumps(res.to_json()).replace("\n", "") + "\n" \
-                if args.jsonl else ""
+            line = get("json").generated(res) if args.jsonl else ""
             if jsonl is not None:
                 jsonl.write(line)
                 jsonl.flush()
@@ -320,7 +318,7 @@ def _until_stopped(items):
 
 def _made_line(made: int, levels: dict[str, int], req, args, written: list) -> str:
     """``deducer: made 5 puzzles, 12x12, Hard 5: new/0001.txt .. new/0005.txt``."""
-    from ...engine.rating import LEVELS
+    from ...api import LEVELS
 
     order = {name: k for k, name in enumerate(LEVELS)}
     mix = ", ".join(f"{name} {n}" for name, n in

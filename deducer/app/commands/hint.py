@@ -37,6 +37,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser("hint", help="the next simplest deduction (vague, concrete or full)",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_args(p)
+    # the tiers of api.HINT_LEVELS, written out: --help must not load the hint module
     p.add_argument("--level", choices=("vague", "concrete", "full"), default="vague",
                    help="how much to give away (default vague)")
     p.add_argument("--json", action="store_true", help="print the hint as JSON")
@@ -45,13 +46,13 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ...api import hint
-    from ...render.jsonout import dumps
+    from ...render import get
 
     check_timeout(args)
     puzzle = read_puzzle(args)
     rules = load_rules(args)
     h = hint(puzzle, args.level, rules, timeout=args.timeout)
-    emit(dumps(h.to_json()) if args.json else h.text + "\n")
+    emit(get("json" if args.json else "text").hint(puzzle, h))
     if h.kind in ("mistake", "conflict", "unsolvable"):
         return EXIT_NO_SOLUTION
     if h.kind == "timeout":

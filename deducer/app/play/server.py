@@ -642,7 +642,6 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     @app.post("/api/generate")
     def api_generate():
         from ... import api
-        from ...generator.core import GenerateError
 
         body = _body()
         size = _field(body, "size", str)
@@ -652,7 +651,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
             seed = secrets.randbelow(10**9)
         try:
             made = api.generate(size, level or None, seed=seed, timeout=GENERATE_TIMEOUT)
-        except GenerateError as e:
+        except api.GenerateError as e:
             raise ApiError(422, _capital(str(e)) + ".") from None
         if not made:
             raise ApiError(422, f"No {level or ''} {size} puzzle was found within "
@@ -685,14 +684,13 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     @app.post("/api/hint")
     def api_hint():
         from ... import api
-        from ...assist.hints import LEVELS
 
         body = _body()
         p = _puzzle(body)
         level = _field(body, "level", str, required=False, default="vague")
         apply = _field(body, "apply", bool, required=False, default=False)
-        if level not in LEVELS:
-            raise ApiError(400, f"field 'level' must be one of {', '.join(LEVELS)}")
+        if level not in api.HINT_LEVELS:
+            raise ApiError(400, f"field 'level' must be one of {', '.join(api.HINT_LEVELS)}")
         if apply:
             level = "full"
         h = api.hint(p, level, timeout=TIMEOUT)
@@ -711,7 +709,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/why")
     def api_why():
-        from ...assist.why import why
+        from ...api import why
 
         body = _body()
         p = _puzzle(body)
@@ -807,10 +805,10 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/candidates")
     def api_candidates():
-        from ...assist.hints import player_marks
+        from ...api import pencil_marks
 
         p = _puzzle(_body())
-        marks, broken = player_marks(p)
+        marks, broken = pencil_marks(p)
         if broken is not None:
             raise ApiError(422, f"your entries leave run {broken.name} without a combination "
                                 "of digits that fits; check them first",

@@ -58,10 +58,12 @@ def get(name: str) -> Format:
 
 
 def names() -> list[str]:
+    """Every format deducer reads, by name (sorted): what ``--format`` accepts."""
     return sorted(_MODULES)
 
 
 def writable() -> list[str]:
+    """The formats deducer can also write (sorted): what ``convert --to`` accepts."""
     return [n for n in names() if get(n).write is not None]
 
 
