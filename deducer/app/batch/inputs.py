@@ -29,8 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...errors import DeducerError, PuzzleError, printable
+from ...puzzle.formats.lines import LINE_SUFFIXES, is_row, line_puzzle_text
 
-LINE_SUFFIXES = (".jsonl", ".ndjson")
 _GLOB = re.compile(r"[*?[]")
 
 
@@ -155,8 +155,7 @@ def _is_rows_file(text: str) -> bool:
                 obj = json.loads(s)
             except (ValueError, RecursionError):
                 return False
-            return isinstance(obj, dict) and "source" in obj and "puzzle" not in obj \
-                and obj.get("format") != "deducer"
+            return is_row(obj)
     return False
 
 
@@ -284,24 +283,6 @@ def find(args: Iterable[str], fmt: str | None = None, name: str | None = None, s
             else:
                 tasks += got
     return found
-
-
-def line_puzzle_text(text: str) -> str:
-    """The puzzle text of one JSON line or URL line (raises :class:`PuzzleError`)."""
-    if not text.startswith("{"):
-        return text  # a puzz.link URL, or any one-line notation: detected by the reader
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise PuzzleError(f"not a JSON line: {e}") from None
-    if isinstance(obj, dict) and obj.get("format") == "deducer":
-        return text
-    puzzle = obj.get("puzzle") if isinstance(obj, dict) else None
-    if isinstance(puzzle, dict):
-        return json.dumps(puzzle)
-    if isinstance(puzzle, str):
-        return puzzle
-    raise PuzzleError("a JSON line must be a deducer JSON puzzle or hold one under 'puzzle'")
 
 
 def embed(task: Task) -> Task:

@@ -313,6 +313,7 @@ def run(args) -> int:
 
     from ...errors import DeducerError
     from ...explain.rating import RATER_VERSION
+    from ...puzzle.fileio import check_outputs
     from ..batch import run as batch_run
     from ..batch import settings_from
     from ..batch.inputs import Embedded, find
@@ -334,7 +335,9 @@ def run(args) -> int:
         outputs = [args.out, RowFile.journal_of(args.out, out_fmt)]
     # inputs first: an output that is also an input is refused before it is opened
     found = find(args.puzzles, fmt, args.name, outputs=outputs)
-    not_over_a_puzzle("--out", args.out)  # after find's own, more precise, refusals
+    # the one output check every command makes, after find's own, more precise, refusals
+    # (an existing rows file is RowFile's to refuse: it offers --resume beside --force)
+    check_outputs({"--out": args.out}, force=True, guard=not_over_a_puzzle)
     tasks = found.tasks
     sink = None
     if args.out:
