@@ -303,11 +303,16 @@ def test_corpus_folders_rate_without_an_unreadable_row(tmp_path):
                 cwd=tmp_path, timeout=3600)
     no_traceback(r.stderr)
     rows = rows_of(out)
+    # a folder whose notation deducer does not read (two grids, Prolog terms) is one row
+    # saying so, not a row per file
+    nothing = [row for row in rows if row["status"] == "unreadable"
+               and f"no puzzle in {row['source']}" in row["error"]]
+    assert all(Path(row["source"]).parent == CORPUS for row in nothing)
     bad = [row for row in rows if row["status"] in ("unreadable", "failed")
-           and not row["source"].endswith(BROKEN)]
+           and not row["source"].endswith(BROKEN) and row not in nothing]
     assert bad == [], bad[:5]
     broken = any(row["source"].endswith(BROKEN) for row in rows)
-    assert r.returncode in ((2,) if broken else (0, 1, 4)), r.stderr
+    assert r.returncode in ((2,) if broken or nothing else (0, 1, 4)), r.stderr
 
 
 # ------------------------------------------------------------------ generate's outputs

@@ -149,11 +149,11 @@ def is_url(arg: str) -> bool:
 def read_puzzle(args, path: str | None = None):
     """Load the puzzle named on the command line: a file, a URL, or '-' (stdin)."""
     from ..puzzle import formats
-    from ..puzzle.fileio import read_limited
+    from ..puzzle.fileio import decompressed, read_limited
 
     path = path or args.puzzle
     if path == "-":
-        data = read_limited(sys.stdin.buffer, "<stdin>")
+        data = decompressed(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>")
         try:
             text = formats.decode(data, "<stdin>")
         except DeducerError as e:
@@ -170,18 +170,15 @@ def not_over_a_puzzle(flag: str, path: str | None, *, may_replace=None) -> None:
     A symbolic link is followed (the file it points to is what would be written over).
     ``may_replace(text)`` says which puzzle-holding text this output may still replace
     (generate's own ``--jsonl`` records). (``check_outputs``'s ``guard``.)"""
-    from ..puzzle.fileio import MAX_BYTES
+    from ..puzzle.formats import read_text
     from ..puzzle.formats.lines import holds_puzzle
 
     if path in (None, "-") or not os.path.isfile(path):
         return
     try:
-        if os.path.getsize(path) > MAX_BYTES:
-            return
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except (OSError, UnicodeDecodeError):
-        return  # not a puzzle deducer reads (a picture, a PDF)
+        text = read_text(path)  # as any command reads it (a .gz or .bz2 one too)
+    except DeducerError:
+        return  # not a puzzle deducer reads (a picture, a PDF, a file past the limit)
     if not holds_puzzle(text, path) or (may_replace is not None and may_replace(text)):
         return
     via = f" (through the link to {os.path.realpath(path)})" if os.path.islink(path) else ""

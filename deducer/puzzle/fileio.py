@@ -48,6 +48,70 @@ def read_limited(source, label: str | None = None, *, limit: int = MAX_BYTES,
     return data
 
 
+#: the compressed files read transparently, by their first bytes: gzip, and bzip2 (its
+#: "BZh" and block size, then the magic of a block or of the end of an empty stream)
+COMPRESSED_SUFFIXES = (".gz", ".bz2")
+
+
+def compression(data: bytes) -> str | None:
+    """"gzip" or "bzip2" when ``data`` starts like such a file, else None (no text file
+    starts so: 0x1f 0x8b is not UTF-8 text, nor is bzip2's block magic after "BZh1".."9")."""
+    if data[:2] == b"\x1f\x8b":
+        return "gzip"
+    if data[:3] == b"BZh" and data[3:4] in b"123456789" and len(data) >= 10 \
+            and data[4:10] in (b"1AY&SY", b"\x17rE8P\x90"):
+        return "bzip2"
+    return None
+
+
+def decompressed(data: bytes, label: str | None = None, *, limit: int = MAX_BYTES,
+                 error: type[DeducerError] = DeducerError, what: str = "files") -> bytes:
+    """``data`` itself, or, for a gzip or bzip2 file, what it holds, at most ``limit``
+    bytes (more is refused after reading ``limit + 1``: a small bomb costs no more than a
+    file of the limit). A damaged or cut file is a one-line error."""
+    kind = compression(data)
+    if kind is None:
+        return data
+    import io
+
+    if kind == "gzip":
+        import gzip
+
+        stream = gzip.GzipFile(fileobj=io.BytesIO(data))
+    else:
+        import bz2
+
+        stream = bz2.BZ2File(io.BytesIO(data))
+    try:
+        with stream:
+            out = stream.read(limit + 1)
+    except (OSError, EOFError, ValueError) as e:
+        raise error(f"is a damaged or cut {kind} file: {e}", path=label) from None
+    if len(out) > limit:
+        raise error(f"holds more than {limit} bytes once uncompressed; {what} are limited "
+                    f"to {limit}", path=label)
+    return out
+
+
+def read_input(path: str | Path, label: str | None = None, *, limit: int = MAX_BYTES,
+               error: type[DeducerError] = DeducerError, what: str = "files") -> bytes:
+    """The bytes of an input file, as :func:`read_limited` reads them, and a gzip or
+    bzip2 file (told by its first bytes, whatever its name) read through: what it holds."""
+    label = str(path) if label is None else label
+    data = read_limited(path, label, limit=limit, error=error, what=what)
+    return decompressed(data, label, limit=limit, error=error, what=what)
+
+
+def plain_suffix(path: str | Path) -> str:
+    """The extension that tells a file's format, lower case: ``.jsonl`` for
+    ``Kakuro.jsonl.bz2`` (a compression's own extension is looked through)."""
+    p = Path(str(path))
+    suffix = p.suffix.lower()
+    if suffix in COMPRESSED_SUFFIXES:
+        suffix = Path(p.stem).suffix.lower()
+    return suffix
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
