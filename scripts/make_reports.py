@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # run as a script: tests.support (the corpus loaders) lives here
+if str(ROOT) not in sys.path:  # run as a script: tests.support (the corpus notes) lives here
     sys.path.insert(0, str(ROOT))
 REPORTS = ROOT / "reports"
 COMMAND = "python scripts/make_reports.py"

@@ -27,10 +27,12 @@ _MODULES = {
     "puzzlink": "deducer.puzzle.formats.puzzlink",
     "janko": "deducer.puzzle.formats.janko",
     "dzn": "deducer.puzzle.formats.dzn",
+    "fib": "deducer.puzzle.formats.fib",
+    "logicpuzzles": "deducer.puzzle.formats.logicpuzzles",
 }
 #: order in which detection asks the formats (most specific first)
-DETECT_ORDER = ("json", "janko", "dzn", "puzzlink", "conditions", "j", "pipe", "backslash",
-                "solved")
+DETECT_ORDER = ("json", "janko", "logicpuzzles", "dzn", "fib", "puzzlink", "conditions", "j",
+                "pipe", "backslash", "solved")
 
 
 @dataclass(frozen=True)
