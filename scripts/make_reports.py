@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # run as a script: tests.support (the corpus loaders) lives here
+if str(ROOT) not in sys.path:  # run as a script: tests.support (the corpus notes) lives here
     sys.path.insert(0, str(ROOT))
 from scripts.stats import spearman  # noqa: E402 (after the path is set)
 
@@ -143,7 +143,6 @@ def chart_svg(groups: list[tuple[str, Counter]], levels: tuple[str, ...]) -> str
 def ratings(jobs: int) -> None:
     from deducer.engine import registry
     from deducer.engine.rating import LEVELS, RATER_VERSION, model_for
-    from scripts.stats import spearman
     from tests.support.corpus import corpus_root
 
     max_chain = model_for(registry.load()).max_chain

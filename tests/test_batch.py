@@ -393,7 +393,7 @@ def test_usage_errors_are_one_line(tmp_path, capsys, monkeypatch):
     for argv, says in [
         (("--scheduler", "tcp://x:1"), "goes with --engine dask"),
         (("--out", tmp_path / "no" / "r.jsonl"), "does not exist"),
-        (("--out", tmp_path), "is a directory"),
+        (("--out", tmp_path), "is a folder"),
         (("--jobs", "0"), "--jobs must be"),
         (("--chunk", "0"), "--chunk must be"),
         (("--engine", "dask", "--scheduler", "nonsense", "--out", tmp_path / "r.jsonl"),

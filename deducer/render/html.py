@@ -130,7 +130,9 @@ h1{font-size:19px;margin:0 0 2px}
 
 
 def _js() -> str:
-    return SCRIPT
+    from .svg import BADGE_R
+
+    return SCRIPT.replace("BADGE_R", f"{BADGE_R:g}")  # the static board's badge size
 
 
 def _json_script(obj) -> str:
@@ -567,16 +569,48 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
 
   function mark(el, name) { el.classList.add(name); marked.push(el); }
 
-  function badge(i, n, old) {
-    var bg = cellEl[i].querySelector("rect.bg");
-    var r = 7, cx = +bg.getAttribute("x") + r - 1, cy = +bg.getAttribute("y") + r - 1;
+  // a link's number on a corner of its cell, centred on the grid's corner, where it covers
+  // no candidate: the top-left corner, a cell's further numbers the first other corner
+  // free and inside the board (svg.py's badge_places)
+  var CORNERS = [[0, 0], [1, 0], [1, 1], [0, 1]];
+  var frame = svg.querySelector("rect.frame");
+  var right = +frame.getAttribute("x") + +frame.getAttribute("width");
+  var bottom = +frame.getAttribute("y") + +frame.getAttribute("height");
+  function badgePlaces(list) {
+    var taken = {}, seen = {}, out = [];
+    var where = function (i, k) {
+      var bg = cellEl[i].querySelector("rect.bg"), size = +bg.getAttribute("width");
+      return [+bg.getAttribute("x") + CORNERS[k][0] * size,
+              +bg.getAttribute("y") + CORNERS[k][1] * size];
+    };
+    list.forEach(function (b) { taken[where(b[0], 0).join(",")] = true; });
+    list.forEach(function (b) {
+      var xy = where(b[0], 0);
+      if (seen[b[0]]) {
+        for (var k = 1; k < 4; k++) {
+          var at = where(b[0], k);
+          if (!taken[at.join(",")] && at[0] < right - 1 && at[1] < bottom - 1) {
+            taken[at.join(",")] = true;
+            xy = at;
+            break;
+          }
+        }
+      }
+      seen[b[0]] = true;
+      out.push([b, xy]);
+    });
+    return out;
+  }
+  function badge(i, n, old, xy) {
+    var cx = xy[0], cy = xy[1];
     var g = document.createElementNS(SVGNS, "g");
     g.setAttribute("class", old ? "bd old" : "bd");
     g.setAttribute("data-cell", D.cells[i].join(","));
     var c = document.createElementNS(SVGNS, "circle");
-    c.setAttribute("cx", cx); c.setAttribute("cy", cy); c.setAttribute("r", r);
+    c.setAttribute("cx", cx); c.setAttribute("cy", cy); c.setAttribute("r", BADGE_R);
     var t = document.createElementNS(SVGNS, "text");
-    t.setAttribute("x", cx); t.setAttribute("y", cy + 3.3);
+    t.setAttribute("x", cx); t.setAttribute("y", cy + 3.2);
+    if (n >= 10) t.setAttribute("class", "n2");
     t.textContent = String(n);
     g.appendChild(c); g.appendChild(t);
     badges.appendChild(g);
@@ -632,7 +666,7 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
       }
     });
     while (badges.firstChild) badges.removeChild(badges.firstChild);
-    v.badges.forEach(function (b) { badge(b[0], b[1], b[2]); });
+    badgePlaces(v.badges).forEach(function (p) { badge(p[0][0], p[0][1], p[0][2], p[1]); });
   }
 
   function render(k) { draw(stepView(k)); }
@@ -832,8 +866,18 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     ev.preventDefault();
     go(to);
   });
-  var m = /^#(?:step-|s)(\d+)$/.exec(location.hash);
-  go(m ? +m[1] : 0, !!m);  // the start leaves the page at its top (the header in view)
+  function stepOfHash() {
+    var m = /^#(?:step-|s)(\d+)$/.exec(location.hash);
+    return m ? +m[1] : null;
+  }
+  var asked = stepOfHash();
+  go(asked === null ? 0 : asked, asked !== null);  // the start leaves the page at its top
+  // a #step-N the reader types or follows after the page has loaded (go writes the hash
+  // with replaceState, which fires no hashchange)
+  window.addEventListener("hashchange", function () {
+    var k = stepOfHash();
+    if (k !== null) go(k);
+  });
   document.body.classList.add("ready");
 })();
 """

@@ -42,7 +42,7 @@ class RowFile:
 
     def __init__(self, path: str, fmt: str = "jsonl", *, resume: bool = False,
                  force: bool = False):
-        from ...puzzle.fileio import check_name
+        from ...puzzle.fileio import check_name, open_output, refuse_a_link
 
         check_name(path)
         self.target = Path(path)
@@ -58,25 +58,35 @@ class RowFile:
         if fmt == "parquet":
             need_pyarrow()
         if resume:
+            refuse_a_link(self.journal)
             if fmt == "parquet" and self.target.exists() and not self.journal.exists():
                 raise DeducerError("is complete already (nothing to resume)", path=path)
             self.done = self._read_done()
-        elif (self.target.exists() or (fmt == "parquet" and self.journal.exists())) \
-                and not force:
+        elif (self.target.exists() or self.target.is_symlink()  # a dangling link too
+              or (fmt == "parquet" and self.journal.exists())) and not force:
             raise DeducerError("already exists; pass --resume to go on where it stopped, "
                                "or --force to start over", path=path)
         self.created = not self.journal.exists()
         self.written = 0
-        try:
-            self.fh = open(self.journal, "a" if resume else "w", encoding="utf-8")
-        except OSError as e:
-            raise DeducerError(f"cannot write: {e.strerror or e}", path=str(self.journal)) \
-                from None
+        self.fh = open_output(self.journal, append=resume)
 
     @staticmethod
     def journal_of(path: str, fmt: str) -> str:
-        """The file rows are written to as they come: ``path`` itself for JSON lines."""
-        return path if fmt == "jsonl" else path + ".partial.jsonl"
+        """The file rows are written to as they come: ``path`` itself for JSON lines, else
+        ``path.partial.jsonl`` (for a name too long to take that ending, its start and a
+        digest of the whole name: the same name always finds the same journal)."""
+        if fmt == "jsonl":
+            return path
+        head, name = os.path.split(path)
+        journal = name + ".partial.jsonl"
+        from ...puzzle.fileio import name_max
+
+        if len(os.fsencode(journal)) > name_max(head or "."):
+            import hashlib
+
+            digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
+            journal = f"{name[:40]}.{digest}.partial.jsonl"
+        return os.path.join(head, journal)
 
     def _read_done(self) -> list[dict]:
         if not self.journal.exists():
@@ -143,7 +153,10 @@ def write_parquet(journal: Path, target: Path, batch: int = 65536) -> None:
     import pyarrow.parquet as pq
 
     schema = pa.schema([(name, getattr(pa, kind)()) for name, kind in SCHEMA])
-    tmp = target.with_name(f".{target.name}.tmp")
+    from ...puzzle.fileio import temp_name
+
+    # the rename replaces a link named --out, and leaves the file it pointed to be
+    tmp = target.with_name(temp_name(target.name) + "tmp")
     with open(journal, encoding="utf-8") as fh, pq.ParquetWriter(tmp, schema) as writer:
         cols: dict[str, list] = {name: [] for name, _ in SCHEMA}
         n = 0

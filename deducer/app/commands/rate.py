@@ -45,7 +45,9 @@ def add_parser(sub) -> None:
                     "images, are skipped and counted on stderr; FIFOs and devices become "
                     "unreadable rows; the run's own --out is never read), a quoted glob is "
                     "expanded the same way, '-' reads one puzzle per line (puzz.link URLs or "
-                    "JSON lines, at most 4 MiB each) and .jsonl files are read line by line. "
+                    "JSON lines, at most 4 MiB each) and .jsonl files are read line by line "
+                    "(a line holds a puzzle in any notation a line can hold); .gz and .bz2 "
+                    "files are read through. A folder or glob holding no puzzle is bad input. "
                     "A file named on the command line is read whatever it holds; an --out "
                     "that is also an input is refused. A file holding "
                     "several puzzles is rated puzzle by puzzle (unless --name picks one). "
@@ -231,6 +233,7 @@ def run(args) -> int:
 
     from ...api import RATER_VERSION
     from ...errors import DeducerError
+    from ...puzzle.fileio import check_outputs
     from ...render import get
     from ..batch import run as batch_run
     from ..batch import settings_from
@@ -253,7 +256,11 @@ def run(args) -> int:
         outputs = [args.out, RowFile.journal_of(args.out, out_fmt)]
     # inputs first: an output that is also an input is refused before it is opened
     found = find(args.puzzles, fmt, args.name, outputs=outputs)
-    not_over_a_puzzle("--out", args.out)  # after find's own, more precise, refusals
+    if found.nothing():
+        raise DeducerError(found.nothing() or "")
+    # the one output check every command makes, after find's own, more precise, refusals
+    # (an existing rows file is RowFile's to refuse: it offers --resume beside --force)
+    check_outputs({"--out": args.out}, force=True, guard=not_over_a_puzzle)
     tasks = found.tasks
     sink = None
     if args.out:

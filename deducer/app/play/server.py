@@ -72,7 +72,7 @@ from werkzeug.exceptions import HTTPException
 
 from ...errors import DeducerError, PuzzleError
 from ...puzzle import formats, records
-from ...puzzle.fileio import read_limited
+from ...puzzle.fileio import plain_suffix, read_input
 from ...puzzle.model import Puzzle, cell_name
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -412,14 +412,18 @@ SNIFF_BYTES = 64 * 1024  # how much of a listed file is read to tell if it is a 
 def _is_puzzle_file(path: Path) -> bool:
     """Does the file read as a puzzle format (its start, by the formats' own sniffing)?
     Keeps project files with a puzzle extension (SOURCES.txt, expected.json) off the list."""
+    from ...puzzle.fileio import compression
+
     try:
         if path.stat().st_size > formats.MAX_BYTES:
             return False
         with path.open("rb") as f:
             head = f.read(SNIFF_BYTES)
+        if compression(head):  # its start says nothing: what it holds does
+            head = read_input(path, path.name)[:SNIFF_BYTES]
         text = formats.decode(head, path.name)
         formats.detect(text, path.name)
-    except (OSError, PuzzleError):
+    except (OSError, DeducerError):
         return False
     return True
 
@@ -436,7 +440,7 @@ def list_files(root: Path) -> tuple[list[str], bool]:
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
                              and not d.endswith(".egg-info") and depth < MAX_DEPTH)
         for f in sorted(filenames):
-            if f.startswith(".") or Path(f).suffix.lower() not in exts:
+            if f.startswith(".") or plain_suffix(f) not in exts:
                 continue
             full = here / f
             try:
@@ -580,7 +584,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         if not target.is_file():
             raise ApiError(404, f"no such file in the folder: {rel}")
         try:  # size checked first, at most the limit read (never /dev/zero's "whole")
-            data = read_limited(target, rel)
+            data = read_input(target, rel)  # a .gz or .bz2 file read through
         except DeducerError as e:
             raise ApiError(400, str(e)) from None
         fmt_ = request.args.get("format") or None
