@@ -124,7 +124,7 @@ MANIFEST = ".deducer-generate.json"
 def run_options(req, args) -> dict:
     """What a run is: the options that decide which puzzles it makes, where they go in its
     numbering and how they are written. A resume with other ones would mix two runs."""
-    from ...engine.rating import RATER_VERSION
+    from ...api import RATER_VERSION
 
     return {"seed": req.seed, "size": f"{req.rows}x{req.cols}", "level": req.level,
             "score": None if req.score is None else list(req.score),
