@@ -34,6 +34,8 @@ if TYPE_CHECKING:
         SolveResult,
         SolveStatus,
         Step,
+        Technique,
+        TechniquePages,
         WhatIf,
         check,
         explain,
@@ -43,6 +45,9 @@ if TYPE_CHECKING:
         load,
         rate,
         solve,
+        technique_examples,
+        technique_pages,
+        techniques,
         what_if,
     )
 
@@ -53,6 +58,7 @@ __all__ = [
     "GenerateError", "GenerateResult", "Hint", "Mistake", "Puzzle", "Rating", "Rule",
     "SolveResult", "SolveStatus", "Step", "WhatIf",
     "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve", "what_if",
+    "Technique", "TechniquePages", "technique_examples", "technique_pages", "techniques",
 ]
 _PUBLIC = frozenset(__all__)
 

@@ -133,8 +133,12 @@ class Explanation:
     #: the ladder the walk used (None: the core one): its rating section rates the path
     rules: InitVar[list[Rule] | None] = None
 
+    #: that ladder, kept for renderers that say what its techniques are (not in the JSON)
+    ladder: list[Rule] | None = field(default=None, init=False, repr=False, compare=False)
+
     def __post_init__(self, rules: list[Rule] | None) -> None:
         self.rating = rate_steps(self.steps, self.status, rules, len(self.puzzle.whites))
+        self.ladder = rules
 
     @property
     def solution(self) -> list[int] | None:
