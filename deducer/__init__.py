@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .api import (
+        AllSteps,
         CheckResult,
         CheckStatus,
         DeducerError,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
         Technique,
         TechniquePages,
         WhatIf,
+        all_steps,
         check,
         explain,
         generate,
@@ -58,7 +60,8 @@ __all__ = [
     "GenerateError", "GenerateResult", "Hint", "Mistake", "Puzzle", "Rating", "Rule",
     "SolveResult", "SolveStatus", "Step", "WhatIf",
     "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve", "what_if",
-    "Technique", "TechniquePages", "technique_examples", "technique_pages", "techniques",
+    "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",
+    "technique_pages", "techniques",
 ]
 _PUBLIC = frozenset(__all__)
 

@@ -36,6 +36,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on solve
 if TYPE_CHECKING:
     from typing import Any
 
+    from .assist.allsteps import AllSteps
     from .assist.checking import CheckResult, Mistake
     from .assist.hints import Hint
     from .assist.whatif import WhatIf
@@ -53,7 +54,8 @@ __all__ = [
     "GenerateError", "GenerateResult", "Hint", "Mistake", "Puzzle", "Rating", "Rule",
     "SolveResult", "SolveStatus", "Step", "WhatIf",
     "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve", "what_if",
-    "Technique", "TechniquePages", "technique_examples", "technique_pages", "techniques",
+    "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",
+    "technique_pages", "techniques",
     # "why": the reason a digit can or cannot go in a cell (deducer/assist/why.py),
     # a function beside hint below once that module lands
 ]
@@ -71,6 +73,7 @@ _LAZY = {
     "GenerateResult": ("deducer.generator.core", "Result"),
     "GenerateError": ("deducer.generator.request", "GenerateError"),
     "SolveResult": ("deducer.solver.search", "SolveResult"),
+    "AllSteps": ("deducer.assist.allsteps", "AllSteps"),
     "Technique": ("deducer.engine.teaching", "Technique"),
 }
 
@@ -214,6 +217,21 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
 
 
 # ---------------------------------------------------------------------------- teaching
+def all_steps(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
+              timeout: float | None = None) -> AllSteps:
+    """Every deduction the ladder finds at the position (the grid as the player has it),
+    simplest first, each a :class:`Step` with its sentence, effect and proof, as if it
+    were the next step (``deducer hint --all``). Mistakes in the player's entries come
+    first, as for :func:`hint`.
+
+    Returns an :class:`AllSteps`: ``kind`` (``steps``, ``mistake``, ``solved``,
+    ``unsolvable``, ``conflict``, ``timeout``), ``steps``, ``text`` and ``to_json()``
+    (``{"steps": [...]}`` and the rest, docs/json-contract.md)."""
+    from .assist.allsteps import all_steps as _all_steps
+
+    return _all_steps(puzzle, ladder(rules, disable), timeout=timeout)
+
+
 def techniques(rules: RulesArg = None, *, disable: Sequence[str] = ()) -> list[Technique]:
     """The ladder's rules as a learner sees them (:class:`Technique`: names, explanation,
     level, what each is a case of), in ladder order."""
