@@ -118,7 +118,8 @@ def _blank(task) -> dict:
             "level": None, "hardest_rule": None, "max_weight": None, "score": None,
             "steps": None, "chain": None, "trial": None, "guessing": None, "rows": None,
             "cols": None, "cells": None, "rater": RATER_VERSION, "seconds": None,
-            "error": None, "message": "", "rating": None, "effort": None, "why": None}
+            "error": None, "message": "", "rating": None, "effort": None, "why": None,
+            "rules": None}
 
 
 def _why(status: str, message: str, timeout: float | None) -> str | None:
@@ -169,7 +170,7 @@ def rate_one(settings: tuple, task) -> dict:
             level=r.level, max_weight=round(r.max_weight, 3),
             hardest_rule=hardest.rule if hardest else None, score=r.score, steps=r.steps,
             chain=r.max_chain, trial=r.trial, guessing=r.guessing, effort=r.effort,
-            why=r.why())
+            why=r.why(), rules=dict(r.rules))
     return row
 
 
@@ -204,7 +205,7 @@ def out_row(row: dict, timing: bool = True, options: str = "") -> dict:
             "trial": row["trial"], "guessing": row["guessing"], "rows": row["rows"],
             "cols": row["cols"], "cells": row["cells"], "rater": row["rater"],
             "seconds": row["seconds"] if timing else None, "error": row["error"],
-            "score": row["score"], "why": row["why"],
+            "score": row["score"], "why": row["why"], "rules": row["rules"],
             **({"options": options} if options else {})}
 
 
@@ -251,7 +252,7 @@ def table(rows: list[dict], why: bool = False) -> str:
 
 CSV_HEAD = ["file", "rows", "cols", "cells", "status", "level", "max_weight", "hardest_rule",
             "score", "steps", "trial", "guessing", "max_chain", "rater_version", "error",
-            "effort", "why"]
+            "effort", "why", "rules"]
 
 
 def csv_text(rows: list[dict]) -> str:
@@ -259,6 +260,7 @@ def csv_text(rows: list[dict]) -> str:
     import io
 
     from ...errors import printable
+    from ...render.teach import counts_cell
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -271,7 +273,8 @@ def csv_text(rows: list[dict]) -> str:
                    + ["" if r[k] is None else r[k]
                       for k in ("hardest_rule", "score", "steps", "trial", "guessing", "chain")]
                    + [r["rater"], r["error"] or ""]
-                   + ["" if r[k] is None else r[k] for k in ("effort", "why")])
+                   + ["" if r[k] is None else r[k] for k in ("effort", "why")]
+                   + [counts_cell(r.get("rules"))])
     return buf.getvalue()
 
 
