@@ -118,3 +118,20 @@ def test_a_solved_grid_and_a_time_limit(capsys):
     big = formats.load(PUZZLES / "seed000-k.j", name="k5")
     cut = api.all_steps(big, timeout=1e-6)
     assert cut.kind == "timeout" or not cut.complete
+
+
+def test_the_play_servers_all_steps(tmp_path):
+    # POST /api/allsteps: the same list, each step with the cells and runs to highlight
+    from deducer.app.play.server import create_app
+
+    text = (PUZZLES / "seed002-four.txt").read_text(encoding="utf-8")
+    (tmp_path / "four.txt").write_text(text, encoding="utf-8")
+    client = create_app(tmp_path, str(tmp_path / "four.txt")).test_client()
+    puzzle = json.loads(formats.dumps(formats.loads(text, "pipe"), "json"))
+    got = client.post("/api/allsteps", json={"puzzle": puzzle}).get_json()
+    want = api.all_steps(formats.loads(text, "pipe")).to_json()
+    assert got["steps"] == want["steps"] and len(got["highlights"]) == len(want["steps"])
+    first = got["highlights"][0]
+    assert first["cells"] == want["steps"][0]["cells"]
+    assert [r["name"] for r in first["runs"]] == want["steps"][0]["runs"]
+    assert client.post("/api/allsteps", json={}).status_code == 400
