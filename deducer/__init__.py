@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         MAX_SOLUTIONS_CAP,
         RATER_VERSION,
         SYMMETRIES,
+        AllSteps,
         Audit,
         CheckResult,
         CheckStatus,
@@ -42,8 +43,11 @@ if TYPE_CHECKING:
         SolveResult,
         SolveStatus,
         Step,
+        Technique,
+        TechniquePages,
         WhatIf,
         Why,
+        all_steps,
         audit,
         audit_puzzles,
         check,
@@ -58,6 +62,9 @@ if TYPE_CHECKING:
         pencil_marks,
         rate,
         solve,
+        technique_examples,
+        technique_pages,
+        techniques,
         what_if,
         why,
     )
@@ -71,6 +78,8 @@ __all__ = [
     "audit", "audit_puzzles", "check", "explain", "generate", "generate_one",
     "generate_request", "hint", "ladder", "load", "load_rules", "pencil_marks", "rate",
     "solve", "what_if", "why",
+    "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",
+    "technique_pages", "techniques",
 ]
 _PUBLIC = frozenset(__all__)
 

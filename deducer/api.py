@@ -31,7 +31,7 @@ result types of the other calls are loaded on first use (module ``__getattr__``)
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .errors import DeducerError
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
     from typing import Any
 
+    from .assist.allsteps import AllSteps
     from .assist.audit import Audit, RulesTest
     from .assist.checking import CheckResult, Mistake
     from .assist.hints import LEVELS as HINT_LEVELS
@@ -52,8 +53,10 @@ if TYPE_CHECKING:
     from .assist.why import Why
     from .engine.rating import LEVELS, RATER_VERSION, Rating
     from .engine.registry import Rule
+    from .engine.teaching import Technique
     from .engine.walk import Explanation, Step
     from .generator.core import Result as GenerateResult
+    from .generator.examples import Search as ExampleSearch
     from .generator.layout import SYMMETRIES
     from .generator.request import GenerateError
     from .generator.request import Request as GenerateRequest
@@ -68,6 +71,8 @@ __all__ = [
     "audit", "audit_puzzles", "check", "explain", "generate", "generate_one",
     "generate_request", "hint", "ladder", "load", "load_rules", "pencil_marks", "rate",
     "solve", "what_if", "why",
+    "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",
+    "technique_pages", "techniques",
 ]
 
 #: result types and constants loaded on first use: name -> (module, attribute)
@@ -97,6 +102,8 @@ _LAZY = {
     "GenerateResult": ("deducer.generator.core", "Result"),
     "GenerateError": ("deducer.generator.request", "GenerateError"),
     "SolveResult": ("deducer.solver.search", "SolveResult"),
+    "AllSteps": ("deducer.assist.allsteps", "AllSteps"),
+    "Technique": ("deducer.engine.teaching", "Technique"),
 }
 
 #: rule files (paths), or rules already loaded (:func:`ladder`)
@@ -366,3 +373,98 @@ def audit_puzzles(count: int, seed: int) -> Iterator[tuple[str, Puzzle, list[int
     from .generator.seeded import generated
 
     return generated(count, seed)
+# ---------------------------------------------------------------------------- teaching
+def all_steps(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
+              timeout: float | None = None) -> AllSteps:
+    """Every deduction the ladder finds at the position (the grid as the player has it),
+    simplest first, each a :class:`Step` with its sentence, effect and proof, as if it
+    were the next step (``deducer hint --all``). Mistakes in the player's entries come
+    first, as for :func:`hint`.
+
+    Returns an :class:`AllSteps`: ``kind`` (``steps``, ``mistake``, ``solved``,
+    ``unsolvable``, ``conflict``, ``timeout``), ``steps``, ``text`` and ``to_json()``
+    (``{"steps": [...]}`` and the rest, docs/json-contract.md)."""
+    from .assist.allsteps import all_steps as _all_steps
+
+    return _all_steps(puzzle, ladder(rules, disable), timeout=timeout)
+
+
+def techniques(rules: RulesArg = None, *, disable: Sequence[str] = ()) -> list[Technique]:
+    """The ladder's rules as a learner sees them (:class:`Technique`: names, explanation,
+    level, what each is a case of), in ladder order."""
+    from .engine.teaching import techniques as _techniques
+
+    return _techniques(ladder(rules, disable))
+
+
+def technique_examples(rules: RulesArg = None, *, disable: Sequence[str] = (),
+                       ids: Sequence[str] | None = None, generate: bool = True,
+                       seconds: float | None = None, cached: bool = True,
+                       progress: Callable[[str], None] | None = None) -> ExampleSearch:
+    """A worked example of each rule of ``ids`` (default: every rule of the ladder but
+    trial and backtracking): a puzzle and its walkthrough's steps up to and including
+    the rule's first step, every step proved by the proof checker. From the package's
+    cache, the bundled puzzles, else the generator (``generate``: at most ``seconds`` a
+    rule). Returns ``.examples`` (rule id -> example, ``.to_json()``) and ``.missing``
+    (rule id -> why it has none)."""
+    from .generator import examples
+
+    return examples.find(ladder(rules, disable), ids,
+                         cache=examples.CACHE if cached else None, generate=generate,
+                         seconds=examples.GENERATE_SECONDS if seconds is None else seconds,
+                         progress=progress)
+
+
+class TechniquePages:
+    """What :func:`technique_pages` wrote: ``files`` (paths), ``missing`` (rule id -> why
+    its page has no example)."""
+
+    def __init__(self, directory: Path, files: list[Path], missing: dict[str, str]):
+        self.directory, self.files, self.missing = directory, files, missing
+
+
+def technique_pages(directory: str | Path, rules: RulesArg = None, *,
+                    disable: Sequence[str] = (), force: bool = False, generate: bool = True,
+                    seconds: float | None = None,
+                    progress: Callable[[str], None] | None = None) -> TechniquePages:
+    """Write the technique pages into ``directory`` (made if missing): ``index.html``
+    and, for every rule of the ladder but trial and backtracking, ``<id>.html`` and
+    (when it has a worked example) ``<id>.json`` = ``{"puzzle": ..., "steps": [...]}``.
+    No file is written over unless ``force``; nothing is written when one would be."""
+    from .engine.teaching import technique
+    from .generator import examples
+    from .puzzle.fileio import check_outputs, write_output
+    from .render import teach
+    from .render.jsonout import dumps
+
+    lad = ladder(rules, disable)
+    techs = [technique(r, lad) for r in lad]
+    paged = [t for t in techs if t.kind not in examples.NO_EXAMPLE_KINDS]
+    out = Path(directory)
+    if out.exists() and not out.is_dir():
+        raise DeducerError("is not a directory (--pages names the folder the pages go in)",
+                           path=str(out))
+    names = ["index.html"] + [f"{t.id}{ext}" for t in paged for ext in (".html", ".json")]
+    if out.is_dir():  # a new folder is made once the pages are ready
+        check_outputs({f"--pages {n}": str(out / n) for n in names}, force=force)
+    found = technique_examples(lad, ids=[t.id for t in paged], generate=generate,
+                               seconds=seconds, progress=progress)
+    pages: dict[str, str] = {"index.html": teach.index_page(
+        paged, found.missing, no_page=[t for t in techs if t not in paged])}
+    for k, t in enumerate(paged):
+        ex = found.examples.get(t.id)
+        pages[f"{t.id}.html"] = teach.technique_page(
+            t, ex, missing=found.missing.get(t.id, ""),
+            prev=paged[k - 1] if k else None,
+            next_=paged[k + 1] if k + 1 < len(paged) else None)
+        if ex is not None:
+            pages[f"{t.id}.json"] = dumps(ex.to_json())
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise DeducerError(f"cannot make the folder: {e.strerror or e}", path=str(out)) from None
+    written = []
+    for name, text in pages.items():
+        write_output(out / name, text, force=force)
+        written.append(out / name)
+    return TechniquePages(out, written, dict(found.missing))

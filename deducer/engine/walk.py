@@ -132,8 +132,12 @@ class Explanation:
     #: the ladder the walk used (None: the core one): its rating section rates the path
     rules: InitVar[list[Rule] | None] = None
 
+    #: that ladder, kept for renderers that say what its techniques are (not in the JSON)
+    ladder: list[Rule] | None = field(default=None, init=False, repr=False, compare=False)
+
     def __post_init__(self, rules: list[Rule] | None) -> None:
         self.rating = rate_steps(self.steps, self.status, rules, len(self.puzzle.whites))
+        self.ladder = rules
 
     @property
     def solution(self) -> list[int] | None:
@@ -263,6 +267,24 @@ class Engine:
             if found is not None:
                 return rule, found[0], found[1]
         return None
+
+    def deductions(self, rule: Rule) -> Iterator[tuple[Deduction, Effect]]:
+        """Every deduction of ``rule`` on the grid as it stands that changes something,
+        each with its effect, none applied (``hint --all``): a run rule over every run, in
+        id order."""
+        if rule.scope != "run":
+            yield from self._deductions(rule)
+            return
+        for rid in range(len(self.puzzle.runs)):
+            yield from self._deductions(rule, rid)
+
+    def preview(self, rule: Rule, ded: Deduction, effect: Effect, available: int = 0) -> Step:
+        """The step ``ded`` would be if it were made next, as the walk would log it
+        (sentence, effect, proof), made on a copy of the grid: this engine is unchanged."""
+        twin = Engine(self.puzzle, self.rules, use_entries=self.use_entries,
+                      state=self.state.copy())
+        twin.steps = list(self.steps)  # the step's number follows this walk's
+        return twin._apply(rule, ded, effect, available)
 
     def _ask(self, rule: Rule) -> tuple[Deduction, Effect] | None:
         """The rule's first deduction that changes something, and what it changes."""

@@ -7,7 +7,7 @@ from . import Renderer
 #: the columns, in order
 CSV_HEAD = ["file", "rows", "cols", "cells", "status", "level", "max_weight", "hardest_rule",
             "score", "steps", "trial", "guessing", "max_chain", "rater_version", "error",
-            "effort", "why"]
+            "effort", "why", "rules"]
 
 
 class CsvRenderer(Renderer):
@@ -18,6 +18,7 @@ class CsvRenderer(Renderer):
         import io
 
         from ..errors import printable
+        from .teach import counts_cell
 
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -32,7 +33,8 @@ class CsvRenderer(Renderer):
                           for k in ("hardest_rule", "score", "steps", "trial", "guessing",
                                     "chain")]
                        + [r["rater"], r["error"] or ""]
-                       + ["" if r[k] is None else r[k] for k in ("effort", "why")])
+                       + ["" if r[k] is None else r[k] for k in ("effort", "why")]
+                       + [counts_cell(r.get("rules"))])
         return buf.getvalue()
 
 

@@ -26,6 +26,7 @@ from ..puzzle.combos import BIT, combos
 from ..puzzle.model import cell_name
 from . import Renderer
 from .svg import board_svg, position_digits, solution_svg, start_position
+from .teach import CARD_SCRIPT, cards_html, rule_link
 from .text import unrated_reason
 from .walk import (
     NOTATION,
@@ -39,7 +40,6 @@ from .walk import (
     link_cells,
     proof_marks,
     step_text,
-    step_title,
 )
 
 CSS = """
@@ -269,7 +269,8 @@ def _rules_used(explanation) -> str:
         return ""
     names = {s.rule: s.name for s in explanation.steps}
     out = ['<p class="rules">Rules used: ']
-    out.extend(f'<span data-rule="{escape(r)}">{escape(names.get(r, r))} <b>×{n}</b></span>'
+    out.extend(f'<span data-rule="{escape(r)}"><a href="#technique-{escape(r)}" '
+               f'data-tech="{escape(r)}">{escape(names.get(r, r))}</a> <b>×{n}</b></span>'
                for r, n in counts.items())
     out.append("</p>")
     return "".join(out)
@@ -327,7 +328,7 @@ def walkthrough_html(puzzle, explanation) -> str:
                 extra += f' data-in="{group[0].n}"'
             items.append(f'<li data-step="{s.n}" id="s{s.n}" data-rule="{escape(s.rule)}" '
                          f'data-cells="{cells}"{extra}><span class="n">{s.n}</span>'
-                         f'<span class="rule">{escape(step_title(s))}</span>'
+                         f"{rule_link(s)}"
                          f'<span class="text">{escape(step_text(s))}</span>{_chain_list(s)}</li>')
     even = "; grey cells are even" if puzzle.even is not None else ""
     body = f"""<header>
@@ -375,12 +376,13 @@ title="next link (↓)" aria-label="next link">▼</button><span id="link-pos"><
 <ol id="steps">
 {chr(10).join(items)}
 </ol>
+{cards_html(explanation)}
 </section>
 </aside>
 </main>"""
     data = _json_script(walkthrough_data(puzzle, explanation, start))
     script = (f'<script type="application/json" id="data">{data}</script>\n'
-              f"<script>\n{_js()}</script>\n")
+              f"<script>\n{_js()}{CARD_SCRIPT}</script>\n")
     return _page(title, body, script)
 
 

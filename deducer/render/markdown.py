@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import printable
 from ..puzzle.model import cell_name
 from . import Renderer
+from .teach import glossary_markdown, used_techniques
 from .text import draw_grid, end_grid, explanation_verdict, rating_line
 from .walk import (
     NOTATION,
@@ -93,6 +94,7 @@ class MarkdownRenderer(Renderer):
             out += ["## Techniques used", "", "| rule | steps |", "|---|---:|"]
             out += [f"| {rid} | {n} |" for rid, n in rating.rules.items()]
             out.append("")
+        out += glossary_markdown(used_techniques(explanation), _escape)
         return "\n".join(out)
 
 

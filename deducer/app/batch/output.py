@@ -143,7 +143,12 @@ SCHEMA = (("source", "string"), ("status", "string"), ("level", "string"),
           ("hardest", "string"), ("weight", "float64"), ("effort", "int64"),
           ("steps", "int64"), ("chain", "int64"), ("trial", "int64"), ("guessing", "int64"),
           ("rows", "int64"), ("cols", "int64"), ("cells", "int64"), ("rater", "string"),
-          ("seconds", "float64"), ("error", "string"))
+          ("seconds", "float64"), ("error", "string"), ("rules", "map"))
+
+
+def _arrow_type(pa, kind: str):
+    # a rated puzzle's technique counts: rule id -> steps (a Parquet map column)
+    return pa.map_(pa.string(), pa.int64()) if kind == "map" else getattr(pa, kind)()
 
 
 def write_parquet(journal: Path, target: Path, batch: int = 65536) -> None:
@@ -152,7 +157,7 @@ def write_parquet(journal: Path, target: Path, batch: int = 65536) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = pa.schema([(name, getattr(pa, kind)()) for name, kind in SCHEMA])
+    schema = pa.schema([(name, _arrow_type(pa, kind)) for name, kind in SCHEMA])
     from ...puzzle.fileio import temp_name
 
     # the rename replaces a link named --out, and leaves the file it pointed to be
@@ -163,7 +168,8 @@ def write_parquet(journal: Path, target: Path, batch: int = 65536) -> None:
         for line in fh:
             row = json.loads(line)
             for name, values in cols.items():
-                values.append(row.get(name))
+                v = row.get(name)
+                values.append(list(v.items()) if isinstance(v, dict) else v)
             n += 1
             if n == batch:
                 writer.write_table(pa.table(cols, schema=schema))

@@ -118,7 +118,8 @@ def _blank(task) -> dict:
             "level": None, "hardest_rule": None, "max_weight": None, "score": None,
             "steps": None, "chain": None, "trial": None, "guessing": None, "rows": None,
             "cols": None, "cells": None, "rater": RATER_VERSION, "seconds": None,
-            "error": None, "message": "", "rating": None, "effort": None, "why": None}
+            "error": None, "message": "", "rating": None, "effort": None, "why": None,
+            "rules": None}
 
 
 def _why(status: str, message: str, timeout: float | None) -> str | None:
@@ -169,7 +170,7 @@ def rate_one(settings: tuple, task) -> dict:
             level=r.level, max_weight=round(r.max_weight, 3),
             hardest_rule=hardest.rule if hardest else None, score=r.score, steps=r.steps,
             chain=r.max_chain, trial=r.trial, guessing=r.guessing, effort=r.effort,
-            why=r.why())
+            why=r.why(), rules=dict(r.rules))
     return row
 
 
@@ -204,7 +205,7 @@ def out_row(row: dict, timing: bool = True, options: str = "") -> dict:
             "trial": row["trial"], "guessing": row["guessing"], "rows": row["rows"],
             "cols": row["cols"], "cells": row["cells"], "rater": row["rater"],
             "seconds": row["seconds"] if timing else None, "error": row["error"],
-            "score": row["score"], "why": row["why"],
+            "score": row["score"], "why": row["why"], "rules": row["rules"],
             **({"options": options} if options else {})}
 
 

@@ -41,6 +41,11 @@ def add_parser(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_rule_args(p, timeout=False)
     p.add_argument("--json", action="store_true", help="print the ladder as JSON")
+    p.add_argument("--pages", metavar="DIR", help="write a page per technique (with a worked, "
+                   "proved example), and index.html, into DIR (docs/user-guide.md)")
+    p.add_argument("--force", action="store_true", help="with --pages: write over old pages")
+    p.add_argument("--seconds", type=float, default=120.0, metavar="S", help="with --pages: "
+                   "time to generate an example no stored puzzle has, per rule (default 120)")
     acts = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
     t = acts.add_parser(
         "test", help="check a rule file's deductions against known solutions",
@@ -226,6 +231,26 @@ def _exit(report) -> int:
 
 
 def run(args) -> int:
+    if args.pages:
+        return _pages(args)
     if args.action == "test":
         return _test(args)
     return _list(args)
+
+
+def _pages(args) -> int:
+    """``rules --pages DIR``: the technique pages (exit 1 when a page has no example)."""
+    import sys
+
+    from ...api import technique_pages
+    from ...errors import DeducerError
+
+    if args.action is not None or args.json:
+        raise DeducerError("--pages goes without an action and without --json")
+    made = technique_pages(args.pages, args.rules, disable=args.disable, force=args.force,
+                           seconds=args.seconds, progress=lambda m: print(
+                               f"deducer: {m}", file=sys.stderr) if sys.stderr.isatty() else None)
+    for rid, why in made.missing.items():
+        print(f"deducer: no example for {rid}: {why}", file=sys.stderr)
+    emit(f"wrote {len(made.files)} files to {made.directory}\n")
+    return EXIT_NO_SOLUTION if made.missing else EXIT_OK

@@ -42,6 +42,8 @@ Endpoints (all JSON):
 ``POST /api/generate``     ``{size, level?, seed?}``: a new puzzle with one solution
 ``POST /api/check``        ``{puzzle}``: entries / pencil marks that fit no solution
 ``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
+``POST /api/allsteps``     ``{puzzle}``: every deduction open at the position, simplest first
+                           (``deducer hint --all``), each with the cells and runs to highlight
 ``POST /api/why``          ``{puzzle, cell, digit, must?}``: why the digit cannot go in the cell
                            (``must``: why it must), the steps that lead there (``deducer why``)
 ``POST /api/whatif``       ``{puzzle, cell, digit}``: what follows from the digit in the cell, as
@@ -91,7 +93,8 @@ THREADS = 6  # worker threads: requests at once (the page sends one at a time)
 #: for the page's quick requests, and one more long one is answered 503 "busy" at once
 HEAVY = 4
 HEAVY_PATHS = frozenset({"/api/hint", "/api/solve", "/api/check", "/api/generate",
-                         "/api/create", "/api/candidates", "/api/why", "/api/whatif"})
+                         "/api/create", "/api/candidates", "/api/why", "/api/whatif",
+                         "/api/allsteps"})
 _TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
 TIMEOUT = 20.0  # seconds for one solve / check / hint
 GENERATE_TIMEOUT = 60.0  # seconds for one new puzzle
@@ -709,6 +712,22 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         }
         if apply:
             out["edits"] = _hint_edits(p, h)
+        return jsonify(out)
+
+    @app.post("/api/allsteps")
+    def api_allsteps():
+        from ... import api
+
+        p = _puzzle(_body())
+        res = api.all_steps(p, timeout=TIMEOUT)
+        out = res.to_json()
+        by_name = {r.name: r for r in p.runs}
+        # what each step looks at, as a hint's highlight
+        out["highlights"] = [{
+            "cells": _cells(s.cells),
+            "runs": [{"name": n, "cells": _cells(by_name[n].coords),
+                      "clue": list(at) if (at := by_name[n].clue_at) else None}
+                     for n in s.runs if n in by_name]} for s in res.steps]
         return jsonify(out)
 
     @app.post("/api/why")
