@@ -115,7 +115,7 @@ def source_key() -> str:
 def rounds_walk(puzzle, rules=None, timeout: float | None = TIMEOUT) -> dict:
     """The rounds order (see the module's docstring): for each cell the round that places
     it and the round in which it is down to one candidate, and the rounds' count."""
-    from deducer.engine import registry
+    from deducer.engine import kernel, registry
     from deducer.engine.walk import Engine
     from deducer.puzzle.combos import POP
 
@@ -138,13 +138,13 @@ def rounds_walk(puzzle, rules=None, timeout: float | None = TIMEOUT) -> dict:
             dirty = eng.dirty[rule.id]
             for rid in sorted(dirty):
                 for ded in rule.call(eng.view, rid) or ():
-                    if eng._effect(rule, ded) is not None:
+                    if kernel.effect(eng.state, rule, ded) is not None:
                         found.append((rule, ded))
             dirty.clear()  # every deduction found is made below; a change marks runs again
         steps = []
         if found:
             for rule, ded in found:
-                effect = eng._effect(rule, ded)  # on the board as the round left it so far
+                effect = kernel.effect(eng.state, rule, ded)  # on the board as the round left it so far
                 if effect is not None:
                     steps.append(eng._apply(rule, ded, effect, 0))
         else:
