@@ -18,7 +18,7 @@ import pytest
 
 from deducer.engine import registry
 from deducer.engine.rating import chain_length, rate_steps
-from deducer.engine.walk import Engine, explain
+from deducer.engine.walk import Engine, WalkOptions, explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import combos
 from tests.support import corpus
@@ -250,16 +250,16 @@ def test_a_walks_work_budget_ends_it_as_a_deadline_would():
     free = Engine(p, rules)
     assert free.run() == SOLVED
     assert any(s.rule in CHAIN_RULES for s in free.steps) and free.context.spent > 0
-    large = Engine(p, rules, work=10 * free.context.spent)
+    large = Engine(p, rules, WalkOptions(work=10 * free.context.spent))
     assert large.run() == SOLVED and [s.to_json() for s in large.steps] == \
         [s.to_json() for s in free.steps]
     runs = []
     for _ in range(2):
-        eng = Engine(p, rules, work=free.context.spent // 2)
+        eng = Engine(p, rules, WalkOptions(work=free.context.spent // 2))
         assert eng.run() == TIMEOUT
         runs.append((len(eng.steps), eng.context.spent, eng.state.masks))
     assert runs[0] == runs[1] and runs[0][0] < len(free.steps)
-    tiny = Engine(p, rules, work=1)
+    tiny = Engine(p, rules, WalkOptions(work=1))
     assert tiny.run() == TIMEOUT and not any(s.rule in CHAIN_RULES for s in tiny.steps)
 
 
@@ -526,7 +526,7 @@ def test_a_finished_walk_leaves_nothing_behind():
 
     from deducer.engine.walk import Engine
 
-    eng = Engine(formats.load("puzzles/deducer-trial.txt"), registry.load(), lean=True)
+    eng = Engine(formats.load("puzzles/deducer-trial.txt"), registry.load(), WalkOptions(lean=True))
     eng.run()
     assert eng.context.caches["chains.whips"]
     gone = weakref.ref(eng.context)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from deducer.engine import kernel, registry
-from deducer.engine.walk import SOLVED, Engine
+from deducer.engine.walk import SOLVED, Engine, WalkOptions
 from deducer.puzzle import formats
 from deducer.rules import chains
 from deducer.rules import regions as region_rules
@@ -153,7 +153,7 @@ def test_a_resumed_walk_stops_only_where_nothing_is_left(tiles, cap):
 
     p = grids.tiled(formats.load(PUZZLES / "deducer-trial.txt"), tiles, tiles)
     ladder = [r for r in RULES if r.weight <= cap]
-    first = Engine(p, ladder, lean=True)
+    first = Engine(p, ladder, WalkOptions(lean=True))
     assert first.run() == "stalled"  # a trial puzzle: the ladder runs dry
     lay = first.state.layout
     placed = [i for i, done in enumerate(first.state.placed) if done]
@@ -161,9 +161,9 @@ def test_a_resumed_walk_stops_only_where_nothing_is_left(tiles, cap):
         runs = set(lay.cell_runs[i])
         cells = {j for rid in runs for j in lay.run_cells[rid]}
         state = first.state.reopened(p, cells, runs)  # as a changed clue would
-        resumed = Engine(p, ladder, lean=True, state=state, dirty=first.dirty)
+        resumed = Engine(p, ladder, WalkOptions(lean=True), state=state, dirty=first.dirty)
         resumed.touched(cells, runs)
         resumed.run()
         end = State(p, resumed.state.masks[:], resumed.state.live[:])
         end.placed = resumed.state.placed[:]
-        assert Engine(p, ladder, lean=True, state=end).step() is None
+        assert Engine(p, ladder, WalkOptions(lean=True), state=end).step() is None

@@ -233,13 +233,13 @@ def test_lean_steps_are_the_full_walkthroughs_steps():
     and so the rating must be exactly the full walkthrough's."""
     from deducer.engine import registry
     from deducer.engine.rating import chain_length, rate_steps
-    from deducer.engine.walk import Engine, explain
+    from deducer.engine.walk import Engine, WalkOptions, explain
 
     rules = registry.load()
     chains = 0
     for draft in _drafts(4, size=12):
         full = explain(draft.puzzle(), rules)
-        eng = Engine(draft.puzzle(), rules, lean=True)
+        eng = Engine(draft.puzzle(), rules, WalkOptions(lean=True))
         assert eng.run() == full.status == "solved"
         assert _moves(eng.steps) == _moves(full.steps)
         assert [s.chain for s in full.steps] == [chain_length(s) for s in full.steps]
@@ -285,13 +285,13 @@ def test_a_finished_cut_down_walk_is_the_walkthrough(level):
 
 def test_an_over_weight_step_stops_the_walk():
     from deducer.engine import registry
-    from deducer.engine.walk import OVER, Engine, explain
+    from deducer.engine.walk import OVER, Engine, WalkOptions, explain
 
     rules = registry.load()
     for draft in _drafts(3):
         full = explain(draft.puzzle(), rules)
         top = full.rating.max_weight
-        eng = Engine(draft.puzzle(), rules, lean=True, stop_above=top - 0.01)
+        eng = Engine(draft.puzzle(), rules, WalkOptions(lean=True, stop_above=top - 0.01))
         assert eng.run() == OVER
         assert eng.steps[-1].weight == top
         assert all(s.weight < top for s in eng.steps[:-1])

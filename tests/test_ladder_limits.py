@@ -15,7 +15,7 @@ from test_rules import AREA, FOUR, line
 
 from deducer.engine import registry
 from deducer.engine.state import Context, State, View
-from deducer.engine.walk import Engine, explain
+from deducer.engine.walk import Engine, WalkOptions, explain
 from deducer.puzzle import formats
 from deducer.render import get
 from deducer.render.walk import easy_weight, groups
@@ -100,7 +100,7 @@ def test_a_tiny_chain_search_budget_finds_another_chain_or_none(tmp_path):
         pass
     first = walk.steps[-1]
     assert first.rule == "forcing-chain"
-    before = Engine(p, rules, max_steps=first.n - 1)
+    before = Engine(p, rules, WalkOptions(max_steps=first.n - 1))
     before.run()
     assert found(core("forcing-chain"), before.view)
     assert found(changed(tmp_path, "forcing-chain", search_nodes=1), before.view) == []

@@ -87,7 +87,7 @@ def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
     """Every deduction ``rules`` (None: the core ladder) find at the position of
     ``puzzle``, simplest first (see the module docstring)."""
     from ..engine import registry
-    from ..engine.walk import Engine
+    from ..engine.walk import Engine, WalkOptions
     from .hints import TIMED_OUT, _capital, _several
 
     if rules is None:
@@ -104,7 +104,7 @@ def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
     if verdict.status == "conflict":
         return AllSteps("conflict", text=_capital(verdict.message) + ".")
     asked = [r for r in rules if r.kind not in LEFT_OUT]
-    eng = Engine(puzzle, rules, use_entries=True, deadline=deadline)
+    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
     out = AllSteps("steps", several=bool(warning), rules=[r.id for r in asked])
     if not eng.open_count:
         out.kind, out.text = "solved", "The grid is complete and correct."

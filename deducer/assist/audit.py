@@ -86,7 +86,7 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
     from ..puzzle.combos import BIT, fmt_combo, mask_of
 
     label = out.label
-    eng = Engine(puzzle, rules, use_entries=True)
+    eng = Engine(puzzle, rules)
     replay = Replay(puzzle, use_entries=True)
     deadline = None if timeout is None else time.perf_counter() + timeout
     name = puzzle.whites

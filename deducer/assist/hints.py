@@ -189,7 +189,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
     """The next thing the player should do with ``puzzle`` (its entries and marks)."""
     from ..engine import registry
     from ..engine.sentences import differences
-    from ..engine.walk import Engine
+    from ..engine.walk import Engine, WalkOptions
 
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
@@ -220,7 +220,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
                        warning)
     if verdict.status == "conflict":
         return _simple("conflict", level, _capital(verdict.message) + ".")
-    eng = Engine(puzzle, rules, use_entries=True, deadline=deadline)
+    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
     skipped = 0
     reasoning: list = []  # (step, deduction, effect) of steps the player cannot see
     while True:

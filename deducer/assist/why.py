@@ -227,10 +227,10 @@ def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
     first, :data:`TIMEOUT` if the time runs out),
     and a shortcut: the steps before the first state where a rule on the cell's own runs
     takes the digit out at once, that step last (None if none is found first)."""
-    from ..engine.walk import Engine
+    from ..engine.walk import Engine, WalkOptions
 
     deadline = None if timeout is None else time.perf_counter() + timeout
-    eng = Engine(puzzle, rules, use_entries=True, deadline=deadline)
+    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
     if _reached(eng.state.masks, i, digit, must):
         return [], None
     shortcut = None
@@ -280,7 +280,7 @@ def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):
                     continue
                 # applied at once, in a copy: a proof built late reads the view it was
                 # found in, which must not have moved on
-                fork = Engine(puzzle, rules, use_entries=True, state=eng.state.copy())
+                fork = Engine(puzzle, rules, state=eng.state.copy())
                 return fork._apply(rule, ded, effect, 0)
     return None
 
@@ -421,7 +421,7 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
         return kept
     run_id = {run.name: k for k, run in enumerate(puzzle.runs)}
     index = puzzle.index
-    eng = Engine(puzzle, rules, use_entries=True)
+    eng = Engine(puzzle, rules)
     out = []
     for step in kept:
         rule = by_id[step.rule]

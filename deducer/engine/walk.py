@@ -163,35 +163,43 @@ class Explanation:
         return obj
 
 
+@dataclass(frozen=True)
+class WalkOptions:
+    """How one walk runs (everything but the puzzle, the ladder and where it resumes)."""
+
+    #: start from the player's entries as well as the givens
+    use_entries: bool = True
+    #: ``time.perf_counter()`` value at which the walk ends as TIMEOUT
+    deadline: float | None = None
+    #: steps after which the walk ends as STALLED (a walkthrough cut short)
+    max_steps: int | None = None
+    #: steps for rating only (no sentences, no proofs in JSON, no count of open easy
+    #: moves), for the generator, which rates hundreds of drafts and shows none of them
+    lean: bool = False
+    #: end as OVER at the first step that weighs more (the generator's early exit)
+    stop_above: float | None = None
+    #: units the expensive rules may spend (Context.spend) before the walk ends as
+    #: TIMEOUT, as at the deadline, but at the same point on any machine
+    work: int | None = None
+
+
 class Engine:
     """Runs a ladder of rules over a state until solved, stuck or broken."""
 
-    def __init__(self, puzzle: Puzzle, rules: list[Rule], *, use_entries: bool = True,
-                 deadline: float | None = None, max_steps: int | None = None,
-                 state: State | None = None, lean: bool = False,
-                 stop_above: float | None = None, work: int | None = None,
-                 dirty: dict[str, set[int]] | None = None):
+    def __init__(self, puzzle: Puzzle, rules: list[Rule], options: WalkOptions = WalkOptions(),
+                 *, state: State | None = None, dirty: dict[str, set[int]] | None = None):
         self.puzzle = puzzle
-        # lean: steps for rating only (no sentences, no proofs in JSON, no count of open
-        # easy moves), for the generator, which rates hundreds of drafts and shows none
-        # of their walkthroughs
-        self.lean = lean
-        self.stop_above = stop_above
+        self.options = options
         self.rules = rules
-        self.use_entries = use_entries
-        # ``work``: units the expensive rules may spend (Context.spend) before the walk
-        # ends as TIMEOUT, as at the deadline, but at the same point on any machine
-        self.context = Context(puzzle, deadline, work)
+        self.context = Context(puzzle, options.deadline, options.work)
         self.context.rules = rules
         if state is None:
-            state = State(puzzle, puzzle.initial_masks(with_entries=use_entries))
+            state = State(puzzle, puzzle.initial_masks(with_entries=options.use_entries))
         self.state = state
         #: what each step changes, for rules that track the grid
         self.journal: list[int] = []
         state.journal = self.journal
         self.view = View(self.state, self.context)
-        self.deadline = deadline
-        self.max_steps = max_steps
         self.steps: list[Step] = []
         nruns = len(puzzle.runs)
         # ``dirty``: where a walk of the same ladder left off, the runs each run rule must
@@ -232,7 +240,7 @@ class Engine:
                 return SOLVED
             if self.context.stopped():  # the deadline or the work budget
                 return TIMEOUT
-            if self.max_steps is not None and len(self.steps) >= self.max_steps:
+            if self.options.max_steps is not None and len(self.steps) >= self.options.max_steps:
                 return STALLED
             step = self.step()
             if step is None:
@@ -240,7 +248,8 @@ class Engine:
                 if self.context.stopped():
                     return TIMEOUT
                 return STALLED
-            if self.stop_above is not None and step.weight > self.stop_above + 1e-9:
+            cap = self.options.stop_above
+            if cap is not None and step.weight > cap + 1e-9:
                 return OVER
 
     def _late(self) -> bool:
@@ -251,7 +260,7 @@ class Engine:
 
     def step(self) -> Step | None:
         """Find and apply the next deduction of the simplest rule that has one."""
-        available = 0 if self.lean else self._count_available()
+        available = 0 if self.options.lean else self._count_available()
         found = self.next_deduction()
         if found is None:
             return None
@@ -281,7 +290,7 @@ class Engine:
     def preview(self, rule: Rule, ded: Deduction, effect: Effect, available: int = 0) -> Step:
         """The step ``ded`` would be if it were made next, as the walk would log it
         (sentence, effect, proof), made on a copy of the grid: this engine is unchanged."""
-        twin = Engine(self.puzzle, self.rules, use_entries=self.use_entries,
+        twin = Engine(self.puzzle, self.rules, WalkOptions(use_entries=self.options.use_entries),
                       state=self.state.copy())
         twin.steps = list(self.steps)  # the step's number follows this walk's
         return twin._apply(rule, ded, effect, available)
@@ -331,7 +340,7 @@ class Engine:
     def _apply(self, rule: Rule, ded: Deduction, effect: Effect, available: int) -> Step:
         masks = self.state.masks
         self._check_possible(rule, effect)
-        if callable(ded.proof) and self.lean:
+        if callable(ded.proof) and self.options.lean:
             # a proof built late is for showing (see Deduction.proof), and a lean walk
             # shows nothing: region sums' proofs, trimmed by a local search, were a fifth
             # of the generator's rating walks
@@ -355,7 +364,7 @@ class Engine:
             (self.puzzle.runs[rid].name, [View.combo(c) for c in cs])
             for rid, cs in drop
         ]
-        if self.lean:
+        if self.options.lean:
             text = ""
         else:
             effect_sentence = effect_text(self.view, place, dict(effect.elim), dict(drop))
@@ -373,7 +382,7 @@ class Engine:
             score=rule.score_of(ded),
             available=available,
             combos_removed=combos_removed,
-            proof=None if proof is None or self.lean else proof_json(self.puzzle, proof),
+            proof=None if proof is None or self.options.lean else proof_json(self.puzzle, proof),
             chain=_chain_links(proof),
             chain_kind=getattr(proof, "kind", "") or "",
         )
@@ -457,7 +466,7 @@ class Engine:
 
         if solve(self.puzzle, max_solutions=1).solutions:
             # an earlier false step (a user rule's) is the cause more often than this one
-            _blame_false_step(self.puzzle, self.steps, self.rules, self.use_entries,
+            _blame_false_step(self.puzzle, self.steps, self.rules, self.options.use_entries,
                               last_resort=False)
             raise RuleError(f"rule {rule.id!r} made an impossible deduction: {bad}, yet the "
                             "puzzle has a solution", path=rule.source)
@@ -506,7 +515,8 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     several = _several_solutions(puzzle, use_entries, None if timeout is None else timeout / 4)
     if several is not None:
         return several
-    eng = Engine(puzzle, rules, use_entries=use_entries, deadline=deadline, max_steps=max_steps)
+    eng = Engine(puzzle, rules, WalkOptions(use_entries=use_entries, deadline=deadline,
+                                            max_steps=max_steps))
     status = eng.run()
     masks = eng.state.masks
     message = ""

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.walk import Engine, Step
+from ..engine.walk import Engine, Step, WalkOptions
 from ..errors import DeducerError
 from ..puzzle.model import Puzzle
 
@@ -80,7 +80,7 @@ def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
     made a step or the walk ends; for each rule that did, the steps up to and including
     its first. Cheap rules first means the walk stops as soon as the last one shows."""
     todo = set(ids)
-    eng = Engine(puzzle, rules, use_entries=True, deadline=deadline)
+    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
     found: dict[str, list[Step]] = {}
     while todo and eng.open_count:
         step = eng.step()
