@@ -47,6 +47,10 @@ class Renderer:
         """A hint (``deducer hint``): the tier asked for, or the mistakes to fix first."""
         raise DeducerError(f"the {self.name} renderer cannot show hints")
 
+    def all_steps(self, puzzle, found) -> str:
+        """Every deduction open at a position, simplest first (``deducer hint --all``)."""
+        raise DeducerError(f"the {self.name} renderer cannot show lists of open steps")
+
     def why(self, puzzle, answer) -> str:
         """Why a digit cannot (or must) go in a cell (``deducer why``)."""
         raise DeducerError(f"the {self.name} renderer cannot show why answers")

@@ -49,6 +49,9 @@ class JsonRenderer(Renderer):
     def hint(self, puzzle, hint) -> str:
         return dumps(hint.to_json())
 
+    def all_steps(self, puzzle, found) -> str:
+        return dumps(found.to_json())
+
     def why(self, puzzle, answer) -> str:
         return dumps(answer.to_json())
 

@@ -355,6 +355,11 @@ class TextRenderer(Renderer):
     def hint(self, puzzle, hint) -> str:
         return hint.text + "\n"
 
+    def all_steps(self, puzzle, found) -> str:
+        from .allsteps import all_steps_text
+
+        return all_steps_text(puzzle, found)
+
     def why(self, puzzle, answer) -> str:
         return answer.text + "\n"
 

@@ -61,11 +61,9 @@ def run(args) -> int:
     rules = load_rules(args)
     if args.all:
         from ...api import all_steps
-        from ...render.allsteps import all_steps_text
-        from ...render.jsonout import dumps as json_dumps
 
         found = all_steps(puzzle, rules, timeout=args.timeout)
-        emit(json_dumps(found.to_json()) if args.json else all_steps_text(puzzle, found))
+        emit(get("json" if args.json else "text").all_steps(puzzle, found))
         return {"mistake": EXIT_NO_SOLUTION, "conflict": EXIT_NO_SOLUTION,
                 "unsolvable": EXIT_NO_SOLUTION, "timeout": EXIT_UNDECIDED}.get(found.kind,
                                                                               EXIT_OK)
