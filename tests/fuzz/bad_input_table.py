@@ -344,10 +344,17 @@ Limits: a puzzle or rule file is at most 4 MiB (checked before reading; no more 
 read), and so is a line of standard input (`rate -`: a longer line is a row saying so, and
 the reading stops there); a grid at most 200x200 squares with at most 20000 runs; `solve`
 enumerates at most `--max-solutions` solutions (default 2) and `--timeout` bounds `solve`,
-`explain`, `hint`, `check`, `render`, each puzzle of `rate` and of `rules test`, and the API
-calls that take a timeout, stopping within a second of it whatever a rule does, with what
-was found so far (a stopped `solve` reports its solutions with `"complete": false`, a
-stopped `hint` says so and exits 4, a stopped `rate` keeps the rows written). `--jobs` is
+`explain`, `hint`, `why`, `check`, `render`, each puzzle of `rate` and of `rules test`, and
+the API calls that take a timeout, counted from the command's start (reading the puzzle,
+format detection included, uses it up: the work gets what is left), stopping with what was
+found so far: a stopped `solve` prints its solutions with `"complete": false`, `explain
+--json` the walkthrough so far with `"status": "timeout"`, `hint` "No hint within the time
+limit", `why` and `check` what is left undecided, each with exit 4 (a stopped `rate` keeps
+the rows written). Should the work not stop by itself (a user rule that loops), a backstop
+ends it 0.7 s of its CPU time past the limit (10 s of wall time at most), with exit 4 and one
+line, `deducer: stopped: ...`; once the answer is in hand the backstop waits for it to be
+printed. On an idle machine the answer comes within a second of the limit; `python
+benchmarks/timeout_matrix.py` measures how far past it on a loaded one. `--jobs` is
 capped at 4 workers a core (with a message), and a batch never starts more workers than it
 has puzzles; `generate --count` is at most 1000000.
 

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
+from ..cli import (
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    add_puzzle_args,
+    answer_in_hand,
+    emit,
+    read_puzzle,
+    time_left,
+)
 
 
 def add_parser(sub) -> None:
@@ -35,8 +44,9 @@ def run(args) -> int:
     if args.timeout is not None and not args.timeout > 0:
         raise DeducerError("--timeout must be a positive number of seconds")
     puzzle = read_puzzle(args)
-    res = check(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
+    res = check(puzzle, max_solutions=args.max_solutions, timeout=time_left(),
                 pencil=not args.no_pencil)
+    answer_in_hand()
     emit(get("json" if args.json else "text").check(puzzle, res))
     if res.status == CheckStatus.OK:
         return EXIT_OK

@@ -8,11 +8,13 @@ from ..cli import (
     EXIT_UNDECIDED,
     add_color_arg,
     add_puzzle_args,
+    answer_in_hand,
     emit,
     is_url,
     not_over_a_puzzle,
     read_puzzle,
     screen_renderer,
+    time_left,
 )
 
 
@@ -110,7 +112,8 @@ def run(args) -> int:
     # every output checked before the work, and before writing any
     outputs = {"--markdown": args.markdown, "--html": args.html}
     check_outputs(outputs, force=args.force, inputs=[args.puzzle], guard=not_over_a_puzzle)
-    exp = explain(puzzle, rules, timeout=args.timeout, max_steps=args.max_steps)
+    exp = explain(puzzle, rules, timeout=time_left(), max_steps=args.max_steps)
+    answer_in_hand()
     titled = puzzle
     if puzzle.name is None and args.puzzle != "-" and not is_url(args.puzzle):
         titled = dataclasses.replace(puzzle, name=Path(args.puzzle).name)

@@ -8,9 +8,11 @@ from ..cli import (
     EXIT_UNDECIDED,
     add_color_arg,
     add_puzzle_args,
+    answer_in_hand,
     emit,
     read_puzzle,
     screen_renderer,
+    time_left,
 )
 
 
@@ -48,8 +50,9 @@ def run(args) -> int:
     # many solutions asked of a medium that writes them one at a time: spooled (a byte a
     # cell), never all in memory as lists, nor as one string
     streamed = args.max_solutions > STREAM_FROM and renderer.name in ("json", "text")
-    result = solve(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
+    result = solve(puzzle, max_solutions=args.max_solutions, timeout=time_left(),
                    use_entries=not args.ignore_entries, spool=streamed, blame_entries=True)
+    answer_in_hand()
     if streamed:
         import sys
 

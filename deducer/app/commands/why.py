@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import re
 
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
+from ..cli import (
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    add_puzzle_args,
+    answer_in_hand,
+    emit,
+    read_puzzle,
+    time_left,
+)
 from .explain import add_rule_args, check_timeout, load_rules
 
 HELP = """\
@@ -64,9 +73,10 @@ def run(args) -> int:
 
     try:
         answer = why(puzzle, cell, int(args.digit), must=args.must, rules=rules,
-                     timeout=args.timeout)
+                     timeout=time_left())
     except PuzzleError as e:  # a cell of the grid that is not white: name the file
         raise e.located(args.puzzle) if args.puzzle != "-" else e from None
+    answer_in_hand()
     emit(get("json" if args.json else "text").why(puzzle, answer))
     if answer.kind == "explained":
         return EXIT_OK

@@ -1,0 +1,238 @@
+"""Hostile input, round three: time limits that deliver their answer on big grids and loaded
+machines, readers that stay linear, digits that are ASCII, a full disk, chains with a cap.
+
+Tests that start processes bound their time in CPU time or with slack scaled to the
+machine (tests/support/timing.py); inputs are small or built in the test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from deducer.app.cli import main
+from tests.fuzz.bad_input_table import islands_text
+from tests.support.timing import cpu_of_this_process
+
+ROOT = Path(__file__).resolve().parents[1]
+FOUR = "\\|5\\|16\\\n\\| | \n\\12| | \n"  # unique, 4 cells
+
+
+def cli(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def env() -> dict:
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                DEDUCER_DEBUG="")
+
+
+def deducer(*argv, cwd=None, timeout=120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "deducer", *map(str, argv)], cwd=cwd,
+                          env=env(), capture_output=True, text=True, timeout=timeout)
+
+
+def no_traceback(err: str) -> None:
+    assert "Traceback" not in err and "internal error" not in err, err
+
+
+# ------------------------------------------------------------ 1. timeouts keep their answer
+@pytest.mark.parametrize("command, argv, target", [
+    ("solve", ["--json"], "deducer.api.solve"),
+    ("explain", ["--json"], "deducer.api.explain"),
+    ("hint", [], "deducer.api.hint"),
+    ("check", [], "deducer.api.check"),
+    ("why", ["r2c2", "1"], "deducer.api.why"),
+])
+def test_the_api_gets_the_time_loading_left(command, argv, target, tmp_path, capsys,
+                                            monkeypatch):
+    """--timeout counts from the command's start: the API is given what reading the puzzle
+    left, so its stop and the backstop's fall on the same clock."""
+    import importlib
+
+    from deducer.puzzle import formats
+
+    path = tmp_path / "four.txt"
+    path.write_text(FOUR, encoding="utf-8")
+    real_load = formats.load
+
+    def slow_load(*a, **k):  # a big grid takes a while to read
+        time.sleep(0.6)
+        return real_load(*a, **k)
+
+    monkeypatch.setattr(formats, "load", slow_load)
+    module, name = target.rsplit(".", 1)
+    real = getattr(importlib.import_module(module), name)
+    given: list = []
+
+    def spy(*a, **k):
+        given.append(k["timeout"])
+        return real(*a, **k)
+
+    monkeypatch.setattr(importlib.import_module(module), name, spy)
+    code, out, err = cli(capsys, command, path, *argv, "--timeout", "5")
+    no_traceback(err)
+    assert given and given[0] <= 5 - 0.6, given
+
+
+def test_solve_combines_thousands_of_islands_in_linear_time():
+    """6600 two-way islands: combining them recomputed a product over every island for
+    each one, with no look at the clock (5 s of CPU time here, 40 s under a profiler)."""
+    from deducer import api
+    from deducer.puzzle import formats
+
+    puzzle = formats.loads(islands_text(200, 200))
+    with cpu_of_this_process() as used:
+        r = api.solve(puzzle, max_solutions=2)
+    assert len(r.solutions) == 2 and not r.complete
+    assert used() < 2.5, used()  # CPU time: about 0.5 s
+
+
+def test_a_big_grid_answers_with_what_it_found(tmp_path):
+    """The promise of docs/bad-input.md on a 200x200 grid: a solve cut short prints its
+    solutions with "complete": false, never only the backstop's line."""
+    (tmp_path / "islands.txt").write_text(islands_text(200, 200), encoding="utf-8")
+    r = deducer("solve", "islands.txt", "--json", "--max-solutions", "100000", "--timeout",
+                "1", cwd=tmp_path)
+    no_traceback(r.stderr)
+    assert r.returncode in (0, 4), r.stderr
+    data = json.loads(r.stdout)
+    assert data["complete"] is False and data["timed_out"] is True
+
+
+def _run_patched(tmp_path: Path, patch: str, *argv) -> subprocess.CompletedProcess:
+    """``deducer ARGV`` as the program (the backstop armed), after running ``patch``."""
+    script = tmp_path / "patched.py"
+    script.write_text(textwrap.dedent(patch) + textwrap.dedent("""
+        import sys
+        from deducer.app.cli import main
+        sys.argv = ["deducer", *sys.argv[1:]]
+        sys.exit(main())
+        """), encoding="utf-8")
+    return subprocess.run([sys.executable, str(script), *map(str, argv)], cwd=tmp_path,
+                          env=env(), capture_output=True, text=True, timeout=120)
+
+
+def test_the_backstop_waits_for_the_answer_to_be_printed(tmp_path):
+    """Once the API has answered, printing the answer (deducer's renderers, no rule) is not
+    cut short by the backstop, however close to the limit the answer came."""
+    (tmp_path / "four.txt").write_text(FOUR, encoding="utf-8")
+    r = _run_patched(tmp_path, """
+        import time
+        from deducer.render import jsonout
+        real = jsonout.RENDERER.solve
+
+        def slow(*a, **k):  # a big answer takes a while to print
+            cpu = time.process_time()
+            while time.process_time() - cpu < 1.5:
+                pass
+            return real(*a, **k)
+
+        jsonout.RENDERER.solve = slow
+        """, "solve", "four.txt", "--json", "--timeout", "0.3")
+    no_traceback(r.stderr)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["status"] == "unique"
+
+
+def test_the_backstop_grace_is_cpu_time(tmp_path):
+    """A loaded machine stretches the command's own stop past the limit in wall time, not
+    in CPU time; the backstop's grace is counted in CPU time, so it does not fire before
+    the command could stop by itself (here a rule that waits 1.5 s without using the CPU,
+    as a process the machine does not run)."""
+    (tmp_path / "four.txt").write_text(FOUR, encoding="utf-8")
+    (tmp_path / "slow.py").write_text(textwrap.dedent("""
+        import time
+        from deducer.rules import rule
+
+        @rule
+        def slow(view):
+            time.sleep(1.5)
+            return
+            yield
+        """), encoding="utf-8")
+    (tmp_path / "slow.yaml").write_text(
+        "rules:\n  - {id: slow, name: Slow, priority: 1, weight: 1, score: 1, "
+        "implementation: 'slow.py:slow', explain: '{effect}'}\n", encoding="utf-8")
+    r = deducer("explain", "four.txt", "--rules", "slow.yaml", "--json", "--timeout", "0.3",
+                cwd=tmp_path)
+    no_traceback(r.stderr)
+    assert r.returncode == 4, r.stderr
+    assert json.loads(r.stdout)["status"] == "timeout"
+
+
+def test_a_hint_found_as_the_clock_runs_out_is_given(monkeypatch):
+    """The rules found the next step just before the deadline; applying it must not ask
+    them again (past the deadline they answer nothing, and the hint broke on None)."""
+    from deducer import api
+    from deducer.engine import walk
+    from deducer.puzzle import formats
+
+    real = walk.Engine.next_deduction
+
+    def then_late(self):
+        found = real(self)
+        if found is not None and found[2].place:  # a digit to write: the hint
+            self.context.deadline = 0.0  # the clock ran out just now
+        return found
+
+    monkeypatch.setattr(walk.Engine, "next_deduction", then_late)
+    h = api.hint(formats.loads(FOUR), "full", timeout=60)
+    assert h.kind in ("timeout", "deduction"), h
+
+
+def test_rate_counts_reading_against_each_puzzles_timeout(monkeypatch):
+    """A puzzle's --timeout covers its reading (format detection included): the walk is
+    given what is left."""
+    from deducer import api
+    from deducer.app.batch import inputs
+    from deducer.app.batch.inputs import Task
+    from deducer.app.commands import rate
+
+    real_load, real_explain = inputs.load, api.explain
+    given: list = []
+
+    def slow_load(*a, **k):
+        time.sleep(0.6)
+        return real_load(*a, **k)
+
+    def spy(*a, **k):
+        given.append(k["timeout"])
+        return real_explain(*a, **k)
+
+    monkeypatch.setattr(inputs, "load", slow_load)
+    monkeypatch.setattr(api, "explain", spy)
+    row = rate.rate_one((None, (), (), 5.0, False), Task("four", text=FOUR, line=None))
+    assert row["status"] == "solved" and given and given[0] <= 5.0 - 0.6, (row, given)
+
+
+def cpu_budget(seconds: float):
+    """Fail (instead of hanging) when the body spends more than ``seconds`` of CPU time."""
+    import contextlib
+    import signal
+
+    @contextlib.contextmanager
+    def budget():
+        def over(signum, frame):
+            raise AssertionError(f"over {seconds} s of CPU time")
+
+        old = signal.signal(signal.SIGPROF, over)
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, old)
+
+    return budget()
+
+
