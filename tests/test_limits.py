@@ -215,6 +215,97 @@ def test_rate_counts_reading_against_each_puzzles_timeout(monkeypatch):
     assert row["status"] == "solved" and given and given[0] <= 5.0 - 0.6, (row, given)
 
 
+# ------------------------------------------------------------- 2-4. readers stay linear
+def test_every_reader_decides_64_kb_of_hostile_text_at_once():
+    """Every fragment of every notation, repeated over 64 KB, read by detection and by each
+    format: decided (a puzzle or one line of error) in well under 2 s of CPU time each.
+    Quadratic scans took 3 to 11 s here (janko's ``<script`` and ``begin`` pages, .dzn
+    assignments without ';'), and hours at 4 MiB (benchmarks/bench_readers.py checks
+    those)."""
+    from deducer.puzzle import formats
+    from tests.support import hostile
+
+    slow = []
+    for label, head, fragment, tail in hostile.FRAGMENTS:
+        text = hostile.text_of(head, fragment, tail, hostile.KB64)
+        for fmt in (None, *formats.names()):
+            with cpu_budget(20):
+                took, answer = hostile.timed(text, fmt)
+            if took > 2.0:
+                slow.append((round(took, 2), label, fmt or "detected", answer[:60]))
+    assert not slow, slow
+
+
+@pytest.mark.parametrize("label, head, fragment, tail, fmt", [
+    ("janko <script", "", "<script ", "", "janko"),
+    ("janko begin and blank lines", "begin\n", "\n", "", None),
+    ("dzn assignments without ';'", "", "a =\n", "", "dzn"),
+    ("dzn clue numbers", "h = 200;\nw = 200;\nv_clue = [| |];\nh_clue = [|", "1, 1, 1, 1,\n",
+     "|];\n", "dzn"),
+])
+def test_a_4_mib_hostile_file_is_decided_in_seconds(label, head, fragment, tail, fmt):
+    """The worst shapes at the size limit: decided in under 5 s of CPU time (generous: a
+    second at most here; they were hours, or never)."""
+    from tests.support import hostile
+
+    text = hostile.text_of(head, fragment, tail, hostile.MIB4)
+    with cpu_budget(30):
+        took, _ = hostile.timed(text, fmt)
+    assert took < 5.0, (label, took)
+
+
+def test_a_big_dzn_file_reads_in_linear_time():
+    """A 200x200 grid's MiniZinc data, 600 KB: every number once counted the lines before it
+    (such a file took 204 s)."""
+    from deducer.puzzle import formats
+    from tests.support.grids import tiled
+
+    block = formats.loads("\\|3\\|4\\\n\\3| | \n\\4| | \n")
+    big = tiled(block, 66, 66)  # 198x198 squares, 17424 runs
+    # a number a line, as some writers lay data out: every token counted the lines before it
+    text = formats.dumps(big, "dzn").replace(", ", ",\n  ")
+    assert len(text) > 500_000 and text.count("\n") > 100_000
+    with cpu_budget(60), cpu_of_this_process() as used:
+        back = formats.loads(text, "dzn")
+    assert back.squares == big.squares
+    assert used() < 5.0, used()
+
+
+@pytest.mark.parametrize("text", [
+    "h = 3;\nw = 3;\nh_clue = [| 2, 1, 2, {big} |];\nv_clue = [| 1, 2, 2, 3 |];\n",
+    "h = 3;\nw = 3;\nh_clue = [(row: 2, col: 1, len: 2, sum: {big})];\nv_clue = [];\n",
+    "h = {big};\nw = 3;\nh_clue = [| |];\nv_clue = [| |];\n",
+])
+def test_a_huge_number_in_dzn_is_bad_input(text, tmp_path, capsys):
+    path = tmp_path / "big.dzn"
+    path.write_text(text.format(big="7" * 5000), encoding="utf-8")
+    code, out, err = cli(capsys, "solve", path)
+    no_traceback(err)
+    assert code == 2 and err.startswith(f"deducer: error: {path}:") and \
+        len(err.strip().splitlines()) == 1, err
+    assert "5000 digits" in err and "is out of range" in err, err
+
+
+def test_a_huge_number_in_a_janko_record_is_bad_input(tmp_path, capsys):
+    path = tmp_path / "rec.jsonl"
+    path.write_text('{"puzzle": "kakuro", "problem": [["-", %s]]}\n' % ("7" * 5000),
+                    encoding="utf-8")
+    code, out, err = cli(capsys, "solve", path)
+    no_traceback(err)
+    assert code == 2 and "more than 4300 digits" in err and "sys." not in err, err
+
+
+def test_a_dzn_row_and_column_on_one_line_are_both_read():
+    """``h = 6;  w = 6;`` on one line (as the model's own comments write it): the second
+    assignment was skipped, and the file refused for want of ``w``."""
+    from deducer.puzzle import formats
+
+    text = ("h = 3;  w = 3;\ngrid_data = [| 0,0,0 | 0,1,1 | 0,1,1 |];\n"
+            "h_clue = [| 2, 1, 2, 3 | 3, 1, 2, 4 |];  v_clue = [| 1, 2, 2, 3 | 1, 3, 2, 4 |];\n")
+    p = formats.loads(text, "dzn")
+    assert (p.rows, p.cols, len(p.whites)) == (3, 3, 4)
+
+
 def cpu_budget(seconds: float):
     """Fail (instead of hanging) when the body spends more than ``seconds`` of CPU time."""
     import contextlib
