@@ -327,3 +327,59 @@ def cpu_budget(seconds: float):
     return budget()
 
 
+# ------------------------------------------------------------- 5. only ASCII digits
+K2 = ROOT / "puzzles" / "seed000-k2.j"
+
+
+@pytest.mark.parametrize("digit", ["²", "³", "¹", "⑤", "٣", "５", "0", "10", "", " 3"])
+def test_why_takes_only_an_ascii_digit(digit, capsys):
+    code, out, err = cli(capsys, "why", K2, "r4c3", digit)
+    no_traceback(err)
+    assert code == 2 and "is not a digit 1-9" in err and len(err.strip().splitlines()) == 1
+    assert out == ""
+
+
+@pytest.mark.parametrize("cell", ["r٤c3", "r4c３", "r²c3"])
+def test_why_takes_only_an_ascii_cell(cell, capsys):
+    code, out, err = cli(capsys, "why", K2, cell, "4")
+    no_traceback(err)
+    assert code == 2 and "is not a cell like r3c4" in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", K2, "--timeout", "٣"],
+    ["solve", K2, "--max-solutions", "５"],
+    ["solve", K2, "--max-solutions", "1_0"],
+    ["solve", K2, "--timeout", "nan"],
+    ["explain", K2, "--max-steps", "²"],
+    ["explain", K2, "--max-chain", "٣"],
+    ["rate", K2, "--jobs", "２"],
+    ["generate", "--size", "٨x٨", "--seed", "1"],
+    ["generate", "--size", "8x8", "--count", "１"],
+    ["generate", "--size", "8x8", "--score", "٣-6"],
+])
+def test_options_take_only_ascii_digits(argv, capsys):
+    """int() and float() read any script's digits (and '1_0', 'nan'): an option's number is
+    written in 0-9, else the command says so (exit 2)."""
+    try:
+        code, out, err = cli(capsys, *argv)
+    except SystemExit as e:  # argparse's own refusal
+        code = e.code
+        out, err = capsys.readouterr()
+    no_traceback(err)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_folder_with_a_file_named_by_a_superscript_is_rated(tmp_path, capsys):
+    """Files are sorted by the numbers in their names: '²' is a digit to str.isdigit() and
+    not to int(), and sorting crashed (exit 3)."""
+    d = tmp_path / "lib"
+    d.mkdir()
+    for name in ("²", "a²b.txt", "٣.txt", "10.txt", "9.txt"):
+        (d / name).write_text(FOUR, encoding="utf-8")
+    code, out, err = cli(capsys, "rate", d, "--csv")
+    no_traceback(err)
+    assert code == 0, err
+    files = [line.split(",")[0] for line in out.splitlines()[1:]]
+    assert [Path(f).name for f in files[:2]] == ["9.txt", "10.txt"], files
+    assert len(files) == 5

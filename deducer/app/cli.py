@@ -120,6 +120,28 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,30}\Z")
+_NUMBER = re.compile(r"-?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][-+]?[0-9]{1,3})?\Z")
+
+
+def whole(text: str) -> int:
+    """An option's whole number, in the digits 0-9 (``int`` also reads other scripts'
+    digits, ``٣`` or ``５``, and ``1_000``): an argparse ``type``."""
+    if not _WHOLE.match(text):
+        raise argparse.ArgumentTypeError(f"{printable(text)[:40]!r} is not a whole number "
+                                         "(digits 0-9)")
+    return int(text)
+
+
+def number(text: str) -> float:
+    """An option's number, like ``2`` or ``0.5``, in the digits 0-9 (``float`` also reads
+    other scripts' digits, ``nan`` and ``inf``): an argparse ``type``."""
+    if not _NUMBER.match(text):
+        raise argparse.ArgumentTypeError(f"{printable(text)[:40]!r} is not a number like 2 "
+                                         "or 0.5 (digits 0-9)")
+    return float(text)
+
+
 def add_puzzle_args(p: argparse.ArgumentParser, *, many: bool = False) -> None:
     """The arguments every command that reads puzzles shares."""
     if many:

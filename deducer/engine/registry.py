@@ -473,7 +473,7 @@ def _check_template(rule: Rule) -> None:
             raise RuleError(f"rule {rule.id!r}: explain template field {{{_short(fname)[1:-1]}}} "
                             "must be a plain name like {cell} (no index, attribute or position)",
                             path=rule.source)
-        if spec and ("{" in spec or any(len(n) > 3 for n in re.findall(r"\d+", spec))):
+        if spec and ("{" in spec or any(len(n) > 3 for n in re.findall(r"[0-9]+", spec))):
             raise RuleError(f"rule {rule.id!r}: explain template field {{{fname}}} has the "
                             f"format spec {_short(spec)}; only small widths are allowed",
                             path=rule.source)

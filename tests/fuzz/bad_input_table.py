@@ -338,7 +338,9 @@ docs/bad-input.md` regenerates this page). Exit codes: 0 done, 1 the puzzle has 
 3 internal error (a bug: please report it), 4 a `--timeout` stopped the work before anything
 was decided (for `solve`: no solution found yet, and `--json` says `"complete": false`).
 Nothing ever prints a traceback, and no input file is ever modified; output files are
-written atomically and never over an existing file without `--force`.
+written atomically and never over an existing file without `--force`. Only the ASCII digits
+0-9 are digits, wherever a number or digit is read (options, `why`'s cell and digit, clues and
+entries in every format): `²`, `٣` or a fullwidth `５` is refused with exit 2.
 
 Limits: a puzzle or rule file is at most 4 MiB (checked before reading; no more is ever
 read), and so is a line of standard input (`rate -`: a longer line is a row saying so, and

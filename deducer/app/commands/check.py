@@ -9,8 +9,10 @@ from ..cli import (
     add_puzzle_args,
     answer_in_hand,
     emit,
+    number,
     read_puzzle,
     time_left,
+    whole,
 )
 
 
@@ -25,12 +27,12 @@ def add_parser(sub) -> None:
                     "time limit left something unchecked.")
     add_puzzle_args(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--max-solutions", type=int, default=50, metavar="N",
+    p.add_argument("--max-solutions", type=whole, default=50, metavar="N",
                    help="enumerate at most N solutions (default 50); entries no solution "
                         "found agrees with are then checked one by one, so the verdict is "
                         "exact either way")
     p.add_argument("--no-pencil", action="store_true", help="check entries only")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=number, metavar="SECONDS",
                    help="give up after this long (the report says what is unchecked)")
 
 

@@ -12,9 +12,11 @@ from ..cli import (
     emit,
     is_url,
     not_over_a_puzzle,
+    number,
     read_puzzle,
     screen_renderer,
     time_left,
+    whole,
 )
 
 
@@ -26,7 +28,7 @@ def add_rule_args(p, *, timeout: bool = True) -> None:
     p.add_argument("--disable", action="append", default=[], metavar="ID",
                    help="leave the rule with this id out of the ladder (repeatable)")
     if timeout:
-        p.add_argument("--timeout", type=float, metavar="SECONDS",
+        p.add_argument("--timeout", type=number, metavar="SECONDS",
                        help="stop after this long and report how far it got")
 
 
@@ -77,8 +79,8 @@ def add_parser(sub) -> None:
                    help="overwrite existing --markdown/--html files")
     add_rule_args(p)
     add_color_arg(p)
-    p.add_argument("--max-steps", type=int, metavar="N", help="stop after N steps")
-    p.add_argument("--max-chain", type=int, metavar="N",
+    p.add_argument("--max-steps", type=whole, metavar="N", help="stop after N steps")
+    p.add_argument("--max-chain", type=whole, metavar="N",
                    help="use chains of at most N links (the chain rules' max_len); a longer "
                         "argument is left to trial, which rates Extreme")
     p.add_argument("--ignore-entries", action="store_true",

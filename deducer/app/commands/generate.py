@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from ..cli import EXIT_INTERNAL, EXIT_OK, EXIT_UNDECIDED
+from ..cli import EXIT_INTERNAL, EXIT_OK, EXIT_UNDECIDED, number, whole
 
 EXTENSIONS = {"json": "json", "puzzlink": "url"}
 #: the most puzzles one run makes (a file name has four digits or more; beyond this
@@ -36,10 +36,10 @@ def add_parser(sub) -> None:
     p.add_argument("--score", metavar="LOW-HIGH",
                    help="the rating's score range, how long and narrow the solve is "
                         "(e.g. 3-6, 5-, -4; see docs/rating.md)")
-    p.add_argument("--count", type=int, default=1, metavar="N", help="how many (default 1)")
-    p.add_argument("--seed", type=int, help="random seed (default: a random one, printed)")
+    p.add_argument("--count", type=whole, default=1, metavar="N", help="how many (default 1)")
+    p.add_argument("--seed", type=whole, help="random seed (default: a random one, printed)")
     p.add_argument("--out", metavar="DIR", help="write DIR/0001.txt, DIR/0002.txt, ...")
-    p.add_argument("--first", type=int, default=1, metavar="N",
+    p.add_argument("--first", type=whole, default=1, metavar="N",
                    help="start at puzzle N of the run (default 1), numbering the --out files "
                         "from N: a second batch in the same folder goes on after the "
                         "first, and with the same --seed makes the puzzles a longer run "
@@ -50,14 +50,14 @@ def add_parser(sub) -> None:
                    "rating, seed, solution); '-' streams to standard output")
     p.add_argument("--symmetry", choices=SYMMETRIES, default="rot180",
                    help="of the black squares (default rot180)")
-    p.add_argument("--density", type=float, default=None, metavar="F",
+    p.add_argument("--density", type=number, default=None, metavar="F",
                    help="share of black squares inside the grid (default 0.27, the median "
                         "of janko's puzzles)")
     p.add_argument("--needs", metavar="RULE", help="the walkthrough must use this rule "
                    "(technique practice; see 'deducer rules')")
-    p.add_argument("--max-chain", type=int, metavar="N",
+    p.add_argument("--max-chain", type=whole, metavar="N",
                    help="longest chain a step may use, where the rating measures chains")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=number, metavar="SECONDS",
                    help="stop the whole run after this long, keeping what was made")
     p.add_argument("--force", action="store_true", help="overwrite existing files")
     p.add_argument("--resume", action="store_true",
@@ -301,7 +301,8 @@ def plan_outputs(args, ext: str, options: dict | None = None) -> int:
             shown = ", ".join(clash[:3]) + (f" and {len(clash) - 3} more" if len(clash) > 3
                                             else "")
             taken = [int(n.split(".")[0]) for n in have
-                     if n.endswith(f".{ext}") and n.split(".")[0].isdigit()]
+                     if n.endswith(f".{ext}") and n.split(".")[0].isascii()
+                     and n.split(".")[0].isdigit()]
             after = max(taken, default=0) + 1
             raise DeducerError(f"already holds {shown}; pass --first {after} to add the new "
                                "puzzles after them, --resume to go on where a run stopped, "

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import EXIT_OK, add_puzzle_args, emit, not_over_a_puzzle, read_puzzle, shielded
+from ..cli import (
+    EXIT_OK,
+    add_puzzle_args,
+    emit,
+    not_over_a_puzzle,
+    number,
+    read_puzzle,
+    shielded,
+    whole,
+)
 
 
 def add_parser(sub) -> None:
@@ -30,14 +39,14 @@ def add_parser(sub) -> None:
                    help="with --pdf: add every puzzle's walkthrough after the solutions")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--solution", action="store_true", help="draw the solved grid")
-    what.add_argument("--step", type=int, metavar="K",
+    what.add_argument("--step", type=whole, metavar="K",
                       help="draw the board after step K of the walkthrough, with K's marks")
     p.add_argument("--candidates", action="store_true",
                    help="draw candidates: the file's pencil marks, else every digit that fits "
                         "a combination of both runs (with --step: the walkthrough's)")
     p.add_argument("--no-labels", action="store_true", help="leave out row and column numbers")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=number, metavar="SECONDS",
                    help="stop after this long (exit code 4)")
 
 

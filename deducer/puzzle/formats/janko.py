@@ -50,7 +50,7 @@ _PUZZLE_LINE = re.compile(r"^[^\S\n]*puzzle[^\S\n]+\w+[^\S\n]*$", re.M)
 _PROPERTY = re.compile(r"^[A-Za-z_]{2,}$")
 _GRIDS = ("problem", "solution")
 _JSON_SNIFF = re.compile(r'x-janko"|"puzzle"\s*:\s*"kakuro"')
-_RECORD_ID = re.compile(r"/(\d+)[^/]*$")
+_RECORD_ID = re.compile(r"/([0-9]+)[^/]*$")
 
 
 # ---- the text form ------------------------------------------------------------------------
