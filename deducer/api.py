@@ -224,7 +224,9 @@ def _spooled(puzzle: Puzzle, max_solutions: int, timeout: float | None,
 def _after_rules(started: float, timeout: float | None) -> float | None:
     """What is left of ``timeout`` once the ladder is loaded: a call's time limit counts
     from the call (a ladder with rule files takes a while to load)."""
-    return None if timeout is None else max(0.05, timeout - (time.perf_counter() - started))
+    if timeout is None:
+        return None
+    return max(min(0.05, timeout), timeout - (time.perf_counter() - started))
 
 
 def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),

@@ -260,7 +260,7 @@ _SHIELD = {"depth": 0, "pending": False}
 #: reading), and where the backstop is: None (not armed), "work" (the limit has not come),
 #: "grace" (past it: the command's own stop is awaited), "printing" (the answer is in
 #: hand), "stopping" (TimeLimit raised: the hard stop is next)
-_CLOCK: dict = {"deadline": None, "phase": None}
+_CLOCK: dict = {"deadline": None, "seconds": None, "phase": None}
 
 
 def _timers(handler, cpu: float | None, wall: float | None) -> None:
@@ -330,13 +330,13 @@ def time_left(floor: float = MIN_LEFT) -> float | None:
     about to start (None: no time limit). The clock started with the command, so reading
     the puzzle and the rules count: the API's deadline falls on the command's, and the
     backstop's grace is left for the answer. At least ``floor``: a call starting late still
-    gets a moment to return what it has."""
+    gets a moment to return what it has (never more than the whole limit)."""
     deadline = _CLOCK["deadline"]
     if deadline is None:
         return None
     import time
 
-    return max(floor, deadline - time.perf_counter())
+    return max(min(floor, _CLOCK["seconds"]), deadline - time.perf_counter())
 
 
 def answer_in_hand() -> None:
@@ -371,7 +371,7 @@ def time_limit(seconds: float | None, started: float | None = None):
         return
     start = time.perf_counter() if started is None else started
     outer = dict(_CLOCK)
-    _CLOCK.update(deadline=start + seconds, phase=None)
+    _CLOCK.update(deadline=start + seconds, seconds=seconds, phase=None)
     try:
         import signal  # here: only a command with a time limit pays for them
         import threading
