@@ -383,3 +383,122 @@ def test_a_folder_with_a_file_named_by_a_superscript_is_rated(tmp_path, capsys):
     files = [line.split(",")[0] for line in out.splitlines()[1:]]
     assert [Path(f).name for f in files[:2]] == ["9.txt", "10.txt"], files
     assert len(files) == 5
+
+
+# ------------------------------------------------------------- 6. a full disk
+class Quota:
+    """A file that takes ``room`` more bytes, then refuses with ENOSPC (a full disk),
+    having written what fitted (as write(2) does)."""
+
+    def __init__(self, raw, room: list[int]):
+        self.raw, self.room = raw, room
+
+    def write(self, data):
+        import errno
+
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        data = bytes(data)
+        if not self.room[0]:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        n = min(len(data), self.room[0])
+        self.raw.write(data[:n])
+        self.room[0] -= n
+        return n
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.raw.close()
+
+
+def full_disk_after(monkeypatch, room: int) -> None:
+    """Outputs opened by ``deducer.puzzle.fileio.open_output`` (rows, records) hold
+    ``room`` more bytes in all."""
+    import builtins
+
+    from deducer.puzzle import fileio
+
+    left = [room]
+
+    def fake_open(path, mode="r", *a, **k):
+        if "r" in mode and "+" not in mode:
+            return builtins.open(path, mode, *a, **k)
+        return Quota(builtins.open(path, mode.replace("b", "") + "b", buffering=0), left)
+
+    monkeypatch.setattr(fileio, "open", fake_open, raising=False)
+
+
+def test_a_full_disk_during_rate_out_keeps_whole_rows(tmp_path, capsys, monkeypatch):
+    d = tmp_path / "lib"
+    d.mkdir()
+    for k in range(12):
+        (d / f"{k:02d}.txt").write_text(FOUR, encoding="utf-8")
+    whole = tmp_path / "whole.jsonl"
+    assert cli(capsys, "rate", d, "--out", whole, "--no-timing")[0] == 0
+    lines = whole.read_bytes().splitlines(keepends=True)
+    rows = tmp_path / "rows.jsonl"
+    full_disk_after(monkeypatch, len(b"".join(lines[:5])) + len(lines[5]) // 2)
+    code, out, err = cli(capsys, "rate", d, "--out", rows, "--no-timing")
+    no_traceback(err)
+    assert code == 2 and err.strip() == (f"deducer: error: {rows}: cannot write: no space "
+                                         "left on device; 5 rows kept, --resume goes on"), err
+    assert rows.read_bytes() == b"".join(lines[:5])  # whole rows only: no cut line
+    monkeypatch.undo()
+    code, out, err = cli(capsys, "rate", d, "--out", rows, "--no-timing", "--resume")
+    assert code == 0, err
+    assert rows.read_bytes() == whole.read_bytes()
+
+
+def test_a_full_disk_during_generate_jsonl_keeps_whole_lines(tmp_path, capsys, monkeypatch):
+    common = ["generate", "--size", "6x6", "--seed", "3", "--count", "3", "--no-progress"]
+    whole = tmp_path / "whole.jsonl"
+    assert cli(capsys, *common, "--jsonl", whole)[0] == 0
+    lines = whole.read_bytes().splitlines(keepends=True)
+    part = tmp_path / "part.jsonl"
+    full_disk_after(monkeypatch, len(lines[0]) + 10)
+    code, out, err = cli(capsys, *common, "--jsonl", part)
+    no_traceback(err)
+    assert code == 2 and err.strip().endswith(
+        f"deducer: error: {part}: cannot write: no space left on device; 1 puzzle kept, "
+        "--resume goes on"), err
+    assert part.read_bytes().count(b"\n") == 1 and part.read_bytes().endswith(b"\n")
+    monkeypatch.undo()
+    code, out, err = cli(capsys, *common, "--jsonl", part, "--resume")
+    assert code == 0, err
+    untimed = [{**json.loads(x), "seconds": None} for x in lines]
+    assert [{**json.loads(x), "seconds": None}
+            for x in part.read_bytes().splitlines()] == untimed
+
+
+@pytest.fixture()
+def tiny_disk(tmp_path):
+    """A 16 KiB tmpfs (root, Linux), unmounted afterwards; skipped where it cannot be made."""
+    where = tmp_path / "tiny"
+    where.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(where)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({r.stderr.strip()[:60]})")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], capture_output=True)
+
+
+def test_rate_out_on_a_really_full_disk(tiny_disk, tmp_path):
+    d = tmp_path / "lib"
+    d.mkdir()
+    for k in range(60):
+        (d / f"{k:02d}.txt").write_text(FOUR, encoding="utf-8")
+    rows = tiny_disk / "rows.jsonl"
+    r = deducer("rate", d, "--out", rows)
+    no_traceback(r.stderr)
+    assert r.returncode == 2 and "cannot write: no space left on device;" in r.stderr
+    kept = int(r.stderr.split("; ")[1].split()[0])
+    data = rows.read_bytes()
+    assert 0 < kept < 60 and data.count(b"\n") == kept and data.endswith(b"\n")

@@ -331,7 +331,7 @@ def run(args) -> int:
     from ...api import generate_request
     from ...errors import DeducerError
     from ...puzzle import formats
-    from ...puzzle.fileio import open_output, write_output
+    from ...puzzle.fileio import write_output
     from ...render import get
     from ...render.jsonout import dumps as json_dumps
     from ..batch import settings_from
@@ -360,9 +360,12 @@ def run(args) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
         where = args.jsonl
         if args.jsonl not in (None, "-"):
-            jsonl = open_output(args.jsonl, append=args.resume)
+            from ..batch.output import LineFile
+
+            # unbuffered whole lines: a full disk takes the cut line back off and says so
+            jsonl = LineFile(args.jsonl, append=bool(args.resume), lines=start, what="puzzle")
             if args.resume:  # the lines past the start are made again
-                _cut_lines(jsonl, args.jsonl, start)
+                _cut_lines(jsonl.fh, args.jsonl, start)
     except OSError as e:
         raise DeducerError(f"cannot write: {e.strerror or e}", path=where) from None
     if args.seed is None:
@@ -403,12 +406,18 @@ def run(args) -> int:
                 target = out_dir / f"{res.index + 1:04d}.{ext}"
                 written.append(target)
                 if not (args.resume and target.exists()):  # made before: the same puzzle
-                    write_output(target, text, force=args.force)
+                    try:
+                        write_output(target, text, force=args.force)
+                    except DeducerError as e:
+                        if e.message.startswith("cannot write"):  # a full disk, say
+                            kept = start + made - 1
+                            e.message += (f"; {kept} puzzle{'' if kept == 1 else 's'} kept, "
+                                          "--resume goes on")
+                        raise
             line = json_dumps({**res.to_json(), "run": options}).replace("\n", "") + "\n" \
                 if args.jsonl else ""
             if jsonl is not None:
                 jsonl.write(line)
-                jsonl.flush()
             elif args.jsonl == "-":
                 sys.stdout.write(line)
                 sys.stdout.flush()
