@@ -502,3 +502,62 @@ def test_rate_out_on_a_really_full_disk(tiny_disk, tmp_path):
     kept = int(r.stderr.split("; ")[1].split()[0])
     data = rows.read_bytes()
     assert 0 < kept < 60 and data.count(b"\n") == kept and data.endswith(b"\n")
+
+
+# ------------------------------------------------------------- 7. chains have a cap
+#: a 4x4 block of 10-sum runs: a Latin square of 1-4, every digit possible in every cell
+LATIN4 = "\\|10\\|10\\|10\\|10\\\n" + "\\10| | | | \n" * 4
+
+
+def test_a_whip_search_with_nothing_to_find_ends_whatever_its_max_len():
+    """Every candidate left fits a solution: every search ends without a whip, and the loop
+    over the lengths (range(max_len)) went on to 10**12 without looking at the clock."""
+    from deducer.engine import registry
+    from deducer.engine.walk import Engine
+    from deducer.puzzle import formats
+    from deducer.rules.chains import forcing_chain
+
+    rules = [r for r in registry.load() if r.priority < 180]  # the rungs below chains
+    eng = Engine(formats.loads(LATIN4), rules)
+    assert eng.run() == "stalled"
+    with cpu_budget(30), cpu_of_this_process() as used:
+        found = list(forcing_chain(eng.view, max_len=10**12))
+    assert found == [] and used() < 5, used()
+
+
+def test_the_api_timeout_holds_with_a_huge_max_len():
+    """Through the API, a chain rule's max_len of 10**20: timeout=2 is honoured."""
+    from dataclasses import replace
+
+    from deducer import api
+    from deducer.puzzle import formats
+
+    chain = next(r for r in api.ladder() if r.id == "forcing-chain")
+    rules = [replace(chain, params={**chain.params, "max_len": 10**20})]
+    with cpu_budget(60), cpu_of_this_process() as used:
+        exp = api.explain(formats.load(K2), rules, timeout=2)
+    assert exp.status in ("stalled", "timeout"), exp.status
+    assert used() < 2 + 3, used()  # CPU time: the clock was looked at
+
+
+@pytest.mark.parametrize("n", ["0", "39602", "100000000000000000000"])
+def test_max_chain_is_capped(n, capsys):
+    code, out, err = cli(capsys, "explain", K2, "--max-chain", n)
+    no_traceback(err)
+    assert code == 2 and "--max-chain must be 1..39601" in err, err
+
+
+def test_a_rule_files_max_len_is_capped(tmp_path):
+    import yaml
+
+    from deducer.engine import registry
+    from deducer.errors import RuleError
+
+    data = yaml.safe_load(open(registry.CORE, encoding="utf-8"))
+    (entry,) = [e for e in data["rules"] if e["id"] == "forcing-chain"]
+    for bad in (10**20, 0, "12", True):
+        entry["params"] = {"max_len": bad}
+        f = tmp_path / "r.yaml"
+        f.write_text(yaml.safe_dump({"rules": [entry]}), encoding="utf-8")
+        with pytest.raises(RuleError, match="max_len .* is not a chain length 1..39601"):
+            registry.load([f])

@@ -98,8 +98,12 @@ def run(args) -> int:
     check_timeout(args)
     if args.max_steps is not None and args.max_steps < 0:
         raise DeducerError("--max-steps must be 0 or more")
-    if args.max_chain is not None and args.max_chain < 1:
-        raise DeducerError("--max-chain must be 1 or more")
+    from ...puzzle.model import MAX_CELLS
+
+    if args.max_chain is not None and not 1 <= args.max_chain <= MAX_CELLS:
+        # a chain has at most a link per white cell; 10**20 once made the search run on
+        raise DeducerError(f"--max-chain must be 1..{MAX_CELLS} (a link per white cell at "
+                           "most)")
     puzzle = read_puzzle(args)
     rules = cap_chains(load_rules(args), args.max_chain)
     if args.ignore_entries:
