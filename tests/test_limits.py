@@ -561,3 +561,17 @@ def test_a_rule_files_max_len_is_capped(tmp_path):
         f.write_text(yaml.safe_dump({"rules": [entry]}), encoding="utf-8")
         with pytest.raises(RuleError, match="max_len .* is not a chain length 1..39601"):
             registry.load([f])
+
+
+def test_render_draws_the_walkthrough_a_timeout_cut_short(tmp_path):
+    """render --html on a grid whose walkthrough the limit cuts short: the page of the steps
+    so far is written, one line says so, exit 4 (the backstop once ended it with no page)."""
+    from tests.fuzz.bad_input_table import unclued_text
+
+    (tmp_path / "u.txt").write_text(unclued_text(), encoding="utf-8")
+    r = deducer("render", "u.txt", "--html", "u.html", "--timeout", "1", cwd=tmp_path)
+    no_traceback(r.stderr)
+    assert r.returncode == 4, r.stderr
+    assert "stopped the walkthrough after 0 steps" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert (tmp_path / "u.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -7,14 +7,23 @@ import sys
 
 from ..cli import (
     EXIT_OK,
+    EXIT_UNDECIDED,
+    MIN_LEFT,
+    TimeLimit,
     add_puzzle_args,
+    answer_in_hand,
     emit,
     not_over_a_puzzle,
     number,
     read_puzzle,
     shielded,
+    time_left,
     whole,
 )
+
+#: what drawing a walkthrough page costs a cell, about (2 s for a 200x200 grid's 13200
+#: cells): kept from the walk's share of --timeout, so that the page is written in time
+DRAW_SECONDS_PER_CELL = 1.5e-4
 
 
 def add_parser(sub) -> None:
@@ -91,14 +100,23 @@ def run(args) -> int:
     if args.html is not None or args.step is not None:
         from ...api import explain
 
-        explanation = explain(puzzle)
+        # the time left after reading, less the drawing's: a walkthrough cut short by
+        # --timeout is still drawn (its steps so far), and the command says so and exits 4
+        left = time_left()
+        if left is not None:
+            left = max(min(left, MIN_LEFT), left - DRAW_SECONDS_PER_CELL * len(puzzle.whites))
+        explanation = explain(puzzle, timeout=left)
+        answer_in_hand()
 
     if args.svg is not None or args.png is not None:
         kw = {"labels": not args.no_labels}
         if args.solution:
             from ...api import solve
 
-            result = solve(puzzle, max_solutions=2)
+            result = solve(puzzle, max_solutions=2, timeout=time_left())
+            answer_in_hand()
+            if not result.solutions and result.timed_out:
+                raise TimeLimit()  # nothing to draw: the command's one "stopped" line
             if not result.solutions:
                 raise DeducerError(f"no solution to draw: {result.reason or 'none found'}")
             if len(result.solutions) > 1:
@@ -106,6 +124,8 @@ def run(args) -> int:
                       file=sys.stderr)
             text = svg.solution_svg(puzzle, result.solutions[0], **kw)
         elif args.step is not None:
+            if explanation.status == "timeout" and args.step > len(explanation.steps):
+                raise TimeLimit()  # the walk did not get to step K in time
             text = svg.step_svg(puzzle, explanation, args.step, candidates=args.candidates, **kw)
         else:
             text = svg.puzzle_svg(puzzle, candidates=args.candidates, **kw)
@@ -122,6 +142,10 @@ def run(args) -> int:
         from ...render import get
 
         emit(get("html").walkthrough(puzzle, explanation), args.html, force=args.force)
+    if explanation is not None and explanation.status == "timeout":
+        print(f"deducer: the time limit (--timeout) stopped the walkthrough after "
+              f"{len(explanation.steps)} steps; the drawing shows them", file=sys.stderr)
+        return EXIT_UNDECIDED
     return EXIT_OK
 
 
