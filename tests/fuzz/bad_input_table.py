@@ -366,7 +366,9 @@ puzzle replaces a file holding a puzzle (a walkthrough, a picture, rows or `gene
 --jsonl` records are refused there, `--force` or not), and a symbolic link is never written
 through (`--force` replaces the link; `--resume` with a link is refused). Any file name the
 file system takes is taken. `generate` checks all its file names before it makes a puzzle,
-and `--resume` goes on with an interrupted run: the same run only (its options are kept in
+and `--resume` goes on with an interrupted run (also one a full disk stopped: `cannot write: no
+space left on device; N rows kept, --resume goes on`, exit 2, and never a cut line): the same
+run only (its options are kept in
 the `--out` folder and in each `--jsonl` record; other ones are refused). A folder (or glob)
 given to `rate` or `rules test` is read for its puzzles only: a file is read when its text
 is a puzzle notation deducer knows; notes, pages, images, scripts, data files and rows files
