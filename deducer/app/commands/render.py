@@ -124,7 +124,8 @@ def run(args) -> int:
                       file=sys.stderr)
             text = svg.solution_svg(puzzle, result.solutions[0], **kw)
         elif args.step is not None:
-            if explanation.status == "timeout" and args.step > len(explanation.steps):
+            if (explanation is not None and explanation.status == "timeout"
+                    and args.step > len(explanation.steps)):
                 raise TimeLimit()  # the walk did not get to step K in time
             text = svg.step_svg(puzzle, explanation, args.step, candidates=args.candidates, **kw)
         else:

@@ -83,7 +83,7 @@ def _number(tok: str, what: str, line: int) -> int:
 def _ints_at(value: str, key: str, ln: int, most: int | None = None) -> list[tuple[int, int]]:
     """The whole numbers of a value, each with the line it stands on (lines counted as the
     tokens go by, not from the start for each); more than ``most`` is an error."""
-    out = []
+    out: list[tuple[int, int]] = []
     at, last = ln, 0
     for m in _TOKEN.finditer(value):
         at += value.count("\n", last, m.start())
