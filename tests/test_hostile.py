@@ -699,3 +699,20 @@ def test_explain_keeps_its_timeout_on_a_huge_grid():
         exp = api.explain(puzzle, timeout=1)
     assert used() < 1 + 1.5, used()  # CPU time: the clock was looked at
     assert exp.status == "timeout"
+
+
+def test_deep_rule_yaml_is_refused_whatever_the_recursion_limit(tmp_path, capsys):
+    """The depth is counted from the parser's events, not left to a RecursionError: with a
+    high recursion limit (another library may raise it) the answer is the same."""
+    import sys
+
+    deep = "rules:\n" + "".join(" " * (k + 1) + f"a{k + 1}:\n" for k in range(1500))
+    (tmp_path / "r.yaml").write_text(deep + " " * 1501 + "x: 1\n", encoding="utf-8")
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(100_000)
+    try:
+        code, _, err = cli(capsys, "explain", PUZZLES / "seed000-k2.j", "--rules",
+                           tmp_path / "r.yaml", "--json")
+    finally:
+        sys.setrecursionlimit(old)
+    assert code == 2 and "nested too deeply" in err and len(err.splitlines()) == 1, err

@@ -130,6 +130,30 @@ class Rule:
                             path=self.source) from None
 
 
+#: nesting a rule file may have (a ladder needs four levels); deeper is refused before the
+#: recursive composer sees it, whatever the interpreter's recursion limit is at the time
+MAX_NESTING = 100
+
+
+class _TooDeep(Exception):
+    pass
+
+
+def _refuse_deep(text: str) -> None:
+    """Raise _TooDeep when collections nest over MAX_NESTING levels: the parser's events
+    come from a loop, so counting them is safe where composing the nodes would recurse."""
+    import yaml
+
+    depth = 0
+    for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(ev, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _TooDeep
+        elif isinstance(ev, yaml.CollectionEndEvent):
+            depth -= 1
+
+
 def _loader():
     """A safe YAML loader that refuses a key given twice in one mapping (YAML says keys are
     unique; PyYAML would silently keep the last, hiding a typo or a merge slip)."""
@@ -180,6 +204,7 @@ def _load_yaml(path: Path):
         raise RuleError(f"cannot read rule file: not UTF-8 text (byte offset {e.start})",
                         path=str(path)) from None
     try:
+        _refuse_deep(text)
         return yaml.load(text, Loader=_loader())  # noqa: S506 (a SafeLoader subclass)
     except _Duplicate as e:
         raise RuleError(f"duplicate key {_short(e.key)} (also on line {e.first}); a key "
@@ -189,7 +214,7 @@ def _load_yaml(path: Path):
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise RuleError(f"malformed YAML: {problem}", path=str(path),
                         line=None if line is None else line + 1) from None
-    except RecursionError:  # the parser recurses once per level: [[[...]]] 50,000 deep
+    except (RecursionError, _TooDeep):  # the composer recurses once a level
         raise RuleError("malformed YAML: nested too deeply (a rule file needs a few levels)",
                         path=str(path)) from None
     except (ValueError, OverflowError, TypeError) as e:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..puzzle.model import Puzzle
 from . import Renderer
-from .walk import BOARD_KEY, NOTATION, chain_cases, chain_conclusion, step_text, step_title
+from .walk import BOARD_KEY, NOTATION, chain_cases, chain_lines, step_text, step_title
 
 
 def clue_text(sq) -> str:
@@ -107,22 +107,6 @@ def step_lines(steps) -> list[str]:
             continue
         out.append(f"{s.n:>{width}}. {step_title(s)}:")
         out += chain_lines(s, " " * (width + 2))
-    return out
-
-
-def chain_lines(step, indent: str) -> list[str]:
-    """A chain step's body, one line per link: ``If r14c14 were 4:``, ``  (1) ...``, and
-    what it concludes. A case's links are numbered from 1."""
-    out = []
-    for case in chain_cases(step):
-        out.append(indent + case.intro)
-        width = len(str(len(case.links)))
-        for k, link in enumerate(case.links, start=1):
-            end = " ✗ contradiction" if link.get("contradiction") else ""
-            out.append(f"{indent}  ({k:>{width}}) {link['text']}{end}")
-    tail = chain_conclusion(step)
-    if tail:
-        out.append(indent + tail)
     return out
 
 

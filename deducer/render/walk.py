@@ -213,3 +213,19 @@ def broken_cells(puzzle, link: dict) -> set[tuple[int, int]]:
     by_ref = {tuple(r.ref): r for r in puzzle.runs}
     return {rc for ref in link.get("runs", ()) if tuple(ref) in by_ref
             for rc in by_ref[tuple(ref)].coords}
+
+
+def chain_lines(step, indent: str) -> list[str]:
+    """A chain step's body, one line per link: ``If r14c14 were 4:``, ``  (1) ...``, and
+    what it concludes. A case's links are numbered from 1."""
+    out = []
+    for case in chain_cases(step):
+        out.append(indent + case.intro)
+        width = len(str(len(case.links)))
+        for k, link in enumerate(case.links, start=1):
+            end = " ✗ contradiction" if link.get("contradiction") else ""
+            out.append(f"{indent}  ({k:>{width}}) {link['text']}{end}")
+    tail = chain_conclusion(step)
+    if tail:
+        out.append(indent + tail)
+    return out

@@ -352,7 +352,8 @@ format detection included, uses it up: the work gets what is left), stopping wit
 found so far: a stopped `solve` prints its solutions with `"complete": false`, `explain
 --json` the walkthrough so far with `"status": "timeout"`, `hint` "No hint within the time
 limit", `why` and `check` what is left undecided, `render --html` the page of the steps
-made so far, each with exit 4 (a stopped `rate` keeps the rows written). Should the work not stop by itself (a user rule that loops), a backstop
+made so far, each with exit 4 (a stopped `rate` keeps the rows written). Should the work not stop
+by itself (a user rule that loops), a backstop
 ends it 0.7 s of its CPU time past the limit (10 s of wall time at most), with exit 4 and one
 line, `deducer: stopped: ...`; once the answer is in hand the backstop waits for it to be
 printed. On an idle machine the answer comes within a second of the limit; `python
