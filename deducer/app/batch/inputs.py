@@ -143,7 +143,7 @@ def _puzzle_suffix(path: str) -> bool:
 
     suffix = os.path.splitext(path)[1].lower()
     return bool(suffix) and (suffix in LINE_SUFFIXES or any(
-        suffix in formats.get(n).extensions for n in formats.names()))
+        suffix in exts for exts in formats.EXTENSIONS.values()))
 
 
 def _is_rows_file(text: str) -> bool:
