@@ -120,16 +120,23 @@ def default_density(rows: int, cols: int, level: str | None) -> float:
 
 def mixed_level(req: Request, rng: random.Random) -> str | None:
     """The level an unconstrained request's puzzle is made at (:data:`DEFAULT_MIX`, drawn
-    from the puzzle's own stream); a request with a level or ``needs`` keeps its own."""
+    from the puzzle's own stream; with a score range, the mix weighted by each level's
+    chance of reaching it: :func:`.score.level_weights`); a request with a level or
+    ``needs`` keeps its own."""
     if req.level is not None or req.needs is not None:
         return req.level
-    total = sum(w for _, w in DEFAULT_MIX)
+    mix: list[tuple[str, float]] = list(DEFAULT_MIX)
+    if req.score is not None:
+        from .score import level_weights
+
+        mix = level_weights(req)
+    total = sum(w for _, w in mix)
     x = rng.random() * total
-    for name, w in DEFAULT_MIX:
+    for name, w in mix:
         x -= w
         if x < 0:
             return name
-    return DEFAULT_MIX[-1][0]
+    return next(name for name, w in reversed(mix) if w > 0)
 
 
 def density_of(req: Request) -> float:
@@ -158,6 +165,9 @@ def check_request(req: Request, rules=None) -> None:
         lo, hi = req.score
         if lo is not None and hi is not None and lo > hi:
             raise GenerateError(f"score {lo:g}-{hi:g}: the low end is above the high end")
+        from .score import check_reachable
+
+        check_reachable(req)  # a range no level comes near at this size: said at once
     if req.needs is not None:
         if rules is None:
             from ..engine import registry
