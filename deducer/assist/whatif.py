@@ -72,7 +72,7 @@ def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules=None, *,
     whose ``kind: link`` rules are followed. Raises :class:`PuzzleError` for a cell that is
     not white or holds a given, or a digit not 1-9."""
     from ..engine import registry
-    from ..engine.walk import Engine, link_json
+    from ..engine.walk import Engine, WalkOptions, link_json
     from ..rules import chains
 
     if isinstance(digit, bool) or not isinstance(digit, int) or not 1 <= digit <= 9:
@@ -89,7 +89,7 @@ def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules=None, *,
     entries = {rc: d for rc, d in puzzle.entries.items() if rc != cell}
     grid = puzzle.with_entries(entries, puzzle.pencil)
     deadline = None if timeout is None else time.perf_counter() + timeout
-    eng = Engine(grid, rules, use_entries=True, deadline=deadline)
+    eng = Engine(grid, rules, WalkOptions(deadline=deadline))
     if eng.state.broken() is not None:
         return WhatIf(cell, digit, BROKEN, "Your grid already breaks a rule before "
                       f"{digit} is written in {name}: check it first.")

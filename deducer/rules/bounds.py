@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
 from ..solver.propagate import run_filter
 from . import rule
+from .api import View
 from .facts import both, cell_facts, free_mask, holds, minus, proof
 
 
@@ -66,7 +69,8 @@ def _bounds(need: int, masks: list[int]) -> tuple[int, int]:
     return need - most, need - least
 
 
-def _exact(view, rid, cells, total, facts, i, d) -> bool:
+def _exact(view: View, rid: int, cells: Sequence[int], total: int | None,
+           facts: dict[int, int], i: int, d: int) -> bool:
     """Is ``d`` ruled out of cell ``i`` by the run alone, its cells limited to ``facts``
     (the others free)? (The per-run check over the local problem.)"""
     masks = []
@@ -86,7 +90,7 @@ def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
 
 
 @rule(values=("bounds", "count", "high", "low", "need", "need_text", "others"))
-def sum_bounds(view, rid):
+def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
     """Each empty cell is at least the remaining sum minus the most the other empty cells
     can make, and at most the remaining sum minus the least they can make.
 
@@ -108,6 +112,7 @@ def sum_bounds(view, rid):
         return  # a broken cell: other rules report it
     cells = list(view.layout.run_cells[rid])
     total = view.layout.run_total[rid]
+    assert total is not None  # remaining() is None only for an unclued run
     for i in open_:
         others = [j for j in open_ if j != i]
         avail = 0
@@ -169,7 +174,7 @@ def sum_bounds(view, rid):
         if facts:
             named_others += "; " + holds(view, {j: facts[j] for j in others if j in facts})
         yield Deduction(eliminations={i: gone}, cells=tuple(open_), runs=(rid,),
-                        values={"need": need, "need_text": minus(view.run(rid).total, placed),
+                        values={"need": need, "need_text": minus(total, placed),
                                 "cell": name, "others": named_others,
                                 "count": len(open_), "bounds": "; ".join(parts),
                                 "low": lo, "high": hi},

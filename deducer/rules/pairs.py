@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from . import rule
+from .api import View
 from .facts import alts, cell_facts, minus, proof
 
 
-def _either(digits) -> str:
+def _either(digits: Iterable[int]) -> str:
     """``8``; ``8 or 9``; ``4, 6 or 7``, in the order given (pairs stay aligned)."""
     ds = [str(d) for d in digits]
     return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " or " + ds[-1]
 
 
 @rule(values=("need", "need_text", "pair", "why"))
-def pair_complement(view, rid):
+def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
     """A clued run with two empty cells: digit ``a`` stays in one of them only if the
     other can hold ``need - a`` and that is not ``a`` again (distinct digits).
 
@@ -66,6 +69,7 @@ def pair_complement(view, rid):
     if not elim:
         return
     run = view.run(rid)
+    assert run.total is not None  # remaining() is None only for an unclued run
     pair = "its two cells" if run.length == 2 else "its two empty cells"
     facts = cell_facts(view, leaned, (rid,))
     yield Deduction(eliminations=elim, cells=(x, y), runs=(rid,),

@@ -10,18 +10,19 @@ leaves the rest to the next steps.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from ..solver.propagate import run_filter
 from . import rule
+from .api import View
 from .combination import hall_witness
 from .facts import alts, both, cell_facts, clue_combos, holds, proof
 
-#: the most reasons one step states (a digit whose reasons are more is still taken alone)
-MAX_REASONS = 6
 
-
-def _reasons(view, rid, open_, placed, d, cells):
+def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
+             cells: Iterable[int]) -> tuple[list[str], set[int]] | None:
     """The clauses that rule ``d`` out of ``cells``, and the cells they lean on."""
     masks = {j: view.mask(j) for j in open_}
     with_d = [c for c in clue_combos(view, rid) if c & BIT[d]]
@@ -51,9 +52,12 @@ def _reasons(view, rid, open_, placed, d, cells):
 
 
 @rule(values=("facts", "length", "open", "reasons", "what", "why"))
-def permutation_check(view, rid, max_open: int | None = None):
+def permutation_check(view: View, rid: int, max_open: int | None = None,
+                      max_reasons: int = 6) -> Iterator[Deduction]:
     """Remove the digits of the run's empty cells that fit no arrangement of its
-    combinations, each with its reason."""
+    combinations, each with its reason: at most ``max_reasons`` reasons a step (a digit
+    whose reasons are more is still taken alone; the rest are left to the next steps).
+    The default is the core ladder's (tests/test_ladder_limits.py)."""
     open_ = view.open_cells(rid)
     if not open_ or (max_open is not None and len(open_) > max_open):
         return
@@ -91,7 +95,7 @@ def permutation_check(view, rid, max_open: int | None = None):
     chosen: list[tuple] = []
     count = 0
     for n, _d, at, r in found:
-        if chosen and count + n > MAX_REASONS:
+        if chosen and count + n > max_reasons:
             continue
         chosen.append((at, r))
         count += n

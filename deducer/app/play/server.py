@@ -42,6 +42,8 @@ Endpoints (all JSON):
 ``POST /api/generate``     ``{size, level?, seed?}``: a new puzzle with one solution
 ``POST /api/check``        ``{puzzle}``: entries / pencil marks that fit no solution
 ``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
+``POST /api/allsteps``     ``{puzzle}``: every deduction open at the position, simplest first
+                           (``deducer hint --all``), each with the cells and runs to highlight
 ``POST /api/why``          ``{puzzle, cell, digit, must?}``: why the digit cannot go in the cell
                            (``must``: why it must), the steps that lead there (``deducer why``)
 ``POST /api/whatif``       ``{puzzle, cell, digit}``: what follows from the digit in the cell, as
@@ -72,7 +74,7 @@ from werkzeug.exceptions import HTTPException
 
 from ...errors import DeducerError, PuzzleError
 from ...puzzle import formats, records
-from ...puzzle.fileio import read_limited
+from ...puzzle.fileio import plain_suffix, read_input
 from ...puzzle.model import Puzzle, cell_name
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -91,7 +93,8 @@ THREADS = 6  # worker threads: requests at once (the page sends one at a time)
 #: for the page's quick requests, and one more long one is answered 503 "busy" at once
 HEAVY = 4
 HEAVY_PATHS = frozenset({"/api/hint", "/api/solve", "/api/check", "/api/generate",
-                         "/api/create", "/api/candidates", "/api/why", "/api/whatif"})
+                         "/api/create", "/api/candidates", "/api/why", "/api/whatif",
+                         "/api/allsteps"})
 _TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
 TIMEOUT = 20.0  # seconds for one solve / check / hint
 GENERATE_TIMEOUT = 60.0  # seconds for one new puzzle
@@ -412,14 +415,18 @@ SNIFF_BYTES = 64 * 1024  # how much of a listed file is read to tell if it is a 
 def _is_puzzle_file(path: Path) -> bool:
     """Does the file read as a puzzle format (its start, by the formats' own sniffing)?
     Keeps project files with a puzzle extension (SOURCES.txt, expected.json) off the list."""
+    from ...puzzle.fileio import compression
+
     try:
         if path.stat().st_size > formats.MAX_BYTES:
             return False
         with path.open("rb") as f:
             head = f.read(SNIFF_BYTES)
+        if compression(head):  # its start says nothing: what it holds does
+            head = read_input(path, path.name)[:SNIFF_BYTES]
         text = formats.decode(head, path.name)
         formats.detect(text, path.name)
-    except (OSError, PuzzleError):
+    except (OSError, DeducerError):
         return False
     return True
 
@@ -436,7 +443,7 @@ def list_files(root: Path) -> tuple[list[str], bool]:
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
                              and not d.endswith(".egg-info") and depth < MAX_DEPTH)
         for f in sorted(filenames):
-            if f.startswith(".") or Path(f).suffix.lower() not in exts:
+            if f.startswith(".") or plain_suffix(f) not in exts:
                 continue
             full = here / f
             try:
@@ -580,7 +587,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         if not target.is_file():
             raise ApiError(404, f"no such file in the folder: {rel}")
         try:  # size checked first, at most the limit read (never /dev/zero's "whole")
-            data = read_limited(target, rel)
+            data = read_input(target, rel)  # a .gz or .bz2 file read through
         except DeducerError as e:
             raise ApiError(400, str(e)) from None
         fmt_ = request.args.get("format") or None
@@ -642,7 +649,6 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     @app.post("/api/generate")
     def api_generate():
         from ... import api
-        from ...generator.core import GenerateError
 
         body = _body()
         size = _field(body, "size", str)
@@ -652,7 +658,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
             seed = secrets.randbelow(10**9)
         try:
             made = api.generate(size, level or None, seed=seed, timeout=GENERATE_TIMEOUT)
-        except GenerateError as e:
+        except api.GenerateError as e:
             raise ApiError(422, _capital(str(e)) + ".") from None
         if not made:
             raise ApiError(422, f"No {level or ''} {size} puzzle was found within "
@@ -685,14 +691,13 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     @app.post("/api/hint")
     def api_hint():
         from ... import api
-        from ...assist.hints import LEVELS
 
         body = _body()
         p = _puzzle(body)
         level = _field(body, "level", str, required=False, default="vague")
         apply = _field(body, "apply", bool, required=False, default=False)
-        if level not in LEVELS:
-            raise ApiError(400, f"field 'level' must be one of {', '.join(LEVELS)}")
+        if level not in api.HINT_LEVELS:
+            raise ApiError(400, f"field 'level' must be one of {', '.join(api.HINT_LEVELS)}")
         if apply:
             level = "full"
         h = api.hint(p, level, timeout=TIMEOUT)
@@ -709,9 +714,25 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
             out["edits"] = _hint_edits(p, h)
         return jsonify(out)
 
+    @app.post("/api/allsteps")
+    def api_allsteps():
+        from ... import api
+
+        p = _puzzle(_body())
+        res = api.all_steps(p, timeout=TIMEOUT)
+        out = res.to_json()
+        by_name = {r.name: r for r in p.runs}
+        # what each step looks at, as a hint's highlight
+        out["highlights"] = [{
+            "cells": _cells(s.cells),
+            "runs": [{"name": n, "cells": _cells(by_name[n].coords),
+                      "clue": list(at) if (at := by_name[n].clue_at) else None}
+                     for n in s.runs if n in by_name]} for s in res.steps]
+        return jsonify(out)
+
     @app.post("/api/why")
     def api_why():
-        from ...assist.why import why
+        from ...api import why
 
         body = _body()
         p = _puzzle(body)
@@ -807,10 +828,10 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/candidates")
     def api_candidates():
-        from ...assist.hints import player_marks
+        from ...api import pencil_marks
 
         p = _puzzle(_body())
-        marks, broken = player_marks(p)
+        marks, broken = pencil_marks(p)
         if broken is not None:
             raise ApiError(422, f"your entries leave run {broken.name} without a combination "
                                 "of digits that fits; check them first",

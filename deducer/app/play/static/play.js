@@ -430,7 +430,7 @@ function refreshButtons() {
   $("pad-redo").disabled = $("btn-redo").disabled;
   for (const b of document.querySelectorAll("#pad-digits button, #pad-tools button:not(#pad-undo):not(#pad-redo)")) b.disabled = !has;
   for (const id of ["btn-check", "btn-marks", "btn-solve", "btn-clear", "hint-vague",
-                    "hint-concrete", "hint-full", "hint-apply", "btn-download", "btn-save",
+                    "hint-concrete", "hint-full", "hint-apply", "hint-all", "btn-download", "btn-save",
                     "btn-edit", "btn-whatif", "btn-link", "btn-record"]) {
     $(id).disabled = !has;
   }
@@ -782,6 +782,7 @@ function endHint() {
   hintDone = null;
   chain.frames = [];
   clearChain();
+  if (typeof endAllSteps === "function") endAllSteps();  // allsteps.js
   if (!$("hint-box").hidden) {
     $("hint-box").hidden = true;
     S.hintHl = {cells: [], run: [], clue: []};
