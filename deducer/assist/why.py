@@ -424,6 +424,16 @@ def _proved(puzzle: Puzzle, steps: list, i: int, digit: int, must: bool) -> bool
     return _reached(rp.board.masks, i, digit, must)
 
 
+def _proved_after(rp, board, rest: list, i: int, digit: int, must: bool) -> bool:
+    """:func:`_proved` of a list whose first steps are known to pass, leaving ``board`` (on
+    ``rp``'s geometry): only the ``rest`` is replayed, on a copy."""
+    rp.board = board.copy()
+    for s in rest:
+        if rp.feed(s):
+            return False
+    return _reached(rp.board.masks, i, digit, must)
+
+
 def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool) -> list:
     """The closure of ``path`` (the whole path if the closure fails the checker), then
     steps dropped one at a time, earliest first, while the rest still proves the target;
@@ -443,16 +453,24 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool) -> lis
         return list(path)
     budget = SHORTEN_BUDGET
     stop = time.perf_counter() + SHORTEN_SECONDS
+    rp = proofcheck.Replay(puzzle, use_entries=True)  # the geometry, built once
+    start = rp.board
     # a step only an unneeded later step rested on leaves the closure once that later
     # step has gone (one pass left 23 steps of a --must answer that 10 make)
     while True:
         k, before = 0, len(kept)
+        # the board after kept[:k], which every trial at k shares: replayed once, not
+        # again for each trial (the prefix of a proved list passes, so checking it again
+        # could only say yes)
+        prefix = start.copy()
         while k < len(kept) - 1 and budget > 0 and time.perf_counter() < stop:
             trial = kept[:k] + kept[k + 1:]
             budget -= 1
-            if _proved(puzzle, trial, i, digit, must):
+            if _proved_after(rp, prefix, kept[k + 1:], i, digit, must):
                 kept = trial
             else:
+                rp.board = prefix
+                rp.feed(kept[k])
                 k += 1
         if len(kept) == before:
             return kept
@@ -475,6 +493,10 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
         return kept
     run_id = {run.name: k for k, run in enumerate(puzzle.runs)}
     index = puzzle.index
+    runs_at: dict[tuple[int, int], list[int]] = {}  # built once, not a scan per step
+    for k, run in enumerate(puzzle.runs):
+        for rc in run.coords:
+            runs_at.setdefault(rc, []).append(k)
     eng = Engine(puzzle, rules)
     out = []
     for step in kept:
@@ -486,8 +508,7 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
         named = [run_id[n] for n in step.runs if n in run_id]
         where = {(r, c) for r, c, _ in (*step.placements, *step.eliminations)}
         where.update(tuple(rc) for rc in step.cells)
-        near = [k for k, run in enumerate(puzzle.runs)
-                if k not in named and where.intersection(run.coords)]
+        near = sorted({k for rc in where for k in runs_at.get(rc, ()) if k not in named})
         for rid in named + near:
             for ded, effect in eng._deductions(rule, rid):
                 got_place, got_elim = dict(effect.place), dict(effect.elim)
