@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import RuleError
+from ..puzzle.model import MAX_CELLS
 
 REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "explain")
 OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint", "kind", "growth",
@@ -315,6 +316,13 @@ def load_file(path: str | Path) -> list[Rule]:
         params = entry.get("params") or {}
         if not isinstance(params, dict):
             raise RuleError(f"{where}: params must be a mapping", path=src)
+        if "max_len" in params:
+            max_len = params["max_len"]
+            if isinstance(max_len, bool) or not isinstance(max_len, int) \
+                    or not 1 <= max_len <= MAX_CELLS:
+                raise RuleError(f"{where}: params: max_len {_short(max_len)} is not a chain "
+                                f"length 1..{MAX_CELLS} (a link per white cell at most)",
+                                path=src)
         tier = entry.get("tier")
         if tier is not None and (isinstance(tier, bool) or not isinstance(tier, int)):
             raise RuleError(f"{where}: tier must be a whole number", path=src)
@@ -473,7 +481,7 @@ def _check_template(rule: Rule) -> None:
             raise RuleError(f"rule {rule.id!r}: explain template field {{{_short(fname)[1:-1]}}} "
                             "must be a plain name like {cell} (no index, attribute or position)",
                             path=rule.source)
-        if spec and ("{" in spec or any(len(n) > 3 for n in re.findall(r"\d+", spec))):
+        if spec and ("{" in spec or any(len(n) > 3 for n in re.findall(r"[0-9]+", spec))):
             raise RuleError(f"rule {rule.id!r}: explain template field {{{fname}}} has the "
                             f"format spec {_short(spec)}; only small widths are allowed",
                             path=rule.source)

@@ -114,7 +114,7 @@ def proof_marks(puzzle, step) -> tuple[set[tuple[int, int]], set[int]]:
 # ``contradiction``. Fields a chain engine adds beside these are ignored.
 
 #: a chain sentence's own label ("Forcing chain of 9 links: "), which the title already says
-_CHAIN_LABEL = re.compile(r"^[^:]{0,60}?\bof \d+ links?: ")
+_CHAIN_LABEL = re.compile(r"^[^:]{0,60}?\bof [0-9]+ links?: ")
 
 
 @dataclass
