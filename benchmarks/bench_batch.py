@@ -1,24 +1,31 @@
-"""Batch throughput (a script, not a test): python benchmarks/bench_batch.py [--limit N]
+"""Batch scale-out (a script, not a test): python benchmarks/bench_batch.py --workers 1,2
 
 Rates every janko puzzle of the corpus as a user would, one whole ``deducer rate FOLDER
---out rows.jsonl`` command per engine: the process pool with --jobs 1 and --jobs 2, and Dask
-on a LocalCluster of 2 workers (``--engine dask --jobs 2``). Prints puzzles per second (wall
-clock, start-up included), CPU seconds per puzzle (the command and every process it
-started, a fork server's workers included), the speed-up from 1 to 2 workers, and Dask
-against the pool, and checks that every run wrote the same rows byte for byte.
+--out rows.jsonl`` command per engine and worker count: the process pool (``--jobs N``) and
+Dask on a LocalCluster of N workers (``--engine dask --jobs N``). For each it prints the
+wall seconds, the CPU seconds per puzzle (the command and every process it started, a fork
+server's workers included), and against the same engine's first worker count, measured in
+the same run: the speed-up and the efficiency (speed-up / workers). Every run must write the
+same rows byte for byte.
 
-Targets (issue 14): at least 1.7x from 1 to 2 workers; Dask within 15% of the pool. Both
-are compared as a user sees them, each command's own start-up included (the pool's: Python,
-deducer, forking its workers; Dask's: importing Dask and starting the cluster). The same
-ratio without start-up is printed too, start-up being the time the same command takes over
-one puzzle. The engines run one after the other, round after round (``--rounds``), and
-every round's ratios are printed: on a shared machine, compare runs of the same round; the
-CPU seconds per puzzle is the steadier figure.
+Then the schedule, from measured per-puzzle CPU times (each puzzle rated once in this
+process; ``--times FILE`` keeps them for the next run): for each worker count of
+``--simulate`` (default 1,2,4,8,16), the makespan that the batch's schedule (largest puzzles
+first by the cost estimate ``deducer rate`` uses, tasks sized from the workers) gives on N
+workers that each take the next task when free, against the bound no schedule beats,
+max(total CPU / N, the largest puzzle); and the same for the schedule before it (input
+order, chunks from --jobs). Target (issue 40): within 10% of the bound at 16 workers; 2
+workers at least 1.9x one on an otherwise quiet 2-core machine.
+
+The engines run one after the other, round after round (``--rounds``): on a shared
+machine the wall-clock speed-up also measures whoever else is running (the load average is
+printed with each line); the CPU seconds per puzzle is the steadier figure.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -31,12 +38,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from deducer.app.batch import schedule  # noqa: E402
 from deducer.puzzle import formats  # noqa: E402
 from tests.support import corpus  # noqa: E402
 
-POOL1, POOL2, DASK = "pool --jobs 1", "pool --jobs 2", "dask LocalCluster x2"
-ENGINES = {POOL1: ("--jobs", "1"), POOL2: ("--jobs", "2"),
-           DASK: ("--engine", "dask", "--jobs", "2")}
+ENGINE_ARGS = {"pool": (), "dask": ("--engine", "dask")}
 
 
 def adopt_orphans() -> bool:
@@ -84,91 +90,156 @@ def rate(folder: Path, out: Path, *extra: str) -> tuple[float, float, int, str]:
     return wall, children_cpu() - cpu, proc.returncode, proc.stdout.strip()
 
 
+def item_times(files: list[Path]) -> list[float]:
+    """Each puzzle's CPU seconds for ``deducer rate``'s row, in this process (the ladder
+    loaded first, as a warm worker has it)."""
+    from deducer.app.batch.inputs import Task
+    from deducer.app.commands import rate as rate_cmd
+
+    settings = (None, (), (), None, False)
+    rate_cmd._ladder((), ())
+    rate_cmd.rate_one(settings, Task(str(files[0]), path=str(files[0])))  # warm caches
+    out = []
+    for f in files:
+        t = time.process_time()
+        rate_cmd.rate_one(settings, Task(str(f), path=str(f)))
+        out.append(time.process_time() - t)
+    return out
+
+
+def old_tasks(n: int, workers: int, engine: str, jobs: int | None = None) -> list[list[int]]:
+    """The schedule before issue 40: input order, chunks from --jobs (``jobs``, the
+    workers by default; a remote Dask scheduler's run kept --jobs 1), shrinking at the end
+    by --jobs."""
+    workers = workers if jobs is None else jobs
+    size = (max(1, min(64, n // (workers * 16))) if engine == "dask"
+            else max(1, min(16, n // (workers * 64))))
+    tasks, start = [], 0
+    while start < n:
+        step = max(1, min(size, (n - start) // (4 * workers)))
+        tasks.append(list(range(start, min(n, start + step))))
+        start += step
+    return tasks
+
+
+def new_tasks(n: int, workers: int, engine: str, costs: list[float]) -> list[list[int]]:
+    """The batch's schedule now (deducer.app.batch.schedule.plan), as index lists."""
+    return [[k for k, _ in task]
+            for task in schedule.plan(list(range(n)), workers, engine, costs=costs)]
+
+
+def simulate(times: list[float], costs: list[float], counts: list[int]) -> None:
+    """Makespans of the schedules on N workers from the measured times, against the bound."""
+    n = len(times)
+    print(f"\nschedule on N workers, from the {n} puzzles' measured CPU times (total "
+          f"{sum(times):.1f} s, largest {max(times):.2f} s): makespan in CPU seconds")
+    print(f"{'N':>3} {'bound':>7} {'pool':>7} {'/bound':>7} {'tasks':>6} {'dask':>7} "
+          f"{'/bound':>7} {'tasks':>6} | {'before: pool':>12} {'/bound':>7} "
+          f"{'dask':>7} {'/bound':>7} {'tasks':>6} {'remote dask':>11} {'/bound':>7}")
+    for w in counts:
+        b = schedule.bound(times, w)
+        row = [f"{w:>3} {b:>7.2f}"]
+        for engine in ("pool", "dask"):
+            tasks = new_tasks(n, w, engine, costs)
+            m = schedule.makespan(times, tasks, w)
+            row.append(f"{m:>7.2f} {m / b:>7.3f} {len(tasks):>6}")
+        row.append("|")
+        for engine in ("pool", "dask"):
+            tasks = old_tasks(n, w, engine)
+            m = schedule.makespan(times, tasks, w)
+            row.append(f"{m:>7.2f} {m / b:>7.3f}" + (f" {len(tasks):>6}" if engine == "dask"
+                                                       else "     "))
+        m = schedule.makespan(times, old_tasks(n, w, "dask", jobs=1), w)
+        row.append(f"{m:>11.2f} {m / b:>7.3f}")
+        print(" ".join(row))
+    print("(pool, dask: the schedule now, largest first by the size of each puzzle's file, "
+          "tasks sized from N; before: input order, chunks from --jobs N; remote dask: a "
+          "scheduler's N workers with the --jobs 1 the client was given)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workers", default="1,2", help="worker counts to run (default 1,2)")
+    ap.add_argument("--engines", default="pool,dask", help="pool, dask or both")
     ap.add_argument("--limit", type=int, help="only the first N janko puzzles")
-    ap.add_argument("--no-dask", action="store_true", help="leave the Dask run out")
-    ap.add_argument("--no-single", action="store_true",
-                    help="leave the --jobs 1 run out (Dask against the pool only)")
     ap.add_argument("--rounds", type=int, default=1,
-                    help="run every engine this many times, interleaved; each round's ratios "
-                         "are printed, and their medians")
+                    help="run every engine and worker count this many times, interleaved")
+    ap.add_argument("--simulate", default="1,2,4,8,16",
+                    help="worker counts to replay the schedule on ('' for none)")
+    ap.add_argument("--times", metavar="FILE",
+                    help="per-puzzle CPU times: read from FILE if it exists, else measured "
+                         "and written there")
     args = ap.parse_args()
     if corpus.corpus_root() is None:
         print("corpus not found (set DEDUCER_CORPUS): nothing to measure")
         return 0
-    try:
-        import distributed  # noqa: F401
-        dask = not args.no_dask
-    except ImportError:
-        print("distributed is not installed (pip install 'deducer[dask]'): no Dask run")
-        dask = False
+    engines = [e for e in args.engines.split(",") if e]
+    if "dask" in engines:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            print("distributed is not installed (pip install 'deducer[dask]'): no Dask run")
+            engines.remove("dask")
+    counts = [int(x) for x in args.workers.split(",") if x]
     adopted = adopt_orphans()
     with tempfile.TemporaryDirectory() as tmp:
-        folder, one = Path(tmp) / "janko", Path(tmp) / "one"
+        folder = Path(tmp) / "janko"
         folder.mkdir()
-        one.mkdir()
-        n = 0
+        files = []
         for c in corpus.janko():
-            if args.limit is not None and n >= args.limit:
+            if args.limit is not None and len(files) >= args.limit:
                 break
-            text = formats.dumps(c.puzzle, "json")
-            (folder / f"{c.id}.json").write_text(text, encoding="utf-8")
-            if not n:
-                (one / f"{c.id}.json").write_text(text, encoding="utf-8")
-            n += 1
-        names = ([] if args.no_single else [POOL1]) + [POOL2] + ([DASK] if dask else [])
-        print(f"rating {n} janko puzzles, one whole 'deducer rate' command per line "
-              f"({os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}"
-              + ("" if adopted else "; CPU of orphaned processes not counted") + ")")
-        print(f"{'engine':<22} {'seconds':>8} {'puzzles/s':>10} {'CPU s/puzzle':>13} "
-              f"{'start-up s':>10} {'p/s after':>10} exit")
-        wall: dict[str, list[float]] = {k: [] for k in names}
-        start: dict[str, list[float]] = {k: [] for k in names}
-        cpu_per: dict[str, list[float]] = {k: [] for k in names}
-        outputs: dict[str, bytes] = {}
-        summary = ""
-        for r in range(args.rounds):
-            for k, name in enumerate(names):
-                out = Path(tmp) / f"rows{k}-{r}.jsonl"
-                # start-up: the same command over one puzzle (Python, imports, workers)
-                up, _, _, _ = rate(one, Path(tmp) / f"one{k}-{r}.jsonl", *ENGINES[name])
-                w, cpu, code, said = rate(folder, out, *ENGINES[name])
-                summary = summary or said
-                wall[name].append(w)
-                start[name].append(up)
-                cpu_per[name].append(cpu / n)
-                outputs[f"{name} {r}"] = out.read_bytes() if out.exists() else b""
-                print(f"{name:<22} {w:>8.1f} {n / w:>10.2f} {cpu / n:>13.4f} {up:>10.2f} "
-                      f"{n / max(w - up, 1e-9):>10.2f} {code}  (load {os.getloadavg()[0]:.1f})")
-        print("rows:", summary.split(";")[0])
-        med = statistics.median
-        if not args.no_single:
-            ups = [a / b for a, b in zip(wall[POOL1], wall[POOL2], strict=True)]
-            print(f"speed-up 1 -> 2 workers, per round: {', '.join(f'{x:.2f}x' for x in ups)}; "
-                  f"median {med(ups):.2f}x (target >= 1.7x), scaling efficiency "
-                  f"{med(ups) / 2:.0%}")
-            # what two idle cores would give: the same CPU work split in two (the wall-clock
-            # figure above also measures whoever else is using the machine)
-            ideal = 2 * med(cpu_per[POOL1]) / med(cpu_per[POOL2])
-            print(f"CPU-bound speed-up (2 x CPU s/puzzle at 1 worker / at 2): {ideal:.2f}x; "
-                  f"throughput per core {1 / med(cpu_per[POOL1]):.1f} puzzles/s")
-        if dask:
-            with_up = [p / d for p, d in zip(wall[POOL2], wall[DASK], strict=True)]
-            without = [(p - pu) / (d - du) for p, pu, d, du in
-                       zip(wall[POOL2], start[POOL2], wall[DASK], start[DASK], strict=True)]
-            cpu = [d / p for p, d in zip(cpu_per[POOL2], cpu_per[DASK], strict=True)]
-            print("dask / pool at 2 workers (speed), per round: "
-                  f"{', '.join(f'{x:.2f}' for x in with_up)}; median {med(with_up):.2f} "
-                  "(the target's figure: each engine's start-up included; target >= 0.85)")
-            print("  start-up left out of both: "
-                  f"{', '.join(f'{x:.2f}' for x in without)}; median {med(without):.2f} "
-                  f"(start-up: pool {med(start[POOL2]):.2f} s, Dask {med(start[DASK]):.2f} s)")
-            print(f"  Dask's CPU s/puzzle against the pool's: "
-                  f"{', '.join(f'{x:.2f}x' for x in cpu)}; median {med(cpu):.2f}x "
-                  "(start-up included)")
-        same = len(set(outputs.values())) == 1
-        print("rows identical across engines and job counts:", "yes" if same else "NO")
+            f = folder / f"{c.id}.json"
+            f.write_text(formats.dumps(c.puzzle, "json"), encoding="utf-8")
+            files.append(f)
+        n = len(files)
+        runs = [(e, w) for e in engines for w in counts]
+        same = True
+        if runs:
+            print(f"rating {n} janko puzzles, one whole 'deducer rate' command per line "
+                  f"({os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}"
+                  + ("" if adopted else "; CPU of orphaned processes not counted") + ")")
+            print(f"{'engine':<6} {'workers':>7} {'seconds':>8} {'puzzles/s':>10} "
+                  f"{'CPU s/puzzle':>13} {'speed-up':>9} {'efficiency':>10}  load")
+            wall: dict[tuple[str, int], list[float]] = {r: [] for r in runs}
+            outputs: dict[str, bytes] = {}
+            for r in range(args.rounds):
+                for k, (engine, w) in enumerate(runs):
+                    out = Path(tmp) / f"rows{k}-{r}.jsonl"
+                    secs, cpu, code, _ = rate(folder, out, *ENGINE_ARGS[engine], "--jobs",
+                                              str(w))
+                    wall[(engine, w)].append(secs)
+                    outputs[f"{engine} {w} {r}"] = out.read_bytes() if out.exists() else b""
+                    base = wall[(engine, counts[0])][-1]
+                    up = base / secs * counts[0]
+                    print(f"{engine:<6} {w:>7} {secs:>8.1f} {n / secs:>10.2f} {cpu / n:>13.4f} "
+                          f"{up:>8.2f}x {up / w:>10.0%}  {os.getloadavg()[0]:.1f}"
+                          + ("" if code in (0, 1) else f"  exit {code}"), flush=True)
+            if args.rounds > 1:
+                print("median over the rounds:")
+                for engine, w in runs:
+                    med = statistics.median(wall[(engine, w)])
+                    up = statistics.median(wall[(engine, counts[0])]) / med * counts[0]
+                    print(f"{engine:<6} {w:>7} {med:>8.1f} speed-up {up:.2f}x, efficiency "
+                          f"{up / w:.0%}")
+            same = len(set(outputs.values())) == 1
+            print("rows identical across engines and worker counts:", "yes" if same else "NO")
+        sims = [int(x) for x in args.simulate.split(",") if x]
+        if sims:
+            times = None
+            if args.times and Path(args.times).exists():
+                saved = json.loads(Path(args.times).read_text(encoding="utf-8"))
+                if len(saved) == n:
+                    times = saved
+            if times is None:
+                times = item_times(files)
+                if args.times:
+                    Path(args.times).write_text(json.dumps(times), encoding="utf-8")
+            from deducer.app.batch.inputs import Task
+            from deducer.app.commands.rate import cost
+
+            costs = [cost(Task(str(f), path=str(f))) for f in files]
+            simulate(times, costs, sims)
         return 0 if same else 1
 
 

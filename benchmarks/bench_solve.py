@@ -10,6 +10,13 @@ start-up, imports, model, search). Cases: the marcelgarus set (huge included), j
 with several solutions, and two 5x5 blocks joined by one bridge cell (independent halves once
 the bridge is decided). The ratio column is deducer / CP-SAT (target: <= 1 everywhere);
 ``splits`` counts the nodes deducer searched part by part (re-splitting below the root).
+
+``--first`` instead measures what a program pays for its first solve (issue 40): in a fresh
+process each, the CPU time of importing deducer, loading the puzzle file and solving it
+(``deducer.load`` + ``deducer.solve``, every import the first solve needs) against CP-SAT's
+model build and ``Solve`` in a fresh process (ortools imported beforehand, not counted),
+best of ``--first-repeat``; the median ratio over the cases (target at most 1.5) and the
+worst (at most 3), and whether the first solve imported the SAT solver.
 Needs ``pip install ortools`` (the ``bench`` extra); without it only deducer is timed.
 The machine may be shared: trust the ratios (same run) more than the absolute times.
 Always exits 0.
@@ -39,6 +46,65 @@ from tests.support import corpus, grids  # noqa: E402
 LIMIT = 300.0  # seconds per solve, either solver
 
 
+#: a fresh process's first solve: import, load, solve; CPU seconds (and was PySAT imported?)
+FIRST_DEDUCER = """
+import sys, time
+t = time.process_time()
+import deducer
+p = deducer.load(sys.argv[1])
+r = deducer.solve(p, max_solutions=2)
+t = time.process_time() - t
+print(t, r.status, 'pysat.solvers' in sys.modules)
+"""
+#: CP-SAT's model build and Solve in a fresh process, ortools imported first
+FIRST_CPSAT = """
+import json, sys, time
+sys.path.insert(0, sys.argv[2])
+import cpsat_kakuro
+from ortools.sat.python import cp_model  # noqa: F401  (the import is not counted)
+spec = json.load(open(sys.argv[1]))
+t = time.process_time()
+status, _ = cpsat_kakuro.count(spec, 2)
+print(time.process_time() - t, status)
+"""
+
+
+def first_solves(cases_: list, repeat: int, tmp: Path) -> int:
+    """Import + load + first solve against CP-SAT's build + Solve, fresh processes each."""
+    import statistics
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode cached, as installed
+
+    def run(code: str, *argv: str) -> list[str]:
+        out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
+                             text=True, env=env, timeout=LIMIT + 30)
+        return out.stdout.split() or ["nan", f"exit-{out.returncode}", "?"]
+
+    print(f"{'case':<22} {'cells':>5} {'status':<9} {'import+first solve':>18} "
+          f"{'CP-SAT build+Solve':>18} {'ratio':>6}  SAT solver imported")
+    ratios = []
+    for name, p in cases_:
+        path = tmp / (name.replace(" ", "-") + ".json")
+        path.write_text(formats.dumps(p, "json"), encoding="utf-8")
+        model = tmp / (name.replace(" ", "-") + ".model.json")
+        model.write_text(json.dumps(cpsat_spec(p)), encoding="utf-8")
+        ours, theirs, status, sat = [], [], "", ""
+        for _ in range(repeat):  # alternate, so load changes hit both alike
+            t, status, sat = run(FIRST_DEDUCER, str(path))
+            ours.append(float(t))
+            theirs.append(float(run(FIRST_CPSAT, str(model), str(ROOT / "benchmarks"))[0]))
+        r = min(ours) / min(theirs)
+        ratios.append(r)
+        print(f"{name:<22} {len(p.whites):>5} {status:<9} {min(ours):>17.4f}s "
+              f"{min(theirs):>17.4f}s {r:>6.2f}  {'yes' if sat == 'True' else 'no'}",
+              flush=True)
+    print(f"\nimport + first solve / CP-SAT build + Solve over {len(ratios)} cases: median "
+          f"{statistics.median(ratios):.2f} (target <= 1.5), worst {max(ratios):.2f} "
+          f"(target <= 3)")
+    return 0
+
+
 def cases():
     """(name, puzzle) pairs; corpus cases only when the corpus is there."""
     out = []
@@ -53,6 +119,9 @@ def cases():
     out.append(("generated 20x20", grids.random_clued(20, 20, seed=1, black=0.3)))
     out.append(("generated 60x60", grids.random_clued(60, 60, seed=1, black=0.3)))
     out.append(("bridged blocks 5x5", grids.bridged_blocks(5, 5, seed=1)))
+    # a Latin square of order 9 (unclued runs): small, and all search
+    out.append(("latin square 9x9", grids.unclued([[r > 0 and c > 0 for c in range(10)]
+                                                   for r in range(10)])))
     return out
 
 
@@ -103,7 +172,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="in-process runs per case")
     ap.add_argument("--cmd-repeat", type=int, default=2, help="whole-process runs per case")
     ap.add_argument("--only", help="run only cases whose name contains this")
+    ap.add_argument("--first", action="store_true",
+                    help="time import + first solve against CP-SAT's build + Solve instead")
+    ap.add_argument("--first-repeat", type=int, default=5,
+                    help="fresh processes per case and side for --first (best is kept)")
     args = ap.parse_args(argv)
+    if args.first:
+        chosen = [(n, p) for n, p in cases() if not args.only or args.only in n]
+        with tempfile.TemporaryDirectory() as tmp:
+            return first_solves(chosen, args.first_repeat, Path(tmp))
     try:
         import cpsat_kakuro
         from ortools import __version__ as ortools_version

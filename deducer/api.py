@@ -356,12 +356,16 @@ def generate_request(size: str | tuple[int, int] = "12x12", level: str | None = 
     return req
 
 
-def generate_one(request: GenerateRequest, index: int = 0) -> GenerateResult:
+def generate_one(request: GenerateRequest, index: int = 0, *, rules: list[Rule] | None = None,
+                 progress: Callable[[Any], None] | None = None) -> GenerateResult:
     """Puzzle number ``index`` of ``request``: the same for the same request and index,
-    whichever process makes it (``.puzzle`` None when the time limit came first)."""
+    whichever process makes it (``.puzzle`` None when the time limit came first).
+    ``rules``: the core ladder already loaded (a batch worker loads it once);
+    ``progress`` is called now and then with how the search goes (attempts, level, the
+    scores seen so far)."""
     from .generator.core import generate_one as _one
 
-    return _one(request, index)
+    return _one(request, index, rules, progress)
 
 
 def audit(puzzle: Puzzle, solution: list[int], rules: RulesArg = None, *,

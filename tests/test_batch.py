@@ -448,3 +448,107 @@ def test_a_url_argument_is_rated_as_the_puzzle_it_encodes(capsys):
     (row,) = json.loads(out)["puzzles"]
     assert row["file"] == URL and row["status"] == "solved" and row["level"]
     assert code == 0
+
+
+# ------------------------------------------------------------------------- the schedule
+def test_tasks_are_sized_from_the_workers():
+    """At least four tasks a worker, never fewer tasks than workers (issue 40: Dask's
+    chunks of 64 gave 16 workers 15 tasks over 960 puzzles)."""
+    from deducer.app.batch.schedule import chunk_size, plan
+
+    for engine in ("pool", "dask"):
+        for n in (1, 3, 15, 16, 64, 960, 10_000, 200_000):
+            for workers in (1, 2, 16, 64):
+                size = chunk_size(n, workers, engine=engine)
+                assert 1 <= size <= {"pool": 16, "dask": 64}[engine]
+                tasks = list(plan(list(range(n)), workers, engine))
+                assert len(tasks) >= min(n, 4 * workers), (engine, n, workers)
+                assert sorted(k for t in tasks for k, _ in t) == list(range(n))
+
+
+def test_the_largest_items_go_first_and_the_schedule_ends_near_its_bound():
+    from deducer.app.batch.schedule import bound, makespan, plan
+
+    times = [0.02 + 0.0001 * k for k in range(960)]  # a collection that grows as it goes
+    times[-1] = 2.0  # the largest puzzle last, as in janko's
+    tasks = [[k for k, _ in t] for t in plan(list(range(960)), 16, "dask", costs=times)]
+    assert tasks[0][0] == 959  # the largest first
+    assert makespan(times, tasks, 16) <= 1.10 * bound(times, 16)
+    # the order of input: the largest last, the makespan well past the bound
+    in_order = [[k for k, _ in t] for t in plan(list(range(960)), 16, "dask")]
+    assert makespan(times, in_order, 16) > 1.10 * bound(times, 16)
+
+
+def record_order(path: Path, x: int) -> int:
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(f"{x}\n")
+    return x * x
+
+
+_WARMED: list[int] = []
+
+
+def warm(path: Path) -> None:
+    _WARMED.append(1)
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(f"{os.getpid()}\n")
+
+
+def count_warm(x: int) -> int:
+    return len(_WARMED)
+
+
+def test_the_pool_hands_out_the_largest_first_and_gives_rows_in_input_order(tmp_path):
+    from functools import partial
+
+    log = tmp_path / "order"
+    items = list(range(12))
+    costs = [1, 5, 2, 9, 0, 3, 7, 4, 8, 6, 11, 10]
+    got = list(run(partial(record_order, log), items, Settings(jobs=1), fail, costs=costs))
+    assert got == [x * x for x in items]  # input order whatever the schedule
+    done = [int(x) for x in log.read_text().split()]
+    assert done == sorted(items, key=lambda k: -costs[k])
+
+
+def test_workers_start_warm_once_each(tmp_path):
+    from functools import partial
+
+    log = tmp_path / "warm"
+    got = list(run(count_warm, list(range(20)), Settings(jobs=2, chunk=1), fail,
+                   init=partial(warm, log)))
+    assert got == [1] * 20  # every item found its worker warmed, once
+    pids = log.read_text().split()
+    assert len(pids) == len(set(pids)) == 2
+
+
+def noting(x: int) -> int:
+    from deducer.app.batch.notes import note
+
+    note(f"half way through {x}")
+    return x
+
+
+def test_an_item_s_notes_reach_the_caller():
+    notes: list = []
+    got = list(run(noting, [1, 2, 3], Settings(jobs=2, chunk=1), fail,
+                   note=lambda idx, what: notes.append((idx, what))))
+    assert got == [1, 2, 3]
+    assert sorted(notes) == [(0, "half way through 1"), (1, "half way through 2"),
+                             (2, "half way through 3")]
+
+
+def test_rows_are_the_same_whatever_the_worker_count_and_schedule(tmp_path, capsys):
+    """Puzzles of different sizes (the big one last, so it is rated first): the rows file
+    is the same byte for byte with one worker and with three."""
+    d = tmp_path / "in"
+    d.mkdir()
+    for k, text in enumerate((FOUR, MULTI, FOUR, NONE, "garbage|x\n", K2)):
+        (d / f"{k}.txt").write_text(text, encoding="utf-8")
+    outs = []
+    for jobs in ("1", "3"):
+        out = tmp_path / f"rows{jobs}.jsonl"
+        cli(capsys, "rate", d, "--jobs", jobs, "--out", out, "--no-timing")
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    assert [r["source"] for r in rows_of(tmp_path / "rows1.jsonl")] == \
+        [str(d / f"{k}.txt") for k in range(6)]

@@ -75,6 +75,26 @@ def test_bundled_detected_and_read(fname, fmt):
         assert p.whites
 
 
+def test_extension_table_matches_the_readers():
+    from deducer.puzzle.formats import EXTENSIONS
+
+    assert {n: get(n).extensions for n in names()} == EXTENSIONS
+
+
+def test_a_file_with_a_known_extension_imports_only_its_readers():
+    """Start-up: reading a .j file must not import the eight other readers (issue 40)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from deducer.puzzle import formats; "
+            f"formats.load({str(PUZZLES / 'seed000-k2.j')!r}); "
+            "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules "
+            "if m.startswith('deducer.puzzle.formats.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.stdout.split() == ["['jboxed']"], out.stderr
+
+
 def test_expected_counts_cover_bundled():
     data = json.loads((PUZZLES / "expected.json").read_text())
     listed = {(e["file"], e["name"]) for e in data["puzzles"]}

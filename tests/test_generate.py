@@ -170,6 +170,56 @@ def test_a_score_range_is_met(score):
     assert (lo is None or got >= lo) and (hi is None or got <= hi)
 
 
+def test_a_score_range_draws_only_levels_that_reach_it():
+    """The README's example (10x10, score 3-6): its second puzzle was drawn Expert, whose
+    10x10 puzzles score about 10, and never came (issue 40)."""
+    from deducer.generator.core import mixed_level, stream
+    from deducer.generator.request import make_request, parse_score
+
+    req = make_request("10x10", None, seed=7, score=parse_score("3-6"))
+    drawn = {mixed_level(req, stream(7, k)[1]) for k in range(300)}
+    assert drawn == {"Easy", "Medium"}
+    # a range only a level outside the published mix reaches still gets that level
+    req = make_request("10x10", None, seed=7, score=parse_score("8.5-9.5"))
+    assert {mixed_level(req, stream(7, k)[1]) for k in range(50)} <= {"Hard", "Expert"}
+
+
+def test_the_readme_score_example_makes_its_second_puzzle():
+    from deducer.generator.request import make_request, parse_score
+
+    req = make_request("10x10", None, seed=7, score=parse_score("3-6"), timeout=600)
+    res = generate_one(req, 1)
+    assert res.puzzle is not None, res.message
+    assert 3 <= res.rating.score <= 6
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--size", "6x6", "--score", "11-"], "6x6 puzzles"),
+    (["--size", "30x30", "--score", "-2"], "a larger grid scores higher"),
+    (["--size", "12x12", "--level", "Easy", "--score", "8-9"], "12x12 Easy puzzles"),
+])
+def test_a_score_range_out_of_reach_is_refused_at_once(args, words):
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = cli("generate", "--seed", "1", *args)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert r.returncode == 2 and "out of reach" in r.stderr and words in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1 and "Easy about" in r.stderr
+    # said before any puzzle is tried: the CPU of starting a command, not of generating
+    assert after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime < 5
+
+
+def test_the_progress_line_says_how_a_puzzle_goes():
+    from deducer.app.commands.generate import progress_text
+
+    assert progress_text(1, (7, "Medium", 6.8, 7.9), (3.0, 6.0)) == \
+        "puzzle 2, attempt 7 (Medium; scores 6.8-7.9, asked 3-6)"
+    assert progress_text(0, (2, "Easy", None, None), (5.0, None)) == \
+        "puzzle 1, attempt 2 (Easy; scores none yet, asked 5-)"
+    assert progress_text(4, (3, None, None, None), None) == "puzzle 5, attempt 3"
+
+
 def test_an_unconstrained_run_follows_the_published_mix():
     from deducer.generator.core import DEFAULT_MIX, mixed_level, stream
 

@@ -276,3 +276,74 @@ def test_a_digit_in_the_run_is_answered_even_when_the_entries_leave_no_solution(
     got = why(wrong, (2, 1), 1)
     assert got.kind == EXPLAINED and got.steps == []
     assert got.closing == "So 1 cannot go in r3c2: r2c2, in the same run r1c2↓ 5/2, holds it."
+
+
+def test_the_shortcut_asks_a_rule_again_only_where_the_board_changed(monkeypatch):
+    """_direct asked every run rule about the cell's runs at every step (issue 40: 54% of a
+    slow answer); with its memory, a board unchanged near the runs is not asked again."""
+    from deducer.assist import why as why_mod
+    from deducer.engine import registry
+    from deducer.engine.walk import Engine
+
+    p = load(K2)
+    rules = registry.load()
+    eng = Engine(p, rules)
+    i = p.index[(3, 2)]
+    calls = []
+    real = registry.Rule.call
+    monkeypatch.setattr(registry.Rule, "call",
+                        lambda self, view, rid=None: calls.append(self.id) or real(self, view, rid))
+    asked: dict = {}
+    # a digit no rule takes out now: every rule is asked, none answers
+    d = next(x for x in range(1, 10) if eng.state.masks[i] & BIT[x]
+             and why_mod._direct(eng, p, rules, i, x, {}) is None)
+    calls.clear()
+    assert why_mod._direct(eng, p, rules, i, d, asked) is None
+    first = len(calls)
+    assert first > 0
+    assert why_mod._direct(eng, p, rules, i, d, asked) is None
+    assert len(calls) == first  # nothing near the runs changed: no rule asked again
+    eng.step()  # a change somewhere: only the rules whose runs' surroundings changed
+    calls.clear()
+    why_mod._direct(eng, p, rules, i, d, asked)
+    assert len(calls) <= first
+
+
+def test_why_walks_without_counting_yet_shows_the_counts_it_did():
+    """The walk of `why` skips the count of open easy moves (half its time on a 150x150
+    grid); an answer that shows the walk's own steps still carries the counts a counting
+    walk gives them."""
+    from dataclasses import replace
+
+    from deducer.assist import why as why_mod
+    from deducer.engine import registry
+
+    p = load(K2)
+    rules = registry.load()
+    path = explain(p, rules).steps
+    kept = [path[2], path[5]]
+    bare = [replace(s, available=0) for s in path]
+    got = why_mod._counted(p, rules, bare, [bare[2], bare[5]])
+    assert [s.available for s in got] == [s.available for s in kept]
+    assert any(s.available for s in kept)
+
+
+def test_why_costs_no_more_than_explain_on_janko_960(corpus_dir):
+    """`why janko-960 r14c28 4` took 4-5x the CPU of the puzzle's whole walkthrough: the
+    run names rebuilt at every step, every run rule asked again at every step, the easy
+    moves counted at every step. CPU of each, in one process; slack for a loaded machine."""
+    import time
+
+    from deducer.engine import registry
+    from tests.support import corpus
+
+    (cp,) = corpus.janko(root=corpus_dir, ids=["960"])
+    rules = registry.load()
+    t = time.process_time()
+    explain(cp.puzzle, rules)
+    walk = time.process_time() - t
+    t = time.process_time()
+    answer = why(cp.puzzle, (13, 27), 4, rules=rules)
+    asked = time.process_time() - t
+    assert answer.kind == EXPLAINED
+    assert asked < 2.5 * walk, (asked, walk)

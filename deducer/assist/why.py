@@ -166,12 +166,29 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
             kept = other
     kept = reworded(puzzle, rules, kept, lambda out: _proved(puzzle, out, i, digit, must),
                     deadline)
+    kept = _counted(puzzle, rules, path, kept)
     steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
     in_marks = [s.n for s in steps if _in_marks(puzzle, s)]
     count = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
     return answer(EXPLAINED, f"{head}: {count} (the walkthrough takes {len(path)} to get "
                   "there).", steps=steps, path=len(path), in_marks=in_marks,
                   closing=_closing(puzzle, steps[-1], cell, digit, must))
+
+
+def _counted(puzzle: Puzzle, rules, path: list, kept: list) -> list:
+    """The kept steps that come from the walk with the count of open easy moves the walk
+    would have given them (it walks without counting: :meth:`Engine.recount` replays the
+    path, far cheaper than counting at every step when no kept step is the walk's own)."""
+    from dataclasses import replace
+
+    from ..engine.walk import Engine
+
+    mine = {id(s) for s in path}
+    if not any(id(s) in mine for s in kept):
+        return kept
+    counted = Engine(puzzle, rules).recount(path)
+    available = {id(s): c.available for s, c in zip(path, counted, strict=True)}
+    return [replace(s, available=available[id(s)]) if id(s) in available else s for s in kept]
 
 
 def _closing(puzzle: Puzzle, last, cell: tuple[int, int], digit: int, must: bool) -> str:
@@ -235,13 +252,14 @@ def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
     from ..engine.walk import Engine, WalkOptions
 
     deadline = None if timeout is None else time.perf_counter() + timeout
-    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
+    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline, count=False))
     if _reached(eng.state.masks, i, digit, must):
         return [], None
     shortcut = None
+    asked: dict = {}  # _direct's memory: what the board near each (rule, run) was when asked
     while not eng.context.stopped():
         if shortcut is None and not must:
-            hit = _direct(eng, puzzle, rules, i, digit)
+            hit = _direct(eng, puzzle, rules, i, digit, asked)
             if hit is not None:
                 shortcut = [*eng.steps, hit]
         step = eng.step()
@@ -249,25 +267,51 @@ def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
             return TIMEOUT if eng.context.stopped() else None
         if _reached(eng.state.masks, i, digit, must):
             return eng.steps, shortcut
-        if eng.state.broken() is not None:
+        # the engine keeps watch near each change (a scan of the whole grid at every step
+        # was most of a 150x150 answer's time)
+        if eng._broken is not None:
             return None
     return TIMEOUT
 
 
-def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):
+def _near(layout, rid: int) -> tuple[list[int], list[int]]:
+    """(the runs, the cells) a run rule asked about run ``rid`` may read: the run and the
+    runs crossing it, and their cells (the engine's own notion of where a change makes a
+    run worth asking again: Engine._mark_dirty)."""
+    runs = sorted({q for j in layout.run_cells[rid] for q in layout.cell_runs[j]} | {rid})
+    cells = sorted({j for q in runs for j in layout.run_cells[q]})
+    return runs, cells
+
+
+def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int, asked: dict | None = None):
     """A step, in a copy of the engine's state, by which a rule on the runs of cell ``i``
     takes ``digit`` out of it now (out of the ladder's order); None if none does. Only the
-    cell's runs are asked, so this costs a few rule calls per step."""
+    cell's runs are asked, so this costs a few rule calls per step. ``asked`` (kept by the
+    caller from step to step) remembers the board near each run when its rules found
+    nothing: a rule is asked again only where the board changed since."""
     from ..engine import kernel
     from ..engine.walk import Engine
     from ..errors import RuleError
 
-    runs = eng.state.layout.cell_runs[i]
-    peers = {j for rid in runs for j in eng.state.layout.run_cells[rid]}
+    state = eng.state
+    runs = state.layout.cell_runs[i]
+    peers = {j for rid in runs for j in state.layout.run_cells[rid]}
+    seen = {}
+    if asked is not None:
+        for rid in runs:
+            if ("near", rid) not in asked:
+                asked["near", rid] = _near(state.layout, rid)
+            qs, cs = asked["near", rid]
+            seen[rid] = (tuple(state.masks[j] for j in cs), tuple(state.placed[j] for j in cs),
+                         tuple(state.live[q] for q in qs))
     for rule in eng.rules:
         if rule.scope != "run":
             continue
         for rid in runs:
+            if asked is not None:
+                if asked.get((rule.id, rid)) == seen[rid]:
+                    continue  # nothing it reads has changed since it found nothing here
+                asked[rule.id, rid] = seen[rid]
             try:
                 found = list(rule.call(eng.view, rid) or ())
             except RuleError:
@@ -291,13 +335,16 @@ def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):
 
 
 # ---------------------------------------------------------------------------- closure
-def _reads(puzzle: Puzzle, proof: dict | None) -> tuple[set[int], set[int], set[int]]:
+def _reads(puzzle: Puzzle, proof: dict | None,
+           by_ref: dict | None = None) -> tuple[set[int], set[int], set[int]]:
     """(cells whose candidates the proof reads, cells whose written digit it reads, runs
-    whose ruled-out combinations it reads); None proof: everything."""
+    whose ruled-out combinations it reads); None proof: everything. ``by_ref``: the runs
+    by reference, when the caller has built it once for many steps."""
     if proof is None:
         every = set(range(len(puzzle.whites)))
         return every, every, set(range(len(puzzle.runs)))
-    by_ref = {tuple(r.ref): r for r in puzzle.runs}
+    if by_ref is None:
+        by_ref = {tuple(r.ref): r for r in puzzle.runs}
     masks: set[int] = set()
     written: set[int] = set()
     runs: set[int] = set()
@@ -327,12 +374,15 @@ def _reads(puzzle: Puzzle, proof: dict | None) -> tuple[set[int], set[int], set[
     return masks, written, runs
 
 
-def _touched_by(puzzle: Puzzle, js: dict) -> tuple[set[int], set[int], set[int]]:
-    """(cells narrowed, cells written, runs with combinations ruled out) by a step."""
+def _touched_by(puzzle: Puzzle, js: dict,
+                by_name: dict | None = None) -> tuple[set[int], set[int], set[int]]:
+    """(cells narrowed, cells written, runs with combinations ruled out) by a step.
+    ``by_name``: run ids by name, when the caller has built it once for many steps."""
     idx = puzzle.index
     narrowed = {idx[(r, c)] for r, c, _ds in js.get("eliminations", ())}
     placed = {idx[(r, c)] for r, c, _d in js.get("placements", ())}
-    by_name = {r.name: r.id for r in puzzle.runs}
+    if by_name is None:
+        by_name = {r.name: r.id for r in puzzle.runs}
     runs = {by_name[name] for name, cs in js.get("combos_removed", ()) if cs}
     return narrowed | placed, placed, runs
 
@@ -344,18 +394,22 @@ def closure(puzzle: Puzzle, steps: list, seeds: set[int] | None = None) -> list:
         return []
     js = [s.to_json() for s in steps]
     seeds = {len(steps) - 1} if seeds is None else set(seeds)
+    # built once: a run's name is formatted anew each time it is read (1.2 M times for one
+    # answer on a large grid, when each step built its own map)
+    by_name = {r.name: r.id for r in puzzle.runs}
+    by_ref = {tuple(r.ref): r for r in puzzle.runs}
     masks: set[int] = set()
     written: set[int] = set()
     runs: set[int] = set()
     keep = []
     for k in range(len(steps) - 1, -1, -1):
-        narrowed, placed, dropped = _touched_by(puzzle, js[k])
+        narrowed, placed, dropped = _touched_by(puzzle, js[k], by_name)
         if k not in seeds and masks.isdisjoint(narrowed) and written.isdisjoint(placed) \
                 and runs.isdisjoint(dropped):
             continue
         keep.append(k)
         proof = js[k].get("proof")
-        more = _reads(puzzle, proof)
+        more = _reads(puzzle, proof, by_ref)
         masks |= more[0]
         written |= more[1]
         runs |= more[2]
@@ -370,6 +424,16 @@ def _proved(puzzle: Puzzle, steps: list, i: int, digit: int, must: bool) -> bool
     reach the target?"""
     rp = proofcheck.Replay(puzzle, use_entries=True)
     for s in steps:
+        if rp.feed(s):
+            return False
+    return _reached(rp.board.masks, i, digit, must)
+
+
+def _proved_after(rp, board, rest: list, i: int, digit: int, must: bool) -> bool:
+    """:func:`_proved` of a list whose first steps are known to pass, leaving ``board`` (on
+    ``rp``'s geometry): only the ``rest`` is replayed, on a copy."""
+    rp.board = board.copy()
+    for s in rest:
         if rp.feed(s):
             return False
     return _reached(rp.board.masks, i, digit, must)
@@ -400,16 +464,24 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
     stop = time.perf_counter() + SHORTEN_SECONDS
     if deadline is not None:
         stop = min(stop, deadline)
+    rp = proofcheck.Replay(puzzle, use_entries=True)  # the geometry, built once
+    start = rp.board
     # a step only an unneeded later step rested on leaves the closure once that later
     # step has gone (one pass left 23 steps of a --must answer that 10 make)
     while True:
         k, before = 0, len(kept)
+        # the board after kept[:k], which every trial at k shares: replayed once, not
+        # again for each trial (the prefix of a proved list passes, so checking it again
+        # could only say yes)
+        prefix = start.copy()
         while k < len(kept) - 1 and budget > 0 and time.perf_counter() < stop:
             trial = kept[:k] + kept[k + 1:]
             budget -= 1
-            if _proved(puzzle, trial, i, digit, must):
+            if _proved_after(rp, prefix, kept[k + 1:], i, digit, must):
                 kept = trial
             else:
+                rp.board = prefix
+                rp.feed(kept[k])
                 k += 1
         if len(kept) == before:
             return kept
@@ -437,6 +509,10 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok, deadline: float | None = Non
         return kept
     run_id = {run.name: k for k, run in enumerate(puzzle.runs)}
     index = puzzle.index
+    runs_at: dict[tuple[int, int], list[int]] = {}  # built once, not a scan per step
+    for k, run in enumerate(puzzle.runs):
+        for rc in run.coords:
+            runs_at.setdefault(rc, []).append(k)
     eng = Engine(puzzle, rules)
     out = []
     for step in kept:
@@ -450,8 +526,7 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok, deadline: float | None = Non
         named = [run_id[n] for n in step.runs if n in run_id]
         where = {(r, c) for r, c, _ in (*step.placements, *step.eliminations)}
         where.update(tuple(rc) for rc in step.cells)
-        near = [k for k, run in enumerate(puzzle.runs)
-                if k not in named and where.intersection(run.coords)]
+        near = sorted({k for rc in where for k in runs_at.get(rc, ()) if k not in named})
         for rid in named + near:
             for ded, effect in eng._deductions(rule, rid):
                 got_place, got_elim = dict(effect.place), dict(effect.elim)

@@ -181,6 +181,10 @@ class WalkOptions:
     #: units the expensive rules may spend (Context.spend) before the walk ends as
     #: TIMEOUT, as at the deadline, but at the same point on any machine
     work: int | None = None
+    #: count the open easy moves before each step (a step's ``available``, which only the
+    #: rating reads): ``why`` walks without and counts for the few steps it shows
+    #: (:meth:`Engine.recount`), half of its walk's time on a large grid
+    count: bool = True
 
 
 class Engine:
@@ -262,7 +266,8 @@ class Engine:
         """Find and apply the next deduction of the simplest rule that has one (``found``:
         the one :meth:`next_deduction` gave, applied without asking the rules again: past
         the deadline they would not answer)."""
-        available = 0 if self.options.lean else self._count_available()
+        available = (self._count_available() if self.options.count and not self.options.lean
+                     else 0)
         if found is None:
             found = self.next_deduction()
         if found is None:

@@ -30,6 +30,7 @@ from .request import (  # noqa: F401  (re-exported: callers import them from her
     parse_score,
     parse_size,
 )
+from .score import steer_score
 from .unique import make_unique
 
 
@@ -78,8 +79,9 @@ def stream(seed: int, index: int) -> tuple[str, random.Random]:
     return key, random.Random(key)
 
 
-def generate_one(req: Request, index: int = 0, rules=None) -> Result:
-    """Puzzle number ``index`` of the request (see the module docstring)."""
+def generate_one(req: Request, index: int = 0, rules=None, progress=None) -> Result:
+    """Puzzle number ``index`` of the request (see the module docstring). ``progress``,
+    if given, is called now and then with a :class:`Progress` (how the search goes)."""
     key, rng = stream(req.seed, index)
     start = time.perf_counter()
     deadline = None if req.timeout is None else start + req.timeout
@@ -91,7 +93,7 @@ def generate_one(req: Request, index: int = 0, rules=None) -> Result:
         from dataclasses import replace
 
         req = replace(req, level=level)
-    found = find(req, rng, deadline, rules)
+    found = find(req, rng, deadline, rules, progress)
     res = Result(index, key, None, attempts=found.attempts,
                  seconds=time.perf_counter() - start, stats=found.stats)
     if found.puzzle is None:
@@ -108,12 +110,25 @@ def _count(out: Found, why: str) -> None:
     failed[why] = failed.get(why, 0) + 1
 
 
-def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
+@dataclass
+class Progress:
+    """How a puzzle's search goes: attempts so far (layouts tried), its level, and the
+    lowest and highest exact scores its drafts got (None before the first)."""
+
+    attempts: int
+    level: str | None
+    low: float | None = None
+    high: float | None = None
+
+
+def find(req, rng: random.Random, deadline: float | None, rules=None,
+         progress=None) -> Found:
     """Attempts (layout, fill, repair, rate, steer) until one fits or the time runs out."""
     from ..engine import registry
 
     if rules is None:
         rules = registry.load()
+    seen = Progress(0, req.level)
 
     target = Target(rules, req.level)
     density = density_of(req)
@@ -122,6 +137,9 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
     sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
     while deadline is None or time.perf_counter() < deadline:
         out.attempts += 1
+        if progress is not None:
+            seen.attempts = out.attempts
+            progress(seen)
         white = make_layout(rng, req.rows, req.cols, req.symmetry, density)
         if white is None:
             raise GenerateError(f"no {req.rows}x{req.cols} layout with {req.symmetry} "
@@ -156,6 +174,17 @@ def find(req, rng: random.Random, deadline: float | None, rules=None) -> Found:
             continue  # a guessed walkthrough proves nothing: the solver must confirm
         puzzle = draft.puzzle()
         rating = exact_rating(puzzle, rules, exp.steps, draft.values)
+        if req.score is not None and rating.score is not None:
+            seen.low = rating.score if seen.low is None else min(seen.low, rating.score)
+            seen.high = rating.score if seen.high is None else max(seen.high, rating.score)
+        if (not fits(req, rating) and fits(req, rating, exact=False)
+                and target.cap is not None and req.score is not None):
+            # the level is right, the score is not: steer it there (digit changes that
+            # keep the level), rather than start over with a new layout
+            steered = steer_score(req, draft, exp, rating, target, rng, deadline, rules)
+            if steered is not None:
+                exp, rating = steered
+                puzzle = draft.puzzle()
         if not fits(req, rating):  # the level cannot differ from the walk's; the score can
             _count(out, "score out of range" if fits(req, rating, exact=False)
                    else "full rating missed")

@@ -14,6 +14,7 @@ from ..engine.rating import LEVELS, level_cap
 from ..engine.sentences import a_or_an
 from ..errors import DeducerError
 from .layout import SYMMETRIES
+from .reach import level_weights, unreachable, white_cells
 
 MIN_SIDE, MAX_SIDE = 6, 60
 
@@ -122,16 +123,22 @@ def default_density(rows: int, cols: int, level: str | None) -> float:
 
 def mixed_level(req: Request, rng: random.Random) -> str | None:
     """The level an unconstrained request's puzzle is made at (:data:`DEFAULT_MIX`, drawn
-    from the puzzle's own stream); a request with a level or ``needs`` keeps its own."""
+    from the puzzle's own stream; with a score range, the mix weighted by each level's
+    chance of reaching it: :func:`.reach.level_weights`); a request with a level or
+    ``needs`` keeps its own."""
     if req.level is not None or req.needs is not None:
         return req.level
-    total = sum(w for _, w in DEFAULT_MIX)
+    mix: list[tuple[str, float]] = list(DEFAULT_MIX)
+    if req.score is not None:
+        mix = level_weights(white_cells(req.rows, req.cols, density_of(req)), req.score,
+                            DEFAULT_MIX)
+    total = sum(w for _, w in mix)
     x = rng.random() * total
-    for name, w in DEFAULT_MIX:
+    for name, w in mix:
         x -= w
         if x < 0:
             return name
-    return DEFAULT_MIX[-1][0]
+    return next(name for name, w in reversed(mix) if w > 0)
 
 
 def density_of(req: Request) -> float:
@@ -160,6 +167,11 @@ def check_request(req: Request, rules=None) -> None:
         lo, hi = req.score
         if lo is not None and hi is not None and lo > hi:
             raise GenerateError(f"score {lo:g}-{hi:g}: the low end is above the high end")
+        # a range no level comes near at this size: said at once
+        why = unreachable(req.rows, req.cols, req.level,
+                          white_cells(req.rows, req.cols, density_of(req)), req.score)
+        if why is not None:
+            raise GenerateError(why)
     if req.needs is not None:
         if rules is None:
             from ..engine import registry

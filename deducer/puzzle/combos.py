@@ -6,29 +6,39 @@ Everything here is precomputed once at import; the solver's hot path only indexe
 
 from __future__ import annotations
 
-from itertools import combinations
-
 ALL = 0x1FF
 EVEN = sum(1 << (d - 1) for d in (2, 4, 6, 8))
 ODD = ALL & ~EVEN
 
 #: bit(d) for d in 0..9 (index 0 unused, kept so ``BIT[d]`` reads naturally).
 BIT = (0,) + tuple(1 << (d - 1) for d in range(1, 10))
+# The per-mask tables, built in one pass: a mask's lowest digit and the mask without it
+# give its digits, count and sum (this module is on every command's start-up path, and
+# per-mask comprehensions made it about three times dearer)
+_pop, _digits, _sum = [0], [()], [0]
+for _m in range(1, 512):
+    _rest = _m & (_m - 1)
+    _low = (_m & -_m).bit_length()
+    _pop.append(_pop[_rest] + 1)
+    _digits.append((_low,) + _digits[_rest])
+    _sum.append(_sum[_rest] + _low)
 #: number of set bits of every 9-bit mask
-POP = tuple(bin(m).count("1") for m in range(512))
+POP = tuple(_pop)
 #: digits of every mask, ascending
-DIGITS = tuple(tuple(d for d in range(1, 10) if m >> (d - 1) & 1) for m in range(512))
+DIGITS = tuple(_digits)
 #: sum of the digits of every mask
-SUM = tuple(sum(DIGITS[m]) for m in range(512))
+SUM = tuple(_sum)
 #: smallest / largest digit of every mask (0 for the empty mask)
-LOW = tuple(DIGITS[m][0] if m else 0 for m in range(512))
-HIGH = tuple(DIGITS[m][-1] if m else 0 for m in range(512))
+LOW = tuple(d[0] if d else 0 for d in DIGITS)
+HIGH = tuple(d[-1] if d else 0 for d in DIGITS)
 #: the single digit of a one-bit mask, else 0
-SINGLE = tuple(DIGITS[m][0] if POP[m] == 1 else 0 for m in range(512))
+SINGLE = tuple(d[0] if len(d) == 1 else 0 for d in DIGITS)
 
-#: masks of every size: BY_SIZE[k] = all masks with k digits
+#: masks of every size: BY_SIZE[k] = all masks with k digits, in the order
+#: ``itertools.combinations(range(1, 10), k)`` gives their digits
 BY_SIZE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sum(BIT[d] for d in c) for c in combinations(range(1, 10), k)) for k in range(10)
+    tuple(sorted((m for m in range(512) if POP[m] == k), key=DIGITS.__getitem__))
+    for k in range(10)
 )
 
 _TABLE: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -36,6 +46,7 @@ for _k in range(1, 10):
     for _m in BY_SIZE[_k]:
         _TABLE.setdefault((SUM[_m], _k), ())
         _TABLE[(SUM[_m], _k)] += (_m,)
+del _pop, _digits, _sum, _m, _rest, _low, _k
 
 
 def mask_of(digits) -> int:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ..puzzle.model import Puzzle
 from . import Renderer
-from .walk import BOARD_KEY, NOTATION, chain_cases, chain_lines, step_text, step_title
+
+# the walkthrough helpers (.walk) are imported where a walkthrough is written: `deducer
+# solve` prints through this module and needs none of them
 
 
 def clue_text(sq) -> str:
@@ -98,6 +100,8 @@ def explanation_verdict(explanation) -> str:
 def step_lines(steps) -> list[str]:
     """``  1. Lone cell: r1c2↓ 2/1 has one empty cell left ...`` (numbers aligned); a
     chain's links on lines of their own, numbered under its assumption."""
+    from .walk import chain_cases, chain_lines, step_text, step_title
+
     width = len(str(len(steps))) if steps else 1
     out = []
     for s in steps:
@@ -378,6 +382,8 @@ class TextRenderer(Renderer):
         return "\n".join(parts) + "\n"
 
     def walkthrough(self, puzzle, explanation) -> str:
+        from .walk import BOARD_KEY, NOTATION
+
         parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}), BOARD_KEY]
         if explanation.steps:  # the legend of the names the steps use, as on a terminal
             parts.append(NOTATION)

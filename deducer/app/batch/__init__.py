@@ -1,7 +1,9 @@
 """Batch work over many items: one interface, two engines.
 
 :func:`run` maps a picklable function over a sequence of items in chunks and yields the
-results **in input order**, whatever the engine and the worker count. Two engines:
+results **in input order**, whatever the engine and the worker count. The items are handed
+out largest first (by the caller's cost estimates) in tasks sized from the number of
+workers (:mod:`.schedule`), and each worker can be started warm (``init``). Two engines:
 
 - ``pool`` (:mod:`.pool`, the default): local worker processes. A worker that dies costs only
   the item it was on, which is retried; an item that keeps killing workers, or that overruns
@@ -28,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+# how items are ordered and cut into tasks (largest first, tasks from the workers)
+from .schedule import chunk_size, chunks, order, plan  # noqa: F401  (shared)
 from .settings import ENGINES, GRACE, MAX_JOBS_PER_CORE, RETRIES, OnFail, Settings  # noqa: F401  (shared)
 
 
@@ -45,8 +49,9 @@ def add_engine_args(p, what: str = "work") -> None:
                    help="with --engine dask: the scheduler, e.g. tcp://HOST:8786 (default: "
                         "start a LocalCluster)")
     p.add_argument("--chunk", type=whole, metavar="N",
-                   help="items per task (default: sized from the batch, at most 16 for the "
-                        "pool and 64 for Dask)")
+                   help="items per task (default: from the number of workers, at least 4 "
+                        "tasks a worker, at most 16 items a task for the pool and 64 for "
+                        "Dask; the largest puzzles go first either way)")
     p.add_argument("--retries", type=whole, default=RETRIES, metavar="N",
                    help="times an item whose worker died is tried again before its row says "
                         f"failed (default {RETRIES})")
@@ -86,28 +91,6 @@ def settings_from(args) -> Settings:
                     scheduler=args.scheduler)
 
 
-def chunk_size(n: int, jobs: int, asked: int | None = None, engine: str = "pool") -> int:
-    """Items per chunk: enough chunks that the workers finish together, few enough that the
-    per-task cost stays negligible. The pool's is a pipe message (about 0.1 ms), so its
-    chunks are small; a Dask task costs about a millisecond and a scheduler round trip."""
-    if asked is not None:
-        return max(1, asked)
-    if engine == "dask":
-        return max(1, min(64, n // (jobs * 16)))
-    return max(1, min(16, n // (jobs * 64)))
-
-
-def chunks(items: Sequence, size: int, taper: int = 0) -> Iterator[list[tuple[int, Any]]]:
-    """``[(index, item), ...]`` slices of ``items``, lazily. With ``taper`` (the worker
-    count) the chunks shrink towards the end, down to one item, so that the workers finish
-    together: a last full-sized chunk left one of two Dask workers idle for seconds."""
-    start, n = 0, len(items)
-    while start < n:
-        step = size if not taper else max(1, min(size, (n - start) // (4 * taper)))
-        yield list(enumerate(items[start:start + step], start))
-        start += step
-
-
 def ordered(pairs: Iterator[tuple[int, Any] | None], start: int = 0,
             tick: Callable[[int], None] | None = None) -> Iterator[Any]:
     """Results back in index order. ``pairs`` arrive in completion order; ``None`` is a
@@ -130,16 +113,24 @@ def ordered(pairs: Iterator[tuple[int, Any] | None], start: int = 0,
 
 
 def run(func: Callable[[Any], Any], items: Sequence, settings: Settings, on_fail: OnFail,
-        *, tick: Callable[[int], None] | None = None) -> Iterator[Any]:
+        *, tick: Callable[[int], None] | None = None,
+        costs: Sequence[float] | None = None, init: Callable[[], Any] | None = None,
+        note: Callable[[int, Any], None] | None = None) -> Iterator[Any]:
     """``func(item)`` for every item, yielded in input order (a generator: close it, or run
-    it to the end, to stop the workers)."""
+    it to the end, to stop the workers).
+
+    ``costs``, an estimate of each item's work, has the largest handed out first
+    (:mod:`.schedule`); ``init()`` runs once in each worker before its first item (load
+    what every item needs, such as the rule ladder, once a worker); ``note(index, what)``
+    gets what an item's ``func`` passed to :func:`.notes.note` while it ran (the pool
+    only: progress from inside a long item)."""
     if settings.engine not in ENGINES:
         raise ValueError(f"unknown engine {settings.engine!r}")
     if settings.jobs > len(items):  # a worker per item at most
         from dataclasses import replace
 
         settings = replace(settings, jobs=max(1, len(items)))
-    size = chunk_size(len(items), settings.jobs, settings.chunk, settings.engine)
+    idx = order(len(items), costs)
     if settings.engine == "dask":
         from .dask_engine import DaskEngine
 
@@ -148,9 +139,12 @@ def run(func: Callable[[Any], Any], items: Sequence, settings: Settings, on_fail
         from .pool import PoolEngine
 
         engine = PoolEngine(settings)
-    # a chunk size asked for is kept to the end
-    taper = 0 if settings.chunk is not None else settings.jobs
-    pairs = engine.map(func, chunks(items, size, taper), on_fail)
+
+    def tasks(workers: int):
+        """The tasks once the engine knows its workers (a remote cluster's own count)."""
+        return plan(items, workers, settings.engine, settings.chunk, idx=idx)
+
+    pairs = engine.map(func, tasks, on_fail, init=init, note=note)
     try:
         yield from ordered(pairs, tick=tick)
     finally:

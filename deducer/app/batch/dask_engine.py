@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +29,28 @@ HEARTBEAT = 0.25
 HOME = Path(__file__).resolve().parents[2]  # the deducer package
 
 
-def run_chunk(func, chunk: list[tuple[int, Any]]) -> list[tuple[int, str, Any]]:
+#: the ``init`` functions this worker process has run (pickled: each task brings its own copy)
+_WARM: set[bytes] = set()
+
+
+def _warm(init) -> None:
+    """Run ``init`` once in this worker process (the rule ladder, loaded for every task
+    after it)."""
+    import pickle
+
+    key = pickle.dumps(init)
+    if key not in _WARM:
+        _WARM.add(key)
+        try:
+            init()
+        except Exception:  # noqa: BLE001 - each item then says what went wrong
+            pass
+
+
+def run_chunk(func, chunk: list[tuple[int, Any]], init=None) -> list[tuple[int, str, Any]]:
     """One task: ``func`` over a chunk, each failure caught per item (runs on a worker)."""
+    if init is not None:
+        _warm(init)
     out = []
     for idx, item in chunk:
         try:
@@ -153,14 +173,17 @@ class DaskEngine:
                                silence_logs=logging.CRITICAL)
         return Client(cluster), cluster
 
-    def map(self, func, chunks: Iterator[list], on_fail: OnFail
+    def map(self, func, tasks: Callable[[int], Iterator[list]], on_fail: OnFail, *,
+            init: Callable[[], Any] | None = None, note=None
             ) -> Iterator[tuple[int, Any] | None]:
         """(index, result) pairs in completion order, ``None`` as a heartbeat; a lost
-        scheduler ends the run with one line (the rows already given are kept)."""
+        scheduler ends the run with one line (the rows already given are kept). ``tasks``
+        gives the chunks for the cluster's number of workers (a remote scheduler's, not
+        --jobs); ``init`` runs once in each worker; notes are not passed on here."""
         from concurrent.futures import CancelledError
 
         try:
-            yield from self._map(func, chunks, on_fail)
+            yield from self._map(func, tasks, on_fail, init)
         except (CancelledError, OSError) as e:
             where = self.settings.scheduler or "the local cluster"
             why = "its tasks were cancelled" if isinstance(e, CancelledError) else \
@@ -168,7 +191,7 @@ class DaskEngine:
             raise DeducerError(f"lost the Dask scheduler at {where} ({why}); the rows "
                                "given so far are kept") from None
 
-    def _map(self, func, chunks: Iterator[list], on_fail: OnFail
+    def _map(self, func, tasks: Callable[[int], Iterator[list]], on_fail: OnFail, init
              ) -> Iterator[tuple[int, Any] | None]:
         client, cluster = self._client()
         if self.settings.scheduler:  # its client logs each failed reconnect: one line is ours
@@ -183,7 +206,7 @@ class DaskEngine:
         try:
             nworkers = max(1, len(client.scheduler_info().get("workers", {})))
             window = 4 * nworkers
-            fresh = iter(chunks)
+            fresh = iter(tasks(nworkers))
             exhausted = False
             running: dict = {}  # future -> chunk
             while True:
@@ -192,7 +215,7 @@ class DaskEngine:
                     if chunk is None:
                         exhausted = True
                         break
-                    running[client.submit(run_chunk, func, chunk, pure=False)] = chunk
+                    running[client.submit(run_chunk, func, chunk, init, pure=False)] = chunk
                 if not running:
                     return
                 try:
@@ -212,7 +235,8 @@ class DaskEngine:
                     except KilledWorker:
                         if len(chunk) > 1:  # find the one to blame: one task per item
                             for one in chunk:
-                                running[client.submit(run_chunk, func, [one], pure=False)] = [one]
+                                running[client.submit(run_chunk, func, [one], init,
+                                                      pure=False)] = [one]
                             continue
                         idx, item = chunk[0]
                         yield idx, on_fail(item, "died", "its workers kept dying "

@@ -149,7 +149,7 @@ def _puzzle_suffix(path: str) -> bool:
 
     suffix = plain_suffix(path)
     return bool(suffix) and (suffix in LINE_SUFFIXES or any(
-        suffix in formats.get(n).extensions for n in formats.names()))
+        suffix in exts for exts in formats.EXTENSIONS.values()))
 
 
 def _is_rows_file(text: str) -> bool:

@@ -29,6 +29,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -61,9 +62,17 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _worker_main(conn, func: Callable[[Any], Any], parent: int | None = None) -> None:
+def _worker_main(conn, func: Callable[[Any], Any], parent: int | None = None,
+                 init: Callable[[], Any] | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     _die_with_parent(os.getppid() if parent is None else parent)
+    if init is not None:
+        try:  # warm: what every item needs, loaded once (a failure shows in the items)
+            init()
+        except Exception:  # noqa: BLE001 - each item then says what went wrong
+            pass
+    from . import notes
+
     while True:
         try:
             msg = conn.recv()
@@ -72,10 +81,13 @@ def _worker_main(conn, func: Callable[[Any], Any], parent: int | None = None) ->
         if msg is None:
             return
         for idx, item in msg:
+            notes._SEND = lambda what, idx=idx: conn.send((idx, "note", what))
             try:
                 out = (idx, "ok", func(item))
             except Exception as e:  # a failing item is a row, never a dead batch
                 out = (idx, "error", f"{type(e).__name__}: {e}")
+            finally:
+                notes._SEND = None
             try:
                 conn.send(out)
             except (EOFError, OSError):
@@ -115,7 +127,7 @@ class PoolEngine:
             return multiprocessing.get_context("forkserver")
         return multiprocessing.get_context("spawn")
 
-    def _start(self, func) -> _Slot:
+    def _start(self, func, init=None) -> _Slot:
         for stream in (sys.stdout, sys.stderr):  # a forked child must not re-flush them
             try:
                 stream.flush()
@@ -124,7 +136,8 @@ class PoolEngine:
         parent, child = self.ctx.Pipe()
         # a forked worker's parent is this process; another's is the fork server
         me = os.getpid() if self.ctx.get_start_method() == "fork" else None
-        proc = self.ctx.Process(target=_worker_main, args=(child, func, me), daemon=True)
+        proc = self.ctx.Process(target=_worker_main, args=(child, func, me, init),
+                                daemon=True)
         proc.start()
         child.close()
         return _Slot(proc, parent)
@@ -144,11 +157,16 @@ class PoolEngine:
             slot.proc.join()
         slot.conn.close()
 
-    def map(self, func, chunks: Iterator[list], on_fail: OnFail
+    def map(self, func, tasks: Callable[[int], Iterator[list]], on_fail: OnFail, *,
+            init: Callable[[], Any] | None = None,
+            note: Callable[[int, Any], None] | None = None
             ) -> Iterator[tuple[int, Any] | None]:
-        """(index, result) pairs in completion order, ``None`` as a heartbeat."""
+        """(index, result) pairs in completion order, ``None`` as a heartbeat; ``tasks``
+        gives the chunks for a number of workers, ``init`` runs once in each worker,
+        ``note`` gets the items' notes (see :func:`deducer.app.batch.run`)."""
         self.ctx = self._context()
-        fresh = iter(chunks)
+        fresh = iter(tasks(self.jobs))
+        start = partial(self._start, func, init)
         retry: deque = deque()  # (cid, [(idx, item), ...]) put back after a worker died
         left: dict[int, int] = {}  # chunk id -> items not answered yet
         deaths: Counter = Counter()
@@ -184,9 +202,9 @@ class PoolEngine:
                 for k, slot in enumerate(slots):
                     if not slot.proc.is_alive() and not slot.todo:
                         self._stop(slot)
-                        slots[k] = self._start(func)
+                        slots[k] = start()
                 while len(slots) < self.jobs and (retry or not exhausted):
-                    slots.append(self._start(func))
+                    slots.append(start())
                 for slot in slots:
                     if slot.todo:
                         continue
@@ -215,6 +233,10 @@ class PoolEngine:
                     try:
                         while slot.todo and slot.conn.poll():
                             idx, kind, payload = slot.conn.recv()
+                            if kind == "note":  # how the item in hand is going
+                                if note is not None:
+                                    note(idx, payload)
+                                continue
                             item = slot.todo[0][1]
                             answered(slot, idx)
                             yield idx, (payload if kind == "ok" else on_fail(item, kind, payload))
@@ -223,7 +245,8 @@ class PoolEngine:
                     if not slot.todo:
                         continue
                     if broken or not alive:
-                        yield from self._died(slots, k, func, deaths, retry, on_fail, answered)
+                        yield from self._died(slots, k, start, deaths, retry, on_fail,
+                                              answered)
                     elif self.timeout is not None and now - slot.since > self.timeout + GRACE:
                         idx, item = slot.todo[0]
                         self._stop(slot, kill=True)
@@ -231,13 +254,13 @@ class PoolEngine:
                         yield idx, on_fail(item, "timeout", f"timed out after {self.timeout:g} s")
                         if slot.todo:
                             retry.appendleft((slot.cid, list(slot.todo)))
-                        slots[k] = self._start(func)
+                        slots[k] = start()
                 yield None
         finally:
             for slot in slots:
                 self._stop(slot, kill=True)
 
-    def _died(self, slots, k, func, deaths, retry, on_fail, answered):
+    def _died(self, slots, k, start, deaths, retry, on_fail, answered):
         """Worker ``k`` died mid-chunk: blame the item it was on, put the rest back."""
         slot = slots[k]
         self._stop(slot, kill=True)
@@ -251,7 +274,7 @@ class PoolEngine:
                                              f"(last: {how}; killed, or out of memory?)")
         if slot.todo:
             retry.appendleft((slot.cid, list(slot.todo)))
-        slots[k] = self._start(func)
+        slots[k] = start()
 
 
 def cpu_count() -> int:

@@ -24,6 +24,7 @@ class Bar:
             MofNCompleteColumn,
             Progress,
             ProgressColumn,
+            TextColumn,
             TimeElapsedColumn,
             TimeRemainingColumn,
         )
@@ -34,8 +35,11 @@ class Bar:
                 speed = task.finished_speed or task.speed
                 return Text("  -  /s" if speed is None else f"{speed:6.1f}/s")
 
-        self.bar = Progress(what, BarColumn(), MofNCompleteColumn(), Rate(),
-                            TimeElapsedColumn(), "left", TimeRemainingColumn(),
+        self.what = what
+        # the words are data (a puzzle's progress), never rich markup
+        self.bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                            MofNCompleteColumn(), Rate(), TimeElapsedColumn(), "left",
+                            TimeRemainingColumn(),
                             console=Console(stderr=True), transient=True,
                             auto_refresh=False, speed_estimate_period=60)
         self.task = self.bar.add_task(what, total=total)
@@ -45,11 +49,20 @@ class Bar:
     def __call__(self, done: int) -> None:
         if self.bar is None:
             return
+        if done != self.bar.tasks[0].completed:  # an item done: its words are over
+            self.bar.update(self.task, description=self.what)
         self.bar.update(self.task, completed=done)
         now = time.monotonic()
         if now - self.drawn >= 0.1:  # a redraw costs more than rating a tiny puzzle
             self.drawn = now
             self.bar.refresh()
+
+    def describe(self, text: str) -> None:
+        """Words beside the bar (how the item in hand goes), until the next item is done."""
+        if self.bar is None:
+            return
+        self.bar.update(self.task, description=f"{self.what}: {text}")
+        self.bar.refresh()
 
     def say(self, line: str) -> None:
         """A line on stderr above the bar (printed through the bar, which stays drawn)."""

@@ -88,16 +88,57 @@ class Refused:
     message: str
 
 
+#: seconds between a worker's notes on how a puzzle's search goes (the progress line)
+NOTE_EVERY = 0.5
+_LADDER: list = []
+
+
+def ladder():
+    """The core ladder, loaded once per process (the batch's ``init`` loads it in each
+    worker before its first puzzle; a puzzle used to load it again, 50 ms each)."""
+    if not _LADDER:
+        from ...api import ladder as load
+
+        _LADDER.append(load())
+    return _LADDER[0]
+
+
 def make(req, index: int):
     """Puzzle ``index`` (runs in a worker): its Result, or :class:`Refused`. A DeducerError
-    comes back as a value, since the engines report an exception as a failed puzzle."""
+    comes back as a value, since the engines report an exception as a failed puzzle. How
+    the search goes is sent to the command now and then (:func:`progress_text`)."""
+    import time
+
     from ...api import generate_one
     from ...errors import DeducerError
+    from ..batch.notes import note
+
+    last = [time.monotonic()]
+
+    def progress(p) -> None:
+        now = time.monotonic()
+        if now - last[0] >= NOTE_EVERY:
+            last[0] = now
+            note((p.attempts, p.level, p.low, p.high))
 
     try:
-        return generate_one(req, index)
+        return generate_one(req, index, rules=ladder(), progress=progress)
     except DeducerError as e:
         return Refused(str(e))
+
+
+def progress_text(index: int, what, score) -> str:
+    """``puzzle 2, attempt 7 (Medium; scores 6.8-7.9, asked 3-6)``: the progress line's
+    words for a worker's note (the scores its drafts got so far, when a range is asked)."""
+    attempts, level, low, high = what
+    inside = [level] if level else []
+    if score is not None:
+        lo, hi = score
+        asked = f"{'' if lo is None else f'{lo:g}'}-{'' if hi is None else f'{hi:g}'}"
+        seen = "none yet" if low is None else f"{low:g}" if low == high else f"{low:g}-{high:g}"
+        inside.append(f"scores {seen}, asked {asked}")
+    return f"puzzle {index + 1}, attempt {attempts}" + (f" ({'; '.join(inside)})"
+                                                        if inside else "")
 
 
 def failed(seed: int, index: int, kind: str, message: str) -> Failed:
@@ -105,15 +146,15 @@ def failed(seed: int, index: int, kind: str, message: str) -> Failed:
     return Failed(index, f"{seed}:{index}", kind, message)
 
 
-def results(req, count: int, settings, tick=None, start: int = 0):
+def results(req, count: int, settings, tick=None, start: int = 0, note=None):
     """The results of puzzles start..count-1, in order, from the batch engine (a generator:
-    closing it stops the workers)."""
+    closing it stops the workers); ``note(index, what)`` hears how a puzzle's search goes."""
     from functools import partial
 
     from ..batch import run as batch_run
 
     yield from batch_run(partial(make, req), range(start, count), settings,
-                         partial(failed, req.seed), tick=tick)
+                         partial(failed, req.seed), tick=tick, init=ladder, note=note)
 
 
 #: the file in an ``--out`` folder that says which runs made its puzzles (hidden: ``rate``
@@ -373,8 +414,9 @@ def run(args) -> int:
     if start:
         print(f"deducer: {start} of {args.count} puzzles were made before; making the rest",
               file=sys.stderr)
-    bar = Bar(args.count - start, sys.stderr.isatty() and not args.no_progress
-              and args.count > 1, "generating")
+    # on a terminal: puzzles made, and how the puzzle in hand goes (a score range far from
+    # what a level gives at a size takes many attempts: the scores seen say why)
+    bar = Bar(args.count - start, sys.stderr.isatty() and not args.no_progress, "generating")
     made = lost = 0
     levels: dict[str, int] = {}
     written: list[Path] = []
@@ -382,7 +424,8 @@ def run(args) -> int:
     # --first N goes on with the run's numbering: puzzle N of the seed is the one a longer
     # run makes there, so a second batch with the same seed adds new puzzles
     offset = args.first - 1
-    batch = results(req, offset + args.count, settings, tick=bar, start=offset + start)
+    batch = results(req, offset + args.count, settings, tick=bar, start=offset + start,
+                    note=lambda idx, what: bar.describe(progress_text(idx, what, req.score)))
     try:
         for res in _until_stopped(batch):
             if isinstance(res, Refused):

@@ -178,6 +178,20 @@ def rate_one(settings: tuple, task) -> dict:
     return row
 
 
+def cost(task) -> float:
+    """How much work a puzzle is, guessed before it is read, for the batch to start the
+    largest first: the size of its text, which grows with the grid (a stat, not a read:
+    the parent must not hold up the workers). A task that cannot be read costs nothing."""
+    if task.error is not None:
+        return 0.0
+    if task.text is not None:
+        return float(len(task.text))
+    try:
+        return float(os.stat(task.path).st_size)
+    except (OSError, TypeError):
+        return 0.0
+
+
 def failed_row(timeout: float | None, task, kind: str, message: str) -> dict:
     """The row of a puzzle the batch engine gave up on (runs in the parent)."""
     row = _blank(task)
@@ -301,13 +315,16 @@ def run(args) -> int:
     func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout,
                               args.ignore_entries))
     on_fail = partial(failed_row, args.timeout)
+    costs = [cost(t) for t in tasks]  # before the tasks are wrapped for Dask (a read each)
     if settings.engine == "dask":  # its workers may not see this machine's files
         tasks = Embedded(tasks)  # type: ignore[assignment]  # reads as the task list
     bar = Bar(len(tasks), sys.stderr.isatty() and not args.no_progress)
     rows: list[dict] = []
     complete = False
     try:
-        for row in batch_run(func, tasks, settings, on_fail, tick=bar):
+        # the largest puzzles first, and every worker's ladder loaded before its first one
+        for row in batch_run(func, tasks, settings, on_fail, tick=bar, costs=costs,
+                             init=partial(_ladder, tuple(args.rules), tuple(args.disable))):
             counts[row["status"]] += 1
             if sink is not None:
                 sink.write(out_row(row, timing=not args.no_timing, options=options_of(args)))

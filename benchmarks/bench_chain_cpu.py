@@ -1,0 +1,102 @@
+"""Chain walkthroughs' CPU against older code (a script, not a test):
+
+    python benchmarks/bench_chain_cpu.py --old PATH [--rounds N]
+
+Issue 40, item 1: on the published puzzles whose walkthroughs need a chain (janko 226,
+marcelgarus 30x30, minizinc 6x6 super, marcizhu cpu_burner and the zwvista puzzles that
+need one: 18), ``explain`` at most the CPU of the code before the chain rewrite (77381d2)
+as a geometric mean, and at most 1.5x on the worst. ``--old PATH``: a copy of the older
+tree (``git archive 77381d2 | tar -x -C PATH``; not a worktree). Each walk runs in a fresh
+process of its own (the ladder loaded, not timed; the walk's CPU timed), old and new
+alternately, best of ``--rounds`` (default 1). Needs the corpus (``DEDUCER_CORPUS``).
+``--ids FILE`` reuses the list of zwvista puzzles that need a chain (found by walking all
+131 with the current code, and written there when absent).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+NAMED = (("janko", "226"), ("marcelgarus", "30x30"), ("minizinc", "kakuro_6_6_super"),
+         ("marcizhu", "unsolved/cpu_burner"))
+CHAINS = ("bivalue-chain", "forcing-chain", "forcing-braid", "trial")
+
+WALK = """
+import sys, time, json
+sys.path.insert(0, sys.argv[1])
+from deducer.puzzle import formats
+try:
+    from deducer.engine import registry
+    from deducer.engine.walk import explain
+except ImportError:  # the tree before the layers (77381d2): deducer.explain
+    from deducer.explain import registry
+    from deducer.explain.engine import explain
+p = formats.load(sys.argv[2])
+rules = registry.load()
+t = time.process_time()
+e = explain(p, rules)
+print(json.dumps([time.process_time() - t, len(e.steps)]))
+"""
+
+
+def _arg(name: str, default: str | None = None) -> str | None:
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+def _cpu(tree: str, path: Path) -> tuple[float, int]:
+    env = {**os.environ, "PYTHONPATH": tree}
+    out = subprocess.run([sys.executable, "-c", WALK, tree, str(path)], env=env, cwd=tree,
+                         capture_output=True, text=True, check=True).stdout
+    t, n = json.loads(out.strip().splitlines()[-1])
+    return t, n
+
+
+def main() -> int:
+    from deducer.engine.walk import explain
+    from deducer.puzzle import formats
+    from tests.support import corpus
+
+    old = _arg("--old")
+    if old is None:
+        print("--old PATH is needed (a copy of the older tree)")
+        return 2
+    rounds = int(_arg("--rounds", "1"))
+    ids_file = Path(_arg("--ids", "/tmp/deducer-chain-zwvista.json"))
+    if ids_file.exists():
+        zw = json.loads(ids_file.read_text())
+    else:
+        zw = [cp.id for cp in corpus.load_source("zwvista")
+              if any(s.rule in CHAINS for s in explain(cp.puzzle).steps)]
+        ids_file.write_text(json.dumps(zw))
+    cases = [(f"{s}/{pid}", corpus.get(s, pid).puzzle) for s, pid in NAMED]
+    cases += [(f"zwvista/{pid}", corpus.get("zwvista", pid).puzzle) for pid in zw]
+    tmp = Path(_arg("--tmp", "/tmp"))
+    ratios = []
+    print(f"{'puzzle':<34} {'old s':>7} {'new s':>7} {'ratio':>6} {'steps':>11}")
+    for label, p in cases:
+        f = tmp / ("chaincpu-" + label.replace("/", "_") + ".json")
+        f.write_text(formats.dumps(p, "json"), encoding="utf-8")
+        best_old = best_new = math.inf
+        for _ in range(rounds):
+            to, no = _cpu(old, f)
+            tn, nn = _cpu(str(ROOT), f)
+            best_old, best_new = min(best_old, to), min(best_new, tn)
+        ratios.append(best_new / best_old)
+        print(f"{label:<34} {best_old:7.2f} {best_new:7.2f} {ratios[-1]:6.2f} "
+              f"{no:>5}/{nn:<5}", flush=True)
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    print(f"\n{len(ratios)} puzzles: geometric mean new/old {geo:.2f} (target <= 1.0), worst "
+          f"{max(ratios):.2f} (target <= 1.5)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
