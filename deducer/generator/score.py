@@ -44,7 +44,7 @@ def steer_score(req, draft, exp, rating, target, rng: random.Random,
         # where: anywhere to raise it; to lower it, half at the steps above Easy (the work
         # a reader must think through), half anywhere
         hard = [] if up else _hard_cells(draft, exp, easy_cap)
-        moves = []
+        moves: list[tuple[int, int]] = []
         for k in range(SCORE_MOVES * 3):
             if len(moves) >= SCORE_MOVES:
                 break

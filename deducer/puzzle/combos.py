@@ -15,7 +15,9 @@ BIT = (0,) + tuple(1 << (d - 1) for d in range(1, 10))
 # The per-mask tables, built in one pass: a mask's lowest digit and the mask without it
 # give its digits, count and sum (this module is on every command's start-up path, and
 # per-mask comprehensions made it about three times dearer)
-_pop, _digits, _sum = [0], [()], [0]
+_pop: list[int] = [0]
+_digits: list[tuple[int, ...]] = [()]
+_sum: list[int] = [0]
 for _m in range(1, 512):
     _rest = _m & (_m - 1)
     _low = (_m & -_m).bit_length()
@@ -23,11 +25,11 @@ for _m in range(1, 512):
     _digits.append((_low,) + _digits[_rest])
     _sum.append(_sum[_rest] + _low)
 #: number of set bits of every 9-bit mask
-POP = tuple(_pop)
+POP: tuple[int, ...] = tuple(_pop)
 #: digits of every mask, ascending
-DIGITS = tuple(_digits)
+DIGITS: tuple[tuple[int, ...], ...] = tuple(_digits)
 #: sum of the digits of every mask
-SUM = tuple(_sum)
+SUM: tuple[int, ...] = tuple(_sum)
 #: smallest / largest digit of every mask (0 for the empty mask)
 LOW = tuple(d[0] if d else 0 for d in DIGITS)
 HIGH = tuple(d[-1] if d else 0 for d in DIGITS)
