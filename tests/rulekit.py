@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from deducer.engine import registry
-from deducer.engine.sentences import effect_text, sentence
+from deducer.engine.sentences import effect_text, worded
 from deducer.engine.state import Context, Deduction, State, View
 from deducer.puzzle import formats
 from deducer.puzzle.combos import BIT, DIGITS, combos, mask_of
@@ -108,7 +108,14 @@ class Found:
     elim: dict = field(default_factory=dict)  # "r2c3" -> "125" (digits removed)
     drop: dict = field(default_factory=dict)  # "r2c1→" -> ["1+9", ...]
     text: str = ""
+    #: the whole case analysis (the rule's ``detail`` template; "" when it has none)
+    detail: str = ""
     deduction: Deduction | None = None
+
+    @property
+    def full(self) -> str:
+        """The sentence and its detail: everything a reader can unfold."""
+        return f"{self.text} {self.detail}".strip()
 
 
 def effect(view: View, ded: Deduction) -> Found | None:
@@ -144,7 +151,7 @@ def deductions(rule_id: str, view: View, rid: int | None = None) -> list[Found]:
         drop = {k: tuple(c for c in cs if c in view.live(k))
                 for k, cs in ded.drop_combos.items()}
         eff = effect_text(view, place, elim, {k: v for k, v in drop.items() if v})
-        f.text = ded.text or sentence(r, ded, view, eff)
+        f.text, f.detail = (ded.text, "") if ded.text else worded(r, ded, view, eff)
         out.append(f)
     return out
 

@@ -25,6 +25,7 @@ import pytest
 from deducer import proofcheck
 from deducer.engine import registry
 from deducer.engine.walk import Engine
+from deducer.proofcheck import checker
 from deducer.puzzle.formats import load
 from deducer.puzzle.model import cell_name
 
@@ -37,7 +38,9 @@ BUNDLED = [("seed000-k2.j", None), ("deducer-trial.txt", None), ("seed001-small.
 CORPUS_EVERY, CORPUS_CELLS, CORPUS_COUNT = 9, 220, 24
 
 CELL = r"r\d+c\d+"
-DIGITS = r"\d(?:(?:, | or )\d)*"
+#: a digit list as the sentences say it: ``1, 2 or 4``; three or more in a row as a range,
+#: ``1 to 6 or 8``
+DIGITS = r"\d(?: to \d)?(?:(?:, | or )\d(?: to \d)?)*"
 BESIDE = re.compile(rf"({CELL}) \(({DIGITS})\)")
 GROUPED = re.compile(rf"({CELL})(?:, | and )({CELL}) \(\d")
 HOLDS = re.compile(rf"((?:{CELL})(?:(?:, | and ){CELL})*) (?:can only hold|only) ({DIGITS})"
@@ -50,7 +53,11 @@ COMBOS = re.compile(rf"can only be {WAYS}")
 
 
 def _digits(text: str) -> list[int]:
-    return sorted(int(d) for d in re.findall(r"\d", text))
+    """The digits of a list as said, ranges (``4 to 6``) spelt out."""
+    out: set[int] = set()
+    for a, b in re.findall(r"(\d)(?: to (\d))?", text):
+        out.update(range(int(a), int(b or a) + 1))
+    return sorted(out)
 
 
 def _reasoning(text: str) -> str:
@@ -86,7 +93,7 @@ def misreadings(puzzle, steps) -> list[str]:
                 out.append(f"{where}\n  {m.group(0)}: the digits are not all different")
         if js["rule"] == "combination-filter":
             rid = rp.by_name[js["runs"][0]]
-            alive = {"+".join(map(str, proofcheck._digits(c)))
+            alive = {"+".join(map(str, checker._digits(c)))
                      for c in rp.possible_combos(board, rid)}
             for m in COMBOS.finditer(text):
                 dead = [c for c in m.group(1).split(" or ") if c not in alive]
@@ -95,7 +102,7 @@ def misreadings(puzzle, steps) -> list[str]:
         if js["rule"] == "unique-intersection":
             for m in RUN_CLAUSE.finditer(text):
                 rid = rp.by_name[m.group(1)]
-                alive = {"+".join(map(str, proofcheck._digits(c)))
+                alive = {"+".join(map(str, checker._digits(c)))
                          for c in rp.possible_combos(board, rid)}
                 dead = [c for c in m.group(2).split(" or ") if c not in alive]
                 if dead:
@@ -125,7 +132,7 @@ def _stated(rp, board, rid: int, proof: dict, combo: int) -> bool:
              for f in proof["facts"] if "cell" in f}
     masks = [board.masks[i] if board.written[i] else facts.get(i, 0x1FF & ~written)
              for i in cells]
-    return proofcheck._arranges(combo, masks)
+    return checker._arranges(combo, masks)
 
 
 @cache

@@ -18,7 +18,7 @@ from ..puzzle.model import Puzzle, cell_name, check_solution
 from ..solver.status import ExplainStatus, SolveStatus
 from .rating import Rating, rate_steps
 from .registry import Rule, check_deduction
-from .sentences import effect_text, sentence
+from .sentences import effect_text, worded
 from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
 
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, OVER = ExplainStatus
@@ -49,6 +49,9 @@ class Step:
     chain: int = 0
     #: "whip" or "braid": the shape of that proof by assumption ("" for none)
     chain_kind: str = ""
+    #: the whole case analysis behind ``text`` (the deciding fact); "" when the sentence
+    #: says it all
+    detail: str = ""
 
     def to_json(self) -> dict:
         return {
@@ -56,6 +59,7 @@ class Step:
             "rule": self.rule,
             "name": self.name,
             "text": self.text,
+            **({"detail": self.detail} if self.detail else {}),
             "placements": [list(p) for p in self.placements],
             "eliminations": [[r, c, list(ds)] for r, c, ds in self.eliminations],
             "cells": [list(c) for c in self.cells],
@@ -158,6 +162,8 @@ class Engine:
         # ends as TIMEOUT, as at the deadline, but at the same point on any machine
         self.context = Context(puzzle, deadline, work)
         self.context.rules = rules
+        if not lean:  # only a walk that words its steps says what took a cell's digits
+            self.context.taken = {}
         if state is None:
             state = State(puzzle, puzzle.initial_masks(with_entries=use_entries))
         self.state = state
@@ -356,10 +362,12 @@ class Engine:
             for rid, cs in sorted(drop.items())
         ]
         if self.lean:
-            text = ""
+            text = detail = ""
         else:
+            self._note_taken(rule, ded, before)
             effect_sentence = effect_text(self.view, place, elim, drop)
-            text = ded.text or sentence(rule, ded, self.view, effect_sentence)
+            text, detail = (ded.text, "") if ded.text else worded(rule, ded, self.view,
+                                                                  effect_sentence)
         step = Step(
             n=len(self.steps) + 1,
             rule=rule.id,
@@ -376,9 +384,21 @@ class Engine:
             proof=None if proof is None or self.lean else proof_json(self.puzzle, proof),
             chain=_chain_links(proof),
             chain_kind=getattr(proof, "kind", "") or "",
+            detail=detail,
         )
         self.steps.append(step)
         return step
+
+    def _note_taken(self, rule: Rule, ded: Deduction, before: dict[int, int]) -> None:
+        """Which step took which digits from which cells (Context.taken), so that a
+        naked single can say what took its cell's other digits."""
+        taken = self.context.taken
+        masks = self.state.masks
+        n = len(self.steps) + 1
+        for i, m in before.items():
+            gone = m & ~masks[i]
+            if gone:
+                taken.setdefault(i, []).append((gone, n, rule.name, tuple(ded.runs)))
 
     def _change(self, place: dict[int, int], elim: dict[int, int],
                 drop: dict[int, tuple[int, ...]]) -> dict[int, int]:

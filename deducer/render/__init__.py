@@ -32,7 +32,8 @@ class Renderer:
         raise DeducerError(f"the {self.name} renderer cannot show solve results")
 
     def walkthrough(self, puzzle, explanation) -> str:
-        """An explain result: every step, the rating, the final grid."""
+        """An explain result: every step, the rating, the final grid. (The text and
+        terminal renderers also take ``verbose=True``: each step's whole case analysis.)"""
         raise DeducerError(f"the {self.name} renderer cannot show walkthroughs")
 
     def book(self, entries, *, walkthroughs: bool = False) -> bytes:

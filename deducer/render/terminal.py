@@ -17,7 +17,7 @@ from rich.text import Text
 from ..engine.sentences import differences
 from ..puzzle.combos import SINGLE
 from . import Renderer
-from .text import explanation_verdict, rating_line, verdict
+from .text import DETAIL_LABEL, explanation_verdict, rating_line, verdict
 from .walk import (
     NOTATION,
     chain_cases,
@@ -114,7 +114,9 @@ class TerminalRenderer(Renderer):
             con.print(f"the solutions differ at {len(diff)} cells: " + ", ".join(diff))
         return buf.getvalue()
 
-    def walkthrough(self, puzzle, explanation) -> str:
+    def walkthrough(self, puzzle, explanation, *, verbose: bool = False) -> str:
+        """The walkthrough for a terminal; ``verbose`` adds each step's whole case
+        analysis (its ``detail``) under its sentence."""
         buf = io.StringIO()
         con = _console(buf)
         con.print(grid_table(puzzle))
@@ -141,6 +143,9 @@ class TerminalRenderer(Renderer):
                 else:
                     line.append(step_text(s) if len(group) == 1 else s.text)
                     con.print(line)
+                    if verbose and getattr(s, "detail", ""):
+                        pad = " " * (width + (4 if len(group) > 1 else 2))
+                        con.print(Text(f"{pad}{DETAIL_LABEL} {s.detail}", style="dim"))
         ok = explanation.status == "solved"
         con.print(Text(explanation_verdict(explanation), style="bold green" if ok
                        else "bold yellow"))

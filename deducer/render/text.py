@@ -95,15 +95,22 @@ def explanation_verdict(explanation) -> str:
     return f"stalled: {msg}" if msg else "stalled"
 
 
-def step_lines(steps) -> list[str]:
+#: how the whole case analysis of a step (its ``detail``) is introduced with ``--verbose``
+DETAIL_LABEL = "In full:"
+
+
+def step_lines(steps, verbose: bool = False) -> list[str]:
     """``  1. Lone cell: r1c2↓ 2/1 has one empty cell left ...`` (numbers aligned); a
-    chain's links on lines of their own, numbered under its assumption."""
+    chain's links on lines of their own, numbered under its assumption; with ``verbose``,
+    each step's whole case analysis (its ``detail``) on a line of its own under it."""
     width = len(str(len(steps))) if steps else 1
     out = []
     for s in steps:
         cases = chain_cases(s)
         if not cases:
             out.append(f"{s.n:>{width}}. {step_title(s)}: {step_text(s)}")
+            if verbose and getattr(s, "detail", ""):
+                out.append(f"{' ' * (width + 2)}{DETAIL_LABEL} {s.detail}")
             continue
         out.append(f"{s.n:>{width}}. {step_title(s)}:")
         out += chain_lines(s, " " * (width + 2))
@@ -179,12 +186,13 @@ class TextRenderer(Renderer):
             parts.append(f"\nthe solutions differ at {len(diff)} cells: " + ", ".join(diff))
         return "\n".join(parts) + "\n"
 
-    def walkthrough(self, puzzle, explanation) -> str:
+    def walkthrough(self, puzzle, explanation, *, verbose: bool = False) -> str:
+        """The walkthrough as text; ``verbose`` adds each step's whole case analysis."""
         parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}), BOARD_KEY]
         if explanation.steps:  # the legend of the names the steps use, as on a terminal
             parts.append(NOTATION)
         parts.append("")
-        parts += step_lines(explanation.steps)
+        parts += step_lines(explanation.steps, verbose)
         if explanation.steps:
             parts.append("")
         parts.append(explanation_verdict(explanation))

@@ -6,7 +6,7 @@ from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
 from ..solver.propagate import run_filter
 from . import rule
-from .facts import both, cell_facts, free_mask, holds, minus, proof
+from .facts import both, cell_facts, digits_and, free_mask, holds, minus, proof, span
 
 
 def sum_limits(masks: list[int]) -> tuple[int, int]:
@@ -85,7 +85,30 @@ def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
     return [d for k, ds in groups.items() if set(k) <= set(key) for d in ds]
 
 
-@rule(values=("bounds", "count", "high", "low", "need", "need_text", "others"))
+def _brief(view, rid, placed, need, others, facts, name, least, most, lo, hi, too_small,
+           too_big) -> str:
+    """The deciding fact of sum bounds: ``in r4c6↓ 18/4, r5c6, r7c6 (4 to 7) and r8c6
+    (8 or 9) make at least 1 + 4 + 8 = 13 of the 18, so r6c6 is at most 18 - 13 = 5``."""
+    still = (f" (still {need} to go: {digits_and(placed)} "
+             f"{'is' if len(DIGITS[placed]) == 1 else 'are'} written in)" if placed else "")
+    # cells with a list first: a list after a cell without one would read as both cells'
+    cells = both([f"{view.cell_name(j)} ({span(facts[j])})" for j in others if j in facts]
+                 + [view.cell_name(j) for j in others if j not in facts])
+    verb = "makes" if len(others) == 1 else "make"
+    if too_small and too_big:
+        said = (f"{verb} {least[0]} to {most[0]} of the {need}, so {name} is "
+                f"{lo} to {hi}" if lo != hi else
+                f"{verb} exactly {least[0]} of the {need}, so {name} is {lo}")
+    elif too_big:
+        said = (f"{verb} at least {least[1].replace('+', ' + ')} = {least[0]} of the {need}, "
+                f"so {name} is at most {need} - {least[0]} = {hi}")
+    else:
+        said = (f"{verb} at most {most[1].replace('+', ' + ')} = {most[0]} of the {need}, "
+                f"so {name} is at least {need} - {most[0]} = {lo}")
+    return f"in {view.run_name(rid)}{still}, {cells} {said}"
+
+
+@rule(values=("bounds", "brief", "count", "high", "low", "need", "need_text", "others"))
 def sum_bounds(view, rid):
     """Each empty cell is at least the remaining sum minus the most the other empty cells
     can make, and at most the remaining sum minus the least they can make.
@@ -172,5 +195,7 @@ def sum_bounds(view, rid):
                         values={"need": need, "need_text": minus(view.run(rid).total, placed),
                                 "cell": name, "others": named_others,
                                 "count": len(open_), "bounds": "; ".join(parts),
-                                "low": lo, "high": hi},
+                                "low": lo, "high": hi,
+                                "brief": _brief(view, rid, placed, need, others, facts, name,
+                                                least, most, lo, hi, too_small, too_big)},
                         proof=proof(view, (rid,), facts))

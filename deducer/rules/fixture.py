@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.registry import RULE_MARK, Rule, load_file
-from ..engine.sentences import effect_text, sentence
+from ..engine.sentences import effect_text, worded
 from ..engine.state import Context, Deduction, State, View
 from ..errors import DeducerError
 from ..puzzle import formats
@@ -109,6 +109,9 @@ class Found:
     dropped: dict[str, list[str]] = field(default_factory=dict)  # "r2c1→" -> ["1+9"]
     values: dict = field(default_factory=dict)  # the template values the rule gave
     text: str = ""  # the sentence (only when fired through a Rule, which has a template)
+    #: the whole case analysis (the rule's ``detail`` template; "" when it has none or it
+    #: says no more than ``text``)
+    detail: str = ""
 
 
 def fire(rule: Callable | Rule, view: View, run: str | None = None, **params) -> list[Found]:
@@ -143,12 +146,13 @@ def _effect(view: View, ded: Deduction, rule: Rule | None) -> Found | None:
     drop = {r: cs for r, cs in drop.items() if cs}
     if not (place or elim or drop):
         return None
-    text = ""
+    text = detail = ""
     if rule is not None:
-        text = ded.text or sentence(rule, ded, view, effect_text(view, place, elim, drop))
+        text, detail = (ded.text, "") if ded.text else worded(
+            rule, ded, view, effect_text(view, place, elim, drop))
     return Found(
         placements={view.cell_name(i): d for i, d in place.items()},
         eliminations={view.cell_name(i): list(DIGITS[m]) for i, m in elim.items()},
         dropped={view.puzzle.runs[r].label: sorted(view.combo(c) for c in cs)
                  for r, cs in drop.items()},
-        values=dict(ded.values), text=text)
+        values=dict(ded.values), text=text, detail=detail)

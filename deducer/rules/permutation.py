@@ -15,17 +15,20 @@ from ..puzzle.combos import BIT, DIGITS
 from ..solver.propagate import run_filter
 from . import rule
 from .combination import hall_witness
-from .facts import alts, both, cell_facts, clue_combos, holds, proof
+from .facts import alts, both, cell_facts, cells_and, clue_combos, facts_brief, holds, proof
 
 #: the most reasons one step states (a digit whose reasons are more is still taken alone)
 MAX_REASONS = 6
 
 
 def _reasons(view, rid, open_, placed, d, cells):
-    """The clauses that rule ``d`` out of ``cells``, and the cells they lean on."""
+    """The clauses that rule ``d`` out of ``cells``, the cells they lean on, and each
+    clause said briefly for the one way with ``d`` (``4 in r12c12 makes it 3+4+6+7+8+9, and
+    r10c12 has nothing of the rest``)."""
     masks = {j: view.mask(j) for j in open_}
     with_d = [c for c in clue_combos(view, rid) if c & BIT[d]]
     clauses: list[str] = []
+    briefs: list[str] = []
     leaned: set[int] = set()
     for c in with_d:
         rest = c & ~placed & ~BIT[d]
@@ -47,10 +50,53 @@ def _reasons(view, rid, open_, placed, d, cells):
             left = view.combo(rest) if rest else "nothing"
             clauses.append(f"{view.combo(c)} with {d} in {where} leaves {left} to the other "
                            f"cells, and {short}")
-    return clauses, leaned
+            briefs.append(f"{d} in {where} makes it {view.combo(c)}, and "
+                          f"{short.replace('of it', 'of the rest')}")
+    return clauses, leaned, briefs
 
 
-@rule(values=("facts", "length", "open", "reasons", "what", "why"))
+#: the longest deciding fact a sentence gives before its effect (see _brief)
+BRIEF_MAX = 190
+
+
+def _brief(view, rid, facts, chosen) -> str:
+    """The deciding fact: ``in r8c14↓ 27/6, with r10c14 (2 or 5) and r13c14 (6 or 8), none
+    of the 4 ways with a 2 in r14c14 can be completed in the other cells``; a digit with
+    one short reason keeps it. As much as fits: the reasons, else their summary (one clause
+    for all the digits), else the cells without their lists (the detail has it all)."""
+    absent: list[str] = []  # digits in no combination at all
+    full: list[str] = []  # per digit: its one short reason, or its summary
+    summaries: list[str] = []
+    items: list[str] = []
+    for pairs, (clauses, _leaned, briefs) in chosen:
+        d, at = pairs[0]
+        if len(pairs) > 1 or not at:
+            absent += clauses
+            continue
+        ways = sum(1 for c in clue_combos(view, rid) if c & BIT[d])
+        a_d = f"{'an' if d == 8 else 'a'} {d}"
+        where = " or ".join(view.cell_name(i) for i in at)
+        summary = (f"none of the {ways} ways with {a_d} in {where} can be completed in the "
+                   "other cells" if ways > 1 else
+                   f"the one way with {a_d} in {where} cannot be completed in the other cells")
+        full += briefs if len(briefs) == 1 and len(briefs[0]) <= 90 else [summary]
+        summaries.append(summary)
+        items.append(f"{a_d} in {where}")
+    if len(items) > 1:
+        summaries = [f"no way with {' or '.join(items)} can be completed in the other cells"]
+    run = view.run_name(rid)
+    given = [f", with {facts_brief(view, facts)}",
+             f", with the candidates of {cells_and(view, list(facts))}"] if facts else [""]
+    brief = ""
+    for head, said in ((given[0], absent + full), (given[0], absent + summaries),
+                       (given[-1], absent + summaries)):
+        brief = f"in {run}{head}, {'; '.join(said)}"
+        if len(brief) <= BRIEF_MAX:
+            break
+    return brief
+
+
+@rule(values=("brief", "facts", "length", "open", "reasons", "what", "why"))
 def permutation_check(view, rid, max_open: int | None = None):
     """Remove the digits of the run's empty cells that fit no arrangement of its
     combinations, each with its reason."""
@@ -81,7 +127,7 @@ def permutation_check(view, rid, max_open: int | None = None):
         at = sorted({i for d in absent for i in by_digit.pop(d)})
         ds = both([str(d) for d in absent])
         found.append((1, 0, [(d, [i for i in at if elim[i] & BIT[d]]) for d in absent],
-                      ([f"no combination of {view.run_name(rid)} has {ds}"], set())))
+                      ([f"no combination of {view.run_name(rid)} has {ds}"], set(), [])))
     for d, at in by_digit.items():
         r = _reasons(view, rid, open_, placed, d, at)
         if r is None:
@@ -98,7 +144,7 @@ def permutation_check(view, rid, max_open: int | None = None):
     take: dict[int, int] = {}
     clauses: list[str] = []
     leaned: set[int] = set()
-    for pairs, (cl, le) in chosen:
+    for pairs, (cl, le, _briefs) in chosen:
         for d, at in pairs:
             for i in at:
                 take[i] = take.get(i, 0) | BIT[d]
@@ -109,6 +155,7 @@ def permutation_check(view, rid, max_open: int | None = None):
                        for i, m in take.items())
     yield Deduction(eliminations=take, cells=tuple(cells), runs=(rid,),
                     values={"what": what, "open": len(open_), "why": "; ".join(clauses),
+                            "brief": _brief(view, rid, facts, chosen),
                             "facts": holds(view, facts) + "; " if facts else "",
                             "length": view.run(rid).length,
                             "reasons": len(clauses)},

@@ -15,6 +15,7 @@ from ..engine.state import Deduction, Proof
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
 from . import rule
+from .facts import both
 from .local import trim
 from .regionfind import regions_of
 
@@ -174,8 +175,11 @@ def _identity(view, region, chosen, excluded):
     return plus_open, minus_open, k
 
 
-def _facts(view, region, chosen, excluded) -> tuple[dict, tuple[str, str]]:
-    """Sentence facts, and the known side written for base-side / other-side unknowns."""
+def _facts(view, region, chosen, excluded) -> tuple[dict, tuple[list[int], list[int]]]:
+    """Sentence values, and the two known sides of the identity: (base total and the
+    digits written in cells only the other runs cover, chosen total and the digits written
+    in cells only the base runs cover), so that open base-only cells minus open other-only
+    cells make sum(first) - sum(second)."""
     chosen_total = sum(t.total for t in chosen)
     only_base = [i for t in excluded for i in t.inside]
     only_other = [i for t in chosen for i in t.outside]
@@ -183,15 +187,19 @@ def _facts(view, region, chosen, excluded) -> tuple[dict, tuple[str, str]]:
     other_vals = [view.value(i) for i in only_other if view.is_placed(i)]
     down = region.direction == DOWN
 
-    def named(cells):
-        return ", ".join(view.cell_name(i) + (f" (= {view.value(i)})" if view.is_placed(i)
-                                              else "") for i in sorted(cells))
+    def brief(cells) -> str:  # ``r5c8, r7c8 and r5c6 = 5``
+        return both([view.cell_name(i) + (f" = {view.value(i)}" if view.is_placed(i) else "")
+                     for i in sorted(cells)])
 
-    apart = []
+    apart, brief_apart = [], []
     if only_base:
-        apart.append(f"{named(only_base)} (only in the {_WORD[down]} runs)")
+        apart.append(f"{_old_named(view, only_base)} (only in the {_WORD[down]} runs)")
+        brief_apart.append(f"{brief(only_base)} (only {_WORD[down]})")
     if only_other:
-        apart.append(f"{named(only_other)} (only in the {_WORD[not down]} runs)")
+        apart.append(f"{_old_named(view, only_other)} (only in the {_WORD[not down]} runs)")
+        brief_apart.append(f"{brief(only_other)} (only {_WORD[not down]})")
+    base_labels = " ".join(view.puzzle.runs[r].label for r in region.base)
+    chosen_labels = " ".join(view.puzzle.runs[t.run].label for t in chosen)
     facts = {
         "base_desc": _group(view, _WORD[down], region.base, region.total),
         "chosen_desc": _group(view, _WORD[not down], [t.run for t in chosen], chosen_total),
@@ -200,12 +208,39 @@ def _facts(view, region, chosen, excluded) -> tuple[dict, tuple[str, str]]:
         "chosen": ", ".join(view.run_name(t.run) for t in chosen),
         "chosen_total": chosen_total,
         "apart": " and ".join(apart),
+        # the brief sentence: the runs by their labels, the totals once
+        "cover": (f"{base_labels} ({region.total}) and {chosen_labels} ({chosen_total}) "
+                  f"cover the same cells but {' and '.join(brief_apart)}"),
     }
-    base_side = [str(region.total), f"- {chosen_total}"] + [f"- {v}" for v in base_vals] \
-        + [f"+ {v}" for v in other_vals]
-    other_side = [str(chosen_total), f"- {region.total}"] + [f"- {v}" for v in other_vals] \
-        + [f"+ {v}" for v in base_vals]
-    return facts, (" ".join(base_side), " ".join(other_side))
+    return facts, ([region.total] + other_vals, [chosen_total] + base_vals)
+
+
+def _old_named(view, cells) -> str:
+    return ", ".join(view.cell_name(i) + (f" (= {view.value(i)})" if view.is_placed(i) else "")
+                     for i in sorted(cells))
+
+
+def _terms(xs: list[int]) -> str:
+    """``115``; ``(87 + 5 + 9)``."""
+    return str(xs[0]) if len(xs) == 1 else f"({' + '.join(map(str, xs))})"
+
+
+def equation(view, plus, minus, sides) -> tuple[str, list[int], list[int], int]:
+    """sum(plus) - sum(minus) = sum(sides[0]) - sum(sides[1]), said with no negative
+    number and one minus sign: ``r5c8 + r7c8 = 115 - (87 + 5 + 9) = 14``, or for a
+    difference ``r8c3 + r9c3 = r7c2 + 1, as 15 - 14 = 1``. Returns the text and the cells
+    of each side as said (their sums differ by the last value, the first side larger)."""
+    first, second = sides
+    k = sum(first) - sum(second)
+    if k < 0 or not plus:
+        plus, minus, first, second, k = minus, plus, second, first, -k
+    lhs = " + ".join(view.cell_name(i) for i in plus)
+    arith = f"{_terms(first)} - {_terms(second)} = {k}"
+    if not minus:
+        return f"{lhs} = {arith}", list(plus), [], k
+    rhs = " + ".join(view.cell_name(i) for i in minus)
+    return (f"{lhs} = {rhs}{f' + {k}' if k else ''}, as {arith}", list(plus), list(minus),
+            k)
 
 
 def _group(view, word: str, runs, total: int) -> str:
@@ -220,7 +255,7 @@ def _runs(region, chosen) -> tuple[int, ...]:
 
 
 @rule(values=("apart", "base", "base_desc", "base_total", "chosen", "chosen_desc",
-              "chosen_total", "digit", "equation", "target", "ways"))
+              "chosen_total", "cover", "digit", "equation", "fits", "full", "target", "ways"))
 def region_sum(view, unknowns: int = 1, max_ways: int = 8):
     """Every stored region whose identity leaves ``unknowns`` open cells. With three or
     more, the open cells are a virtual run: their sum (or difference) is known, and the
@@ -251,9 +286,8 @@ def _one(view, region, chosen, excluded, plus, minus, k):
     if not 1 <= v <= 9 or not view.mask(x) & BIT[v]:
         return None  # a contradiction; the other rules report it
     values, sides = _facts(view, region, chosen, excluded)
-    expr = sides[0] if plus else sides[1]
-    values.update(equation=f"{view.cell_name(x)} = {expr} = {v}", digit=v,
-                  target=view.cell_name(x))
+    eq = equation(view, plus, minus, sides)[0]
+    values.update(equation=eq, full=eq, digit=v, target=view.cell_name(x), fits="")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
     return Deduction(placements={x: v}, cells=cells, runs=runs, values=values,
@@ -279,12 +313,12 @@ def _shared_run(view, x, y) -> int | None:
 
 def _two(view, region, chosen, excluded, plus, minus, k):
     if len(plus) == 2:
-        (x, y), side, rel, total = plus, 0, "+", k
+        (x, y), rel, total = plus, "+", k
     elif len(minus) == 2:
-        (x, y), side, rel, total = minus, 1, "+", -k
+        (x, y), rel, total = minus, "+", -k
     else:
         (x,), (y,) = plus, minus
-        side, rel, total = 0, "-", k
+        rel, total = "-", k
     if rel == "+":
         def partner(a):
             return total - a
@@ -316,11 +350,26 @@ def _two(view, region, chosen, excluded, plus, minus, k):
         return None
     values, sides = _facts(view, region, chosen, excluded)
     used_distinct = distinct and rel == "+"
-    expr = (f"{view.cell_name(x)} {rel} {view.cell_name(y)} = {sides[side]} = {total}"
-            + (f" (and both are in {view.run_name(shared)}, so they differ)"
-               if used_distinct else "")
-            + f", with {_cands(view, (x, y))}")
-    values.update(equation=expr, target=view.cells_name((x, y)), digit="")
+    eq, first, second, _ = equation(view, plus, minus, sides)
+    differ = (f" (both in {view.run_name(shared)}, so they differ)"
+              if used_distinct and shared is not None else "")
+    differ_brief = (f" (both in {view.puzzle.runs[shared].label})"
+                    if used_distinct and shared is not None else "")
+    # the pairs still possible after the step (few), else the rule in words
+    pairs = [(a, partner(a)) for a in DIGITS[mx & ~gone_x]
+             if 1 <= partner(a) <= 9 and my & ~gone_y & BIT[partner(a)]
+             and not (distinct and a == partner(a))]
+    if rel == "-" and first and first[0] == y:  # said as y = x + ... : pairs in that order
+        pairs = [(b, a) for a, b in pairs]
+        order = (y, x)
+    else:
+        order = (x, y)
+    join = " + " if rel == "+" else " with "
+    fits = (f"only {' or '.join(f'{a}{join}{b}' for a, b in pairs)} "
+            f"{'fits' if len(pairs) == 1 else 'fit'}" if 1 <= len(pairs) <= 4 else
+            f"with {_cands(view, order)}, digits with no partner go")
+    values.update(equation=eq + differ_brief, target=view.cells_name((x, y)), digit="",
+                  fits=fits, full=f"{eq}{differ}, with {_cands(view, (x, y))}")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
     extra = (shared,) if used_distinct and shared is not None and shared not in runs else ()
@@ -365,9 +414,9 @@ def _extra(runs) -> int:
 
 def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     """Three or more open cells: sum(plus) - sum(minus) = k as a virtual run."""
-    flipped = None
+    said = (plus, minus)  # as the identity has them (the sentence turns them round itself)
     if not plus:  # all on the other side: their sum is -k
-        plus, minus, k, flipped = minus, [], -k, True
+        plus, minus, k = minus, [], -k
     cells = list(plus) + list(minus)
     sign = [1] * len(plus) + [-1] * len(minus)
     masks = [view.mask(i) for i in cells]
@@ -391,10 +440,7 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     if not elim:
         return None
     values, sides = _facts(view, region, chosen, excluded)
-    lhs = " + ".join(view.cell_name(i) for i in plus)
-    if minus:
-        lhs += " − " + " − ".join(view.cell_name(i) for i in minus)
-    rhs = sides[0] if flipped is None else sides[1]
+    eq, first, second, _ = equation(view, *said, sides)
     shared = sorted({r for _, _, r in apart})
     differ = ""
     groups: dict[int, list[int]] = {}
@@ -406,12 +452,25 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
                 if len(g) > 2 else f"{view.cells_name(sorted(g))} are both in {view.run_name(r)}"
                 for r, g in sorted(groups.items())]
         differ = "; " + "; ".join(said) + ", so they differ"
-    shown = "; ".join(" + ".join(str(d) for d in w[:len(plus)])
-                      + "".join(f" − {d}" for d in w[len(plus):]) for w in ways)
-    expr = (f"{lhs} = {rhs} = {k}, with {_cands(view, cells)}{differ}. "
-            f"The only way{'s' if len(ways) > 1 else ''} to make it: {shown}")
-    values.update(equation=expr, target=view.cells_name(cells), digit="",
-                  ways=shown)
+    # each way in the order the equation says its cells: ``1 + 4 + 9``, or with cells on
+    # both sides ``4 + 5 with 8`` (first side's digits, then the other's)
+    at = {i: n for n, i in enumerate(cells)}
+
+    def way(w) -> str:
+        out = " + ".join(str(w[at[i]]) for i in first)
+        return out + (" with " + " + ".join(str(w[at[i]]) for i in second) if second else "")
+
+    shown = "; ".join(way(w) for w in ways)
+    many = len(ways) > 1
+    full = (f"{eq}, with {_cands(view, cells)}{differ}. "
+            f"The only way{'s' if many else ''} to make it: {shown}")
+    fits = f"only {' or '.join(way(w) for w in ways)} {'fit' if many else 'fits'}"
+    if groups:  # the runs that make cells differ are named (the proof lists them)
+        fits = ("; ".join(f"{both([view.cell_name(i) for i in sorted(g)])} differ "
+                          f"({view.puzzle.runs[r].label})" for r, g in sorted(groups.items()))
+                + f"; {fits}")
+    values.update(equation=eq, target=view.cells_name(cells), digit="", ways=shown,
+                  fits=fits, full=full)
     runs = _runs(region, chosen)
     extra = tuple(r for r in shared if r not in runs)
     area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
