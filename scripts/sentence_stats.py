@@ -6,8 +6,9 @@ Explains a documented sample of the corpus (every K-th puzzle with a unique solu
 each source, K in :data:`EVERY`) and puzzles made as ``deducer generate`` makes them
 (:data:`GENERATED`), then counts per rule the characters of each step's sentence (``text``;
 a chain step counts its links' sentences too, as a reader reads them): median and longest.
-It also counts sentences holding a negative number or more than one minus sign, and naked
-singles whose sentence names a reason (a run or another cell). ``--save`` keeps the figures
+It also counts sentences (or details) holding a negative number or a piece of arithmetic
+with more than one minus sign (clauses apart), and naked singles whose sentence names a
+reason (a run or another cell). ``--save`` keeps the figures
 as JSON; ``--before`` adds the saved figures of an earlier commit beside them, and the
 Markdown table docs/walkthroughs.md shows is printed on standard output.
 
@@ -41,6 +42,8 @@ CHAIN_KINDS = ("chain", "trial")
 #: a negative number: a minus sign right before a digit, not between two numbers
 NEGATIVE = re.compile(r"(?<![\w)\]])\s?[-−]\d|(?:^|[=(:,]\s*|need |needs |be )[-−]\s?\d")
 MINUS = re.compile(r"\s[-−]\s")
+#: where one piece of arithmetic ends: a sentence's clauses are counted apart
+CLAUSE = re.compile(r"[;,:]\s")
 CELL = re.compile(r"r\d+c\d+")
 
 
@@ -89,6 +92,7 @@ def measure(every_scale: int = 1) -> dict:
 
     kinds = {r.id: r.kind for r in registry.all_rules()}
     lengths: dict[str, list[int]] = defaultdict(list)
+    weights: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     longest: dict[str, tuple[int, str]] = {}
     negative, minus2, singles, reasoned, puzzles = [], [], 0, 0, 0
     started = time.process_time()
@@ -98,12 +102,13 @@ def measure(every_scale: int = 1) -> dict:
             rule = step["rule"]
             text = _reads(step) if kinds.get(rule) in CHAIN_KINDS else step["text"]
             lengths[rule].append(len(text))
+            weights[rule][f"{step['weight']:g}"] += 1
             if len(text) > longest.get(rule, (-1, ""))[0]:
                 longest[rule] = (len(text), f"{where} step {step['n']}")
             every_text = [text, step.get("detail") or ""]
             if any(NEGATIVE.search(t) for t in every_text):
                 negative.append(f"{where} step {step['n']}: {step['text'][:160]}")
-            if any(len(MINUS.findall(t)) > 1 for t in every_text):
+            if any(len(MINUS.findall(c)) > 1 for t in every_text for c in CLAUSE.split(t)):
                 minus2.append(f"{where} step {step['n']}")
             if rule == "naked-single":
                 singles += 1
@@ -111,7 +116,8 @@ def measure(every_scale: int = 1) -> dict:
     rules = {}
     for rule, ls in sorted(lengths.items()):
         rules[rule] = {"steps": len(ls), "median": statistics.median(ls), "longest": max(ls),
-                       "where": longest[rule][1], "chain": kinds.get(rule) in CHAIN_KINDS}
+                       "where": longest[rule][1], "chain": kinds.get(rule) in CHAIN_KINDS,
+                       "weights": dict(sorted(weights[rule].items()))}
     return {"puzzles": puzzles, "every_scale": every_scale, "rules": rules,
             "negative": len(negative), "negative_examples": negative[:10],
             "minus_signs_over_one": len(minus2), "naked_singles": singles,
@@ -153,7 +159,7 @@ def table(after: dict, before: dict | None) -> str:
     out += ["", "| count | before | after |", "|---|---|---|",
             f"| sentences with a negative number | {count(before, 'negative')} | "
             f"{after['negative']} |",
-            f"| sentences with more than one minus sign | "
+            f"| sentences with arithmetic of more than one minus sign | "
             f"{count(before, 'minus_signs_over_one')} | {after['minus_signs_over_one']} |",
             f"| naked singles that name their reason | {share(before)} | {share(after)} |"]
     return "\n".join(out) + "\n"
@@ -174,6 +180,9 @@ def main() -> int:
         args.save.write_text(json.dumps(after, indent=1) + "\n", encoding="utf-8")
     before = json.loads(args.before.read_text(encoding="utf-8")) if args.before else None
     print(f"{after['puzzles']} puzzles, {after['cpu_seconds']} CPU seconds", file=sys.stderr)
+    if after["negative_examples"]:
+        print("negative numbers, e.g.:\n  " + "\n  ".join(after["negative_examples"]),
+              file=sys.stderr)
     sys.stdout.write(table(after, before))
     return 0
 

@@ -50,9 +50,16 @@ def _reasons(view, rid, open_, placed, d, cells):
             left = view.combo(rest) if rest else "nothing"
             clauses.append(f"{view.combo(c)} with {d} in {where} leaves {left} to the other "
                            f"cells, and {short}")
-            briefs.append(f"{d} in {where} makes it {view.combo(c)}, and "
+            at_ = [view.cell_name(i) for i in at]
+            where_ = at_[0] if len(at_) == 1 else ", ".join(at_[:-1]) + " or " + at_[-1]
+            briefs.append(f"{d} in {where_} makes it {view.combo(c)}, and "
                           f"{short.replace('of it', 'of the rest')}")
     return clauses, leaned, briefs
+
+
+def alts_of(items: list[str]) -> str:
+    """``a``; ``a or b``; ``a, b or c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 #: the longest deciding fact a sentence gives before its effect (see _brief)
@@ -67,23 +74,24 @@ def _brief(view, rid, facts, chosen) -> str:
     absent: list[str] = []  # digits in no combination at all
     full: list[str] = []  # per digit: its one short reason, or its summary
     summaries: list[str] = []
-    items: list[str] = []
+    items: list[str] = []  # per digit: "a 4 in r2c3", for the summary
+    full_items: list[str] = []  # those of them whose one reason is too long to give
     for pairs, (clauses, _leaned, briefs) in chosen:
         d, at = pairs[0]
         if len(pairs) > 1 or not at:
             absent += clauses
             continue
-        ways = sum(1 for c in clue_combos(view, rid) if c & BIT[d])
         a_d = f"{'an' if d == 8 else 'a'} {d}"
-        where = " or ".join(view.cell_name(i) for i in at)
-        summary = (f"none of the {ways} ways with {a_d} in {where} can be completed in the "
-                   "other cells" if ways > 1 else
-                   f"the one way with {a_d} in {where} cannot be completed in the other cells")
-        full += briefs if len(briefs) == 1 and len(briefs[0]) <= 90 else [summary]
-        summaries.append(summary)
+        where = alts_of([view.cell_name(i) for i in at])
+        if len(briefs) == 1 and len(briefs[0]) <= 75:
+            full += briefs
+        else:
+            full_items.append(f"{a_d} in {where}")
         items.append(f"{a_d} in {where}")
-    if len(items) > 1:
-        summaries = [f"no way with {' or '.join(items)} can be completed in the other cells"]
+    if full_items:
+        full.append(f"no way to make it with {alts_of(full_items)} fits")
+    if items:
+        summaries = [f"no way to make it with {alts_of(items)} fits"]
     run = view.run_name(rid)
     given = [f", with {facts_brief(view, facts)}",
              f", with the candidates of {cells_and(view, list(facts))}"] if facts else [""]

@@ -187,19 +187,13 @@ def _facts(view, region, chosen, excluded) -> tuple[dict, tuple[list[int], list[
     other_vals = [view.value(i) for i in only_other if view.is_placed(i)]
     down = region.direction == DOWN
 
-    def brief(cells) -> str:  # ``r5c8, r7c8 and r5c6 = 5``
-        return both([view.cell_name(i) + (f" = {view.value(i)}" if view.is_placed(i) else "")
-                     for i in sorted(cells)])
-
-    apart, brief_apart = [], []
+    apart = []
     if only_base:
         apart.append(f"{_old_named(view, only_base)} (only in the {_WORD[down]} runs)")
-        brief_apart.append(f"{brief(only_base)} (only {_WORD[down]})")
     if only_other:
         apart.append(f"{_old_named(view, only_other)} (only in the {_WORD[not down]} runs)")
-        brief_apart.append(f"{brief(only_other)} (only {_WORD[not down]})")
-    base_labels = " ".join(view.puzzle.runs[r].label for r in region.base)
-    chosen_labels = " ".join(view.puzzle.runs[t.run].label for t in chosen)
+    said = {region.direction == DOWN: region.total, region.direction != DOWN: chosen_total}
+    totals = f"across {said[False]}, down {said[True]}"
     facts = {
         "base_desc": _group(view, _WORD[down], region.base, region.total),
         "chosen_desc": _group(view, _WORD[not down], [t.run for t in chosen], chosen_total),
@@ -208,11 +202,19 @@ def _facts(view, region, chosen, excluded) -> tuple[dict, tuple[list[int], list[
         "chosen": ", ".join(view.run_name(t.run) for t in chosen),
         "chosen_total": chosen_total,
         "apart": " and ".join(apart),
-        # the brief sentence: the runs by their labels, the totals once
-        "cover": (f"{base_labels} ({region.total}) and {chosen_labels} ({chosen_total}) "
-                  f"cover the same cells but {' and '.join(brief_apart)}"),
+        # the brief sentence: where the area is and what its two groups of runs add up
+        # to; the runs one by one and the cells only one group covers are the detail's
+        "cover": f"area {_corners(view, region, chosen)} ({totals})",
     }
     return facts, ([region.total] + other_vals, [chosen_total] + base_vals)
+
+
+def _corners(view, region, chosen) -> str:
+    """``r2c6 to r7c12``: the corners of the box around every cell the identity adds up."""
+    cells = set(region.cells) | {i for t in chosen for i in t.outside}
+    rows = [view.puzzle.whites[i][0] for i in cells]
+    cols = [view.puzzle.whites[i][1] for i in cells]
+    return f"r{min(rows) + 1}c{min(cols) + 1} to r{max(rows) + 1}c{max(cols) + 1}"
 
 
 def _old_named(view, cells) -> str:
@@ -364,8 +366,11 @@ def _two(view, region, chosen, excluded, plus, minus, k):
         order = (y, x)
     else:
         order = (x, y)
-    join = " + " if rel == "+" else " with "
-    fits = (f"only {' or '.join(f'{a}{join}{b}' for a, b in pairs)} "
+    if rel == "+":
+        said_pairs = [f"{a} + {b}" for a, b in pairs]
+    else:  # a = b + total, said as the equation is: ``9 = 6 + 3``
+        said_pairs = [f"{a} = {b}" + (f" + {abs(total)}" if total else "") for a, b in pairs]
+    fits = (f"only {' or '.join(said_pairs)} "
             f"{'fits' if len(pairs) == 1 else 'fit'}" if 1 <= len(pairs) <= 4 else
             f"with {_cands(view, order)}, digits with no partner go")
     values.update(equation=eq + differ_brief, target=view.cells_name((x, y)), digit="",
@@ -440,7 +445,7 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     if not elim:
         return None
     values, sides = _facts(view, region, chosen, excluded)
-    eq, first, second, _ = equation(view, *said, sides)
+    eq, first, second, k_said = equation(view, *said, sides)
     shared = sorted({r for _, _, r in apart})
     differ = ""
     groups: dict[int, list[int]] = {}
@@ -456,9 +461,12 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     # both sides ``4 + 5 with 8`` (first side's digits, then the other's)
     at = {i: n for n, i in enumerate(cells)}
 
-    def way(w) -> str:
+    def way(w) -> str:  # ``1 + 3 + 8``; with cells on both sides ``8 + 5 = 1 + 12``
         out = " + ".join(str(w[at[i]]) for i in first)
-        return out + (" with " + " + ".join(str(w[at[i]]) for i in second) if second else "")
+        if not second:
+            return out
+        rest = [str(w[at[i]]) for i in second] + ([str(k_said)] if k_said else [])
+        return f"{out} = {' + '.join(rest)}"
 
     shown = "; ".join(way(w) for w in ways)
     many = len(ways) > 1
@@ -466,8 +474,9 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
             f"The only way{'s' if many else ''} to make it: {shown}")
     fits = f"only {' or '.join(way(w) for w in ways)} {'fit' if many else 'fits'}"
     if groups:  # the runs that make cells differ are named (the proof lists them)
-        fits = ("; ".join(f"{both([view.cell_name(i) for i in sorted(g)])} differ "
-                          f"({view.puzzle.runs[r].label})" for r, g in sorted(groups.items()))
+        fits = ("; ".join((" ≠ ".join(view.cell_name(i) for i in sorted(g)) if len(g) == 2
+                           else f"{both([view.cell_name(i) for i in sorted(g)])} differ")
+                          + f" ({view.puzzle.runs[r].label})" for r, g in sorted(groups.items()))
                 + f"; {fits}")
     values.update(equation=eq, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, full=full)
