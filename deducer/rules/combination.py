@@ -127,6 +127,8 @@ def _analyse(view, rid, open_, placed, live, masks):
 #: the longest deciding fact a sentence gives before its effect: longer reasons (the
 #: cells' lists, each combination's reason) are left to the step's detail
 BRIEF_MAX = 170
+#: the longest list of each combination's reasons the sentence gives (else a summary)
+BRIEF_REASON = 60
 
 
 def combos_brief(view, run: str, left, dropped, name_left: bool = False) -> str:
@@ -202,8 +204,12 @@ def combination_elimination(view, rid):
     if place:
         every = {1: "which needs", 2: "both need"}.get(len(left), "all of which need")
         holders = both([f"only {view.cell_name(i)} can hold {d}" for i, d in place.items()])
-        placing = f"{every} {digits_and(needed)}, and {holders}"
-        then.append(placing)
+        then.append(f"{every} {digits_and(needed)}, and {holders}")
+        # briefly: ``both need 7, which only r3c2 can hold``
+        cells = both([view.cell_name(i) for i in place])
+        placing = (f"and only {cells} can hold its {digits_and(needed)}" if len(left) == 1
+                   else f"{'both' if len(left) == 2 else 'all'} need {digits_and(needed)}, "
+                        f"which only {cells} can hold")
     why = _grouped(view, dropped, reasons)
     # the deciding fact, as much of it as fits: the cells' lists and each combination's
     # reason, then a summary of the reasons, then the cells by name (the rest is the detail)
@@ -214,7 +220,9 @@ def combination_elimination(view, rid):
     tail = f", {placing}" if placing else ""
     given = [f"with {facts_brief(view, facts)}, ",
              f"with the candidates of {cells_and(view, list(facts))}, "] if facts else [""]
-    tries = [(given[0], f" ({why})"), (given[0], summary), (given[-1], summary)]
+    tries = [(given[0], summary), (given[-1], summary)]
+    if len(why) <= BRIEF_REASON:  # each combination's reason, when it is short
+        tries.insert(0, (given[0], f" ({why})"))
     for head, reason in tries:
         brief = f"{head}{must}{reason}{tail}"
         if len(brief) <= BRIEF_MAX:

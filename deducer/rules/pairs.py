@@ -93,7 +93,8 @@ def pair_complement(view, rid):
         given = f"; with {_with(view, facts)}, " if facts else "; "  # what a removal rests on
         brief = f"in {view.run_name(rid)}, {xy}{given}{fits}"
     elif len("; ".join(why)) <= MAX_WHY:  # the reason itself is short
-        brief = f"in {view.run_name(rid)}, {xy}; {'; '.join(why)}"
+        said = "; ".join(why).replace(", so ", ": ")  # one "so": the effect's
+        brief = f"in {view.run_name(rid)}, {xy}; {said}"
     else:  # many pairs (or none): the digits that go are those with no partner
         given = f"with {_with(view, facts)}, " if facts else ""
         brief = f"in {view.run_name(rid)}, {xy}; {given}digits with no partner go"
