@@ -12,7 +12,8 @@ reason (a run or another cell). ``--save`` keeps the figures
 as JSON; ``--before`` adds the saved figures of an earlier commit beside them, and the
 Markdown table docs/walkthroughs.md shows is printed on standard output.
 
-One process, a few CPU-minutes (``--quick``: a tenth of the sample, for a first look).
+One process, a few CPU-minutes (``--quick``: a tenth of the sample, for a first look;
+``--cache FILE`` lets a stopped run go on where it was).
 Reads the corpus from ../shared/corpus or $DEDUCER_CORPUS; without it, generated puzzles only.
 """
 
@@ -48,7 +49,8 @@ CELL = re.compile(r"r\d+c\d+")
 
 
 def _puzzles(every_scale: int):
-    """(where, puzzle) pairs: the corpus sample, then the generated puzzles."""
+    """(where, make) pairs, ``make()`` giving the puzzle: the corpus sample, then the
+    generated puzzles (made only when asked for: a resumed run skips those it has)."""
     from tests.support import corpus
 
     for source in corpus.sources():
@@ -56,16 +58,15 @@ def _puzzles(every_scale: int):
         entries = [cp for cp in corpus.load_source(source) if cp.expected == "unique"]
         for n, cp in enumerate(entries):
             if n % k == 0:
-                yield cp.key, cp.puzzle
+                yield cp.key, (lambda cp=cp: cp.puzzle)
     from deducer.generator.core import generate_one
     from deducer.generator.request import make_request
 
     for size, level, count in GENERATED:
         req = make_request(size, level, seed=SEED)
         for index in range(0, count, every_scale):
-            res = generate_one(req, index)
-            if res.puzzle is not None:
-                yield f"generated {size} {level or 'mix'} #{index}", res.puzzle
+            yield (f"generated {size} {level or 'mix'} #{index}",
+                   lambda req=req, index=index: generate_one(req, index).puzzle)
 
 
 def _reads(step: dict) -> str:
@@ -85,34 +86,60 @@ def _named_reason(step: dict) -> bool:
     return "→" in text or "↓" in text or bool(set(CELL.findall(text)) - own)
 
 
-def measure(every_scale: int = 1) -> dict:
-    """The figures (see the module docstring) as a JSON-able dict."""
-    from deducer.engine import registry
+def _rows(puzzle, kinds) -> list[list]:
+    """Per step: [n, rule, characters, weight, negative number?, two minus signs?, a naked
+    single naming its reason?, the sentence's first 160 characters]."""
     from deducer.engine.walk import explain
 
+    rows = []
+    for step in (s.to_json() for s in explain(puzzle, timeout=120).steps):
+        rule = step["rule"]
+        text = _reads(step) if kinds.get(rule) in CHAIN_KINDS else step["text"]
+        every_text = [text, step.get("detail") or ""]
+        rows.append([step["n"], rule, len(text), step["weight"],
+                     any(NEGATIVE.search(t) for t in every_text),
+                     any(len(MINUS.findall(c)) > 1 for t in every_text for c in CLAUSE.split(t)),
+                     rule == "naked-single" and _named_reason(step), step["text"][:160]])
+    return rows
+
+
+def measure(every_scale: int = 1, cache: Path | None = None) -> dict:
+    """The figures (see the module docstring) as a JSON-able dict. With ``cache``, each
+    puzzle's rows are kept there as they are made (a JSON line each), and a run that was
+    stopped goes on from where it was."""
+    from deducer.engine import registry
+
     kinds = {r.id: r.kind for r in registry.all_rules()}
+    done: dict[str, list] = {}
+    if cache is not None and cache.exists():
+        for line in cache.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                rec = json.loads(line)
+                done[rec["where"]] = rec["rows"]
     lengths: dict[str, list[int]] = defaultdict(list)
     weights: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     longest: dict[str, tuple[int, str]] = {}
     negative, minus2, singles, reasoned, puzzles = [], [], 0, 0, 0
     started = time.process_time()
-    for where, puzzle in _puzzles(every_scale):
+    for where, make in _puzzles(every_scale):
+        if where not in done:
+            puzzle = make()
+            done[where] = [] if puzzle is None else _rows(puzzle, kinds)
+            if cache is not None:
+                with cache.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"where": where, "rows": done[where]}) + "\n")
         puzzles += 1
-        for step in (s.to_json() for s in explain(puzzle, timeout=120).steps):
-            rule = step["rule"]
-            text = _reads(step) if kinds.get(rule) in CHAIN_KINDS else step["text"]
-            lengths[rule].append(len(text))
-            weights[rule][f"{step['weight']:g}"] += 1
-            if len(text) > longest.get(rule, (-1, ""))[0]:
-                longest[rule] = (len(text), f"{where} step {step['n']}")
-            every_text = [text, step.get("detail") or ""]
-            if any(NEGATIVE.search(t) for t in every_text):
-                negative.append(f"{where} step {step['n']}: {step['text'][:160]}")
-            if any(len(MINUS.findall(c)) > 1 for t in every_text for c in CLAUSE.split(t)):
-                minus2.append(f"{where} step {step['n']}")
+        for n, rule, chars, weight, neg, two, named, text in done[where]:
+            lengths[rule].append(chars)
+            weights[rule][f"{weight:g}"] += 1
+            if chars > longest.get(rule, (-1, ""))[0]:
+                longest[rule] = (chars, f"{where} step {n}")
+            if neg:
+                negative.append(f"{where} step {n}: {text}")
+            minus2 += [f"{where} step {n}"] if two else []
             if rule == "naked-single":
                 singles += 1
-                reasoned += _named_reason(step)
+                reasoned += named
     rules = {}
     for rule, ls in sorted(lengths.items()):
         rules[rule] = {"steps": len(ls), "median": statistics.median(ls), "longest": max(ls),
@@ -171,11 +198,13 @@ def main() -> int:
     ap.add_argument("--before", type=Path, help="saved figures of an earlier commit")
     ap.add_argument("--load", type=Path, help="print the table of saved figures (no run)")
     ap.add_argument("--quick", action="store_true", help="a tenth of the sample")
+    ap.add_argument("--cache", type=Path, help="keep each puzzle's figures in this JSON-lines "
+                    "file as they are made; a run stopped half-way goes on from there")
     args = ap.parse_args()
     if args.load:
         after = json.loads(args.load.read_text(encoding="utf-8"))
     else:
-        after = measure(10 if args.quick else 1)
+        after = measure(10 if args.quick else 1, args.cache)
     if args.save:
         args.save.write_text(json.dumps(after, indent=1) + "\n", encoding="utf-8")
     before = json.loads(args.before.read_text(encoding="utf-8")) if args.before else None

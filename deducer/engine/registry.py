@@ -46,6 +46,9 @@ FEATURES = ("hardest", "effort", "size", "narrow", "scarcity", "bottlenecks", "h
 #: the attribute :func:`deducer.rules.rule` sets on a rule function: the names of the
 #: template values it provides (in ``Deduction.values``)
 RULE_MARK = "__deducer_rule_values__"
+#: the attribute ``@rule(searches=True)`` sets: the rule's steps may rest on trying a run's
+#: arrangements (the rating's search floor applies to them)
+RULE_SEARCHES = "__deducer_rule_searches__"
 #: template fields the engine fills for every rule (from the deduction's cells and runs)
 STANDARD_FIELDS = ("effect", "changes", "cell", "cells", "run", "runs", "sum", "length")
 
@@ -81,6 +84,13 @@ class Rule:
     growth_max: int | None = None
     source: str = ""  # file it was declared in
     func: Callable | None = field(default=None, repr=False)
+
+    @property
+    def searches(self) -> bool:
+        """May the rule's steps ask a reader to try a run's arrangements (so weigh at least
+        the ladder's permutation check of that run)? Its function says so
+        (``@rule(searches=True)``)."""
+        return bool(getattr(self.func, RULE_SEARCHES, False))
 
     @property
     def link(self) -> bool:

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..engine.registry import RULE_MARK, STANDARD_FIELDS
+from ..engine.registry import RULE_MARK, RULE_SEARCHES, STANDARD_FIELDS
 
 __all__ = ["rule", "STANDARD_FIELDS"]
 
 
-def rule(func: Callable | None = None, *, values: Iterable[str] = ()):
+def rule(func: Callable | None = None, *, values: Iterable[str] = (), searches: bool = False):
     """Mark a function as a rule implementation that rule files may name.
 
     Only marked functions are called (a YAML file alone must not run an arbitrary library
@@ -35,7 +35,10 @@ def rule(func: Callable | None = None, *, values: Iterable[str] = ()):
         @rule(values=("need", "parity"))
         def sum_parity(view, rid): ...
 
-    Plain ``@rule`` declares no extra values.
+    Plain ``@rule`` declares no extra values. ``searches=True`` says that the rule's steps
+    may ask a reader to try the arrangements of a run (their proofs list ``search`` runs):
+    such a step weighs at least what the ladder's permutation check of that run weighs,
+    which ``deducer rules`` shows beside the rule's weight.
     """
     names = tuple(values)
     if isinstance(values, str) or not all(isinstance(v, str) and v.isidentifier()
@@ -44,6 +47,8 @@ def rule(func: Callable | None = None, *, values: Iterable[str] = ()):
 
     def mark(f: Callable) -> Callable:
         setattr(f, RULE_MARK, names)
+        if searches:
+            setattr(f, RULE_SEARCHES, True)
         return f
 
     return mark if func is None else mark(func)

@@ -295,19 +295,20 @@ def single_reason(view, i: int, d: int) -> str:
                      f"{view.cell_name(i)}")
     if not parts:
         return f"{view.cell_name(i)} has only {d} left"
-    return both(parts)
+    # a comma before the last "and": the parts have lists joined by "and" of their own
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
 def _run_reason(view, rid: int, takes: int) -> str:
     """``r4c6↓ 4/2 is 1+3``; ``r3c1→ 7/3 still needs 1 and 2`` (one combination, some of
-    it written in); ``r1c2↓ 13/4 has only 1 to 6 left`` (several)."""
+    it written in); ``r1c2↓ 13/4 allows only 1 to 6`` (several)."""
     live = view.live(rid)
     name = view.run_name(rid)
     if len(live) == 1:
         if not view.placed_mask(rid):
             return f"{name} is {view.combo(live[0])}"
         return f"{name} still needs {span(takes).replace(' or ', ' and ')}"
-    return f"{name} has only {span(takes)} left"
+    return f"{name} allows only {span(takes)}"
 
 
 @rule(values=("absent", "combos", "digits"))

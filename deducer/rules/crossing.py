@@ -117,7 +117,7 @@ def _lemma_reason(view, other: int, i: int, final: dict[int, int], can: int) -> 
 BRIEF_MAX = 190
 
 
-@rule(values=("brief", "combos", "crossing", "facts", "gone", "limits", "why"))
+@rule(values=("brief", "combos", "crossing", "facts", "gone", "limits", "why"), searches=True)
 def crossing_run_interaction(view, rid):
     """Drop a live combination of the run that cannot be arranged in its empty cells once
     each cell is limited to the digits its crossing run can really put there."""

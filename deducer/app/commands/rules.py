@@ -110,21 +110,37 @@ def _list(args) -> int:
             from ...errors import RuleError
 
             raise RuleError(f"--disable {rid}: no rule has that id")
+    from ...engine.rating import carried
+
+    ladder = registry.load(extra=args.rules, disable=args.disable)  # its rating section
+    weights = {r.id: carried(r, ladder) for r in rules}
     if args.json:
         emit(dumps({"rules": [
             {"id": r.id, "priority": r.priority, "weight": r.weight, "score": r.score,
              "name": r.name, "enabled": r.enabled, "scope": r.scope, "source": r.source,
-             "implementation": r.implementation, "kind": r.kind} for r in rules]}))
+             "implementation": r.implementation, "kind": r.kind,
+             "weights": list(weights[r.id])} for r in rules]}))
         return EXIT_OK
     heads = ["id", "priority", "weight", "score", "name", "enabled", "source"]
-    body = [[r.id, f"{r.priority:g}", f"{r.weight:g}", str(r.score), r.name,
+    body = [[r.id, f"{r.priority:g}", _weights(*weights[r.id]), str(r.score), r.name,
              "yes" if r.enabled else "no", _source(r.source)] for r in rules]
     widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
              for line in [heads] + body]
     n_on = sum(r.enabled for r in rules)
-    emit("\n".join(lines) + f"\n{n_on} of {len(rules)} rules enabled\n")
+    note = ""
+    if any(lo != hi for lo, hi in weights.values()):
+        note = ("a range of weights: a step weighs more the more runs it adds up or links it "
+                "follows (growth), or when it tries a long run's arrangements (the search "
+                "floor); steps carry these weights in walkthroughs and ratings "
+                "(docs/rating.md)\n")
+    emit("\n".join(lines) + f"\n{n_on} of {len(rules)} rules enabled\n" + note)
     return EXIT_OK
+
+
+def _weights(low: float, high: float) -> str:
+    """``4.2``, or ``4.2-5.8`` for a rule whose steps weigh more with their size."""
+    return f"{low:g}" if low == high else f"{low:g}-{high:g}"
 
 
 # ---------------------------------------------------------------------------- auditing
