@@ -195,7 +195,7 @@ def test_a_naked_single_says_what_its_runs_still_need():
     # r10c2 + r10c3 = 4 with r10c3 written: the run alone explains r10c2
     assert "r10c1→ 4/2 still needs 3, so r10c2 = 3." in texts
     # both runs of r3c3 together leave it one digit
-    assert "r3c1→ 7/3 is 1+2+4 and r1c3↓ 34/5 is 4+6+7+8+9, so r3c3 = 4." in texts
+    assert "r3c1→ 7/3 is 1+2+4, and r1c3↓ 34/5 is 4+6+7+8+9, so r3c3 = 4." in texts
 
 
 def test_a_naked_single_names_the_steps_that_took_what_its_runs_do_not_explain():

@@ -393,6 +393,8 @@ class Engine:
         """Which step took which digits from which cells (Context.taken), so that a
         naked single can say what took its cell's other digits."""
         taken = self.context.taken
+        if taken is None:
+            return
         masks = self.state.masks
         n = len(self.steps) + 1
         for i, m in before.items():

@@ -143,9 +143,10 @@ class TerminalRenderer(Renderer):
                 else:
                     line.append(step_text(s) if len(group) == 1 else s.text)
                     con.print(line)
-                    if verbose and getattr(s, "detail", ""):
+                    detail: str = getattr(s, "detail", "")
+                    if verbose and detail:
                         pad = " " * (width + (4 if len(group) > 1 else 2))
-                        con.print(Text(f"{pad}{DETAIL_LABEL} {s.detail}", style="dim"))
+                        con.print(Text(f"{pad}{DETAIL_LABEL} {detail}", style="dim"))
         ok = explanation.status == "solved"
         con.print(Text(explanation_verdict(explanation), style="bold green" if ok
                        else "bold yellow"))

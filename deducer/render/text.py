@@ -109,8 +109,9 @@ def step_lines(steps, verbose: bool = False) -> list[str]:
         cases = chain_cases(s)
         if not cases:
             out.append(f"{s.n:>{width}}. {step_title(s)}: {step_text(s)}")
-            if verbose and getattr(s, "detail", ""):
-                out.append(f"{' ' * (width + 2)}{DETAIL_LABEL} {s.detail}")
+            detail: str = getattr(s, "detail", "")
+            if verbose and detail:
+                out.append(f"{' ' * (width + 2)}{DETAIL_LABEL} {detail}")
             continue
         out.append(f"{s.n:>{width}}. {step_title(s)}:")
         out += chain_lines(s, " " * (width + 2))

@@ -419,7 +419,7 @@ def _extra(runs) -> int:
 
 def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     """Three or more open cells: sum(plus) - sum(minus) = k as a virtual run."""
-    said = (plus, minus)  # as the identity has them (the sentence turns them round itself)
+    as_found = (plus, minus)  # as the identity has them (the sentence turns them round)
     if not plus:  # all on the other side: their sum is -k
         plus, minus, k = minus, [], -k
     cells = list(plus) + list(minus)
@@ -445,7 +445,7 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     if not elim:
         return None
     values, sides = _facts(view, region, chosen, excluded)
-    eq, first, second, k_said = equation(view, *said, sides)
+    eq, first, second, k_said = equation(view, *as_found, sides)
     shared = sorted({r for _, _, r in apart})
     differ = ""
     groups: dict[int, list[int]] = {}

@@ -125,8 +125,14 @@ def run(args) -> int:
         emit(markdown)
     elif args.json:
         emit(get("json").walkthrough(puzzle, exp))
+    elif screen_renderer(args) == "terminal":
+        from ...render.terminal import RENDERER as TERMINAL
+
+        emit(TERMINAL.walkthrough(puzzle, exp, verbose=args.verbose))
     else:
-        emit(get(screen_renderer(args)).walkthrough(puzzle, exp, verbose=args.verbose))
+        from ...render.text import RENDERER as TEXT
+
+        emit(TEXT.walkthrough(puzzle, exp, verbose=args.verbose))
     if exp.status == ExplainStatus.NONE:
         return EXIT_NO_SOLUTION
     return EXIT_UNDECIDED if exp.status == ExplainStatus.TIMEOUT else EXIT_OK
