@@ -1,9 +1,9 @@
 """deducer: a Kakuro engine that solves like a strong human and explains every step.
 
 The public API (docs/api.md) is here: ``deducer.load``, ``solve``, ``explain``, ``rate``,
-``hint``, ``check``, ``generate`` and their result types, all from :mod:`deducer.api`.
-They are loaded on first use, so ``import deducer`` costs next to nothing. Rule authors
-import from :mod:`deducer.rules.api`.
+``hint``, ``why``, ``check``, ``what_if``, ``generate`` and their result types, all from
+:mod:`deducer.api`. They are loaded on first use, so ``import deducer`` costs next to
+nothing. Rule authors import from :mod:`deducer.rules.api`.
 
 No layer package shares a name with a function: ``deducer.solve``, ``deducer.explain``
 and ``deducer.generate`` are the API's plain functions (the layers are ``solver``,
@@ -19,38 +19,67 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .api import (
+        HINT_LEVELS,
+        LEVELS,
+        MAX_SOLUTIONS_CAP,
+        RATER_VERSION,
+        SYMMETRIES,
+        AllSteps,
+        Audit,
         CheckResult,
         CheckStatus,
         DeducerError,
         ExplainStatus,
         Explanation,
         GenerateError,
+        GenerateRequest,
         GenerateResult,
         Hint,
         Mistake,
         Puzzle,
         Rating,
         Rule,
+        RulesTest,
         SolveResult,
         SolveStatus,
         Step,
+        Technique,
+        TechniquePages,
+        WhatIf,
+        Why,
+        all_steps,
+        audit,
+        audit_puzzles,
         check,
         explain,
         generate,
+        generate_one,
+        generate_request,
         hint,
         ladder,
         load,
+        load_rules,
+        pencil_marks,
         rate,
         solve,
+        technique_examples,
+        technique_pages,
+        techniques,
+        what_if,
+        why,
     )
 
-#: what ``deducer.<name>`` offers: deducer.api's ``__all__`` (a test holds them equal;
-#: ``why``, from deducer/assist/why.py, joins both lists when it lands)
+#: what ``deducer.<name>`` offers: deducer.api's ``__all__`` (a test holds them equal)
 __all__ = [
-    "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
-    "GenerateError", "GenerateResult", "Hint", "Mistake", "Puzzle", "Rating", "Rule",
-    "SolveResult", "SolveStatus", "Step",
-    "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve",
+    "Audit", "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
+    "GenerateError", "GenerateRequest", "GenerateResult", "Hint", "Mistake", "Puzzle",
+    "Rating", "Rule", "RulesTest", "SolveResult", "SolveStatus", "Step", "WhatIf", "Why",
+    "HINT_LEVELS", "LEVELS", "MAX_SOLUTIONS_CAP", "RATER_VERSION", "SYMMETRIES",
+    "audit", "audit_puzzles", "check", "explain", "generate", "generate_one",
+    "generate_request", "hint", "ladder", "load", "load_rules", "pencil_marks", "rate",
+    "solve", "what_if", "why",
+    "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",
+    "technique_pages", "techniques",
 ]
 _PUBLIC = frozenset(__all__)
 

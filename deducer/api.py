@@ -1,5 +1,9 @@
-"""The public Python API: ``load``, ``solve``, ``explain``, ``rate``, ``hint``, ``check``,
-``generate`` (also at ``import deducer``; docs/api.md shows them).
+"""The public Python API: ``load``, ``solve``, ``explain``, ``rate``, ``hint``, ``why``,
+``check``, ``what_if``, ``generate`` (also at ``import deducer``; docs/api.md shows them).
+
+It is also the front door of every ``deducer`` command: a command reads files, calls these
+functions and hands the results to a renderer (:mod:`deducer.render`); it never reaches
+into the engine, solver, generator, assist or rule packages itself (tests/test_layers.py).
 
 >>> import deducer
 >>> p = deducer.load("\\\\|5\\\\|16\\\\\\n\\\\| | \\n\\\\12| | \\n")
@@ -12,8 +16,10 @@ Every function takes and returns dataclasses: :class:`~deducer.puzzle.model.Puzz
 :class:`~deducer.solver.search.SolveResult`, :class:`~deducer.engine.walk.Explanation`
 (with its :class:`~deducer.engine.walk.Step` list),
 :class:`~deducer.engine.rating.Rating`, :class:`~deducer.assist.hints.Hint`,
-:class:`~deducer.assist.checking.CheckResult` and :class:`~deducer.generator.core.Result`
-(``GenerateResult`` here). Statuses are the ``StrEnum``s :class:`SolveStatus`,
+:class:`~deducer.assist.why.Why`, :class:`~deducer.assist.checking.CheckResult`,
+:class:`~deducer.generator.core.Result` (``GenerateResult`` here) and
+:class:`~deducer.assist.audit.Audit`; each has ``to_json()``, the JSON of
+docs/json-contract.md. Statuses are the ``StrEnum``s :class:`SolveStatus`,
 :class:`ExplainStatus` and :class:`CheckStatus`. Errors are
 :class:`~deducer.errors.DeducerError` (bad input, unreadable rule files, requests no
 puzzle can meet).
@@ -25,7 +31,7 @@ result types of the other calls are loaded on first use (module ``__getattr__``)
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .errors import DeducerError
@@ -34,38 +40,70 @@ from .solver.status import CheckStatus, ExplainStatus, SolveStatus
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on solve's start-up
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from contextlib import AbstractContextManager
     from typing import Any
 
+    from .assist.allsteps import AllSteps
+    from .assist.audit import Audit, RulesTest
     from .assist.checking import CheckResult, Mistake
+    from .assist.hints import LEVELS as HINT_LEVELS
     from .assist.hints import Hint
-    from .engine.rating import Rating
+    from .assist.whatif import WhatIf
+    from .assist.why import Why
+    from .engine.rating import LEVELS, RATER_VERSION, Rating
     from .engine.registry import Rule
+    from .engine.teaching import Technique
     from .engine.walk import Explanation, Step
     from .generator.core import Result as GenerateResult
+    from .generator.examples import Search as ExampleSearch
+    from .generator.layout import SYMMETRIES
     from .generator.request import GenerateError
-    from .solver.search import SolveResult
+    from .generator.request import Request as GenerateRequest
+    from .puzzle.model import Run
+    from .solver.search import MAX_SOLUTIONS_CAP, SolveResult
 
 __all__ = [
-    "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
-    "GenerateError", "GenerateResult", "Hint", "Mistake", "Puzzle", "Rating", "Rule",
-    "SolveResult", "SolveStatus", "Step",
-    "check", "explain", "generate", "hint", "ladder", "load", "rate", "solve",
-    # "why": the reason a digit can or cannot go in a cell (deducer/assist/why.py),
-    # a function beside hint below once that module lands
+    "Audit", "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
+    "GenerateError", "GenerateRequest", "GenerateResult", "Hint", "Mistake", "Puzzle",
+    "Rating", "Rule", "RulesTest", "SolveResult", "SolveStatus", "Step", "WhatIf", "Why",
+    "HINT_LEVELS", "LEVELS", "MAX_SOLUTIONS_CAP", "RATER_VERSION", "SYMMETRIES",
+    "audit", "audit_puzzles", "check", "explain", "generate", "generate_one",
+    "generate_request", "hint", "ladder", "load", "load_rules", "pencil_marks", "rate",
+    "solve", "what_if", "why",
+    "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",
+    "technique_pages", "techniques",
 ]
 
-#: result types loaded on first use: name -> (module, attribute)
+#: result types and constants loaded on first use: name -> (module, attribute)
 _LAZY = {
+    "Audit": ("deducer.assist.audit", "Audit"),
+    "RulesTest": ("deducer.assist.audit", "RulesTest"),
+    "Why": ("deducer.assist.why", "Why"),
+    "GenerateRequest": ("deducer.generator.request", "Request"),
+    #: the difficulty levels, easiest first (docs/rating.md)
+    "LEVELS": ("deducer.engine.rating", "LEVELS"),
+    #: the rater's version: ratings of different versions do not compare
+    "RATER_VERSION": ("deducer.engine.rating", "RATER_VERSION"),
+    #: the most solutions ``solve`` and ``check`` enumerate
+    "MAX_SOLUTIONS_CAP": ("deducer.solver.search", "MAX_SOLUTIONS_CAP"),
+    #: the symmetries ``generate`` gives the black squares
+    "SYMMETRIES": ("deducer.generator.layout", "SYMMETRIES"),
+    #: ``hint``'s tiers, vaguest first
+    "HINT_LEVELS": ("deducer.assist.hints", "LEVELS"),
     "CheckResult": ("deducer.assist.checking", "CheckResult"),
     "Mistake": ("deducer.assist.checking", "Mistake"),
     "Explanation": ("deducer.engine.walk", "Explanation"),
     "Step": ("deducer.engine.walk", "Step"),
     "Hint": ("deducer.assist.hints", "Hint"),
+    "WhatIf": ("deducer.assist.whatif", "WhatIf"),
     "Rating": ("deducer.engine.rating", "Rating"),
     "Rule": ("deducer.engine.registry", "Rule"),
     "GenerateResult": ("deducer.generator.core", "Result"),
     "GenerateError": ("deducer.generator.request", "GenerateError"),
     "SolveResult": ("deducer.solver.search", "SolveResult"),
+    "AllSteps": ("deducer.assist.allsteps", "AllSteps"),
+    "Technique": ("deducer.engine.teaching", "Technique"),
 }
 
 #: rule files (paths), or rules already loaded (:func:`ladder`)
@@ -98,42 +136,109 @@ def load(path_or_text: str | Path, format: str | None = None,
     return formats.load(text, format, name=name)  # one line: a path
 
 
-def ladder(rules: RulesArg = None, disable: Sequence[str] = ()) -> list[Rule]:
+def ladder(rules: RulesArg = None, disable: Sequence[str] = (), *,
+           every: bool = False) -> list[Rule]:
     """The active ladder: core rules plus ``rules`` (YAML file paths), minus ``disable``.
 
     ``rules`` may also be a list of already loaded :class:`~deducer.engine.registry.Rule`
-    (taken as the whole ladder).
+    (taken as the whole ladder; a ladder loaded here keeps its files' ``rating:`` section).
+    ``every``: every declared rule instead, the disabled ones too (``enabled`` False), in
+    ladder order, as ``deducer rules`` lists them; an unknown id in ``disable`` is then
+    passed over.
     """
     from .engine import registry
 
+    if every:
+        paths = [r for r in rules or () if not isinstance(r, registry.Rule)]
+        return registry.all_rules(extra=paths, disable=list(disable))
     if rules and all(isinstance(r, registry.Rule) for r in rules):
         off = set(disable)
         out = [r for r in rules if isinstance(r, registry.Rule) and r.enabled
                and r.id not in off]
-        return sorted(out, key=lambda r: (r.priority, r.id))
+        out.sort(key=lambda r: (r.priority, r.id))
+        if isinstance(rules, registry.Ladder):
+            if len(out) == len(rules) and all(a is b for a, b in zip(out, rules, strict=True)):
+                return rules  # already the ladder (its rating model stays cached)
+            return rules.part(out)  # the rating: section of its files rates the walk
+        return out
     paths = [r for r in rules or () if not isinstance(r, registry.Rule)]
     return registry.load(extra=paths, disable=list(disable))
 
 
+def carried_weights(rules: Sequence[Rule], active: Sequence[Rule] | None = None
+                    ) -> dict[str, tuple[float, float]]:
+    """Per rule id, the least and the most weight its steps carry in walkthroughs (its
+    growth and, for a rule that may try a run's arrangements, the search floor of the
+    ``active`` ladder's rating model): what ``deducer rules`` shows."""
+    from .engine.rating import carried
+
+    return {r.id: carried(r, active) for r in rules}
+
+
+def load_rules(path: str | Path) -> list[Rule]:
+    """The rules one YAML file declares, read and checked (not a ladder: see :func:`ladder`)."""
+    from .engine import registry
+
+    return registry.load_file(path)
+
+
 def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = None,
-          use_entries: bool = True) -> SolveResult:
+          use_entries: bool = True, spool: bool = False,
+          blame_entries: bool = False) -> SolveResult:
     """Every solution up to ``max_solutions`` (2 proves uniqueness).
 
     ``status`` is :class:`SolveStatus`: ``NONE`` only when the search was exhausted,
-    ``UNDECIDED`` when ``timeout`` stopped it before any solution."""
-    from .solver.search import solve as _solve
+    ``UNDECIDED`` when ``timeout`` stopped it before any solution. ``spool``: keep the
+    solutions in a :class:`~deducer.solver.spool.SolutionSpool` (a byte a cell, on disk past
+    16 MiB) for a large ``max_solutions``; close it (``result.solutions.close()``) when
+    done. ``blame_entries``: when the player's entries leave no solution but the bare
+    puzzle has one (looked for in what is left of ``timeout``), ``reason`` says an entry
+    is wrong."""
+    import time
 
-    return _solve(puzzle, max_solutions=max_solutions, timeout=timeout,
-                  use_entries=use_entries)
+    from .solver.search import ENTRY_BLAME, NONE, entries_to_blame
+
+    start = time.perf_counter()
+    if spool:
+        result = _spooled(puzzle, max_solutions, timeout, use_entries)
+    else:
+        from .solver.search import solve as _solve
+
+        result = _solve(puzzle, max_solutions=max_solutions, timeout=timeout,
+                        use_entries=use_entries)
+    if blame_entries and use_entries and result.status == NONE:
+        # the second look (are the entries to blame?) gets what is left of the time limit
+        left = None if timeout is None else max(0.05, timeout - (time.perf_counter() - start))
+        if entries_to_blame(puzzle, left):
+            result.reason = f"{result.reason}{ENTRY_BLAME}"
+    return result
+
+
+def _spooled(puzzle: Puzzle, max_solutions: int, timeout: float | None,
+             use_entries: bool) -> SolveResult:
+    """Solve with the solutions streamed into a :class:`SolutionSpool` (bounded memory)."""
+    from .solver.search import SolveResult, iter_solutions
+    from .solver.spool import SolutionSpool
+
+    stream = iter_solutions(puzzle, max_solutions=max_solutions, timeout=timeout,
+                            use_entries=use_entries)
+    spool = SolutionSpool(len(puzzle.whites))
+    for values in stream:
+        spool.append(values)
+    return SolveResult(stream.status, spool,  # type: ignore[arg-type]  # reads as the list
+                       stream.complete, nodes=stream.nodes,
+                       reason=stream.reason, timed_out=stream.timed_out, stats=stream.stats)
 
 
 def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
-            timeout: float | None = None, max_steps: int | None = None) -> Explanation:
-    """The step-by-step walkthrough (``.steps``, ``.status``, ``.rating``, ``.solution``)."""
+            timeout: float | None = None, max_steps: int | None = None,
+            use_entries: bool = True) -> Explanation:
+    """The step-by-step walkthrough (``.steps``, ``.status``, ``.rating``, ``.solution``);
+    ``use_entries`` False walks the bare puzzle, leaving the player's entries out."""
     from .engine.walk import explain as _explain
 
     return _explain(puzzle, ladder(rules, disable), timeout=timeout,
-                    max_steps=max_steps)
+                    max_steps=max_steps, use_entries=use_entries)
 
 
 def rate(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
@@ -153,6 +258,45 @@ def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
     return _hint(puzzle, level, rules=ladder(rules, disable), timeout=timeout)
 
 
+def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules: RulesArg = None, *,
+            disable: Sequence[str] = (), max_links: int = 60,
+            timeout: float | None = None) -> WhatIf:
+    """What follows from writing ``digit`` in ``cell`` (0-based ``(row, col)``) on the grid
+    as the player has it: the ladder's link rules followed from there, like a chain.
+
+    Returns a :class:`WhatIf`: ``status`` (``contradiction``, ``solved``, ``open``,
+    ``budget``, ``broken``), ``message``, ``links`` (a proof's links, each with its
+    sentence) and ``proof`` (``{"assume": [row, col, digit], "links": [...]}``). The puzzle
+    is not changed. Raises :class:`DeducerError` for a cell that is not white or holds a
+    given, or a digit not 1-9.
+    """
+    from .assist.whatif import what_if as _what_if
+
+    return _what_if(puzzle, cell, digit, ladder(rules, disable), max_links=max_links,
+                    timeout=timeout)
+
+
+def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False,
+        rules: RulesArg = None, disable: Sequence[str] = (),
+        timeout: float | None = None) -> Why:
+    """Why ``digit`` cannot go in ``cell`` (0-based (row, col); ``must``: why the cell must
+    hold it), from the grid as given: the walkthrough's steps that lead there, and only
+    those. Raises :class:`~deducer.errors.PuzzleError` for a cell that is not white."""
+    from .assist.why import why as _why
+
+    return _why(puzzle, cell, digit, must=must, rules=ladder(rules, disable),
+                timeout=timeout)
+
+
+def pencil_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], Run | None]:
+    """The pencil marks a player would write in every empty cell (9-bit masks by (row,
+    col)): the digits its runs' combinations allow beside the digits written. ``({}, run)``
+    for a run whose written digits fit none of its combinations."""
+    from .assist.hints import player_marks
+
+    return player_marks(puzzle)
+
+
 def check(puzzle: Puzzle, *, max_solutions: int = 50, timeout: float | None = None,
           pencil: bool = True) -> CheckResult:
     """The player's entries (and pencil marks) that fit no solution of the puzzle."""
@@ -166,7 +310,8 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
              density: float | None = None,
              needs: str | None = None, max_chain: int | None = None,
              timeout: float | None = None,
-             score: tuple[float | None, float | None] | None = None) -> list[GenerateResult]:
+             score: tuple[float | None, float | None] | str | None = None
+             ) -> list[GenerateResult]:
     """New puzzles with a unique solution, rated exactly ``level`` (None: the published
     mix of levels, docs/rating.md) and, with ``score`` (low, high), scored in that range.
 
@@ -174,12 +319,8 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
     fewer when ``timeout`` (seconds for the whole call) ran out. The same ``seed`` gives
     the same puzzles. Raises :class:`GenerateError` for a request no puzzle can meet.
     """
-    from .generator.core import generate_one
-    from .generator.request import check_request, make_request
-
-    req = make_request(size, level, seed=seed, symmetry=symmetry, density=density,
-                       needs=needs, max_chain=max_chain, timeout=timeout, score=score)
-    check_request(req)
+    req = generate_request(size, level, seed=seed, symmetry=symmetry, density=density,
+                           needs=needs, max_chain=max_chain, timeout=timeout, score=score)
     out = []
     for k in range(count):
         res = generate_one(req, k)
@@ -187,3 +328,153 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
             break
         out.append(res)
     return out
+
+
+def generate_request(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
+                     seed: int = 0, symmetry: str = "rot180", density: float | None = None,
+                     needs: str | None = None, max_chain: int | None = None,
+                     timeout: float | None = None,
+                     score: tuple[float | None, float | None] | str | None = None
+                     ) -> GenerateRequest:
+    """The checked request :func:`generate` makes puzzles for (its arguments), for a
+    caller that makes them one at a time (:func:`generate_one`, in worker processes:
+    the request pickles). ``score`` may be given as text, ``"3-6"``, ``"5-"`` or ``"-4"``;
+    ``timeout`` is the whole batch's, counted from now. Raises :class:`GenerateError`
+    for a request no puzzle can meet."""
+    from .generator.request import check_request, make_request, parse_score
+
+    if isinstance(score, str):
+        score = parse_score(score)
+    req = make_request(size, level, seed=seed, symmetry=symmetry, density=density,
+                       needs=needs, max_chain=max_chain, timeout=timeout, score=score)
+    check_request(req)
+    return req
+
+
+def generate_one(request: GenerateRequest, index: int = 0) -> GenerateResult:
+    """Puzzle number ``index`` of ``request``: the same for the same request and index,
+    whichever process makes it (``.puzzle`` None when the time limit came first)."""
+    from .generator.core import generate_one as _one
+
+    return _one(request, index)
+
+
+def audit(puzzle: Puzzle, solution: list[int], rules: RulesArg = None, *,
+          disable: Sequence[str] = (), label: str = "", timeout: float | None = None,
+          watch: Sequence[str] = (),
+          guard: Callable[[float | None], AbstractContextManager] | None = None) -> Audit:
+    """Walk ``puzzle`` with the ladder, checking every deduction against ``solution`` (a
+    digit per white cell) before it is applied (``deducer rules test``). The first false
+    deduction, or a rule that raises, ends the walk as the :class:`Audit`'s ``finding``;
+    the steps of the rules in ``watch`` are also checked against their proofs, and a true
+    step its proof does not prove is listed in ``unproved``. ``guard(timeout)``, a context
+    manager around the walk, may stop a rule that never returns (and swallow its own
+    exception): the audit then says it timed out."""
+    from .assist.audit import audit as _audit
+
+    return _audit(puzzle, solution, ladder(rules, disable), label=label, timeout=timeout,
+                  watch=frozenset(watch), guard=guard)
+
+
+def audit_puzzles(count: int, seed: int) -> Iterator[tuple[str, Puzzle, list[int]]]:
+    """``count`` small random puzzles with a unique solution, as (label, puzzle, solution),
+    the same for the same seed: the generated part of ``deducer rules test``'s sample
+    (made fast, not graded: see :func:`generate` for puzzles to play)."""
+    from .generator.seeded import generated
+
+    return generated(count, seed)
+# ---------------------------------------------------------------------------- teaching
+def all_steps(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
+              timeout: float | None = None) -> AllSteps:
+    """Every deduction the ladder finds at the position (the grid as the player has it),
+    simplest first, each a :class:`Step` with its sentence, effect and proof, as if it
+    were the next step (``deducer hint --all``). Mistakes in the player's entries come
+    first, as for :func:`hint`.
+
+    Returns an :class:`AllSteps`: ``kind`` (``steps``, ``mistake``, ``solved``,
+    ``unsolvable``, ``conflict``, ``timeout``), ``steps``, ``text`` and ``to_json()``
+    (``{"steps": [...]}`` and the rest, docs/json-contract.md)."""
+    from .assist.allsteps import all_steps as _all_steps
+
+    return _all_steps(puzzle, ladder(rules, disable), timeout=timeout)
+
+
+def techniques(rules: RulesArg = None, *, disable: Sequence[str] = ()) -> list[Technique]:
+    """The ladder's rules as a learner sees them (:class:`Technique`: names, explanation,
+    level, what each is a case of), in ladder order."""
+    from .engine.teaching import techniques as _techniques
+
+    return _techniques(ladder(rules, disable))
+
+
+def technique_examples(rules: RulesArg = None, *, disable: Sequence[str] = (),
+                       ids: Sequence[str] | None = None, generate: bool = True,
+                       seconds: float | None = None, cached: bool = True,
+                       progress: Callable[[str], None] | None = None) -> ExampleSearch:
+    """A worked example of each rule of ``ids`` (default: every rule of the ladder but
+    trial and backtracking): a puzzle and its walkthrough's steps up to and including
+    the rule's first step, every step proved by the proof checker. From the package's
+    cache, the bundled puzzles, else the generator (``generate``: at most ``seconds`` a
+    rule). Returns ``.examples`` (rule id -> example, ``.to_json()``) and ``.missing``
+    (rule id -> why it has none)."""
+    from .generator import examples
+
+    return examples.find(ladder(rules, disable), ids,
+                         cache=examples.CACHE if cached else None, generate=generate,
+                         seconds=examples.GENERATE_SECONDS if seconds is None else seconds,
+                         progress=progress)
+
+
+class TechniquePages:
+    """What :func:`technique_pages` wrote: ``files`` (paths), ``missing`` (rule id -> why
+    its page has no example)."""
+
+    def __init__(self, directory: Path, files: list[Path], missing: dict[str, str]):
+        self.directory, self.files, self.missing = directory, files, missing
+
+
+def technique_pages(directory: str | Path, rules: RulesArg = None, *,
+                    disable: Sequence[str] = (), force: bool = False, generate: bool = True,
+                    seconds: float | None = None,
+                    progress: Callable[[str], None] | None = None) -> TechniquePages:
+    """Write the technique pages into ``directory`` (made if missing): ``index.html``
+    and, for every rule of the ladder but trial and backtracking, ``<id>.html`` and
+    (when it has a worked example) ``<id>.json`` = ``{"puzzle": ..., "steps": [...]}``.
+    No file is written over unless ``force``; nothing is written when one would be."""
+    from .engine.teaching import technique
+    from .generator import examples
+    from .puzzle.fileio import check_outputs, write_output
+    from .render import teach
+    from .render.jsonout import dumps
+
+    lad = ladder(rules, disable)
+    techs = [technique(r, lad) for r in lad]
+    paged = [t for t in techs if t.kind not in examples.NO_EXAMPLE_KINDS]
+    out = Path(directory)
+    if out.exists() and not out.is_dir():
+        raise DeducerError("is not a directory (--pages names the folder the pages go in)",
+                           path=str(out))
+    names = ["index.html"] + [f"{t.id}{ext}" for t in paged for ext in (".html", ".json")]
+    if out.is_dir():  # a new folder is made once the pages are ready
+        check_outputs({f"--pages {n}": str(out / n) for n in names}, force=force)
+    found = technique_examples(lad, ids=[t.id for t in paged], generate=generate,
+                               seconds=seconds, progress=progress)
+    pages: dict[str, str] = {"index.html": teach.index_page(
+        paged, found.missing, no_page=[t for t in techs if t not in paged])}
+    for k, t in enumerate(paged):
+        ex = found.examples.get(t.id)
+        pages[f"{t.id}.html"] = teach.technique_page(
+            t, ex, missing=found.missing.get(t.id, ""),
+            prev=paged[k - 1] if k else None,
+            next_=paged[k + 1] if k + 1 < len(paged) else None)
+        if ex is not None:
+            pages[f"{t.id}.json"] = dumps(ex.to_json())
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise DeducerError(f"cannot make the folder: {e.strerror or e}", path=str(out)) from None
+    written = []
+    for name, text in pages.items():
+        write_output(out / name, text, force=force)
+        written.append(out / name)
+    return TechniquePages(out, written, dict(found.missing))

@@ -115,15 +115,15 @@ def source_key() -> str:
 def rounds_walk(puzzle, rules=None, timeout: float | None = TIMEOUT) -> dict:
     """The rounds order (see the module's docstring): for each cell the round that places
     it and the round in which it is down to one candidate, and the rounds' count."""
-    from deducer.engine import registry
-    from deducer.engine.walk import Engine
+    from deducer.engine import kernel, registry
+    from deducer.engine.walk import Engine, WalkOptions
     from deducer.puzzle.combos import POP
 
     rules = rules if rules is not None else registry.load()
     deadline = None if timeout is None else time.perf_counter() + timeout
     # the engine's own bookkeeping (which runs changed since they were last looked at, the
     # grid, applying a deduction) is used as it is; only the choice of steps differs
-    eng = Engine(puzzle, rules, lean=True, deadline=deadline)
+    eng = Engine(puzzle, rules, WalkOptions(lean=True, deadline=deadline))
     easy = [r for r in rules if r.tier == 1 and r.scope == "run"]
     whites = puzzle.whites
     masks = eng.state.masks
@@ -138,13 +138,14 @@ def rounds_walk(puzzle, rules=None, timeout: float | None = TIMEOUT) -> dict:
             dirty = eng.dirty[rule.id]
             for rid in sorted(dirty):
                 for ded in rule.call(eng.view, rid) or ():
-                    if eng._effect(rule, ded) is not None:
+                    if kernel.effect(eng.state, rule, ded) is not None:
                         found.append((rule, ded))
             dirty.clear()  # every deduction found is made below; a change marks runs again
         steps = []
         if found:
             for rule, ded in found:
-                effect = eng._effect(rule, ded)  # on the board as the round left it so far
+                # on the board as the round left it so far
+                effect = kernel.effect(eng.state, rule, ded)
                 if effect is not None:
                     steps.append(eng._apply(rule, ded, effect, 0))
         else:

@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # run as a script: tests.support (the corpus loaders) lives here
+if str(ROOT) not in sys.path:  # run as a script: tests.support (the corpus notes) lives here
     sys.path.insert(0, str(ROOT))
 from scripts.stats import spearman  # noqa: E402 (after the path is set)
 
@@ -285,7 +285,7 @@ def ratings(jobs: int) -> None:
 
     lines += ["", "## Level mix of the published puzzles", "",
               "The publisher-labelled sets of the first table are the collections an "
-              "unconstrained `generate` run follows (deducer/generator/core.py DEFAULT_MIX: "
+              "unconstrained `generate` run follows (deducer/generator/request.py DEFAULT_MIX: "
               "Easy 72, Medium 26, Expert 2; benchmarks/bench_generate.py compares a run "
               "with this row). janko's 959 puzzles, mostly large, lean harder.", "",
               "| puzzles | n | " + " | ".join(LEVELS) + " |",

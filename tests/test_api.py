@@ -51,6 +51,65 @@ def test_explain_with_rule_files_and_loaded_rules():
     assert "sum-parity" not in {s.rule for s in exp2.steps}
 
 
+def test_a_loaded_ladder_keeps_its_rating_section(tmp_path, capsys):
+    """A ladder loaded once and passed on (as every command does) rates with its files'
+    ``rating:`` section: ``explain --rules`` once rated with the core thresholds while
+    ``rate --rules`` used the file's, so the two disagreed on the level."""
+    import json
+
+    from deducer.app.cli import main
+
+    p = api.load(ROOT / "puzzles" / "seed000-k2.j")
+    stricter = tmp_path / "stricter.yaml"
+    stricter.write_text("rules: []\nrating:\n  levels: {Easy: 1.0, Medium: 2.4, Hard: 4.2, "
+                        "Expert: 6.0}\n", encoding="utf-8")
+    assert api.explain(p).rating.level == "Easy"
+    assert api.explain(p, [str(stricter)]).rating.level == "Medium"
+    rules = api.ladder([str(stricter)])
+    assert api.ladder(rules) is rules  # already the ladder: passed on as it is
+    assert api.explain(p, rules).rating.level == "Medium"
+    assert api.explain(p, rules, disable=["lone-cell"]).rating.level == "Medium"
+    path = str(ROOT / "puzzles" / "seed000-k2.j")
+    main(["explain", path, "--rules", str(stricter), "--json"])
+    assert json.loads(capsys.readouterr().out)["rating"]["level"] == "Medium"
+    main(["rate", path, "--rules", str(stricter), "--json"])
+    assert json.loads(capsys.readouterr().out)["puzzles"][0]["level"] == "Medium"
+
+
+def test_every_result_prints_its_own_json():
+    """The JSON renderer prints each result's ``to_json()``: one way to build the JSON."""
+    import json
+
+    from deducer.render import get
+
+    p = api.load(FOUR)
+    out = get("json")
+    res = api.solve(p)
+    assert json.loads(out.solve(p, res)) == res.to_json(p)
+    exp = api.explain(p)
+    assert json.loads(out.walkthrough(p, exp)) == exp.to_json()
+    h = api.hint(p, "full")
+    assert json.loads(out.hint(p, h)) == h.to_json()
+    w = api.why(p, (1, 1), 9)
+    assert json.loads(out.why(p, w)) == w.to_json()
+    c = api.check(p)
+    assert json.loads(out.check(p, c)) == c.to_json()
+    chunks: list[str] = []
+    out.write_solve(p, res, chunks.append)  # streamed, the same text
+    assert "".join(chunks) == out.solve(p, res)
+
+
+def test_the_clis_hint_tiers_are_the_apis():
+    """``deducer hint --level`` writes the tiers out (its --help must not load the hint
+    module): they must stay the API's."""
+    from deducer.app.cli import build_parser
+
+    parser = build_parser("hint")
+    hint = parser._subparsers._group_actions[0].choices["hint"]
+    level = next(a for a in hint._actions if a.dest == "level")
+    assert tuple(level.choices) == api.HINT_LEVELS
+
+
 def test_hint_and_check():
     p = api.load(FOUR)
     h = api.hint(p, "concrete")

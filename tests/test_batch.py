@@ -86,8 +86,10 @@ def test_a_folder_of_good_and_bad_files_rates_to_one_row_each(tmp_path, capsys):
     for r in rows:
         assert list(r) == ["source", "status", "level", "hardest", "weight", "effort", "steps",
                            "chain", "trial", "guessing", "rows", "cols", "cells", "rater",
-                           "seconds", "error", "score", "why"]
+                           "seconds", "error", "score", "why", "rules"]
         assert r["rater"]
+        # a rated row counts the steps of each technique (issue 39), an unrated one none
+        assert (r["rules"] is None) == (r["level"] is None)
     assert by["a.txt"]["chain"] == 0 and by["a.txt"]["seconds"] >= 0
     assert code == 2  # an unreadable row is bad input, whatever else happened
     assert said.startswith("6 puzzles: ") and "1 unreadable" in said
@@ -134,6 +136,33 @@ def test_exit_code_follows_the_worst_row(tmp_path, capsys, texts, code):
     assert cli(capsys, "rate", *files, "--csv")[0] == code
 
 
+def test_rows_count_the_techniques_each_puzzle_used(tmp_path, capsys):
+    # issue 39: --out, --json and --csv rows carry the walkthrough's technique counts,
+    # the very counts explain --json rates the puzzle with
+    from deducer import api
+
+    k2, four = tmp_path / "k2.j", tmp_path / "four.txt"
+    k2.write_text(K2, encoding="utf-8")
+    four.write_text(FOUR, encoding="utf-8")
+    want = {str(f): api.explain(api.load(f)).rating.rules for f in (k2, four)}
+    assert all(want.values()) and sum(want[str(k2)].values()) > 20
+    assert cli(capsys, "rate", k2, four, "--out", tmp_path / "rows.jsonl")[0] == 0
+    rows = rows_of(tmp_path / "rows.jsonl")
+    assert {r["source"]: r["rules"] for r in rows} == want
+    assert all(sum(r["rules"].values()) == r["steps"] for r in rows)
+    code, out, _ = cli(capsys, "rate", k2, four, "--json")
+    assert {r["file"]: r["rules"] for r in json.loads(out)["puzzles"]} == want
+    # CSV: one last column of id:count pairs, most used first (docs/json-contract.md)
+    code, out, _ = cli(capsys, "rate", k2, four, "--csv")
+    import csv
+
+    got = {row["file"]: row["rules"] for row in csv.DictReader(io.StringIO(out))}
+    parsed = {f: {k: int(n) for k, n in (pair.split(":") for pair in cell.split(";"))}
+              for f, cell in got.items()}
+    assert parsed == want
+    assert list(parsed[str(k2)]) == list(want[str(k2)])  # the rating's order kept
+
+
 def test_timed_out_puzzle_is_unrated_and_exits_4(tmp_path, capsys):
     big = tmp_path / "big.j"
     big.write_text(K2, encoding="utf-8")
@@ -141,9 +170,9 @@ def test_timed_out_puzzle_is_unrated_and_exits_4(tmp_path, capsys):
     code, out, _ = cli(capsys, "rate", big, tmp_path / "multi.txt", "--csv",
                        "--timeout", "0.0001")
     head, *rows = out.splitlines()
-    assert head.split(",")[13:] == ["rater_version", "error", "effort", "why"]
+    assert head.split(",")[13:] == ["rater_version", "error", "effort", "why", "rules"]
     assert rows[0].split(",")[4:6] == ["timeout", ""]  # not rated "Medium"
-    assert rows[0].endswith("timed out after 0.0001 s,,")
+    assert rows[0].endswith("timed out after 0.0001 s,,,")
     assert code == 4  # a time-out outranks "not unique"
 
 
@@ -259,6 +288,8 @@ def test_parquet_out(tmp_path, capsys):
     assert [r["source"] for r in table] == [str(a), str(b)]
     assert table[0]["level"] and table[1]["level"] is None
     assert table[1]["error"].startswith("not unique")
+    # technique counts are a map column: rule id -> steps (none for the unrated row)
+    assert sum(n for _rid, n in table[0]["rules"]) == 8 and table[1]["rules"] is None
     assert not (tmp_path / "r.parquet.partial.jsonl").exists()
     # the issue's spelling: --format parquet names the output format
     assert cli(capsys, "rate", a, "--out", tmp_path / "s.pq", "--format", "parquet")[0] == 0
@@ -393,7 +424,7 @@ def test_usage_errors_are_one_line(tmp_path, capsys, monkeypatch):
     for argv, says in [
         (("--scheduler", "tcp://x:1"), "goes with --engine dask"),
         (("--out", tmp_path / "no" / "r.jsonl"), "does not exist"),
-        (("--out", tmp_path), "is a directory"),
+        (("--out", tmp_path), "is a folder"),
         (("--jobs", "0"), "--jobs must be"),
         (("--chunk", "0"), "--chunk must be"),
         (("--engine", "dask", "--scheduler", "nonsense", "--out", tmp_path / "r.jsonl"),

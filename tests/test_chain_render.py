@@ -156,7 +156,7 @@ def test_pdf_walkthrough_draws_a_diagram_for_every_step_beyond_the_easy_ones(tmp
     assert walk and all(pages[k].figures for k in walk)  # a board on every page
     drawn = {key: (k, fig) for k in walk for key, *fig in pages[k].figures if key is not None}
     for n, e in enumerate((hard_exp, exp, reg_exp), start=1):
-        wanted = [(n, s.n) for s in e.steps if needs_diagram(s)]
+        wanted = [(n, s.n) for s in e.steps if needs_diagram(s, e.rating.levels["Easy"])]
         assert wanted and sorted(key for key in drawn if key[0] == n) == wanted
     region = [s for s in reg_exp.steps if s.rule.startswith("region-sum")]
     assert region, "the generated puzzle's walkthrough has a region sum"

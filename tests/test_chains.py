@@ -18,7 +18,7 @@ import pytest
 
 from deducer.engine import registry
 from deducer.engine.rating import chain_length, rate_steps
-from deducer.engine.walk import Engine, explain
+from deducer.engine.walk import Engine, WalkOptions, explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import combos
 from tests.support import corpus
@@ -84,7 +84,7 @@ def _state_before(puzzle, steps):
     return dom, written
 
 
-def _write(puzzle, dom, written, i, d):
+def _written_in(puzzle, dom, written, i, d):
     dom[i] = {d}
     written[i] = d
     for rid in puzzle.cell_runs[i]:
@@ -109,7 +109,7 @@ def check_chain(puzzle, step, before):
     cell = index[(r, c)]
     assert d in dom[cell], "the assumed digit is not a candidate"
     assert step["eliminations"] == [[r, c, [d]]]
-    _write(puzzle, dom, written, cell, d)
+    _written_in(puzzle, dom, written, cell, d)
     links = proof["links"]
     assert links and links[-1].get("contradiction") and \
         not any(lk.get("contradiction") for lk in links[:-1])
@@ -152,7 +152,7 @@ def check_chain(puzzle, step, before):
         for rr, cc, ds in lk["eliminations"]:
             dom[index[(rr, cc)]] -= set(ds)
         for rr, cc, dd in lk["placements"]:
-            _write(puzzle, dom, written, index[(rr, cc)], dd)
+            _written_in(puzzle, dom, written, index[(rr, cc)], dd)
     return len(links)
 
 
@@ -250,16 +250,16 @@ def test_a_walks_work_budget_ends_it_as_a_deadline_would():
     free = Engine(p, rules)
     assert free.run() == SOLVED
     assert any(s.rule in CHAIN_RULES for s in free.steps) and free.context.spent > 0
-    large = Engine(p, rules, work=10 * free.context.spent)
+    large = Engine(p, rules, WalkOptions(work=10 * free.context.spent))
     assert large.run() == SOLVED and [s.to_json() for s in large.steps] == \
         [s.to_json() for s in free.steps]
     runs = []
     for _ in range(2):
-        eng = Engine(p, rules, work=free.context.spent // 2)
+        eng = Engine(p, rules, WalkOptions(work=free.context.spent // 2))
         assert eng.run() == TIMEOUT
         runs.append((len(eng.steps), eng.context.spent, eng.state.masks))
     assert runs[0] == runs[1] and runs[0][0] < len(free.steps)
-    tiny = Engine(p, rules, work=1)
+    tiny = Engine(p, rules, WalkOptions(work=1))
     assert tiny.run() == TIMEOUT and not any(s.rule in CHAIN_RULES for s in tiny.steps)
 
 
@@ -278,7 +278,8 @@ def test_backtracking_spends_the_walks_budget_and_stops_with_it():
     assert list(fallback.backtracking(free)) and free.context.spent > 0
     enough = view(free.context.spent)
     assert list(fallback.backtracking(enough)) and enough.context.spent == free.context.spent
-    short = view(free.context.spent - fallback.NODE_WORK)
+    node_work = next(r for r in registry.load() if r.id == "backtracking").params["node_work"]
+    short = view(free.context.spent - node_work)
     assert not list(fallback.backtracking(short)) and short.context.stopped()
 
 
@@ -502,10 +503,9 @@ def test_kind_and_growth_keys_are_checked(tmp_path, entry, message):
 
 def test_a_chain_rule_needs_its_cut_off_from_the_rule_file(tmp_path):
     """``max_len`` is the rule file's alone: a chain rule without it is refused with a
-    one-line error naming the rule."""
+    one-line error naming the rule, when the file is loaded."""
     import yaml
 
-    from deducer.engine.walk import Engine
     from deducer.errors import RuleError
 
     data = yaml.safe_load(open(registry.CORE, encoding="utf-8"))
@@ -513,9 +513,9 @@ def test_a_chain_rule_needs_its_cut_off_from_the_rule_file(tmp_path):
     entry["params"] = {}
     f = tmp_path / "r.yaml"
     f.write_text(yaml.safe_dump({"rules": [entry]}), encoding="utf-8")
-    rules = [r for r in registry.load([f]) if r.id == "forcing-chain"]
-    with pytest.raises(RuleError, match="forcing-chain"):
-        Engine(formats.load("puzzles/deducer-trial.txt"), rules).run()
+    with pytest.raises(RuleError, match="forcing-chain.*max_len") as err:
+        registry.load([f])
+    assert str(f) in str(err.value) and "\n" not in str(err.value)
 
 
 def test_a_finished_walk_leaves_nothing_behind():
@@ -526,10 +526,120 @@ def test_a_finished_walk_leaves_nothing_behind():
 
     from deducer.engine.walk import Engine
 
-    eng = Engine(formats.load("puzzles/deducer-trial.txt"), registry.load(), lean=True)
+    eng = Engine(formats.load("puzzles/deducer-trial.txt"), registry.load(), WalkOptions(lean=True))
     eng.run()
     assert eng.context.caches["chains.whips"]
     gone = weakref.ref(eng.context)
     del eng
     gc.collect()
     assert gone() is None
+
+
+def _went_in(links) -> list[tuple[str, set[int], int]]:
+    """(cell, digits, link number) of each "D went in (N)" of a chain's closing link."""
+    import re
+
+    end = links[-1].text
+    cell = end.split(" ", 1)[0]
+    return [(cell, {int(x) for x in m[1].split(",")}, int(m[2]))
+            for m in re.finditer(r"(\d(?:,\d)*) went in \((\d+)\)", end)]
+
+
+def test_a_braids_closing_link_names_the_links_by_their_shown_numbers():
+    # a braid keeps only the links its contradiction rests on and numbers them afresh;
+    # its closing link named the link that took a digit by its number before that (at the
+    # start of deducer-trial.txt: "went in (2)" in a chain of one link and the closing)
+    from deducer.engine.walk import digits_of
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    eng = Engine(p, registry.load())
+    cell, digit, links = chains.find_braid(eng.view, chains.link_rules(eng.view),
+                                           max_len=30, work=3000, budgets=(6, 12, 24), reach=3)
+    said = _went_in(links)
+    assert said
+    for name, digits, n in said:
+        assert 1 <= n < len(links), (name, n, len(links))
+        i = next(j for j in range(len(p.whites)) if eng.view.cell_name(j) == name)
+        assert digits <= set(digits_of(links[n - 1].eliminations.get(i, 0)))
+
+
+def test_following_a_digit_gives_its_consequences_as_a_chain():
+    from deducer.proofcheck import check_walkthrough
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/seed002-four.txt")
+    eng = Engine(p, registry.load())
+    i = p.index[(1, 1)]
+    before = list(eng.state.masks)
+    # 4 in r2c2: r3c2 = 1, then row 3's 12 cannot be made with a 1
+    links, status = chains.follow(eng.view, chains.link_rules(eng.view), i, 4, 60)
+    assert status == "contradiction" and links[-1].contradiction
+    assert [lk.after for lk in links] == [(), (1,)]
+    assert eng.state.masks == before  # the board followed on was a copy
+    from deducer.engine.walk import link_json
+
+    step = {"n": 1, "rule": "what-if", "placements": [], "eliminations": [[1, 1, [4]]],
+            "proof": {"assume": [1, 1, 4], "links": [link_json(p, lk) for lk in links]}}
+    assert check_walkthrough(p, [step]) == []
+    # the right digit fills the grid
+    links, status = chains.follow(eng.view, chains.link_rules(eng.view), i, 2, 60)
+    assert status == "solved" and len(links) == 3
+    # a budget stops it
+    links, status = chains.follow(eng.view, chains.link_rules(eng.view), i, 2, 1)
+    assert status == "budget" and len(links) == 1
+
+
+def test_what_follows_leaves_out_the_steps_the_board_allowed_anyway():
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/seed000-k2.j")
+    eng = Engine(p, registry.load())
+    free = eng.step()  # the walkthrough's first step, open before any assumption
+    eng = Engine(p, registry.load())
+    far = max(range(len(p.whites)), key=lambda j: p.whites[j])  # far from the first step
+    links, status = chains.follow(eng.view, chains.link_rules(eng.view), far,
+                                  explain(p).solution[far], 3)
+    texts = [lk.text for lk in links]
+    assert free.text.rstrip(".") not in texts
+    # every link kept rests on the assumption or is one a kept link rests on
+    assert links and all(n < k for k, lk in enumerate(links, 1) for n in lk.after)
+
+
+def _built_in_link_gone_wrong():
+    """A link rule whose file is the built-in one (the chains once trusted those without
+    the engine's check) yielding a deduction about a cell that does not exist."""
+    from dataclasses import replace
+
+    from deducer.engine.state import Deduction, Proof
+
+    def bad(view, rid):
+        yield Deduction(eliminations={10**6: 1}, proof=Proof(runs=(rid,)))
+
+    naked = next(r for r in registry.load() if r.id == "naked-single")
+    assert naked.link and naked.source == str(registry.CORE)
+    return replace(naked, id="bad-link", func=bad)
+
+
+@pytest.mark.parametrize("shape", ["whip", "braid"])
+def test_a_chain_link_is_checked_as_an_engine_step_is(shape):
+    """A malformed deduction of a built-in link rule on a hypothetical state is the same
+    one-line RuleError naming the rule as on the board (it was an IndexError deep in the
+    chain search: links of built-in rules skipped check_deduction)."""
+    from deducer.errors import RuleError
+    from deducer.rules import chains
+    from deducer.rules.fixture import position
+
+    # one across run 10/2 whose candidates no assumption breaks at once
+    view = position("\\  |\\ |\\\n\\10|  |", cands={"r2c2": "1289", "r2c3": "1289"})
+    rules = [_built_in_link_gone_wrong()]
+    with pytest.raises(RuleError, match="rule 'bad-link'.*outside the grid"):
+        if shape == "whip":
+            chains.find_whip(view, rules, max_len=3, search_nodes=4_000)
+        else:
+            chains.find_braid(view, rules, max_len=3, work=1_000, budgets=(6, 12, 24),
+                              reach=3)
+    # the engine refuses the same deduction on the board with the same words
+    eng = Engine(view.puzzle, rules)
+    with pytest.raises(RuleError, match="rule 'bad-link'.*outside the grid"):
+        eng.step()

@@ -163,7 +163,7 @@ def test_corpus_root_env(tmp_path, monkeypatch):
         corpus.get("nosuchsource", "1")
 
 
-def _write(root, folder, name, text, *, binary=False):
+def _put_file(root, folder, name, text, *, binary=False):
     d = root / folder
     d.mkdir(parents=True, exist_ok=True)
     (d / name).write_bytes(text if binary else text.encode())
@@ -191,7 +191,7 @@ MALFORMED = [
 
 @pytest.mark.parametrize("folder,name,text", MALFORMED)
 def test_malformed_entries_raise_puzzle_error(tmp_path, folder, name, text):
-    _write(tmp_path, folder, name, text, binary=isinstance(text, bytes))
+    _put_file(tmp_path, folder, name, text, binary=isinstance(text, bytes))
     with pytest.raises(PuzzleError):
         list(corpus.LOADERS[folder](tmp_path))
 
@@ -199,15 +199,15 @@ def test_malformed_entries_raise_puzzle_error(tmp_path, folder, name, text):
 def test_small_valid_entries(tmp_path):
     grid = [["-", "-", "-"], ["-", "1", "2"], ["-", "3", "1"]]
     line = json.dumps({"file": "/Kakuro/007.a.x-janko", "data": {"solution": grid}})
-    _write(tmp_path, corpus.JANKO, "Kakuro.jsonl.bz2", bz2.compress(line.encode()), binary=True)
+    _put_file(tmp_path, corpus.JANKO, "Kakuro.jsonl.bz2", bz2.compress(line.encode()), binary=True)
     (cp,) = corpus.janko(tmp_path)
     assert cp.id == "007" and cp.solution == [1, 2, 3, 1] and cp.expected == "unique"
     assert cp.puzzle.squares[0][1].down == 4 and cp.puzzle.squares[1][0].across == 3
     assert solve(cp.puzzle).solutions == [cp.solution]
-    _write(tmp_path, corpus.CX16, "005.puz", "# B5/P5/3*\n0 0 0\n0 #1 2\n0 3 1")
+    _put_file(tmp_path, corpus.CX16, "005.puz", "# B5/P5/3*\n0 0 0\n0 #1 2\n0 3 1")
     (cp,) = corpus.cx16(tmp_path)
     assert cp.label == "3*" and cp.puzzle.givens == {(1, 1): 1}
-    _write(tmp_path, corpus.ZWVISTA, "Kakuro.xml",
+    _put_file(tmp_path, corpus.ZWVISTA, "Kakuro.xml",
            "<puzzle><levels><level id='3'><![CDATA[\n  000004000200`\n  0003        `\n"
            "  0003    0000`\n]]></level></levels></puzzle>")
     (cp,) = corpus.zwvista(tmp_path)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from deducer.engine import registry
-from deducer.engine.walk import SOLVED, Engine
+from deducer.engine import kernel, registry
+from deducer.engine.walk import SOLVED, Engine, WalkOptions
 from deducer.puzzle import formats
 from deducer.rules import chains
 from deducer.rules import regions as region_rules
@@ -17,6 +17,8 @@ from tests.support import grids
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 RULES = registry.load()
+#: the forcing chain's search budget in the core ladder
+SEARCH_NODES = next(r for r in RULES if r.id == "forcing-chain").params["search_nodes"]
 
 
 def _full_available(eng: Engine) -> int:
@@ -25,15 +27,23 @@ def _full_available(eng: Engine) -> int:
     for rule in eng.tier1:
         for rid in range(len(eng.puzzle.runs)):
             for ded in rule.call(eng.view, rid) or ():
-                if eng._effect(rule, ded) is not None:
+                if kernel.effect(eng.state, rule, ded) is not None:
                     n += 1
     return n
+
+
+def _the_tracker(context):
+    """The region rules' tracker (one per set of region limits; the core ladder's four
+    region rules share theirs), None before any region rule ran."""
+    found = [v for k, v in context.cache("regions").items() if k[0] == "tracker"]
+    assert len(found) <= 1
+    return found[0] if found else None
 
 
 def _check_regions(eng: Engine) -> int:
     """The region tracker's counts against a recount; the regions it offers are of that
     count. Returns how many regions were checked (0 before any region rule ran)."""
-    tracker = eng.context.cache("regions").get("tracker")
+    tracker = _the_tracker(eng.context)
     if tracker is None:
         return 0
     tracker.update(eng.view)
@@ -82,7 +92,7 @@ def test_a_hand_made_position_without_a_log_still_tracks_changes():
     view = View(state, Context(p))
     assert view.changed_since(0) is None
     list(region_rules.region_sum(view, unknowns=1))
-    tracker = view.context.cache("regions")["tracker"]
+    tracker = _the_tracker(view.context)
     # write a digit in by hand: the tracker sees it by comparing grids
     i = next(k for k, m in enumerate(state.masks) if m & (m - 1))
     state.masks[i] &= -state.masks[i]
@@ -122,9 +132,9 @@ def test_kept_whip_searches_agree_with_searching_again():
     checked = 0
     while eng.open_count and eng.step() is not None:
         view = eng.view
-        kept = chains.find_whip(view, rules, max_len=12)
+        kept = chains.find_whip(view, rules, max_len=12, search_nodes=SEARCH_NODES)
         caches = view.context.caches.pop("chains.whips")
-        fresh = chains.find_whip(view, rules, max_len=12)
+        fresh = chains.find_whip(view, rules, max_len=12, search_nodes=SEARCH_NODES)
         view.context.caches["chains.whips"] = caches
         assert (kept is None) == (fresh is None)
         if kept is not None:
@@ -143,7 +153,7 @@ def test_a_resumed_walk_stops_only_where_nothing_is_left(tiles, cap):
 
     p = grids.tiled(formats.load(PUZZLES / "deducer-trial.txt"), tiles, tiles)
     ladder = [r for r in RULES if r.weight <= cap]
-    first = Engine(p, ladder, lean=True)
+    first = Engine(p, ladder, WalkOptions(lean=True))
     assert first.run() == "stalled"  # a trial puzzle: the ladder runs dry
     lay = first.state.layout
     placed = [i for i, done in enumerate(first.state.placed) if done]
@@ -151,9 +161,9 @@ def test_a_resumed_walk_stops_only_where_nothing_is_left(tiles, cap):
         runs = set(lay.cell_runs[i])
         cells = {j for rid in runs for j in lay.run_cells[rid]}
         state = first.state.reopened(p, cells, runs)  # as a changed clue would
-        resumed = Engine(p, ladder, lean=True, state=state, dirty=first.dirty)
+        resumed = Engine(p, ladder, WalkOptions(lean=True), state=state, dirty=first.dirty)
         resumed.touched(cells, runs)
         resumed.run()
         end = State(p, resumed.state.masks[:], resumed.state.live[:])
         end.placed = resumed.state.placed[:]
-        assert Engine(p, ladder, lean=True, state=end).step() is None
+        assert Engine(p, ladder, WalkOptions(lean=True), state=end).step() is None

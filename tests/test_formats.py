@@ -455,6 +455,52 @@ def test_puzzlink_errors():
     assert e.line == 1
 
 
+def test_puzzlink_position_round_trips_entries_and_pencil_marks():
+    p = load(PUZZLES / "seed002-progress.txt")
+    url = dumps(p, "puzzlink")
+    # r2c2 holds 2; marks 7,9 (0b101000000 = 320 = "a0") in r2c3 and r3c3, 3 in r3c2
+    assert url == "https://puzz.link/p?kakuro/2/2/n5g-c#e=2&m=Aa004a0\n"
+    q = loads(url)
+    assert (q.entries, q.pencil, q.squares) == (p.entries, p.pencil, p.squares)
+    assert dumps(p.without_progress(), "puzzlink") == "https://puzz.link/p?kakuro/2/2/n5g-c\n"
+    # marks under an entry, all nine marks, and skips longer than 26 cells
+    big = load(PUZZLES / "seed000-k2.j")
+    last, first = big.whites[-1], big.whites[0]
+    r = big.with_entries({last: 5, big.whites[30]: 9}, {last: 0b10011, first: 511})
+    url = dumps(r, "puzzlink")
+    assert "#e=zd9" in url and "&m=fv" in url
+    back = loads(url)
+    assert (back.entries, back.pencil) == (r.entries, r.pencil)
+    # a bare '#' holds no position
+    assert loads("https://puzz.link/p?kakuro/2/2/n5g-c#").entries == {}
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grid=digit_grids(), data=st.data())
+def test_puzzlink_position_round_trip_property(grid, data):
+    p, sol = from_digit_grid(grid)
+    whites = list(p.whites)
+    ent = data.draw(st.sets(st.sampled_from(whites), max_size=len(whites)))
+    pen = data.draw(st.dictionaries(st.sampled_from(whites), st.integers(1, 511)))
+    q = p.with_entries({rc: sol[rc] for rc in ent}, pen).validate()
+    back = loads(dumps(q, "puzzlink"), "puzzlink")
+    assert (back.entries, back.pencil, back.squares) == (q.entries, q.pencil, q.squares)
+
+
+@pytest.mark.parametrize("tail, message", [
+    ("#x=1", "deducer reads a position there: e=ENTRIES and m=PENCIL MARKS"),
+    ("#e=12345", "go past the last of the 4 white cells"),
+    ("#e=aaaaa", "skip past the last of the 4 white cells"),
+    ("#e=1&e=2", "gives e= twice"),
+    ("#m=0", "expected two characters 0-9/a-v or a skip A-Z"),
+    ("#m=vv", "are not digits 1-9 (01 to fv)"),
+    ("#e=0", "expected a digit 1-9 or a skip a-z"),
+])
+def test_puzzlink_position_errors(tail, message):
+    e = err("puzzlink", "https://puzz.link/p?kakuro/2/2/n5g-c" + tail)
+    assert message in str(e) and e.line == 1
+
+
 SAMPLES_FOR_FUZZ = [(fmt, text) for fmt, text in _samples()] + [
     ("solved", '{"board": [[-1, 30, 40], [7000, 1, 6]]}'),
     ("puzzlink", "pzprv3/kakuro/2/2/0 3 4 /0 . . /0 . . /1 2 /2 . /"),

@@ -32,6 +32,11 @@ def cli(*args, timeout=600):
                           text=True, timeout=timeout, env=env, cwd=ROOT)
 
 
+def puzzle_files(folder: Path) -> list[Path]:
+    """The files of a generate --out folder but its (hidden) manifest of runs."""
+    return [p for p in folder.iterdir() if not p.name.startswith(".")]
+
+
 def grid_of(puzzle):
     """The puzzle as the brute force's grid: None white, (down, across) black."""
     return [[None if sq.white else (sq.down, sq.across) for sq in row]
@@ -228,13 +233,13 @@ def test_lean_steps_are_the_full_walkthroughs_steps():
     and so the rating must be exactly the full walkthrough's."""
     from deducer.engine import registry
     from deducer.engine.rating import chain_length, rate_steps
-    from deducer.engine.walk import Engine, explain
+    from deducer.engine.walk import Engine, WalkOptions, explain
 
     rules = registry.load()
     chains = 0
     for draft in _drafts(4, size=12):
         full = explain(draft.puzzle(), rules)
-        eng = Engine(draft.puzzle(), rules, lean=True)
+        eng = Engine(draft.puzzle(), rules, WalkOptions(lean=True))
         assert eng.run() == full.status == "solved"
         assert _moves(eng.steps) == _moves(full.steps)
         assert [s.chain for s in full.steps] == [chain_length(s) for s in full.steps]
@@ -280,13 +285,13 @@ def test_a_finished_cut_down_walk_is_the_walkthrough(level):
 
 def test_an_over_weight_step_stops_the_walk():
     from deducer.engine import registry
-    from deducer.engine.walk import OVER, Engine, explain
+    from deducer.engine.walk import OVER, Engine, WalkOptions, explain
 
     rules = registry.load()
     for draft in _drafts(3):
         full = explain(draft.puzzle(), rules)
         top = full.rating.max_weight
-        eng = Engine(draft.puzzle(), rules, lean=True, stop_above=top - 0.01)
+        eng = Engine(draft.puzzle(), rules, WalkOptions(lean=True, stop_above=top - 0.01))
         assert eng.run() == OVER
         assert eng.steps[-1].weight == top
         assert all(s.weight < top for s in eng.steps[:-1])
@@ -324,7 +329,7 @@ def test_same_seed_same_bytes_whatever_jobs(tmp_path):
     r2 = cli("generate", "--size", "7x7", "--count", "3", "--seed", "4", "--out", str(b),
              "--jsonl", str(tmp_path / "b.jsonl"), "--jobs", "2", "--no-progress")
     assert r1.returncode == 0 and r2.returncode == 0, r1.stderr + r2.stderr
-    names = sorted(p.name for p in a.iterdir())
+    names = sorted(p.name for p in puzzle_files(a))
     assert names == ["0001.txt", "0002.txt", "0003.txt"]
     for n in names:
         assert (a / n).read_bytes() == (b / n).read_bytes()
@@ -345,8 +350,8 @@ def test_dask_engine_gives_the_pools_files_byte_for_byte(tmp_path):
     r1 = cli(*common, "--out", str(a))
     r2 = cli(*common, "--out", str(b), "--engine", "dask", "--chunk", "2")
     assert r1.returncode == 0 and r2.returncode == 0, r1.stderr + r2.stderr
-    names = sorted(p.name for p in a.iterdir())
-    assert names == sorted(p.name for p in b.iterdir()) == ["0001.txt", "0002.txt", "0003.txt"]
+    names = sorted(p.name for p in puzzle_files(a))
+    assert names == sorted(p.name for p in puzzle_files(b)) == ["0001.txt", "0002.txt", "0003.txt"]
     for n in names:
         assert (a / n).read_bytes() == (b / n).read_bytes()
 
@@ -373,7 +378,7 @@ def test_a_failed_puzzle_is_one_line_and_the_others_are_made(tmp_path, capsys, m
                  "--retries", "0", "--out", str(out), "--no-progress"])
     err = capsys.readouterr().err
     assert code == 3, err
-    assert sorted(p.name for p in out.iterdir()) == ["0001.txt", "0004.txt"]
+    assert sorted(p.name for p in puzzle_files(out)) == ["0001.txt", "0004.txt"]
     lines = err.splitlines()
     assert "deducer: puzzle 2 (seed 4:1) failed: ValueError: no fill" in lines
     assert any(x.startswith("deducer: puzzle 3 (seed 4:2) failed: ") and "signal 9" in x

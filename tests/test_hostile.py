@@ -303,14 +303,24 @@ def test_corpus_folders_rate_without_an_unreadable_row(tmp_path):
                 cwd=tmp_path, timeout=3600)
     no_traceback(r.stderr)
     rows = rows_of(out)
+    # a folder whose notation deducer does not read (two grids, Prolog terms) is one row
+    # saying so, not a row per file
+    nothing = [row for row in rows if row["status"] == "unreadable"
+               and f"no puzzle in {row['source']}" in row["error"]]
+    assert all(Path(row["source"]).parent == CORPUS for row in nothing)
     bad = [row for row in rows if row["status"] in ("unreadable", "failed")
-           and not row["source"].endswith(BROKEN)]
+           and not row["source"].endswith(BROKEN) and row not in nothing]
     assert bad == [], bad[:5]
     broken = any(row["source"].endswith(BROKEN) for row in rows)
-    assert r.returncode in ((2,) if broken else (0, 1, 4)), r.stderr
+    assert r.returncode in ((2,) if broken or nothing else (0, 1, 4)), r.stderr
 
 
 # ------------------------------------------------------------------ generate's outputs
+def puzzle_files(folder: Path) -> list[Path]:
+    """The files of a generate --out folder but its (hidden) manifest of runs."""
+    return [p for p in folder.iterdir() if not p.name.startswith(".")]
+
+
 @pytest.mark.parametrize("argv, says", [
     (["--out", "/proc/gen"], "cannot write"),
     (["--out", "/sys/x"], "cannot write"),
@@ -333,15 +343,15 @@ def test_generate_adds_a_second_batch_after_the_first(tmp_path, capsys):
     code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "1", "--count", "2",
                        "--out", lib, "--no-progress")
     assert code == 0, err
-    before = {p.name: p.read_bytes() for p in lib.iterdir()}
+    before = {p.name: p.read_bytes() for p in puzzle_files(lib)}
     code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "2", "--count", "2",
                        "--out", lib, "--no-progress")
     assert code == 2 and "pass --first 3 to add the new puzzles after them" in err
     code, _, err = cli(capsys, "generate", "--size", "6x6", "--seed", "1", "--count", "2",
                        "--out", lib, "--first", "3", "--no-progress")
     assert code == 0, err
-    assert sorted(p.name for p in lib.iterdir()) == ["0001.txt", "0002.txt", "0003.txt",
-                                                     "0004.txt"]
+    assert sorted(p.name for p in puzzle_files(lib)) == ["0001.txt", "0002.txt", "0003.txt",
+                                                         "0004.txt"]
     assert all((lib / n).read_bytes() == b for n, b in before.items())
     # with the same seed, the puzzles a run of four makes (not copies of the first two)
     whole = tmp_path / "whole"

@@ -167,3 +167,94 @@ def test_the_circle_finder_sees_a_circle(tmp_path):
     fake.write_text("def f():\n    from .level import find\n", encoding="utf-8")
     mods = {"deducer.generator.core": fake, "deducer.generator.level": fake}
     assert module_edges(fake, mods, "deducer.generator.core") == {"deducer.generator.level"}
+
+
+# ---- no import circle anywhere: the package, the scripts, the benchmarks, the tests ----
+TOP = PKG.parent
+CORNERS = ("deducer", "scripts", "benchmarks", "tests")
+
+
+def all_modules() -> dict[str, Path]:
+    """Every Python file of the repository's corners, by dotted name from the root."""
+    out = {}
+    for corner in CORNERS:
+        for p in sorted((TOP / corner).rglob("*.py")):
+            parts = list(p.relative_to(TOP).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = p
+    return out
+
+
+def repo_edges(me: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """What a file imports among ``modules``. Scripts and benchmarks run as scripts, with
+    their own folder on sys.path, so ``import bench_explain`` there (or ``support.corpus``
+    under tests/, whose folder pytest puts first) names a module of the same corner."""
+    corner = me.split(".")[0]
+    aliased = dict(modules)
+    for name, p in modules.items():
+        if name.startswith(corner + "."):
+            aliased.setdefault(name[len(corner) + 1:], p)
+    back = {p: name for name, p in modules.items()}
+    return {back[aliased[t]] for t in module_edges(path, aliased, me)} - {me}
+
+
+def test_no_import_circle_anywhere():
+    """No two modules of the repository import each other, directly or round a longer
+    circle, from inside a function too: scripts and benchmarks included (a circle between
+    two scripts breaks whichever runs first)."""
+    modules = all_modules()
+    graph = {m: repo_edges(m, p, modules) for m, p in modules.items()}
+    assert circles(graph) == []
+
+
+def test_the_repository_circle_finder_sees_scripts(tmp_path):
+    (tmp_path / "a.py").write_text("def f():\n    from scripts.b import g\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("import a\n", encoding="utf-8")
+    modules = {"scripts.a": tmp_path / "a.py", "scripts.b": tmp_path / "b.py"}
+    graph = {m: repo_edges(m, p, modules) for m, p in modules.items()}
+    assert graph == {"scripts.a": {"scripts.b"}, "scripts.b": {"scripts.a"}}
+    assert circles(graph) == [["scripts.a", "scripts.b"]]
+
+
+# ---------------------------------------------------------------------------- front door
+#: the packages the application layer reaches only through deducer.api (its front door);
+#: the render and puzzle layers, and the rule kit for rule authors, it may use directly
+BEHIND_THE_API = ("deducer.engine", "deducer.solver", "deducer.generator", "deducer.assist",
+                  "deducer.rules", "deducer.proofcheck")
+RULE_KIT = "deducer.rules.api"
+
+
+def behind_the_api(target: str) -> bool:
+    if target == RULE_KIT or target.startswith(RULE_KIT + "."):
+        return False
+    return any(target == p or target.startswith(p + ".") for p in BEHIND_THE_API)
+
+
+APP_FILES = [p for p in FILES if layer_of(module_name(p)) == "app"]
+
+
+def test_the_app_layer_has_modules_and_commands_among_them():
+    names = {module_name(p) for p in APP_FILES}
+    assert "deducer.app.commands.explain" in names and "deducer.app.play.server" in names
+
+
+@pytest.mark.parametrize("path", APP_FILES, ids=lambda p: str(p.relative_to(PKG)))
+def test_commands_go_through_the_api(path):
+    """Every command (and the play server, the batch engine, the CLI) calls deducer.api
+    and hands the results to a renderer: none reaches into the engine, solver,
+    generator, assist, rule or proof-checker internals, so a request is built in one
+    place and a result's vocabulary derived once (issue 36, point 3)."""
+    around = [f"line {line}: {target}" for line, target in imports_of(path)
+              if behind_the_api(target)]
+    assert around == [], f"{path.relative_to(PKG)} reaches around deducer.api: {around}"
+
+
+def test_the_front_door_check_sees_an_import_around_the_api(tmp_path):
+    fake = tmp_path / "probe.py"
+    fake.write_text("def run(args):\n    from ...engine import registry\n"
+                    "    from ...rules.api import rule\n    from ... import api\n",
+                    encoding="utf-8")
+    found = [t for _, t in imports_of(fake, "deducer.app.commands.probe")]
+    assert found == ["deducer.engine", "deducer.rules.api", "deducer.api"]
+    assert [t for t in found if behind_the_api(t)] == ["deducer.engine"]

@@ -790,3 +790,108 @@ def test_idle_and_slow_connections_hold_no_thread_and_are_closed(root):
             s.close()
         stop_server(server)
         thread.join(5)
+
+
+# ---- the player's tools: what if, link, save my solve -------------------------------------------
+def test_what_if_a_wrong_digit_is_a_checked_chain(client):
+    body = client.post("/api/whatif", json={"puzzle": four(), "cell": [1, 1],
+                                            "digit": 4}).get_json()
+    assert body["status"] == "contradiction" and body["cell"] == [1, 1]
+    assert body["message"].endswith("4 cannot go in r2c2.")
+    links = body["proof"]["links"]
+    assert body["proof"]["assume"] == [1, 1, 4] and links[-1]["contradiction"]
+    assert "(1) r1c2↓ 5/2 has one empty cell left" in body["text"]
+    from deducer import proofcheck
+
+    step = {"n": 1, "rule": "what-if", "placements": [], "eliminations": [[1, 1, [4]]],
+            "proof": body["proof"]}
+    assert proofcheck.check_walkthrough(formats.loads(FOUR, "pipe"), [step]) == []
+
+
+def test_what_if_the_right_digit_and_an_entry_it_replaces(client):
+    body = client.post("/api/whatif", json={"puzzle": four(entries=[[1, 1, 5]]),
+                                            "cell": [1, 1], "digit": 2}).get_json()
+    assert body["status"] == "solved"
+    assert [p for lk in body["proof"]["links"] for p in lk["placements"]] == [
+        [2, 1, 3], [2, 2, 9], [1, 2, 7]]
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    ({"cell": [0, 0], "digit": 3}, "not a white cell"),
+    ({"cell": [1, 1], "digit": 10}, "1-9"),
+    ({"cell": [1, 1]}, "missing field 'digit'"),
+    ({"cell": [1, True], "digit": 3}, "[row, column]"),
+])
+def test_what_if_bad_requests(client, extra, fragment):
+    assert_error(client.post("/api/whatif", json={"puzzle": four(), **extra}), 400, fragment)
+
+
+def test_what_if_refuses_a_given(client):
+    body = four(givens=[[1, 1, 2]])
+    assert_error(client.post("/api/whatif", json={"puzzle": body, "cell": [1, 1], "digit": 3}),
+                 400, "holds a given")
+
+
+def test_link_carries_entries_and_pencil_marks_and_reads_back(client, root):
+    body = client.post("/api/link", json={"puzzle": four(
+        entries=[[1, 1, 2]], pencil=[[1, 2, [7, 9]], [2, 1, [3]], [2, 2, [7, 9]]])}).get_json()
+    link = body["link"]
+    assert link == "https://puzz.link/p?kakuro/2/2/n5g-c#e=2&m=Aa004a0"
+    assert "deducer play" in body["message"]
+    # the page opens it as any puzzle text, position and all
+    opened = client.post("/api/parse", json={"text": link, "format": "puzzlink"}).get_json()
+    assert opened["puzzle"]["entries"] == [[1, 1, 2]]
+    assert opened["puzzle"]["pencil"] == [[1, 2, [7, 9]], [2, 1, [3]], [2, 2, [7, 9]]]
+    # and so does `deducer play 'LINK'`
+    start = create_app(root, link).test_client().get("/api/start").get_json()["start"]
+    assert start["puzzle"]["entries"] == [[1, 1, 2]] and start["source"] == "link"
+    # a puzzle a puzz.link URL cannot hold says why
+    assert_error(client.post("/api/link", json={"puzzle": four(givens=[[1, 1, 2]])}), 422,
+                 "cannot hold givens")
+
+
+def test_record_is_the_puzzle_in_janko_notation_with_the_moves(client):
+    moves = "Z1;bb,2@1500;cb,-,,79@2300;cb,7,,79@4100;bc,3@5000;bb,-@6000;"
+    body = client.post("/api/record", json={"puzzle": four(entries=[[1, 1, 9]]),
+                                            "moves": moves}).get_json()
+    assert body["moves"] == 5 and body["filename"] == "puzzle-solve.x-janko"
+    text = body["text"]
+    assert text.endswith("moves\n" + moves + "\nend\n")
+    back = formats.loads(text, "janko")  # the janko reader reads the puzzle back, bare
+    assert back.squares == formats.loads(FOUR, "pipe").squares and back.entries == {}
+
+
+@pytest.mark.parametrize("moves, fragment", [
+    ("Z1;bb,2;", "move 2 has no time"),
+    ("bb,0@5;", "a digit 1-9 or '-'"),
+    ("bb,2@5;\nend\nx", "line break"),  # it would end the record early
+    ("b,2@5;", "not a cell name"),
+    ("Z1;aa,2@5;", "move 2 is on r1c1, not a white cell"),
+    ("bb,2@5;bc,3@4;", "before the move before it"),
+])
+def test_record_refuses_what_is_not_a_solving_record(client, moves, fragment):
+    assert_error(client.post("/api/record", json={"puzzle": four(), "moves": moves}), 400,
+                 "not a solving record: ").get("error")
+    assert_error(client.post("/api/record", json={"puzzle": four(), "moves": moves}), 400,
+                 fragment)
+
+
+def test_the_page_loads_the_tools_script(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<script src="/static/tools.js" defer></script>' in page
+    script = client.get("/static/tools.js").get_data(as_text=True)
+    assert "/api/whatif" in script and "/api/link" in script and "/api/record" in script
+
+
+def test_the_commands_read_a_link_with_its_position(capsys):
+    from deducer.app.cli import main
+
+    link = "https://puzz.link/p?kakuro/2/2/n5g-c#e=2&m=Aa004a0"
+    assert main(["check", link]) == 0
+    assert "checked 1 entry and 3 cells of pencil marks" in capsys.readouterr().out
+    assert main(["hint", link, "--level", "full"]) == 0
+    assert "r3c2 = 3" in capsys.readouterr().out  # the next step after the 2 in r2c2
+    assert main(["convert", link, "--to", "pipe"]) == 0
+    assert capsys.readouterr().out == "\\|5\\|16\\\n\\|2|(7,9)\n\\12|(3)|(7,9)\n"
+    assert main(["solve", link[:-3] + "zz"]) == 2
+    assert "<url>:1: the pencil marks after '#'" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deducer.proofcheck import checker as pc
-from tests.rulekit import puzzle
+from deducer.rules.fixture import puzzle
 
 # r2c2 + r2c3 = 3, r3c2 + r3c3 = 10, r2c2 + r3c2 = 4, r2c3 + r3c3 = 9
 # unique solution: r2c2 = 1, r2c3 = 2, r3c2 = 3, r3c3 = 7

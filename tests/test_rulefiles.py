@@ -270,6 +270,12 @@ LOAD_CASES = {
                            ("description must be text",)),
     "bad-scope": (rule_yaml(scope="cell"), ("scope must be",)),
     "bad-params": (rule_yaml(extra="    params: [1, 2]\n"), ("params must be a mapping",)),
+    # params the function does not take, or a keyword it needs and is not given: refused
+    # when the file is loaded, not when the rule first runs
+    "unknown-param": (rule_yaml(extra="    params: {colour: 1}\n"),
+                      ("my-rule", "params", "do not fit", "colour")),
+    "wrong-signature": (rule_yaml(impl="impl.py:needs_an_argument"),
+                        ("my-rule", "needs_an_argument", "extra")),
     "bad-impl-form": (rule_yaml(impl="impl.py"), ("module:function",)),
     "missing-file": (rule_yaml(impl="nowhere.py:f"), ("my-rule", "not found")),
     "missing-module": (rule_yaml(impl="no_such_module_xyz:f"),
@@ -348,7 +354,6 @@ RUN_FAULTS = {
     "outside-the-grid": ("outside_the_grid", "global", ("outside the grid",)),
     "not-a-digit": ("not_a_digit", "global", ("(0, 12)",)),
     "late-search-proof": ("late_search", "run", ("built a proof late", "search runs")),
-    "wrong-signature": ("needs_an_argument", "global", ("needs_an_argument", "extra")),
     "missing-template-value": ("forgets_a_value", "global", ()),  # see below
 }
 

@@ -1,16 +1,17 @@
 """A regression library per rule of rules/core.yaml: a position where the rule must fire
 with exactly the expected deduction, and one where it must not.
 
-Positions are built with tests/rulekit.py; cells and runs are named as in the sentences.
+Positions are built with the rule fixture kit (deducer.rules.fixture); cells and runs are
+named as in the sentences.
 """
 
 from __future__ import annotations
 
 import pytest
-from rulekit import cell, deductions, fire, position, puzzle, rule, run
 
 from deducer.engine import registry
 from deducer.engine import walk as engine
+from deducer.rules.fixture import cell_id, core_rule, fire, first, position, puzzle, run_id
 from deducer.solver.search import solve
 
 # Seed 002 Figure 2: B1 down 5, C1 down 16, A3 across 12, row 2 an unclued across run.
@@ -60,27 +61,27 @@ def names(p, n: int, row: int = 2) -> list[str]:
 def test_lone_cell_fires():
     p = puzzle(two(10))
     v = position(p, placed={"r2c2": 3})
-    f = fire("lone-cell", v, run(p, "r2c1>"))
-    assert f.place == {"r2c3": 7} and not f.elim
+    f = first("lone-cell", v, run_id(p, "r2c1>"))
+    assert f.placements == {"r2c3": 7} and not f.eliminations
     assert "r2c3 = 7" in f.text
 
 
 def test_lone_cell_quiet_with_two_open():
     p = puzzle(two(10))
-    assert fire("lone-cell", position(p), run(p, "r2c1>")) is None
+    assert first("lone-cell", position(p), run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ unique combination
 def test_unique_combination_fires():
     p = puzzle(two(16))
-    f = fire("unique-combination", position(p), run(p, "r2c1>"))
-    assert f.elim == {"r2c2": "1234568", "r2c3": "1234568"}
+    f = first("unique-combination", position(p), run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c2": [1, 2, 3, 4, 5, 6, 8], "r2c3": [1, 2, 3, 4, 5, 6, 8]}
     assert "7+9" in f.text
 
 
 def test_unique_combination_quiet_with_several_combos():
     p = puzzle(two(10))
-    assert fire("unique-combination", position(p), run(p, "r2c1>")) is None
+    assert first("unique-combination", position(p), run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ unique intersection
@@ -93,245 +94,245 @@ CROSS = r"""
 
 def test_unique_intersection_fires():
     p = puzzle(CROSS)  # r2c2: across 3/2 allows 1,2; down 4/2 allows 1,3
-    f = fire("unique-intersection", position(p), run(p, "r2c1>"))
-    assert f.place == {"r2c2": 1}
+    f = first("unique-intersection", position(p), run_id(p, "r2c1>"))
+    assert f.placements == {"r2c2": 1}
 
 
 def test_unique_intersection_quiet():
     p = puzzle(CROSS.replace("4\\", "5\\"))  # down 5/2 allows 1,2,3,4: 1 and 2 both fit
-    assert fire("unique-intersection", position(p), run(p, "r2c1>")) is None
+    assert first("unique-intersection", position(p), run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ naked single
 def test_naked_single_fires():
     p = puzzle(two(10))
-    f = fire("naked-single", position(p, cands={"r2c3": "4"}), run(p, "r2c1>"))
-    assert f.place == {"r2c3": 4}
+    f = first("naked-single", position(p, cands={"r2c3": "4"}), run_id(p, "r2c1>"))
+    assert f.placements == {"r2c3": 4}
 
 
 def test_naked_single_quiet():
     p = puzzle(two(10))
-    assert fire("naked-single", position(p, cands={"r2c3": "46"}), run(p, "r2c1>")) is None
+    assert first("naked-single", position(p, cands={"r2c3": "46"}), run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ combination filter
 def test_combination_filter_fires():
     p = puzzle(two(10))
     v = position(p, live={"r2c1>": ["1+9", "2+8"]})
-    f = fire("combination-filter", v, run(p, "r2c1>"))
-    assert f.elim == {"r2c2": "34567", "r2c3": "34567"}
+    f = first("combination-filter", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c2": [3, 4, 5, 6, 7], "r2c3": [3, 4, 5, 6, 7]}
 
 
 def test_combination_filter_quiet():
     p = puzzle(two(10))
     v = position(p, cands={"r2c2": "19", "r2c3": "19"}, live={"r2c1>": ["1+9", "2+8"]})
-    assert fire("combination-filter", v, run(p, "r2c1>")) is None
+    assert first("combination-filter", v, run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ hidden single
 def test_hidden_single_fires():
     p = puzzle(line(6, 3))  # 1+2+3 only
     v = position(p, cands={"r2c2": "23", "r2c3": "123", "r2c4": "23"})
-    f = fire("hidden-single", v, run(p, "r2c1>"))
-    assert f.place == {"r2c3": 1}
+    f = first("hidden-single", v, run_id(p, "r2c1>"))
+    assert f.placements == {"r2c3": 1}
 
 
 def test_hidden_single_quiet():
     p = puzzle(line(6, 3))
     v = position(p, cands={"r2c2": "123", "r2c3": "123", "r2c4": "23"})
-    assert fire("hidden-single", v, run(p, "r2c1>")) is None
+    assert first("hidden-single", v, run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ pair complement
 def test_pair_complement_fires():
     p = puzzle(two(10))
     v = position(p, cands={"r2c2": "1259", "r2c3": "138"})
-    f = fire("pair-complement", v, run(p, "r2c1>"))
+    f = first("pair-complement", v, run_id(p, "r2c1>"))
     # 1 needs 9 (absent), 5 needs a second 5; 3 needs 7 (absent)
-    assert f.elim == {"r2c2": "15", "r2c3": "3"}
+    assert f.eliminations == {"r2c2": [1, 5], "r2c3": [3]}
     assert "must add up to 10" in f.full
 
 
 def test_pair_complement_last_two_cells_of_a_longer_run():
     p = puzzle(line(15, 4))
     v = position(p, placed={"r2c2": 1, "r2c3": 6}, cands={"r2c4": "2359", "r2c5": "3589"})
-    f = fire("pair-complement", v, run(p, "r2c1>"))
+    f = first("pair-complement", v, run_id(p, "r2c1>"))
     # need 8: 2+6 (6 written in), 3+5, 5+3, 9-1; 8 needs 0
-    assert f.elim == {"r2c4": "29", "r2c5": "89"}
+    assert f.eliminations == {"r2c4": [2, 9], "r2c5": [8, 9]}
 
 
 def test_pair_complement_quiet():
     p = puzzle(two(10))
     v = position(p, cands={"r2c2": "29", "r2c3": "18"})
-    assert fire("pair-complement", v, run(p, "r2c1>")) is None
+    assert first("pair-complement", v, run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ sum bounds
 def test_sum_bounds_fires():
     p = puzzle(line(12, 4))
     v = position(p, cands={"r2c2": "12", "r2c3": "123", "r2c4": "23"})
-    f = fire("sum-bounds", v, run(p, "r2c1>"))
+    f = first("sum-bounds", v, run_id(p, "r2c1>"))
     # the other three make at least 1+2+3 = 6 and at most 6 (distinct digits of 1,2,3)
-    assert f.elim == {"r2c5": "12345789"}
+    assert f.eliminations == {"r2c5": [1, 2, 3, 4, 5, 7, 8, 9]}
     assert "12 - 6 = 6" in f.full
 
 
 def test_sum_bounds_both_ends_distinct_digits():
     p = puzzle(line(11, 3))
     v = position(p, cands={"r2c2": "1234", "r2c3": "1234"})
-    f = fire("sum-bounds", v, run(p, "r2c1>"))
+    f = first("sum-bounds", v, run_id(p, "r2c1>"))
     # r2c2, r2c3 make at least 1+2 = 3 and at most 3+4 = 7 (distinct), so 4 <= r2c4 <= 8
-    assert f.elim == {"r2c4": "1239"}
+    assert f.eliminations == {"r2c4": [1, 2, 3, 9]}
     assert "11 - 3 = 8" in f.full and "11 - 7 = 4" in f.full
 
 
 def test_sum_bounds_quiet():
     p = puzzle(line(12, 4))
     v = position(p, cands={c: "123456" for c in ("r2c2", "r2c3", "r2c4", "r2c5")})
-    assert fire("sum-bounds", v, run(p, "r2c1>")) is None
+    assert first("sum-bounds", v, run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ combination elimination
 def test_combination_elimination_fires():
     p = puzzle(two(12))
     v = position(p, cands={"r2c2": "1234", "r2c3": "79"})
-    f = fire("combination-elimination", v, run(p, "r2c1>"))
-    assert f.drop == {"r2c1→": ["4+8", "5+7"]}
+    f = first("combination-elimination", v, run_id(p, "r2c1>"))
+    assert f.dropped == {"r2c1→": ["4+8", "5+7"]}
 
 
 def test_combination_elimination_hall():
     p = puzzle(line(10, 3))
     v = position(p, cands={"r2c2": "12", "r2c3": "12"})
-    f = fire("combination-elimination", v, run(p, "r2c1>"))
-    assert f.drop == {"r2c1→": ["1+3+6", "1+4+5", "2+3+5"]}
+    f = first("combination-elimination", v, run_id(p, "r2c1>"))
+    assert f.dropped == {"r2c1→": ["1+3+6", "1+4+5", "2+3+5"]}
     assert "r2c2, r2c3" in f.full
 
 
 def test_combination_elimination_missing_written_digit():
     p = puzzle(two(10))
     v = position(p, placed={"r2c2": 4}, sync=False)
-    f = fire("combination-elimination", v, run(p, "r2c1>"))
-    assert f.drop == {"r2c1→": ["1+9", "2+8", "3+7"]}
+    f = first("combination-elimination", v, run_id(p, "r2c1>"))
+    assert f.dropped == {"r2c1→": ["1+9", "2+8", "3+7"]}
 
 
 def test_combination_elimination_quiet():
     p = puzzle(two(12))
     v = position(p, cands={"r2c2": "345", "r2c3": "789"})
-    assert fire("combination-elimination", v, run(p, "r2c1>")) is None
+    assert first("combination-elimination", v, run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ naked subsets
 def test_naked_pair_fires():
     p = puzzle(line(20, 4))
     v = position(p, cands={"r2c2": "19", "r2c3": "19"})
-    f = fire("naked-pair", v, run(p, "r2c1>"))
-    assert f.elim == {"r2c4": "19", "r2c5": "19"}
+    f = first("naked-pair", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c4": [1, 9], "r2c5": [1, 9]}
 
 
 def test_naked_pair_quiet():
     p = puzzle(line(20, 4))
     v = position(p, cands={"r2c2": "19", "r2c3": "18"})
-    assert fire("naked-pair", v, run(p, "r2c1>")) is None
+    assert first("naked-pair", v, run_id(p, "r2c1>")) is None
 
 
 def test_naked_triple_fires():
     p = puzzle(line(25, 5))
     v = position(p, cands={"r2c2": "12", "r2c3": "23", "r2c4": "13"})
-    f = fire("naked-triple", v, run(p, "r2c1>"))
-    assert f.elim == {"r2c5": "123", "r2c6": "123"}
+    f = first("naked-triple", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c5": [1, 2, 3], "r2c6": [1, 2, 3]}
     assert "3 cells, 3 digits" in f.full
 
 
 def test_naked_triple_quiet():
     p = puzzle(line(25, 5))
     v = position(p, cands={"r2c2": "12", "r2c3": "23", "r2c4": "14"})
-    assert fire("naked-triple", v, run(p, "r2c1>")) is None
+    assert first("naked-triple", v, run_id(p, "r2c1>")) is None
 
 
 def test_naked_quad_fires():
     p = puzzle(line(30, 6))
     v = position(p, cands={"r2c2": "12", "r2c3": "23", "r2c4": "34", "r2c5": "14"})
-    f = fire("naked-quad", v, run(p, "r2c1>"))
-    assert f.elim == {"r2c6": "1234", "r2c7": "1234"}
+    f = first("naked-quad", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c6": [1, 2, 3, 4], "r2c7": [1, 2, 3, 4]}
 
 
 def test_naked_quad_quiet():
     p = puzzle(line(30, 6))
     v = position(p, cands={"r2c2": "12", "r2c3": "23", "r2c4": "34", "r2c5": "15"})
-    assert fire("naked-quad", v, run(p, "r2c1>")) is None
+    assert first("naked-quad", v, run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ hidden subsets
 def test_hidden_pair_fires():
     p = puzzle(line(28, 4))  # 4+7+8+9 or 5+6+8+9: both need 8 and 9
     v = position(p, cands={"r2c2": "4589", "r2c3": "6789", "r2c4": "4567", "r2c5": "4567"})
-    f = fire("hidden-pair", v, run(p, "r2c1>"))
-    assert f.elim == {"r2c2": "45", "r2c3": "67"}
+    f = first("hidden-pair", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c2": [4, 5], "r2c3": [6, 7]}
     assert "uses 8 and 9" in f.full
 
 
 def test_hidden_pair_quiet():
     p = puzzle(line(28, 4))
     v = position(p, cands={"r2c2": "4589", "r2c3": "6789", "r2c4": "4578", "r2c5": "4567"})
-    assert fire("hidden-pair", v, run(p, "r2c1>")) is None
+    assert first("hidden-pair", v, run_id(p, "r2c1>")) is None
 
 
 def test_hidden_triple_fires():
     p = puzzle(line(21, 6))  # 1+2+3+4+5+6 only
     v = position(p, cands={"r2c2": "1245", "r2c3": "1346", "r2c4": "2356",
                            "r2c5": "456", "r2c6": "456", "r2c7": "456"})
-    f = fire("hidden-triple", v, run(p, "r2c1>"))
-    assert f.elim == {"r2c2": "45", "r2c3": "46", "r2c4": "56"}
+    f = first("hidden-triple", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c2": [4, 5], "r2c3": [4, 6], "r2c4": [5, 6]}
 
 
 def test_hidden_triple_quiet():
     p = puzzle(line(21, 6))
     v = position(p, cands={"r2c2": "1245", "r2c3": "1346", "r2c4": "2356",
                            "r2c5": "1456", "r2c6": "456", "r2c7": "456"})
-    assert fire("hidden-triple", v, run(p, "r2c1>")) is None
+    assert first("hidden-triple", v, run_id(p, "r2c1>")) is None
 
 
 def test_hidden_quad_fires():
     p = puzzle(line(36, 8))  # 1..8
     v = position(p, cands={"r2c2": "1256", "r2c3": "2367", "r2c4": "3478", "r2c5": "1458",
                            "r2c6": "5678", "r2c7": "5678", "r2c8": "5678", "r2c9": "5678"})
-    f = fire("hidden-quad", v, run(p, "r2c1>"))
-    assert f.elim == {"r2c2": "56", "r2c3": "67", "r2c4": "78", "r2c5": "58"}
+    f = first("hidden-quad", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c2": [5, 6], "r2c3": [6, 7], "r2c4": [7, 8], "r2c5": [5, 8]}
 
 
 def test_hidden_quad_quiet():
     p = puzzle(line(36, 8))
     v = position(p, cands={"r2c2": "1256", "r2c3": "2367", "r2c4": "3478", "r2c5": "1458",
                            "r2c6": "15678", "r2c7": "5678", "r2c8": "5678", "r2c9": "5678"})
-    assert fire("hidden-quad", v, run(p, "r2c1>")) is None
+    assert first("hidden-quad", v, run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ permutation checks
 def test_permutation_check_small_fires():
     p = puzzle(line(6, 3))
     v = position(p, cands={"r2c2": "12", "r2c3": "12"})
-    f = fire("permutation-check-small", v, run(p, "r2c1>"))
-    assert f.elim == {"r2c4": "12456789"}  # r2c4 = 3
+    f = first("permutation-check-small", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c4": [1, 2, 4, 5, 6, 7, 8, 9]}  # r2c4 = 3
 
 
 def test_permutation_check_small_quiet_on_long_runs():
     p = puzzle(line(15, 5))
     v = position(p, cands={"r2c2": "12", "r2c3": "12"})
-    assert fire("permutation-check-small", v, run(p, "r2c1>")) is None
+    assert first("permutation-check-small", v, run_id(p, "r2c1>")) is None
 
 
 def test_permutation_check_fires():
     p = puzzle(line(15, 5))  # 1+2+3+4+5 only
     v = position(p, cands={"r2c2": "12", "r2c3": "12"})
-    f = fire("permutation-check", v, run(p, "r2c1>"))
-    assert f.elim == {c: "126789" for c in ("r2c4", "r2c5", "r2c6")}
+    f = first("permutation-check", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {c: [1, 2, 6, 7, 8, 9] for c in ("r2c4", "r2c5", "r2c6")}
 
 
 def test_permutation_check_quiet():
     p = puzzle(line(6, 3))
     v = position(p, cands={"r2c2": "123", "r2c3": "123", "r2c4": "123"})
-    assert fire("permutation-check", v, run(p, "r2c1>")) is None
-    assert fire("permutation-check-small", v, run(p, "r2c1>")) is None
+    assert first("permutation-check", v, run_id(p, "r2c1>")) is None
+    assert first("permutation-check-small", v, run_id(p, "r2c1>")) is None
 
 
 # ------------------------------------------------------------ crossing runs
@@ -339,8 +340,8 @@ def test_crossing_run_interaction_fires():
     p = puzzle(FOUR)
     # only the combinations' cells are narrowed by the crossing runs, not yet the masks
     v = position(p)
-    f = fire("crossing-run-interaction", v, run(p, "r3c1>"))
-    assert f.drop == {"r3c1→": ["4+8", "5+7"]}
+    f = first("crossing-run-interaction", v, run_id(p, "r3c1>"))
+    assert f.dropped == {"r3c1→": ["4+8", "5+7"]}
     # each lemma states its reason once: the one-line sum bound where it says as much,
     # else the arrangements tried, each with what it puts in the shared cell
     assert ("r1c2↓ 5/2 can only put 1, 2, 3 or 4 in r3c2 (its other empty cell, r2c2, makes "
@@ -353,48 +354,47 @@ def test_crossing_run_interaction_fires():
 def test_crossing_run_interaction_quiet_when_masks_already_narrow():
     p = puzzle(FOUR)
     v = position(p, cands={"r2c2": "1234", "r3c2": "1234", "r2c3": "79", "r3c3": "79"})
-    assert fire("crossing-run-interaction", v, run(p, "r3c1>")) is None
+    assert first("crossing-run-interaction", v, run_id(p, "r3c1>")) is None
 
 
 # ------------------------------------------------------------ region sums
 def test_region_sum_one_fires():
     p = puzzle(AREA)
-    f = fire("region-sum-one", position(p))
-    assert f.place == {"r4c3": 3}
+    f = first("region-sum-one", position(p))
+    assert f.placements == {"r4c3": 3}
     assert "r4c3 = " in f.text and "= 3" in f.text
 
 
 def test_region_sum_one_uses_written_digits():
     p = puzzle(AREA)
-    f = fire("region-sum-one", position(p, placed={"r3c2": 1}))
+    f = first("region-sum-one", position(p, placed={"r3c2": 1}))
     # across r2c1→ 4/2 against down r1c2↓ 4/2: r2c3 = 4 - 4 + r3c2
-    assert f.place == {"r2c3": 1}
+    assert f.placements == {"r2c3": 1}
     assert "r3c2 (= 1)" in f.full
 
 
 def test_region_sum_one_quiet():
     p = puzzle(AREA)
-    assert fire("region-sum-one", position(p, placed={"r4c3": 3})) is None
+    assert first("region-sum-one", position(p, placed={"r4c3": 3})) is None
     q = puzzle(BLOCK)  # every identity of the block leaves two open cells
-    assert fire("region-sum-one", position(q)) is None
+    assert first("region-sum-one", position(q)) is None
 
 
 def test_region_sum_two_fires():
     p = puzzle(BLOCK)
     v = position(p, cands={"r2c2": "89", "r2c3": "89", "r3c2": "5689", "r3c3": "456789"})
-    f = fire("region-sum-two", v)
+    f = first("region-sum-two", v)
     # r1c2↓ 14/2 against r2c1→ 17/2: r2c3 - r3c2 = 17 - 14 = 3
-    assert f.elim == {"r3c2": "89"}
-    # one minus sign, both sides positive: the difference said as a sum
+    assert f.eliminations == {"r3c2": [8, 9]}
     assert "r2c3 = r3c2 + 3, as 17 - 14 = 3" in f.text
 
 
 def test_region_sum_two_quiet():
     p = puzzle(two(10))  # no clued down run: no region at all
-    assert fire("region-sum-two", position(p)) is None
+    assert first("region-sum-two", position(p)) is None
     q = puzzle(BLOCK)
     v = position(q, cands={"r2c2": "8", "r2c3": "9", "r3c2": "6", "r3c3": "7"})
-    assert fire("region-sum-two", v) is None
+    assert first("region-sum-two", v) is None
 
 
 # Region sums of three and four cells: an across run over clued two-cell down runs; the
@@ -415,17 +415,17 @@ def test_region_sum_three_fires():
     p = puzzle(ROWS3)
     v = position(p, cands={"r2c2": "13", "r2c3": "123", "r2c4": "123", "r3c2": "13",
                            "r3c3": "234", "r3c4": "678"})
-    f = fire("region-sum-three", v)
+    f = first("region-sum-three", v)
     # the down runs add up to 18, the across run to 6: r3c2 + r3c3 + r3c4 = 12, made only
     # as 1+3+8, 1+4+7 or 3+2+7
-    assert f.elim == {"r3c4": "6"}
+    assert f.eliminations == {"r3c4": [6]}
     assert "r3c2 + r3c3 + r3c4 = 18 - 6 = 12" in f.text
     assert "1 + 3 + 8; 1 + 4 + 7; 3 + 2 + 7" in f.full
     # the proof keeps what a reader must check: here the runs alone (their sums and row
     # 3's differing digits) already rule 6 out, so no candidate list is needed
     proof = f.deduction.proof
-    assert set(proof.runs) == {run(p, "r2c1>"), run(p, "r1c2v"), run(p, "r1c3v"),
-                               run(p, "r1c4v"), run(p, "r3c1>")}
+    assert set(proof.runs) == {run_id(p, "r2c1>"), run_id(p, "r1c2v"), run_id(p, "r1c3v"),
+                               run_id(p, "r1c4v"), run_id(p, "r3c1>")}
     assert {v.cell_name(i) for i in proof.cells} <= {"r3c2", "r3c3", "r3c4"}
 
 
@@ -433,21 +433,21 @@ def test_region_sum_three_quiet():
     p = puzzle(ROWS3)  # every way of every identity is still open
     v = position(p, cands={"r2c2": "13", "r2c3": "123", "r2c4": "12", "r3c2": "13",
                            "r3c3": "234", "r3c4": "78"})
-    assert fire("region-sum-three", v) is None
+    assert first("region-sum-three", v) is None
 
 
 def test_region_sum_four_fires():
     p = puzzle(ROWS4)
     v = position(p, cands={"r2c2": "13", "r2c3": "1234", "r2c4": "1234", "r2c5": "1234",
                            "r3c2": "13", "r3c3": "24", "r3c4": "58", "r3c5": "235"})
-    f = fire("region-sum-four", v)
-    assert f.elim == {"r3c5": "5"}  # 24 - 10 = 14: only 1+2+8+3 and 3+4+5+2
+    f = first("region-sum-four", v)
+    assert f.eliminations == {"r3c5": [5]}  # 24 - 10 = 14: only 1+2+8+3 and 3+4+5+2
     assert "r3c2 + r3c3 + r3c4 + r3c5 = 24 - 10 = 14" in f.text
 
 
 def test_region_sum_four_quiet():
     p = puzzle(ROWS4)  # too many ways to list: a reader could not check them
-    assert fire("region-sum-four", position(p)) is None
+    assert first("region-sum-four", position(p)) is None
 
 
 # ------------------------------------------------------------ chains
@@ -458,8 +458,8 @@ def test_bivalue_chain_fires():
         \ |  |  |
     """)
     v = position(q, cands={"r2c2": "12", "r2c3": "13", "r2c4": "13"})
-    f = fire("bivalue-chain", v)
-    assert f.elim == {"r2c2": "1"}
+    f = first("bivalue-chain", v)
+    assert f.eliminations == {"r2c2": [1]}
     links = f.deduction.proof.links
     assert [lk.contradiction for lk in links] == [False, True]
     assert "of 2 links" in f.text and "r2c3 = 3" in f.text and "r2c4 has no digit left" in f.text
@@ -471,29 +471,29 @@ def test_bivalue_chain_quiet():
         \ |  |  |
     """)
     v = position(q, cands={"r2c2": "12", "r2c3": "13", "r2c4": "23"})
-    assert fire("bivalue-chain", v) is None
+    assert first("bivalue-chain", v) is None
     # a chain longer than the cap is left alone
     v = position(q, cands={"r2c2": "12", "r2c3": "13", "r2c4": "13"})
-    assert list(rule("bivalue-chain").func(v, max_len=1)) == []
+    assert list(core_rule("bivalue-chain").func(v, max_len=1)) == []
 
 
 def test_forcing_chain_fires():
     p = puzzle(line(10, 3))
     v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "67"})
-    f = fire("forcing-chain", v)
+    f = first("forcing-chain", v)
     # r2c2 = 2 leaves 8 for r2c3 and r2c4, which make at least 3 + 6 = 9
-    assert f.elim == {"r2c2": "2"}
-    first, last = f.deduction.proof.links
+    assert f.eliminations == {"r2c2": [2]}
+    link, last = f.deduction.proof.links
     # the link is a pair-complement step of its own on the hypothetical grid; a cell
     # emptied ends the chain
-    assert first.proof.runs == (run(p, "r2c1>"),) and "= 10 - 2 = 8" in first.text
+    assert link.proof.runs == (run_id(p, "r2c1>"),) and "= 10 - 2 = 8" in link.text
     assert last.contradiction and "has no digit left" in last.text
 
 
 def test_forcing_chain_quiet():
     p = puzzle(line(10, 3))
     v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "56"})
-    assert fire("forcing-chain", v) is None
+    assert first("forcing-chain", v) is None
 
 
 def test_forcing_braid_fires():
@@ -502,8 +502,8 @@ def test_forcing_braid_fires():
     # is asked only where no whip exists)
     p = puzzle(line(10, 3))
     v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "67"})
-    f = fire("forcing-braid", v)
-    ((cell, digit),) = f.elim.items()  # one assumed digit leaves, and only it
+    f = first("forcing-braid", v)
+    ((cell, (digit,)),) = f.eliminations.items()  # one assumed digit leaves, and only it
     assert f"if {cell} were {digit}" in f.text
     links = f.deduction.proof.links
     assert links[-1].contradiction and f.deduction.proof.kind in ("whip", "braid")
@@ -513,16 +513,16 @@ def test_forcing_braid_fires():
 def test_forcing_braid_quiet():
     p = puzzle(line(10, 3))
     v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "56"})
-    assert fire("forcing-braid", v) is None
+    assert first("forcing-braid", v) is None
 
 
 # ------------------------------------------------------------ fallbacks
 def test_trial_fires():
     p = puzzle(FOUR)
     v = position(p, cands={"r2c2": "12", "r3c2": "34", "r3c3": "89", "r2c3": "78"})
-    f = fire("trial", v)
+    f = first("trial", v)
     # r2c3 = 8 leaves r3c3 (8 or 9, and 8 is now taken in the 16 run) needing 16 - 8 = 8
-    assert f.elim == {"r2c3": "8"}
+    assert f.eliminations == {"r2c3": [8]}
     assert "2 links" in f.text and "…" not in f.text and "8 leaves r2c3" in f.text
     links = f.deduction.proof.links
     assert len(links) == 2 and links[-1].contradiction and "r3c3" in links[0].text
@@ -536,10 +536,10 @@ def test_trial_shows_every_link():
         \ |  |  |
     """)
     v = position(p, cands={"r2c2": "12", "r2c3": "13", "r2c4": "13"})
-    assert fire("forcing-chain", v) is not None
-    r = rule("forcing-chain")
+    assert first("forcing-chain", v) is not None
+    r = core_rule("forcing-chain")
     assert list(r.func(v, max_len=1)) == []  # nothing that short
-    f = fire("trial", v)
+    f = first("trial", v)
     links = f.deduction.proof.links
     assert len(links) >= 2 and links[-1].contradiction
     assert all(not lk.contradiction for lk in links[:-1])
@@ -550,19 +550,19 @@ def test_trial_shows_every_link():
 def test_trial_quiet():
     p = puzzle(line(10, 3))  # 1+2+3+4 ... every assumption here has a way out
     v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "56"})
-    assert fire("trial", v) is None
+    assert first("trial", v) is None
 
 
 def test_trial_quiet_when_nothing_is_open():
     p = puzzle(FOUR)
     v = position(p, cands={"r2c2": "2", "r3c2": "3", "r2c3": "7", "r3c3": "9"})
-    assert fire("trial", v) is None
+    assert first("trial", v) is None
 
 
 def test_backtracking_fires():
     p = puzzle(FOUR)
-    f = fire("backtracking", position(p))
-    assert f.place == {"r2c2": 2}
+    f = first("backtracking", position(p))
+    assert f.placements == {"r2c2": 2}
     assert "Guessing" in f.text
 
 
@@ -573,7 +573,7 @@ def test_backtracking_quiet_with_two_solutions():
         \3 |   |
     """)
     assert len(solve(p, max_solutions=3).solutions) == 2
-    assert fire("backtracking", position(p)) is None
+    assert first("backtracking", position(p)) is None
 
 
 # ------------------------------------------------------------ coverage
@@ -601,11 +601,11 @@ def test_every_rule_is_sound_on_fixture_puzzles(text):
     for r in registry.all_rules():
         rids = list(range(len(p.runs))) if r.scope == "run" else [None]
         for rid in rids:
-            for f in deductions(r.id, v, rid):
-                for name, d in f.place.items():
-                    assert sol[cell(p, name)] == d, (r.id, f.text)
-                for name, ds in f.elim.items():
-                    assert str(sol[cell(p, name)]) not in ds, (r.id, f.text)
+            for f in fire(r.id, v, rid):
+                for name, d in f.placements.items():
+                    assert sol[cell_id(p, name)] == d, (r.id, f.text)
+                for name, ds in f.eliminations.items():
+                    assert sol[cell_id(p, name)] not in ds, (r.id, f.text)
 
 
 # ------------------------------------------------------------ each rule can go
@@ -670,7 +670,7 @@ def _digits(m):
 
 def _proof_of(p, rule_id, v, rid=None):
     _PUZ[0] = p
-    f = fire(rule_id, v, rid)
+    f = first(rule_id, v, rid)
     assert f is not None
     return f, *_facts(f)
 
@@ -678,8 +678,8 @@ def _proof_of(p, rule_id, v, rid=None):
 def test_lone_cell_shows_its_subtraction():
     p = puzzle(line(24, 3))
     v = position(p, placed={"r2c2": 9, "r2c3": 8})
-    f, cells, combos_, runs = _proof_of(p, "lone-cell", v, run(p, "r2c1>"))
-    assert f.place == {"r2c4": 7}
+    f, cells, combos_, runs = _proof_of(p, "lone-cell", v, run_id(p, "r2c1>"))
+    assert f.placements == {"r2c4": 7}
     assert "24 - (9 + 8) = 7, so r2c4 = 7" in f.text  # one minus sign
     assert (cells, combos_, runs) == ({}, {}, ["r2c1→"])
 
@@ -687,8 +687,8 @@ def test_lone_cell_shows_its_subtraction():
 def test_unique_intersection_names_the_cells_own_candidates_when_they_decide():
     p = puzzle(CROSS.replace("4\\", "5\\"))  # across 3/2 gives 1,2; down 5/2 gives 1..4
     v = position(p, cands={"r2c2": "23"})
-    f, cells, combos_, runs = _proof_of(p, "unique-intersection", v, run(p, "r2c1>"))
-    assert f.place == {"r2c2": 2}
+    f, cells, combos_, runs = _proof_of(p, "unique-intersection", v, run_id(p, "r2c1>"))
+    assert f.placements == {"r2c2": 2}
     # the down run adds nothing: the proof is the across run and the cell's own candidates
     assert cells == {"r2c2": "23"} and runs == ["r2c1→"] and not combos_
     assert "can only hold 2 or 3 itself" in f.full and "r1c2" not in f.full
@@ -697,9 +697,9 @@ def test_unique_intersection_names_the_cells_own_candidates_when_they_decide():
 def test_unique_intersection_uses_written_digits():
     p = puzzle(line(10, 4))  # 1+2+3+4 only; three digits written in
     v = position(p, placed={"r2c2": 1, "r2c3": 2, "r2c4": 4})
-    f = fire("unique-intersection", v, run(p, "r2c1>"))
+    f = first("unique-intersection", v, run_id(p, "r2c1>"))
     # lone cell would take it first in a walkthrough; the rule itself must say why
-    assert f.place == {"r2c5": 3}
+    assert f.placements == {"r2c5": 3}
     assert "1, 2 and 4 written in" in f.full
 
 
@@ -708,20 +708,20 @@ def test_naked_single_comes_first_in_the_ladder():
     assert ids[0] == "naked-single"
     p = puzzle(CROSS)
     v = position(p, cands={"r2c2": "1"})
-    assert fire("unique-intersection", v, run(p, "r2c1>")) is None  # naked single's job
-    f, cells, _, runs = _proof_of(p, "naked-single", v, run(p, "r2c1>"))
+    assert first("unique-intersection", v, run_id(p, "r2c1>")) is None  # naked single's job
+    f, cells, _, runs = _proof_of(p, "naked-single", v, run_id(p, "r2c1>"))
     assert cells == {"r2c2": "1"} and runs == []
 
 
 def test_combination_filter_grammar_and_run_fact():
     p = puzzle(two(10))
     v = position(p, cands={"r2c2": "12346789"}, live={"r2c1>": ["1+9", "2+8", "3+7", "4+6"]})
-    f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run(p, "r2c1>"))
-    assert f.elim == {"r2c3": "5"}  # 5 leaves r2c3 (it had already left r2c2)
+    f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c3": [5]}  # 5 leaves r2c3 (it had already left r2c2)
     # 5+5 is no combination: the clue alone rules 5 out, no run fact needed
     assert "5 appears in none" in f.text and combos_ == {}
     v = position(p, live={"r2c1>": ["1+9", "2+8"]})
-    f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run(p, "r2c1>"))
+    f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run_id(p, "r2c1>"))
     assert combos_ == {"r2c1→": ["1+9", "2+8"]}
     assert "3, 4, 5, 6 and 7 appear in none" in f.text
 
@@ -729,7 +729,7 @@ def test_combination_filter_grammar_and_run_fact():
 def test_hidden_single_names_the_cells_that_cannot_hold_it():
     p = puzzle(line(6, 3))
     v = position(p, cands={"r2c2": "23", "r2c3": "123", "r2c4": "23"})
-    f, cells, combos_, runs = _proof_of(p, "hidden-single", v, run(p, "r2c1>"))
+    f, cells, combos_, runs = _proof_of(p, "hidden-single", v, run_id(p, "r2c1>"))
     assert cells == {"r2c2": "23", "r2c4": "23"} and not combos_
     assert "r2c2 and r2c4 can only hold 2 or 3" in f.text
 
@@ -737,7 +737,7 @@ def test_hidden_single_names_the_cells_that_cannot_hold_it():
 def test_pair_complement_names_the_partner_it_rests_on():
     p = puzzle(line(15, 4))
     v = position(p, placed={"r2c2": 1, "r2c3": 6}, cands={"r2c4": "2359", "r2c5": "3589"})
-    f, cells, _, _ = _proof_of(p, "pair-complement", v, run(p, "r2c1>"))
+    f, cells, _, _ = _proof_of(p, "pair-complement", v, run_id(p, "r2c1>"))
     assert "15 - (6 + 1) = 8" in f.text
     # 9 and 8 go by the sum alone, 2 by the 6 written in: no cell fact at all
     assert cells == {}
@@ -747,8 +747,8 @@ def test_pair_complement_names_the_partner_it_rests_on():
 def test_sum_bounds_keeps_only_the_facts_its_bound_needs():
     p = puzzle(line(12, 4))
     v = position(p, cands={"r2c2": "12", "r2c3": "123", "r2c4": "23"})
-    f, cells, _, _ = _proof_of(p, "sum-bounds", v, run(p, "r2c1>"))
-    assert f.elim == {"r2c5": "12345789"}
+    f, cells, _, _ = _proof_of(p, "sum-bounds", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c5": [1, 2, 3, 4, 5, 7, 8, 9]}
     assert cells == {"r2c2": "12", "r2c3": "123", "r2c4": "23"}
     assert "at most 1+2+3 = 6" in f.full and "r2c4 only 2 or 3" in f.full
 
@@ -756,10 +756,10 @@ def test_sum_bounds_keeps_only_the_facts_its_bound_needs():
 def test_combination_elimination_shows_what_it_changes():
     p = puzzle(two(12))
     v = position(p, cands={"r2c2": "1234", "r2c3": "79"})
-    f, cells, _, _ = _proof_of(p, "combination-elimination", v, run(p, "r2c1>"))
-    assert f.drop == {"r2c1→": ["4+8", "5+7"]}
+    f, cells, _, _ = _proof_of(p, "combination-elimination", v, run_id(p, "r2c1>"))
+    assert f.dropped == {"r2c1→": ["4+8", "5+7"]}
     # 3+9 is left: the board shows it in the same step
-    assert f.elim == {"r2c2": "124", "r2c3": "7"}
+    assert f.eliminations == {"r2c2": [1, 2, 4], "r2c3": [7]}
     # 4+8 has nothing for r2c3, 5+7 nothing for r2c2
     assert cells == {"r2c2": "1234", "r2c3": "79"}
     assert "r2c2 can only hold 1, 2, 3 or 4, r2c3 only 7 or 9" in f.full
@@ -771,17 +771,17 @@ def test_combination_elimination_quiet_when_the_board_would_not_change():
     p = puzzle(two(10))
     # 1+9 and 2+8 have nothing for the cells; 3+7 and 4+6 keep every digit they have
     v = position(p, cands={"r2c2": "3467", "r2c3": "3467"})
-    assert fire("combination-elimination", v, run(p, "r2c1>")) is None
+    assert first("combination-elimination", v, run_id(p, "r2c1>")) is None
 
 
 def test_crossing_run_interaction_applies_its_lemma_and_weighs_it():
     p = puzzle(FOUR)
     f, cells, combos_, runs = _proof_of(p, "crossing-run-interaction", position(p),
-                                        run(p, "r3c1>"))
+                                        run_id(p, "r3c1>"))
     assert runs == ["r3c1→", "r1c2↓", "r1c3↓"] and not cells and not combos_
     # the lemmas (5/2 puts only 1-4 in r3c2, 16/2 only 7 or 9 in r3c3) are applied to the
     # board, and so is what the dropped combinations change (3+9 is left)
-    assert f.elim == {"r3c2": "12456789", "r3c3": "12345678"}
+    assert f.eliminations == {"r3c2": [1, 2, 4, 5, 6, 7, 8, 9], "r3c3": [1, 2, 3, 4, 5, 6, 7, 8]}
     # each lemma states its reason once: the one-line sum bound where it says as much,
     # else the arrangements tried, each with what it puts in the shared cell
     assert ("r1c2↓ 5/2 can only put 1, 2, 3 or 4 in r3c2 (its other empty cell, r2c2, makes "
@@ -789,7 +789,7 @@ def test_crossing_run_interaction_applies_its_lemma_and_weighs_it():
     assert ("r1c3↓ 16/2 can only put 7 or 9 in r3c3 (trying its combinations that fit its "
             "cells: 7+9 puts 7 or 9 there)") in f.full
     assert f.full.count("(trying its combinations") == 1
-    assert f.deduction.proof.search == (run(p, "r1c2v"), run(p, "r1c3v"))
+    assert f.deduction.proof.search == (run_id(p, "r1c2v"), run_id(p, "r1c3v"))
 
 
 def test_search_floor_grows_with_the_run():
@@ -808,10 +808,10 @@ def test_search_floor_grows_with_the_run():
 def test_permutation_check_gives_a_short_reason_per_combination():
     p = puzzle(line(15, 5))
     v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "123456789"})
-    f, cells, _, _ = _proof_of(p, "permutation-check", v, run(p, "r2c1>"))
+    f, cells, _, _ = _proof_of(p, "permutation-check", v, run_id(p, "r2c1>"))
     # 1+2+3+4+5 is the only combination: 1 or 2 elsewhere leaves r2c2, r2c3 one digit
     # for two cells; 6..9 are in no combination
-    assert f.elim == {c: "126789" for c in ("r2c4", "r2c5", "r2c6")}
+    assert f.eliminations == {c: [1, 2, 6, 7, 8, 9] for c in ("r2c4", "r2c5", "r2c6")}
     assert cells == {"r2c2": "12", "r2c3": "12"}
     assert "no combination of r2c1→ 15/5 has 6, 7, 8 and 9" in f.full
     assert ("1+2+3+4+5 with 1 in r2c4 or r2c5 or r2c6 leaves 2+3+4+5 to the other cells, "
@@ -821,12 +821,36 @@ def test_permutation_check_gives_a_short_reason_per_combination():
 
 
 def test_permutation_check_takes_the_shortest_reasons_first():
-    from deducer.rules.permutation import MAX_REASONS
-
     p = puzzle(line(30, 6))  # many combinations: each digit needs several reasons
     v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "12345"})
-    f = fire("permutation-check", v, run(p, "r2c1>"))
+    f = first("permutation-check", v, run_id(p, "r2c1>"))
     # 5 leaves r2c5..r2c7 with one reason per combination with 5 (four of them); the
     # other removals would need more reasons than one step states: later steps
-    assert f.elim == {"r2c5": "5", "r2c6": "5", "r2c7": "5"}
-    assert f.deduction.values["reasons"] == 4 <= MAX_REASONS
+    assert f.eliminations == {"r2c5": [5], "r2c6": [5], "r2c7": [5]}
+    assert f.deduction.values["reasons"] == 4 \
+        <= core_rule("permutation-check").params["max_reasons"]
+
+
+# ------------------------------------------------------------ the fixture kit itself
+def test_the_kits_sentence_is_the_walkthroughs():
+    """The kit words a deduction on the board it leaves, as the engine does: "r2c2 and
+    r2c3 can only hold 7 or 9", not the seven digits that leave (it worded the position
+    before the change, so its text was not the walkthrough's)."""
+    p = puzzle(two(16))
+    f = first("unique-combination", position(p), "r2c1>")
+    step = engine.Engine(p, [core_rule("unique-combination")]).step()
+    assert step is not None and f.text == step.text
+    assert "can only hold 7 or 9" in f.text
+
+
+def test_the_kit_refuses_a_malformed_deduction_as_the_engine_does():
+    from deducer.engine.state import Deduction
+    from deducer.errors import RuleError
+    from deducer.rules import rule
+
+    @rule()
+    def off_the_grid(view, rid):
+        yield Deduction(placements={10**6: 3})
+
+    with pytest.raises(RuleError, match="off_the_grid.*a placement outside the grid"):
+        fire(off_the_grid, position(puzzle(two(10))), "r2c1>")

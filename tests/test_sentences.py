@@ -146,7 +146,7 @@ def _walk(source: str, which: str | None):
         puzzle = load(ROOT / "puzzles" / source, name=which)
     # the engine itself, not explain(): explain stops at once on a puzzle with several
     # solutions, whose steps up to the stall are still sentences to read
-    eng = Engine(puzzle, registry.load(), deadline=None)
+    eng = Engine(puzzle, registry.load())
     eng.run()
     return puzzle, eng.steps
 

@@ -16,7 +16,7 @@ from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.render import get
 from deducer.render.html import walkthrough_data, walkthrough_html
-from deducer.render.walk import EASY_WEIGHT, GROUP_MIN, NOTATION, groups, proof_marks
+from deducer.render.walk import GROUP_MIN, NOTATION, easy_weight, groups, proof_marks
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -38,12 +38,12 @@ def _fake(n, rule, weight):
 def test_groups_keep_every_step_in_order():
     rules = ["a"] * 5 + ["b"] * 3 + ["hard"] * 6 + ["a"] * GROUP_MIN + ["c"]
     steps = [_fake(k + 1, r, 9.0 if r == "hard" else 1.0) for k, r in enumerate(rules)]
-    gs = groups(steps)
+    gs = groups(steps, 1.6)
     assert [s.n for g in gs for s in g] == list(range(1, len(steps) + 1))
     assert [len(g) for g in gs] == [5, 1, 1, 1, 1, 1, 1, 1, 1, 1, GROUP_MIN, 1]
     for g in gs:
         if len(g) > 1:
-            assert len({s.rule for s in g}) == 1 and all(s.weight <= EASY_WEIGHT for s in g)
+            assert len({s.rule for s in g}) == 1 and all(s.weight <= 1.6 for s in g)
 
 
 def test_markdown_notation_and_groups(k2):
@@ -124,12 +124,13 @@ def test_html_carries_the_proof_marks_and_the_notation(k2):
     assert data["steps"][3][4:] == [[], []]
     page = walkthrough_html(p, exp2)
     assert page.count('class="notation"') == 1
-    assert page.count('<li class="grp"') == len([g for g in groups(exp.steps) if len(g) > 1])
+    assert page.count('<li class="grp"') == len([g for g in groups(exp.steps, easy_weight(exp))
+                                                 if len(g) > 1])
 
 
 def test_html_board_marks_the_proof_in_a_browser(k2, tmp_path, browser):
     p, exp = k2
-    n = next(g[0].n for g in groups(exp.steps) if len(g) > 1)
+    n = next(g[0].n for g in groups(exp.steps, easy_weight(exp)) if len(g) > 1)
     proof = {"facts": [{"cell": [2, 1], "candidates": [1, 2, 4]},
                        {"cell": [9, 7], "candidates": [7, 9]}],
              "runs": [[2, 0, "across"]]}

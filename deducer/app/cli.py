@@ -115,9 +115,9 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, many: bool = False) -> None:
     else:
         p.add_argument("puzzle", metavar="PUZZLE",
                        help="puzzle file, a puzz.link URL, or '-' (standard input)")
-    from ..puzzle.formats import _MODULES
+    from ..puzzle import formats
 
-    p.add_argument("--format", choices=sorted(_MODULES), help="the file's format (default: detect)")
+    p.add_argument("--format", choices=formats.names(), help="the file's format (default: detect)")
     p.add_argument("--name", help="which puzzle of a file holding several (e.g. k3)")
 
 
@@ -149,11 +149,11 @@ def is_url(arg: str) -> bool:
 def read_puzzle(args, path: str | None = None):
     """Load the puzzle named on the command line: a file, a URL, or '-' (stdin)."""
     from ..puzzle import formats
-    from ..puzzle.fileio import read_limited
+    from ..puzzle.fileio import decompressed, read_limited
 
     path = path or args.puzzle
     if path == "-":
-        data = read_limited(sys.stdin.buffer, "<stdin>")
+        data = decompressed(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>")
         try:
             text = formats.decode(data, "<stdin>")
         except DeducerError as e:
@@ -164,25 +164,26 @@ def read_puzzle(args, path: str | None = None):
     return formats.load(path, args.format, name=args.name)
 
 
-def not_over_a_puzzle(flag: str, path: str | None) -> None:
-    """Refuse an output of a walkthrough, a picture or rows whose file already holds a
-    puzzle, ``--force`` or not: a forgotten output name (``render --pdf a.txt b.txt``)
-    would otherwise turn a puzzle into a PDF. (``check_outputs``'s ``guard``.)"""
-    from ..puzzle import formats
-    from ..puzzle.fileio import MAX_BYTES
+def not_over_a_puzzle(flag: str, path: str | None, *, may_replace=None) -> None:
+    """Refuse an output whose file already holds a puzzle, ``--force`` or not: a forgotten
+    output name (``render --pdf a.txt b.txt``) would otherwise turn a puzzle into a PDF.
+    A symbolic link is followed (the file it points to is what would be written over).
+    ``may_replace(text)`` says which puzzle-holding text this output may still replace
+    (generate's own ``--jsonl`` records). (``check_outputs``'s ``guard``.)"""
+    from ..puzzle.formats import read_text
+    from ..puzzle.formats.lines import holds_puzzle
 
     if path in (None, "-") or not os.path.isfile(path):
         return
     try:
-        if os.path.getsize(path) > MAX_BYTES:
-            return
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-        formats.detect(text, path)
-    except (OSError, UnicodeDecodeError, DeducerError, RecursionError):
-        return  # not a puzzle deducer reads (a picture, rows, a walkthrough)
-    raise DeducerError(f"holds a puzzle, which {flag} would replace: name another output "
-                       "file (--force does not write over a puzzle)", path=path)
+        text = read_text(path)  # as any command reads it (a .gz or .bz2 one too)
+    except DeducerError:
+        return  # not a puzzle deducer reads (a picture, a PDF, a file past the limit)
+    if not holds_puzzle(text, path) or (may_replace is not None and may_replace(text)):
+        return
+    via = f" (through the link to {os.path.realpath(path)})" if os.path.islink(path) else ""
+    raise DeducerError(f"holds a puzzle{via}, which {flag} would replace: name another "
+                       "output file (--force does not write over a puzzle)", path=path)
 
 
 def emit(text: str, output: str | None = None, force: bool = False) -> None:

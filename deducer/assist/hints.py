@@ -126,7 +126,6 @@ def _simple(kind: str, level: str, text: str, **kw) -> Hint:
 
 def _known(puzzle: Puzzle, effect) -> tuple[bool, list[tuple[int, int]]]:
     """Do the player's pencil marks already show this effect? Also: cells where they do."""
-    place, elim, drop = effect
     whites = puzzle.whites
     pencil = puzzle.pencil
     shown: list[tuple[int, int]] = []
@@ -134,13 +133,13 @@ def _known(puzzle: Puzzle, effect) -> tuple[bool, list[tuple[int, int]]]:
     # open cell of the run with marks (entries and givens need none)
     fixed = {**puzzle.entries, **puzzle.givens}
     everything = all(whites[i] in pencil or whites[i] in fixed
-                     for rid in drop for i in puzzle.runs[rid].cells)
-    for i, d in place.items():
+                     for rid, _ in effect.drop for i in puzzle.runs[rid].cells)
+    for i, d in effect.place:
         rc = whites[i]
         if pencil.get(rc) == 1 << (d - 1):
             shown.append(rc)
         everything = False  # the digit is still to be written
-    for i, m in elim.items():
+    for i, m in effect.elim:
         rc = whites[i]
         marks = pencil.get(rc)
         if marks and not marks & m:
@@ -152,11 +151,10 @@ def _known(puzzle: Puzzle, effect) -> tuple[bool, list[tuple[int, int]]]:
 
 def _visible(puzzle: Puzzle, effect) -> bool:
     """Does the step change the player's grid: a digit to write or a pencil mark to rub out?"""
-    place, elim, _drop = effect
-    if place:
+    if effect.place:
         return True
     whites, pencil = puzzle.whites, puzzle.pencil
-    return any(pencil.get(whites[i], 0) & m for i, m in elim.items())
+    return any(pencil.get(whites[i], 0) & m for i, m in effect.elim)
 
 
 def _support(puzzle: Puzzle, target, reasoning: list) -> list:
@@ -191,7 +189,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
     """The next thing the player should do with ``puzzle`` (its entries and marks)."""
     from ..engine import registry
     from ..engine.sentences import differences
-    from ..engine.walk import Engine
+    from ..engine.walk import Engine, WalkOptions
 
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
@@ -222,7 +220,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
                        warning)
     if verdict.status == "conflict":
         return _simple("conflict", level, _capital(verdict.message) + ".")
-    eng = Engine(puzzle, rules, use_entries=True, deadline=deadline)
+    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
     skipped = 0
     reasoning: list = []  # (step, deduction, effect) of steps the player cannot see
     while True:

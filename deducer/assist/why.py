@@ -227,10 +227,10 @@ def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
     first, :data:`TIMEOUT` if the time runs out),
     and a shortcut: the steps before the first state where a rule on the cell's own runs
     takes the digit out at once, that step last (None if none is found first)."""
-    from ..engine.walk import Engine
+    from ..engine.walk import Engine, WalkOptions
 
     deadline = None if timeout is None else time.perf_counter() + timeout
-    eng = Engine(puzzle, rules, use_entries=True, deadline=deadline)
+    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
     if _reached(eng.state.masks, i, digit, must):
         return [], None
     shortcut = None
@@ -253,6 +253,7 @@ def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):
     """A step, in a copy of the engine's state, by which a rule on the runs of cell ``i``
     takes ``digit`` out of it now (out of the ladder's order); None if none does. Only the
     cell's runs are asked, so this costs a few rule calls per step."""
+    from ..engine import kernel
     from ..engine.walk import Engine
     from ..errors import RuleError
 
@@ -269,17 +270,17 @@ def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int):
             except Exception:  # the walk itself reports a failing rule; no shortcut here
                 continue
             for ded in found:
-                effect = eng._effect(rule, ded)
+                effect = kernel.effect(eng.state, rule, ded)
                 if effect is None:
                     continue
-                place, elim, _drop = effect
+                place, elim = dict(effect.place), dict(effect.elim)
                 if not (elim.get(i, 0) & BIT[digit]
                         or place.get(i, digit) != digit
                         or any(place.get(j) == digit for j in peers if j != i)):
                     continue
                 # applied at once, in a copy: a proof built late reads the view it was
                 # found in, which must not have moved on
-                fork = Engine(puzzle, rules, use_entries=True, state=eng.state.copy())
+                fork = Engine(puzzle, rules, state=eng.state.copy())
                 return fork._apply(rule, ded, effect, 0)
     return None
 
@@ -321,7 +322,7 @@ def _reads(puzzle: Puzzle, proof: dict | None) -> tuple[set[int], set[int], set[
     return masks, written, runs
 
 
-def _changes(puzzle: Puzzle, js: dict) -> tuple[set[int], set[int], set[int]]:
+def _touched_by(puzzle: Puzzle, js: dict) -> tuple[set[int], set[int], set[int]]:
     """(cells narrowed, cells written, runs with combinations ruled out) by a step."""
     idx = puzzle.index
     narrowed = {idx[(r, c)] for r, c, _ds in js.get("eliminations", ())}
@@ -343,7 +344,7 @@ def closure(puzzle: Puzzle, steps: list, seeds: set[int] | None = None) -> list:
     runs: set[int] = set()
     keep = []
     for k in range(len(steps) - 1, -1, -1):
-        narrowed, placed, dropped = _changes(puzzle, js[k])
+        narrowed, placed, dropped = _touched_by(puzzle, js[k])
         if k not in seeds and masks.isdisjoint(narrowed) and written.isdisjoint(placed) \
                 and runs.isdisjoint(dropped):
             continue
@@ -420,7 +421,7 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
         return kept
     run_id = {run.name: k for k, run in enumerate(puzzle.runs)}
     index = puzzle.index
-    eng = Engine(puzzle, rules, use_entries=True)
+    eng = Engine(puzzle, rules)
     out = []
     for step in kept:
         rule = by_id[step.rule]
@@ -434,8 +435,8 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
         near = [k for k, run in enumerate(puzzle.runs)
                 if k not in named and where.intersection(run.coords)]
         for rid in named + near:
-            for ded, effect in eng._effective(rule, rid):
-                got_place, got_elim, _ = effect
+            for ded, effect in eng._deductions(rule, rid):
+                got_place, got_elim = dict(effect.place), dict(effect.elim)
                 # a step that writes digits is the same step when it writes the same
                 # ones (what it took from their runs follows); else, when it takes at
                 # least what it took

@@ -75,9 +75,14 @@ class Rating:
     guessing: int = 0  # steps of guess kind
     #: that chain's shape, "whip" or "braid" (a braid where one of that length is), else ""
     chain_kind: str = ""
+    #: the rating ladder's level thresholds (level -> the hardest step's weight at most,
+    #: Easy to Expert), for renderers that group and colour steps by level; not in the
+    #: JSON, whose readers have the ladder
+    levels: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         d = asdict(self)
+        del d["levels"]
         d["mean_available"] = round(self.mean_available, 3)
         d["max_weight"] = round(self.max_weight, 3)
         return d
@@ -294,6 +299,7 @@ def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = No
         narrowest_open=narrow.available if narrow is not None and solved else None,
         trial=kinds["trial"],
         guessing=kinds["guess"],
+        levels=dict(m.levels),
     )
 
 

@@ -25,7 +25,10 @@ from ..errors import RuleError
 
 REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "explain")
 OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint", "kind", "growth",
-            "detail")
+            "aka", "teach", "case_of", "detail")
+#: teaching keys (technique pages, walkthrough cards): the most names ``aka:`` lists, the
+#: longest of them, and the longest ``teach:`` and ``case_of:`` texts
+AKA_MAX, AKA_LEN, TEACH_MAX, CASE_OF_MAX = 12, 80, 3000, 400
 #: the longest vague hint (one or two sentences a player reads at a glance)
 HINT_MAX = 300
 #: keys of a rule's ``growth:`` mapping: what one unit of the deduction's size
@@ -82,6 +85,11 @@ class Rule:
     growth_weight: float = 0.0
     growth_score: int = 0
     growth_max: int | None = None
+    #: for learners (technique pages, walkthrough cards): the names players use for the
+    #: technique, a longer explanation, and what more general technique it is a case of
+    aka: tuple[str, ...] = ()
+    teach: str = ""
+    case_of: str = ""
     source: str = ""  # file it was declared in
     func: Callable | None = field(default=None, repr=False)
 
@@ -97,6 +105,13 @@ class Rule:
         """May the rule be a link of a chain (run on a hypothetical state)? Its ``kind``
         says so: ``link``."""
         return self.kind == "link"
+
+    def to_json(self) -> dict:
+        """The rule as ``deducer rules --json`` lists it."""
+        return {"id": self.id, "priority": self.priority, "weight": self.weight,
+                "score": self.score, "name": self.name, "enabled": self.enabled,
+                "scope": self.scope, "source": self.source,
+                "implementation": self.implementation, "kind": self.kind}
 
     def _units(self, ded) -> int:
         size = getattr(ded, "size", 0) or 0
@@ -329,6 +344,7 @@ def load_file(path: str | Path) -> list[Rule]:
             raise RuleError(f"{where}: description must be text", path=src)
         hint = _hint(entry.get("hint"), where, src)
         growth = _growth(entry.get("growth"), where, src)
+        aka, teach, case_of = _teaching(entry, where, src)
         rule = Rule(
             id=rid, name=entry["name"], priority=float(entry["priority"]),
             weight=float(entry["weight"]), score=score,
@@ -336,10 +352,12 @@ def load_file(path: str | Path) -> list[Rule]:
             enabled=enabled, scope=scope, params=dict(params),
             description=description, tier=tier, hint=hint, kind=kind, source=src, detail=detail,
             growth_weight=growth[0], growth_score=growth[1], growth_max=growth[2],
+            aka=aka, teach=teach, case_of=case_of,
         )
         _check_template(rule)
         rule.func = _resolve(rule.implementation, p.parent, rid, src)
         _check_fields(rule)
+        _check_params(rule)
         out.append(rule)
     return out
 
@@ -358,6 +376,41 @@ def _hint(value, where: str, src: str) -> str:
         raise RuleError(f"{where}: hint must be one line of plain text (no {{fields}}: a "
                         "vague hint names no cell)", path=src)
     return " ".join(value.split())
+
+
+def _teaching(entry: dict, where: str, src: str) -> tuple[tuple[str, ...], str, str]:
+    """The optional ``aka:``, ``teach:`` and ``case_of:`` keys, checked: names are a list
+    of short one-line texts, ``teach`` is plain text (blank lines part paragraphs),
+    ``case_of`` one line; all shown as written, never filled in like a template."""
+    aka = entry.get("aka")
+    if aka is None:
+        aka = []
+    if not isinstance(aka, list) or len(aka) > AKA_MAX or not all(
+            isinstance(a, str) and a.strip() and "\n" not in a.strip()
+            and len(a.strip()) <= AKA_LEN for a in aka):
+        raise RuleError(f"{where}: aka must be a list of at most {AKA_MAX} names, each one "
+                        f"line of text of at most {AKA_LEN} characters", path=src)
+    names = tuple(" ".join(a.split()) for a in aka)
+    texts = []
+    for key, most, lines in (("teach", TEACH_MAX, True), ("case_of", CASE_OF_MAX, False)):
+        v = entry.get(key)
+        if v is None:
+            texts.append("")
+            continue
+        if not isinstance(v, str) or not v.strip():
+            raise RuleError(f"{where}: {key} must be non-empty text", path=src)
+        if len(v) > most:
+            raise RuleError(f"{where}: {key} is {len(v)} characters long (at most {most})",
+                            path=src)
+        if not lines and "\n" in v.strip():
+            raise RuleError(f"{where}: {key} must be one line of text", path=src)
+        # paragraphs kept, each one's own line breaks and runs of spaces made single
+        # spaces: a folded (>-) or quoted text parts paragraphs with one line break, a
+        # literal (|) one with a blank line
+        sep = "\n\n" if "\n\n" in v.strip() else "\n"
+        paras = [" ".join(p.split()) for p in v.strip().split(sep)]
+        texts.append("\n\n".join(p for p in paras if p))
+    return names, texts[0], texts[1]
 
 
 def _growth(g, where: str, src: str) -> tuple[float, int, int | None]:
@@ -410,6 +463,23 @@ def _check_fields_of(rule: Rule, key: str, template: str, provided: set[str]) ->
                             f"a standard field ({', '.join(STANDARD_FIELDS)}) nor a value "
                             f"{rule.implementation} declares with @rule(values=...) (it "
                             f"declares: {declared})", path=rule.source)
+
+
+def _check_params(rule: Rule) -> None:
+    """The ``params`` are keywords the function takes, and it gets every one it needs: a
+    misspelt limit (``serach_nodes``) is reported when the file is loaded, not when the
+    rule first runs (or silently never)."""
+    import inspect
+
+    try:
+        sig = inspect.signature(rule.func)  # type: ignore[arg-type]  # resolved above
+    except (TypeError, ValueError):  # a builtin without a signature: found out when called
+        return
+    try:
+        sig.bind(None, *([0] if rule.scope == "run" else []), **rule.params)
+    except TypeError as e:
+        raise RuleError(f"rule {rule.id!r}: params {_short(rule.params)} do not fit "
+                        f"{rule.implementation}: {e}", path=rule.source) from None
 
 
 def _check_template(rule: Rule) -> None:

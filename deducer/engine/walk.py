@@ -14,17 +14,16 @@ from dataclasses import InitVar, dataclass, field, replace
 
 from ..errors import RuleError
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, mask_of
-from ..puzzle.model import Puzzle, cell_name, check_solution
+from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
 from ..solver.status import ExplainStatus, SolveStatus
+from . import kernel
+from .kernel import Effect, UndoLog
 from .rating import Rating, rate_steps
-from .registry import Rule, check_deduction
+from .registry import Rule
 from .sentences import effect_text, worded
 from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
 
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, OVER = ExplainStatus
-#: what a deduction changes: placements {cell: digit}, eliminations {cell: mask}, and
-#: combinations dropped {run: masks}
-Effect = tuple[dict[int, int], dict[int, int], dict[int, tuple[int, ...]]]
 
 
 @dataclass
@@ -100,6 +99,11 @@ def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
     return {"facts": facts, "runs": [runs[r].ref for r in proof.runs]}
 
 
+def link_json(puzzle: Puzzle, link: Link) -> dict:
+    """A chain's :class:`Link` in its JSON shape (a proof's ``links``, docs/json-contract.md)."""
+    return _link_json(puzzle, link)
+
+
 def _link_json(puzzle: Puzzle, link: Link) -> dict:
     whites = puzzle.whites
     out = {"text": link.text,
@@ -132,8 +136,12 @@ class Explanation:
     #: the ladder the walk used (None: the core one): its rating section rates the path
     rules: InitVar[list[Rule] | None] = None
 
+    #: that ladder, kept for renderers that say what its techniques are (not in the JSON)
+    ladder: list[Rule] | None = field(default=None, init=False, repr=False, compare=False)
+
     def __post_init__(self, rules: list[Rule] | None) -> None:
         self.rating = rate_steps(self.steps, self.status, rules, len(self.puzzle.whites))
+        self.ladder = rules
 
     @property
     def solution(self) -> list[int] | None:
@@ -141,38 +149,63 @@ class Explanation:
             return None
         return [SINGLE[m] for m in self.masks]
 
+    def to_json(self) -> dict:
+        """docs/json-contract.md ``explain --json``: status, steps, rating, solution (and
+        rows, cols, message; for several solutions, a few of them)."""
+        puzzle, sol = self.puzzle, self.solution
+        obj: dict = {
+            "status": self.status,
+            "steps": [s.to_json() for s in self.steps],
+            "rating": self.rating.to_json() if self.rating is not None else None,
+            "solution": solution_grid(puzzle, sol) if sol is not None else None,
+            "rows": puzzle.rows,
+            "cols": puzzle.cols,
+            "message": self.message,
+        }
+        if self.solutions:
+            obj["solutions"] = [solution_grid(puzzle, s) for s in self.solutions]
+        return obj
+
+
+@dataclass(frozen=True)
+class WalkOptions:
+    """How one walk runs (everything but the puzzle, the ladder and where it resumes)."""
+
+    #: start from the player's entries as well as the givens
+    use_entries: bool = True
+    #: ``time.perf_counter()`` value at which the walk ends as TIMEOUT
+    deadline: float | None = None
+    #: steps after which the walk ends as STALLED (a walkthrough cut short)
+    max_steps: int | None = None
+    #: steps for rating only (no sentences, no proofs in JSON, no count of open easy
+    #: moves), for the generator, which rates hundreds of drafts and shows none of them
+    lean: bool = False
+    #: end as OVER at the first step that weighs more (the generator's early exit)
+    stop_above: float | None = None
+    #: units the expensive rules may spend (Context.spend) before the walk ends as
+    #: TIMEOUT, as at the deadline, but at the same point on any machine
+    work: int | None = None
+
 
 class Engine:
     """Runs a ladder of rules over a state until solved, stuck or broken."""
 
-    def __init__(self, puzzle: Puzzle, rules: list[Rule], *, use_entries: bool = True,
-                 deadline: float | None = None, max_steps: int | None = None,
-                 state: State | None = None, lean: bool = False,
-                 stop_above: float | None = None, work: int | None = None,
-                 dirty: dict[str, set[int]] | None = None):
+    def __init__(self, puzzle: Puzzle, rules: list[Rule], options: WalkOptions = WalkOptions(),
+                 *, state: State | None = None, dirty: dict[str, set[int]] | None = None):
         self.puzzle = puzzle
-        # lean: steps for rating only (no sentences, no proofs in JSON, no count of open
-        # easy moves), for the generator, which rates hundreds of drafts and shows none
-        # of their walkthroughs
-        self.lean = lean
-        self.stop_above = stop_above
+        self.options = options
         self.rules = rules
-        self.use_entries = use_entries
-        # ``work``: units the expensive rules may spend (Context.spend) before the walk
-        # ends as TIMEOUT, as at the deadline, but at the same point on any machine
-        self.context = Context(puzzle, deadline, work)
+        self.context = Context(puzzle, options.deadline, options.work)
         self.context.rules = rules
-        if not lean:  # only a walk that words its steps says what took a cell's digits
+        if not options.lean:  # only a walk that words its steps says what took digits
             self.context.taken = {}
         if state is None:
-            state = State(puzzle, puzzle.initial_masks(with_entries=use_entries))
+            state = State(puzzle, puzzle.initial_masks(with_entries=options.use_entries))
         self.state = state
         #: what each step changes, for rules that track the grid
         self.journal: list[int] = []
         state.journal = self.journal
         self.view = View(self.state, self.context)
-        self.deadline = deadline
-        self.max_steps = max_steps
         self.steps: list[Step] = []
         nruns = len(puzzle.runs)
         # ``dirty``: where a walk of the same ladder left off, the runs each run rule must
@@ -184,7 +217,13 @@ class Engine:
         self.avail: dict[str, dict[int, int]] = {r.id: {} for r in self.tier1}
         self.avail_dirty = {r.id: set(range(nruns)) for r in self.tier1}
         self._placed = self.state.placed
-        self._init_placed()
+        # givens (and entries, unless left out) are written in from the start; a state
+        # passed in may hold runs reopened since its digits were written: settled again
+        for rc, d in {**puzzle.givens, **puzzle.entries}.items():
+            i = puzzle.index[rc]
+            if state.masks[i] == BIT[d]:  # else: entries not applied (use_entries=False)
+                kernel.write(state, i, d)
+        kernel.settle(state)
         # bookkeeping kept up to date from the cells each step touches (no grid scan per
         # step): how many cells are still open, where the grid broke, open easy moves
         self._open = self._placed.count(False)
@@ -195,31 +234,6 @@ class Engine:
     def open_count(self) -> int:
         """Cells whose digit is not written in yet (kept from step to step, no grid scan)."""
         return self._open
-
-    # ---- set-up ---------------------------------------------------------------
-    def _init_placed(self) -> None:
-        """Givens (and entries) are written in from the start; their peers lose them."""
-        fixed = dict(self.puzzle.givens)
-        fixed.update(self.puzzle.entries)
-        idx = self.puzzle.index
-        masks = self.state.masks
-        for rc, d in fixed.items():
-            i = idx[rc]
-            if masks[i] != BIT[d]:
-                continue  # entries were not applied (use_entries=False)
-            self._placed[i] = True
-            for rid in self.state.layout.cell_runs[i]:
-                for j in self.state.layout.run_cells[rid]:
-                    if j != i:
-                        masks[j] &= ~BIT[d]
-        for rid, run in enumerate(self.puzzle.runs):
-            placed = 0
-            for j in run.cells:
-                if self._placed[j]:
-                    placed |= masks[j]
-            if placed:  # narrowed, never widened: a state passed in may be narrower
-                self.state.live[rid] = tuple(c for c in self.state.live[rid]
-                                             if c & placed == placed)
 
     # ---- the loop -------------------------------------------------------------
     def run(self) -> ExplainStatus:
@@ -232,7 +246,7 @@ class Engine:
                 return SOLVED
             if self.context.stopped():  # the deadline or the work budget
                 return TIMEOUT
-            if self.max_steps is not None and len(self.steps) >= self.max_steps:
+            if self.options.max_steps is not None and len(self.steps) >= self.options.max_steps:
                 return STALLED
             step = self.step()
             if step is None:
@@ -240,7 +254,8 @@ class Engine:
                 if self.context.stopped():
                     return TIMEOUT
                 return STALLED
-            if self.stop_above is not None and step.weight > self.stop_above + 1e-9:
+            cap = self.options.stop_above
+            if cap is not None and step.weight > cap + 1e-9:
                 return OVER
 
     def _late(self) -> bool:
@@ -251,7 +266,7 @@ class Engine:
 
     def step(self) -> Step | None:
         """Find and apply the next deduction of the simplest rule that has one."""
-        available = 0 if self.lean else self._count_available()
+        available = 0 if self.options.lean else self._count_available()
         found = self.next_deduction()
         if found is None:
             return None
@@ -268,6 +283,26 @@ class Engine:
                 return rule, found[0], found[1]
         return None
 
+    def deductions(self, rule: Rule) -> Iterator[tuple[Deduction, Effect]]:
+        """Every deduction of ``rule`` on the grid as it stands that changes something,
+        each with its effect, none applied (``hint --all``): a run rule over every run, in
+        id order."""
+        if rule.scope != "run":
+            yield from self._deductions(rule)
+            return
+        for rid in range(len(self.puzzle.runs)):
+            yield from self._deductions(rule, rid)
+
+    def preview(self, rule: Rule, ded: Deduction, effect: Effect, available: int = 0) -> Step:
+        """The step ``ded`` would be if it were made next, as the walk would log it
+        (sentence, effect, proof), made on a copy of the grid: this engine is unchanged."""
+        twin = Engine(self.puzzle, self.rules, WalkOptions(use_entries=self.options.use_entries),
+                      state=self.state.copy())
+        twin.steps = list(self.steps)  # the step's number follows this walk's
+        if self.context.taken is not None:  # so that a naked single names what took digits
+            twin.context.taken = {i: list(v) for i, v in self.context.taken.items()}
+        return twin._apply(rule, ded, effect, available)
+
     def _ask(self, rule: Rule) -> tuple[Deduction, Effect] | None:
         """The rule's first deduction that changes something, and what it changes."""
         if rule.scope == "run":
@@ -275,19 +310,19 @@ class Engine:
             for k, rid in enumerate(sorted(ds)):
                 if k & 63 == 63 and self._late():  # a big grid's scan adds up to seconds
                     return None
-                for found in self._effective(rule, rid):
+                for found in self._deductions(rule, rid):
                     return found
                 ds.discard(rid)
             return None
-        return next(self._effective(rule), None)
+        return next(self._deductions(rule), None)
 
-    def _effective(self, rule: Rule, rid: int | None = None) -> Iterator[tuple[Deduction, Effect]]:
+    def _deductions(self, rule: Rule, rid: int | None = None) -> Iterator[tuple[Deduction, Effect]]:
         """The rule's deductions (over run ``rid`` for a run rule) that change something,
         each with its effect. Whatever the rule's own code raises becomes one
         :class:`RuleError` naming the rule (a user's rule may fail in any way)."""
         try:
             for ded in rule.call(self.view, rid) or ():
-                effect = self._effect(rule, ded)
+                effect = kernel.effect(self.state, rule, ded)
                 if effect is not None:
                     yield ded, effect
         except RuleError:
@@ -302,7 +337,7 @@ class Engine:
             cache = self.avail[rule.id]
             dirty = self.avail_dirty[rule.id]
             for rid in dirty:
-                n = sum(1 for _ in self._effective(rule, rid))
+                n = sum(1 for _ in self._deductions(rule, rid))
                 self._avail_total[rule.id] += n - cache.get(rid, 0)
                 cache[rid] = n
             dirty.clear()
@@ -310,35 +345,10 @@ class Engine:
         return total
 
     # ---- applying -------------------------------------------------------------
-    def _effect(self, rule: Rule, ded: Deduction) -> Effect | None:
-        """What a deduction would really change: (placements, eliminations, combo drops).
-        A malformed deduction is refused here, once (:func:`registry.check_deduction`)."""
-        check_deduction(rule, ded, len(self.state.masks), len(self.state.live))
-        masks = self.state.masks
-        place: dict[int, int] = {}
-        for i, d in ded.placements.items():
-            if not self._placed[i]:
-                place[i] = d
-        elim: dict[int, int] = {}
-        for i, m in ded.eliminations.items():
-            real = masks[i] & m & 0x1FF
-            if real:
-                elim[i] = real
-        drop: dict[int, tuple[int, ...]] = {}
-        for rid, cs in ded.drop_combos.items():
-            live = self.state.live[rid]
-            real_c = tuple(c for c in cs if c in live)
-            if real_c:
-                drop[rid] = real_c
-        if not (place or elim or drop):
-            return None
-        return place, elim, drop
-
     def _apply(self, rule: Rule, ded: Deduction, effect: Effect, available: int) -> Step:
-        place, elim, drop = effect
         masks = self.state.masks
-        self._check_possible(rule, ded, place, elim)
-        if callable(ded.proof) and self.lean:
+        self._check_possible(rule, effect)
+        if callable(ded.proof) and self.options.lean:
             # a proof built late is for showing (see Deduction.proof), and a lean walk
             # shows nothing: region sums' proofs, trimmed by a local search, were a fifth
             # of the generator's rating walks
@@ -347,9 +357,10 @@ class Engine:
             self._late_proof(rule, resolve_proof(ded))
         proof = resolve_proof(ded)  # built by now (or dropped)
         floor = self._proof_floor(proof)  # on the board the step is made on
-        before = self._change(place, elim, drop)
+        before = self._commit(effect)
+        place, drop = dict(effect.place), effect.drop
         whites = self.puzzle.whites
-        placements = [(*whites[i], d) for i, d in sorted(place.items())]
+        placements = [(*whites[i], d) for i, d in effect.place]
         eliminations = []
         for i in sorted(before):
             removed = before[i] & ~masks[i]
@@ -359,13 +370,13 @@ class Engine:
                 eliminations.append((*whites[i], list(DIGITS[removed])))
         combos_removed = [
             (self.puzzle.runs[rid].name, [View.combo(c) for c in cs])
-            for rid, cs in sorted(drop.items())
+            for rid, cs in drop
         ]
-        if self.lean:
+        if self.options.lean:
             text = detail = ""
         else:
             self._note_taken(rule, ded, before)
-            effect_sentence = effect_text(self.view, place, elim, drop)
+            effect_sentence = effect_text(self.view, place, dict(effect.elim), dict(drop))
             text, detail = (ded.text, "") if ded.text else worded(rule, ded, self.view,
                                                                   effect_sentence)
         step = Step(
@@ -381,7 +392,7 @@ class Engine:
             score=rule.score_of(ded),
             available=available,
             combos_removed=combos_removed,
-            proof=None if proof is None or self.lean else proof_json(self.puzzle, proof),
+            proof=None if proof is None or self.options.lean else proof_json(self.puzzle, proof),
             chain=_chain_links(proof),
             chain_kind=getattr(proof, "kind", "") or "",
             detail=detail,
@@ -402,48 +413,18 @@ class Engine:
             if gone:
                 taken.setdefault(i, []).append((gone, n, rule.name, tuple(ded.runs)))
 
-    def _change(self, place: dict[int, int], elim: dict[int, int],
-                drop: dict[int, tuple[int, ...]]) -> dict[int, int]:
-        """Make a step's effect on the grid and keep the bookkeeping; returns the masks
-        of the cells it changed as they were before."""
-        masks = self.state.masks
-        layout = self.state.layout
-        before: dict[int, int] = {}
-        touched: set[int] = set()
-        for i, m in elim.items():
-            before.setdefault(i, masks[i])
-            masks[i] &= ~m
-            touched.add(i)
-        for i, d in place.items():
-            before.setdefault(i, masks[i])
-            masks[i] = BIT[d]
-            if not self._placed[i]:
-                self._placed[i] = True
-                self._open -= 1
-            touched.add(i)
-            for rid in layout.cell_runs[i]:
-                for j in layout.run_cells[rid]:
-                    if j != i and masks[j] & BIT[d]:
-                        before.setdefault(j, masks[j])
-                        masks[j] &= ~BIT[d]
-                        touched.add(j)
-        touched_runs: set[int] = set()
-        for rid, cs in drop.items():
-            self.state.live[rid] = tuple(c for c in self.state.live[rid] if c not in cs)
-            touched_runs.add(rid)
-        # a placed digit rules out every combination without it
-        for i, d in place.items():
-            for rid in layout.cell_runs[i]:
-                live = self.state.live[rid]
-                kept = tuple(c for c in live if c & BIT[d])
-                if kept != live:
-                    self.state.live[rid] = kept
-                    touched_runs.add(rid)
-        self._mark_dirty(touched, touched_runs)
-        self.journal.extend(sorted(touched))
+    def _commit(self, effect: Effect) -> dict[int, int]:
+        """Make a step's effect on the grid (:func:`kernel.apply`) and keep the walk's
+        bookkeeping; returns the candidates of the cells it changed as they were before."""
+        placed = self._placed
+        self._open -= sum(1 for i, _ in effect.place if not placed[i])
+        log: UndoLog = []
+        cells, runs = kernel.apply(self.state, effect, log)
+        self._mark_dirty(cells, runs)
+        self.journal.extend(sorted(cells))
         if self._broken is None:
-            self._broken = self._broken_near(touched, touched_runs)
-        return before
+            self._broken = self._broken_near(cells, runs)
+        return kernel.before(log)
 
     def recount(self, steps: list[Step]) -> list[Step]:
         """``steps``, a lean walk of this puzzle from the start, with what a full walk
@@ -455,11 +436,11 @@ class Engine:
         out = []
         for step in steps:
             available = self._count_available()
-            place = {index[(r, c)]: d for r, c, d in step.placements}
-            elim = {index[(r, c)]: mask_of(ds) for r, c, ds in step.eliminations}
-            drop = {run_id[name]: tuple(mask_of(map(int, c.split("+"))) for c in cs)
-                    for name, cs in step.combos_removed}
-            self._change(place, elim, drop)
+            place = sorted((index[(r, c)], d) for r, c, d in step.placements)
+            elim = sorted((index[(r, c)], mask_of(ds)) for r, c, ds in step.eliminations)
+            drop = sorted((run_id[name], tuple(mask_of(map(int, c.split("+"))) for c in cs))
+                          for name, cs in step.combos_removed)
+            self._commit(Effect(tuple(place), tuple(elim), tuple(drop)))
             out.append(replace(step, available=available))
         return out
 
@@ -491,15 +472,15 @@ class Engine:
             floor = max(floor, search_floor(open_cells, arrangements, self.rules))
         return floor
 
-    def _check_possible(self, rule: Rule, ded, place, elim) -> None:
+    def _check_possible(self, rule: Rule, effect: Effect) -> None:
         """A deduction that empties a cell or places a non-candidate is either a true
         contradiction (the puzzle has no solution) or a faulty rule: tell which."""
         masks = self.state.masks
         bad = None
-        for i, m in elim.items():
+        for i, m in effect.elim:
             if masks[i] & ~m == 0:
                 bad = f"it removes every candidate of {cell_name(self.puzzle.whites[i])}"
-        for i, d in place.items():
+        for i, d in effect.place:
             if not masks[i] & BIT[d]:
                 bad = (f"it places {d} in {cell_name(self.puzzle.whites[i])}, which no longer "
                        "has that candidate")
@@ -509,7 +490,7 @@ class Engine:
 
         if solve(self.puzzle, max_solutions=1).solutions:
             # an earlier false step (a user rule's) is the cause more often than this one
-            _blame_false_step(self.puzzle, self.steps, self.rules, self.use_entries,
+            _blame_false_step(self.puzzle, self.steps, self.rules, self.options.use_entries,
                               last_resort=False)
             raise RuleError(f"rule {rule.id!r} made an impossible deduction: {bad}, yet the "
                             "puzzle has a solution", path=rule.source)
@@ -558,7 +539,8 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     several = _several_solutions(puzzle, use_entries, None if timeout is None else timeout / 4)
     if several is not None:
         return several
-    eng = Engine(puzzle, rules, use_entries=use_entries, deadline=deadline, max_steps=max_steps)
+    eng = Engine(puzzle, rules, WalkOptions(use_entries=use_entries, deadline=deadline,
+                                            max_steps=max_steps))
     status = eng.run()
     masks = eng.state.masks
     message = ""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..engine.rating import LEVELS, model_for, rate_steps
 from ..engine.state import State
-from ..engine.walk import SOLVED, Engine, Explanation
+from ..engine.walk import SOLVED, Engine, Explanation, WalkOptions
 from ..errors import RuleError
 from ..puzzle.combos import DIGITS, POP, SINGLE, combos
 from ..puzzle.model import Puzzle
@@ -138,12 +138,17 @@ class Walk:
         return Explanation(self.puzzle, self.status, self.steps, [], rules=rules)
 
 
+def _lean(draft: Draft, cap: float | None, deadline: float | None) -> WalkOptions:
+    """A draft's walk: lean, ended early by a step over ``cap``, and a work budget."""
+    return WalkOptions(lean=True, stop_above=cap, deadline=deadline,
+                       work=walk_work(len(draft.values)))
+
+
 def walk(draft: Draft, ladder, cap: float | None, deadline: float | None) -> Walk:
     """Run ``ladder`` lean over the draft's puzzle until solved, stalled or a step weighs
     over ``cap``."""
     puzzle = draft.puzzle()
-    eng = Engine(puzzle, ladder, lean=True, stop_above=cap, deadline=deadline,
-                 work=walk_work(len(draft.values)))
+    eng = Engine(puzzle, ladder, _lean(draft, cap, deadline))
     status = eng.run()
     masks = eng.state.masks
     placed = sum(eng.state.placed)
@@ -169,8 +174,7 @@ def estimate(draft: Draft, base: Walk, changed: list[int], ladder, cap: float | 
     # the rules look again only around the change: elsewhere the grid is where the walk
     # left off, with nothing more to find (a tenth of the estimates' time on 12x12 Easy
     # went to rescanning every run)
-    eng = Engine(puzzle, ladder, lean=True, stop_above=cap, state=state, deadline=deadline,
-                 work=walk_work(len(draft.values)), dirty=base.dirty)
+    eng = Engine(puzzle, ladder, _lean(draft, cap, deadline), state=state, dirty=base.dirty)
     eng.touched(reset, reset_runs)
     eng.run()
     return sum(state.placed), -(sum(POP[m] for m in state.masks) - len(state.masks))

@@ -48,6 +48,69 @@ def read_limited(source, label: str | None = None, *, limit: int = MAX_BYTES,
     return data
 
 
+#: the compressed files read transparently, by their first bytes: gzip, and bzip2 (its
+#: "BZh" and block size, then the magic of a block or of the end of an empty stream)
+COMPRESSED_SUFFIXES = (".gz", ".bz2")
+
+
+def compression(data: bytes) -> str | None:
+    """"gzip" or "bzip2" when ``data`` starts like such a file, else None (no text file
+    starts so: 0x1f 0x8b is not UTF-8 text, nor is bzip2's block magic after "BZh1".."9")."""
+    if data[:2] == b"\x1f\x8b":
+        return "gzip"
+    if data[:3] == b"BZh" and data[3:4] in b"123456789" and len(data) >= 10 \
+            and data[4:10] in (b"1AY&SY", b"\x17rE8P\x90"):
+        return "bzip2"
+    return None
+
+
+def decompressed(data: bytes, label: str | None = None, *, limit: int = MAX_BYTES,
+                 error: type[DeducerError] = DeducerError, what: str = "files") -> bytes:
+    """``data`` itself, or, for a gzip or bzip2 file, what it holds, at most ``limit``
+    bytes (more is refused after reading ``limit + 1``: a small bomb costs no more than a
+    file of the limit). A damaged or cut file is a one-line error."""
+    kind = compression(data)
+    if kind is None:
+        return data
+    import bz2
+    import gzip
+    import io
+
+    stream: gzip.GzipFile | bz2.BZ2File
+    if kind == "gzip":
+        stream = gzip.GzipFile(fileobj=io.BytesIO(data))
+    else:
+        stream = bz2.BZ2File(io.BytesIO(data))
+    try:
+        with stream:
+            out = stream.read(limit + 1)
+    except (OSError, EOFError, ValueError) as e:
+        raise error(f"is a damaged or cut {kind} file: {e}", path=label) from None
+    if len(out) > limit:
+        raise error(f"holds more than {limit} bytes once uncompressed; {what} are limited "
+                    f"to {limit}", path=label)
+    return out
+
+
+def read_input(path: str | Path, label: str | None = None, *, limit: int = MAX_BYTES,
+               error: type[DeducerError] = DeducerError, what: str = "files") -> bytes:
+    """The bytes of an input file, as :func:`read_limited` reads them, and a gzip or
+    bzip2 file (told by its first bytes, whatever its name) read through: what it holds."""
+    label = str(path) if label is None else label
+    data = read_limited(path, label, limit=limit, error=error, what=what)
+    return decompressed(data, label, limit=limit, error=error, what=what)
+
+
+def plain_suffix(path: str | Path) -> str:
+    """The extension that tells a file's format, lower case: ``.jsonl`` for
+    ``Kakuro.jsonl.bz2`` (a compression's own extension is looked through)."""
+    p = Path(str(path))
+    suffix = p.suffix.lower()
+    if suffix in COMPRESSED_SUFFIXES:
+        suffix = Path(p.stem).suffix.lower()
+    return suffix
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -89,14 +152,20 @@ def check_name(path: str | Path) -> None:
     raw = str(path)
     p = Path(raw)
     parent = p.parent if str(p.parent) else Path(".")
-    try:
-        limit = os.pathconf(parent if parent.is_dir() else ".", "PC_NAME_MAX")
-    except (OSError, ValueError):
-        limit = 255
+    limit = name_max(parent)
     for part in p.parts:
         if len(os.fsencode(part)) > limit:
             raise DeducerError(f"file name is too long ({len(os.fsencode(part))} bytes; the "
                                f"file system allows {limit})", path=raw[:60] + "...")
+
+
+def name_max(folder: str | Path) -> int:
+    """The longest file name (in bytes) the file system of ``folder`` takes (255 where it
+    cannot be asked)."""
+    try:
+        return os.pathconf(folder if os.path.isdir(folder) else ".", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
 
 
 def not_an_input(output: str | Path, inputs) -> None:
@@ -148,27 +217,65 @@ def check_outputs(outputs: dict[str, str | None], *, force: bool = False,
                            "overwrite them", path=existing[0])
 
 
+def open_output(path: str | Path, *, append: bool = False):
+    """Open an output written as it goes (``rate --out`` rows, ``generate --jsonl``
+    records) for text: a new file, or with ``append`` the existing one continued. The one
+    rule for a symbolic link, as :func:`write_output` keeps it: a link is never written
+    through. A new file replaces the link (the file it points to is left as it was;
+    ``--force`` was checked before); going on with a link is refused (name its file)."""
+    p = Path(path)
+    try:
+        if p.is_symlink():
+            if append:
+                raise DeducerError(f"is a symbolic link (to {os.path.realpath(p)}); going on "
+                                   "with it would write through it: name the file itself",
+                                   path=str(path))
+            os.unlink(p)
+        return open(p, "a" if append else "w", encoding="utf-8")  # noqa: SIM115 (streamed to)
+    except OSError as e:
+        raise DeducerError(f"cannot write: {e.strerror or e}", path=str(path)) from None
+
+
+def refuse_a_link(path: str | Path) -> None:
+    """Refuse to go on with (``--resume``) an output that is a symbolic link (see
+    :func:`open_output`), before reading it."""
+    if Path(path).is_symlink():
+        raise DeducerError(f"is a symbolic link (to {os.path.realpath(path)}); going on with "
+                           "it would write through it: name the file itself", path=str(path))
+
+
+def temp_name(name: str) -> str:
+    """A prefix for the temporary file beside ``name`` that keeps the full temporary name
+    (prefix, 8 random characters, ``.tmp``) within any file system's limit however long
+    ``name`` is: the name is cut to 40 characters (at most 160 bytes)."""
+    return f".{name[:40]}."
+
+
 def write_output(path: str | Path, data: str | bytes, *, force: bool = False) -> None:
     """Write ``data`` via a temporary file and a rename, so a crash leaves no half file.
 
     Without ``force`` an existing file is never replaced, not even one that appears while
     writing (the temporary file is hard-linked into place, which fails if the name exists).
-    A new file gets the usual permissions (0666 less the umask; ``mkstemp`` would leave
-    0600); a replaced one keeps its own. Any failure is a one-line :class:`DeducerError`.
+    A symbolic link is never written through: with ``force`` the file replaces the link,
+    and the file it pointed to is left as it was (every output keeps this rule; see
+    :func:`open_output`). A new file gets the usual permissions (0666 less the umask;
+    ``mkstemp`` would leave 0600); a replaced one keeps its own. Any failure is a one-line
+    :class:`DeducerError`.
     """
     check_output(path, force=force)
     p = Path(path)
     parent = p.parent if str(p.parent) else Path(".")
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        mode = stat.S_IMODE(p.stat().st_mode) if p.exists() else 0o666 & ~_umask()
+        st = os.lstat(p)
+        mode = 0o666 & ~_umask() if stat.S_ISLNK(st.st_mode) else stat.S_IMODE(st.st_mode)
     except OSError:
         mode = 0o666 & ~_umask()
     import tempfile  # here, not above: it costs every command's start-up (shutil, random)
 
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
+        fd, tmp = tempfile.mkstemp(prefix=temp_name(p.name), suffix=".tmp", dir=parent)
         umask = os.umask(0)
         os.umask(umask)
         os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; output should look like any file

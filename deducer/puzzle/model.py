@@ -6,7 +6,9 @@ from the grid, so every reader only has to produce squares (and optional extras)
 
 from __future__ import annotations
 
+import operator
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -202,9 +204,53 @@ class Puzzle:
         return [self.initial_mask(i, with_entries=with_entries) for i in range(len(self.whites))]
 
     # ---- variations -----------------------------------------------------------
-    def with_entries(self, entries: dict[Coord, int], pencil: dict[Coord, int] | None = None):
-        """A copy with the player's entries (and pencil marks) replaced."""
-        return replace(self, entries=dict(entries), pencil=dict(pencil or {}))
+    def with_entries(self, entries: Mapping[Coord, int],
+                     pencil: Mapping[Coord, int] | None = None) -> Puzzle:
+        """A copy with the player's entries (``{(row, col): digit}``) and pencil marks
+        (``{(row, col): mask}``, bit ``d - 1`` for digit ``d``) replaced.
+
+        Checked here, at the door: a key that is not a white cell of the grid, an entry
+        that is not a digit 1-9 or a mask outside 0..511 is a :class:`PuzzleError` naming
+        it (the commands would otherwise fail deep inside with a KeyError or TypeError,
+        or quietly ignore it)."""
+        return replace(self, entries=self._progress(entries, "entry"),
+                       pencil=self._progress(pencil or {}, "pencil marks"))
+
+    def _progress(self, table, label: str) -> dict[Coord, int]:
+        """``table`` as a plain dict of ``(row, col) -> int``, every item checked."""
+        if not isinstance(table, Mapping):
+            raise PuzzleError(f"the {'entries' if label == 'entry' else label} must be a "
+                              f"mapping {{(row, col): {'digit' if label == 'entry' else 'mask'}}},"
+                              f" not {type(table).__name__}")
+        out: dict[Coord, int] = {}
+        for key, value in table.items():
+            rc = self._coord(key, label)
+            v = _whole(value)
+            if label == "entry":
+                if v is None or not 1 <= v <= 9:
+                    raise PuzzleError(f"{cell_name(rc)}: entry {_shown(value)} is not a digit "
+                                      "1-9")
+            elif v is None or not 0 <= v <= ALL:
+                raise PuzzleError(f"{cell_name(rc)}: pencil marks {_shown(value)} are not a "
+                                  f"digit mask 0..{ALL} (bit d-1 for digit d)")
+            out[rc] = v
+        return out
+
+    def _coord(self, key, label: str) -> Coord:
+        """A ``(row, col)`` key of entries or pencil marks: a white cell of this grid."""
+        pair = tuple(_whole(x) for x in key) if isinstance(key, tuple) else ()
+        if len(pair) != 2 or pair[0] is None or pair[1] is None:
+            raise PuzzleError(f"{label} at {_shown(key)}: a cell is a (row, col) pair of "
+                              "whole numbers, 0-based")
+        rc = (pair[0], pair[1])
+        if not (0 <= rc[0] < self.rows and 0 <= rc[1] < self.cols):
+            raise PuzzleError(f"{label} at {_shown(key)}: outside the {self.rows}x{self.cols} "
+                              "grid (rows and columns count from 0)")
+        if rc not in self.index:
+            sq = self.squares[rc[0]][rc[1]]
+            what = "a clue square" if sq.is_clue else "a black square"
+            raise PuzzleError(f"{cell_name(rc)}: {label} on {what}, not on a white cell")
+        return rc
 
     def without_progress(self) -> Puzzle:
         """The bare puzzle: givens kept, player's entries and pencil marks dropped."""
@@ -273,11 +319,14 @@ class Puzzle:
             for rc, d in table.items():
                 if rc not in self.index:
                     raise self._err(rc, f"{label} {d} is not on a white cell")
-                if not 1 <= d <= 9:
-                    raise self._err(rc, f"{label} {d} is not a digit 1-9")
-        for rc in self.pencil:
+                if _whole(d) is None or not 1 <= d <= 9:
+                    raise self._err(rc, f"{label} {_shown(d)} is not a digit 1-9")
+        for rc, mask in self.pencil.items():
             if rc not in self.index:
                 raise self._err(rc, "pencil marks are not on a white cell")
+            if _whole(mask) is None or not 0 <= mask <= ALL:
+                raise self._err(rc, f"pencil marks {_shown(mask)} are not a digit mask "
+                                    f"0..{ALL}")
         if self.even is not None:
             for rc in self.even:
                 if rc not in self.index:
@@ -306,6 +355,23 @@ class Puzzle:
         for rc, d in self.givens.items():
             if self.even is not None and (rc in self.even) != (d % 2 == 0):
                 raise self._err(rc, f"given {d} breaks the cell's parity mark")
+
+
+def _whole(x) -> int | None:
+    """``x`` as an int when it is a whole number (an int or a numpy integer, not a bool,
+    a float or a string), else None."""
+    if isinstance(x, bool) or isinstance(x, (float, str, bytes)):
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
+
+
+def _shown(x) -> str:
+    """A value in an error message, cut short."""
+    text = repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def clued_from_fill(white: list[list[bool]], values: dict[Coord, int]) -> Puzzle:

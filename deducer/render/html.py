@@ -26,19 +26,20 @@ from ..puzzle.combos import BIT, combos
 from ..puzzle.model import cell_name
 from . import Renderer
 from .svg import board_svg, position_digits, solution_svg, start_position
+from .teach import CARD_SCRIPT, cards_html, rule_link
 from .text import unrated_reason
 from .walk import (
     NOTATION,
     broken_cells,
     chain_cases,
     chain_conclusion,
+    easy_weight,
     group_effects,
     group_heading,
     groups,
     link_cells,
     proof_marks,
     step_text,
-    step_title,
 )
 
 CSS = """
@@ -133,7 +134,9 @@ h1{font-size:19px;margin:0 0 2px}
 
 
 def _js() -> str:
-    return SCRIPT
+    from .svg import BADGE_R
+
+    return SCRIPT.replace("BADGE_R", f"{BADGE_R:g}")  # the static board's badge size
 
 
 def _json_script(obj) -> str:
@@ -270,7 +273,8 @@ def _rules_used(explanation) -> str:
         return ""
     names = {s.rule: s.name for s in explanation.steps}
     out = ['<p class="rules">Rules used: ']
-    out.extend(f'<span data-rule="{escape(r)}">{escape(names.get(r, r))} <b>×{n}</b></span>'
+    out.extend(f'<span data-rule="{escape(r)}"><a href="#technique-{escape(r)}" '
+               f'data-tech="{escape(r)}">{escape(names.get(r, r))}</a> <b>×{n}</b></span>'
                for r, n in counts.items())
     out.append("</p>")
     return "".join(out)
@@ -312,7 +316,7 @@ def walkthrough_html(puzzle, explanation) -> str:
     items = ['<li data-step="0" id="s0" class="start"><span class="n">0</span>'
              '<span class="rule">Start</span><span class="text">'
              f"{escape(_start_text(puzzle, start))}</span></li>"]
-    for group in groups(explanation.steps):
+    for group in groups(explanation.steps, easy_weight(explanation)):
         grouped = len(group) > 1
         if grouped:
             items.append(f'<li class="grp" data-grp="{group[0].n}" title="fold / unfold">'
@@ -328,7 +332,7 @@ def walkthrough_html(puzzle, explanation) -> str:
                 extra += f' data-in="{group[0].n}"'
             items.append(f'<li data-step="{s.n}" id="s{s.n}" data-rule="{escape(s.rule)}" '
                          f'data-cells="{cells}"{extra}><span class="n">{s.n}</span>'
-                         f'<span class="rule">{escape(step_title(s))}</span>'
+                         f"{rule_link(s)}"
                          f'<span class="text">{escape(step_text(s))}</span>{_detail(s)}'
                          f'{_chain_list(s)}</li>')
     even = "; grey cells are even" if puzzle.even is not None else ""
@@ -379,12 +383,13 @@ title="next link (↓)" aria-label="next link">▼</button><span id="link-pos"><
 <ol id="steps">
 {chr(10).join(items)}
 </ol>
+{cards_html(explanation)}
 </section>
 </aside>
 </main>"""
     data = _json_script(walkthrough_data(puzzle, explanation, start))
     script = (f'<script type="application/json" id="data">{data}</script>\n'
-              f"<script>\n{_js()}</script>\n")
+              f"<script>\n{_js()}{CARD_SCRIPT}</script>\n")
     return _page(title, body, script)
 
 
@@ -586,16 +591,48 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
 
   function mark(el, name) { el.classList.add(name); marked.push(el); }
 
-  function badge(i, n, old) {
-    var bg = cellEl[i].querySelector("rect.bg");
-    var r = 7, cx = +bg.getAttribute("x") + r - 1, cy = +bg.getAttribute("y") + r - 1;
+  // a link's number on a corner of its cell, centred on the grid's corner, where it covers
+  // no candidate: the top-left corner, a cell's further numbers the first other corner
+  // free and inside the board (svg.py's badge_places)
+  var CORNERS = [[0, 0], [1, 0], [1, 1], [0, 1]];
+  var frame = svg.querySelector("rect.frame");
+  var right = +frame.getAttribute("x") + +frame.getAttribute("width");
+  var bottom = +frame.getAttribute("y") + +frame.getAttribute("height");
+  function badgePlaces(list) {
+    var taken = {}, seen = {}, out = [];
+    var where = function (i, k) {
+      var bg = cellEl[i].querySelector("rect.bg"), size = +bg.getAttribute("width");
+      return [+bg.getAttribute("x") + CORNERS[k][0] * size,
+              +bg.getAttribute("y") + CORNERS[k][1] * size];
+    };
+    list.forEach(function (b) { taken[where(b[0], 0).join(",")] = true; });
+    list.forEach(function (b) {
+      var xy = where(b[0], 0);
+      if (seen[b[0]]) {
+        for (var k = 1; k < 4; k++) {
+          var at = where(b[0], k);
+          if (!taken[at.join(",")] && at[0] < right - 1 && at[1] < bottom - 1) {
+            taken[at.join(",")] = true;
+            xy = at;
+            break;
+          }
+        }
+      }
+      seen[b[0]] = true;
+      out.push([b, xy]);
+    });
+    return out;
+  }
+  function badge(i, n, old, xy) {
+    var cx = xy[0], cy = xy[1];
     var g = document.createElementNS(SVGNS, "g");
     g.setAttribute("class", old ? "bd old" : "bd");
     g.setAttribute("data-cell", D.cells[i].join(","));
     var c = document.createElementNS(SVGNS, "circle");
-    c.setAttribute("cx", cx); c.setAttribute("cy", cy); c.setAttribute("r", r);
+    c.setAttribute("cx", cx); c.setAttribute("cy", cy); c.setAttribute("r", BADGE_R);
     var t = document.createElementNS(SVGNS, "text");
-    t.setAttribute("x", cx); t.setAttribute("y", cy + 3.3);
+    t.setAttribute("x", cx); t.setAttribute("y", cy + 3.2);
+    if (n >= 10) t.setAttribute("class", "n2");
     t.textContent = String(n);
     g.appendChild(c); g.appendChild(t);
     badges.appendChild(g);
@@ -651,7 +688,7 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
       }
     });
     while (badges.firstChild) badges.removeChild(badges.firstChild);
-    v.badges.forEach(function (b) { badge(b[0], b[1], b[2]); });
+    badgePlaces(v.badges).forEach(function (p) { badge(p[0][0], p[0][1], p[0][2], p[1]); });
   }
 
   function render(k) { draw(stepView(k)); }
@@ -856,8 +893,18 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     ev.preventDefault();
     go(to);
   });
-  var m = /^#(?:step-|s)(\d+)$/.exec(location.hash);
-  go(m ? +m[1] : 0, !!m);  // the start leaves the page at its top (the header in view)
+  function stepOfHash() {
+    var m = /^#(?:step-|s)(\d+)$/.exec(location.hash);
+    return m ? +m[1] : null;
+  }
+  var asked = stepOfHash();
+  go(asked === null ? 0 : asked, asked !== null);  // the start leaves the page at its top
+  // a #step-N the reader types or follows after the page has loaded (go writes the hash
+  // with replaceState, which fires no hashchange)
+  window.addEventListener("hashchange", function () {
+    var k = stepOfHash();
+    if (k !== null) go(k);
+  });
   document.body.classList.add("ready");
 })();
 """

@@ -5,11 +5,13 @@ from __future__ import annotations
 from ..errors import printable
 from ..puzzle.model import cell_name
 from . import Renderer
+from .teach import glossary_markdown, used_techniques
 from .text import draw_grid, end_grid, explanation_verdict, rating_line
 from .walk import (
     NOTATION,
     chain_cases,
     chain_conclusion,
+    easy_weight,
     group_effects,
     group_heading,
     groups,
@@ -90,7 +92,7 @@ class MarkdownRenderer(Renderer):
             # a group heading is a paragraph between ordered lists; the list after it starts
             # at the group's first number, and steps are consecutive, so Markdown's own
             # numbering stays right
-            for group in groups(explanation.steps):
+            for group in groups(explanation.steps, easy_weight(explanation)):
                 if len(group) == 1:
                     out.append(_step_line(group[0]))
                     continue
@@ -108,6 +110,7 @@ class MarkdownRenderer(Renderer):
             out += ["## Techniques used", "", "| rule | steps |", "|---|---:|"]
             out += [f"| {rid} | {n} |" for rid, n in rating.rules.items()]
             out.append("")
+        out += glossary_markdown(used_techniques(explanation), _escape)
         return "\n".join(out)
 
 

@@ -35,7 +35,7 @@ from .svg import (
     solution_svg,
     start_position,
 )
-from .walk import EASY_WEIGHT, chain_cases, chain_conclusion, step_text, step_title
+from .walk import chain_cases, chain_conclusion, easy_weight, step_text, step_title
 
 if TYPE_CHECKING:
     from ..engine.walk import Explanation
@@ -218,10 +218,11 @@ def _board_pages(items: list[tuple[str, Puzzle, str]], head: str, counts: tuple[
     return pages
 
 
-def needs_diagram(step) -> bool:
-    """Steps beyond the simplest tiers get a board on paper: a reader cannot hold a chain,
-    a region sum or a subset in their head the way they hold a lone cell."""
-    return step.weight > EASY_WEIGHT or bool(chain_cases(step))
+def needs_diagram(step, easy: float) -> bool:
+    """Steps beyond the simplest tiers (heavier than ``easy``, the Easy level's threshold
+    of the walk's ladder) get a board on paper: a reader cannot hold a chain, a region sum
+    or a subset in their head the way they hold a lone cell."""
+    return step.weight > easy or bool(chain_cases(step))
 
 
 def _step_lines(step, measure: _Measure, width: float) -> list[tuple[float, str, bool]]:
@@ -310,10 +311,11 @@ def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
             y += TEXT_SIZE * LINE
         y += 4
         pos = start_position(puzzle)
+        easy = easy_weight(exp)
         for step in exp.steps:
             lines = _step_lines(step, measure, width - indent)
             text_h = len(lines) * TEXT_SIZE * LINE
-            diagram = needs_diagram(step)
+            diagram = needs_diagram(step, easy)
             room(text_h + (diagram_h if diagram else 0.0))
             assert page is not None  # room() made one
             if not has_board and not diagram:
@@ -333,6 +335,41 @@ def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
             y += 2
             advance(puzzle, pos, step)
         y += 14
+    return pages
+
+
+def _glossary_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
+    """The techniques the walkthroughs use, each with its names, level and explanation:
+    what a reader looks up when a step names a technique they do not know."""
+    from .teach import glossary_lines, used_in_all
+
+    techs = used_in_all([e.explanation for e in entries if e.explanation is not None])
+    pages: list[_Page] = []
+    if not techs:
+        return pages
+    width = A4[0] - 2 * MARGIN
+    bottom = A4[1] - MARGIN
+    page = _Page(A4)
+    pages.append(page)
+    page.text(MARGIN, MARGIN + 8, "Glossary of the techniques used", 15, bold=True)
+    y = MARGIN + 40
+    style = {"name": (12.0, True, "#000", 6.0), "meta": (TEXT_SIZE, False, "#444", 2.0),
+             "para": (TEXT_SIZE, False, "#000", 3.0), "look": (TEXT_SIZE, False, "#000", 3.0),
+             "case": (TEXT_SIZE, False, "#444", 3.0)}
+    for kind, text in glossary_lines(techs):
+        size, bold, color, gap = style[kind]
+        lines = measure.wrap(text, size, width, bold)
+        need = len(lines) * size * LINE + (size * LINE * 3 if kind == "name" else 0)
+        if y + need > bottom:
+            page = _Page(A4)
+            pages.append(page)
+            page.text(MARGIN, MARGIN + 8, "Glossary (continued)", 15, bold=True)
+            y = MARGIN + 40
+        y += gap if kind == "name" and y > MARGIN + 40 else 0
+        for line in lines:
+            page.text(MARGIN, y, line, size, bold=bold, color=color)
+            y += size * LINE
+        y += gap
     return pages
 
 
@@ -369,6 +406,7 @@ def book_pages(entries: list[Entry], *, walkthroughs: bool = False, measure=None
         if measure is None:
             measure = _Measure(_cairo()[0])
         pages += _walk_pages(entries, measure)
+        pages += _glossary_pages(entries, measure)
     for n, page in enumerate(pages, start=1):
         page.text(page.w / 2, page.h - MARGIN / 2, f"{n} / {len(pages)}", 8, anchor="middle",
                   color="#777")

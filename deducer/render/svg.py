@@ -29,8 +29,12 @@ PAD = 1.5  # half the outer border
 
 DIGIT_CLASS = {"given": "g", "entry": "e", "placed": "p", "solution": "p", "new": "n",
                "assumed": "a", "link": "l"}
-#: radius of a chain link's number badge, drawn over a cell's top-left corner
-BADGE_R = 7.0
+#: radius of a chain link's number badge. It sits on a corner of its cell, centred on the
+#: grid's corner: the one place that covers no candidate of any of the four cells that meet
+#: there (candidate 1 begins 4.6 px right of and 4 px below the corner, 6.1 px away)
+BADGE_R = 6.0
+#: the corners a cell's badges take in turn (as fractions of the cell): top-left first
+BADGE_CORNERS = ((0, 0), (1, 0), (1, 1), (0, 1))
 
 STYLE = """
 text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif}
@@ -67,7 +71,8 @@ text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif}
 .bad .bg{fill:#ffc9c9}
 .bd circle{fill:#b0179b;stroke:#fff;stroke-width:1}
 .bd.old circle{fill:#9a9a9a}
-.bd text{fill:#fff;font-size:9.5px;font-weight:bold;text-anchor:middle}
+.bd text{fill:#fff;font-size:9px;font-weight:bold;text-anchor:middle}
+.bd text.n2{font-size:7px}
 """
 
 
@@ -320,22 +325,48 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
     out.append(f'<g id="{ident}-strikes">' if ident else "<g>")
     out.extend(strikes)
     out.append("</g>")
-    out.append(f'<g id="{ident}-badges">' if ident else "<g>")
-    for (r, c), ks in sorted(marks.badges.items()):
-        for j, n in enumerate(ks):  # side by side along the cell's top edge
-            out.append(badge(ox + c * S + j * (2 * BADGE_R - 1), oy + r * S, n))
-    out.append("</g>")
     out.append(f'<rect class="frame" x="{num(ox)}" y="{num(oy)}" '
                f'width="{num(puzzle.cols * S)}" height="{num(puzzle.rows * S)}"/>')
+    out.append(f'<g id="{ident}-badges">' if ident else "<g>")  # over the frame too
+    for (r, c), n, corner in badge_places(marks.badges, puzzle.rows, puzzle.cols):
+        out.append(badge(ox + c * S, oy + r * S, n, corner=corner))
+    out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def badge(x0: float, y0: float, k: int, old: bool = False) -> str:
-    """Link ``k``'s number on the cell whose top-left corner is (x0, y0)."""
-    cx, cy = x0 + BADGE_R - 1, y0 + BADGE_R - 1
+def badge_places(badges: dict[Coord, list[int]], rows: int, cols: int
+                 ) -> list[tuple[Coord, int, int]]:
+    """Where each link number goes: (cell, number, corner of :data:`BADGE_CORNERS`). A
+    cell's first number takes its top-left corner (no other cell's can: a white cell's
+    top-left corner is inside the board); a second, third and fourth take the first of
+    its other corners that no number holds and that is not on the board's edge (where
+    half the badge would be cut off), else the top-left one again, over the first."""
+    taken = {rc for rc in badges}  # grid corners, named by the cell below-right of them
+    out = []
+    for (r, c), ks in sorted(badges.items()):
+        for j, n in enumerate(ks):
+            corner = 0
+            if j:
+                for k in range(1, len(BADGE_CORNERS)):
+                    fx, fy = BADGE_CORNERS[k]
+                    at = (r + fy, c + fx)
+                    if at not in taken and at[0] < rows and at[1] < cols:
+                        corner = k
+                        taken.add(at)
+                        break
+            out.append(((r, c), n, corner))
+    return out
+
+
+def badge(x0: float, y0: float, k: int, old: bool = False, corner: int = 0) -> str:
+    """Link ``k``'s number on the cell whose top-left corner is (x0, y0), centred on the
+    cell's ``corner``-th corner (:data:`BADGE_CORNERS`): it covers no candidate."""
+    fx, fy = BADGE_CORNERS[corner % len(BADGE_CORNERS)]
+    cx, cy = x0 + fx * S, y0 + fy * S
+    two = ' class="n2"' if k >= 10 else ""
     return (f'<g class="bd{" old" if old else ""}"><circle cx="{num(cx)}" cy="{num(cy)}" '
-            f'r="{num(BADGE_R)}"/><text x="{num(cx)}" y="{num(cy + 3.3)}">{k}</text></g>')
+            f'r="{num(BADGE_R)}"/><text{two} x="{num(cx)}" y="{num(cy + 3.2)}">{k}</text></g>')
 
 
 def _black(sq, r: int, c: int, x0: float, y0: float, clue_runs, marks: Marks) -> str:

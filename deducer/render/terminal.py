@@ -22,6 +22,7 @@ from .walk import (
     NOTATION,
     chain_cases,
     chain_conclusion,
+    easy_weight,
     group_effects,
     group_heading,
     groups,
@@ -29,9 +30,9 @@ from .walk import (
     step_title,
 )
 
-#: colour of a step's rule by its weight: the harder the rung, the warmer
-WEIGHT_STYLES = ((1.3, "green"), (1.8, "bright_green"), (2.4, "yellow"), (4.2, "dark_orange"),
-                 (6.0, "red"), (99.0, "magenta"))
+#: colour of a step's rule by the level its weight falls in (the thresholds are those of the
+#: ladder the walk was rated with): the harder, the warmer; heavier than Expert, magenta
+LEVEL_STYLES = {"Easy": "green", "Medium": "yellow", "Hard": "dark_orange", "Expert": "red"}
 
 
 def _console(buf: io.StringIO) -> Console:
@@ -72,10 +73,11 @@ def grid_table(puzzle, values=None, *, placed_style: str = "cyan") -> Table:
     return table
 
 
-def _weight_style(weight: float) -> str:
-    for limit, style in WEIGHT_STYLES:
+def _weight_style(weight: float, levels: dict[str, float]) -> str:
+    """The colour of a step of ``weight`` against the level thresholds ``levels``."""
+    for level, limit in sorted(levels.items(), key=lambda kv: kv[1]):
         if weight <= limit:
-            return style
+            return LEVEL_STYLES.get(level, "magenta")
     return "magenta"
 
 
@@ -122,10 +124,12 @@ class TerminalRenderer(Renderer):
         con.print(grid_table(puzzle))
         con.print(Text(NOTATION, style="dim"))
         width = len(str(len(explanation.steps))) if explanation.steps else 1
-        for group in groups(explanation.steps):
+        levels = explanation.rating.levels
+        for group in groups(explanation.steps, easy_weight(explanation)):
             if len(group) > 1:  # one heading for a stretch of one easy rule
                 head = Text()
-                head.append(group_heading(group), style=f"bold {_weight_style(group[0].weight)}")
+                head.append(group_heading(group),
+                            style=f"bold {_weight_style(group[0].weight, levels)}")
                 head.append(f" ({group[0].weight:g}): ", style="dim")
                 head.append(group_effects(group), style="dim")
                 con.print(head)
@@ -135,7 +139,7 @@ class TerminalRenderer(Renderer):
                     line.append(f"  {s.n:>{width}}. ", style="dim")
                 else:
                     line.append(f"{s.n:>{width}}. ", style="dim")
-                    line.append(step_title(s), style=f"bold {_weight_style(s.weight)}")
+                    line.append(step_title(s), style=f"bold {_weight_style(s.weight, levels)}")
                     line.append(f" ({s.weight:g}): ", style="dim")
                 if chain_cases(s):
                     con.print(line)

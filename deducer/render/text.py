@@ -171,8 +171,237 @@ def write_solve(puzzle, result, write) -> None:
     write("\n")
 
 
+# ---------------------------------------------------------------------------- check
+def check_text(result) -> str:
+    """``deducer check``: what was checked, the mistakes, and how many solutions."""
+    lines = []
+    n = result.entries_checked
+    head = f"{n} entr{'y' if n == 1 else 'ies'}"
+    if result.pencil_checked:
+        head += f" and {result.pencil_checked} cell{'s' if result.pencil_checked != 1 else ''} " \
+                "of pencil marks"
+    lines.append(f"checked {head}: {result.message}")
+    for m in result.mistakes:
+        lines.append(f"  {m.sentence()}")
+    if result.solutions_found:
+        if result.cap_hit:
+            lines.append(f"the puzzle has at least {result.solutions_found} solutions (the cap "
+                         "--max-solutions stopped the enumeration; entries were then checked "
+                         "one by one)")
+        elif result.solutions_found > 1:
+            lines.append(f"the puzzle has {result.solutions_found} solutions")
+    if not result.complete:
+        lines.append("the time limit cut the check short")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- rate rows
+#: the columns of ``deducer rate``'s table
+COLUMNS = ("file", "size", "status", "level", "score", "hardest", "effort", "steps", "chain",
+           "trial/guessing")
+
+
+def _cells(row: dict) -> list[str]:
+    from ..errors import printable
+
+    return [printable(c) for c in _raw_cells(row)]
+
+
+def _raw_cells(row: dict) -> list[str]:
+    size = "-" if row["rows"] is None else f"{row['rows']}x{row['cols']}/{row['cells']}"
+    if row["level"] is None:
+        return [row["file"], size, row["status"], "-", "", "", "", "", "",
+                row["error"] or ""]
+    fallback = []
+    if row["trial"]:
+        fallback.append(f"trial x{row['trial']}")
+    if row["guessing"]:
+        fallback.append(f"guessing x{row['guessing']}")
+    # one decimal in the table, so that the columns line up (2 beside 1.8 did not)
+    hardest = f"{row['max_weight']:.1f}" + (f" {row['hardest_rule']}" if row["hardest_rule"]
+                                             else "")
+    return [row["file"], size, row["status"], row["level"], f"{row['score']:.1f}", hardest,
+            str(row["effort"]), str(row["steps"]), str(row["chain"] or "-"),
+            ", ".join(fallback) or "-"]
+
+
+def rate_table(rows: list[dict], why: bool = False) -> str:
+    """``deducer rate``'s table: a row per puzzle, the numbers right-aligned."""
+    body = [_cells(r) + ([r["why"] or ""] if why else []) for r in rows]
+    if why:  # an unrated row's reason is its why: the last column, so no column is padded
+        for cells in body:
+            if not cells[-1] and cells[3] == "-":
+                cells[-2], cells[-1] = "", cells[-2]
+    heads = list(COLUMNS) + (["why"] if why else [])
+    widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
+    right = {4, 6, 7, 8}  # numbers
+    lines = []
+    for line in [heads] + body:
+        cells = [c.rjust(w) if k in right and line is not heads else c.ljust(w)
+                 for k, (c, w) in enumerate(zip(line, widths, strict=True))]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- rules
+def shown_path(path: str) -> str:
+    """A file as the user would name it: relative to the current folder when inside it."""
+    from pathlib import Path
+
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def _weights(low: float, high: float) -> str:
+    """``4.2``, or ``4.2-5.8`` for a rule whose steps weigh more with their size."""
+    return f"{low:g}" if low == high else f"{low:g}-{high:g}"
+
+
+def ladder_text(rules, weights: dict | None = None) -> str:
+    """``deducer rules``: a table of the ladder, and how many of its rules are enabled;
+    ``weights`` (``api.carried_weights``) gives the weights steps carry, a range where
+    they grow."""
+    weights = weights or {}
+    heads = ["id", "priority", "weight", "score", "name", "enabled", "source"]
+    body = [[r.id, f"{r.priority:g}", _weights(*weights.get(r.id, (r.weight, r.weight))),
+             str(r.score), r.name, "yes" if r.enabled else "no", shown_path(r.source)]
+            for r in rules]
+    widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
+             for line in [heads] + body]
+    n_on = sum(r.enabled for r in rules)
+    note = ""
+    if any(lo != hi for lo, hi in weights.values()):
+        note = ("a range of weights: a step weighs more the more runs it adds up or links it "
+                "follows (growth), or when it tries a long run's arrangements (the search "
+                "floor); steps carry these weights in walkthroughs and ratings "
+                "(docs/rating.md)\n")
+    return "\n".join(lines) + f"\n{n_on} of {len(rules)} rules enabled\n" + note
+
+
+def rules_test_text(report, verbose: bool = False) -> str:
+    """``deducer rules test``: the findings by puzzle, the unproved steps by rule, and what
+    the run comes to (a :class:`~deducer.assist.audit.RulesTest`)."""
+    from ..assist.audit import first_by_rule
+    from ..errors import printable
+
+    user_ids, audits, replay = report.user_ids, report.audits, report.replay
+    findings, unproved, fired, tested = (report.findings, report.unproved, report.fired,
+                                         report.tested)
+    lines = [f"testing {report.rule_file}: {len(user_ids)} rule(s) "
+             f"({', '.join(user_ids)}) in a ladder of {report.ladder_size}"]
+    for rid in user_ids:
+        if rid not in report.active:
+            lines.append(f"  note: {rid} is disabled, so it was not tested")
+    for a in audits:
+        if a.finding is None and not verbose and a.status in ("solved", "stalled"):
+            continue
+        if a.finding is not None:
+            f = a.finding
+            mark = "FALSE" if a.status == "false" else "ERROR"
+            lines.append(f"{mark} {a.label}: step {f.step}, rule {f.rule} "
+                         f"({shown_path(f.source)})")
+            lines += [f"    {p}" for p in f.problems]
+            if a.label in replay:
+                # the walk up to the board the false step was made on (a walk that takes
+                # the false step itself ends in the error that names it)
+                files = " ".join(f"--rules {x}" for x in report.extra)
+                lines.append(f"    replay: deducer explain {replay[a.label]} {files} "
+                             f"--max-steps {f.step - 1}")
+        else:
+            note = f" ({a.note})" if a.note else ""
+            lines.append(f"{a.status:<8} {a.label}: {a.steps} steps{note}")
+    first = first_by_rule(unproved)
+    for rid in user_ids:
+        if rid not in first:
+            continue
+        u = first[rid]
+        n = sum(x.rule == rid for x in unproved)
+        lines.append(f"UNPROVED {rid}: {n} of {fired.get(rid, 0)} step(s) true but unproved "
+                     f"({shown_path(u.source)})")
+        lines.append(f"    e.g. {u.puzzle}, step {u.step}: {u.text}")
+        lines += [f"    {p}" for p in u.problems[:4]]
+    # a false step or an error ends its puzzle's audit: it fired but was not applied, so
+    # it is counted beside the applied (true) steps, and the counts add up
+    wrong = {rid: [a.status for a in audits if a.finding is not None and a.finding.rule == rid]
+             for rid in fired}
+
+    def fired_text(rid: str, n: int) -> str:
+        bad = wrong.get(rid, [])
+        if not bad:
+            return f"{rid} x{n}" + (" (all true)" if n else "")
+        n_false, n_err = bad.count("false"), bad.count("error")
+        parts = [f"{n} true"] + ([f"{n_false} false"] if n_false else []) + \
+            ([f"{n_err} raised"] if n_err else [])
+        return f"{rid} x{n + len(bad)} ({', '.join(parts)})"
+
+    used = ", ".join(fired_text(rid, n) for rid, n in fired.items()) or "none"
+    lines.append(f"{len(tested)} puzzles, {sum(a.steps for a in tested)} steps checked; "
+                 f"user rules fired: {used}")
+    # a rule that raised did run: it is reported as an error above, not as idle
+    raised = {g.rule for a in audits if a.status == "error" and (g := a.finding)}
+    if any(n == 0 and rid not in raised for rid, n in fired.items()):
+        idle = ", ".join(rid for rid, n in fired.items() if n == 0 and rid not in raised)
+        lines.append(f"warning: {idle} never fired, so this run says nothing about it "
+                     "(try more puzzles: --count)")
+    if any(f.puzzle not in replay for f in findings):
+        lines.append("(--save-failing DIR writes the generated puzzles with findings to DIR, "
+                     "to replay them)")
+    if findings:
+        bad = sorted({f.rule for f in findings})
+        n_false = sum(a.status == "false" for a in audits if a.finding is not None)
+        kinds = [f"{n_false} false deduction(s)"] if n_false else []
+        if len(findings) - n_false:
+            kinds.append(f"{len(findings) - n_false} rule error(s)")
+        lines.append(f"{' and '.join(kinds)}, in {len(findings)} of {len(tested)} puzzles "
+                     f"(each ends its puzzle's audit), by rule(s): {', '.join(bad)}")
+    else:
+        lines.append("no false deductions")
+    if unproved:
+        lines.append(f"{len(unproved)} true but unproved step(s), by rule(s): "
+                     f"{', '.join(sorted(first))} (each step's proof must prove it: "
+                     "docs/json-contract.md, proofs)")
+    elif any(fired.values()):
+        lines.append("every true step of the tested rules is proved by its proof")
+    # a puzzle's name (a label from a URL list, a J block) must not steer the terminal
+    return "\n".join(printable(line) for line in lines) + "\n"
+
+
 class TextRenderer(Renderer):
     name = "text"
+
+    def write_solve(self, puzzle, result, write) -> None:
+        write_solve(puzzle, result, write)
+
+    def hint(self, puzzle, hint) -> str:
+        return hint.text + "\n"
+
+    def all_steps(self, puzzle, found) -> str:
+        from .allsteps import all_steps_text
+
+        return all_steps_text(puzzle, found)
+
+    def why(self, puzzle, answer) -> str:
+        return answer.text + "\n"
+
+    def check(self, puzzle, result) -> str:
+        return check_text(result)
+
+    def rate_rows(self, rows: list[dict], *, why: bool = False) -> str:
+        return rate_table(rows, why)
+
+    def ladder(self, rules, *, weights: dict | None = None) -> str:
+        return ladder_text(rules, weights)
+
+    def rules_test(self, report, *, verbose: bool = False) -> str:
+        return rules_test_text(report, verbose)
+
+    def generated(self, result, *, format: str = "pipe") -> str:
+        from ..puzzle.formats import dumps
+
+        return dumps(result.puzzle, format)
 
     def solve(self, puzzle, result) -> str:
         parts = [verdict(result)]

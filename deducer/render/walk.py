@@ -25,17 +25,22 @@ NOTATION = (
 BOARD_KEY = ("Clues read down\\across (16\\ is a down clue, \\12 an across one); # is a "
              "blank square, . a cell to fill.")
 
-#: a step this easy (the Easy level's hardest weight) may be grouped with its neighbours
-EASY_WEIGHT = 1.6
 #: shortest stretch of one easy rule that gets a group heading
 GROUP_MIN = 4
 #: placements listed in a group's heading before "…"
 HEAD_PLACEMENTS = 6
 
 
-def groups(steps) -> list[list]:
+def easy_weight(explanation) -> float:
+    """The heaviest step that counts as easy (grouped with its neighbours, drawn without a
+    diagram): the Easy level's threshold of the ladder the walk was rated with."""
+    return explanation.rating.levels["Easy"]
+
+
+def groups(steps, easy: float) -> list[list]:
     """Consecutive steps, split into stretches: a stretch of at least :data:`GROUP_MIN`
-    steps of one easy rule is one group; every other step is a group of one."""
+    steps of one easy rule (weighing at most ``easy``, :func:`easy_weight`) is one group;
+    every other step is a group of one."""
     out: list[list] = []
     run: list = []
 
@@ -47,10 +52,10 @@ def groups(steps) -> list[list]:
         run.clear()
 
     for s in steps:
-        easy = s.weight <= EASY_WEIGHT
-        if run and not (easy and s.rule == run[-1].rule):
+        light = s.weight <= easy
+        if run and not (light and s.rule == run[-1].rule):
             flush()
-        if easy:
+        if light:
             run.append(s)
         else:
             out.append([s])

@@ -2,10 +2,12 @@
 
 They are declared in ``rules/core.yaml``.
 
-A rule function receives a read-only :class:`deducer.engine.state.View` (and, for
-``scope: run``, a run id) and yields :class:`deducer.engine.state.Deduction` objects. It must
-only yield what is true of every solution; the engine applies the first one that changes
-something.
+A rule function receives a read-only view (and, for ``scope: run``, a run id) and yields
+:class:`deducer.engine.state.Deduction` objects. It must only yield what is true of every
+solution; the engine applies the first one that changes something. The built-in rules are
+typed against the public kit (:mod:`deducer.rules.api`: its ``View`` protocol,
+``Deduction``, ``Proof``), as user rules are; ``mypy`` holds this layer to full
+annotations (pyproject.toml, tests/test_types.py).
 
 This layer keeps its own top-level name because ``deducer.rules.<family>:<function>`` is the
 public ``implementation:`` path of the core ladder in rule YAML files.
@@ -16,13 +18,25 @@ May import: ``deducer.engine``, ``deducer.solver``, ``deducer.puzzle`` and ``ded
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, overload
 
 from ..engine.registry import RULE_MARK, RULE_SEARCHES, STANDARD_FIELDS
 
 __all__ = ["rule", "STANDARD_FIELDS"]
 
+#: a rule function; the mark leaves its signature as it is (mypy checks calls to it)
+F = TypeVar("F", bound=Callable[..., Any])
 
-def rule(func: Callable | None = None, *, values: Iterable[str] = (), searches: bool = False):
+
+@overload
+def rule(func: F, *, values: Iterable[str] = (), searches: bool = False) -> F: ...
+@overload
+def rule(func: None = None, *, values: Iterable[str] = (),
+         searches: bool = False) -> Callable[[F], F]: ...
+
+
+def rule(func: F | None = None, *, values: Iterable[str] = (),
+         searches: bool = False) -> F | Callable[[F], F]:
     """Mark a function as a rule implementation that rule files may name.
 
     Only marked functions are called (a YAML file alone must not run an arbitrary library
@@ -45,7 +59,7 @@ def rule(func: Callable | None = None, *, values: Iterable[str] = (), searches: 
                                           for v in names):
         raise TypeError("@rule(values=...) takes names like ('need', 'parity')")
 
-    def mark(f: Callable) -> Callable:
+    def mark(f: F) -> F:
         setattr(f, RULE_MARK, names)
         if searches:
             setattr(f, RULE_SEARCHES, True)

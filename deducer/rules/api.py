@@ -23,14 +23,17 @@ offers a rule. Masks are 9-bit ints, bit ``d - 1`` for digit ``d`` (see :data:`B
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..engine.registry import STANDARD_FIELDS
-from ..engine.state import Context, Deduction, Link, Proof
+from ..engine.state import Context, Deduction, Link, Proof, State
 from ..puzzle.combos import ALL, BIT, DIGITS, EVEN, ODD, POP, SINGLE, SUM, combos
 from ..puzzle.model import Puzzle, Run
 from ..solver.propagate import Layout
 from . import rule
+
+if TYPE_CHECKING:
+    from ..engine.state import View as _EngineView
 
 __all__ = [
     "ALL", "BIT", "DIGITS", "EVEN", "ODD", "POP", "SINGLE", "STANDARD_FIELDS", "SUM",
@@ -56,7 +59,21 @@ class View(Protocol):
         """Cell ``i``'s candidates."""
         ...
 
-    def changed_since(self, mark: int) -> list[int] | None: ...
+    @property
+    def placed(self) -> tuple[bool, ...]:
+        """Per cell: is its digit written in (not merely down to one candidate)?"""
+        ...
+
+    def suppose(self) -> State:
+        """A private copy of the grid, to reason on a hypothesis in (the chain rungs write
+        an assumed digit in it and run link rules on ``deducer.engine.state.View(copy,
+        view.context)``); this view and its grid stay as they are."""
+        ...
+
+    def changed_since(self, mark: int) -> list[int] | None:
+        """Cells changed since the change log held ``mark`` entries, in order (None: no
+        log is kept, compare the whole grid)."""
+        ...
 
     def live(self, rid: int) -> tuple[int, ...]:
         """Combinations of run ``rid`` not yet ruled out (digit masks)."""
@@ -117,3 +134,9 @@ RunRuleFunction = Callable[[View, int], Iterable[Deduction]]
 GlobalRuleFunction = Callable[[View], Iterable[Deduction]]
 #: either kind (the YAML entry's ``scope`` says which)
 RuleFunction = RunRuleFunction | GlobalRuleFunction
+
+if TYPE_CHECKING:
+    def _engine_views_are_views(view: _EngineView) -> View:
+        """Never called: mypy checks here that the view the engine gives every rule, core
+        or user, offers all the protocol promises (the two cannot drift apart)."""
+        return view

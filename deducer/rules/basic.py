@@ -6,10 +6,14 @@ the facts it rests on, the fewest that carry it; the sentence names every one of
 
 from __future__ import annotations
 
-from ..engine.state import Deduction
+from collections.abc import Callable, Collection, Iterable, Iterator
+from typing import Any
+
+from ..engine.state import Deduction, Proof
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
 from ..solver.propagate import run_filter
 from . import rule
+from .api import View
 from .facts import (
     alts,
     both,
@@ -37,14 +41,14 @@ def _a(d: int) -> str:
     return f"{'an' if d == 8 else 'a'} {d}"
 
 
-def _union(cs) -> int:
+def _union(cs: Iterable[int]) -> int:
     u = 0
     for c in cs:
         u |= c
     return u
 
 
-def _common(cs) -> int:
+def _common(cs: Collection[int]) -> int:
     m = 0x1FF
     for c in cs:
         m &= c
@@ -52,7 +56,7 @@ def _common(cs) -> int:
 
 
 @rule(values=("arithmetic", "digit", "placed"))
-def lone_cell(view, rid):
+def lone_cell(view: View, rid: int) -> Iterator[Deduction]:
     """One empty cell left in a clued run: it holds what the sum still needs."""
     need = view.remaining(rid)
     if need is None:
@@ -63,9 +67,11 @@ def lone_cell(view, rid):
     i = open_[0]
     cells = view.layout.run_cells[rid]
     placed = view.placed_mask(rid)
-    arithmetic = minus(view.run(rid).total, placed)
-    values = {"cell": view.cell_name(i), "digit": need, "placed": view.digits(placed, "+"),
-              "arithmetic": arithmetic}
+    total = view.run(rid).total
+    assert total is not None  # remaining() is None only for an unclued run
+    arithmetic = minus(total, placed)
+    values: dict[str, Any] = {"cell": view.cell_name(i), "digit": need,
+                              "placed": view.digits(placed, "+"), "arithmetic": arithmetic}
     if 1 <= need <= 9 and view.mask(i) & BIT[need]:
         yield Deduction(placements={i: need}, cells=tuple(cells), runs=(rid,), values=values,
                         proof=proof(view, (rid,)))
@@ -83,7 +89,7 @@ def lone_cell(view, rid):
 
 
 @rule(values=("combo",))
-def unique_combination(view, rid):
+def unique_combination(view: View, rid: int) -> Iterator[Deduction]:
     """The clue has exactly one combination: its cells hold only those digits."""
     run = view.run(rid)
     cs = combos(run.total, run.length)
@@ -96,14 +102,14 @@ def unique_combination(view, rid):
                         values={"combo": view.combo(only)}, proof=proof(view, (rid,)))
 
 
-def _takes(view, rid: int, narrowed: bool) -> int:
+def _takes(view: View, rid: int, narrowed: bool) -> int:
     """Digits an open cell of the run may take: those of its combinations (the live ones
     when ``narrowed``, else those its clue allows) not written in it yet."""
     cs = view.live(rid) if narrowed else clue_combos(view, rid)
     return _union(cs) & ~view.placed_mask(rid)
 
 
-def _run_clause(view, rid: int, narrowed: bool, cell: int) -> str:
+def _run_clause(view: View, rid: int, narrowed: bool, cell: int) -> str:
     cs = view.live(rid) if narrowed else clue_combos(view, rid)
     placed = view.placed_mask(rid)
     masks = [view.mask(j) for j in view.open_cells(rid)]
@@ -126,7 +132,7 @@ def _run_clause(view, rid: int, narrowed: bool, cell: int) -> str:
 
 
 @rule(values=("brief", "digit", "fits", "mine", "other", "theirs", "why"))
-def unique_intersection(view, rid):
+def unique_intersection(view: View, rid: int) -> Iterator[Deduction]:
     """Cross reference: what the cell's runs let it take, and its own
     candidates when they matter, meet in one digit. The fewest of these reasons that
     decide the cell make the proof; a cell decided by its candidates alone is a naked
@@ -148,7 +154,8 @@ def unique_intersection(view, rid):
                             view, rid, i, m, runs, full))
 
 
-def _intersection(view, rid, i, m, runs, full):
+def _intersection(view: View, rid: int, i: int, m: int, runs: tuple[int, ...],
+                  full: int) -> Proof:
     """The proof of a unique intersection (the fewest reasons that decide the cell), and
     the sentence's values with it. Built only for the deduction the engine takes."""
     digit = SINGLE[full]
@@ -185,7 +192,8 @@ def _intersection(view, rid, i, m, runs, full):
     return proof(view, used, facts, run_facts, values=values)
 
 
-def _why(view, used, narrowed, i, own: bool, m: int):
+def _why(view: View, used: tuple[int, ...], narrowed: dict[int, bool], i: int, own: bool,
+         m: int) -> Callable[[], str]:
     """The reason of a unique intersection, worded when the step is taken."""
     def text() -> str:
         clauses = [_run_clause(view, r, narrowed[r], i) for r in used]
@@ -197,7 +205,8 @@ def _why(view, used, narrowed, i, own: bool, m: int):
     return text
 
 
-def _brief(view, used, narrowed, i, own: bool, m: int, digit: int) -> str:
+def _brief(view: View, used: tuple[int, ...], narrowed: dict[int, bool], i: int,
+           own: bool, m: int, digit: int) -> str:
     """The deciding fact of a unique intersection: ``only 7 fits both r2c1→ 16/2 (7 or 9)
     and r1c2↓ 13/4 (1 to 7)``; one reason alone: ``r2c1→ 16/2 can only put 7 there``."""
     said = [f"{view.run_name(r)} ({span(_takes(view, r, narrowed[r]))})" for r in used]
@@ -215,7 +224,7 @@ def _brief(view, used, narrowed, i, own: bool, m: int, digit: int) -> str:
     return f"only {digit} fits{fits} {both(said)}"
 
 
-def _options(runs):
+def _options(runs: tuple[int, ...]) -> list[tuple[int | str, ...]]:
     """Sets of reasons to try, fewest first: each run's combinations, the cell's own
     candidates ("cell"); the runs' reasons before the cell's at equal size."""
     singles = [(r,) for r in runs]
@@ -225,7 +234,7 @@ def _options(runs):
 
 
 @rule(values=("digit", "reason"))
-def naked_single(view, rid):
+def naked_single(view: View, rid: int) -> Iterator[Deduction]:
     """A cell down to one candidate gets that digit written in. The sentence says what
     took the cell's other digits (worded only for the step taken, on the board before it)."""
     for i in view.open_cells(rid):
@@ -237,7 +246,7 @@ def naked_single(view, rid):
                                 values={"reason": single_reason(view, i, d)}))
 
 
-def single_reason(view, i: int, d: int) -> str:
+def single_reason(view: View, i: int, d: int) -> str:
     """What took every digit but ``d`` from cell ``i``: what its runs still need (their
     combinations less the digits written in them), digits written in a run it does not
     need to name, the cell's parity, and for the rest the logged steps that took them
@@ -299,7 +308,7 @@ def single_reason(view, i: int, d: int) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
-def _run_reason(view, rid: int, takes: int) -> str:
+def _run_reason(view: View, rid: int, takes: int) -> str:
     """``r4c6↓ 4/2 is 1+3``; ``r3c1→ 7/3 still needs 1 and 2`` (one combination, some of
     it written in); ``r1c2↓ 13/4 allows only 1 to 6`` (several)."""
     live = view.live(rid)
@@ -312,7 +321,7 @@ def _run_reason(view, rid: int, takes: int) -> str:
 
 
 @rule(values=("absent", "combos", "digits"))
-def combination_filter(view, rid):
+def combination_filter(view: View, rid: int) -> Iterator[Deduction]:
     """A digit that is in no live combination of the run leaves its cells."""
     live = view.live(rid)
     union = _union(live)
@@ -350,7 +359,7 @@ def _absent(gone: int, ways: int) -> str:
     return f"{digits_and(gone)} {'appear' if many else 'appears'} in none of them"
 
 
-def _clue_ways(view, rid, alive, gone) -> tuple[str, str]:
+def _clue_ways(view: View, rid: int, alive: tuple[int, ...], gone: int) -> tuple[str, str]:
     """The run's combinations by its clue, when every one is still possible; else the clue
     in words (a list would name a combination its cells can no longer hold)."""
     clue = clue_combos(view, rid)
@@ -364,7 +373,8 @@ def _clue_ways(view, rid, alive, gone) -> tuple[str, str]:
     return f"is {what}", f"no such set of digits has {alts(gone)}"
 
 
-def _forced_without_combos(view, rid, facts, home, d) -> bool:
+def _forced_without_combos(view: View, rid: int, facts: dict[int, int], home: int,
+                           d: int) -> bool:
     """Would the run (its sum, the written digits and the cells' ``facts``) put ``d`` in
     ``home`` without knowing which combinations earlier steps ruled out?"""
     masks = []
@@ -378,7 +388,7 @@ def _forced_without_combos(view, rid, facts, home, d) -> bool:
 
 
 @rule(values=("brief", "combos", "digit", "others"))
-def hidden_single(view, rid):
+def hidden_single(view: View, rid: int) -> Iterator[Deduction]:
     """A digit every live combination needs fits only one cell of the run."""
     live = view.live(rid)
     need = _common(live) & ~view.placed_mask(rid)

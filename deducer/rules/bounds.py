@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
 from ..solver.propagate import run_filter
 from . import rule
+from .api import View
 from .facts import both, cell_facts, digits_and, free_mask, holds, minus, proof, span
 
 
@@ -66,7 +69,8 @@ def _bounds(need: int, masks: list[int]) -> tuple[int, int]:
     return need - most, need - least
 
 
-def _exact(view, rid, cells, total, facts, i, d) -> bool:
+def _exact(view: View, rid: int, cells: Sequence[int], total: int | None,
+           facts: dict[int, int], i: int, d: int) -> bool:
     """Is ``d`` ruled out of cell ``i`` by the run alone, its cells limited to ``facts``
     (the others free)? (The per-run check over the local problem.)"""
     masks = []
@@ -85,8 +89,9 @@ def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
     return [d for k, ds in groups.items() if set(k) <= set(key) for d in ds]
 
 
-def _brief(view, rid, placed, need, others, facts, name, least, most, lo, hi, too_small,
-           too_big) -> str:
+def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
+           facts: dict[int, int], name: str, least: tuple[int, str], most: tuple[int, str],
+           lo: int, hi: int, too_small: Sequence[int], too_big: Sequence[int]) -> str:
     """The deciding fact of sum bounds: ``in r4c6↓ 18/4, r5c6, r7c6 (4 to 7) and r8c6
     (8 or 9) make at least 1 + 4 + 8 = 13 of the 18, so r6c6 is at most 18 - 13 = 5``."""
     still = (f" (still {need} to go: {digits_and(placed)} "
@@ -109,7 +114,7 @@ def _brief(view, rid, placed, need, others, facts, name, least, most, lo, hi, to
 
 
 @rule(values=("bounds", "brief", "count", "high", "low", "need", "need_text", "others"))
-def sum_bounds(view, rid):
+def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
     """Each empty cell is at least the remaining sum minus the most the other empty cells
     can make, and at most the remaining sum minus the least they can make.
 
@@ -131,6 +136,7 @@ def sum_bounds(view, rid):
         return  # a broken cell: other rules report it
     cells = list(view.layout.run_cells[rid])
     total = view.layout.run_total[rid]
+    assert total is not None  # remaining() is None only for an unclued run
     for i in open_:
         others = [j for j in open_ if j != i]
         avail = 0
@@ -192,7 +198,7 @@ def sum_bounds(view, rid):
         if facts:
             named_others += "; " + holds(view, {j: facts[j] for j in others if j in facts})
         yield Deduction(eliminations={i: gone}, cells=tuple(open_), runs=(rid,),
-                        values={"need": need, "need_text": minus(view.run(rid).total, placed),
+                        values={"need": need, "need_text": minus(total, placed),
                                 "cell": name, "others": named_others,
                                 "count": len(open_), "bounds": "; ".join(parts),
                                 "low": lo, "high": hi,

@@ -5,30 +5,28 @@ runs its link rules were asked about (and the runs crossing them, which rules su
 cross reference read): while none of those changed, the search is reused as it stands and
 goes on from the level it reached, so a walkthrough with many chain steps redoes only the
 assumptions near the last step's change. The kept searches are bounded in nodes.
+
+How many nodes one assumption's search may hold before it gives up changes what is found:
+it is the chain rule's ``search_nodes`` parameter in the ladder (rules/core.yaml), kept by
+each :class:`ChainCache`. The bounds here only bound memory: a search or a look dropped is
+made again, the same, when next needed (tests/test_explain_bookkeeping.py compares).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-#: nodes a single assumption's search may hold before it gives up (a bounded search)
-SEARCH_NODES = 4_000
-#: nodes all the kept searches of one walk may hold; the oldest go first beyond it
+from ..engine.kernel import Effect
+
+if TYPE_CHECKING:
+    from ..engine.state import State
+    from .api import View
+
+#: nodes all the kept searches of one walk may hold; the oldest go first beyond it (memory
+#: only: a dropped search is redone from its assumption and finds what it found)
 KEPT_NODES = 200_000
-
-
-@dataclass(frozen=True, slots=True)
-class Effect:
-    """What one link changes, in the state it was found in: placements (cell, digit),
-    eliminations (cell, mask) and combinations dropped (run, masks). Hashable: a search
-    meets each effect once."""
-
-    place: tuple[tuple[int, int], ...] = ()
-    elim: tuple[tuple[int, int], ...] = ()
-    drop: tuple[tuple[int, tuple[int, ...]], ...] = ()
-
-    def cells(self) -> set[int]:
-        return {i for i, _ in self.place} | {i for i, _ in self.elim}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +41,7 @@ class Offer:
 
 #: looks kept (what the built-in link rules offer on a run, by the run's contents); beyond
 #: it the older half goes (forgetting all at once made a large grid look again at every
-#: run it had just looked at)
+#: run it had just looked at). Memory only: a look forgotten is asked of the rules again
 KEPT_LOOKS = 200_000
 
 
@@ -112,7 +110,10 @@ class ChainCache:
     """The whip searches of one kind of chain (one set of link rules) in one walk, by
     assumption, with which searches read which run."""
 
-    def __init__(self):
+    def __init__(self, search_nodes: int) -> None:
+        #: nodes one assumption's search may hold before it gives up (the rule's
+        #: ``search_nodes``)
+        self.search_nodes = search_nodes
         self.searches: dict[tuple[int, int], WhipSearch] = {}
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         self.seen: Snapshot | None = None
@@ -126,15 +127,15 @@ class ChainCache:
         #: indices of the built-in run rules among the cache's link rules (their offers
         #: are the looks kept)
         self.core: list[int] | None = None
-        self._scratch = None
+        self._scratch: State | None = None
 
-    def begin(self, view) -> None:
+    def begin(self, view: View) -> None:
         """Start a search of the board ``view`` shows: forget what a change made stale
         (:meth:`sync`) and the scratch copy of the board before it."""
         self._scratch = None
         self.sync(view)
 
-    def scratch(self, view):
+    def scratch(self, view: View) -> State:
         """A private copy of the board as of :meth:`begin`, for the searches to write a
         node's state in and undo it after (one copy a search, not one a node)."""
         if self._scratch is None:
@@ -156,7 +157,7 @@ class ChainCache:
         self.looks.setdefault(rid, {})[key] = offers
         self.kept_looks += 1
 
-    def sync(self, view) -> None:
+    def sync(self, view: View) -> None:
         """Forget the searches that read a run near a change since the last call."""
         now = Snapshot(tuple(view.masks), view.placed, tuple(view.live(r) for r in view.run_ids))
         old, self.seen = self.seen, now
@@ -187,7 +188,7 @@ class ChainCache:
             got = self.searches[key] = WhipSearch(cell, digit)
         return got
 
-    def read(self, search: WhipSearch, runs) -> None:
+    def read(self, search: WhipSearch, runs: Iterable[int]) -> None:
         """Note the runs a search's rules were asked about."""
         key = (search.cell, search.digit)
         for r in runs:

@@ -20,27 +20,39 @@ Two shapes, shortest first (Berthier's whips and braids, CSP-Rules):
   (:func:`find_braid`); the forcing-braid rung (weighted above a whip of the same length)
   and trial (no cut-off) use it, where no whip exists.
 
-Weights, scores and cut-offs are the rule files': a chain's deduction gives its length as
-its ``size``, and the rule's ``growth:`` adds per link (Rule.weight_of).
+Weights, scores, cut-offs and search budgets are the rule files' (each rule's ``params``:
+``max_len``, ``search_nodes``, ``work``, ``budgets``, ``reach``): a chain's deduction gives
+its length as its ``size``, and the rule's ``growth:`` adds per link (Rule.weight_of).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
+from ..engine import kernel
+from ..engine.kernel import Effect, UndoLog
 from ..engine.registry import CORE, check_deduction
 from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chaincache import SEARCH_NODES, ChainCache, Effect, Node, Offer, WhipSearch
+from .chaincache import ChainCache, Node, Offer, WhipSearch
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Iterator
+
+    from ..engine.registry import Rule
+    from ..engine.state import State
+    from ..solver.propagate import Layout
+    from . import api
 
 _CORE = str(CORE)
 
 
 # ---------------------------------------------------------------------------- the ladder
-def link_rules(view, only=None) -> list:
+def link_rules(view: api.View, only: Collection[str] | None = None) -> list[Rule]:
     """The ladder's rules of ``kind: link`` (those named in ``only``, if given), in
     ladder order."""
     rules = view.context.rules
@@ -54,64 +66,30 @@ def link_rules(view, only=None) -> list:
 
 
 # ---------------------------------------------------------------------------- hypothetical states
-def _write(state, i: int, d: int, changed: set[int]) -> None:
-    """Digit ``d`` written in cell ``i``: it leaves the cell's runs' other cells, and the
-    runs' combinations without it go (as on the board)."""
-    masks, lay, b = state.masks, state.layout, BIT[d]
-    masks[i] = b
-    state.placed[i] = True
-    changed.add(i)
-    for r in lay.cell_runs[i]:
-        for j in lay.run_cells[r]:
-            if j != i and masks[j] & b:
-                masks[j] &= ~b
-                changed.add(j)
-        state.live[r] = tuple(c for c in state.live[r] if c & b)
-
-
-def apply_effect(state, eff: Effect) -> set[int]:
-    """Make a link's effect on a hypothetical state; returns the cells it changed."""
-    masks = state.masks
-    changed: set[int] = set()
-    for i, m in eff.elim:
-        if masks[i] & m:
-            masks[i] &= ~m
-            changed.add(i)
-    for i, d in eff.place:
-        _write(state, i, d, changed)
-    for r, cs in eff.drop:
-        state.live[r] = tuple(c for c in state.live[r] if c not in cs)
-    return changed
-
-
-def _assume(view, cell: int, digit: int):
+def _assume(view: api.View, cell: int, digit: int) -> tuple[State, set[int]]:
     """(state, cells changed) of the board with ``digit`` written in ``cell``."""
     state = view.suppose()
     changed: set[int] = set()
-    _write(state, cell, digit, changed)
+    kernel.write(state, cell, digit, changed)
     return state, changed
 
 
-def effect_of(state, rule, ded) -> Effect | None:
-    """What a link rule's deduction really changes on ``state`` (None: nothing, or it
-    cannot be a link: no proof, or a proof by assumption of its own)."""
-    if rule.source != _CORE:  # the built-in rules' deductions are well formed
-        check_deduction(rule, ded, len(state.masks), len(state.live))
-    masks, placed = state.masks, state.placed
-    place = tuple(sorted((i, d) for i, d in ded.placements.items() if not placed[i]))
-    elim = tuple(sorted((i, masks[i] & m & 0x1FF) for i, m in ded.eliminations.items()
-                        if masks[i] & m & 0x1FF))
-    drop = tuple(sorted((r, tuple(c for c in cs if c in state.live[r]))
-                        for r, cs in ded.drop_combos.items()
-                        if any(c in state.live[r] for c in cs)))
-    if not (place or elim or drop) or ded.proof is None:
-        return None
-    if not callable(ded.proof) and (ded.proof.assume is not None or ded.proof.cases):
-        return None
-    return Effect(place, elim, drop)
+def _linkable(ded: Deduction) -> bool:
+    """May a deduction be a link? Not without a proof, nor with a proof by assumption (or
+    by cases) of its own."""
+    proof = ded.proof
+    return proof is not None and (callable(proof) or (proof.assume is None
+                                                      and not proof.cases))
 
 
-def _unmakeable(state, r: int, written: int) -> bool:
+def _as_link(state: State, rule: Rule, ded: Deduction) -> Effect | None:
+    """What a link rule's deduction changes on ``state``, checked as an engine step is
+    (:func:`kernel.effect`); None when nothing, or when it cannot be a link."""
+    eff = kernel.effect(state, rule, ded)
+    return eff if eff is not None and _linkable(ded) else None
+
+
+def _unmakeable(state: State, r: int, written: int) -> bool:
     """Does no way to make run ``r``'s clue hold all the digits ``written`` in it?"""
     run = state.puzzle.runs[r]
     if run.total is None:
@@ -119,7 +97,7 @@ def _unmakeable(state, r: int, written: int) -> bool:
     return not any(c & written == written for c in combos(run.total, run.length))
 
 
-def _written(state, r: int) -> int:
+def _written(state: State, r: int) -> int:
     m = 0
     for j in state.layout.run_cells[r]:
         if state.placed[j]:
@@ -127,7 +105,7 @@ def _written(state, r: int) -> int:
     return m
 
 
-def _breaks(state, eff: Effect) -> tuple[str, int] | None:
+def _breaks(state: State, eff: Effect) -> tuple[str, int] | None:
     """Where ``eff`` would break ``state`` (not changing it): ("cell", i) left with no
     digit, or ("run", r) whose written digits no way to make its clue holds."""
     masks, lay = state.masks, state.layout
@@ -151,7 +129,7 @@ def _breaks(state, eff: Effect) -> tuple[str, int] | None:
     return None
 
 
-def _broken(state, cells) -> tuple[str, int] | None:
+def _broken(state: State, cells: Collection[int]) -> tuple[str, int] | None:
     """Where ``state`` is broken near ``cells`` (see :func:`_breaks`)."""
     for i in sorted(cells):
         if not state.masks[i]:
@@ -163,41 +141,31 @@ def _broken(state, cells) -> tuple[str, int] | None:
     return None
 
 
-def _the_cells(state, broken: tuple[str, int]) -> list[int]:
+def _the_cells(state: State, broken: tuple[str, int]) -> list[int]:
     """The cells to look at for ``broken`` (a cell, or a run's cells)."""
     what, where = broken
     return [where] if what == "cell" else list(state.layout.run_cells[where])
 
 
-def _runs_near(state, cells) -> list[int]:
+def _runs_near(state: State, cells: Iterable[int]) -> list[int]:
     """Runs through ``cells``: where a change may give a link rule something to say."""
     lay = state.layout
     return sorted({r for i in cells for r in lay.cell_runs[i]})
 
 
-def _offer(ded) -> Offer | None:
-    """A deduction's claims as an :class:`Offer` (None: it cannot be a link)."""
-    proof = ded.proof
-    if proof is None or (not callable(proof) and (proof.assume is not None or proof.cases)):
+def _offer(state: State, rule: Rule, ded: Deduction) -> Offer | None:
+    """A deduction's claims as an :class:`Offer` (None: it cannot be a link), checked as an
+    engine step is (:func:`~deducer.engine.registry.check_deduction`)."""
+    check_deduction(rule, ded, len(state.masks), len(state.live))
+    if not _linkable(ded):
         return None
     return Offer(tuple(sorted(ded.placements.items())),
                  tuple(sorted(ded.eliminations.items())),
                  tuple(sorted((r, tuple(cs)) for r, cs in ded.drop_combos.items())))
 
 
-def _measured(state, offer: Offer) -> Effect | None:
-    """What an offer really changes on ``state`` (None: nothing)."""
-    masks, placed, live = state.masks, state.placed, state.live
-    place = tuple((i, d) for i, d in offer.place if not placed[i])
-    elim = tuple((i, masks[i] & m & 0x1FF) for i, m in offer.elim if masks[i] & m & 0x1FF)
-    drop = tuple((r, tuple(c for c in cs if c in live[r])) for r, cs in offer.drop
-                 if any(c in live[r] for c in cs))
-    if not (place or elim or drop):
-        return None
-    return Effect(place, elim, drop)
-
-
-def _offers(view, state, rules, runs, cache: ChainCache):
+def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], cache: ChainCache
+            ) -> Iterator[tuple[int, int | None, Offer | None, Effect]]:
     """(rule index, run, offer, effect) of what the link rules offer on ``runs``, rule by
     rule in ladder order. The built-in rules' offers on a run are kept together by the
     run's contents (they read nothing else): one look per run and contents."""
@@ -209,13 +177,15 @@ def _offers(view, state, rules, runs, cache: ChainCache):
     core = cache.core
     slot = {k: n for n, k in enumerate(core)}
     seen: dict[int, tuple[tuple[Offer, ...], ...]] = {}
+    rid: int | None  # a run, or None for a global rule
     if core:
         for rid in runs:
             key = (rid, live[rid],
                    *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
             got = cache.look(rid, key)
             if got is None:
-                got = tuple(tuple(o for o in map(_offer, rules[k].call(view, rid) or ())
+                got = tuple(tuple(o for o in (_offer(state, rules[k], ded)
+                                              for ded in rules[k].call(view, rid) or ())
                                   if o is not None) for k in core)
                 cache.keep_look(rid, key, got)
             seen[rid] = got
@@ -224,16 +194,16 @@ def _offers(view, state, rules, runs, cache: ChainCache):
         if n is not None:
             for rid in runs:
                 for offer in seen[rid][n]:
-                    eff = _measured(state, offer)
+                    eff = kernel.measure(state, offer.place, offer.elim, offer.drop)
                     if eff is not None:
                         yield k, rid, offer, eff
             continue
         scoped = rl.scope == "run"
         for rid in (runs if scoped else (None,)):
             for ded in (rl.call(view, rid) if scoped else rl.call(view)) or ():
-                eff = effect_of(state, rl, ded)
+                eff = _as_link(state, rl, ded)
                 if eff is not None:
-                    yield k, rid, _offer(ded), eff
+                    yield k, rid, _offer(state, rl, ded), eff
 
 
 # ---------------------------------------------------------------------------- links
@@ -248,14 +218,15 @@ class _Made:
     deps: frozenset[int] = frozenset()  # 0-based indices of earlier links it rests on
 
 
-def _make_link(state, view, rl, ded) -> _Made:
+def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
     """Apply a link rule's deduction to ``state`` (seen through ``view``) and word it with
     the rule's own template, as the engine does a step."""
     proof = resolve_proof(ded)
-    before = list(state.masks)
-    eff = effect_of(state, rl, ded)
+    eff = _as_link(state, rl, ded)
     assert eff is not None  # only a deduction that changes the grid is made a link
-    changed = apply_effect(state, eff)
+    log: UndoLog = []
+    changed, _ = kernel.apply(state, eff, log)
+    before = kernel.before(log)
     place = dict(eff.place)
     removed = {i: before[i] & ~state.masks[i] for i in sorted(changed)
                if i not in place and before[i] & ~state.masks[i]}
@@ -267,14 +238,14 @@ def _make_link(state, view, rl, ded) -> _Made:
     return _Made(link, place, removed, drop)
 
 
-def _closing(view, cell: int, why: list[tuple[int, str]]) -> Link:
+def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
     """The chain's end: a cell with no digit left (``why``: digits and what took them)."""
     said = "; ".join(f"{View.digits(m)} went {by}" for m, by in why if m)
     text = f"{view.cell_name(cell)} has no digit left" + (f" ({said})" if said else "")
     return Link(text=text, proof=Proof(cells={cell: 0}), contradiction=True)
 
 
-def _closing_run(view, state, r: int) -> Link:
+def _closing_run(view: api.View, state: State, r: int) -> Link:
     """The chain's end: a run whose written digits no way to make its clue holds."""
     written = _written(state, r)
     text = (f"{view.run_name(r)} would hold {View.digits(written, ' and ')}, and no set of "
@@ -282,10 +253,12 @@ def _closing_run(view, state, r: int) -> Link:
     return Link(text=text, proof=Proof(runs=(r,)), contradiction=True)
 
 
-def _by_whom(view, cell: int, assumed: tuple[int, int], links: list[_Made], origin: int,
-             deps) -> list[tuple[int, str]]:
+def _by_whom(view: api.View, cell: int, assumed: tuple[int, int], links: list[_Made],
+             origin: int, deps: Iterable[int], number: dict[int, int] | None = None
+             ) -> list[tuple[int, str]]:
     """Which of ``origin``'s digits of ``cell`` the assumption and each link in ``deps``
-    took: [(mask, 'with r1c1 = 3'), (mask, 'in (4)')]."""
+    took: [(mask, 'with r1c1 = 3'), (mask, 'in (4)')]; ``number``: the number each link
+    is shown with (default: its place in ``links``, from 1)."""
     left = origin
     out = []
     a, d = assumed
@@ -295,13 +268,13 @@ def _by_whom(view, cell: int, assumed: tuple[int, int], links: list[_Made], orig
     for k in sorted(deps):
         m = links[k].removed.get(cell, 0) & left
         if m:
-            out.append((m, f"in ({k + 1})"))
+            out.append((m, f"in ({number[k] if number else k + 1})"))
             left &= ~m
     return out
 
 
 # ---------------------------------------------------------------------------- whips
-def _offered(search: WhipSearch, k: int, rid, eff: Effect) -> bool:
+def _offered(search: WhipSearch, k: int, rid: int | None, eff: Effect) -> bool:
     """Has rule ``k`` on run ``rid`` offered all of ``eff`` before in this search? (What
     it offers now is then noted.)"""
     key = ("offered", k, rid)
@@ -317,40 +290,7 @@ def _offered(search: WhipSearch, k: int, rid, eff: Effect) -> bool:
     return old
 
 
-#: what :func:`_undo` puts back: (cell, mask, placed) or (~run, live combinations, False)
-UndoLog = list[tuple[int, Any, bool]]
-
-
-def _undoable(state, eff: Effect, log: UndoLog) -> set[int]:
-    """Make ``eff`` on ``state`` as :func:`apply_effect` does, noting in ``log`` what it
-    may change so that :func:`_undo` puts it back: a node's state is made on one scratch
-    copy of the board and undone after (a copy of the whole grid per node made the
-    search's cost grow with the grid, not with the chain)."""
-    masks, placed, live, lay = state.masks, state.placed, state.live, state.layout
-    for i, _ in eff.elim:
-        log.append((i, masks[i], placed[i]))
-    for i, _ in eff.place:
-        for r in lay.cell_runs[i]:
-            log.append((~r, live[r], False))
-            for j in lay.run_cells[r]:
-                log.append((j, masks[j], placed[j]))
-    for r, _ in eff.drop:
-        log.append((~r, live[r], False))
-    return apply_effect(state, eff)
-
-
-def _undo(state, log: UndoLog) -> None:
-    """Put back what the effects noted in ``log`` changed, latest first."""
-    masks, placed, live = state.masks, state.placed, state.live
-    for where, was, was_placed in reversed(log):
-        if where < 0:
-            live[~where] = was
-        else:
-            masks[where], placed[where] = was, was_placed
-    log.clear()
-
-
-def _path_effects(search: WhipSearch, n: int) -> list[Effect]:
+def _path(search: WhipSearch, n: int) -> list[Effect]:
     """The effects of node ``n``'s path, the first link first."""
     path = []
     while n >= 0:
@@ -360,30 +300,31 @@ def _path_effects(search: WhipSearch, n: int) -> list[Effect]:
     return path
 
 
-def _expand(view, search: WhipSearch, rules, cache: ChainCache) -> None:
+def _expand(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainCache) -> None:
     """One level of a whip search: every node of the frontier asked for the links its
     state offers that are new (that rest on its own link); a link that would empty a cell
     ends the search."""
     if search.depth < 0:  # the assumption alone: does it break the grid?
         search.depth, search.frontier = 0, [-1]
         state, log = cache.scratch(view), UndoLog()
-        changed = _undoable(state, Effect(place=((search.cell, search.digit),)), log)
+        changed, _ = kernel.apply(state, Effect(place=((search.cell, search.digit),)), log)
         hit = _broken(state, changed)
         if hit is not None:
             search.end, search.broken = -1, hit
         cache.read(search, _runs_near(state, changed))
-        _undo(state, log)
+        kernel.undo(state, log)
         return
     state = cache.scratch(view)
     assumed: UndoLog = []
-    start = _undoable(state, Effect(place=((search.cell, search.digit),)), assumed)
+    start, _ = kernel.apply(state, Effect(place=((search.cell, search.digit),)), assumed)
     try:
         _expand_frontier(view, search, rules, cache, state, start)
     finally:
-        _undo(state, assumed)
+        kernel.undo(state, assumed)
 
 
-def _expand_frontier(view, search: WhipSearch, rules, cache: ChainCache, state,
+def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainCache,
+                     state: State,
                      start: set[int]) -> None:
     """:func:`_expand` past the assumption, on the scratch ``state`` that holds it."""
     frontier, search.frontier = search.frontier, []
@@ -392,14 +333,14 @@ def _expand_frontier(view, search: WhipSearch, rules, cache: ChainCache, state,
     log: UndoLog = []
     for n in frontier:
         changed = start | {search.cell}
-        for eff in _path_effects(search, n) if n >= 0 else ():
-            changed = _undoable(state, eff, log)
+        for eff in _path(search, n) if n >= 0 else ():
+            changed, _ = kernel.apply(state, eff, log)
         try:
             if _expand_node(search, rules, cache, state, hview, n, changed):
                 return
         finally:
-            _undo(state, log)
-        if len(search.nodes) > SEARCH_NODES:
+            kernel.undo(state, log)
+        if len(search.nodes) > cache.search_nodes:
             search.done = True
             return
     search.depth += 1
@@ -407,7 +348,8 @@ def _expand_frontier(view, search: WhipSearch, rules, cache: ChainCache, state,
         search.done = True
 
 
-def _expand_node(search: WhipSearch, rules, cache: ChainCache, state, hview, n: int,
+def _expand_node(search: WhipSearch, rules: list[Rule], cache: ChainCache, state: State,
+                 hview: api.View, n: int,
                  changed: set[int]) -> bool:
     """Node ``n``'s children (``state`` is its state); True when one breaks the grid."""
     runs = _runs_near(state, changed)
@@ -438,7 +380,7 @@ def _expand_node(search: WhipSearch, rules, cache: ChainCache, state, hview, n: 
         cache.grew(search, len(search.nodes) - before)
 
 
-def _order(view, bivalue: bool) -> list[tuple[int, int]]:
+def _order(view: api.View, bivalue: bool) -> list[tuple[int, int]]:
     """Assumptions to try: open cells, fewest candidates first, then reading order."""
     cells = [i for i in range(len(view.puzzle.whites))
              if not view.is_placed(i) and POP[view.mask(i)] > 1
@@ -447,16 +389,19 @@ def _order(view, bivalue: bool) -> list[tuple[int, int]]:
     return [(i, d) for i in cells for d in DIGITS[view.mask(i)]]
 
 
-def find_whip(view, rules, *, max_len: int, bivalue: bool = False, name: str = "whips"
-              ) -> WhipSearch | None:
+def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: int,
+              bivalue: bool = False,
+              name: str = "whips") -> WhipSearch | None:
     """The shortest whip (of at most ``max_len`` links) over every assumption, found level
-    by level, the first assumption in order on ties; None when none is found. Searches
-    kept from earlier steps are not looked at again unless they must go deeper."""
+    by level, the first assumption in order on ties; None when none is found. One
+    assumption's search gives up beyond ``search_nodes`` nodes. Searches kept from earlier
+    steps are not looked at again unless they must go deeper."""
     caches = view.context.cache("chains.whips")
-    key = (name, tuple(r.id for r in rules))
+    key = (name, tuple(r.id for r in rules), search_nodes)
     cache = caches.get(key)
     if cache is None or any(r.scope != "run" for r in rules):
-        cache = caches[key] = ChainCache()  # a global rule may read anything: no reuse
+        # a global rule may read anything: no reuse
+        cache = caches[key] = ChainCache(search_nodes)
     cache.begin(view)
     rank = {a: k for k, a in enumerate(_order(view, bivalue))}
     pending: dict[int, list[WhipSearch]] = {}  # by depth reached
@@ -491,7 +436,7 @@ def find_whip(view, rules, *, max_len: int, bivalue: bool = False, name: str = "
     return None
 
 
-def whip_links(view, rules, search: WhipSearch) -> list[Link] | None:
+def whip_links(view: api.View, rules: list[Rule], search: WhipSearch) -> list[Link] | None:
     """The whip's links, each found again by its rule on the state the assumption and the
     links before it leave, for its sentence and proof; None if a link is no longer found
     (the caller searches afresh)."""
@@ -501,7 +446,7 @@ def whip_links(view, rules, search: WhipSearch) -> list[Link] | None:
     for node in search.chain:
         rl = rules[node.rule]
         calls = rl.call(hview, node.rid) if rl.scope == "run" else rl.call(hview)
-        ded = next((x for x in calls or () if effect_of(state, rl, x) == node.effect), None)
+        ded = next((x for x in calls or () if _as_link(state, rl, x) == node.effect), None)
         if ded is None:
             return None
         track.add(state, hview, rl, ded)
@@ -516,14 +461,14 @@ class _Tracker:
     """The links made on one hypothetical state, with who changed what, so that each
     link's dependencies (the earlier links its proof rests on) are known."""
 
-    def __init__(self, view, cell: int, digit: int):
+    def __init__(self, view: api.View, cell: int, digit: int) -> None:
         self.view, self.cell, self.digit = view, cell, digit
         self.links: list[_Made] = []
         self.removers: dict[int, set[int]] = {}
         self.writer: dict[int, int] = {}
         self.droppers: dict[int, set[int]] = {}
 
-    def add(self, state, hview, rl, ded) -> set[int]:
+    def add(self, state: State, hview: api.View, rl: Rule, ded: Deduction) -> set[int]:
         """Make the link on ``state``; returns the cells it changed."""
         proof = resolve_proof(ded)
         deps = self._deps(state.layout, proof)
@@ -539,7 +484,7 @@ class _Tracker:
             self.droppers.setdefault(r, set()).add(n)
         return set(made.removed) | set(made.place)
 
-    def _deps(self, lay, proof: Proof | None) -> set[int]:
+    def _deps(self, lay: Layout, proof: Proof | None) -> set[int]:
         """Earlier links a proof rests on: those that took candidates of its fact cells,
         wrote digits in its runs, or narrowed a run it states combinations of."""
         deps: set[int] = set()
@@ -557,7 +502,7 @@ class _Tracker:
                     deps.add(self.writer[j])
         return deps
 
-    def close(self, state, broken: tuple[str, int], keep_all: bool = False) -> list[Link]:
+    def close(self, state: State, broken: tuple[str, int], keep_all: bool = False) -> list[Link]:
         """The links the broken cell or run rests on (all of them with ``keep_all``),
         numbered afresh, each naming the earlier ones it rests on, and the closing link."""
         view = self.view
@@ -582,8 +527,10 @@ class _Tracker:
             lk.after = tuple(sorted(number[j] for j in self.links[k].deps))
             out.append(lk)
         if what == "cell":
+            # the links are numbered afresh above: the closing names them by those numbers
             end = _closing(view, where, _by_whom(view, where, (self.cell, self.digit),
-                                                 self.links, view.mask(where), end_deps))
+                                                 self.links, view.mask(where), end_deps,
+                                                 number))
         else:
             end = _closing_run(view, state, where)
         end.after = tuple(sorted(number[j] for j in end_deps))
@@ -591,7 +538,8 @@ class _Tracker:
         return out
 
 
-def _walk(view, rules, cell: int, digit: int, budget: int) -> list[Link] | None:
+def _walk(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int
+          ) -> list[Link] | None:
     """Follow one assumption with every link rule, simplest first (as the engine walks
     the board); the links the contradiction rests on, or None."""
     state, changed = _assume(view, cell, digit)
@@ -614,7 +562,7 @@ def _walk(view, rules, cell: int, digit: int, budget: int) -> list[Link] | None:
     return None
 
 
-def _dirty(dirty, lay, cells) -> None:
+def _dirty(dirty: dict[int, set[int]], lay: Layout, cells: Iterable[int]) -> None:
     near = {r for i in cells for r in lay.cell_runs[i]}
     wide = set(near)
     for r in near:
@@ -624,29 +572,128 @@ def _dirty(dirty, lay, cells) -> None:
         ds |= wide
 
 
-def _next(hview, state, rules, dirty):
+def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set[int]]
+          ) -> tuple[int, Deduction] | None:
     """The first deduction of the simplest link rule that changes something."""
     for k, rl in enumerate(rules):
         if rl.scope == "run":
             ds = dirty[k]
             for rid in sorted(ds):
                 for ded in rl.call(hview, rid) or ():
-                    if effect_of(state, rl, ded) is not None:
+                    if _as_link(state, rl, ded) is not None:
                         return k, ded
                 ds.discard(rid)
         else:
             for ded in rl.call(hview) or ():
-                if effect_of(state, rl, ded) is not None:
+                if _as_link(state, rl, ded) is not None:
                     return k, ded
     return None
 
 
-def find_braid(view, rules, *, max_len: int, work: int):
+#: the assumption, as the earlier "link" a followed link may rest on (:func:`follow`)
+_ASSUMED = -1
+
+
+def follow(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int
+           ) -> tuple[list[Link], str]:
+    """What follows from writing ``digit`` in ``cell`` (the play page's "what if"): the
+    link rules' steps on a private copy of the board, simplest first, as a chain does.
+
+    Returns ``(links, status)``. ``status`` is ``"contradiction"`` (the last link, marked
+    so, says what broke; the links before it are those it rests on), ``"solved"`` (every
+    cell is written), ``"open"`` (no link rule says more) or ``"budget"`` (``budget``
+    links were made, or the context's time or work ran out). For ``"solved"``, ``"open"``
+    and ``"budget"`` the links are those that rest on the assumption, with the earlier
+    links they rest on: steps the board allowed anyway, near it, are left out. Each link's
+    ``after`` numbers the links it rests on (empty: the assumption and the board alone).
+    The view's own state is left as it was.
+    """
+    state, changed = _assume(view, cell, digit)
+    hview = View(state, view.context)
+    lay = state.layout
+    track = _Tracker(view, cell, digit)
+    # what the assumption changed, as a link's changes are: links reading it rest on it
+    track.writer[cell] = _ASSUMED
+    for j in changed - {cell}:
+        track.removers.setdefault(j, set()).add(_ASSUMED)
+    for r in lay.cell_runs[cell]:
+        track.droppers.setdefault(r, set()).add(_ASSUMED)
+    broken = _broken(state, changed | {cell})
+    dirty: dict[int, set[int]] = {k: set() for k, r in enumerate(rules) if r.scope == "run"}
+    _dirty(dirty, lay, changed | {cell})
+    status = "budget"
+    while broken is None:
+        if all(state.placed):
+            status = "solved"
+            break
+        if len(track.links) >= budget or view.context.stopped():
+            break
+        hit = _next(hview, state, rules, dirty)
+        if hit is None:
+            status = "open"
+            break
+        k, ded = hit
+        cells = track.add(state, hview, rules[k], ded)
+        view.context.spend(1)
+        broken = _broken(state, cells)
+        _dirty(dirty, lay, cells)
+    if broken is not None:
+        what, where = broken
+        if what == "cell":
+            roots = set(track.removers.get(where, set()))
+        else:
+            roots = {track.writer[j] for j in lay.run_cells[where] if j in track.writer}
+        order = _rested_on(track, roots - {_ASSUMED})
+        links = _numbered(track, order)
+        number = {k: n for n, k in enumerate(order, 1)}
+        if what == "cell":
+            end = _closing(view, where, _by_whom(view, where, (cell, digit), track.links,
+                                                 view.mask(where), roots - {_ASSUMED},
+                                                 number))
+        else:
+            end = _closing_run(view, state, where)
+        end.after = tuple(sorted(number[k] for k in roots if k in number))
+        return [*links, end], "contradiction"
+    following: set[int] = set()
+    for k, made in enumerate(track.links):
+        if _ASSUMED in made.deps or made.deps & following:
+            following.add(k)
+    return _numbered(track, _rested_on(track, following)), status
+
+
+def _rested_on(track: _Tracker, roots: set[int]) -> list[int]:
+    """``roots`` and every earlier link they rest on, in the order they were made."""
+    keep: set[int] = set()
+    todo = list(roots)
+    while todo:
+        k = todo.pop()
+        if k != _ASSUMED and k not in keep:
+            keep.add(k)
+            todo.extend(track.links[k].deps)
+    return sorted(keep)
+
+
+def _numbered(track: _Tracker, order: list[int]) -> list[Link]:
+    """The links ``order`` picks, numbered from 1, each naming the kept links it rests on."""
+    number = {k: n for n, k in enumerate(order, 1)}
+    out = []
+    for k in order:
+        lk = track.links[k].link
+        lk.after = tuple(sorted(number[j] for j in track.links[k].deps if j in number))
+        out.append(lk)
+    return out
+
+
+def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
+               budgets: Sequence[int], reach: int) -> tuple[int, int, list[Link]] | None:
     """The shortest chain (cell, digit, links) found by following each assumption with
-    every link rule, keeping the links the contradiction rests on; budgets of 6, 12, 24
-    ... links, the first assumption in order on ties; ``work`` caps the links walked."""
-    cap = 3 * max_len
-    budgets = sorted({min(b, cap) for b in (6, 12, 24, cap)})
+    every link rule, keeping the links the contradiction rests on; each assumption is
+    followed for ``budgets`` links in turn (6, 12, 24 in the core ladder), then for
+    ``reach`` x ``max_len`` (links the contradiction does not rest on are dropped, so a
+    walk may be longer than its chain), the first assumption in order on ties; ``work``
+    caps the links walked."""
+    cap = reach * max_len
+    budgets = sorted({min(b, cap) for b in (*budgets, cap)})
     order = _order(view, False)
     best = None
     spent0 = view.context.spent
@@ -658,6 +705,9 @@ def find_braid(view, rules, *, max_len: int, work: int):
             if links is not None and len(links) <= max_len and (
                     best is None or len(links) < len(best[2])):
                 best = (i, d, links)
+                # the first chain of at most two links ends the search (a one-link chain
+                # further on is not looked for): chains that short are whips, which the
+                # whip rungs above find first; only a ladder without them meets this
                 if len(links) <= 2:
                     return best
         if best is not None:
@@ -679,7 +729,7 @@ def _inline(text: str) -> str:
     return text[:1].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text
 
 
-def to_deduction(view, cell: int, digit: int, links: list[Link]) -> Deduction:
+def to_deduction(view: api.View, cell: int, digit: int, links: list[Link]) -> Deduction:
     """A chain as a step: its sentence names its shape and length and gives every link
     (walkthroughs print the rule's name before it)."""
     name = view.cell_name(cell)
@@ -704,12 +754,14 @@ def to_deduction(view, cell: int, digit: int, links: list[Link]) -> Deduction:
                      proof=Proof(assume=(cell, digit), links=tuple(links), kind=kind))
 
 
-def whip_step(view, rules, *, max_len: int, bivalue: bool, name: str):
+def whip_step(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: int,
+              bivalue: bool, name: str) -> Deduction | None:
     """The shortest whip as a step (None: no whip within ``max_len``). A chain whose
     proofs show a link not resting on the one before is a braid, and left to the braid
     rung (which weighs it as one)."""
     for _ in range(2):
-        found = find_whip(view, rules, max_len=max_len, bivalue=bivalue, name=name)
+        found = find_whip(view, rules, max_len=max_len, search_nodes=search_nodes,
+                          bivalue=bivalue, name=name)
         if found is None:
             return None
         links = whip_links(view, rules, found)
@@ -721,30 +773,38 @@ def whip_step(view, rules, *, max_len: int, bivalue: bool, name: str):
     return None
 
 
+# The keyword defaults below are the core ladder's params (tests/test_ladder_limits.py
+# holds them equal): the ladder states every limit, and a rule file written before a limit
+# became a parameter still runs as it did.
 @rule(values=("digit", "length", "kind"))
-def bivalue_chain(view, max_len: int, links=("naked-single",)):
+def bivalue_chain(view: api.View, max_len: int, links: Iterable[str] = ("naked-single",),
+                  search_nodes: int = 4_000) -> Iterator[Deduction]:
     """Assume a digit of a two-candidate cell; a whip of the ``links`` rules (naked singles)
     ends in a cell with no digit left."""
-    ded = whip_step(view, link_rules(view, set(links)), max_len=max_len, bivalue=True,
-                    name="bivalue")
+    ded = whip_step(view, link_rules(view, set(links)), max_len=max_len,
+                    search_nodes=search_nodes, bivalue=True, name="bivalue")
     if ded is not None:
         yield ded
 
 
 @rule(values=("digit", "length", "kind"))
-def forcing_chain(view, max_len: int):
+def forcing_chain(view: api.View, max_len: int, search_nodes: int = 4_000
+                  ) -> Iterator[Deduction]:
     """Assume any candidate; the shortest whip of link rules ends in a contradiction."""
-    ded = whip_step(view, link_rules(view), max_len=max_len, bivalue=False,
-                    name="whips")
+    ded = whip_step(view, link_rules(view), max_len=max_len, search_nodes=search_nodes,
+                    bivalue=False, name="whips")
     if ded is not None:
         yield ded
 
 
 @rule(values=("digit", "length", "kind"))
-def forcing_braid(view, max_len: int, work: int = 6_000):
+def forcing_braid(view: api.View, max_len: int, work: int = 6_000,
+                  budgets: Sequence[int] = (6, 12, 24), reach: int = 3
+                  ) -> Iterator[Deduction]:
     """Where no whip exists: the shortest braid of link rules (a link may rest on several
     earlier links) that ends in a contradiction."""
-    found = find_braid(view, link_rules(view), max_len=max_len, work=work)
+    found = find_braid(view, link_rules(view), max_len=max_len, work=work, budgets=budgets,
+                       reach=reach)
     if found is not None:
         i, d, links = found
         yield to_deduction(view, i, d, links)

@@ -3,11 +3,13 @@ show what that changes on the board."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, POP
 from . import rule
+from .api import View
 from .facts import (
     alts,
     both,
@@ -24,7 +26,8 @@ from .facts import (
 )
 
 
-def hall_witness(digits: int, cells, masks) -> tuple[tuple[int, ...], int] | None:
+def hall_witness(digits: int, cells: Iterable[int], masks: Sequence[int]
+                 ) -> tuple[tuple[int, ...], int] | None:
     """The smallest group of cells that can only hold fewer of ``digits`` than it has
     cells (Hall's condition), as (cells, the digits they can hold); None if every group
     has room."""
@@ -39,7 +42,7 @@ def hall_witness(digits: int, cells, masks) -> tuple[tuple[int, ...], int] | Non
     return None
 
 
-def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int],
+def why_not(view: View, combo: int, placed: int, open_: list[int], masks: list[int],
             leaned: set[int] | None = None) -> str | None:
     """Why the open cells (with candidate ``masks``) cannot hold ``combo``; None if they
     can. The cells whose candidates the reason rests on are added to ``leaned``."""
@@ -71,10 +74,15 @@ def why_not(view, combo: int, placed: int, open_: list[int], masks: list[int],
             f"{alts(u)}")
 
 
+#: what :func:`_analyse` finds: (dropped, reasons, cells leaned on, combinations left,
+#: removals, placements)
+_Analysis = tuple[list[int], list[str], set[int], tuple[int, ...], dict[int, int],
+                  dict[int, int]]
+
 _PLURAL = {"has": "have", "needs": "need", "does": "do", "leaves": "leave"}
 
 
-def _grouped(view, dropped, reasons) -> str:
+def _grouped(view: View, dropped: Sequence[int], reasons: Sequence[str]) -> str:
     """Reasons that say the same of several combinations, said once:
     ``1+3+6+7 and 2+4+5+6 have nothing for r5c7``."""
     tails: dict[str, list[int]] = {}
@@ -89,7 +97,8 @@ def _grouped(view, dropped, reasons) -> str:
     return "; ".join(out)
 
 
-def _analyse(view, rid, open_, placed, live, masks):
+def _analyse(view: View, rid: int, open_: list[int], placed: int, live: tuple[int, ...],
+             masks: list[int]) -> _Analysis:
     """What dropping the combinations the cells (``masks``) cannot hold gives:
     (dropped, reasons, cells leaned on, combinations left, removals, placements)."""
     dropped, reasons = [], []
@@ -131,7 +140,8 @@ BRIEF_MAX = 170
 BRIEF_REASON = 60
 
 
-def combos_brief(view, run: str, left, dropped, name_left: bool = False) -> str:
+def combos_brief(view: View, run: str, left: Sequence[int], dropped: Sequence[int],
+                 name_left: bool = False) -> str:
     """``r3c1→ 23/6 must be 1+2+3+4+6+7``, or what it cannot be when that is shorter
     (unless ``name_left``: what follows speaks of the combinations left)."""
     if len(left) == 1:
@@ -142,7 +152,7 @@ def combos_brief(view, run: str, left, dropped, name_left: bool = False) -> str:
 
 
 @rule(values=("absent", "brief", "combos", "facts", "left", "then", "why"))
-def combination_elimination(view, rid):
+def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     """Drop every live combination of the run that its cells cannot hold: one missing a
     digit written in, one with a digit no empty cell takes, one that leaves an empty cell
     without a digit, one whose digits cannot all be given their own cell.

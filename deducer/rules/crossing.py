@@ -9,9 +9,13 @@ arrangements weighs (see :func:`deducer.engine.rating.search_floor`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import cast
+
 from ..engine.state import Deduction
 from ..solver.propagate import run_filter
 from . import rule
+from .api import View
 from .bounds import sum_limits
 from .facts import (
     alts,
@@ -30,7 +34,7 @@ from .facts import (
 )
 
 
-def _fits(view, other: int, masks: dict[int, int]) -> dict[int, int] | None:
+def _fits(view: View, other: int, masks: dict[int, int]) -> dict[int, int] | None:
     """The digits each cell of run ``other`` can take in some arrangement of it."""
     cells = view.layout.run_cells[other]
     fit = run_filter(view.layout.run_total[other], tuple(masks[j] for j in cells))
@@ -39,7 +43,9 @@ def _fits(view, other: int, masks: dict[int, int]) -> dict[int, int] | None:
     return dict(zip(cells, fit, strict=True))
 
 
-def _analyse(view, rid, open_, live, placed, masks, crossing):
+def _analyse(view: View, rid: int, open_: list[int], live: tuple[int, ...], placed: int,
+             masks: dict[int, int], crossing: dict[int, int | None]
+             ) -> tuple[list[int], list[int], dict[int, int], tuple[int, ...]] | None:
     """(limited masks of the run's open cells, dropped combos, lemma removals per cell,
     crossing runs blamed) for cell candidates ``masks``."""
     limited = []
@@ -68,11 +74,12 @@ def _analyse(view, rid, open_, live, placed, masks, crossing):
         rest = c & ~placed
         if matchable(rest, base) and not matchable(rest, limited):
             dropped.append(c)
-            blamed.update((crossing[i], None) for i in lemma if lemma[i] & rest)
+            # a lemma's cell has a crossing run: the lemma is what that run allows there
+            blamed.update((cast(int, crossing[i]), None) for i in lemma if lemma[i] & rest)
     return limited, dropped, lemma, tuple(blamed)
 
 
-def _lemma_reason(view, other: int, i: int, final: dict[int, int], can: int) -> str:
+def _lemma_reason(view: View, other: int, i: int, final: dict[int, int], can: int) -> str:
     """Why run ``other`` can only put ``can`` in cell ``i``: the one-line sum bound when it
     says as much, else the outcome of trying its combinations, each with what it puts there."""
     js = [j for j in view.open_cells(other) if j != i]
@@ -118,7 +125,7 @@ BRIEF_MAX = 190
 
 
 @rule(values=("brief", "combos", "crossing", "facts", "gone", "limits", "why"), searches=True)
-def crossing_run_interaction(view, rid):
+def crossing_run_interaction(view: View, rid: int) -> Iterator[Deduction]:
     """Drop a live combination of the run that cannot be arranged in its empty cells once
     each cell is limited to the digits its crossing run can really put there."""
     live = view.live(rid)
@@ -129,8 +136,9 @@ def crossing_run_interaction(view, rid):
     crossing = {i: view.crossing(rid, i) for i in open_}
     masks = {}
     for i in open_:
-        if crossing[i] is not None:
-            for j in view.layout.run_cells[crossing[i]]:
+        other = crossing[i]
+        if other is not None:
+            for j in view.layout.run_cells[other]:
                 masks[j] = view.mask(j)
         masks[i] = view.mask(i)
     found = _analyse(view, rid, open_, live, placed, masks, crossing)
@@ -167,8 +175,9 @@ def crossing_run_interaction(view, rid):
                                                   for i, m in lemma.items()):
             del facts[j]
     final = {j: (facts[j] if j in facts else free_mask(view, j, runs)) for j in cells}
-    shown_limited = _analyse(view, rid, open_, live, placed, {**masks, **final}, listed)[0]
-    can = dict(zip(open_, shown_limited, strict=True))
+    said_limits = _analyse(view, rid, open_, live, placed, {**masks, **final}, listed)
+    assert said_limits is not None  # fewer facts only widen the cells: the runs still fit
+    can = dict(zip(open_, said_limits[0], strict=True))
     gone = 0
     for i in open_:
         gone |= view.mask(i) & ~union
@@ -186,18 +195,19 @@ def crossing_run_interaction(view, rid):
         for i in lemma:
             if not lemma[i] & rest:
                 continue
-            text = f"{view.run_name(crossing[i])} can only put {alts(can[i])} in " \
+            other = cast(int, crossing[i])  # a lemma's cell has a crossing run
+            text = f"{view.run_name(other)} can only put {alts(can[i])} in " \
                    f"{view.cell_name(i)}"
             if i not in said:
                 said.add(i)
-                text += f" ({_lemma_reason(view, crossing[i], i, final, can[i])})"
+                text += f" ({_lemma_reason(view, other, i, final, can[i])})"
             lemmas.append(text)
         by = both(lemmas)
         reasons.append(f"{view.combo(c)} cannot be placed, as {by}")
     limits = ", ".join(f"{view.cell_name(i)} ({view.digits(can[i])})" for i in open_)
     # the deciding fact: what the crossing runs can put in the shared cells
-    puts = [f"{view.run_name(crossing[i])} can only put {span(can[i])} in {view.cell_name(i)}"
-            for i in lemma]
+    puts = [f"{view.run_name(cast(int, crossing[i]))} can only put {span(can[i])} in "
+            f"{view.cell_name(i)}" for i in lemma]
     brief = f"{both(puts)}, so {view.run_name(rid)} cannot be {view.combos_text(dropped)}"
     if facts:
         rich = f"with {facts_brief(view, facts)}, {brief}"

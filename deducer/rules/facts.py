@@ -8,11 +8,14 @@ no reminder of a clue), and every fact a proof keeps is named in the step's sent
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..engine.state import Proof
 from ..puzzle.combos import ALL, DIGITS, POP, combos
+from .api import View
 
 
-def clue_combos(view, rid: int) -> tuple[int, ...]:
+def clue_combos(view: View, rid: int) -> tuple[int, ...]:
     """The run's combinations its clue and written digits allow (what a listed run with
     no run fact stands for in a proof)."""
     run = view.run(rid)
@@ -20,7 +23,7 @@ def clue_combos(view, rid: int) -> tuple[int, ...]:
     return tuple(c for c in combos(run.total, run.length) if c & placed == placed)
 
 
-def run_fact(view, rid: int) -> tuple[int, ...] | None:
+def run_fact(view: View, rid: int) -> tuple[int, ...] | None:
     """The run's live combinations when earlier steps narrowed them, else None."""
     live = view.live(rid)
     if set(live) == set(clue_combos(view, rid)):
@@ -28,7 +31,8 @@ def run_fact(view, rid: int) -> tuple[int, ...] | None:
     return live
 
 
-def stated_combos(view, rid: int, shown, facts: dict[int, int]) -> tuple[int, ...]:
+def stated_combos(view: View, rid: int, shown: Iterable[int],
+                  facts: dict[int, int]) -> tuple[int, ...]:
     """Those of the combinations ``shown`` that the run's open cells can still hold given
     only what the step states (``facts``; a cell without one may hold any digit not written
     in the run): a list a sentence can give without naming a dead combination the reader
@@ -39,7 +43,7 @@ def stated_combos(view, rid: int, shown, facts: dict[int, int]) -> tuple[int, ..
     return tuple(c for c in shown if c & placed == placed and matchable(c & ~placed, masks))
 
 
-def free_mask(view, i: int, runs) -> int:
+def free_mask(view: View, i: int, runs: Iterable[int]) -> int:
     """What cell ``i`` may hold in a local problem of ``runs`` without a fact about it:
     any digit not written in one of those runs."""
     m = ALL
@@ -49,7 +53,7 @@ def free_mask(view, i: int, runs) -> int:
     return m
 
 
-def cell_facts(view, cells, runs) -> dict[int, int]:
+def cell_facts(view: View, cells: Iterable[int], runs: Iterable[int]) -> dict[int, int]:
     """Cell facts for those of ``cells`` whose candidates say more than ``runs`` do."""
     out = {}
     for i in cells:
@@ -61,12 +65,15 @@ def cell_facts(view, cells, runs) -> dict[int, int]:
     return out
 
 
-def proof(view, runs, cells: dict[int, int] | None = None,
-          run_facts: dict[int, tuple[int, ...]] | None = None, search=(),
+def proof(view: View, runs: Iterable[int], cells: dict[int, int] | None = None,
+          run_facts: dict[int, tuple[int, ...]] | None = None, search: Iterable[int] = (),
           values: dict | None = None) -> Proof:
     """A local proof over ``runs`` (ordered, first the step's own run); ``search`` are
     the runs whose arrangements a reader must try to check it; ``values`` are sentence
-    values that only a proof built late (see ``Deduction.proof``) can give."""
+    values that only a proof built late (see ``Deduction.proof``) can give.
+
+    Shorthand only (runs without repeats, the dicts copied): the result is the public kit's
+    :class:`Proof`, the one a user rule builds as ``Proof(cells=..., runs=...)``."""
     return Proof(cells=dict(cells or {}), combos=dict(run_facts or {}),
                  runs=tuple(dict.fromkeys(runs)), search=tuple(search),
                  values=dict(values or {}))
@@ -95,7 +102,7 @@ def digits_and(mask: int) -> str:
     return both([str(d) for d in DIGITS[mask]])
 
 
-def holds(view, facts: dict[int, int]) -> str:
+def holds(view: View, facts: dict[int, int]) -> str:
     """One clause per cell fact, cells with the same candidates grouped:
     ``r2c2 and r2c4 can only hold 2 or 3, r2c5 only 1 or 4``."""
     groups: dict[int, list[int]] = {}
@@ -108,7 +115,7 @@ def holds(view, facts: dict[int, int]) -> str:
     return ", ".join(parts)
 
 
-def named(view, i: int, facts: dict[int, int]) -> str:
+def named(view: View, i: int, facts: dict[int, int]) -> str:
     """``r2c2 (1 or 2)`` for a cell with a fact, else ``r2c2``."""
     name = view.cell_name(i)
     return f"{name} ({alts(facts[i])})" if i in facts else name
@@ -148,18 +155,18 @@ def span(mask: int) -> str:
     return ", ".join(parts[:-1]) + " or " + parts[-1]
 
 
-def cells_and(view, cells) -> str:
+def cells_and(view: View, cells: Iterable[int]) -> str:
     """``r2c2``; ``r2c2 and r2c4``; ``r2c2, r2c4 and r2c5``."""
     return both([view.cell_name(i) for i in cells])
 
 
-def facts_brief(view, facts: dict[int, int]) -> str:
+def facts_brief(view: View, facts: dict[int, int]) -> str:
     """``r9c2 (5, 8 or 9) and r9c5 (8 or 9)``: cells with their candidates, briefly, each
     with its own list (a list after two cells would read as both cells')."""
     return both([f"{view.cell_name(i)} ({span(m)})" for i, m in facts.items()])
 
 
-def matchable(digits: int, masks) -> bool:
+def matchable(digits: int, masks: Iterable[int]) -> bool:
     """Can each cell get its own digit of ``digits``, every digit used exactly once?
 
     (A perfect matching of cells to digits; ``len(masks)`` must equal the digit count.)

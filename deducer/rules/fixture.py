@@ -1,8 +1,9 @@
-"""Fixtures for rule authors' unit tests: a position from text, and what a rule does there.
+"""Fixtures for rules' unit tests: a position from text, and what a rule does there.
 
-A position is written as a puzzle (any format deducer reads; the ``|`` format shows it
-best): ``(1,3)`` pencil marks are the cell's candidates, a digit is written in, an empty
-cell may hold 1..9. No internal classes, no bit masks::
+One kit for rule authors and for deducer's own tests. A position is written as a puzzle
+(any format deducer reads; the ``|`` format shows it best): ``(1,3)`` pencil marks are the
+cell's candidates, a digit is written in, an empty cell may hold 1..9. No internal
+classes, no bit masks::
 
     from deducer.rules.fixture import fire, position
 
@@ -16,80 +17,103 @@ cell may hold 1..9. No internal classes, no bit masks::
     assert fire(sum_parity, view, run="r1c2v") == []
 
 Cells are named ``r2c4`` (1-based, as in the sentences); runs by their clue square and an
-arrow: ``r2c1>`` (across) or ``r1c2v`` (down); ``→`` and ``↓`` work too.
+arrow: ``r2c1>`` (across) or ``r1c2v`` (down); ``→`` and ``↓`` work too. A position may
+also set candidates, written digits and live combinations by name (``position(p,
+cands={"r2c2": "13"}, placed={"r2c3": 2}, live={"r2c1>": ["1+9", "2+8"]})``), and a rule
+is a ``@rule`` function, a :class:`Rule` from :func:`load_rule`, or a built-in rule's id.
+
+What a deduction changes, and the board it leaves, are the engine's own
+(:mod:`deducer.engine.kernel`): a malformed deduction is refused as the engine refuses it,
+and a deduction's text is the sentence the walkthrough would print.
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from ..engine.registry import RULE_MARK, Rule, load_file
+from ..engine import kernel
+from ..engine.registry import RULE_MARK, Rule, all_rules, load_file
 from ..engine.sentences import effect_text, worded
-from ..engine.state import Context, Deduction, State, View
+from ..engine.state import Context, Deduction, State, View, resolve_proof
 from ..errors import DeducerError
 from ..puzzle import formats
-from ..puzzle.combos import BIT, DIGITS
+from ..puzzle.combos import BIT, DIGITS, mask_of
+from ..puzzle.model import Puzzle
 
-__all__ = ["Found", "cell_id", "fire", "load_rule", "position", "run_id"]
+__all__ = ["Found", "cell_id", "core_rule", "fire", "first", "load_rule", "position",
+           "puzzle", "run_id"]
 
 _ARROWS = {">": "→", "v": "↓", "→": "→", "↓": "↓"}
 
 
-def position(text: str, *, format: str | None = None) -> View:  # noqa: A002 (like --format)
-    """The read-only view a rule function receives, for the position ``text`` describes.
+def puzzle(text: str, *, format: str | None = None) -> Puzzle:  # noqa: A002 (like --format)
+    """A puzzle from its text (any format deducer reads; indentation ignored)."""
+    return formats.loads(textwrap.dedent(text).strip("\n"), format)
+
+
+def position(source: str | Puzzle, *, format: str | None = None,  # noqa: A002
+             cands: dict[str, str | int] | None = None, placed: dict[str, int] | None = None,
+             live: dict[str, list[str]] | None = None, sync: bool = True) -> View:
+    """The read-only view a rule function receives, for the position ``source`` (a
+    puzzle's text, or a :class:`Puzzle`) describes.
 
     Pencil marks are the candidates of their cell; a digit (an entry or a given) is written
     in, and leaves the other cells of its runs, and every combination of its runs without
     it dies, as in the engine; any other cell may hold 1..9 (its parity, in a parity
     puzzle). A file's text works too: ``position(Path("pos.txt").read_text())``.
+
+    ``cands``: cell name -> the digits it may still hold (``"139"``); ``placed``: cell
+    name -> a digit written in; ``live``: run label -> the combinations still possible
+    (``["1+9", "2+8"]``). Without ``sync`` written digits take nothing from their runs.
     """
-    body = textwrap.dedent(text).strip("\n")
-    p = formats.loads(body, format)
+    p = source if isinstance(source, Puzzle) else puzzle(source, format=format)
     masks = p.initial_masks(with_entries=True)
     for rc, m in p.pencil.items():
         masks[p.index[rc]] = m
+    for name, ds in (cands or {}).items():
+        masks[cell_id(p, name)] = BIT[ds] if isinstance(ds, int) else mask_of(
+            int(ch) for ch in str(ds) if ch.isdigit())
     state = State(p, masks)
-    fixed = {p.index[rc]: d for rc, d in {**p.entries, **p.givens}.items()}
+    fixed = {cell_id(p, name): d for name, d in (placed or {}).items()}
+    for rc, d in {**p.entries, **p.givens}.items():
+        fixed.setdefault(p.index[rc], d)
+    for label, cs in (live or {}).items():
+        state.live[run_id(p, label)] = tuple(mask_of(map(int, c.split("+"))) for c in cs)
     for i, d in fixed.items():
-        masks[i] = BIT[d]
-        state.placed[i] = True
-    sync_written(state, fixed)
+        if sync:
+            kernel.write(state, i, d)
+        else:
+            masks[i], state.placed[i] = BIT[d], True
     return View(state, Context(p))
 
 
-def sync_written(state: State, fixed: dict[int, int]) -> None:
-    """The engine's bookkeeping for digits written in (cell index -> digit): each leaves
-    the other open cells of its runs, and every combination of its runs without it dies."""
-    p = state.puzzle
-    for i, d in fixed.items():
-        for rid in p.cell_runs[i]:
-            for j in p.runs[rid].cells:
-                if j != i and not state.placed[j]:
-                    state.masks[j] &= ~BIT[d]
-            state.live[rid] = tuple(c for c in state.live[rid] if c & BIT[d])
+def _puzzle_of(where: View | Puzzle) -> Puzzle:
+    return where if isinstance(where, Puzzle) else where.puzzle
 
 
-def cell_id(view: View, name: str) -> int:
+def cell_id(where: View | Puzzle, name: str) -> int:
     """The cell index of ``r3c4`` (what a Deduction's ``cells`` hold)."""
     try:
         r, c = name.lower().lstrip("r").split("c")
-        return view.puzzle.index[(int(r) - 1, int(c) - 1)]
+        return _puzzle_of(where).index[(int(r) - 1, int(c) - 1)]
     except (ValueError, KeyError):
         raise DeducerError(f"no white cell {name!r} in this position") from None
 
 
-def run_id(view: View, label: str) -> int:
+def run_id(where: View | Puzzle, label: str) -> int:
     """The run id of ``r2c1>`` (across) or ``r1c2v`` (down), named by its clue square."""
+    runs = _puzzle_of(where).runs
     label = label.strip()
     want = label[:-1] + _ARROWS.get(label[-1:], label[-1:])
-    for r in view.puzzle.runs:
+    for r in runs:
         if r.label == want:
             return r.id
-    raise DeducerError(f"no run {label!r}; the runs are "
-                       f"{', '.join(r.label for r in view.puzzle.runs)}")
+    raise DeducerError(f"no run {label!r}; the runs are {', '.join(r.label for r in runs)}")
 
 
 def load_rule(rule_file: str | Path, rule_id: str) -> Rule:
@@ -100,6 +124,19 @@ def load_rule(rule_file: str | Path, rule_id: str) -> Rule:
     raise DeducerError(f"no rule {rule_id!r} in this file", path=str(rule_file))
 
 
+@lru_cache(maxsize=1)
+def _core() -> dict[str, Rule]:
+    return {r.id: r for r in all_rules()}
+
+
+def core_rule(rule_id: str) -> Rule:
+    """A built-in rule (rules/core.yaml) by id, enabled or not."""
+    got = _core().get(rule_id)
+    if got is None:
+        raise DeducerError(f"no built-in rule {rule_id!r}")
+    return got
+
+
 @dataclass
 class Found:
     """What one deduction really changes in the position, in names."""
@@ -108,51 +145,82 @@ class Found:
     eliminations: dict[str, list[int]] = field(default_factory=dict)  # "r2c3" -> [1, 5]
     dropped: dict[str, list[str]] = field(default_factory=dict)  # "r2c1→" -> ["1+9"]
     values: dict = field(default_factory=dict)  # the template values the rule gave
-    text: str = ""  # the sentence (only when fired through a Rule, which has a template)
+    #: the sentence a walkthrough prints for the step (the rule's ``text``, or its YAML
+    #: template filled in; empty for a bare function that gives none)
+    text: str = ""
+    deduction: Deduction | None = None  # as the rule yielded it (its proof, its size)
     #: the whole case analysis (the rule's ``detail`` template; "" when it has none or it
     #: says no more than ``text``)
     detail: str = ""
 
+    @property
+    def full(self) -> str:
+        """The sentence and its detail: everything a reader can unfold."""
+        return f"{self.text} {self.detail}".strip()
 
-def fire(rule: Callable | Rule, view: View, run: str | None = None, **params) -> list[Found]:
+
+def fire(rule: Callable | Rule | str, view: View, run: str | int | None = None,
+         **params: Any) -> list[Found]:
     """Every deduction ``rule`` yields in ``view`` that changes something, in order (the
-    engine applies the first). ``rule`` is a rule function (``@rule``-marked) or a
-    :class:`Rule` from :func:`load_rule`; ``run`` names the run a ``scope: run`` rule is
-    asked about; ``params`` are its keyword arguments."""
-    rid = None if run is None else run_id(view, run)
+    engine applies the first). ``rule`` is a rule function (``@rule``-marked), a
+    :class:`Rule` from :func:`load_rule` or a built-in rule's id; ``run`` names the run a
+    ``scope: run`` rule is asked about (a label, or a run id); ``params`` are its keyword
+    arguments (over the rule file's)."""
+    return list(_found(rule, view, run, params))
+
+
+def first(rule: Callable | Rule | str, view: View, run: str | int | None = None,
+          **params: Any) -> Found | None:
+    """The deduction the engine would take from ``rule`` here (the first that changes
+    something; None: the rule does not fire). Arguments as for :func:`fire`."""
+    return next(_found(rule, view, run, params), None)
+
+
+def _as_rule(rule: Callable | Rule | str) -> Rule:
+    if isinstance(rule, str):
+        return core_rule(rule)
     if isinstance(rule, Rule):
-        func = rule.func
-        assert func is not None  # resolved by load_rule
-        out = rule.call(view, rid) if not params else (
-            func(view, **params) if rid is None else func(view, rid, **params))
-    else:
-        if not isinstance(getattr(rule, RULE_MARK, None), tuple):
-            raise DeducerError(f"{getattr(rule, '__name__', rule)!r} is not marked with @rule")
-        out = rule(view, **params) if rid is None else rule(view, rid, **params)
-    found = []
+        assert rule.func is not None  # resolved by load_rule
+        return rule
+    if not isinstance(getattr(rule, RULE_MARK, None), tuple):
+        raise DeducerError(f"{getattr(rule, '__name__', rule)!r} is not marked with @rule")
+    # a bare function: a rule of its own, with no template (its deductions are checked
+    # as any rule's are, and named after it)
+    name = getattr(rule, "__qualname__", getattr(rule, "__name__", "rule"))
+    return Rule(id=name, name=name, priority=0, weight=0.0, score=0,
+                implementation=f"{getattr(rule, '__module__', '?')}:{name}", explain="",
+                func=rule)
+
+
+def _found(rule: Callable | Rule | str, view: View, run: str | int | None,
+           params: dict) -> Iterator[Found]:
+    r = _as_rule(rule)
+    rid = run_id(view, run) if isinstance(run, str) else run
+    func = r.func
+    assert func is not None
+    kw = {**r.params, **params}
+    out = func(view, **kw) if rid is None else func(view, rid, **kw)
+    state = view.suppose()  # the position as the rule saw it, to measure on
     for ded in out or ():
-        f = _effect(view, ded, rule if isinstance(rule, Rule) else None)
-        if f is not None:
-            found.append(f)
-    return found
+        eff = kernel.effect(state, r, ded)
+        if eff is not None:
+            yield _named(r, view, ded, eff)
 
 
-def _effect(view: View, ded: Deduction, rule: Rule | None) -> Found | None:
-    if not isinstance(ded, Deduction):
-        raise DeducerError(f"the rule yielded {type(ded).__name__}, not a Deduction")
-    place = {i: d for i, d in ded.placements.items() if not view.is_placed(i)}
-    elim = {i: view.mask(i) & m for i, m in ded.eliminations.items() if view.mask(i) & m}
-    drop = {r: tuple(c for c in cs if c in view.live(r)) for r, cs in ded.drop_combos.items()}
-    drop = {r: cs for r, cs in drop.items() if cs}
-    if not (place or elim or drop):
-        return None
-    text = detail = ""
-    if rule is not None:
-        text, detail = (ded.text, "") if ded.text else worded(
-            rule, ded, view, effect_text(view, place, elim, drop))
+def _named(rule: Rule, view: View, ded: Deduction, eff: kernel.Effect) -> Found:
+    """``ded`` in names, worded as the engine words it: its proof built on the position it
+    was found in, its sentence on the board it leaves (a copy: the position stays)."""
+    resolve_proof(ded)
+    after = view.suppose()
+    kernel.apply(after, eff)
+    text, detail = ded.text or "", ""
+    if not text and rule.explain:
+        shown = View(after, view.context)
+        text, detail = worded(rule, ded, shown, effect_text(shown, dict(eff.place),
+                                                            dict(eff.elim), dict(eff.drop)))
     return Found(
-        placements={view.cell_name(i): d for i, d in place.items()},
-        eliminations={view.cell_name(i): list(DIGITS[m]) for i, m in elim.items()},
+        placements={view.cell_name(i): d for i, d in eff.place},
+        eliminations={view.cell_name(i): list(DIGITS[m]) for i, m in eff.elim},
         dropped={view.puzzle.runs[r].label: sorted(view.combo(c) for c in cs)
-                 for r, cs in drop.items()},
-        values=dict(ded.values), text=text, detail=detail)
+                 for r, cs in eff.drop},
+        values=dict(ded.values), text=text, deduction=ded, detail=detail)

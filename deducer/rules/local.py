@@ -8,11 +8,14 @@ Rules use this to drop facts and runs a reader need not check; the project's pro
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
+
 from ..puzzle.combos import BIT, DIGITS, POP
-from ..solver.propagate import run_filter
+from ..solver.propagate import Layout, run_filter
+from .api import View
 
 
-def _narrow(layout, runs, doms: dict[int, int]) -> bool:
+def _narrow(layout: Layout, runs: Collection[int], doms: dict[int, int]) -> bool:
     """Each listed run's exact filter to a fixpoint; False when one has no filling."""
     todo = list(runs)
     queued = set(todo)
@@ -34,7 +37,8 @@ def _narrow(layout, runs, doms: dict[int, int]) -> bool:
     return True
 
 
-def _fillable(layout, runs, doms: dict[int, int], budget: list[int]) -> bool:
+def _fillable(layout: Layout, runs: Collection[int], doms: dict[int, int],
+              budget: list[int]) -> bool:
     if budget[0] <= 0:
         raise TimeoutError
     budget[0] -= 1
@@ -52,7 +56,7 @@ def _fillable(layout, runs, doms: dict[int, int], budget: list[int]) -> bool:
     return False
 
 
-def domains(view, runs, facts: dict[int, int]) -> dict[int, int]:
+def domains(view: View, runs: Iterable[int], facts: dict[int, int]) -> dict[int, int]:
     """The local problem's starting domains: written digits, facts, else 1-9."""
     doms: dict[int, int] = {}
     for r in runs:
@@ -63,8 +67,8 @@ def domains(view, runs, facts: dict[int, int]) -> dict[int, int]:
     return doms
 
 
-def follows(view, runs, facts: dict[int, int], elims: dict[int, int],
-            places: dict[int, int], work: int = 4000) -> bool:
+def follows(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[int, int],
+            places: dict[int, int], work: int) -> bool:
     """Do ``elims`` and ``places`` hold in every filling of the local problem? (False too
     when the search would take more than ``work`` nodes: keep the larger proof then.)"""
     layout = view.layout
@@ -93,22 +97,24 @@ def follows(view, runs, facts: dict[int, int], elims: dict[int, int],
     return True
 
 
-def trim(view, runs, facts: dict[int, int], elims: dict[int, int], places: dict[int, int],
-         keep_runs=()) -> tuple[tuple[int, ...], dict[int, int]]:
+def trim(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[int, int],
+         places: dict[int, int], keep_runs: Collection[int] = (), *, work: int
+         ) -> tuple[tuple[int, ...], dict[int, int]]:
     """The runs and facts of a proof with every one a reader need not check dropped (each
-    left is needed: without it the step no longer follows). ``keep_runs`` stay."""
+    left is needed: without it the step no longer follows; ``work``: search nodes a
+    question, beyond which a fact or run stays). ``keep_runs`` stay."""
     runs = list(runs)
     facts = dict(facts)
-    if not follows(view, runs, facts, elims, places):
+    if not follows(view, runs, facts, elims, places, work):
         return tuple(runs), facts
     for i in list(facts):
         trial = {j: m for j, m in facts.items() if j != i}
-        if follows(view, runs, trial, elims, places):
+        if follows(view, runs, trial, elims, places, work):
             facts = trial
     for r in list(runs):
         if r in keep_runs:
             continue
         fewer = [x for x in runs if x != r]
-        if fewer and follows(view, fewer, facts, elims, places):
+        if fewer and follows(view, fewer, facts, elims, places, work):
             runs = fewer
     return tuple(runs), facts

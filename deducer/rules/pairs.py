@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from . import rule
+from .api import View
 from .facts import alts, both, cell_facts, minus, proof, span
 
 
-def _either(digits) -> str:
+def _either(digits: Iterable[int]) -> str:
     """``8``; ``8 or 9``; ``4, 6 or 7``, in the order given (pairs stay aligned)."""
     ds = [str(d) for d in digits]
     return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " or " + ds[-1]
@@ -21,13 +24,13 @@ MAX_PAIRS = 2
 MAX_WHY = 90
 
 
-def _with(view, facts: dict[int, int]) -> str:
+def _with(view: View, facts: dict[int, int]) -> str:
     """``r10c12 only 5 or 7``: the partner lists a removal rests on."""
     return both([f"{view.cell_name(i)} only {span(m)}" for i, m in facts.items()])
 
 
 @rule(values=("brief", "need", "need_text", "pair", "why"))
-def pair_complement(view, rid):
+def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
     """A clued run with two empty cells: digit ``a`` stays in one of them only if the
     other can hold ``need - a`` and that is not ``a`` again (distinct digits).
 
@@ -78,6 +81,7 @@ def pair_complement(view, rid):
     if not elim:
         return
     run = view.run(rid)
+    assert run.total is not None  # remaining() is None only for an unclued run
     pair = "its two cells" if run.length == 2 else "its two empty cells"
     facts = cell_facts(view, leaned, (rid,))
     need_text = minus(run.total, placed)

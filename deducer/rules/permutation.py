@@ -10,18 +10,19 @@ leaves the rest to the next steps.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from ..solver.propagate import run_filter
 from . import rule
+from .api import View
 from .combination import hall_witness
 from .facts import alts, both, cell_facts, cells_and, clue_combos, facts_brief, holds, proof
 
-#: the most reasons one step states (a digit whose reasons are more is still taken alone)
-MAX_REASONS = 6
 
-
-def _reasons(view, rid, open_, placed, d, cells):
+def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
+             cells: Iterable[int]) -> tuple[list[str], set[int], list[str]] | None:
     """The clauses that rule ``d`` out of ``cells``, the cells they lean on, and each
     clause said briefly for the one way with ``d`` (``4 in r12c12 makes it 3+4+6+7+8+9, and
     r10c12 has nothing of the rest``)."""
@@ -66,7 +67,7 @@ def alts_of(items: list[str]) -> str:
 BRIEF_MAX = 190
 
 
-def _brief(view, rid, facts, chosen) -> str:
+def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple]) -> str:
     """The deciding fact: ``in r8c14↓ 27/6, with r10c14 (2 or 5) and r13c14 (6 or 8), none
     of the 4 ways with a 2 in r14c14 can be completed in the other cells``; a digit with
     one short reason keeps it. As much as fits: the reasons, else their summary (one clause
@@ -105,9 +106,12 @@ def _brief(view, rid, facts, chosen) -> str:
 
 
 @rule(values=("brief", "facts", "length", "open", "reasons", "what", "why"))
-def permutation_check(view, rid, max_open: int | None = None):
+def permutation_check(view: View, rid: int, max_open: int | None = None,
+                      max_reasons: int = 6) -> Iterator[Deduction]:
     """Remove the digits of the run's empty cells that fit no arrangement of its
-    combinations, each with its reason."""
+    combinations, each with its reason: at most ``max_reasons`` reasons a step (a digit
+    whose reasons are more is still taken alone; the rest are left to the next steps).
+    The default is the core ladder's (tests/test_ladder_limits.py)."""
     open_ = view.open_cells(rid)
     if not open_ or (max_open is not None and len(open_) > max_open):
         return
@@ -145,7 +149,7 @@ def permutation_check(view, rid, max_open: int | None = None):
     chosen: list[tuple] = []
     count = 0
     for n, _d, at, r in found:
-        if chosen and count + n > MAX_REASONS:
+        if chosen and count + n > max_reasons:
             continue
         chosen.append((at, r))
         count += n

@@ -13,18 +13,28 @@ on which cells are already written in, so that choice is made per state by the r
 module only finds the base sets, once per puzzle, from the run/cell graph.
 
 Base sets are the connected groups (runs linked when one crossing run touches both) of up
-to ``max_size`` runs, plus greedy growths that keep adding the neighbour which leaves the
-fewest cells sticking out, up to ``grow_size`` runs. Only regions whose static unknown
-count (every cell open) is at most ``max_cost`` are kept; the work is capped so big
-puzzles stay fast.
+to ``max_size`` runs (``large_max_size`` on a grid of more than ``large_runs`` runs), plus
+greedy growths that keep adding the neighbour which leaves the fewest cells sticking out,
+up to ``grow_size`` runs. Only regions whose static unknown count (every cell open) is at
+most ``max_cost`` are kept, the ``limit`` simplest of them, so big puzzles stay fast.
+These limits change which steps the region-sum rules find: they are the rules'
+``regions:`` parameter in the ladder (rules/core.yaml), and the keyword defaults of
+:func:`_find_regions` equal the core ladder's (tests/test_ladder_limits.py).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
-from ..puzzle.model import ACROSS, DOWN, Puzzle
+from ..puzzle.model import ACROSS, DOWN, Puzzle, Run
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..engine.state import Context
 
 
 @dataclass(frozen=True)
@@ -47,12 +57,12 @@ class Region:
     cost: int  # unknown cells when nothing is written in, best choice of touches
 
 
-def _cost(touches) -> int:
+def _cost(touches: Iterable[Touch]) -> int:
     return sum(len(t.inside) if t.total is None else min(len(t.inside), len(t.outside))
                for t in touches)
 
 
-def _touch_cost(runs, t: int, k: int) -> int:
+def _touch_cost(runs: Sequence[Run], t: int, k: int) -> int:
     """Unknown cells a crossing run ``t`` with ``k`` cells inside the region costs."""
     if t < 0:
         return k
@@ -80,22 +90,27 @@ def _region(puzzle: Puzzle, base: frozenset[int], cell_other: list[int]) -> Regi
 
 
 #: the last few geometries' regions: the generator explains one layout again and again
-#: with different clues, and which regions exist does not depend on the clues' values
+#: with different clues, and which regions exist does not depend on the clues' values.
+#: Memory and time only: a geometry forgotten has its regions found again, the same ones
+#: (tests/test_generate.py compares the kept with the fresh)
 _KEPT = 4
 _kept: OrderedDict[tuple, tuple[tuple, tuple[Region, ...], dict[int, list[int]]]] = \
     OrderedDict()
 
 
-def regions_of(context) -> tuple[Region, ...]:
-    """The puzzle's regions, found once per walk (kept in the walk's context)."""
+def regions_of(context: Context, **limits: int) -> tuple[Region, ...]:
+    """The puzzle's regions within ``limits`` (:func:`_find_regions`' keywords), found once
+    per walk (kept in the walk's context)."""
     kept = context.cache("regions")
-    found = kept.get("found")
+    key = ("found", tuple(sorted(limits.items())))
+    found = kept.get(key)
     if found is None:
-        found = kept["found"] = find_regions(context.puzzle)
+        found = kept[key] = find_regions(context.puzzle, **limits)
     return found
 
 
-def find_regions(puzzle: Puzzle, graph=None, **limits) -> tuple[Region, ...]:
+def find_regions(puzzle: Puzzle, graph: nx.Graph | None = None, **limits: int
+                 ) -> tuple[Region, ...]:
     """Regions worth checking, simplest first (fewest base runs, then fewest unknowns).
 
     Which regions there are, and their order, depend only on the geometry and on which
@@ -131,16 +146,18 @@ def find_regions(puzzle: Puzzle, graph=None, **limits) -> tuple[Region, ...]:
     return regions
 
 
-def _retotal(reg: Region, runs) -> Region:
+def _retotal(reg: Region, runs: Sequence[Run]) -> Region:
     """The same region with the clue values of ``runs``."""
     touches = tuple(t if t.run < 0 else Touch(t.run, runs[t.run].total, t.inside, t.outside)
                     for t in reg.touches)
-    return Region(reg.base, reg.direction, sum(runs[r].total for r in reg.base), reg.cells,
-                  touches, reg.cost)
+    return Region(reg.base, reg.direction,
+                  sum(cast(int, runs[r].total) for r in reg.base),  # base runs are clued
+                  reg.cells, touches, reg.cost)
 
 
-def _find_regions(puzzle: Puzzle, graph=None, *, max_size: int | None = None,
-                  grow_size: int = 8, max_cost: int = 6,
+def _find_regions(puzzle: Puzzle, graph: nx.Graph | None = None, *, max_size: int = 3,
+                  large_runs: int = 200, large_max_size: int = 2, grow_size: int = 8,
+                  max_cost: int = 6,
                   limit: int = 6000) -> tuple[Region, ...]:
     if graph is None:
         from ..solver.graph import build
@@ -148,8 +165,8 @@ def _find_regions(puzzle: Puzzle, graph=None, *, max_size: int | None = None,
         graph = build(puzzle)
     runs = puzzle.runs
     nruns = len(runs)
-    if max_size is None:
-        max_size = 3 if nruns <= 200 else 2
+    if nruns > large_runs:
+        max_size = large_max_size
     found: dict[frozenset[int], Region] = {}
     for direction in (DOWN, ACROSS):
         other_dir = ACROSS if direction == DOWN else DOWN
@@ -179,7 +196,7 @@ def _find_regions(puzzle: Puzzle, graph=None, *, max_size: int | None = None,
                         s.add(cell_base[j])
             nbrs[b] = s
 
-        def keep(base: frozenset[int], cell_other=cell_other) -> Region:
+        def keep(base: frozenset[int], cell_other: list[int] = cell_other) -> Region:
             reg = found.get(base)
             if reg is None:
                 reg = _region(puzzle, base, cell_other)

@@ -9,15 +9,18 @@ open, its value is known; when two are, they obey a sum (or difference).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import product
+from typing import cast
 
 from ..engine.state import Deduction, Proof
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
 from . import rule
+from .api import View
 from .facts import both
 from .local import trim
-from .regionfind import regions_of
+from .regionfind import Region, Touch, regions_of
 
 _WORD = {True: "down", False: "across"}
 
@@ -29,7 +32,7 @@ class _Tracker:
     count ``n`` not found quiet (checked, nothing to deduce) since their cells last
     changed. No call walks every region or, when the state keeps a log, every cell."""
 
-    def __init__(self, regions, ncells: int):
+    def __init__(self, regions: tuple[Region, ...], ncells: int) -> None:
         self.regions = regions
         self.by_cell: list[list[int]] = [[] for _ in range(ncells)]
         for k, reg in enumerate(regions):
@@ -44,7 +47,7 @@ class _Tracker:
         self.ready: dict[int, set[int]] = {}
 
     @staticmethod
-    def _cost(region, placed) -> int:
+    def _cost(region: Region, placed: Callable[[int], bool]) -> int:
         total = 0
         for t in region.touches:
             n_in = sum(1 for i in t.inside if not placed(i))
@@ -55,7 +58,7 @@ class _Tracker:
                 total += n_in if n_in < n_out else n_out
         return total
 
-    def _touched(self, view) -> tuple[set[int], set[int]]:
+    def _touched(self, view: View) -> tuple[set[int], set[int]]:
         """Regions with a cell changed since the last call, and those of them with a cell
         written in since (only a written digit changes a region's count)."""
         touched: set[int] = set()
@@ -79,7 +82,7 @@ class _Tracker:
         self.seen = now
         return touched, touched
 
-    def update(self, view) -> None:
+    def update(self, view: View) -> None:
         ready, cost = self.ready, self.cost
         if not self.started:
             self.started = True
@@ -103,17 +106,19 @@ class _Tracker:
         self.ready.get(want, set()).discard(k)
 
 
-def _tracker(view) -> _Tracker:
+def _tracker(view: View, limits: dict[str, int]) -> _Tracker:
     ctx = view.context
     kept = ctx.cache("regions")
-    tr = kept.get("tracker")
+    key = ("tracker", tuple(sorted(limits.items())))
+    tr = kept.get(key)
     if tr is None:
-        tr = kept["tracker"] = _Tracker(regions_of(ctx), len(view.puzzle.whites))
+        tr = kept[key] = _Tracker(regions_of(ctx, **limits), len(view.puzzle.whites))
     tr.update(view)
     return tr
 
 
-def _choices(view, region, want: int):
+def _choices(view: View, region: Region, want: int
+             ) -> Iterator[tuple[list[Touch], list[Touch]]]:
     """Ways to choose the other-direction runs that leave exactly ``want`` open cells.
 
     Yields (chosen touches, excluded touches). Each clued touch is chosen when that leaves
@@ -155,11 +160,12 @@ def _choices(view, region, want: int):
         yield chosen, excluded
 
 
-def _identity(view, region, chosen, excluded):
+def _identity(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
+              ) -> tuple[list[int], list[int], int]:
     """sum(open base-only cells) - sum(open other-only cells) = k, as
     (open base-only cells, open other-only cells, k)."""
     plus_open, minus_open = [], []
-    k = region.total - sum(t.total for t in chosen)
+    k = region.total - sum(cast(int, t.total) for t in chosen)  # chosen touches are clued
     for t in excluded:
         for i in t.inside:
             if view.is_placed(i):
@@ -175,12 +181,13 @@ def _identity(view, region, chosen, excluded):
     return plus_open, minus_open, k
 
 
-def _facts(view, region, chosen, excluded) -> tuple[dict, tuple[list[int], list[int]]]:
+def _facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
+           ) -> tuple[dict, tuple[list[int], list[int]]]:
     """Sentence values, and the two known sides of the identity: (base total and the
     digits written in cells only the other runs cover, chosen total and the digits written
     in cells only the base runs cover), so that open base-only cells minus open other-only
     cells make sum(first) - sum(second)."""
-    chosen_total = sum(t.total for t in chosen)
+    chosen_total = sum(cast(int, t.total) for t in chosen)  # chosen touches are clued
     only_base = [i for t in excluded for i in t.inside]
     only_other = [i for t in chosen for i in t.outside]
     base_vals = [view.value(i) for i in only_base if view.is_placed(i)]
@@ -209,7 +216,7 @@ def _facts(view, region, chosen, excluded) -> tuple[dict, tuple[list[int], list[
     return facts, ([region.total] + other_vals, [chosen_total] + base_vals)
 
 
-def _corners(view, region, chosen) -> str:
+def _corners(view: View, region: Region, chosen: list[Touch]) -> str:
     """``r2c6 to r7c12``: the corners of the box around every cell the identity adds up."""
     cells = set(region.cells) | {i for t in chosen for i in t.outside}
     rows = [view.puzzle.whites[i][0] for i in cells]
@@ -217,7 +224,7 @@ def _corners(view, region, chosen) -> str:
     return f"r{min(rows) + 1}c{min(cols) + 1} to r{max(rows) + 1}c{max(cols) + 1}"
 
 
-def _old_named(view, cells) -> str:
+def _old_named(view: View, cells: Iterable[int]) -> str:
     return ", ".join(view.cell_name(i) + (f" (= {view.value(i)})" if view.is_placed(i) else "")
                      for i in sorted(cells))
 
@@ -227,7 +234,8 @@ def _terms(xs: list[int]) -> str:
     return str(xs[0]) if len(xs) == 1 else f"({' + '.join(map(str, xs))})"
 
 
-def equation(view, plus, minus, sides) -> tuple[str, list[int], list[int], int]:
+def equation(view: View, plus: Sequence[int], minus: Sequence[int],
+             sides: tuple[list[int], list[int]]) -> tuple[str, list[int], list[int], int]:
     """sum(plus) - sum(minus) = sum(sides[0]) - sum(sides[1]), said with no negative
     number and one minus sign: ``r5c8 + r7c8 = 115 - (87 + 5 + 9) = 14``, or for a
     difference ``r8c3 + r9c3 = r7c2 + 1, as 15 - 14 = 1``. Returns the text and the cells
@@ -245,37 +253,43 @@ def equation(view, plus, minus, sides) -> tuple[str, list[int], list[int], int]:
             k)
 
 
-def _group(view, word: str, runs, total: int) -> str:
+def _group(view: View, word: str, runs: Sequence[int], total: int) -> str:
     names = ", ".join(view.run_name(r) for r in runs)
     if len(runs) == 1:
         return f"the {word} run {names} adds up to {total}"
     return f"the {word} runs {names} add up to {total}"
 
 
-def _runs(region, chosen) -> tuple[int, ...]:
+def _runs(region: Region, chosen: list[Touch]) -> tuple[int, ...]:
     return tuple(region.base) + tuple(t.run for t in chosen)
 
 
 @rule(values=("apart", "base", "base_desc", "base_total", "chosen", "chosen_desc",
               "chosen_total", "cover", "digit", "equation", "fits", "full", "target", "ways"))
-def region_sum(view, unknowns: int = 1, max_ways: int = 8):
+def region_sum(view: View, unknowns: int = 1, max_ways: int = 8, proof_work: int = 4000,
+               regions: dict[str, int] | None = None) -> Iterator[Deduction]:
     """Every stored region whose identity leaves ``unknowns`` open cells. With three or
     more, the open cells are a virtual run: their sum (or difference) is known, and the
     ways to make it from their candidates (at most ``max_ways``, so a reader can check
-    them) say which digits go."""
-    tracker = _tracker(view)
-    regions = tracker.regions
+    them) say which digits go.
+
+    ``regions``: the region finder's limits (:func:`.regionfind._find_regions`; rules with
+    the same limits share one finding); ``proof_work``: search nodes for each question
+    that trims the step's proof to what a reader needs (:func:`.local.follows`). The
+    defaults are the core ladder's (tests/test_ladder_limits.py)."""
+    tracker = _tracker(view, regions or {})
     for n in tracker.candidates(unknowns):
-        region = regions[n]
+        region = tracker.regions[n]
         found = False
         for chosen, excluded in _choices(view, region, unknowns):
             plus, minus, k = _identity(view, region, chosen, excluded)
             if unknowns == 1:
-                ded = _one(view, region, chosen, excluded, plus, minus, k)
+                ded = _one(view, region, chosen, excluded, plus, minus, k, proof_work)
             elif unknowns == 2:
-                ded = _two(view, region, chosen, excluded, plus, minus, k)
+                ded = _two(view, region, chosen, excluded, plus, minus, k, proof_work)
             else:
-                ded = _many(view, region, chosen, excluded, plus, minus, k, max_ways)
+                ded = _many(view, region, chosen, excluded, plus, minus, k, max_ways,
+                            proof_work)
             if ded is not None:
                 found = True
                 yield ded
@@ -283,7 +297,8 @@ def region_sum(view, unknowns: int = 1, max_ways: int = 8):
             tracker.quiet(n, unknowns)  # nothing here until one of its cells changes
 
 
-def _one(view, region, chosen, excluded, plus, minus, k):
+def _one(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
+         plus: list[int], minus: list[int], k: int, proof_work: int) -> Deduction | None:
     (x,), v = (plus, k) if plus else (minus, -k)
     if not 1 <= v <= 9 or not view.mask(x) & BIT[v]:
         return None  # a contradiction; the other rules report it
@@ -293,27 +308,30 @@ def _one(view, region, chosen, excluded, plus, minus, k):
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
     return Deduction(placements={x: v}, cells=cells, runs=runs, values=values,
-                     size=_extra(runs), proof=_trimmed(view, runs, {}, {}, {x: v}))
+                     size=_extra(runs), proof=_trimmed(view, runs, {}, {}, {x: v}, proof_work))
 
 
-def _trimmed(view, runs, facts, elims, places):
+def _trimmed(view: View, runs: tuple[int, ...], facts: dict[int, int], elims: dict[int, int],
+             places: dict[int, int], work: int) -> Callable[[], Proof]:
     """The step's proof, built late (:class:`Deduction`): the runs and facts a reader needs,
-    found by solving the local problem again without each (:func:`local.trim`), a search
-    that only a walkthrough someone reads needs; the rating does not read it."""
+    found by solving the local problem again without each (:func:`local.trim`, ``work``
+    nodes a question), a search that only a walkthrough someone reads needs; the rating
+    does not read it."""
     def build() -> Proof:
-        kept, needed = trim(view, runs, facts, elims, places)
+        kept, needed = trim(view, runs, facts, elims, places, work=work)
         return Proof(cells=needed, runs=kept)
 
     return build
 
 
-def _shared_run(view, x, y) -> int | None:
+def _shared_run(view: View, x: int, y: int) -> int | None:
     """The run both cells are in, if any."""
     both = set(view.runs_of(x)) & set(view.runs_of(y))
     return min(both) if both else None
 
 
-def _two(view, region, chosen, excluded, plus, minus, k):
+def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
+         plus: list[int], minus: list[int], k: int, proof_work: int) -> Deduction | None:
     if len(plus) == 2:
         (x, y), rel, total = plus, "+", k
     elif len(minus) == 2:
@@ -322,14 +340,16 @@ def _two(view, region, chosen, excluded, plus, minus, k):
         (x,), (y,) = plus, minus
         rel, total = "-", k
     if rel == "+":
-        def partner(a):
+        def partner(a: int) -> int:
             return total - a
-        back = partner
+
+        def back(b: int) -> int:  # x + y = total either way round
+            return total - b
     else:  # x - y = total
-        def partner(a):
+        def partner(a: int) -> int:
             return a - total
 
-        def back(b):
+        def back(b: int) -> int:
             return b + total
     shared = _shared_run(view, x, y)
     distinct = shared is not None
@@ -380,10 +400,11 @@ def _two(view, region, chosen, excluded, plus, minus, k):
     extra = (shared,) if used_distinct and shared is not None and shared not in runs else ()
     return Deduction(eliminations=elim, cells=cells, runs=runs + extra, values=values,
                      size=_extra(runs + extra),
-                     proof=_trimmed(view, runs + extra, {x: mx, y: my}, elim, {}))
+                     proof=_trimmed(view, runs + extra, {x: mx, y: my}, elim, {}, proof_work))
 
 
-def _ways(doms, sign, apart, k, cap: int):
+def _ways(doms: list[int], sign: list[int], apart: list[tuple[int, int, int]], k: int,
+          cap: int) -> list[tuple[int, ...]] | None:
     """Every way (digit tuples) to give cells with domains ``doms`` the signed sum ``k``,
     cells paired in ``apart`` differing; None when there are more than ``cap``."""
     ways: list[tuple[int, ...]] = []
@@ -406,18 +427,20 @@ def _ways(doms, sign, apart, k, cap: int):
     return ways if walk(0, 0) else None
 
 
-def _cands(view, cells) -> str:
+def _cands(view: View, cells: Iterable[int]) -> str:
     """'r3c4 (1,2,4), r4c4 (6,8)': the candidates the step rests on."""
     return ", ".join(f"{view.cell_name(i)} ({view.digits(view.mask(i))})" for i in cells)
 
 
-def _extra(runs) -> int:
+def _extra(runs: tuple[int, ...]) -> int:
     """The step's size: runs added up beyond two (the more a person adds up, the harder
     the step; the rule file's ``growth:`` says by how much, and up to how many runs)."""
     return max(0, len(runs) - 2)
 
 
-def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
+def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
+          plus: list[int], minus: list[int], k: int, max_ways: int, proof_work: int
+          ) -> Deduction | None:
     """Three or more open cells: sum(plus) - sum(minus) = k as a virtual run."""
     as_found = (plus, minus)  # as the identity has them (the sentence turns them round)
     if not plus:  # all on the other side: their sum is -k
@@ -461,7 +484,7 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     # both sides ``4 + 5 with 8`` (first side's digits, then the other's)
     at = {i: n for n, i in enumerate(cells)}
 
-    def way(w) -> str:  # ``1 + 3 + 8``; with cells on both sides ``8 + 5 = 1 + 12``
+    def way(w: Sequence[int]) -> str:  # ``1 + 3 + 8``; with cells on both sides ``8 + 5 = 1 + 12``
         out = " + ".join(str(w[at[i]]) for i in first)
         if not second:
             return out
@@ -486,4 +509,4 @@ def _many(view, region, chosen, excluded, plus, minus, k, max_ways):
     return Deduction(eliminations=elim, cells=area, runs=runs + extra, values=values,
                      size=_extra(runs + extra),
                      proof=_trimmed(view, runs + extra, dict(zip(cells, masks, strict=True)),
-                                    elim, {}))
+                                    elim, {}, proof_work))

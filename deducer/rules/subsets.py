@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 
 from ..engine.state import Deduction
 from ..puzzle.combos import DIGITS, POP
 from . import rule
+from .api import View
 from .facts import (
     alts,
     both,
@@ -24,7 +26,7 @@ _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
 @rule(values=("digits", "group", "kind", "size"))
-def naked_subset(view, rid, size: int = 2):
+def naked_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
     """``size`` empty cells of the run whose candidates together are exactly ``size``
     digits: those digits go in those cells, so they leave the run's other empty cells."""
     open_ = view.open_cells(rid)
@@ -55,7 +57,7 @@ def naked_subset(view, rid, size: int = 2):
 
 
 @rule(values=("brief", "combos", "digits", "kind", "others", "size"))
-def hidden_subset(view, rid, size: int = 2):
+def hidden_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
     """``size`` digits that every live combination of the run needs, with only ``size``
     empty cells able to hold any of them: those cells hold exactly these digits."""
     live = view.live(rid)

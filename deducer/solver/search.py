@@ -41,7 +41,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
-from ..puzzle.model import Puzzle, cell_name, check_solution
+from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
 from . import oracle as _oracle
 from .graph import open_islands
 from .propagate import Contradiction, Layout, propagate
@@ -100,6 +100,25 @@ class SolveResult:
     @property
     def solution_count(self) -> int:
         return len(self.solutions)
+
+    def to_json(self, puzzle: Puzzle, *, grids: bool = True) -> dict:
+        """docs/json-contract.md ``solve --json``, the solutions drawn on ``puzzle``'s grid;
+        ``grids`` False leaves ``solutions`` empty (``solution_count`` still counts them),
+        for a writer that streams the grids one at a time."""
+        obj: dict = {
+            "rows": puzzle.rows,
+            "cols": puzzle.cols,
+            # the contract knows no "undecided": it is "none" with complete false, timed_out
+            "status": "none" if self.status == UNDECIDED else str(self.status),
+            "complete": self.complete,
+            "solution_count": len(self.solutions),
+            "solutions": [solution_grid(puzzle, s) for s in self.solutions] if grids else [],
+        }
+        if self.reason:
+            obj["reason"] = self.reason
+        if self.timed_out:
+            obj["timed_out"] = True
+        return obj
 
 
 class _Stats:

@@ -133,6 +133,8 @@ CASES = [
     ("Rule file: malformed YAML", {"r.yaml": b"rules:\n  - id: x\n    name: [unclosed\n"},
      "rules"),
     ("Rule file: unknown key", {"r.yaml": rule(extra="    colour: red\n").encode()}, "rules"),
+    ("Rule file: a param the function does not take",
+     {"r.yaml": rule(extra="    params: {serach_nodes: 10}\n").encode()}, "rules"),
     ("Rule file: duplicate id", {"r.yaml": (rule() + rule().split("rules:\n", 1)[1]).encode()},
      "rules"),
     ("Rule file: missing key", {"r.yaml": rule().replace("    weight: 1.0\n", "").encode()},
@@ -349,16 +351,21 @@ stopped `hint` says so and exits 4, a stopped `rate` keeps the rows written). `-
 capped at 4 workers a core (with a message), and a batch never starts more workers than it
 has puzzles; `generate --count` is at most 1000000.
 
-Every output of a command is checked before any is written, and no output may be one of
-the command's inputs (`rate X --out X` is refused, `--force` or not). `generate` checks all
-its file names before it makes a puzzle, and `--resume` (with the same `--seed`) goes on
-with an interrupted run. A folder (or glob) given to `rate` or `rules test` is read for its
-puzzles only: a file is read when its text is a puzzle notation deducer knows; notes,
-pages, images, scripts, data files and rows files are skipped and counted in one line on
-stderr (a file named on the command line is always read), and the run's own `--out` is
-never read. FIFOs, sockets and devices found in a folder are never opened: each becomes an
-"unreadable" row. File names and puzzle names are shown with control characters escaped
-(names) or replaced by U+FFFD (puzzle names), so ESC and BEL never reach a terminal or a page.
+Every output of a command is checked before any is written, by one rule: no output may be
+one of the command's inputs (`rate X --out X` is refused, `--force` or not), nothing but a
+puzzle replaces a file holding a puzzle (a walkthrough, a picture, rows or `generate
+--jsonl` records are refused there, `--force` or not), and a symbolic link is never written
+through (`--force` replaces the link; `--resume` with a link is refused). Any file name the
+file system takes is taken. `generate` checks all its file names before it makes a puzzle,
+and `--resume` goes on with an interrupted run: the same run only (its options are kept in
+the `--out` folder and in each `--jsonl` record; other ones are refused). A folder (or glob)
+given to `rate` or `rules test` is read for its puzzles only: a file is read when its text
+is a puzzle notation deducer knows; notes, pages, images, scripts, data files and rows files
+are skipped and counted in one line on stderr (a file named on the command line is always
+read), and the run's own `--out` is never read. FIFOs, sockets and devices found in a folder
+are never opened: each becomes an "unreadable" row. File names and puzzle names are shown
+with control characters escaped (names) or replaced by U+FFFD (puzzle names), so ESC and BEL
+never reach a terminal or a page.
 """
 
 TAIL = """

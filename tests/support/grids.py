@@ -146,7 +146,7 @@ def no_trial(rows: int, cols: int, seed: int = 1, *, below: float = 150) -> Puzz
     region sums and permutation checks but no chain; 1,600 cells then take minutes)."""
     from dataclasses import replace
 
-    from deducer.engine import registry
+    from deducer.engine import kernel, registry
     from deducer.engine.state import Deduction
     from deducer.engine.walk import SOLVED, Engine
     from deducer.generator.draft import fill
@@ -173,7 +173,7 @@ def no_trial(rows: int, cols: int, seed: int = 1, *, below: float = 150) -> Puzz
         for i in rng.sample(open_cells, 1 + len(open_cells) // 200):
             givens[bare.whites[i]] = solution[i]
             ded = Deduction(placements={i: solution[i]}, text="given")
-            eng._apply(given, ded, eng._effect(given, ded), 0)
+            eng._apply(given, ded, kernel.effect(eng.state, given, ded), 0)
     return replace(bare, givens=givens).validate()
 
 

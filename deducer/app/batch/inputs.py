@@ -28,9 +28,10 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ...errors import DeducerError, PuzzleError, printable
+from ...errors import DeducerError, printable
+from ...puzzle.fileio import plain_suffix
+from ...puzzle.formats.lines import LINE_SUFFIXES, is_row, line_puzzle_text
 
-LINE_SUFFIXES = (".jsonl", ".ndjson")
 _GLOB = re.compile(r"[*?[]")
 
 
@@ -52,6 +53,15 @@ class Found:
 
     tasks: list[Task] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    #: where in ``tasks`` a folder or glob that held no puzzle has its row
+    empty: list[int] = field(default_factory=list)
+
+    def nothing(self) -> str | None:
+        """The reason, when the arguments hold no puzzle at all (every one a folder or glob
+        of other files): nothing to rate is bad input, not an empty table."""
+        if self.empty and len(self.empty) == len(self.tasks):
+            return "; ".join(str(self.tasks[k].error) for k in self.empty)
+        return None
 
     def note(self, limit: int = 5) -> str | None:
         """One line naming the skipped files (None when nothing was skipped)."""
@@ -80,14 +90,9 @@ def walk(folder: str) -> list[str]:
 
 def _read(path: str) -> str:
     """A file's text, reading at most the size limit (a huge file is refused, not loaded)."""
-    from ...puzzle.fileio import read_limited
-    from ...puzzle.formats import decode
+    from ...puzzle.formats import read_text
 
-    data = read_limited(path, error=PuzzleError, what="puzzle files")
-    try:
-        return decode(data, path)
-    except PuzzleError as e:
-        raise e.located(path) from None
+    return read_text(path)
 
 
 def _lines(where: str, text: str) -> list[Task]:
@@ -109,7 +114,7 @@ def file_tasks(path: str, fmt: str | None, name: str | None,
         return [Task(f"{path}:{name}", path=path, name=name)]
     try:
         text = _read(path) if text is None else text
-        if fmt is None and path.lower().endswith(LINE_SUFFIXES):
+        if fmt is None and plain_suffix(path) in LINE_SUFFIXES:
             return _lines(path, text) or [Task(path, error=f"{path}: no puzzle lines")]
         f = formats.get(fmt) if fmt else formats.detect(text, path)
         names = f.names(text) if f.names is not None else []
@@ -141,7 +146,7 @@ def _special(path: str) -> str | None:
 def _puzzle_suffix(path: str) -> bool:
     from ...puzzle import formats
 
-    suffix = os.path.splitext(path)[1].lower()
+    suffix = plain_suffix(path)
     return bool(suffix) and (suffix in LINE_SUFFIXES or any(
         suffix in formats.get(n).extensions for n in formats.names()))
 
@@ -155,8 +160,7 @@ def _is_rows_file(text: str) -> bool:
                 obj = json.loads(s)
             except (ValueError, RecursionError):
                 return False
-            return isinstance(obj, dict) and "source" in obj and "puzzle" not in obj \
-                and obj.get("format") != "deducer"
+            return is_row(obj)
     return False
 
 
@@ -176,7 +180,7 @@ def found_tasks(path: str, fmt: str | None, name: str | None) -> list[Task] | No
     except DeducerError:
         # binary, not UTF-8 or too big: a puzzle file's name still gets its row saying why
         return file_tasks(path, fmt, name) if _puzzle_suffix(path) else None
-    if path.lower().endswith(LINE_SUFFIXES):
+    if plain_suffix(path) in LINE_SUFFIXES:
         if _is_rows_file(text) or not text.strip():
             return None
         return file_tasks(path, fmt, name, text)
@@ -253,12 +257,15 @@ def find(args: Iterable[str], fmt: str | None = None, name: str | None = None, s
         if os.path.isdir(arg):
             files = walk(arg)
             if not files:
-                tasks.append(Task(arg, error=f"{arg}: folder holds no files"))
+                found.empty.append(len(tasks))
+                tasks.append(Task(arg, error=f"{arg}: no puzzle in {arg} (the folder holds "
+                                             "no files)"))
         elif not os.path.exists(arg) and _GLOB.search(arg):
             files = []
             for m in sorted(glob.glob(arg, recursive=True), key=_natural):
                 files += walk(m) if os.path.isdir(m) else [m]
             if not files:
+                found.empty.append(len(tasks))
                 tasks.append(Task(arg, error=f"{arg}: no file matches"))
         else:
             if own and os.path.exists(arg) and _key(arg) in own:
@@ -268,6 +275,7 @@ def find(args: Iterable[str], fmt: str | None = None, name: str | None = None, s
                                    "that input: name another output file", path=out)
             tasks += file_tasks(arg, fmt, name)
             continue
+        before, skipped = len(tasks), len(found.skipped)
         for f in files:
             if own and _key(f) in own:
                 # the run's own output, in the folder it rates: rows from an earlier run
@@ -283,25 +291,24 @@ def find(args: Iterable[str], fmt: str | None = None, name: str | None = None, s
                 found.skipped.append(f)
             else:
                 tasks += got
+        if files and len(tasks) == before:
+            # a folder of notes, or the wrong folder: a row says so (an empty table and
+            # exit code 0 read as "all rated")
+            found.empty.append(len(tasks))
+            tasks.append(Task(arg, error=_no_puzzle(arg, found.skipped[skipped:])))
     return found
 
 
-def line_puzzle_text(text: str) -> str:
-    """The puzzle text of one JSON line or URL line (raises :class:`PuzzleError`)."""
-    if not text.startswith("{"):
-        return text  # a puzz.link URL, or any one-line notation: detected by the reader
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise PuzzleError(f"not a JSON line: {e}") from None
-    if isinstance(obj, dict) and obj.get("format") == "deducer":
-        return text
-    puzzle = obj.get("puzzle") if isinstance(obj, dict) else None
-    if isinstance(puzzle, dict):
-        return json.dumps(puzzle)
-    if isinstance(puzzle, str):
-        return puzzle
-    raise PuzzleError("a JSON line must be a deducer JSON puzzle or hold one under 'puzzle'")
+def _no_puzzle(arg: str, skipped: list[str], limit: int = 3) -> str:
+    """``DIR: no puzzle in DIR (2 files, none in a format deducer reads: a.md, b.txt)``."""
+    where = "in" if os.path.isdir(arg) else "matching"
+    if not skipped:
+        return f"{arg}: no puzzle {where} {arg}"
+    n = len(skipped)
+    shown = ", ".join(printable(s) for s in skipped[:limit]) + (
+        f" and {n - limit} more" if n > limit else "")
+    return (f"{arg}: no puzzle {where} {arg} ({n} file{'s' if n != 1 else ''}, none in a "
+            f"format deducer reads: {shown})")
 
 
 def embed(task: Task) -> Task:

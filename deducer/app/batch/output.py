@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from ...errors import DeducerError
+from ...render.jsonout import dumps
 
 FORMATS = ("jsonl", "parquet")
 
@@ -35,18 +36,13 @@ def need_pyarrow() -> None:
                            "(or pip install pyarrow)") from None
 
 
-def dumps(row: dict) -> str:
-    """One row as one line (compact, keys in the order the row gives them)."""
-    return json.dumps(row, ensure_ascii=False, separators=(", ", ": ")) + "\n"
-
-
 class RowFile:
     """Open ``path`` for rows: new (``force`` to replace), or resumed after its last
     complete row. ``done`` holds the rows already there (as dicts)."""
 
     def __init__(self, path: str, fmt: str = "jsonl", *, resume: bool = False,
                  force: bool = False):
-        from ...puzzle.fileio import check_name
+        from ...puzzle.fileio import check_name, open_output, refuse_a_link
 
         check_name(path)
         self.target = Path(path)
@@ -62,25 +58,35 @@ class RowFile:
         if fmt == "parquet":
             need_pyarrow()
         if resume:
+            refuse_a_link(self.journal)
             if fmt == "parquet" and self.target.exists() and not self.journal.exists():
                 raise DeducerError("is complete already (nothing to resume)", path=path)
             self.done = self._read_done()
-        elif (self.target.exists() or (fmt == "parquet" and self.journal.exists())) \
-                and not force:
+        elif (self.target.exists() or self.target.is_symlink()  # a dangling link too
+              or (fmt == "parquet" and self.journal.exists())) and not force:
             raise DeducerError("already exists; pass --resume to go on where it stopped, "
                                "or --force to start over", path=path)
         self.created = not self.journal.exists()
         self.written = 0
-        try:
-            self.fh = open(self.journal, "a" if resume else "w", encoding="utf-8")
-        except OSError as e:
-            raise DeducerError(f"cannot write: {e.strerror or e}", path=str(self.journal)) \
-                from None
+        self.fh = open_output(self.journal, append=resume)
 
     @staticmethod
     def journal_of(path: str, fmt: str) -> str:
-        """The file rows are written to as they come: ``path`` itself for JSON lines."""
-        return path if fmt == "jsonl" else path + ".partial.jsonl"
+        """The file rows are written to as they come: ``path`` itself for JSON lines, else
+        ``path.partial.jsonl`` (for a name too long to take that ending, its start and a
+        digest of the whole name: the same name always finds the same journal)."""
+        if fmt == "jsonl":
+            return path
+        head, name = os.path.split(path)
+        journal = name + ".partial.jsonl"
+        from ...puzzle.fileio import name_max
+
+        if len(os.fsencode(journal)) > name_max(head or "."):
+            import hashlib
+
+            digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
+            journal = f"{name[:40]}.{digest}.partial.jsonl"
+        return os.path.join(head, journal)
 
     def _read_done(self) -> list[dict]:
         if not self.journal.exists():
@@ -115,7 +121,7 @@ class RowFile:
 
     def write(self, row: dict) -> None:
         self._cut_half_row()
-        self.fh.write(dumps(row))
+        self.fh.write(dumps(row))  # one line, keys in the order the row gives them
         self.fh.flush()  # as it goes: an interrupted run keeps every row it finished
         self.written += 1
 
@@ -137,7 +143,12 @@ SCHEMA = (("source", "string"), ("status", "string"), ("level", "string"),
           ("hardest", "string"), ("weight", "float64"), ("effort", "int64"),
           ("steps", "int64"), ("chain", "int64"), ("trial", "int64"), ("guessing", "int64"),
           ("rows", "int64"), ("cols", "int64"), ("cells", "int64"), ("rater", "string"),
-          ("seconds", "float64"), ("error", "string"))
+          ("seconds", "float64"), ("error", "string"), ("rules", "map"))
+
+
+def _arrow_type(pa, kind: str):
+    # a rated puzzle's technique counts: rule id -> steps (a Parquet map column)
+    return pa.map_(pa.string(), pa.int64()) if kind == "map" else getattr(pa, kind)()
 
 
 def write_parquet(journal: Path, target: Path, batch: int = 65536) -> None:
@@ -146,15 +157,19 @@ def write_parquet(journal: Path, target: Path, batch: int = 65536) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = pa.schema([(name, getattr(pa, kind)()) for name, kind in SCHEMA])
-    tmp = target.with_name(f".{target.name}.tmp")
+    schema = pa.schema([(name, _arrow_type(pa, kind)) for name, kind in SCHEMA])
+    from ...puzzle.fileio import temp_name
+
+    # the rename replaces a link named --out, and leaves the file it pointed to be
+    tmp = target.with_name(temp_name(target.name) + "tmp")
     with open(journal, encoding="utf-8") as fh, pq.ParquetWriter(tmp, schema) as writer:
         cols: dict[str, list] = {name: [] for name, _ in SCHEMA}
         n = 0
         for line in fh:
             row = json.loads(line)
             for name, values in cols.items():
-                values.append(row.get(name))
+                v = row.get(name)
+                values.append(list(v.items()) if isinstance(v, dict) else v)
             n += 1
             if n == batch:
                 writer.write_table(pa.table(cols, schema=schema))

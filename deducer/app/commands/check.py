@@ -25,33 +25,10 @@ def add_parser(sub) -> None:
                    help="give up after this long (the report says what is unchecked)")
 
 
-def _text(puzzle, res) -> str:
-    lines = []
-    n = res.entries_checked
-    head = f"{n} entr{'y' if n == 1 else 'ies'}"
-    if res.pencil_checked:
-        head += f" and {res.pencil_checked} cell{'s' if res.pencil_checked != 1 else ''} " \
-                "of pencil marks"
-    lines.append(f"checked {head}: {res.message}")
-    for m in res.mistakes:
-        lines.append(f"  {m.sentence()}")
-    if res.solutions_found:
-        if res.cap_hit:
-            lines.append(f"the puzzle has at least {res.solutions_found} solutions (the cap "
-                         "--max-solutions stopped the enumeration; entries were then checked "
-                         "one by one)")
-        elif res.solutions_found > 1:
-            lines.append(f"the puzzle has {res.solutions_found} solutions")
-    if not res.complete:
-        lines.append("the time limit cut the check short")
-    return "\n".join(lines) + "\n"
-
-
 def run(args) -> int:
-    from ...api import check
+    from ...api import MAX_SOLUTIONS_CAP, CheckStatus, check
     from ...errors import DeducerError
-    from ...render.jsonout import dumps
-    from ...solver.search import MAX_SOLUTIONS_CAP
+    from ...render import get
 
     if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
         raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")
@@ -60,9 +37,9 @@ def run(args) -> int:
     puzzle = read_puzzle(args)
     res = check(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
                 pencil=not args.no_pencil)
-    emit(dumps(res.to_json()) if args.json else _text(puzzle, res))
-    if res.status == "ok":
+    emit(get("json" if args.json else "text").check(puzzle, res))
+    if res.status == CheckStatus.OK:
         return EXIT_OK
-    if res.status == "unknown":
+    if res.status == CheckStatus.UNKNOWN:
         return EXIT_UNDECIDED
     return EXIT_NO_SOLUTION

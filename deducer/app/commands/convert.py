@@ -13,7 +13,7 @@ def add_parser(sub) -> None:
     add_puzzle_args(p)
     p.add_argument("--to", required=True, metavar="FORMAT",
                    help="target format: a writable one (pipe, backslash, json, puzzlink, "
-                        "janko, dzn)")
+                        "janko, dzn, fib)")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
 

@@ -30,9 +30,9 @@ def add_rule_args(p, *, timeout: bool = True) -> None:
 
 def load_rules(args):
     """The ladder the command line asks for."""
-    from ...engine import registry
+    from ...api import ladder
 
-    return registry.load(extra=args.rules, disable=args.disable)
+    return ladder(args.rules, args.disable)
 
 
 def cap_chains(rules, max_chain: int | None):

@@ -14,7 +14,7 @@ MAX_COUNT = 1_000_000
 
 
 def add_parser(sub) -> None:
-    from ...generator.layout import SYMMETRIES
+    from ...api import SYMMETRIES
 
     p = sub.add_parser(
         "generate", help="make new puzzles with a unique solution at an exact level",
@@ -62,7 +62,8 @@ def add_parser(sub) -> None:
     p.add_argument("--force", action="store_true", help="overwrite existing files")
     p.add_argument("--resume", action="store_true",
                    help="go on with an interrupted run (the same --seed, --count and outputs): "
-                        "the puzzles already in --out and --jsonl are kept, the rest made")
+                        "the puzzles already in --out and --jsonl are kept, the rest made; "
+                        "other options than the run's are refused")
     from ..batch import add_engine_args
 
     add_engine_args(p, "generate")
@@ -90,11 +91,11 @@ class Refused:
 def make(req, index: int):
     """Puzzle ``index`` (runs in a worker): its Result, or :class:`Refused`. A DeducerError
     comes back as a value, since the engines report an exception as a failed puzzle."""
+    from ...api import generate_one
     from ...errors import DeducerError
-    from ...generator import core
 
     try:
-        return core.generate_one(req, index)
+        return generate_one(req, index)
     except DeducerError as e:
         return Refused(str(e))
 
@@ -115,14 +116,124 @@ def results(req, count: int, settings, tick=None, start: int = 0):
                          partial(failed, req.seed), tick=tick)
 
 
-def _jsonl_done(path: str) -> int:
-    """Complete lines of an interrupted ``--jsonl`` file (a half-written last line is cut)."""
+#: the file in an ``--out`` folder that says which runs made its puzzles (hidden: ``rate``
+#: and ``ls`` leave it out)
+MANIFEST = ".deducer-generate.json"
+
+
+def run_options(req, args) -> dict:
+    """What a run is: the options that decide which puzzles it makes, where they go in its
+    numbering and how they are written. A resume with other ones would mix two runs."""
+    from ...api import RATER_VERSION
+
+    return {"seed": req.seed, "size": f"{req.rows}x{req.cols}", "level": req.level,
+            "score": None if req.score is None else list(req.score),
+            "symmetry": req.symmetry, "density": req.density, "needs": req.needs,
+            "max_chain": req.max_chain, "first": args.first, "count": args.count,
+            "format": args.format, "rater": RATER_VERSION}
+
+
+#: how each option of :func:`run_options` is said on the command line
+_FLAGS = {"seed": "--seed", "size": "--size", "level": "--level", "score": "--score",
+          "symmetry": "--symmetry", "density": "--density", "needs": "--needs",
+          "max_chain": "--max-chain", "first": "--first", "count": "--count",
+          "format": "--format", "rater": "rater version"}
+
+
+def _said(key: str, value) -> str:
+    if key == "score" and value is not None:
+        low, high = value
+        value = f"{'' if low is None else f'{low:g}'}-{'' if high is None else f'{high:g}'}"
+    return f"{_FLAGS[key]} {'(none)' if value is None else value}"
+
+
+def refuse_other_run(was: dict, now: dict, where: str) -> None:
+    """Refuse a resume whose options are not the run's (a one-line error naming them)."""
+    from ...errors import DeducerError
+
+    differ = [k for k in _FLAGS if was.get(k) != now.get(k)]
+    if differ:
+        then = ", ".join(_said(k, was.get(k)) for k in differ)
+        asked = ", ".join(_said(k, now.get(k)) for k in differ)
+        raise DeducerError(f"was made by a run with {then}; this one asks {asked}: resuming "
+                           "would mix two runs (give the run's options, --first N to add a "
+                           "new batch after it, or --force to start over)", path=where)
+
+
+def _read_manifest(out) -> list[dict]:
+    """The runs an ``--out`` folder's manifest lists (none when it has none)."""
+    import json
+
+    from ...errors import DeducerError
+
+    path = out / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        runs = data["runs"]
+        if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+            raise TypeError
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        raise DeducerError("is not the list of runs 'deducer generate' writes (cannot tell "
+                           "which run made the puzzles here)", path=str(path)) from None
+    return runs
+
+
+def check_out_resume(out, options: dict, made: int) -> None:
+    """An ``--out`` folder may be resumed only by the run that made its puzzles: the one
+    its manifest lists at the same ``--first``, with the same options."""
+    from ...errors import DeducerError
+
+    was = next((r for r in _read_manifest(out) if r.get("first") == options["first"]), None)
+    if was is not None:
+        refuse_other_run(was, options, str(out))
+    elif made:
+        raise DeducerError(f"holds puzzles {options['first']:04d}.. but no record of the run "
+                           "that made them (an older deducer, or files put there): cannot "
+                           "tell whether it had the same options; pass --first N to add a "
+                           "new batch after them, or --force to start over", path=str(out))
+
+
+def write_manifest(out, options: dict) -> None:
+    """Record the run in the folder's manifest: it replaces the runs whose numbers it
+    overlaps (their files are written over)."""
+    import json
+
+    from ...puzzle.fileio import write_output
+
+    lo, hi = options["first"], options["first"] + options["count"]
+    runs = [r for r in _read_manifest(out)
+            if not (isinstance(r.get("first"), int) and isinstance(r.get("count"), int)
+                    and r["first"] < hi and lo < r["first"] + r["count"])]
+    runs.append(options)
+    runs.sort(key=lambda r: r["first"] if isinstance(r.get("first"), int) else 0)
+    text = json.dumps({"format": "deducer-generate", "version": 1, "runs": runs}, indent=1)
+    write_output(out / MANIFEST, text + "\n", force=True)
+
+
+def _jsonl_done(path: str, options: dict) -> int:
+    """Complete lines of an interrupted ``--jsonl`` file (a half-written last line is cut),
+    after checking that they were made by this run (a refused resume leaves the file as
+    it was)."""
+    import json
+
     from ...errors import DeducerError
 
     try:
         with open(path, "r+b") as fh:
             data = fh.read()
             keep = data.rfind(b"\n") + 1
+            for n, line in enumerate(data[:keep].splitlines(), 1):
+                try:
+                    was = json.loads(line)
+                except (ValueError, RecursionError):
+                    was = None
+                if not isinstance(was, dict) or not isinstance(was.get("run"), dict):
+                    raise DeducerError("is not a file of records this deducer's generate "
+                                       "--jsonl writes (no 'run' options to go on with)",
+                                       path=path, line=n)
+                refuse_other_run(was["run"], options, f"{path}:{n}")
             if keep < len(data):
                 fh.truncate(keep)
     except FileNotFoundError:
@@ -132,16 +243,33 @@ def _jsonl_done(path: str) -> int:
     return data[:keep].count(b"\n")
 
 
-def plan_outputs(args, ext: str) -> int:
+def _generated(text: str) -> bool:
+    """Is this text the JSON lines a ``generate --jsonl`` run wrote (which ``--force`` may
+    replace, where another file holding puzzles is never replaced)?"""
+    import json
+
+    lines = [line for line in text.split("\n") if line.strip()]
+    try:
+        objs = [json.loads(line) for line in lines]
+    except (ValueError, RecursionError):
+        return False
+    return bool(objs) and all(isinstance(o, dict) and {"index", "seed", "puzzle"} <= set(o)
+                              for o in objs)
+
+
+def plan_outputs(args, ext: str, options: dict | None = None) -> int:
     """Check every output before anything is made, and return the index to start from
-    (``--resume``: the puzzles already written in order). One-line errors: a folder that
-    cannot be made, a name too long, an existing file without --force, two outputs that are
-    one file."""
+    (``--resume``: the puzzles already written in order, by the same run). One-line
+    errors: a folder that cannot be made, a name too long, an existing file without
+    --force, a puzzle file as --jsonl (--force or not), two outputs that are one file, a
+    resume with other options than the run's."""
     import os
+    from functools import partial
     from pathlib import Path
 
     from ...errors import DeducerError
-    from ...puzzle.fileio import check_name, check_output
+    from ...puzzle.fileio import check_name, check_outputs, refuse_a_link
+    from ..cli import not_over_a_puzzle
 
     if args.resume and args.force:
         raise DeducerError("--resume keeps what was made, --force replaces it: give one")
@@ -166,6 +294,8 @@ def plan_outputs(args, ext: str) -> int:
                 from None
         if args.resume:
             start = next((k for k, n in enumerate(names) if n not in have), args.count)
+            if options is not None:
+                check_out_resume(out, options, start)
         clash = [n for n in (names[start:] if args.resume else names) if n in have]
         if clash and not args.force and not args.resume:
             shown = ", ".join(clash[:3]) + (f" and {len(clash) - 3} more" if len(clash) > 3
@@ -181,11 +311,13 @@ def plan_outputs(args, ext: str) -> int:
                 os.path.realpath(args.out) and os.path.basename(args.jsonl) in names:
             raise DeducerError("--jsonl names one of the puzzle files --out writes; give it "
                                "its own name", path=args.jsonl)
+        # the one output check every command makes; generate's own records are the one
+        # file holding puzzles that --force (or --resume) may write over
+        guard = partial(not_over_a_puzzle, may_replace=_generated)
+        check_outputs({"--jsonl": args.jsonl}, force=args.force or args.resume, guard=guard)
         if args.resume:
-            check_output(args.jsonl, force=True)
-            start = min(start, _jsonl_done(args.jsonl))
-        else:
-            check_output(args.jsonl, force=args.force)
+            refuse_a_link(args.jsonl)
+            start = min(start, _jsonl_done(args.jsonl, options or {}))
     if not args.resume:
         return 0
     return start
@@ -195,10 +327,11 @@ def run(args) -> int:
     import random
     from pathlib import Path
 
+    from ...api import generate_request
     from ...errors import DeducerError
-    from ...generator.request import check_request, make_request, parse_score
     from ...puzzle import formats
-    from ...puzzle.fileio import write_output
+    from ...puzzle.fileio import open_output, write_output
+    from ...render import get
     from ...render.jsonout import dumps as json_dumps
     from ..batch import settings_from
     from ..batch.progress import Bar
@@ -212,12 +345,12 @@ def run(args) -> int:
         raise DeducerError(f"--format {args.format}: not a writable format; writable: "
                            f"{', '.join(formats.writable())}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    req = make_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
-                       density=args.density, needs=args.needs, max_chain=args.max_chain,
-                       timeout=args.timeout, score=parse_score(args.score))
-    check_request(req)
+    req = generate_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
+                           density=args.density, needs=args.needs, max_chain=args.max_chain,
+                           timeout=args.timeout, score=args.score)
     ext = EXTENSIONS.get(args.format, "txt")
-    start = plan_outputs(args, ext)  # every output checked before anything is made
+    options = run_options(req, args)
+    start = plan_outputs(args, ext, options)  # every output checked before anything is made
     out_dir = Path(args.out) if args.out else None
     jsonl = None
     where = args.out
@@ -226,8 +359,7 @@ def run(args) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
         where = args.jsonl
         if args.jsonl not in (None, "-"):
-            jsonl = open(args.jsonl, "a" if args.resume else "w",  # noqa: SIM115 (streamed to)
-                         encoding="utf-8")
+            jsonl = open_output(args.jsonl, append=args.resume)
             if args.resume:  # the lines past the start are made again
                 _cut_lines(jsonl, args.jsonl, start)
     except OSError as e:
@@ -263,13 +395,15 @@ def run(args) -> int:
             made += 1
             level = getattr(res.rating, "level", None)
             levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
-            text = formats.dumps(res.puzzle, args.format)
+            text = get("text").generated(res, format=args.format)
             if out_dir is not None:
+                if not written:  # with the first file: a run that made none leaves none
+                    write_manifest(out_dir, options)
                 target = out_dir / f"{res.index + 1:04d}.{ext}"
                 written.append(target)
                 if not (args.resume and target.exists()):  # made before: the same puzzle
                     write_output(target, text, force=args.force)
-            line = json_dumps(res.to_json()).replace("\n", "") + "\n" \
+            line = json_dumps({**res.to_json(), "run": options}).replace("\n", "") + "\n" \
                 if args.jsonl else ""
             if jsonl is not None:
                 jsonl.write(line)
@@ -320,7 +454,7 @@ def _until_stopped(items):
 
 def _made_line(made: int, levels: dict[str, int], req, args, written: list) -> str:
     """``deducer: made 5 puzzles, 12x12, Hard 5: new/0001.txt .. new/0005.txt``."""
-    from ...engine.rating import LEVELS
+    from ...api import LEVELS
 
     order = {name: k for k, name in enumerate(LEVELS)}
     mix = ", ".join(f"{name} {n}" for name, n in

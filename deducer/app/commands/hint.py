@@ -26,6 +26,11 @@ that lead to it, and only those (numbered, at the full tier). A step your marks 
 show in full is skipped, and the hint says how many were. A cell holding one pencil mark
 is still empty: writing that digit is a hint of its own.
 
+--all lists every deduction the ladder finds at the position instead, simplest first (the
+first is the step a walkthrough from here makes), each with its sentence, what it does and
+what its proof rests on; trial and guessing are left out, and so is a deduction that one
+listed before it already makes in full.
+
 Exit code 0 for a hint (or a complete grid), 1 when something is wrong (a mistake, entries
 from different solutions, no solution), 2 on bad input, 4 when --timeout ran out before a
 hint was found."""
@@ -37,21 +42,33 @@ def add_parser(sub) -> None:
     p = sub.add_parser("hint", help="the next simplest deduction (vague, concrete or full)",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_args(p)
+    # the tiers of api.HINT_LEVELS, written out: --help must not load the hint module
     p.add_argument("--level", choices=("vague", "concrete", "full"), default="vague",
                    help="how much to give away (default vague)")
     p.add_argument("--json", action="store_true", help="print the hint as JSON")
+    p.add_argument("--all", action="store_true", help="list every deduction open here, "
+                   "simplest first, each with its sentence, effect and proof (--json: "
+                   '{"steps": [...]}, each as explain --json gives a step)')
     add_rule_args(p)
 
 
 def run(args) -> int:
     from ...api import hint
-    from ...render.jsonout import dumps
+    from ...render import get
 
     check_timeout(args)
     puzzle = read_puzzle(args)
     rules = load_rules(args)
+    if args.all:
+        from ...api import all_steps
+
+        found = all_steps(puzzle, rules, timeout=args.timeout)
+        emit(get("json" if args.json else "text").all_steps(puzzle, found))
+        return {"mistake": EXIT_NO_SOLUTION, "conflict": EXIT_NO_SOLUTION,
+                "unsolvable": EXIT_NO_SOLUTION, "timeout": EXIT_UNDECIDED}.get(found.kind,
+                                                                              EXIT_OK)
     h = hint(puzzle, args.level, rules, timeout=args.timeout)
-    emit(dumps(h.to_json()) if args.json else h.text + "\n")
+    emit(get("json" if args.json else "text").hint(puzzle, h))
     if h.kind in ("mistake", "conflict", "unsolvable"):
         return EXIT_NO_SOLUTION
     if h.kind == "timeout":

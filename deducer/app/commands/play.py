@@ -18,10 +18,11 @@ def add_parser(sub) -> None:
                     "pencil marks, solve, save; and an editor for new puzzles. Stop it with "
                     "Ctrl+C.")
     p.add_argument("puzzle", nargs="?", metavar="PUZZLE",
-                   help="a puzzle file to start with (any format deducer reads)")
-    from ...puzzle.formats import _MODULES
+                   help="a puzzle file to start with (any format deducer reads), or a "
+                        "link the page made (a puzz.link URL; quote it)")
+    from ...puzzle import formats
 
-    p.add_argument("--format", choices=sorted(_MODULES), help="the file's format (default: detect)")
+    p.add_argument("--format", choices=formats.names(), help="the file's format (default: detect)")
     p.add_argument("--name", help="which puzzle of a file holding several (e.g. k3)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")

@@ -10,7 +10,7 @@ import os
 import sys
 from functools import partial
 
-from ...solver.status import ExplainStatus
+from ...api import ExplainStatus
 from ..cli import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
@@ -25,8 +25,6 @@ from .explain import add_rule_args, check_timeout
 #: rate limits each puzzle with --timeout, not the whole command (see cli.main)
 PER_PUZZLE_TIMEOUT = True
 
-COLUMNS = ("file", "size", "status", "level", "score", "hardest", "effort", "steps", "chain",
-           "trial/guessing")
 #: statuses of a row; only "solved" carries a level
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, _ = ExplainStatus
 UNREADABLE, FAILED, ERROR = "unreadable", "failed", "error"
@@ -47,7 +45,9 @@ def add_parser(sub) -> None:
                     "images, are skipped and counted on stderr; FIFOs and devices become "
                     "unreadable rows; the run's own --out is never read), a quoted glob is "
                     "expanded the same way, '-' reads one puzzle per line (puzz.link URLs or "
-                    "JSON lines, at most 4 MiB each) and .jsonl files are read line by line. "
+                    "JSON lines, at most 4 MiB each) and .jsonl files are read line by line "
+                    "(a line holds a puzzle in any notation a line can hold); .gz and .bz2 "
+                    "files are read through. A folder or glob holding no puzzle is bad input. "
                     "A file named on the command line is read whatever it holds; an --out "
                     "that is also an input is refused. A file holding "
                     "several puzzles is rated puzzle by puzzle (unless --name picks one). "
@@ -59,9 +59,9 @@ def add_parser(sub) -> None:
                     "solution or several, else 0.")
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
                    help="puzzle files, folders, globs, or '-' (standard input)")
-    from ...puzzle.formats import _MODULES
+    from ...puzzle import formats
 
-    p.add_argument("--format", choices=sorted(_MODULES) + ["parquet"],
+    p.add_argument("--format", choices=formats.names() + ["parquet"],
                    help="the files' format (default: detect for each file); 'parquet' is "
                         "taken as --out-format parquet")
     p.add_argument("--name", help="which puzzle of multi-puzzle files (default: all)")
@@ -102,23 +102,24 @@ _RULES: dict = {}
 
 
 def _ladder(rule_files: tuple, disable: tuple):
-    from ...engine import registry
+    from ...api import ladder
 
     key = (rule_files, disable)
     if key not in _RULES:
-        _RULES[key] = registry.load(extra=list(rule_files), disable=list(disable))
+        _RULES[key] = ladder(list(rule_files), list(disable))
     return _RULES[key]
 
 
 def _blank(task) -> dict:
     """A row with nothing rated yet (every key present, in the order rows are written)."""
-    from ...engine.rating import RATER_VERSION
+    from ...api import RATER_VERSION
 
     return {"file": task.label, "path": task.path, "name": task.name, "status": None,
             "level": None, "hardest_rule": None, "max_weight": None, "score": None,
             "steps": None, "chain": None, "trial": None, "guessing": None, "rows": None,
             "cols": None, "cells": None, "rater": RATER_VERSION, "seconds": None,
-            "error": None, "message": "", "rating": None, "effort": None, "why": None}
+            "error": None, "message": "", "rating": None, "effort": None, "why": None,
+            "rules": None}
 
 
 def _why(status: str, message: str, timeout: float | None) -> str | None:
@@ -138,7 +139,7 @@ def rate_one(settings: tuple, task) -> dict:
     """Rate one puzzle (runs in a worker): a row of plain data, whatever happens."""
     import time
 
-    from ...engine.walk import explain
+    from ...api import explain
     from ...errors import DeducerError
     from ..batch.inputs import load
 
@@ -169,7 +170,7 @@ def rate_one(settings: tuple, task) -> dict:
             level=r.level, max_weight=round(r.max_weight, 3),
             hardest_rule=hardest.rule if hardest else None, score=r.score, steps=r.steps,
             chain=r.max_chain, trial=r.trial, guessing=r.guessing, effort=r.effort,
-            why=r.why())
+            why=r.why(), rules=dict(r.rules))
     return row
 
 
@@ -204,88 +205,8 @@ def out_row(row: dict, timing: bool = True, options: str = "") -> dict:
             "trial": row["trial"], "guessing": row["guessing"], "rows": row["rows"],
             "cols": row["cols"], "cells": row["cells"], "rater": row["rater"],
             "seconds": row["seconds"] if timing else None, "error": row["error"],
-            "score": row["score"], "why": row["why"],
+            "score": row["score"], "why": row["why"], "rules": row["rules"],
             **({"options": options} if options else {})}
-
-
-def _cells(row: dict) -> list[str]:
-    from ...errors import printable
-
-    return [printable(c) for c in _raw_cells(row)]
-
-
-def _raw_cells(row: dict) -> list[str]:
-    size = "-" if row["rows"] is None else f"{row['rows']}x{row['cols']}/{row['cells']}"
-    if row["level"] is None:
-        return [row["file"], size, row["status"], "-", "", "", "", "", "",
-                row["error"] or ""]
-    fallback = []
-    if row["trial"]:
-        fallback.append(f"trial x{row['trial']}")
-    if row["guessing"]:
-        fallback.append(f"guessing x{row['guessing']}")
-    # one decimal in the table, so that the columns line up (2 beside 1.8 did not)
-    hardest = f"{row['max_weight']:.1f}" + (f" {row['hardest_rule']}" if row["hardest_rule"]
-                                             else "")
-    return [row["file"], size, row["status"], row["level"], f"{row['score']:.1f}", hardest,
-            str(row["effort"]), str(row["steps"]), str(row["chain"] or "-"),
-            ", ".join(fallback) or "-"]
-
-
-def table(rows: list[dict], why: bool = False) -> str:
-    body = [_cells(r) + ([r["why"] or ""] if why else []) for r in rows]
-    if why:  # an unrated row's reason is its why: the last column, so no column is padded
-        for cells in body:
-            if not cells[-1] and cells[3] == "-":
-                cells[-2], cells[-1] = "", cells[-2]
-    heads = list(COLUMNS) + (["why"] if why else [])
-    widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
-    right = {4, 6, 7, 8}  # numbers
-    lines = []
-    for line in [heads] + body:
-        cells = [c.rjust(w) if k in right and line is not heads else c.ljust(w)
-                 for k, (c, w) in enumerate(zip(line, widths, strict=True))]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
-
-
-CSV_HEAD = ["file", "rows", "cols", "cells", "status", "level", "max_weight", "hardest_rule",
-            "score", "steps", "trial", "guessing", "max_chain", "rater_version", "error",
-            "effort", "why"]
-
-
-def csv_text(rows: list[dict]) -> str:
-    import csv
-    import io
-
-    from ...errors import printable
-
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_HEAD)
-    for r in rows:
-        r = {**r, "file": printable(r["file"]), "error": r["error"] and printable(r["error"])}
-        weight = "" if r["max_weight"] is None else f"{r['max_weight']:g}"
-        w.writerow(["" if r[k] is None else r[k] for k in CSV_HEAD[:6]]
-                   + [weight]
-                   + ["" if r[k] is None else r[k]
-                      for k in ("hardest_rule", "score", "steps", "trial", "guessing", "chain")]
-                   + [r["rater"], r["error"] or ""]
-                   + ["" if r[k] is None else r[k] for k in ("effort", "why")])
-    return buf.getvalue()
-
-
-def json_text(rows: list[dict]) -> str:
-    from ...engine.rating import RATER_VERSION
-    from ...render.jsonout import dumps
-
-    out = []
-    for r in rows:
-        d = {k: v for k, v in r.items() if k != "seconds"}  # stdout stays byte-identical
-        if d["error"] is None:
-            del d["error"]
-        out.append(d)
-    return dumps({"version": RATER_VERSION, "puzzles": out})
 
 
 def exit_code(counts: dict) -> int:
@@ -311,8 +232,10 @@ def summary(counts: dict, total: int, kept: int, out: str, skipped: int = 0) -> 
 def run(args) -> int:
     from collections import Counter
 
-    from ...engine.rating import RATER_VERSION
+    from ...api import RATER_VERSION
     from ...errors import DeducerError
+    from ...puzzle.fileio import check_outputs
+    from ...render import get
     from ..batch import run as batch_run
     from ..batch import settings_from
     from ..batch.inputs import Embedded, find
@@ -334,7 +257,11 @@ def run(args) -> int:
         outputs = [args.out, RowFile.journal_of(args.out, out_fmt)]
     # inputs first: an output that is also an input is refused before it is opened
     found = find(args.puzzles, fmt, args.name, outputs=outputs)
-    not_over_a_puzzle("--out", args.out)  # after find's own, more precise, refusals
+    if found.nothing():
+        raise DeducerError(found.nothing() or "")
+    # the one output check every command makes, after find's own, more precise, refusals
+    # (an existing rows file is RowFile's to refuse: it offers --resume beside --force)
+    check_outputs({"--out": args.out}, force=True, guard=not_over_a_puzzle)
     tasks = found.tasks
     sink = None
     if args.out:
@@ -395,10 +322,7 @@ def run(args) -> int:
             sink.close(complete)
     if sink is not None:
         emit(summary(counts, kept + len(tasks), kept, args.out, len(found.skipped)))
-    elif args.json:
-        emit(json_text(rows))
-    elif args.csv:
-        emit(csv_text(rows))
     else:
-        emit(table(rows, args.why))
+        emit(get("json" if args.json else "csv" if args.csv else "text")
+             .rate_rows(rows, why=args.why))
     return exit_code(counts)

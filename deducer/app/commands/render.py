@@ -80,14 +80,14 @@ def run(args) -> int:
     puzzle = read_puzzle(args, args.puzzles[0])
     explanation = None
     if args.html is not None or args.step is not None:
-        from ...engine.walk import explain
+        from ...api import explain
 
         explanation = explain(puzzle)
 
     if args.svg is not None or args.png is not None:
         kw = {"labels": not args.no_labels}
         if args.solution:
-            from ...solver.search import solve
+            from ...api import solve
 
             result = solve(puzzle, max_solutions=2)
             if not result.solutions:
@@ -120,11 +120,10 @@ def _book_entries(args) -> list:
     """Every puzzle the booklet holds, solved and rated; one with no solution is refused."""
     from pathlib import Path
 
-    from ...engine.walk import explain
+    from ...api import explain, solve
     from ...errors import DeducerError
     from ...puzzle import formats
     from ...render.pdf import Entry
-    from ...solver.search import solve
 
     entries = []
     # a file is named by its name, or by the path given when two files share a name

@@ -34,60 +34,32 @@ def add_parser(sub) -> None:
 STREAM_FROM = 1000
 
 
-def _spooled(puzzle, args):
-    """Solve with the solutions streamed into a :class:`SolutionSpool` (bounded memory)."""
-    from ...solver.search import SolveResult, iter_solutions
-    from ...solver.spool import SolutionSpool
-
-    stream = iter_solutions(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
-                            use_entries=not args.ignore_entries)
-    spool = SolutionSpool(len(puzzle.whites))
-    for values in stream:
-        spool.append(values)
-    return SolveResult(stream.status, spool,  # type: ignore[arg-type]  # reads as the list
-                       stream.complete, nodes=stream.nodes,
-                       reason=stream.reason, timed_out=stream.timed_out, stats=stream.stats)
-
-
 def run(args) -> int:
-    import time
-
-    from ...api import solve
+    from ...api import MAX_SOLUTIONS_CAP, SolveStatus, solve
     from ...errors import DeducerError
     from ...render import get
-    from ...solver.search import ENTRY_BLAME, MAX_SOLUTIONS_CAP, NONE, UNDECIDED, entries_to_blame
 
     if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
         raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")
     if args.timeout is not None and not args.timeout > 0:  # also refuses nan
         raise DeducerError("--timeout must be a positive number of seconds")
     puzzle = read_puzzle(args)
-    start = time.perf_counter()
-    kind = "json" if args.json else screen_renderer(args)
-    streamed = args.max_solutions > STREAM_FROM and kind in ("json", "text")
-    if streamed:
-        result = _spooled(puzzle, args)
-    else:
-        result = solve(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
-                       use_entries=not args.ignore_entries)
-    # the second look (are the entries to blame?) gets what is left of the time limit
-    left = None if args.timeout is None else \
-        max(0.05, args.timeout - (time.perf_counter() - start))
-    if (result.status == NONE and not args.ignore_entries
-            and entries_to_blame(puzzle, left)):
-        result.reason = f"{result.reason}{ENTRY_BLAME}"
+    renderer = get("json" if args.json else screen_renderer(args))
+    # many solutions asked of a medium that writes them one at a time: spooled (a byte a
+    # cell), never all in memory as lists, nor as one string
+    streamed = args.max_solutions > STREAM_FROM and renderer.name in ("json", "text")
+    result = solve(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
+                   use_entries=not args.ignore_entries, spool=streamed, blame_entries=True)
     if streamed:
         import sys
 
-        from ...render import jsonout, text
-
-        (jsonout if kind == "json" else text).write_solve(puzzle, result, sys.stdout.write)
+        renderer.write_solve(puzzle, result, sys.stdout.write)
         sys.stdout.flush()
-        result.solutions.close()
+        result.solutions.close()  # type: ignore[attr-defined]  # spooled: a SolutionSpool
     else:
-        emit(get(kind).solve(puzzle, result))
-    if result.status == UNDECIDED:
+        emit(renderer.solve(puzzle, result))
+    if result.status == SolveStatus.UNDECIDED:
         return EXIT_UNDECIDED  # a time limit that found nothing has not shown there is none
-    if result.status == NONE:
+    if result.status == SolveStatus.NONE:
         return EXIT_NO_SOLUTION
     return EXIT_OK

@@ -50,9 +50,9 @@ def parse_cell(text: str) -> tuple[int, int]:
 
 
 def run(args) -> int:
-    from ...assist.why import EXPLAINED, TIMEOUT, why
+    from ...api import why
     from ...errors import DeducerError
-    from ...render.jsonout import dumps
+    from ...render import get
 
     check_timeout(args)
     cell = parse_cell(args.cell)
@@ -67,9 +67,9 @@ def run(args) -> int:
                      timeout=args.timeout)
     except PuzzleError as e:  # a cell of the grid that is not white: name the file
         raise e.located(args.puzzle) if args.puzzle != "-" else e from None
-    emit(dumps(answer.to_json()) if args.json else answer.text + "\n")
-    if answer.kind == EXPLAINED:
+    emit(get("json" if args.json else "text").why(puzzle, answer))
+    if answer.kind == "explained":
         return EXIT_OK
-    if answer.kind == TIMEOUT:
+    if answer.kind == "timeout":
         return EXIT_UNDECIDED
     return EXIT_NO_SOLUTION

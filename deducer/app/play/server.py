@@ -42,8 +42,16 @@ Endpoints (all JSON):
 ``POST /api/generate``     ``{size, level?, seed?}``: a new puzzle with one solution
 ``POST /api/check``        ``{puzzle}``: entries / pencil marks that fit no solution
 ``POST /api/hint``         ``{puzzle, level, apply?}``: a hint; with apply, the edits it makes
+``POST /api/allsteps``     ``{puzzle}``: every deduction open at the position, simplest first
+                           (``deducer hint --all``), each with the cells and runs to highlight
 ``POST /api/why``          ``{puzzle, cell, digit, must?}``: why the digit cannot go in the cell
                            (``must``: why it must), the steps that lead there (``deducer why``)
+``POST /api/whatif``       ``{puzzle, cell, digit}``: what follows from the digit in the cell, as
+                           a chain (``deducer.what_if``); the puzzle is not changed
+``POST /api/link``         ``{puzzle}``: the puzz.link URL of the puzzle with the entries and
+                           pencil marks after ``#`` (docs/formats.md, "puzzlink")
+``POST /api/record``       ``{puzzle, moves}``: "Save my solve": the puzzle as janko.at's
+                           ``x-janko`` text with the player's moves (docs/play.md)
 ``POST /api/solve``        ``{puzzle}``: a full solution (one agreeing with the entries if any)
 ``POST /api/candidates``   ``{puzzle}``: auto pencil marks (each run's combinations, written digits)
 ``POST /api/export``       ``{puzzle, format}``: the text of the puzzle in ``pipe`` or ``json``
@@ -65,8 +73,8 @@ from flask import Flask, g, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 
 from ...errors import DeducerError, PuzzleError
-from ...puzzle import formats
-from ...puzzle.fileio import read_limited
+from ...puzzle import formats, records
+from ...puzzle.fileio import plain_suffix, read_input
 from ...puzzle.model import Puzzle, cell_name
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -85,7 +93,8 @@ THREADS = 6  # worker threads: requests at once (the page sends one at a time)
 #: for the page's quick requests, and one more long one is answered 503 "busy" at once
 HEAVY = 4
 HEAVY_PATHS = frozenset({"/api/hint", "/api/solve", "/api/check", "/api/generate",
-                         "/api/create", "/api/candidates", "/api/why"})
+                         "/api/create", "/api/candidates", "/api/why", "/api/whatif",
+                         "/api/allsteps"})
 _TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
 TIMEOUT = 20.0  # seconds for one solve / check / hint
 GENERATE_TIMEOUT = 60.0  # seconds for one new puzzle
@@ -406,14 +415,18 @@ SNIFF_BYTES = 64 * 1024  # how much of a listed file is read to tell if it is a 
 def _is_puzzle_file(path: Path) -> bool:
     """Does the file read as a puzzle format (its start, by the formats' own sniffing)?
     Keeps project files with a puzzle extension (SOURCES.txt, expected.json) off the list."""
+    from ...puzzle.fileio import compression
+
     try:
         if path.stat().st_size > formats.MAX_BYTES:
             return False
         with path.open("rb") as f:
             head = f.read(SNIFF_BYTES)
+        if compression(head):  # its start says nothing: what it holds does
+            head = read_input(path, path.name)[:SNIFF_BYTES]
         text = formats.decode(head, path.name)
         formats.detect(text, path.name)
-    except (OSError, PuzzleError):
+    except (OSError, DeducerError):
         return False
     return True
 
@@ -430,7 +443,7 @@ def list_files(root: Path) -> tuple[list[str], bool]:
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS
                              and not d.endswith(".egg-info") and depth < MAX_DEPTH)
         for f in sorted(filenames):
-            if f.startswith(".") or Path(f).suffix.lower() not in exts:
+            if f.startswith(".") or plain_suffix(f) not in exts:
                 continue
             full = here / f
             try:
@@ -454,14 +467,21 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     ``puzzle_path`` (named on the command line, so it may lie anywhere) is read once, here;
     a puzzle with no solution raises :class:`~deducer.errors.DeducerError`.
     """
+    from ..cli import is_url
+
     root = Path(root).resolve()
     if not root.is_dir():
         raise DeducerError("is not a folder", path=str(root))
     start = None
     if puzzle_path is not None:
-        p = formats.load(puzzle_path, fmt, name=name)
+        if is_url(puzzle_path):  # a link of the page's: the puzzle and the player's position
+            p = formats.loads(puzzle_path, fmt, name=name, path="<url>")
+            label = "link"
+        else:
+            p = formats.load(puzzle_path, fmt, name=name)
+            label = Path(puzzle_path).name
         try:
-            start = _opened(p, Path(puzzle_path).name)
+            start = _opened(p, label)
         except ApiError as e:
             raise DeducerError(e.message, path=puzzle_path) from None
 
@@ -567,7 +587,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         if not target.is_file():
             raise ApiError(404, f"no such file in the folder: {rel}")
         try:  # size checked first, at most the limit read (never /dev/zero's "whole")
-            data = read_limited(target, rel)
+            data = read_input(target, rel)  # a .gz or .bz2 file read through
         except DeducerError as e:
             raise ApiError(400, str(e)) from None
         fmt_ = request.args.get("format") or None
@@ -629,7 +649,6 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     @app.post("/api/generate")
     def api_generate():
         from ... import api
-        from ...generator.core import GenerateError
 
         body = _body()
         size = _field(body, "size", str)
@@ -639,7 +658,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
             seed = secrets.randbelow(10**9)
         try:
             made = api.generate(size, level or None, seed=seed, timeout=GENERATE_TIMEOUT)
-        except GenerateError as e:
+        except api.GenerateError as e:
             raise ApiError(422, _capital(str(e)) + ".") from None
         if not made:
             raise ApiError(422, f"No {level or ''} {size} puzzle was found within "
@@ -672,14 +691,13 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
     @app.post("/api/hint")
     def api_hint():
         from ... import api
-        from ...assist.hints import LEVELS
 
         body = _body()
         p = _puzzle(body)
         level = _field(body, "level", str, required=False, default="vague")
         apply = _field(body, "apply", bool, required=False, default=False)
-        if level not in LEVELS:
-            raise ApiError(400, f"field 'level' must be one of {', '.join(LEVELS)}")
+        if level not in api.HINT_LEVELS:
+            raise ApiError(400, f"field 'level' must be one of {', '.join(api.HINT_LEVELS)}")
         if apply:
             level = "full"
         h = api.hint(p, level, timeout=TIMEOUT)
@@ -696,9 +714,25 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
             out["edits"] = _hint_edits(p, h)
         return jsonify(out)
 
+    @app.post("/api/allsteps")
+    def api_allsteps():
+        from ... import api
+
+        p = _puzzle(_body())
+        res = api.all_steps(p, timeout=TIMEOUT)
+        out = res.to_json()
+        by_name = {r.name: r for r in p.runs}
+        # what each step looks at, as a hint's highlight
+        out["highlights"] = [{
+            "cells": _cells(s.cells),
+            "runs": [{"name": n, "cells": _cells(by_name[n].coords),
+                      "clue": list(at) if (at := by_name[n].clue_at) else None}
+                     for n in s.runs if n in by_name]} for s in res.steps]
+        return jsonify(out)
+
     @app.post("/api/why")
     def api_why():
-        from ...assist.why import why
+        from ...api import why
 
         body = _body()
         p = _puzzle(body)
@@ -718,6 +752,54 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         out["highlight"] = {"cells": _cells(dict.fromkeys(
             [tuple(c) for s in answer.steps for c in s.cells] + [tuple(cell)]))}
         return jsonify(out)
+
+    @app.post("/api/whatif")
+    def api_whatif():
+        from ... import api
+
+        body = _body()
+        p = _puzzle(body)
+        cell = _cell_field(body, p)
+        digit = _field(body, "digit", int)
+        if not 1 <= digit <= 9:
+            raise ApiError(400, "field 'digit' must be 1-9")
+        if cell in p.givens:
+            raise ApiError(400, f"{cell_name(cell)} holds a given: it cannot change")
+        res = api.what_if(p, cell, digit, timeout=TIMEOUT)
+        out = res.to_json()
+        out["text"] = res.text
+        return jsonify(out)
+
+    @app.post("/api/link")
+    def api_link():
+        p = _puzzle(_body())
+        try:
+            link = formats.dumps(p, "puzzlink").strip()
+        except PuzzleError as e:
+            raise ApiError(422, "No link for this puzzle: " + e.message.split(";")[0] + ".",
+                           kind="unwritable") from None
+        return jsonify({"link": link, "message": "The link reopens this grid as it is now "
+                        "(entries and pencil marks): in this page (Open link), or with "
+                        "deducer play 'LINK'."})
+
+    @app.post("/api/record")
+    def api_record():
+        body = _body()
+        p = _puzzle(body).without_progress()
+        moves = _field(body, "moves", str)
+        _check_record(moves, p)
+        try:
+            text = formats.dumps(p, "janko")
+        except PuzzleError as e:
+            raise ApiError(422, "Janko's notation cannot hold this puzzle: "
+                           + e.message.split(";")[0] + ".", kind="unwritable") from None
+        # the moves go in janko's own property, before the record's end
+        assert text.endswith("end\n")
+        text = text[: -len("end\n")] + "moves\n" + moves + "\nend\n"
+        n = len(records.parse(moves).moves)
+        return jsonify({"text": text, "filename": _stem(p.name) + "-solve.x-janko",
+                        "mime": "text/plain", "moves": n,
+                        "message": f"Saved your solve: {n} move{'' if n == 1 else 's'}."})
 
     @app.post("/api/solve")
     def api_solve():
@@ -746,10 +828,10 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
 
     @app.post("/api/candidates")
     def api_candidates():
-        from ...assist.hints import player_marks
+        from ...api import pencil_marks
 
         p = _puzzle(_body())
-        marks, broken = player_marks(p)
+        marks, broken = pencil_marks(p)
         if broken is not None:
             raise ApiError(422, f"your entries leave run {broken.name} without a combination "
                                 "of digits that fits; check them first",
@@ -820,6 +902,36 @@ def _check_tokens(grid: list[list[str]]) -> None:
                 if part and not (part.isascii() and part.isdigit() and 1 <= int(part) <= 45):
                     raise ApiError(422, f"{where}: the {word} sum {part!r} is not a whole "
                                         "number 1..45", kind="invalid", cells=[[r, c]])
+
+
+def _check_record(moves: str, p: Puzzle) -> None:
+    """The page's record of a solve (docs/play.md, "Save my solve"), read by the moves
+    reader: on one line, each move on a white cell of ``p`` and with its time."""
+    if "\n" in moves or "\r" in moves:  # it goes on the one line of janko's property
+        raise ApiError(400, "field 'moves' is not a solving record: it holds a line break")
+    try:
+        rec = records.parse(moves)
+    except DeducerError as e:
+        raise ApiError(400, f"field 'moves' is not a solving record: {e.message}") from None
+    # numbered as the reader numbers them: from 1, the header counted
+    for k, mv in enumerate(rec.moves, start=1 if rec.header is None else 2):
+        if mv.cell is not None and mv.cell not in p.index:
+            raise ApiError(400, f"field 'moves' is not a solving record: move {k} is on "
+                                f"{cell_name(mv.cell)}, not a white cell")
+        if mv.ms is None:
+            raise ApiError(400, f"field 'moves' is not a solving record: move {k} has no "
+                                "time (@MS)")
+
+
+def _cell_field(body: dict, p: Puzzle) -> tuple[int, int]:
+    """The white cell a request names as ``cell: [row, col]`` (0-based)."""
+    cell = _field(body, "cell", list)
+    if len(cell) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell):
+        raise ApiError(400, "field 'cell' must be [row, column]")
+    rc = (cell[0], cell[1])
+    if rc not in p.index:
+        raise ApiError(400, f"{cell_name(rc)} is not a white cell")
+    return rc
 
 
 def _save_format(body: dict) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import PuzzleError
-from ..fileio import MAX_BYTES, read_limited
+from ..fileio import MAX_BYTES, plain_suffix, read_input
 from ..model import Puzzle
 
 # Modules are imported lazily so `deducer solve` pays only for the format it reads.
@@ -27,10 +27,12 @@ _MODULES = {
     "puzzlink": "deducer.puzzle.formats.puzzlink",
     "janko": "deducer.puzzle.formats.janko",
     "dzn": "deducer.puzzle.formats.dzn",
+    "fib": "deducer.puzzle.formats.fib",
+    "logicpuzzles": "deducer.puzzle.formats.logicpuzzles",
 }
 #: order in which detection asks the formats (most specific first)
-DETECT_ORDER = ("json", "janko", "dzn", "puzzlink", "conditions", "j", "pipe", "backslash",
-                "solved")
+DETECT_ORDER = ("json", "janko", "logicpuzzles", "dzn", "fib", "puzzlink", "conditions", "j",
+                "pipe", "backslash", "solved")
 
 
 @dataclass(frozen=True)
@@ -58,17 +60,19 @@ def get(name: str) -> Format:
 
 
 def names() -> list[str]:
+    """Every format deducer reads, by name (sorted): what ``--format`` accepts."""
     return sorted(_MODULES)
 
 
 def writable() -> list[str]:
+    """The formats deducer can also write (sorted): what ``convert --to`` accepts."""
     return [n for n in names() if get(n).write is not None]
 
 
 def detect(text: str, path: str | None = None) -> Format:
     """Pick the format of ``text``: the file extension first, then content sniffing."""
     if path is not None:
-        suffix = Path(path).suffix.lower()
+        suffix = plain_suffix(path)
         for n in DETECT_ORDER:
             f = get(n)
             if suffix and suffix in f.extensions and f.sniff(text):
@@ -113,15 +117,21 @@ def loads(text: str, fmt: str | None = None, *, name: str | None = None,
         raise PuzzleError("input is nested too deeply", path=path) from None
 
 
-def load(path: str | Path, fmt: str | None = None, *, name: str | None = None) -> Puzzle:
-    """Read a puzzle file."""
+def read_text(path: str | Path) -> str:
+    """The text of a puzzle file (at most 4 MiB; a ``.gz`` or ``.bz2`` file read through,
+    told by its first bytes): one-line errors naming the file."""
     p = str(path)
-    data = read_limited(p, error=PuzzleError, what="puzzle files")
+    data = read_input(p, error=PuzzleError, what="puzzle files")
     try:
-        text = decode(data, p)
+        return decode(data, p)
     except PuzzleError as e:
         raise e.located(p) from None
-    return loads(text, fmt, name=name, path=p)
+
+
+def load(path: str | Path, fmt: str | None = None, *, name: str | None = None) -> Puzzle:
+    """Read a puzzle file (compressed with gzip or bzip2 or not)."""
+    p = str(path)
+    return loads(read_text(p), fmt, name=name, path=p)
 
 
 def load_all(path: str | Path, fmt: str | None = None) -> list[Puzzle]:
@@ -133,7 +143,7 @@ def load_all(path: str | Path, fmt: str | None = None) -> list[Puzzle]:
         refused = e
     p = str(path)
     try:  # load read and decoded it: the refusal was the parse
-        text = decode(Path(p).read_bytes(), p)
+        text = read_text(p)
         f = get(fmt) if fmt else detect(text, p)
         found = f.names(text) if f.names is not None else []
     except (OSError, PuzzleError):

@@ -10,6 +10,15 @@ sum, the second the across sum, each ``0``-``9``/``a``-``j`` = 0-19 (base 36), `
 for every column whose top cell is white, then one (across sum) for every row whose leftmost
 cell is white.
 
+A position (the player's entries and pencil marks) may follow the URL after ``#``: deducer's
+own addition, ``#e=ENTRIES&m=MARKS`` (either part may be left out), which the play page's
+link writes and every command reads. Both walk the white cells row by row, left to right.
+ENTRIES: ``1``-``9`` the next cell holds that digit, ``a``-``z`` skip 1-26 empty cells.
+MARKS: ``A``-``Z`` skip 1-26 cells without marks, else two characters ``0``-``9``/``a``-``v``
+(base 32) give the next cell's marks as a 9-bit number (bit 0 = digit 1, ``fv`` = all nine).
+Cells after the last one written are empty. The writer adds it only when the puzzle has
+entries or pencil marks.
+
 A text may hold several URLs, one per line (e.g. the corpus TSV): each is named by the first
 tab- or space-separated field before it on its line (else by its 1-based position); pick one
 with ``name=``. Lines starting with ``#`` are comments.
@@ -30,7 +39,7 @@ from . import Format, parse_int
 # Only the ``kakuro/COLS/ROWS/BODY`` part is matched by the pattern: an optional address
 # prefix ``[^\s?]*\?`` in the pattern made every search quadratic in the line length (a
 # long line hung the reader); :func:`_url_start` finds where the address begins instead.
-_URL = re.compile(r"kakuro/(\d+)/(\d+)/([0-9A-Za-z.\-]*)")
+_URL = re.compile(r"kakuro/(\d+)/(\d+)/([0-9A-Za-z.\-]*)(?:#(\S*))?")
 _URL_LINE = re.compile(r"(?:^|[\s?/])kakuro/\d+/\d+/")
 MAX_SIDE = 200
 
@@ -156,9 +165,91 @@ def _decode(m: re.Match, line: int, name: str | None) -> Puzzle:
         grid[0][c + 1] = Square(False, v, None) if v else BLANK
     for r, v in border_across.items():
         grid[r + 1][0] = Square(False, None, v) if v else BLANK
-    return Puzzle(
-        tuple(tuple(row) for row in grid), name=name, row_lines=(line,) * (rows + 1)
-    ).validate()
+    p = Puzzle(tuple(tuple(row) for row in grid), name=name, row_lines=(line,) * (rows + 1))
+    if m[4]:  # a bare '#' holds no position
+        entries, pencil = _read_position(m[4], p.validate().whites, line)
+        p = p.with_entries(entries, pencil)
+    return p.validate()
+
+
+# ---- the position after '#': entries and pencil marks (deducer's own) ----------------------
+_B32 = "0123456789abcdefghijklmnopqrstuv"
+
+
+def _read_position(fragment: str, whites, line: int) -> tuple[dict, dict]:
+    """The entries and pencil marks of ``#e=...&m=...`` (see the module's docstring)."""
+    entries: dict = {}
+    pencil: dict = {}
+    seen = set()
+    for part in fragment.split("&"):
+        key, eq, value = part.partition("=")
+        if not eq or key not in ("e", "m"):
+            shown = part if len(part) <= 20 else part[:20] + "…"
+            raise PuzzleError(f"after '#' the URL has {shown!r}; deducer reads a position "
+                              "there: e=ENTRIES and m=PENCIL MARKS, joined by '&'", line=line)
+        if key in seen:
+            raise PuzzleError(f"the position after '#' gives {key}= twice", line=line)
+        seen.add(key)
+        what = "entries" if key == "e" else "pencil marks"
+        k = 0  # the next white cell
+        i = 0
+        while i < len(value):
+            ch = value[i]
+            if key == "e" and "a" <= ch <= "z" or key == "m" and "A" <= ch <= "Z":
+                k += ord(ch.lower()) - 96
+                i += 1
+                continue
+            if k >= len(whites):
+                raise PuzzleError(f"the {what} after '#' go past the last of the "
+                                  f"{len(whites)} white cells", line=line)
+            if key == "e" and "1" <= ch <= "9":
+                entries[whites[k]] = int(ch)
+                i += 1
+            elif key == "m" and ch in _B32 and i + 1 < len(value) and value[i + 1] in _B32:
+                mask = _B32.index(ch) * 32 + _B32.index(value[i + 1])
+                if not 0 < mask < 512:
+                    raise PuzzleError(f"pencil marks {value[i:i + 2]!r} after '#' are not "
+                                      "digits 1-9 (01 to fv)", line=line)
+                pencil[whites[k]] = mask
+                i += 2
+            else:
+                expected = ("a digit 1-9 or a skip a-z" if key == "e" else
+                            "two characters 0-9/a-v or a skip A-Z")
+                raise PuzzleError(f"the {what} after '#' have {value[i:i + 2]!r} at "
+                                  f"{key}= character {i + 1}; expected {expected}", line=line)
+            k += 1
+        if k > len(whites):
+            raise PuzzleError(f"the {what} after '#' skip past the last of the "
+                              f"{len(whites)} white cells", line=line)
+    return entries, pencil
+
+
+def _skips(n: int, first: str) -> str:
+    """``n`` cells skipped, as runs of ``first``..(26 cells)."""
+    out = []
+    while n > 0:
+        k = min(n, 26)
+        out.append(chr(ord(first) + k - 1))
+        n -= k
+    return "".join(out)
+
+
+def write_position(p: Puzzle) -> str:
+    """The ``#e=...&m=...`` of the player's entries and pencil marks ("" for none)."""
+    parts = []
+    for key, table in (("e", p.entries), ("m", p.pencil)):
+        out, skip = [], 0
+        for rc in p.whites:
+            v = table.get(rc)
+            if not v:
+                skip += 1
+                continue
+            out.append(_skips(skip, "a" if key == "e" else "A"))
+            skip = 0
+            out.append(str(v) if key == "e" else _B32[v >> 5] + _B32[v & 31])
+        if out:
+            parts.append(f"{key}={''.join(out)}")
+    return "#" + "&".join(parts) if parts else ""
 
 
 # ---- pzprv3 reader ------------------------------------------------------------------------
@@ -256,7 +347,8 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
 
 # ---- writer -------------------------------------------------------------------------------
 def write(p: Puzzle) -> str:
-    """The puzz.link URL of the puzzle (clues only; givens and entries cannot be written)."""
+    """The puzz.link URL of the puzzle, with the player's entries and pencil marks after
+    ``#`` (:func:`write_position`); givens and parity marks cannot be written."""
     if p.givens:
         raise PuzzleError("a puzz.link URL cannot hold givens; use --to json or pipe")
     if p.even is not None:
@@ -296,7 +388,7 @@ def write(p: Puzzle) -> str:
     for r in range(1, p.rows):
         if sq[r][1].white:
             out.append(_code(sq[r][0].across))
-    return f"https://puzz.link/p?kakuro/{cols}/{rows}/{''.join(out)}\n"
+    return f"https://puzz.link/p?kakuro/{cols}/{rows}/{''.join(out)}{write_position(p)}\n"
 
 
 FORMAT = Format(

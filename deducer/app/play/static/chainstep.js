@@ -7,6 +7,8 @@
  * "contradiction": true. chainFrames() turns the chain steps of a hint into frames, one per
  * thing the player looks at: the assumption, each link, the conclusion. play.js draws a
  * frame with chainDraw() and steps through them with the hint box's Back / Next buttons.
+ * whatIfFrames() does the same for the answer of "What if" (POST /api/whatif): the digit the
+ * player wrote, each link that follows, and where it leads.
  */
 const ChainStep = (() => {
 "use strict";
@@ -41,21 +43,7 @@ function chainFrames(res) {
         kind: "assume", number: null, head: capital(head),
         text: "Suppose " + cellName(ar, ac) + " were " + ad + ". Follow the " + links.length +
               " link" + (links.length === 1 ? "" : "s") + " that this forces."}));
-      const written = [];
-      links.forEach((link, li) => {
-        const cells = [];
-        for (const f of link.facts || []) if (f.cell) cells.push(f.cell);
-        for (const [r, c] of link.placements || []) cells.push([r, c]);
-        for (const [r, c] of link.eliminations || []) cells.push([r, c]);
-        frames.push({
-          kind: link.contradiction ? "contradiction" : "link", number: li + 1,
-          head: capital(head) + ": link " + (li + 1) + " of " + links.length,
-          text: "(" + (li + 1) + ") " + capital(link.text) + (link.contradiction ? ": a contradiction." : "."),
-          assume: kase.assume, written: written.slice(), placing: link.placements || [],
-          cells, runs: (link.runs || []).concat((link.facts || []).filter((f) => f.run).map((f) => f.run)),
-        });
-        written.push(...(link.placements || []));
-      });
+      frames.push(...linkFrames(kase, capital(head)));
     });
     const effect = [];
     for (const [r, c, d] of step.placements || []) effect.push(cellName(r, c) + " = " + d);
@@ -72,6 +60,48 @@ function chainFrames(res) {
   return frames;
 }
 
+/* One frame per link of an assumption ({assume, links}), each headed "HEAD: link n of N". */
+function linkFrames(kase, head) {
+  const links = kase.links || [];
+  const written = [];
+  return links.map((link, li) => {
+    const cells = [];
+    for (const f of link.facts || []) if (f.cell) cells.push(f.cell);
+    for (const [r, c] of link.placements || []) cells.push([r, c]);
+    for (const [r, c] of link.eliminations || []) cells.push([r, c]);
+    const frame = {
+      kind: link.contradiction ? "contradiction" : "link", number: li + 1,
+      head: head + ": link " + (li + 1) + " of " + links.length,
+      text: "(" + (li + 1) + ") " + capital(link.text) + (link.contradiction ? ": a contradiction." : "."),
+      assume: kase.assume, written: written.slice(), placing: link.placements || [],
+      cells, runs: (link.runs || []).concat((link.facts || []).filter((f) => f.run).map((f) => f.run)),
+    };
+    written.push(...(link.placements || []));
+    return frame;
+  });
+}
+
+/* The frames of a "What if" answer ({cell, digit, status, message, proof}): the digit
+   written, each link that follows from it, and where the branch leads. */
+function whatIfFrames(res) {
+  const [r, c, d] = res.proof.assume;
+  const links = res.proof.links || [];
+  const head = "What if " + cellName(r, c) + " were " + d;
+  const written = [];
+  for (const lk of links) written.push(...(lk.placements || []));
+  return [
+    {kind: "assume", number: null, head, assume: res.proof.assume, written: [], placing: [],
+     cells: [[r, c]], runs: [],
+     text: "You wrote " + d + " in " + cellName(r, c) + ". " + (links.length
+       ? "Follow the " + links.length + " link" + (links.length === 1 ? "" : "s") + " that follow from it."
+       : "Nothing follows from it at once.")},
+    ...linkFrames(res.proof, head),
+    {kind: "end", number: null, head: "Where it leads", assume: res.proof.assume,
+     written: res.status === "contradiction" ? [] : written, placing: [],
+     cells: [[r, c]], runs: [], text: res.message},
+  ];
+}
+
 /* Where a link's number goes on the board: the cell it writes in, else the cell it narrows,
    else a cell it reads; null when it names runs only (play.js then uses the first run's clue). */
 function chainBadgeCell(frame) {
@@ -80,5 +110,5 @@ function chainBadgeCell(frame) {
   return frame.cells.length ? frame.cells[frame.cells.length - 1] : null;
 }
 
-return {frames: chainFrames, badgeCell: chainBadgeCell};
+return {frames: chainFrames, whatIfFrames, badgeCell: chainBadgeCell};
 })();

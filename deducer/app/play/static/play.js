@@ -1,9 +1,11 @@
 /* deducer play: the page. Vanilla JS, no build step, talks only to its own server.
  *
- * State: the puzzle (deducer JSON object without progress), the player's entries and
- * pencil marks (key "r,c"), the selection and the undo/redo stacks. Every change goes
- * through edit(), which records it for undo and saves everything in localStorage, so a
- * reload (or a restart of the server with the same puzzle) keeps the progress.
+ * State: the puzzle (deducer JSON object without progress), the player's entries, pencil
+ * marks and their colours (key "r,c"), the selection and the undo/redo stacks, the moves
+ * made (for "Save my solve") and the play clock. Every change goes through edit(), which
+ * records it for undo and saves everything in localStorage, so a reload (or a restart of
+ * the server with the same puzzle) keeps the progress. The player's tools (highlight,
+ * colours, what if, link, save my solve) are in tools.js.
  */
 "use strict";
 
@@ -15,6 +17,7 @@ const S = {
   source: "",
   entries: new Map(), // "r,c" -> digit
   pencil: new Map(),  // "r,c" -> 9-bit mask (bit d-1 = digit d)
+  colours: new Map(), // "r,c" -> marks coloured: bits 0-8 colour 1 (blue), 9-17 colour 2
   sel: null,          // [r, c]
   undo: [],
   redo: [],
@@ -23,6 +26,13 @@ const S = {
   cellEl: new Map(),  // "r,c" -> element
   clues: new Map(),   // "r,c" -> what a screen reader hears of the cell's two runs
   pencilMode: false,  // the pad's digits toggle pencil marks
+  colourMode: 0,      // 1 or 2: the pad's digits colour pencil marks in that colour
+  findMode: false,    // the pad's digits choose the digit to highlight
+  highlight: 0,       // the digit whose cells are highlighted (0: none)
+  moves: [],          // [key, entry|null, mask, ms]: each cell's state after a change
+  clock: {ms: 0, at: null},  // play time: ms counted so far, performance.now() since
+  branch: null,       // "what if": the grid as it was ({entries, pencil, colours, ...})
+  opened: null,       // the position of the puzzle named on the command line, once applied
   usedSolve: false,   // Solve filled the grid: no praise for finishing it
   hl: {wrong: new Set(), wrongMarks: new Set(), hintCells: new Set(), hintRun: new Set(),
        hintClue: new Set(), diff: new Set()},
@@ -114,6 +124,18 @@ function settle(changed) {
   if (hintDone && hintDone()) endHint();
 }
 
+/* ---- the play clock: the time of each move ("Save my solve") ------------------------------ */
+/* Milliseconds of play since the puzzle was opened, counted while the page is shown (a
+   tab left in the background for a day does not make a move take a day). */
+function clockNow() {
+  return Math.round(S.clock.ms + (S.clock.at === null ? 0 : performance.now() - S.clock.at));
+}
+
+function clockRun(on) {
+  if (on && S.clock.at === null) S.clock.at = performance.now();
+  else if (!on && S.clock.at !== null) { S.clock.ms = clockNow(); S.clock.at = null; }
+}
+
 /* ---- the puzzle as the server wants it ------------------------------------------------- */
 function puzzleBody() {
   const p = Object.assign({}, S.model.puzzle);
@@ -126,6 +148,12 @@ function puzzleKey(p) {
   return JSON.stringify([p.grid, p.givens || [], p.even || null]);
 }
 
+/* The entries and pencil marks of a puzzle object, in a comparable form. */
+function positionKey(p) {
+  const sort = (xs) => (xs || []).map((x) => JSON.stringify(x)).sort();
+  return JSON.stringify([sort(p.entries), sort(p.pencil)]);
+}
+
 /* ---- loading a puzzle ------------------------------------------------------------------- */
 function loadModel(data, opts) {
   const p = Object.assign({}, data.puzzle);
@@ -135,12 +163,21 @@ function loadModel(data, opts) {
   S.source = data.source || p.name || "";
   S.entries = new Map(entries.map(([r, c, d]) => [key(r, c), d]));
   S.pencil = new Map(pencil.map(([r, c, ds]) => [key(r, c), maskOf(ds)]));
+  S.colours = new Map();
   S.undo = []; S.redo = []; S.sel = null; S.usedSolve = false;
+  S.moves = []; S.clock = {ms: 0, at: null}; S.highlight = 0;
+  S.branch = null;  // a "what if" branch ends with its puzzle (its grid is another's)
+  showBranch(false);
   if (opts && opts.saved) {
     S.undo = opts.saved.undo || []; S.redo = opts.saved.redo || [];
     S.sel = opts.saved.sel || null;
     S.usedSolve = !!opts.saved.usedSolve;
+    S.colours = new Map(opts.saved.colours || []);
+    S.moves = Array.isArray(opts.saved.moves) ? opts.saved.moves : [];
+    S.clock.ms = Number(opts.saved.clock) || 0;
+    S.opened = opts.saved.opened || null;
   }
+  clockRun(!document.hidden);
   endHint();
   clearHighlights(false);
   build();
@@ -160,11 +197,13 @@ function loadModel(data, opts) {
 
 function persist() {
   if (!S.model) return;
+  // in a "what if" branch the grid kept is the player's own, as it was before the branch
+  const g = S.branch || S;
   const rec = {
     key: puzzleKey(S.model.puzzle), model: S.model, source: S.source,
-    entries: [...S.entries], pencil: [...S.pencil],
-    undo: S.undo.slice(-MAX_UNDO), redo: S.redo.slice(-MAX_UNDO), sel: S.sel,
-    usedSolve: S.usedSolve,
+    entries: [...g.entries], pencil: [...g.pencil], colours: [...g.colours],
+    undo: g.undo.slice(-MAX_UNDO), redo: g.redo.slice(-MAX_UNDO), sel: S.sel,
+    usedSolve: g.usedSolve, moves: S.moves, clock: clockNow(), opened: S.opened,
   };
   try { localStorage.setItem(STORE, JSON.stringify(rec)); } catch (e) { /* full or off */ }
 }
@@ -293,7 +332,17 @@ function drawCell(k) {
   d.textContent = given !== undefined ? given : (entry !== undefined ? entry : "");
   e.classList.toggle("filled", given !== undefined || entry !== undefined);
   const spans = e.querySelectorAll(".m");
-  for (let i = 0; i < 9; i++) spans[i].textContent = mask & (1 << i) ? String(i + 1) : "";
+  const col = S.colours.get(k) || 0;
+  for (let i = 0; i < 9; i++) {
+    const on = mask & (1 << i);
+    spans[i].textContent = on ? String(i + 1) : "";
+    spans[i].classList.toggle("c1", !!(on && col & (1 << i)));
+    spans[i].classList.toggle("c2", !!(on && col & (1 << (i + 9))));
+    spans[i].classList.toggle("hl", !!(on && S.highlight === i + 1));
+  }
+  const digit = given !== undefined ? given : entry;
+  e.classList.toggle("hl-digit", !!S.highlight && digit === S.highlight);
+  e.classList.toggle("hl-mark", !!S.highlight && digit === undefined && !!(mask & bit(S.highlight)));
   labelCell(k);
 }
 
@@ -302,8 +351,14 @@ function labelCell(k) {
   const given = S.givens.get(k), entry = S.entries.get(k), mask = S.pencil.get(k) || 0;
   const [r, c] = unkey(k);
   // what a screen reader says: the cell, its two clues, then its digit or its marks
+  const col = S.colours.get(k) || 0;
+  const coloured = (n, name) => {
+    const ds = digitsOf(mask & (col >> (n === 1 ? 0 : 9)));
+    return ds.length ? "; " + name + " " + ds.join(" ") : "";
+  };
   const content = given !== undefined ? "given " + given : entry !== undefined ? String(entry) :
-    mask ? "pencil marks " + digitsOf(mask).join(" ") : "empty";
+    mask ? "pencil marks " + digitsOf(mask).join(" ") + coloured(1, "blue") + coloured(2, "orange") :
+    "empty";
   e.setAttribute("aria-label", cellName(r, c) + ", " + (S.clues.get(k) || "in no run") + ": " + content +
                  (S.hl.wrong.has(k) || S.hl.wrongMarks.has(k) ? ", wrong" : ""));
 }
@@ -373,25 +428,33 @@ function refreshButtons() {
   $("btn-redo").disabled = !has || !S.redo.length;
   $("pad-undo").disabled = $("btn-undo").disabled;
   $("pad-redo").disabled = $("btn-redo").disabled;
-  for (const b of document.querySelectorAll("#pad-digits button, #pad-pencil, #pad-erase")) b.disabled = !has;
+  for (const b of document.querySelectorAll("#pad-digits button, #pad-tools button:not(#pad-undo):not(#pad-redo)")) b.disabled = !has;
   for (const id of ["btn-check", "btn-marks", "btn-solve", "btn-clear", "hint-vague",
-                    "hint-concrete", "hint-full", "hint-apply", "btn-download", "btn-save",
-                    "btn-edit"]) {
+                    "hint-concrete", "hint-full", "hint-apply", "hint-all", "btn-download", "btn-save",
+                    "btn-edit", "btn-whatif", "btn-link", "btn-record"]) {
     $(id).disabled = !has;
+  }
+  // in a "what if" branch, what goes to a file or a link is the player's own grid: not
+  // the branch's (leave it first)
+  for (const id of ["btn-download", "btn-save", "btn-link", "btn-record", "btn-edit"]) {
+    if (S.branch) $(id).disabled = true;
   }
 }
 
 /* ---- changes, undo and redo ------------------------------------------------------------- */
-/* changes: [{k, entry?: digit|null, pencil?: mask}] ; one call = one undo step */
+/* changes: [{k, entry?: digit|null, pencil?: mask, colour?: 18 bits}] ; one call = one
+   undo step. A mark rubbed out loses its colour. */
 function edit(changes, label) {
   const cells = [];
   for (const ch of changes) {
     if (!S.whites.has(ch.k) || S.givens.has(ch.k)) continue;
     const before = {e: S.entries.has(ch.k) ? S.entries.get(ch.k) : null,
-                    p: S.pencil.get(ch.k) || 0};
+                    p: S.pencil.get(ch.k) || 0, c: S.colours.get(ch.k) || 0};
     const after = {e: "entry" in ch ? ch.entry : before.e,
-                   p: "pencil" in ch ? ch.pencil : before.p};
-    if (before.e === after.e && before.p === after.p) continue;
+                   p: "pencil" in ch ? ch.pencil : before.p,
+                   c: "colour" in ch ? ch.colour : before.c};
+    after.c &= after.p | (after.p << 9);
+    if (before.e === after.e && before.p === after.p && before.c === after.c) continue;
     cells.push({k: ch.k, b: before, a: after});
   }
   if (!cells.length) return false;
@@ -403,11 +466,17 @@ function edit(changes, label) {
 }
 
 function applyCells(cells, side) {
+  const other = side === "a" ? "b" : "a";
   for (const cell of cells) {
     const v = cell[side];
     if (v.e === null) S.entries.delete(cell.k); else S.entries.set(cell.k, v.e);
     if (v.p) S.pencil.set(cell.k, v.p); else S.pencil.delete(cell.k);
+    if (v.c) S.colours.set(cell.k, v.c); else S.colours.delete(cell.k);
     S.hl.wrong.delete(cell.k); S.hl.wrongMarks.delete(cell.k);
+    // a move of the solve: the cell's digit or marks changed (colours are not moves), and
+    // never in a "what if" branch, which the player leaves without a trace
+    const was = cell[other];
+    if (!S.branch && (v.e !== was.e || v.p !== was.p)) S.moves.push([cell.k, v.e, v.p, clockNow()]);
     drawCell(cell.k);
   }
   refreshHighlights();
@@ -439,7 +508,7 @@ let finishedKey = null, finishing = true;
 function maybeFinished() {
   const quiet = !finishing;
   finishing = true;
-  if (!S.model) return;
+  if (!S.model || S.branch) return;  // a "what if" branch filled in is no solve of the player's
   for (const k of S.whites) if (!S.entries.has(k) && !S.givens.has(k)) { finishedKey = null; return; }
   const now = JSON.stringify([...S.entries]);
   if (finishedKey === now) return;
@@ -470,8 +539,9 @@ function enterDigit(d) {
   if (!S.sel) return;
   const k = key(...S.sel);
   if (S.givens.has(k)) { say(cellName(...S.sel) + " is a given: it cannot change.", "info"); return; }
-  if (S.entries.get(k) === d) return;
+  if (S.entries.get(k) === d && !S.branch) return;
   edit([{k, entry: d}], d + " in " + cellName(...S.sel));
+  if (S.branch) whatIf(S.sel[0], S.sel[1], d);  // in a branch: what follows from it
 }
 
 function toggleMark(d) {
@@ -485,30 +555,59 @@ function toggleMark(d) {
 }
 
 /* ---- the on-screen pad (phones, tablets, a mouse) ---------------------------------------- */
+/* What a digit of the pad (or a digit key) does: enter it, toggle it as a pencil mark,
+   colour that mark (colour 1 or 2), or highlight every cell holding it. */
 function padDigit(d) {
   if (!S.model) return;
+  if (S.findMode) { highlightDigit(S.highlight === d ? 0 : d); return; }
   if (!S.sel) { say("Tap a white cell first.", "info"); return; }
-  if (S.pencilMode) toggleMark(d); else enterDigit(d);
+  if (S.colourMode) colourMark(d, S.colourMode);
+  else if (S.pencilMode) toggleMark(d); else enterDigit(d);
 }
 
-function setPencilMode(on) {
-  S.pencilMode = on;
-  $("pad-pencil").setAttribute("aria-pressed", on ? "true" : "false");
-  $("pad").classList.toggle("pencil", on);
+/* The pad's modes, one at a time: "digit", "pencil", "colour1", "colour2", "find". */
+function setMode(mode) {
+  S.pencilMode = mode === "pencil";
+  S.colourMode = mode === "colour1" ? 1 : mode === "colour2" ? 2 : 0;
+  S.findMode = mode === "find";
+  const pressed = {"pad-pencil": S.pencilMode, "pad-colour1": S.colourMode === 1,
+                   "pad-colour2": S.colourMode === 2, "pad-find": S.findMode};
+  for (const [id, on] of Object.entries(pressed)) $(id).setAttribute("aria-pressed", on ? "true" : "false");
+  $("pad").classList.toggle("pencil", S.pencilMode);
+  $("pad").classList.toggle("colour", !!S.colourMode);
+  $("pad").classList.toggle("find", S.findMode);
   refreshPad();
+  // say what the digits do now (the pad's buttons show it too)
+  if (S.colourMode) {
+    const name = S.colourMode === 2 ? "Orange" : "Blue";
+    say(name + ": a digit colours that pencil mark of the selected cell (again: plain). " +
+        "The button again, or c, changes the colour or stops.", "info");
+  } else if (S.findMode) {
+    say("Highlight: a digit shows every cell holding it, written in or pencilled.", "info");
+  }
 }
 
-/* The pad shows the selected cell: its entry, or in pencil mode its marks. */
+function setPencilMode(on) { setMode(on ? "pencil" : "digit"); }
+
+/* The pad shows the selected cell: its entry, in pencil or colour mode its marks, in
+   highlight mode the digit highlighted. */
 function refreshPad() {
   const k = S.sel && key(...S.sel);
   const mask = k ? S.pencil.get(k) || 0 : 0;
   const entry = k ? S.entries.get(k) : undefined;
+  const col = k ? S.colours.get(k) || 0 : 0;
+  const shift = S.colourMode === 2 ? 9 : 0;
+  const colourName = S.colourMode === 2 ? "orange" : "blue";
   for (const b of document.querySelectorAll("#pad-digits button")) {
     const d = Number(b.dataset.d);
-    const on = S.pencilMode ? !!(mask & bit(d)) : entry === d;
+    let on, label;
+    if (S.findMode) { on = S.highlight === d; label = "highlight " + d; }
+    else if (S.colourMode) { on = !!(mask & bit(d) && col & (bit(d) << shift)); label = "colour pencil mark " + d + " " + colourName; }
+    else if (S.pencilMode) { on = !!(mask & bit(d)); label = "pencil mark " + d; }
+    else { on = entry === d; label = "digit " + d; }
     b.classList.toggle("on", on);
-    b.setAttribute("aria-label", (S.pencilMode ? "pencil mark " : "digit ") + d);
-    if (S.pencilMode) b.setAttribute("aria-pressed", on ? "true" : "false");
+    b.setAttribute("aria-label", label);
+    if (S.pencilMode || S.colourMode || S.findMode) b.setAttribute("aria-pressed", on ? "true" : "false");
     else b.removeAttribute("aria-pressed");
   }
 }
@@ -531,7 +630,12 @@ function onKey(e) {
     if (k === "y" || e.code === "KeyY") { e.preventDefault(); redo(); return; }
     return;
   }
-  if (e.altKey) return;
+  if (e.altKey) {
+    // Alt+digit highlights every cell holding the digit (Alt+0: none)
+    const a = /^(?:Digit|Numpad)([0-9])$/.exec(e.code || "");
+    if (a) { e.preventDefault(); const d = Number(a[1]); highlightDigit(d && S.highlight !== d ? d : 0); }
+    return;
+  }
   const arrows = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
   if (arrows[e.key]) { e.preventDefault(); move(...arrows[e.key]); return; }
   // event.code, not event.key: Shift+1 is "!" on a US keyboard (another sign elsewhere)
@@ -540,14 +644,22 @@ function onKey(e) {
   if (d === null && /^[1-9]$/.test(e.key)) d = Number(e.key);
   if (d !== null) {
     e.preventDefault();
+    // in colour or highlight mode a digit key does what the pad's digit does
+    if (S.colourMode || S.findMode) { padDigit(d); return; }
     // Shift makes a digit a pencil mark, or, in the pad's pencil mode, an entry
     if (e.shiftKey !== S.pencilMode) toggleMark(d); else enterDigit(d);
+    return;
+  }
+  if (!e.shiftKey && (e.key === "c" || e.key === "C")) {
+    // c: colour mode, blue then orange then off
+    e.preventDefault();
+    setMode(S.colourMode === 0 ? "colour1" : S.colourMode === 1 ? "colour2" : "digit");
     return;
   }
   if (e.key === "Delete" || e.key === "Backspace" || e.code === "Digit0" || e.code === "Numpad0") {
     e.preventDefault(); erase(); return;
   }
-  if (e.key === "Escape") { endHint(); clearHighlights(); }
+  if (e.key === "Escape") { endHint(); clearHighlights(); if (S.highlight) highlightDigit(0); }
 }
 
 /* ---- server actions --------------------------------------------------------------------- */
@@ -609,6 +721,7 @@ async function hint(level, apply) {
 
 function showHint(res, apply) {
   endHint();
+  $("branch-apply").hidden = true;  // a what-if answer's own (tools.js)
   const box = $("hint-box");
   box.hidden = false;
   const tier = {vague: "Hint (vague)", concrete: "Hint (concrete)", full: "Hint (full)"}[res.level] || "Hint";
@@ -669,6 +782,7 @@ function endHint() {
   hintDone = null;
   chain.frames = [];
   clearChain();
+  if (typeof endAllSteps === "function") endAllSteps();  // allsteps.js
   if (!$("hint-box").hidden) {
     $("hint-box").hidden = true;
     S.hintHl = {cells: [], run: [], clue: []};
@@ -887,7 +1001,7 @@ const ED = {rows: 0, cols: 0, cells: []};
 function showView(which) {
   $("play-view").hidden = which !== "play";
   $("editor-view").hidden = which !== "editor";
-  for (const id of ["play-group", "hint-group", "save-group"]) $(id).classList.toggle("off", which !== "play");
+  for (const id of ["play-group", "hint-group", "save-group", "link-group"]) $(id).classList.toggle("off", which !== "play");
   if (document.body.classList.contains("menu-open")) menu(false);
   if (which === "play") { $("chooser").hidden = true; fitBoard(); }
 }
@@ -995,6 +1109,7 @@ async function createFromEditor() {
 /* ---- wiring ------------------------------------------------------------------------------- */
 function wire() {
   document.addEventListener("keydown", onKey);
+  document.addEventListener("visibilitychange", () => { clockRun(!document.hidden); persist(); });
   window.addEventListener("resize", fitBoard);
   // click: a mouse, a tap, and a screen reader's activation all select the cell
   $("board").addEventListener("click", (e) => {
@@ -1008,6 +1123,9 @@ function wire() {
     b.addEventListener("click", () => padDigit(Number(b.dataset.d)));
   }
   $("pad-pencil").addEventListener("click", () => setPencilMode(!S.pencilMode));
+  $("pad-colour1").addEventListener("click", () => setMode(S.colourMode === 1 ? "digit" : "colour1"));
+  $("pad-colour2").addEventListener("click", () => setMode(S.colourMode === 2 ? "digit" : "colour2"));
+  $("pad-find").addEventListener("click", () => setMode(S.findMode ? "digit" : "find"));
   $("pad-erase").addEventListener("click", erase);
   $("pad-undo").addEventListener("click", undo);
   $("pad-redo").addEventListener("click", redo);
@@ -1092,8 +1210,19 @@ async function main() {
   loadFiles();
   const saved = loadSaved();
   if (start && start.start) {
-    if (saved && saved.key === puzzleKey(start.start.puzzle)) restore(saved);
-    else loadModel(start.start);
+    if (saved && saved.key === puzzleKey(start.start.puzzle)) {
+      restore(saved);
+      // a link's (or a file's) own position, once: onto the progress kept, Undo takes it back
+      const sp = start.start.puzzle, pos = positionKey(sp);
+      const has = (sp.entries && sp.entries.length) || (sp.pencil && sp.pencil.length);
+      if (has && pos !== saved.opened && pos !== positionKey(puzzleBody())) openPosition(start.start);
+      S.opened = pos;
+      persist();
+    } else {
+      loadModel(start.start);
+      S.opened = positionKey(start.start.puzzle);
+      persist();
+    }
   } else if (saved) {
     restore(saved);
   } else {

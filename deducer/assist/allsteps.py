@@ -1,0 +1,148 @@
+"""Every open step: each deduction the ladder finds at a position, simplest first
+(``deducer hint --all``; HoDoKu's "find all steps").
+
+The position is the grid as the player has it, reasoned from as a hint reasons: clues,
+givens and entries (pencil marks are not taken as candidates). Each deduction is given as
+the step it would be if it were made next (:meth:`Engine.preview`): its sentence, its
+effect and its proof, in the walkthrough's step format, so the first one listed is the
+step a walkthrough from here makes. The rules are asked in ladder order, every run of a
+run rule in id order; trial and guessing are left out (they are fallbacks, not things a
+player spots). A deduction whose effect a deduction listed before it already has in full
+(the same digit written, the same candidates gone or more) is left out and counted in
+``hidden``: a harder rule seeing again what an easier one saw teaches nothing new.
+
+Mistakes come first, as for a hint: an entry no solution has is reported instead of steps.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..puzzle.combos import BIT
+from ..puzzle.model import Puzzle
+from .checking import DEFAULT_CAP, Mistake, check
+
+if TYPE_CHECKING:
+    from ..engine.walk import Step
+
+#: rule kinds left out: fallbacks, not deductions a player looks for
+LEFT_OUT = ("trial", "guess")
+
+
+@dataclass
+class AllSteps:
+    """Every open step at a position. ``kind``: ``steps`` (``steps`` holds them),
+    ``none`` (no rule of the ladder finds one), ``solved``, ``mistake`` (fix the entries
+    first: ``mistakes``), ``conflict``, ``unsolvable``, ``timeout`` (the time ran out
+    before any step was found; with steps found, ``complete`` is False instead)."""
+
+    kind: str
+    steps: list[Step] = field(default_factory=list)
+    text: str = ""
+    mistakes: list[Mistake] = field(default_factory=list)
+    several: bool = False  # the puzzle has more than one solution
+    complete: bool = True  # False: the time limit stopped the search for more
+    hidden: int = 0  # deductions a simpler listed step already makes in full
+    rules: list[str] = field(default_factory=list)  # the rules asked, in ladder order
+
+    def to_json(self) -> dict:
+        """``{"steps": [...]}`` (each as ``explain --json`` gives a step), with ``kind``,
+        ``text``, ``complete``, ``hidden``, ``several_solutions`` and any ``mistakes``."""
+        out: dict = {"kind": self.kind, "text": self.text,
+                     "steps": [s.to_json() for s in self.steps],
+                     "complete": self.complete, "hidden": self.hidden,
+                     "several_solutions": self.several}
+        if self.mistakes:
+            out["mistakes"] = [m.to_json() for m in self.mistakes]
+        return out
+
+
+def _after(puzzle: Puzzle, start: list[int], step) -> dict[int, int]:
+    """The candidates of the cells ``step`` changes, once it is made."""
+    idx = puzzle.index
+    out: dict[int, int] = {}
+    for r, c, ds in step.eliminations:
+        i = idx[(r, c)]
+        m = out.get(i, start[i])
+        for d in ds:
+            m &= ~BIT[d]
+        out[i] = m
+    for r, c, d in step.placements:
+        out[idx[(r, c)]] = BIT[d]
+    return out
+
+
+def _covers(big: tuple[dict[int, int], set], small: tuple[dict[int, int], set]) -> bool:
+    """Does a step with effect ``big`` leave every cell ``small`` changes at least as
+    narrow, and drop every combination it drops?"""
+    cells, combos = big
+    return all(i in cells and cells[i] & ~m == 0 for i, m in small[0].items()) \
+        and small[1] <= combos
+
+
+def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
+              max_solutions: int = DEFAULT_CAP) -> AllSteps:
+    """Every deduction ``rules`` (None: the core ladder) find at the position of
+    ``puzzle``, simplest first (see the module docstring)."""
+    from ..engine import registry
+    from ..engine.walk import Engine, WalkOptions
+    from .hints import TIMED_OUT, _capital, _several
+
+    if rules is None:
+        rules = registry.load()
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    verdict = check(puzzle, max_solutions=max_solutions, timeout=timeout)
+    if verdict.status == "unsolvable":
+        return AllSteps("unsolvable", text=_capital(verdict.message) + ".")
+    warning = _several(verdict, puzzle)
+    if verdict.mistakes:
+        text = "; ".join(m.sentence() for m in verdict.mistakes)
+        return AllSteps("mistake", text=warning + _capital(text) + ". Fix them first.",
+                        mistakes=verdict.mistakes, several=bool(warning))
+    if verdict.status == "conflict":
+        return AllSteps("conflict", text=_capital(verdict.message) + ".")
+    asked = [r for r in rules if r.kind not in LEFT_OUT]
+    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
+    out = AllSteps("steps", several=bool(warning), rules=[r.id for r in asked])
+    if not eng.open_count:
+        out.kind, out.text = "solved", "The grid is complete and correct."
+        return out
+    start = list(eng.state.masks)
+    found = []  # (rule, deduction, effect)
+    for rule in asked:
+        if eng.context.stopped():
+            out.complete = False
+            break
+        found += [(rule, ded, effect) for ded, effect in eng.deductions(rule)]
+        if eng.context.stopped():  # the expensive rules stop at the deadline: partial
+            out.complete = False
+            break
+    available = sum(1 for rule, _d, _e in found if rule.tier == 1)
+    kept: list[tuple[dict[int, int], set]] = []
+    for rule, ded, effect in found:
+        step = eng.preview(rule, ded, effect, available)
+        mine = (_after(puzzle, start, step),
+                {(run, c) for run, cs in step.combos_removed for c in cs})
+        if any(_covers(other, mine) for other in kept):
+            out.hidden += 1
+            continue
+        kept.append(mine)
+        step.n = len(out.steps) + 1
+        out.steps.append(step)
+    n = len(out.steps)
+    if n:
+        out.text = (f"{n} step{'s are' if n != 1 else ' is'} open here, simplest first"
+                    + (f" ({out.hidden} more that a simpler one already makes in full are "
+                       "left out)" if out.hidden else "")
+                    + ("; the time limit stopped the search, so there may be more"
+                       if not out.complete else "") + ".")
+    elif not out.complete:
+        out.kind, out.text = "timeout", TIMED_OUT
+    else:
+        out.kind = "none"
+        out.text = ("No rule of the ladder finds a deduction from here"
+                    + (" (trial and guessing aside)." if len(asked) < len(rules) else "."))
+    out.text = warning + out.text
+    return out

@@ -1,0 +1,270 @@
+"""A worked example of each technique: a puzzle whose walkthrough uses it, and the steps up
+to its first use (for ``deducer rules --pages``).
+
+Examples come, in this order, from the cache the package carries (``deducer/data/
+examples.yaml``: for each core rule, the bundled puzzle or the generate request whose
+walkthrough uses it soonest, written by ``scripts/technique_examples.py``), from the bundled
+puzzles, and from the generator (``generate --needs RULE``, seeded, so the same request
+gives the same puzzle). A cached example is used only while the walkthrough of its puzzle
+still reaches the rule; every example's steps are checked by the proof checker before it
+is used.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.walk import Engine, Step, WalkOptions
+from ..errors import DeducerError
+from ..puzzle.model import Puzzle
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+CACHE = DATA / "examples.yaml"
+BUNDLED = DATA / "puzzles"
+#: the grids the generator tries for a rule no bundled puzzle uses, smallest first
+SIZES = ("8x8", "10x10")
+#: seconds the generator may spend on one rule's example, all sizes together
+GENERATE_SECONDS = 120.0
+#: rules of these kinds get no example: they are fallbacks, not techniques to learn
+NO_EXAMPLE_KINDS = ("trial", "guess")
+
+
+@dataclass
+class Example:
+    """A puzzle and its walkthrough's steps up to and including the first step of
+    ``rule``."""
+
+    rule: str
+    puzzle: Puzzle
+    steps: list[Step]
+    #: where the puzzle comes from: a bundled file (``puzzles/seed000-k.j:k1``) or the
+    #: command that makes it again (``generate --size 8x8 --needs naked-pair --seed 1``)
+    source: str
+
+    @property
+    def step(self) -> Step:
+        """The step of ``rule``: the last one."""
+        return self.steps[-1]
+
+    def to_json(self) -> dict:
+        """``{"puzzle": <deducer JSON puzzle>, "steps": [<explain --json steps>]}``
+        (docs/json-contract.md, technique pages)."""
+        from ..puzzle import formats
+
+        return {"puzzle": json.loads(formats.dumps(self.puzzle, "json")),
+                "steps": [s.to_json() for s in self.steps]}
+
+
+@dataclass
+class Search:
+    """What a search for examples found: an example per rule, or why there is none."""
+
+    examples: dict[str, Example] = field(default_factory=dict)
+    missing: dict[str, str] = field(default_factory=dict)  # rule id -> the reason
+
+
+def wanted(rules) -> list[str]:
+    """The ids of the rules that get an example: every rule of the ladder but the
+    fallbacks (trial, backtracking)."""
+    return [r.id for r in rules if r.kind not in NO_EXAMPLE_KINDS]
+
+
+# ---------------------------------------------------------------------------- walking
+def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
+               deadline: float | None = None) -> dict[str, list[Step]]:
+    """Walk ``puzzle`` with ``rules`` (as ``explain`` does) until every rule of ``ids`` has
+    made a step or the walk ends; for each rule that did, the steps up to and including
+    its first. Cheap rules first means the walk stops as soon as the last one shows."""
+    todo = set(ids)
+    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
+    found: dict[str, list[Step]] = {}
+    while todo and eng.open_count:
+        step = eng.step()
+        if step is None:
+            break
+        if step.rule in todo:
+            todo.discard(step.rule)
+            found[step.rule] = list(eng.steps)
+    return found
+
+
+def proof_problems(puzzle: Puzzle, steps: list[Step]) -> list[str]:
+    """What the independent proof checker finds wrong with the steps (empty: all proved)."""
+    from ..proofcheck import check_walkthrough
+
+    return [str(p) for p in check_walkthrough(puzzle, steps)]
+
+
+# ---------------------------------------------------------------------------- sources
+def bundled() -> Iterator[tuple[str, Puzzle]]:
+    """(label, puzzle) of every bundled puzzle with one solution (puzzles/expected.json)."""
+    from ..puzzle import formats
+
+    meta = BUNDLED / "expected.json"
+    try:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise DeducerError(f"cannot read the bundled puzzle list: {e}", path=str(meta)) from None
+    for entry in data.get("puzzles", []):
+        if entry.get("solutions") != 1:
+            continue
+        name = entry.get("name")
+        label = f"puzzles/{entry['file']}" + (f":{name}" if name else "")
+        yield label, formats.load(BUNDLED / entry["file"], entry.get("format"), name=name)
+
+
+def bundled_puzzle(label: str) -> Puzzle | None:
+    """The bundled puzzle ``label`` names (None: no such puzzle)."""
+    return next((p for lab, p in bundled() if lab == label), None)
+
+
+def read_cache(path: Path = CACHE) -> dict[str, dict]:
+    """rule id -> ``{"from": source, "puzzle": pipe text (generated puzzles only)}``."""
+    from ..engine.registry import _load_yaml
+
+    if not path.is_file():
+        return {}
+    data = _load_yaml(path)
+    got = data.get("examples") if isinstance(data, dict) else None
+    if not isinstance(got, dict):
+        raise DeducerError("the example cache must hold an 'examples:' mapping", path=str(path))
+    return {str(k): v for k, v in got.items() if isinstance(v, dict) and "from" in v}
+
+
+def cached_puzzle(entry: dict) -> Puzzle | None:
+    from ..puzzle import formats
+
+    text = entry.get("puzzle")
+    if isinstance(text, str):
+        return formats.loads(text, "pipe", path="<example cache>")
+    return bundled_puzzle(str(entry["from"]))
+
+
+def generate_for(rule_id: str, rules, seconds: float,
+                 sizes: Iterable[str] = SIZES, seed: int = 1) -> tuple[str, Puzzle] | None:
+    """A generated puzzle whose walkthrough uses ``rule_id`` (seeded: the same call gives
+    the same puzzle), and the command that makes it again; None when ``seconds`` (for all
+    sizes) ran out first."""
+    from .core import generate_one
+    from .request import check_request, make_request
+
+    sizes = list(sizes)
+    end = time.perf_counter() + seconds
+    for k, size in enumerate(sizes):
+        left = end - time.perf_counter()
+        if left <= 0:
+            break
+        # the smaller grid gets half the time, so that a rule it cannot hold leaves room
+        share = left if k == len(sizes) - 1 else left / 2
+        req = make_request(size, None, seed=seed, needs=rule_id, timeout=share)
+        check_request(req, rules)
+        res = generate_one(req, 0, rules)
+        if res.puzzle is not None:
+            return f"generate --size {size} --needs {rule_id} --seed {seed}", res.puzzle
+    return None
+
+
+# ---------------------------------------------------------------------------- finding
+def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
+         use_bundled: bool = True, generate: bool = True,
+         seconds: float = GENERATE_SECONDS,
+         progress: Callable[[str], None] | None = None) -> Search:
+    """An example for each rule of ``ids`` (default :func:`wanted`) on the ladder
+    ``rules``: from the cache, else the bundled puzzle whose walkthrough uses the rule
+    soonest, else a generated one (at most ``seconds`` a rule). Every example's steps pass
+    the proof checker; a rule without one is in ``missing`` with the reason."""
+    say = progress or (lambda _msg: None)
+    todo = list(wanted(rules) if ids is None else ids)
+    known = {r.id for r in rules}
+    out = Search()
+    for rid in todo:
+        if rid not in known:
+            out.missing[rid] = "no rule of the ladder has that id"
+    todo = [rid for rid in todo if rid in known]
+    rejected: dict[str, str] = {}
+
+    def take(rid: str, puzzle: Puzzle, steps: list[Step], source: str) -> bool:
+        problems = proof_problems(puzzle, steps)
+        if problems:
+            rejected[rid] = (f"the steps of {source} do not pass the proof checker: "
+                             + "; ".join(problems[:3]))
+            return False
+        out.examples[rid] = Example(rid, puzzle, steps, source)
+        rejected.pop(rid, None)
+        return True
+
+    # 1. the cache: one short walk per rule, to its puzzle's first step of the rule
+    entries = read_cache(cache) if cache is not None else {}
+    for rid in todo:
+        entry = entries.get(rid)
+        if entry is None:
+            continue
+        puzzle = cached_puzzle(entry)
+        if puzzle is None:
+            continue
+        say(f"{rid}: the cached example ({entry['from']})")
+        steps = first_uses(puzzle, rules, [rid]).get(rid)
+        if steps is not None:
+            take(rid, puzzle, steps, str(entry["from"]))
+    todo = [rid for rid in todo if rid not in out.examples]
+    # 2. the bundled puzzles: for each rule, the one that uses it soonest
+    if todo and use_bundled:
+        seen: dict[str, list[tuple[int, str, Puzzle, list[Step]]]] = {}
+        for label, puzzle in bundled():
+            say(f"walking {label}")
+            for rid, steps in first_uses(puzzle, rules, todo).items():
+                seen.setdefault(rid, []).append((len(steps), label, puzzle, steps))
+        for rid in todo:
+            # the soonest use whose steps are proved (sorted by length, then label)
+            for _n, label, puzzle, steps in sorted(seen.get(rid, []), key=lambda t: t[:2]):
+                if take(rid, puzzle, steps, label):
+                    break
+        todo = [rid for rid in todo if rid not in out.examples]
+    # 3. the generator
+    for rid in todo:
+        if not generate:
+            out.missing[rid] = rejected.get(rid, "no bundled or cached puzzle uses it")
+            continue
+        say(f"{rid}: generating a puzzle that needs it (at most {seconds:g} s)")
+        try:
+            made = generate_for(rid, rules, seconds)
+        except DeducerError as e:
+            out.missing[rid] = f"the generator cannot make a puzzle that needs it: {e}"
+            continue
+        if made is None:
+            out.missing[rid] = rejected.get(
+                rid, f"no bundled puzzle uses it, and the generator found none in {seconds:g} s")
+            continue
+        source, puzzle = made
+        steps = first_uses(puzzle, rules, [rid]).get(rid)
+        if steps is None:  # the generator's rating walk and this one disagree
+            out.missing[rid] = f"the walkthrough of the puzzle of {source} does not use it"
+        elif not take(rid, puzzle, steps, source):
+            out.missing[rid] = rejected[rid]
+    return out
+
+
+def cache_text(search: Search) -> str:
+    """The example cache's text for ``search``'s examples (scripts/technique_examples.py):
+    a bundled puzzle by its label, a generated one by its command and its text."""
+    from ..puzzle import formats
+
+    lines = [
+        "# Technique examples for `deducer rules --pages` (written by",
+        "# scripts/technique_examples.py; do not edit by hand). For each rule, the puzzle whose",
+        "# walkthrough shows it: a bundled puzzle (`from` its label) or a generated one (`from`",
+        "# the command that makes it again, and its text, so that pages need not generate it).",
+        "version: 1",
+        "examples:",
+    ]
+    for rid, ex in search.examples.items():
+        lines.append(f"  {rid}:")
+        lines.append(f"    from: {json.dumps(ex.source)}")
+        if not ex.source.startswith("puzzles/"):
+            lines.append("    puzzle: |")
+            lines += ["      " + ln for ln in formats.dumps(ex.puzzle, "pipe").splitlines()]
+    return "\n".join(lines) + "\n"

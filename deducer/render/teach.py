@@ -1,0 +1,422 @@
+"""Teaching the techniques: the technique pages of ``deducer rules --pages``, the technique
+cards of an HTML walkthrough, and the glossary that ends Markdown and PDF walkthroughs.
+
+What a technique is (its names, explanation, level) comes from
+:mod:`deducer.engine.teaching`; a page's worked example (a puzzle and its walkthrough up to
+a step of the technique) from :mod:`deducer.generator.examples`. Pages are self-contained
+HTML (inline SVG boards, no script, no network) and link to each other by file name, so a
+folder of them can be opened from the disk or put on any web server.
+
+Stable hooks: a page's ``main#technique`` with ``data-rule``; its boards ``figure.before``
+and ``figure.after`` (``figure.chain`` for a chain step); the index's ``table#techniques``
+with a row ``tr[data-rule]`` per technique. In a walkthrough, each card is
+``details.tech#technique-<id>`` inside ``section#techniques``, and each step's rule name is
+an ``a.rule[data-tech=<id>]`` that opens its card.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..puzzle.model import cell_name
+from .walk import chain_cases, chain_conclusion, proof_marks, step_text, step_title
+
+KIND_TEXT = {
+    "simple": "a step of its own",
+    "link": "a step of its own, and a link that chains may use",
+    "chain": "a chain: a candidate supposed and followed until the grid breaks",
+    "trial": "trial: a candidate supposed and followed as far as it goes",
+    "guess": "a guess, undone when it leads nowhere",
+}
+
+
+# ---------------------------------------------------------------------------- data
+def used_techniques(explanation) -> list:
+    """The techniques an explanation's steps use, in ladder order (the ladder it was walked
+    with, else the core one)."""
+    from ..engine import registry
+    from ..engine.teaching import techniques
+
+    ids = {s.rule for s in explanation.steps}
+    if not ids:
+        return []
+    ladder = getattr(explanation, "ladder", None) or registry.core_ladder()
+    return techniques(ladder, ids)
+
+
+def used_in_all(explanations) -> list:
+    """The techniques any of the explanations use, in ladder order, each once."""
+    seen: dict = {}
+    order: dict[str, int] = {}
+    for exp in explanations:
+        for k, t in enumerate(used_techniques(exp)):
+            if t.id not in seen:
+                seen[t.id], order[t.id] = t, k
+    return sorted(seen.values(), key=lambda t: (t.weight, order[t.id], t.id))
+
+
+def counts_cell(counts: dict[str, int] | None) -> str:
+    """A puzzle's technique counts in one CSV cell: ``naked-single:58;lone-cell:12``
+    (most used first, as the rating lists them; empty for an unrated puzzle)."""
+    return ";".join(f"{rid}:{n}" for rid, n in (counts or {}).items())
+
+
+def level_line(t) -> str:
+    """``Medium · weight 1.8`` (with its growth, when it has one)."""
+    line = f"{t.level} · weight {t.weight:g}"
+    return line + (f" ({t.growth})" if t.growth else "")
+
+
+# ---------------------------------------------------------------------------- text
+def glossary_lines(techs) -> list[tuple[str, str]]:
+    """The glossary as (kind, text) lines: ``name``, ``meta`` (level, other names),
+    ``para`` (explanation), ``look`` (what to look for), ``case`` (a case of)."""
+    out: list[tuple[str, str]] = []
+    for t in techs:
+        out.append(("name", t.name))
+        meta = level_line(t)
+        if t.aka:
+            meta += ". Also called: " + ", ".join(t.aka)
+        out.append(("meta", meta + "."))
+        out += [("para", p) for p in t.paragraphs]
+        if t.hint and t.teach:
+            out.append(("look", f"What to look for: {t.hint}"))
+        if t.case_of:
+            out.append(("case", f"A case of {t.case_of}"))
+    return out
+
+
+def glossary_markdown(techs, escape_md) -> list[str]:
+    """The Markdown glossary section (``escape_md`` escapes a sentence)."""
+    if not techs:
+        return []
+    out = ["## Glossary of the techniques used", ""]
+    for kind, text in glossary_lines(techs):
+        if kind == "name":
+            out += [f"### {escape_md(text)}", ""]
+        elif kind == "meta":
+            out += [f"*{escape_md(text)}*", ""]
+        elif kind == "look":
+            out += [f"**What to look for:** {escape_md(text.split(': ', 1)[1])}", ""]
+        else:
+            out += [escape_md(text), ""]
+    return out
+
+
+# ---------------------------------------------------------------------------- HTML pieces
+def _paras(t) -> str:
+    return "".join(f"<p>{escape(p)}</p>" for p in t.paragraphs)
+
+
+def _facts(t, *, aka: bool = True, level: bool = True) -> str:
+    """The facts of a technique as a definition list (``level``: with its level and
+    weight, which a card's heading already says)."""
+    rows = [("Level", escape(t.level)), ("Weight", escape(f"{t.weight:g}" + (
+        f" ({t.growth})" if t.growth else "")))] if level else []
+    rows.append(("Kind", escape(KIND_TEXT.get(t.kind, t.kind))))
+    if t.aka and aka:
+        rows.insert(0, ("Also called", escape(", ".join(t.aka))))
+    if t.case_of:
+        rows.append(("A case of", escape(t.case_of)))
+    rows.append(("Id", f"<code>{escape(t.id)}</code>"))
+    return ('<dl class="facts">' + "".join(f"<div><dt>{k}</dt><dd>{v}</dd></div>"
+                                           for k, v in rows) + "</dl>")
+
+
+CARD_CSS = """
+.techniques{margin:12px 0 8px;padding:0 2px}
+.techniques h2{font-size:16px;margin:8px 0 4px}
+details.tech{background:#fff;border:1px solid var(--line,#ddd);border-left:4px solid #1f5fbf;
+ margin:0 0 6px;padding:4px 10px}
+details.tech summary{cursor:pointer;font-weight:bold}
+details.tech summary .lvl{font-weight:normal;color:var(--muted,#666);margin-left:6px}
+details.tech p{margin:4px 0}
+details.tech .facts{margin:4px 0;font-size:13px}
+details.tech .facts div{display:inline-block;margin-right:14px}
+details.tech .facts dt{display:inline;color:var(--muted,#666)}
+details.tech .facts dd{display:inline;margin:0 0 0 4px}
+details.tech .look{font-style:italic}
+details.tech:target,details.tech.flash{box-shadow:0 0 0 3px #ffd24a}
+#steps a.rule,#cur-rule a{color:inherit;text-decoration:underline dotted;
+ text-underline-offset:3px}
+#steps a.rule:hover,#cur-rule a:hover{color:var(--accent,#d14400)}
+"""
+
+#: opens a technique's card from a step's rule name (here and in the current-step panel)
+CARD_SCRIPT = r"""(function () {
+  "use strict";
+  var cur = document.getElementById("cur-rule");
+  function open(id, focus) {
+    var card = document.getElementById("technique-" + id);
+    if (!card) return false;
+    card.open = true;
+    card.classList.add("flash");
+    setTimeout(function () { card.classList.remove("flash"); }, 1200);
+    card.scrollIntoView({ block: "nearest" });
+    if (focus) card.querySelector("summary").focus();
+    return true;
+  }
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest ? ev.target.closest("a[data-tech]") : null;
+    if (!a) return;
+    if (open(a.getAttribute("data-tech"), ev.detail === 0)) {
+      ev.preventDefault();
+      ev.stopPropagation();  // the step is not re-shown: the card is what was asked for
+    }
+  }, true);
+  // the current-step panel names the rule as text: make it the same link as the list's
+  function linkCurrent() {
+    if (!cur) return;
+    var li = document.querySelector("#steps li.current a.rule");
+    if (!li || cur.querySelector("a")) return;
+    var a = document.createElement("a");
+    a.href = li.getAttribute("href");
+    a.setAttribute("data-tech", li.getAttribute("data-tech"));
+    a.title = "what this technique is";
+    a.textContent = cur.textContent;
+    cur.textContent = "";
+    cur.appendChild(a);
+  }
+  new MutationObserver(linkCurrent).observe(document.body,
+    { attributes: true, attributeFilter: ["data-current"] });
+  linkCurrent();
+  var m = /^#technique-(.+)$/.exec(location.hash);
+  if (m) open(m[1], false);
+})();
+"""
+
+
+def rule_link(step) -> str:
+    """A step's rule name, linked to its technique card."""
+    return (f'<a class="rule" href="#technique-{escape(step.rule)}" '
+            f'data-tech="{escape(step.rule)}" title="what this technique is">'
+            f"{escape(step_title(step))}</a>")
+
+
+def cards_html(explanation) -> str:
+    """``section#techniques``: a card for each technique the walkthrough uses, with the
+    steps that use it (empty when it has no steps)."""
+    techs = used_techniques(explanation)
+    if not techs:
+        return ""
+    uses: dict[str, list[int]] = {}
+    for s in explanation.steps:
+        uses.setdefault(s.rule, []).append(s.n)
+    out = [f"<style>{CARD_CSS}</style>",
+           '<section id="techniques" class="techniques" aria-labelledby="techniques-h">',
+           '<h2 id="techniques-h">Techniques in this walkthrough</h2>']
+    for t in techs:
+        ns = uses.get(t.id, [])
+        shown = ", ".join(f'<a href="#s{n}" data-goto="{n}">{n}</a>' for n in ns[:12])
+        more = f" and {len(ns) - 12} more" if len(ns) > 12 else ""
+        look = (f'<p class="look">What to look for: {escape(t.hint)}</p>'
+                if t.hint and t.teach else "")
+        out.append(
+            f'<details class="tech" id="technique-{escape(t.id)}" data-rule="{escape(t.id)}">'
+            f'<summary>{escape(t.name)} <span class="lvl">{escape(level_line(t))} · '
+            f'{len(ns)} step{"s" if len(ns) != 1 else ""}</span></summary>'
+            f"{_paras(t)}{look}{_facts(t, level=False)}"
+            f'<p class="uses">Steps: {shown}{more}</p></details>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------- pages
+PAGE_CSS = """
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 'DejaVu Sans',system-ui,-apple-system,'Segoe UI',Arial,sans-serif;
+ color:#1b1b1b;background:#fafafa}
+header,main,footer{max-width:1100px;margin:0 auto;padding:10px 20px}
+header{border-bottom:1px solid #ddd;background:#fff;max-width:none}
+header nav{max-width:1060px;margin:0 auto;display:flex;flex-wrap:wrap;gap:6px 18px}
+a{color:#1f5fbf}
+h1{font-size:26px;margin:6px 0 2px}
+h2{font-size:19px;margin:22px 0 6px}
+.aka{color:#555;margin:0 0 8px}
+.facts{display:flex;flex-wrap:wrap;gap:4px 24px;margin:8px 0}
+.facts dt{display:inline;color:#666}
+.facts dd{display:inline;margin:0 0 0 6px;font-weight:bold}
+.look{border-left:4px solid #d14400;background:#fff;padding:6px 12px}
+.boards{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+.boards figure{margin:0;flex:1 1 300px;max-width:520px;background:#fff;padding:8px;
+ border:1px solid #ddd}
+.boards figcaption{font-weight:bold;margin-bottom:4px}
+.boards svg{display:block;width:100%;height:auto}
+.step{background:#fff;border-left:4px solid #ffd24a;padding:8px 12px}
+.step .rule{font-weight:bold}
+.step ol{margin:4px 0}
+.source{color:#555;font-size:14px}
+.earlier li{margin:2px 0}
+table{border-collapse:collapse;width:100%;background:#fff}
+th,td{text-align:left;vertical-align:top;padding:6px 8px;border-bottom:1px solid #ddd}
+th{background:#f0f0f0}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.missing{color:#b00020}
+.legend{font-size:14px;color:#555}
+@media (max-width:600px){h1{font-size:22px}header,main{padding:8px 12px}
+ thead{display:none}table,tbody,tr,td{display:block}tr{padding:6px 4px;border-bottom:1px solid #ddd}
+ td{display:inline;border:0;padding:0 6px 0 0}td.num::before{content:"weight ";color:#666}
+ td.opt{display:none}td.says{display:block;margin-top:2px}}
+"""
+
+
+def _page(title: str, body: str) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<meta name="generator" content="deducer">\n'
+            f"<title>{escape(title)}</title>\n<style>{PAGE_CSS}</style>\n</head>\n<body>\n"
+            f"{body}\n</body>\n</html>\n")
+
+
+def _boards(example) -> str:
+    """The board before the example's step (its cells, runs and proof's cells marked), the
+    chain on that board for a chain step, and the board after it."""
+    from .svg import (
+        Marks,
+        advance,
+        board_svg,
+        combination_candidates,
+        diagram_svg,
+        position_at,
+        position_digits,
+        run_ids,
+        step_marks,
+    )
+
+    puzzle, steps = example.puzzle, example.steps
+    step = steps[-1]
+    before = position_at(puzzle, steps, len(steps) - 1)
+    names = run_ids(puzzle)
+    marks = Marks(cells={tuple(rc) for rc in step.cells},
+                  runs={names[n] for n in step.runs if n in names},
+                  facts=proof_marks(puzzle, step)[0])
+    size = f"{puzzle.rows}×{puzzle.cols} Kakuro board"
+    figs = [("before", f"Before step {step.n}",
+             board_svg(puzzle, digits=position_digits(before),
+                       candidates=combination_candidates(puzzle, before), marks=marks,
+                       standalone=False, title=f"{size} before step {step.n}"))]
+    if chain_cases(step):
+        figs.append(("chain", "The chain", diagram_svg(
+            puzzle, before, step, standalone=False, title=f"{size}: the chain of step {step.n}")))
+    after = before.copy()
+    advance(puzzle, after, step)
+    done = step_marks(puzzle, step, names)
+    figs.append(("after", f"After step {step.n}",
+                 board_svg(puzzle, digits=position_digits(after),
+                           candidates=combination_candidates(puzzle, after), marks=done,
+                           standalone=False, title=f"{size} after step {step.n}")))
+    return ('<div class="boards">' + "".join(
+        f'<figure class="{cls}"><figcaption>{escape(cap)}</figcaption>{svg}</figure>'
+        for cls, cap, svg in figs) + "</div>")
+
+
+def _step_html(step) -> str:
+    # a chain's sentence says its links in one breath: they are listed one a line instead
+    text = "" if chain_cases(step) else f" {escape(step_text(step))}"
+    parts = [f'<p><span class="rule">{escape(step_title(step))}.</span>{text}</p>']
+    for case in chain_cases(step):
+        parts.append(f"<p>{escape(case.intro)}</p><ol>")
+        parts += [f"<li>{escape(link['text'])}"
+                  + (" <b>✗ contradiction</b>" if link.get("contradiction") else "") + "</li>"
+                  for link in case.links]
+        parts.append("</ol>")
+    if chain_cases(step):
+        parts.append(f"<p><b>{escape(chain_conclusion(step))}</b></p>")
+    effect = [f"{cell_name((r, c))} = {d}" for r, c, d in step.placements]
+    effect += [f"{', '.join(map(str, ds))} leave{'s' if len(ds) == 1 else ''} "
+               f"{cell_name((r, c))}" for r, c, ds in step.eliminations]
+    if effect:
+        parts.append(f'<p class="effect">What it does: {escape("; ".join(effect))}.</p>')
+    return '<div class="step">' + "".join(parts) + "</div>"
+
+
+def technique_page(t, example, *, missing: str = "", prev=None, next_=None) -> str:
+    """The page of technique ``t`` (a :class:`~deducer.engine.teaching.Technique`), with
+    its worked ``example`` (:class:`~deducer.generator.examples.Example`, or None and the
+    reason it has none in ``missing``)."""
+    nav = ['<a href="index.html">All techniques</a>']
+    if prev is not None:
+        nav.append(f'<a href="{escape(prev.id)}.html" rel="prev">← {escape(prev.name)}</a>')
+    if next_ is not None:
+        nav.append(f'<a href="{escape(next_.id)}.html" rel="next">{escape(next_.name)} →</a>')
+    body = [f'<header><nav aria-label="techniques">{"".join(nav)}</nav></header>',
+            f'<main id="technique" data-rule="{escape(t.id)}">',
+            f"<h1>{escape(t.name)}</h1>"]
+    if t.aka:
+        body.append(f'<p class="aka">Also called {escape(", ".join(t.aka))}.</p>')
+    body.append(_facts(t, aka=False))
+    if t.hint:
+        body.append(f'<p class="look"><b>What to look for:</b> {escape(t.hint)}</p>')
+    body.append("<h2>How it works</h2>")
+    body.append(_paras(t) if t.teach else
+                f"<p>{escape(t.description or t.hint or 'The rule file says no more.')}</p>")
+    body.append("<h2>An example</h2>")
+    if example is None:
+        body.append(f'<p class="missing">No worked example: {escape(missing)}.</p>')
+    else:
+        step = example.step
+        source = escape(example.source)
+        body.append(f'<p class="source">Step {step.n} of the walkthrough of '
+                    f"<code>{source}</code>: the first step of this technique. The yellow "
+                    "cells and clues are what the step looks at, blue outlines the cells "
+                    "whose candidates its proof uses; red candidates are removed, orange "
+                    f'digits written. The steps as JSON: <a href="{escape(t.id)}.json">'
+                    f"{escape(t.id)}.json</a>.</p>")
+        body.append(_boards(example))
+        body.append(_step_html(step))
+        if len(example.steps) > 1:
+            body.append(f"<details class=\"earlier\"><summary>The {len(example.steps) - 1} "
+                        "steps before it</summary><ol>")
+            body += [f"<li><b>{escape(step_title(s))}:</b> {escape(step_text(s))}</li>"
+                     for s in example.steps[:-1]]
+            body.append("</ol></details>")
+    if t.source:
+        body.append(f'<p class="source">Declared in <code>{escape(_short(t.source))}</code>.</p>')
+    body.append("</main>")
+    return _page(f"{t.name} — Kakuro technique", "\n".join(body))
+
+
+def _short(path: str) -> str:
+    """A rule file's path as a reader knows it (the core ladder: rules/core.yaml)."""
+    from ..engine.registry import CORE
+
+    try:
+        from pathlib import Path
+
+        if Path(path).resolve() == CORE:
+            return "rules/core.yaml"
+    except OSError:
+        pass
+    return path
+
+
+def index_page(techs, missing: dict[str, str] | None = None, *,
+               no_page: list | None = None) -> str:
+    """``index.html``: every technique with its level, weight, other names and what to
+    look for, linked to its page; ``no_page`` lists rules without one (the fallbacks)."""
+    missing = missing or {}
+    rows = []
+    for t in techs:
+        note = (f'<br><span class="missing">no example: {escape(missing[t.id])}</span>'
+                if t.id in missing else "")
+        rows.append(f'<tr data-rule="{escape(t.id)}"><td><a href="{escape(t.id)}.html">'
+                    f"{escape(t.name)}</a></td><td>{escape(t.level)}</td>"
+                    f'<td class="num">{t.weight:g}</td>'
+                    f'<td class="opt">{escape(", ".join(t.aka))}</td>'
+                    f'<td class="says">{escape(t.summary)}{note}</td></tr>')
+    body = ['<main id="index">', "<h1>Kakuro techniques</h1>",
+            '<p class="legend">The techniques deducer explains solves with, simplest first '
+            "(the order it tries them in). Each page says what the technique is, the names "
+            "players use for it, and shows it at work on a real walkthrough. The level is "
+            "that of a puzzle whose hardest step is the technique; the weight is what one "
+            "step of it counts in the rating.</p>",
+            '<table id="techniques"><thead><tr><th scope="col">Technique</th>'
+            '<th scope="col">Level</th><th scope="col">Weight</th>'
+            '<th scope="col" class="opt">Also called</th><th scope="col">What to look for'
+            "</th></tr></thead><tbody>", *rows, "</tbody></table>"]
+    if no_page:
+        names = ", ".join(f"{t.name} ({t.level})" for t in no_page)
+        body.append(f'<p class="legend">Fallbacks, with no page of their own: {escape(names)}.'
+                    " deducer uses them only where no technique above applies.</p>")
+    body.append("</main>")
+    return _page("Kakuro techniques", "\n".join(body))

@@ -1,0 +1,309 @@
+"""Teaching the techniques (issue 39, points 1 and 2): the rule file's teaching keys,
+``deducer rules --pages DIR`` (a page and a proved worked example for every rule of the
+ladder but trial and backtracking, user rules too), and the walkthroughs' technique cards
+(HTML) and glossaries (Markdown, PDF).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from deducer import api
+from deducer.app.cli import main
+from deducer.errors import RuleError
+from deducer.proofcheck import check_walkthrough
+from deducer.puzzle import formats
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles"
+EXAMPLE_RULE = ROOT / "docs" / "example-rule" / "sum_parity.yaml"
+FALLBACKS = ("trial", "backtracking")
+
+
+def cli(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---------------------------------------------------------------------------- rule keys
+def test_every_core_rule_teaches_with_the_names_players_use():
+    rules = api.ladder()
+    for r in rules:
+        assert r.aka and r.teach and r.case_of, f"{r.id} lacks a teaching key"
+        assert len(r.teach) > 150 and not r.case_of[:1].isupper(), r.id
+    by_id = {r.id: r for r in rules}
+    assert "Innies and outies" in by_id["region-sum-one"].aka
+    assert "Magic blocks" in by_id["unique-combination"].aka
+    assert "Sole candidate" in by_id["naked-single"].aka
+    # a folded text's paragraphs survive, each on one line
+    assert by_id["lone-cell"].teach.count("\n\n") == 1
+    assert "\n" not in by_id["lone-cell"].teach.replace("\n\n", "")
+    # the packaged ladder is the repository's (one file, so the two cannot drift)
+    packaged = ROOT / "deducer" / "data" / "core.yaml"
+    assert packaged.read_bytes() == (ROOT / "rules" / "core.yaml").read_bytes()
+
+
+def _rule_file(tmp_path: Path, extra: str) -> Path:
+    """The example rule with ``extra`` keys (its implementation beside it)."""
+    shutil.copy(EXAMPLE_RULE.with_name("sum_parity.py"), tmp_path / "sum_parity.py")
+    text = EXAMPLE_RULE.read_text(encoding="utf-8").split("    # optional, for learners")[0]
+    path = tmp_path / "r.yaml"
+    path.write_text(text + extra, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("extra, problem", [
+    ("    aka: Parity\n", "aka must be a list"),
+    ("    aka: [Parity, [nested]]\n", "aka must be a list"),
+    ("    aka: [" + "x" * 81 + "]\n", "at most 80 characters"),
+    ("    teach: 12\n", "teach must be non-empty text"),
+    ("    teach: '" + "word " * 700 + "'\n", "teach is 3500 characters long"),
+    ("    case_of: |\n      two\n      lines\n", "case_of must be one line"),
+])
+def test_bad_teaching_keys_are_one_line_errors(tmp_path, extra, problem):
+    path = _rule_file(tmp_path, extra)
+    with pytest.raises(RuleError) as e:
+        api.ladder([path])
+    assert problem in str(e.value) and "sum-parity" in str(e.value)
+    assert str(path) in str(e.value) and "\n" not in str(e.value)
+
+
+def test_teaching_keys_are_optional(tmp_path):
+    rule = next(r for r in api.ladder([_rule_file(tmp_path, "")]) if r.id == "sum-parity")
+    assert (rule.aka, rule.teach, rule.case_of) == ((), "", "")
+    t = api.techniques([rule])[0]
+    assert t.paragraphs == [rule.hint] and t.level == "Easy"  # the hint stands in
+
+
+def test_levels_and_kinds_of_techniques():
+    by_id = {t.id: t for t in api.techniques()}
+    assert by_id["lone-cell"].level == "Easy" and by_id["pair-complement"].level == "Medium"
+    assert by_id["naked-pair"].level == "Hard" and by_id["forcing-chain"].level == "Expert"
+    assert by_id["trial"].level == "Extreme" and by_id["backtracking"].level == "Unreasonable"
+    assert "link" in by_id["forcing-chain"].growth
+    assert "run added up beyond two" in by_id["region-sum-two"].growth
+
+
+# ---------------------------------------------------------------------------- pages
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """``rules --pages DIR --rules sum_parity.yaml``: the core ladder and a user rule, with
+    no generating (every core example is in the package's cache or the bundled puzzles)."""
+    out = tmp_path_factory.mktemp("pages") / "techniques"
+    code = main(["rules", "--pages", str(out), "--rules", str(EXAMPLE_RULE),
+                 "--seconds", "0"])
+    return out, code
+
+
+def test_pages_for_every_rule_but_the_fallbacks(pages):
+    out, code = pages
+    assert code == 0, "a rule lacks an example: run scripts/technique_examples.py"
+    ladder = api.ladder([EXAMPLE_RULE])
+    want = [r.id for r in ladder if r.id not in FALLBACKS]
+    assert "sum-parity" in want
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(["index.html"] + [f"{rid}{ext}" for rid in want
+                                             for ext in (".html", ".json")])
+    index = (out / "index.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<tr data-rule="([^"]+)">', index)
+    assert rows == want  # ladder order, simplest first
+    assert "Innies and outies" in index and "Backtracking" in index  # named, no page
+
+
+@pytest.mark.parametrize("rid", ["naked-single", "pair-complement", "region-sum-two",
+                                 "forcing-chain", "forcing-braid", "naked-quad",
+                                 "sum-parity"])
+def test_a_page_shows_its_technique_before_and_after_one_step(pages, rid):
+    out, _ = pages
+    page = (out / f"{rid}.html").read_text(encoding="utf-8")
+    t = next(t for t in api.techniques([EXAMPLE_RULE]) if t.id == rid)
+    assert f'<main id="technique" data-rule="{rid}">' in page
+    assert f"<h1>{t.name}</h1>" in page and t.level in page
+    for name in t.aka:
+        assert name.replace("'", "&#x27;") in page
+    assert page.count('<figure class="before">') == 1
+    assert page.count('<figure class="after">') == 1
+    assert page.count("<svg ") >= 2 and "<script" not in page
+    assert f'href="{rid}.json"' in page and 'href="index.html"' in page
+    if rid in ("forcing-chain", "forcing-braid"):
+        assert '<figure class="chain">' in page and "contradiction" in page
+
+
+def test_every_example_is_the_walkthrough_up_to_a_proved_step_of_its_rule(pages):
+    out, _ = pages
+    ladder = api.ladder([EXAMPLE_RULE])
+    for path in sorted(out.glob("*.json")):
+        rid = path.stem
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert set(data) == {"puzzle", "steps"}
+        puzzle = formats.loads(json.dumps(data["puzzle"]), "json")
+        steps = data["steps"]
+        assert steps and steps[-1]["rule"] == rid
+        assert all(s["rule"] != rid for s in steps[:-1])  # its first step
+        assert [s["n"] for s in steps] == list(range(1, len(steps) + 1))
+        assert check_walkthrough(puzzle, steps) == [], rid
+        # the very steps explain --json gives, from the start
+        walk = api.explain(puzzle, ladder, max_steps=len(steps))
+        assert [s.to_json() for s in walk.steps] == steps, rid
+        assert "proof" in steps[-1]
+
+
+def test_pages_are_not_written_over_without_force(pages, capsys):
+    out, _ = pages
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    code, _, err = cli(capsys, "rules", "--pages", out, "--seconds", "0")
+    assert code == 2 and "already exists" in err and "--force" in err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    code, _, err = cli(capsys, "rules", "--pages", out / "index.html")
+    assert code == 2 and "not a directory" in err
+
+
+def test_a_rule_without_an_example_gets_a_page_saying_why(tmp_path, capsys):
+    # naked-pair with no cache, no bundled puzzle using it and no time to generate one
+    found = api.technique_examples(ids=["naked-pair", "lone-cell"], cached=False,
+                                   generate=False)
+    assert list(found.examples) == ["lone-cell"]
+    assert "no bundled or cached puzzle uses it" in found.missing["naked-pair"]
+    from deducer.render.teach import technique_page
+
+    t = next(t for t in api.techniques() if t.id == "naked-pair")
+    page = technique_page(t, None, missing=found.missing["naked-pair"])
+    assert "No worked example: no bundled or cached puzzle uses it" in page
+
+
+def test_the_example_cache_names_how_to_make_each_puzzle_again():
+    from deducer.generator import examples
+
+    cache = examples.read_cache()
+    ladder = api.ladder()
+    assert set(cache) == {r.id for r in ladder if r.id not in FALLBACKS}
+    for rid, entry in cache.items():
+        if entry["from"].startswith("puzzles/"):
+            assert "puzzle" not in entry and examples.bundled_puzzle(entry["from"]), rid
+        else:
+            assert entry["from"] == f"generate --size 8x8 --needs {rid} --seed 1" or \
+                entry["from"] == f"generate --size 10x10 --needs {rid} --seed 1"
+            assert api.solve(examples.cached_puzzle(entry)).status == "unique"
+    # tiny: a few puzzles' text
+    assert examples.CACHE.stat().st_size < 20_000
+
+
+@pytest.mark.skipif(not os.environ.get("DEDUCER_LONG_GENERATE"),
+                    reason="regenerates the cached examples (minutes): DEDUCER_LONG_GENERATE=1")
+def test_the_cached_generated_examples_come_back_from_their_commands():
+    from deducer.generator import examples
+
+    for rid, entry in examples.read_cache().items():
+        if entry["from"].startswith("puzzles/"):
+            continue
+        size = entry["from"].split("--size ")[1].split()[0]
+        got = api.generate(size, None, count=1, seed=1, needs=rid)
+        assert formats.dumps(got[0].puzzle, "pipe") == entry["puzzle"], rid
+
+
+# ---------------------------------------------------------------------------- walkthroughs
+@pytest.fixture(scope="module")
+def chained():
+    """deducer-trial.txt: a walkthrough with forcing chains and a dozen other rules."""
+    p = formats.load(PUZZLES / "deducer-trial.txt")
+    return p, api.explain(p)
+
+
+def test_html_walkthrough_has_a_card_for_every_technique_it_uses(chained):
+    from deducer.render import get
+
+    p, exp = chained
+    assert "forcing-chain" in exp.rating.rules
+    page = get("html").walkthrough(p, exp)
+    cards = re.findall(r'<details class="tech" id="technique-([^"]+)"', page)
+    assert sorted(cards) == sorted(exp.rating.rules)
+    # every step's rule name opens its card
+    links = re.findall(r'<li data-step="(\d+)"[^>]*>.*?<a class="rule" href="#technique-([^"]+)"',
+                       page)
+    assert [(int(n), rid) for n, rid in links] == [(s.n, s.rule) for s in exp.steps]
+    assert "Forcing chain, Whip, Contradiction chain, Nishio" in page
+
+
+def test_markdown_and_pdf_walkthroughs_end_with_a_glossary(chained, tmp_path):
+    from deducer.render import get
+
+    p, exp = chained
+    md = get("markdown").walkthrough(p, exp)
+    glossary = md.split("## Glossary of the techniques used", 1)[1]
+    names = re.findall(r"^### (.+)$", glossary, flags=re.M)
+    used = {s.rule: s.name for s in exp.steps}
+    assert sorted(names) == sorted(used.values())
+    assert "**What to look for:**" in glossary and "A case of " in glossary
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError):
+        pytest.skip("cairosvg or libcairo missing (pip install '.[png]')")
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils missing (scripts/install-browser.sh installs it)")
+    out = tmp_path / "w.pdf"
+    out.write_bytes(get("pdf").walkthrough(p, exp))
+    text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    tail = text.split("Glossary of the techniques used", 1)[1]
+    for name in used.values():
+        assert name in tail
+    assert "Also called: Forcing chain, Whip" in tail
+
+
+def test_a_card_opens_from_a_step_in_a_browser(chained, tmp_path, browser):
+    from deducer.render import get
+
+    p, exp = chained
+    path = tmp_path / "w.html"
+    path.write_text(get("html").walkthrough(p, exp), encoding="utf-8")
+    n = next(s.n for s in exp.steps if s.rule == "forcing-chain")
+    for size in ({"width": 1366, "height": 768}, {"width": 390, "height": 844}):
+        pg = browser.new_page(viewport=size)
+        errors: list[str] = []
+        pg.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        pg.goto(path.as_uri())
+        pg.wait_for_selector("body.ready")
+        card = "#technique-forcing-chain"
+        assert pg.evaluate(f"document.querySelector('{card}').open") is False
+        pg.click(f'#steps li[data-step="{n}"] a.rule')
+        assert pg.evaluate(f"document.querySelector('{card}').open") is True
+        assert pg.is_visible(f"{card} summary")
+        # the keyboard: the current step's rule name in the panel is a link too
+        pg.evaluate(f"document.querySelector('{card}').open = false")
+        pg.keyboard.press("End")
+        pg.keyboard.press("Home")
+        pg.keyboard.press("ArrowRight")
+        first = exp.steps[0].rule
+        pg.focus("#cur-rule a")
+        pg.keyboard.press("Enter")
+        assert pg.evaluate(f"document.querySelector('#technique-{first}').open") is True
+        assert pg.evaluate("document.activeElement.tagName") == "SUMMARY"
+        pg.screenshot(path=str(ARTIFACTS / f"walk-card-{size['width']}.png"))
+        pg.close()
+        assert errors == []
+
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+ARTIFACTS.mkdir(exist_ok=True)
+
+
+def test_technique_pages_read_at_both_sizes(pages, browser):
+    out, _ = pages
+    for size in ({"width": 1366, "height": 768}, {"width": 390, "height": 844}):
+        pg = browser.new_page(viewport=size)
+        for rid in ("index", "region-sum-one", "forcing-chain"):
+            pg.goto((out / f"{rid}.html").as_uri())
+            # nothing wider than the window: no sideways scrolling on a phone
+            width = pg.evaluate("document.documentElement.scrollWidth")
+            assert width <= size["width"], (rid, width)
+            pg.screenshot(path=str(ARTIFACTS / f"technique-{rid}-{size['width']}.png"),
+                          full_page=True)
+        pg.close()
