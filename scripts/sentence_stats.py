@@ -46,6 +46,8 @@ MINUS = re.compile(r"\s[-−]\s")
 #: where one piece of arithmetic ends: a sentence's clauses are counted apart
 CLAUSE = re.compile(r"[;,:]\s")
 CELL = re.compile(r"r\d+c\d+")
+#: a chain sentence's own label, which a walkthrough's heading gives instead
+CHAIN_LABEL = re.compile(r"^[^:]{0,60}?\bof \d+ links?(?: \([^)]*\))?: ")
 
 
 def _puzzles(every_scale: int):
@@ -70,11 +72,16 @@ def _puzzles(every_scale: int):
 
 
 def _reads(step: dict) -> str:
-    """What a reader reads for the step: its sentence, and a chain's links."""
-    parts = [step["text"]]
+    """What a reader reads for the step: its sentence (a chain's holds every link, and the
+    walkthroughs print it link by link under the heading that gives the chain's length,
+    so the label ``A whip of 3 links:`` is left out), and the links of a proof by cases
+    that the sentence does not give."""
+    text = CHAIN_LABEL.sub("", step["text"], count=1)
     proof = step.get("proof") or {}
+    parts = [text]
     for case in proof.get("cases") or ([proof] if "assume" in proof else []):
-        parts += [link.get("text", "") for link in case.get("links", ())]
+        parts += [link.get("text", "") for link in case.get("links", ())
+                  if link.get("text", "") not in text]
     return " ".join(parts)
 
 

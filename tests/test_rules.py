@@ -462,7 +462,8 @@ def test_bivalue_chain_fires():
     assert f.eliminations == {"r2c2": [1]}
     links = f.deduction.proof.links
     assert [lk.contradiction for lk in links] == [False, True]
-    assert "of 2 links" in f.text and "r2c3 = 3" in f.text and "r2c4 has no digit left" in f.text
+    # the closing contradiction is not counted as a link
+    assert "of 1 link:" in f.text and "r2c3 = 3" in f.text and "r2c4 has no digit left" in f.text
 
 
 def test_bivalue_chain_quiet():
@@ -507,7 +508,7 @@ def test_forcing_braid_fires():
     assert f"if {cell} were {digit}" in f.text
     links = f.deduction.proof.links
     assert links[-1].contradiction and f.deduction.proof.kind in ("whip", "braid")
-    assert f"of {len(links)} link" in f.text
+    assert f"of {len(links) - 1} link" in f.text
 
 
 def test_forcing_braid_quiet():
@@ -523,7 +524,7 @@ def test_trial_fires():
     f = first("trial", v)
     # r2c3 = 8 leaves r3c3 (8 or 9, and 8 is now taken in the 16 run) needing 16 - 8 = 8
     assert f.eliminations == {"r2c3": [8]}
-    assert "2 links" in f.text and "…" not in f.text and "8 leaves r2c3" in f.text
+    assert "1 link" in f.text and "…" not in f.text and "8 leaves r2c3" in f.text
     links = f.deduction.proof.links
     assert len(links) == 2 and links[-1].contradiction and "r3c3" in links[0].text
 
@@ -543,8 +544,9 @@ def test_trial_shows_every_link():
     links = f.deduction.proof.links
     assert len(links) >= 2 and links[-1].contradiction
     assert all(not lk.contradiction for lk in links[:-1])
-    for k, lk in enumerate(links, 1):
+    for k, lk in enumerate(links[:-1], 1):
         assert f"({k}) {lk.text}" in f.text
+    assert f"; so {links[-1].text}. So" in f.text  # the closing contradiction, unnumbered
 
 
 def test_trial_quiet():

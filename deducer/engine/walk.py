@@ -17,6 +17,7 @@ from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
 from ..solver.status import ExplainStatus, SolveStatus
 from . import kernel
+from .chainpick import shortest_chain
 from .kernel import Effect, UndoLog
 from .rating import Rating, rate_steps
 from .registry import Rule
@@ -275,11 +276,13 @@ class Engine:
 
     def next_deduction(self) -> tuple[Rule, Deduction, Effect] | None:
         """The deduction the next step would apply, without applying it (for hints)."""
-        for rule in self.rules:
+        for k, rule in enumerate(self.rules):
             if self._late():
                 return None
             found = self._ask(rule)
             if found is not None:
+                if rule.kind == "chain":  # the shortest chain any chain rule offers
+                    return shortest_chain((rule, *found), self.rules[k + 1:], self._ask)
                 return rule, found[0], found[1]
         return None
 

@@ -87,6 +87,7 @@ h1{font-size:19px;margin:0 0 2px}
 #links li.as{list-style:none;margin-left:-2.2em;font-weight:bold}
 #links li.current{background:#f7dcf3;box-shadow:inset 3px 0 0 var(--chain)}
 #links li.bad::after,#steps ol.links li.bad::after{content:" ✗";color:#c00;font-weight:bold}
+#steps ol.links li.bad{list-style:"✗ "}
 #concl{margin:4px 0 0;font-weight:bold}
 .help{font-size:12px;color:var(--muted);margin:4px 0 0}
 .steppane{flex:1 1 0;min-height:6em;overflow-y:auto;position:relative}

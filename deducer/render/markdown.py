@@ -48,8 +48,10 @@ def _step_line(s, *, name: bool = True) -> str:
     for case in chain_cases(s):
         lines += ["", pad + _escape(case.intro), ""]
         for k, link in enumerate(case.links, start=1):
-            end = " ✗ *contradiction*" if link.get("contradiction") else ""
-            lines.append(f"{pad}{k}. {_escape(link['text'])}{end}")
+            if link.get("contradiction"):  # the end the links lead to, not a link
+                lines += ["", f"{pad}✗ {_escape(link['text'])}: *a contradiction*"]
+            else:
+                lines.append(f"{pad}{k}. {_escape(link['text'])}")
     tail = chain_conclusion(s)
     if tail:
         lines += ["", pad + _escape(tail)]

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from ..puzzle.model import Puzzle
 from . import Renderer
-from .walk import BOARD_KEY, NOTATION, chain_cases, chain_conclusion, step_text, step_title
+from .walk import (
+    BOARD_KEY,
+    NOTATION,
+    chain_cases,
+    chain_conclusion,
+    link_labels,
+    step_text,
+    step_title,
+)
 
 
 def clue_text(sq) -> str:
@@ -124,10 +132,11 @@ def chain_lines(step, indent: str) -> list[str]:
     out = []
     for case in chain_cases(step):
         out.append(indent + case.intro)
-        width = len(str(len(case.links)))
-        for k, link in enumerate(case.links, start=1):
-            end = " ✗ contradiction" if link.get("contradiction") else ""
-            out.append(f"{indent}  ({k:>{width}}) {link['text']}{end}")
+        labels = link_labels(case.links)
+        width = max(len(x) for x in labels) if labels else 1
+        for label, link in zip(labels, case.links, strict=True):
+            end = ": a contradiction" if link.get("contradiction") else ""
+            out.append(f"{indent}  ({label:>{width}}) {link['text']}{end}")
     tail = chain_conclusion(step)
     if tail:
         out.append(indent + tail)

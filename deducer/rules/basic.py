@@ -410,9 +410,9 @@ def hidden_single(view: View, rid: int) -> Iterator[Deduction]:
                                                   "empty cell"
         combos_text = view.combos_text(shown)
         needs = (f"{view.run_name(rid)} ({combos_text}) needs {_a(d)}"
-                 if len(combos_text) <= SHORT_LIST else
+                 if len(combos_text) <= SHORT_LIST // 2 else
                  f"every way to make {view.run_name(rid)} has {_a(d)}")
-        if facts and len(others) > SHORT_LIST * 2:
+        if facts and len(others) > SHORT_LIST:
             # the cells' lists are in the detail: here, that none of them has the digit
             others = f"{cells_and(view, list(facts))} cannot hold it"
         yield Deduction(placements={home: d}, cells=tuple(open_), runs=(rid,),
