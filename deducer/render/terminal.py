@@ -26,6 +26,7 @@ from .walk import (
     group_effects,
     group_heading,
     groups,
+    link_labels,
     step_text,
     step_title,
 )
@@ -85,13 +86,15 @@ def _print_chain(con: Console, step, indent: str) -> None:
     """A chain's links, numbered one a line under its assumption (as the text renderer)."""
     for case in chain_cases(step):
         con.print(Text(indent) + Text(case.intro, style="bold"))
-        width = len(str(len(case.links)))
-        for k, link in enumerate(case.links, start=1):
+        labels = link_labels(case.links)  # the closing contradiction is (✗), not counted
+        width = max((len(x) for x in labels), default=1)
+        for label, link in zip(labels, case.links, strict=True):
             line = Text(f"{indent}  ")
-            line.append(f"({k:>{width}}) ", style="bold cyan")
+            bad = bool(link.get("contradiction"))
+            line.append(f"({label:>{width}}) ", style="bold red" if bad else "bold cyan")
             line.append(link["text"])
-            if link.get("contradiction"):
-                line.append(" ✗ contradiction", style="bold red")
+            if bad:
+                line.append(": a contradiction", style="bold red")
             con.print(line)
     tail = chain_conclusion(step)
     if tail:

@@ -290,8 +290,9 @@ def single_reason(view: View, i: int, d: int) -> str:
         for gone, n, name, truns in taken.get(i, ()):
             took = gone & left
             if took:
+                # a rule's name as the subject reads "the forcing chain took 5 (step 36)"
                 who = view.run_name(truns[0]) if len(truns) == 1 else \
-                    name[0].lower() + name[1:]
+                    f"the {name[0].lower() + name[1:]}"
                 got_by = by.setdefault(who, [0, []])
                 got_by[0] |= took
                 got_by[1].append(str(n))

@@ -252,9 +252,10 @@ def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
 
 def _closing_run(view: api.View, state: State, r: int) -> Link:
     """The chain's end: a run whose written digits no way to make its clue holds."""
-    written = _written(state, r)
-    text = (f"{view.run_name(r)} would hold {View.digits(written, ' and ')}, and no set of "
-            f"different digits with its sum holds them all")
+    ds = [str(d) for d in DIGITS[_written(state, r)]]
+    said = ds[0] if len(ds) == 1 else f"{', '.join(ds[:-1])} and {ds[-1]}"  # "2, 5 and 7"
+    text = (f"{view.run_name(r)} would hold {said}, and no set of different digits with "
+            f"its sum holds them all")
     return Link(text=text, proof=Proof(runs=(r,)), contradiction=True)
 
 
