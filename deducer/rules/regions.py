@@ -23,6 +23,9 @@ from .local import trim
 from .regionfind import Region, Touch, regions_of
 
 _WORD = {True: "down", False: "across"}
+#: the longest equation and ways a region sum's sentence gives (its area and effect aside):
+#: beyond it, which cells differ and each way are left to the detail
+FITS_MAX = 110
 
 
 class _Tracker:
@@ -496,11 +499,16 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
     full = (f"{eq}, with {_cands(view, cells)}{differ}. "
             f"The only way{'s' if many else ''} to make it: {shown}")
     fits = f"only {' or '.join(way(w) for w in ways)} {'fit' if many else 'fits'}"
+    if len(eq) + len(fits) > FITS_MAX and len(ways) > 2:
+        fits = f"only {len(ways)} ways fit"  # each of them is in the detail
     if groups:  # the runs that make cells differ are named (the proof lists them)
-        fits = ("; ".join((" ≠ ".join(view.cell_name(i) for i in sorted(g)) if len(g) == 2
+        apart = "; ".join((" ≠ ".join(view.cell_name(i) for i in sorted(g)) if len(g) == 2
                            else f"{both([view.cell_name(i) for i in sorted(g)])} differ")
                           + f" ({view.puzzle.runs[r].label})" for r, g in sorted(groups.items()))
-                + f"; {fits}")
+        # a sentence that would run long leaves which cells differ to the detail (which
+        # names the runs, as for the region's runs), saying only that some do
+        fits = (f"{apart}; {fits}" if len(eq) + len(apart) + len(fits) <= FITS_MAX else
+                f"cells of one run differ; {fits}")
     values.update(equation=eq, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, full=full)
     runs = _runs(region, chosen)
