@@ -502,12 +502,12 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
     if len(eq) + len(fits) > FITS_MAX and len(ways) > 2:
         fits = f"only {len(ways)} ways fit"  # each of them is in the detail
     if groups:  # the runs that make cells differ are named (the proof lists them)
-        apart = "; ".join((" ≠ ".join(view.cell_name(i) for i in sorted(g)) if len(g) == 2
+        differing = "; ".join((" ≠ ".join(view.cell_name(i) for i in sorted(g)) if len(g) == 2
                            else f"{both([view.cell_name(i) for i in sorted(g)])} differ")
                           + f" ({view.puzzle.runs[r].label})" for r, g in sorted(groups.items()))
         # a sentence that would run long leaves which cells differ to the detail (which
         # names the runs, as for the region's runs), saying only that some do
-        fits = (f"{apart}; {fits}" if len(eq) + len(apart) + len(fits) <= FITS_MAX else
+        fits = (f"{differing}; {fits}" if len(eq) + len(differing) + len(fits) <= FITS_MAX else
                 f"cells of one run differ; {fits}")
     values.update(equation=eq, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, full=full)
