@@ -31,6 +31,7 @@ result types of the other calls are loaded on first use (module ``__getattr__``)
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -230,6 +231,14 @@ def _spooled(puzzle: Puzzle, max_solutions: int, timeout: float | None,
                        reason=stream.reason, timed_out=stream.timed_out, stats=stream.stats)
 
 
+def _after_rules(started: float, timeout: float | None) -> float | None:
+    """What is left of ``timeout`` once the ladder is loaded: a call's time limit counts
+    from the call (a ladder with rule files takes a while to load)."""
+    if timeout is None:
+        return None
+    return max(min(0.05, timeout), timeout - (time.perf_counter() - started))
+
+
 def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
             timeout: float | None = None, max_steps: int | None = None,
             use_entries: bool = True) -> Explanation:
@@ -237,7 +246,9 @@ def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = 
     ``use_entries`` False walks the bare puzzle, leaving the player's entries out."""
     from .engine.walk import explain as _explain
 
-    return _explain(puzzle, ladder(rules, disable), timeout=timeout,
+    started = time.perf_counter()
+    active = ladder(rules, disable)
+    return _explain(puzzle, active, timeout=_after_rules(started, timeout),
                     max_steps=max_steps, use_entries=use_entries)
 
 
@@ -255,7 +266,9 @@ def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
     """
     from .assist.hints import hint as _hint
 
-    return _hint(puzzle, level, rules=ladder(rules, disable), timeout=timeout)
+    started = time.perf_counter()
+    active = ladder(rules, disable)
+    return _hint(puzzle, level, rules=active, timeout=_after_rules(started, timeout))
 
 
 def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules: RulesArg = None, *,
@@ -284,8 +297,10 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     those. Raises :class:`~deducer.errors.PuzzleError` for a cell that is not white."""
     from .assist.why import why as _why
 
-    return _why(puzzle, cell, digit, must=must, rules=ladder(rules, disable),
-                timeout=timeout)
+    started = time.perf_counter()
+    active = ladder(rules, disable)
+    return _why(puzzle, cell, digit, must=must, rules=active,
+                timeout=_after_rules(started, timeout))
 
 
 def pencil_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], Run | None]:
@@ -396,7 +411,9 @@ def all_steps(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] 
     (``{"steps": [...]}`` and the rest, docs/json-contract.md)."""
     from .assist.allsteps import all_steps as _all_steps
 
-    return _all_steps(puzzle, ladder(rules, disable), timeout=timeout)
+    started = time.perf_counter()
+    active = ladder(rules, disable)
+    return _all_steps(puzzle, active, timeout=_after_rules(started, timeout))
 
 
 def techniques(rules: RulesArg = None, *, disable: Sequence[str] = ()) -> list[Technique]:

@@ -427,9 +427,9 @@ def test_timeout_returns_incomplete():
     # a 10x10 board of unclued 9-cell runs: astronomically many solutions
     rows = [[BLANK] * 10] + [[BLANK] + [WHITE] * 9 for _ in range(9)]
     p = puzzle(rows)
-    t = time.perf_counter()
+    t = time.process_time()
     r = solve(p, max_solutions=10**9, timeout=0.3)
-    assert time.perf_counter() - t < 10
+    assert time.process_time() - t < 10  # CPU time: a loaded machine does not change it
     assert not r.complete
     assert r.timed_out
     for values in r.solutions:

@@ -34,8 +34,20 @@ EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1,
 
 
 #: how long past ``--timeout`` the backstop waits for a command's own graceful stop, and
-#: how much longer for a stop that was swallowed (together: within a second)
+#: how much longer for a stop that was swallowed, both in seconds of the command's own CPU
+#: time (together: within a second on an idle machine). A loaded machine stretches the
+#: command's own stop in wall time; a grace counted in wall time then fired first, and the
+#: answer the time limit was there to deliver was lost
 GRACE, HARD_AFTER = 0.7, 0.25
+#: the wall-clock bound on each grace, whatever happens (a rule that sleeps or blocks uses
+#: no CPU time)
+WALL_GRACE = 10.0
+#: once a command has its answer (the API returned, cut short or not), the CPU seconds the
+#: backstop leaves for printing it: deducer's own renderers, no rule runs any more
+PRINT_GRACE = 5.0
+#: the least time an API call gets, however little of ``--timeout`` reading left: enough
+#: to return what it has (a timed-out answer) instead of nothing
+MIN_LEFT = 0.05
 
 
 class _Parser(argparse.ArgumentParser):
@@ -106,6 +118,28 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     if extra:
         _leaf(args, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     return args
+
+
+_WHOLE = re.compile(r"-?[0-9]{1,30}\Z")
+_NUMBER = re.compile(r"-?(?:[0-9]{1,30}(?:\.[0-9]{0,30})?|\.[0-9]{1,30})(?:[eE][-+]?[0-9]{1,3})?\Z")
+
+
+def whole(text: str) -> int:
+    """An option's whole number, in the digits 0-9 (``int`` also reads other scripts'
+    digits, ``٣`` or ``５``, and ``1_000``): an argparse ``type``."""
+    if not _WHOLE.match(text):
+        raise argparse.ArgumentTypeError(f"{printable(text)[:40]!r} is not a whole number "
+                                         "(digits 0-9)")
+    return int(text)
+
+
+def number(text: str) -> float:
+    """An option's number, like ``2`` or ``0.5``, in the digits 0-9 (``float`` also reads
+    other scripts' digits, ``nan`` and ``inf``): an argparse ``type``."""
+    if not _NUMBER.match(text):
+        raise argparse.ArgumentTypeError(f"{printable(text)[:40]!r} is not a number like 2 "
+                                         "or 0.5 (digits 0-9)")
+    return float(text)
 
 
 def add_puzzle_args(p: argparse.ArgumentParser, *, many: bool = False) -> None:
@@ -209,6 +243,8 @@ _PROGRAM = {"on": False}
 
 
 def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it): end now
+    if _CLOCK["phase"] != "stopping":
+        return  # a signal that was on its way as the timers were disarmed
     try:
         sys.stdout.flush()
     except Exception:
@@ -220,12 +256,39 @@ def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it
 #: sections the backstop must not interrupt midway (depth), and a stop held off meanwhile
 _SHIELD = {"depth": 0, "pending": False}
 
+#: the running command's ``--timeout``: when it runs out (a ``time.perf_counter()``
+#: reading), and where the backstop is: None (not armed), "work" (the limit has not come),
+#: "grace" (past it: the command's own stop is awaited), "printing" (the answer is in
+#: hand), "stopping" (TimeLimit raised: the hard stop is next)
+_CLOCK: dict = {"deadline": None, "seconds": None, "phase": None}
 
-def _raise_time_limit(signum, frame):
+
+def _timers(handler, cpu: float | None, wall: float | None) -> None:
+    """Arm the backstop's next move: ``handler`` after ``cpu`` seconds of this process's
+    CPU time or ``wall`` seconds, whichever comes first (None: not that timer)."""
     import signal
 
-    signal.signal(signal.SIGALRM, _hard_stop)
-    signal.setitimer(signal.ITIMER_REAL, HARD_AFTER)
+    for sig, which, after in ((signal.SIGPROF, signal.ITIMER_PROF, cpu),
+                              (signal.SIGALRM, signal.ITIMER_REAL, wall)):
+        signal.setitimer(which, 0)
+        if after is not None:
+            signal.signal(sig, handler)
+            signal.setitimer(which, max(0.001, after))
+
+
+def _past_deadline(signum, frame):
+    """The limit has come: the command stops by itself, given ``GRACE`` of CPU time."""
+    if _CLOCK["phase"] != "work":
+        return
+    _CLOCK["phase"] = "grace"
+    _timers(_raise_time_limit, GRACE, WALL_GRACE)
+
+
+def _raise_time_limit(signum, frame):
+    if _CLOCK["phase"] not in ("grace", "printing"):
+        return
+    _CLOCK["phase"] = "stopping"
+    _timers(_hard_stop, HARD_AFTER, WALL_GRACE)
     if _SHIELD["depth"]:
         _SHIELD["pending"] = True  # raised when the section ends (or the hard stop comes)
         return
@@ -248,38 +311,97 @@ def shielded():
         raise TimeLimit()
 
 
-@contextlib.contextmanager
-def time_limit(seconds: float | None):
-    """Stop the work inside within a second of ``seconds``, whatever it does.
-
-    The commands honour ``--timeout`` themselves and report how far they got; this is
-    the backstop for code that does not look at the clock (a user rule that loops, a
-    check with its own budget). ``GRACE`` after ``seconds`` it raises :class:`TimeLimit`
-    from a SIGALRM handler; if that is swallowed (a rule catching BaseException),
-    ``HARD_AFTER`` later the process ends with exit code 4. Only when deducer is the
-    program, in its main thread, on POSIX (elsewhere it does nothing).
-    """
-    if seconds is None or not _PROGRAM["on"] or not 0 < seconds < 1e8:
-        yield
-        return
-    import signal  # here: only a command with a time limit pays for them
-    import threading
-
-    if (not hasattr(signal, "setitimer")
-            or threading.current_thread() is not threading.main_thread()):
-        yield
-        return
-    old = signal.signal(signal.SIGALRM, _raise_time_limit)
-    signal.setitimer(signal.ITIMER_REAL, seconds + GRACE)
+def _process_age() -> float:
+    """Seconds since this process started (Linux; 0 elsewhere): a command's ``--timeout``
+    counts from its launch, the interpreter's start and imports included."""
     try:
+        with open("/proc/self/stat", "rb") as fh:
+            stat = fh.read()
+        with open("/proc/uptime", "rb") as fh:
+            uptime = float(fh.read().split()[0])
+        ticks = int(stat[stat.rindex(b")") + 2:].split()[19])  # field 22: starttime
+        return min(10.0, max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK")))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+
+
+def time_left(floor: float = MIN_LEFT) -> float | None:
+    """What is left of the running command's ``--timeout``, in seconds, for the API call
+    about to start (None: no time limit). The clock started with the command, so reading
+    the puzzle and the rules count: the API's deadline falls on the command's, and the
+    backstop's grace is left for the answer. At least ``floor``: a call starting late still
+    gets a moment to return what it has (never more than the whole limit)."""
+    deadline = _CLOCK["deadline"]
+    if deadline is None:
+        return None
+    import time
+
+    return max(min(floor, _CLOCK["seconds"]), deadline - time.perf_counter())
+
+
+def answer_in_hand() -> None:
+    """The command has its answer (the API returned; the time limit may have cut it short):
+    from now the backstop leaves ``PRINT_GRACE`` seconds of CPU time for printing it (the
+    renderers only, no rule). Cut short, the answer the time limit was for is lost."""
+    if _CLOCK["phase"] in ("work", "grace"):
+        _CLOCK["phase"] = "printing"
+        _timers(_raise_time_limit, PRINT_GRACE, None)
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None, started: float | None = None):
+    """Stop the work inside soon after ``seconds`` (counted from ``started``, a
+    ``time.perf_counter()`` reading; default now), whatever it does.
+
+    The commands honour ``--timeout`` themselves (they pass the API :func:`time_left`) and
+    report how far they got; this is the backstop for code that does not look at the clock
+    (a user rule that loops, a check with its own budget). Once the limit has come and the
+    command has spent ``GRACE`` more seconds of CPU time (a loaded machine stretches that
+    in wall time as it stretches the command's own stop) or ``WALL_GRACE`` seconds, it
+    raises :class:`TimeLimit` from a signal handler; if that is swallowed (a rule catching
+    BaseException), ``HARD_AFTER`` seconds of CPU time later the process ends with exit
+    code 4. Once the command has its answer (:func:`answer_in_hand`) it waits for the
+    printing. The signals only when deducer is the program, in its main thread, on POSIX;
+    elsewhere only :func:`time_left` counts down.
+    """
+    import time
+
+    if seconds is None or not 0 < seconds < 1e8:
         yield
+        return
+    start = time.perf_counter() if started is None else started
+    outer = dict(_CLOCK)
+    _CLOCK.update(deadline=start + seconds, seconds=seconds, phase=None)
+    try:
+        import signal  # here: only a command with a time limit pays for them
+        import threading
+
+        if (not _PROGRAM["on"] or not hasattr(signal, "setitimer")
+                or not hasattr(signal, "SIGPROF")
+                or threading.current_thread() is not threading.main_thread()):
+            yield
+            return
+        old = {sig: signal.getsignal(sig) for sig in (signal.SIGALRM, signal.SIGPROF)}
+        _CLOCK["phase"] = "work"
+        _timers(_past_deadline, None, start + seconds - time.perf_counter())
+        try:
+            yield
+        finally:
+            _CLOCK["phase"] = None
+            for sig, which in ((signal.SIGALRM, signal.ITIMER_REAL),
+                               (signal.SIGPROF, signal.ITIMER_PROF)):
+                signal.setitimer(which, 0)
+                signal.signal(sig, old[sig])
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        _CLOCK.update(outer)
 
 
 def main(argv: list[str] | None = None) -> int:
+    import time
+
     _PROGRAM["on"] = argv is None  # deducer is the program, not a library call
+    # --timeout counts from the command's launch: starting, parsing and reading are part of it
+    started = time.perf_counter() - (_process_age() if _PROGRAM["on"] else 0.0)
     if argv is None:
         argv = sys.argv[1:]
     if not argv:  # bare `deducer`: the help, and a clean exit (nothing went wrong)
@@ -293,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if whole is not None and not whole > 0:  # also refuses nan
             raise DeducerError("--timeout must be a positive number of seconds")
-        with time_limit(whole):
+        with time_limit(whole, started):
             return module.run(args)
     except TimeLimit:
         sys.stdout.flush()

@@ -12,6 +12,7 @@ Kept free of argparse and printing so the CLI and a web play mode can share it.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from ..puzzle.combos import BIT, DIGITS
@@ -127,6 +128,13 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
     """Check every entry (and, with ``pencil``, every cell's pencil marks)."""
     from ..solver.search import solve
 
+    # one deadline for the whole check: each entry's own search and the look at the
+    # entries together get what is left (each once had the whole time limit)
+    deadline = None if timeout is None else time.perf_counter() + timeout
+
+    def left() -> float | None:
+        return None if deadline is None else max(0.01, deadline - time.perf_counter())
+
     cap = max(1, max_solutions)
     bare = puzzle.without_progress()
     res = solve(bare, max_solutions=cap, timeout=timeout)
@@ -163,7 +171,12 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
         i = idx[rc]
         if seen[i] & m:
             continue
-        fits = False if exhaustive else _fits_exactly(puzzle, i, m, timeout)
+        if exhaustive:
+            fits: bool | None = False
+        elif deadline is not None and time.perf_counter() > deadline:
+            fits = None  # out of time: not even a search set up for it
+        else:
+            fits = _fits_exactly(puzzle, i, m, left())
         if fits is None:
             undecided += 1
             continue
@@ -187,7 +200,7 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
         base.message = " and ".join(parts)
         return base
     if puzzle.entries:
-        together = solve(puzzle, max_solutions=1, use_entries=True, timeout=timeout)
+        together = solve(puzzle, max_solutions=1, use_entries=True, timeout=left())
         if not together.solutions and not together.timed_out:
             # on a puzzle with several solutions each entry may fit one, yet two of them
             # break a run's rule together: that is still a located mistake

@@ -201,6 +201,9 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
     verdict = check(puzzle, max_solutions=max_solutions, timeout=timeout)
     if verdict.status == "unsolvable":
         return _simple("unsolvable", level, _capital(verdict.message) + ".")
+    if verdict.status == "unknown" and deadline is not None \
+            and time.perf_counter() > deadline:  # no time left to set up a walk
+        return _simple("timeout", level, TIMED_OUT)
     warning = _several(verdict, puzzle)
     if verdict.mistakes:
         vague = ("Some of your entries or pencil marks fit no solution; check your work "
@@ -247,7 +250,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
                            "" if len(here.solutions) > 1 else warning)
         rule, ded, effect = found
         known, shown = _known(puzzle, effect)
-        step = eng.step()
+        step = eng.step(found)
         if _visible(puzzle, effect):
             break
         if known:
@@ -255,11 +258,11 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
         else:
             reasoning.append((step, ded, effect))
     chain = _support(puzzle, step, reasoning)
-    chain, step = _worded_alone(puzzle, rules, chain, step)
+    chain, step = _worded_alone(puzzle, rules, chain, step, deadline)
     return _warned(_deduction(level, rule, step, chain, skipped, shown, rules), warning)
 
 
-def _worded_alone(puzzle: Puzzle, rules, chain: list, target):
+def _worded_alone(puzzle: Puzzle, rules, chain: list, target, deadline: float | None = None):
     """The supporting steps and the hint's step made again on the board the supporting
     steps alone leave (:func:`deducer.assist.why.reworded`), so that no sentence names a
     digit a step the hint leaves out wrote; as they were if that board does not give the
@@ -279,7 +282,7 @@ def _worded_alone(puzzle: Puzzle, rules, chain: list, target):
                 return False
         return check_walkthrough(puzzle, out) == []
 
-    out = reworded(puzzle, rules, [*chain, target], same)
+    out = reworded(puzzle, rules, [*chain, target], same, deadline)
     return out[:-1], out[-1]
 
 

@@ -121,9 +121,14 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     if i is None:
         raise PuzzleError(f"{cell_name(cell)} is not a white cell of the puzzle")
     name = cell_name(cell)
+    # one deadline for the whole answer: the solve, the walk, and the trimming after it
+    deadline = None if timeout is None else time.perf_counter() + timeout
+
+    def left(least: float) -> float | None:
+        return None if deadline is None else max(least, deadline - time.perf_counter())
+
     if rules is None:
         rules = registry.load()
-    start = time.perf_counter()
 
     def answer(kind: str, message: str, **kw) -> Why:
         return Why(kind, cell, digit, must, message, **kw)
@@ -144,7 +149,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         # the rule of a run answers it, whatever else the grid holds (even a grid whose
         # entries leave no solution)
         return from_the_grid()
-    res = solve(puzzle, max_solutions=2, use_entries=True, timeout=timeout)
+    res = solve(puzzle, max_solutions=2, use_entries=True, timeout=left(0.05))
     if not res.solutions:
         if res.status == "none":
             return answer(UNSOLVABLE, "The grid as given has no solution; check the entries "
@@ -162,8 +167,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
             return answer(POSSIBLE, f"The puzzle has more than one solution, and one of them "
                           f"puts {digit} in {name}: nothing rules it out.")
         return answer(SOLUTION, f"{digit} is {name}'s solution digit: nothing rules it out.")
-    left = None if timeout is None else max(0.1, timeout - (time.perf_counter() - start))
-    walked = _walk(puzzle, rules, i, digit, must, left)
+    walked = _walk(puzzle, rules, i, digit, must, left(0.1))
     if walked is None or isinstance(walked, str):
         goal = f"{name} down to {digit}" if must else f"{digit} out of {name}"
         if walked == TIMEOUT:
@@ -173,12 +177,13 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     if not path:  # the digits written in the cell's runs settle it before any step
         return from_the_grid()
     ceiling = hardest(path)
-    kept = _shortest(puzzle, path, i, digit, must)
+    kept = _shortest(puzzle, path, i, digit, must, deadline)
     if shortcut is not None and len(shortcut) <= len(path):
-        other = _shortest(puzzle, shortcut, i, digit, must)
+        other = _shortest(puzzle, shortcut, i, digit, must, deadline)
         if ease(other) < ease(kept):
             kept = other
-    again = reworded(puzzle, rules, kept, lambda out: _proved(puzzle, out, i, digit, must))
+    again = reworded(puzzle, rules, kept, lambda out: _proved(puzzle, out, i, digit, must),
+                     deadline)
     if hardest(again) <= ceiling + 1e-9 and ease(again) <= ease(kept):
         kept = again  # made again on a board with more candidates: never harder
     steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
@@ -406,11 +411,15 @@ def _proved(puzzle: Puzzle, steps: list, i: int, digit: int, must: bool) -> bool
     return _reached(rp.board.masks, i, digit, must)
 
 
-def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool) -> list:
+def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
+              deadline: float | None = None) -> list:
     """The closure of ``path`` (the whole path if the closure fails the checker), then
     steps dropped one at a time, earliest first, while the rest still proves the target;
     after a pass that dropped some, the closure of what is left, and another pass (within
-    a budget)."""
+    a budget, and before ``deadline``: past it, the whole path, which proves the target
+    as the walkthrough made it)."""
+    if deadline is not None and time.perf_counter() > deadline:
+        return list(path)
     name = cell_name(puzzle.whites[i])
 
     def closed(steps: list) -> list:
@@ -425,6 +434,8 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool) -> lis
         return list(path)
     budget = SHORTEN_BUDGET
     stop = time.perf_counter() + SHORTEN_SECONDS
+    if deadline is not None:
+        stop = min(stop, deadline)
     # a step only an unneeded later step rested on leaves the closure once that later
     # step has gone (one pass left 23 steps of a --must answer that 10 make)
     while True:
@@ -443,23 +454,30 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool) -> lis
             kept = tighter
 
 
-def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
+def reworded(puzzle: Puzzle, rules, kept: list, ok, deadline: float | None = None) -> list:
     """The kept steps made again, each by its rule on the board the kept steps before it
     leave, so that a sentence mentions only what the answer has shown (a step's sentence
     from the walkthrough could say "3 and 8 written in" of a digit a dropped step wrote).
     A step made again may take more than it did (the board holds more candidates); the
     kept steps as they were when a step cannot be made again (or the chain is a search's
-    step) or ``ok`` (the steps made again: do they still show what they must?) says no."""
+    step) or ``ok`` (the steps made again: do they still show what they must?) says no,
+    or once ``deadline`` (a ``time.perf_counter()`` reading) has passed."""
     from ..engine.walk import Engine
 
+    def late() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
+
     by_id = {r.id: r for r in rules}
-    if any(by_id.get(s.rule) is None or by_id[s.rule].scope != "run" for s in kept):
+    if late() or any(by_id.get(s.rule) is None or by_id[s.rule].scope != "run"
+                     for s in kept):
         return kept
     run_id = {run.name: k for k, run in enumerate(puzzle.runs)}
     index = puzzle.index
     eng = Engine(puzzle, rules)
     out = []
     for step in kept:
+        if late():
+            return kept
         rule = by_id[step.rule]
         place = {index[(r, c)]: d for r, c, d in step.placements}
         elim = {index[(r, c)]: sum(BIT[d] for d in ds) for r, c, ds in step.eliminations}
@@ -485,7 +503,7 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok) -> list:
         if made is None:
             return kept
         out.append(made)
-    return out if ok(out) else kept
+    return out if not late() and ok(out) else kept
 
 
 def _renumbered(step, n: int):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import RuleError
+from ..puzzle.model import MAX_CELLS
 
 REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "explain")
 OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint", "kind", "growth",
@@ -142,6 +143,30 @@ class Rule:
                             path=self.source) from None
 
 
+#: nesting a rule file may have (a ladder needs four levels); deeper is refused before the
+#: recursive composer sees it, whatever the interpreter's recursion limit is at the time
+MAX_NESTING = 100
+
+
+class _TooDeep(Exception):
+    pass
+
+
+def _refuse_deep(text: str) -> None:
+    """Raise _TooDeep when collections nest over MAX_NESTING levels: the parser's events
+    come from a loop, so counting them is safe where composing the nodes would recurse."""
+    import yaml
+
+    depth = 0
+    for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(ev, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _TooDeep
+        elif isinstance(ev, yaml.CollectionEndEvent):
+            depth -= 1
+
+
 def _loader():
     """A safe YAML loader that refuses a key given twice in one mapping (YAML says keys are
     unique; PyYAML would silently keep the last, hiding a typo or a merge slip)."""
@@ -192,6 +217,7 @@ def _load_yaml(path: Path):
         raise RuleError(f"cannot read rule file: not UTF-8 text (byte offset {e.start})",
                         path=str(path)) from None
     try:
+        _refuse_deep(text)
         return yaml.load(text, Loader=_loader())  # noqa: S506 (a SafeLoader subclass)
     except _Duplicate as e:
         raise RuleError(f"duplicate key {_short(e.key)} (also on line {e.first}); a key "
@@ -201,7 +227,7 @@ def _load_yaml(path: Path):
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise RuleError(f"malformed YAML: {problem}", path=str(path),
                         line=None if line is None else line + 1) from None
-    except RecursionError:  # the parser recurses once per level: [[[...]]] 50,000 deep
+    except (RecursionError, _TooDeep):  # the composer recurses once a level
         raise RuleError("malformed YAML: nested too deeply (a rule file needs a few levels)",
                         path=str(path)) from None
     except (ValueError, OverflowError, TypeError) as e:
@@ -331,6 +357,13 @@ def load_file(path: str | Path) -> list[Rule]:
         params = entry.get("params") or {}
         if not isinstance(params, dict):
             raise RuleError(f"{where}: params must be a mapping", path=src)
+        if "max_len" in params:
+            max_len = params["max_len"]
+            if isinstance(max_len, bool) or not isinstance(max_len, int) \
+                    or not 1 <= max_len <= MAX_CELLS:
+                raise RuleError(f"{where}: params: max_len {_short(max_len)} is not a chain "
+                                f"length 1..{MAX_CELLS} (a link per white cell at most)",
+                                path=src)
         tier = entry.get("tier")
         if tier is not None and (isinstance(tier, bool) or not isinstance(tier, int)):
             raise RuleError(f"{where}: tier must be a whole number", path=src)
@@ -504,7 +537,7 @@ def _check_template_of(rule: Rule, key: str, template: str) -> None:
             raise RuleError(f"rule {rule.id!r}: {key} template field {{{_short(fname)[1:-1]}}} "
                             "must be a plain name like {cell} (no index, attribute or position)",
                             path=rule.source)
-        if spec and ("{" in spec or any(len(n) > 3 for n in re.findall(r"\d+", spec))):
+        if spec and ("{" in spec or any(len(n) > 3 for n in re.findall(r"[0-9]+", spec))):
             raise RuleError(f"rule {rule.id!r}: {key} template field {{{fname}}} has the "
                             f"format spec {_short(spec)}; only small widths are allowed",
                             path=rule.source)

@@ -265,10 +265,13 @@ class Engine:
         deadline = self.context.deadline
         return deadline is not None and time.perf_counter() > deadline
 
-    def step(self) -> Step | None:
-        """Find and apply the next deduction of the simplest rule that has one."""
+    def step(self, found: tuple[Rule, Deduction, Effect] | None = None) -> Step | None:
+        """Find and apply the next deduction of the simplest rule that has one (``found``:
+        the one :meth:`next_deduction` gave, applied without asking the rules again: past
+        the deadline they would not answer)."""
         available = 0 if self.options.lean else self._count_available()
-        found = self.next_deduction()
+        if found is None:
+            found = self.next_deduction()
         if found is None:
             return None
         rule, ded, effect = found

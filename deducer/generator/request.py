@@ -43,11 +43,11 @@ class Request:
 
 def parse_size(text: str) -> tuple[int, int]:
     """``12x12`` or ``12`` -> (rows, cols), the clue row and column included."""
-    parts = text.lower().replace("×", "x").split("x")
-    try:
-        nums = [int(p) for p in parts]
-    except ValueError:
-        raise GenerateError(f"size {text!r}: expected ROWSxCOLS, e.g. 12x12") from None
+    parts = [p.strip() for p in text.lower().replace("×", "x").split("x")]
+    # ASCII digits only (int() also reads '٣' and '1_2'), and few: a side is at most 200
+    if not all(p.isascii() and p.isdigit() and len(p) <= 6 for p in parts):
+        raise GenerateError(f"size {text!r}: expected ROWSxCOLS, e.g. 12x12")
+    nums = [int(p) for p in parts]
     if len(nums) == 1:
         nums *= 2
     if len(nums) != 2:
@@ -74,6 +74,8 @@ def parse_score(text: str | None) -> tuple[float | None, float | None] | None:
     if text is None:
         return None
     lo, sep, hi = text.strip().partition("-")
+    if not all(c in "0123456789. " for c in lo + hi):  # float() reads '٣', 'nan', 'inf'
+        raise GenerateError(f"score {text!r}: expected LOW-HIGH, e.g. 3-6, 5- or -4")
     try:
         low = float(lo) if lo.strip() else None
         high = float(hi) if hi.strip() else None

@@ -217,12 +217,13 @@ def check_outputs(outputs: dict[str, str | None], *, force: bool = False,
                            "overwrite them", path=existing[0])
 
 
-def open_output(path: str | Path, *, append: bool = False):
+def open_output(path: str | Path, *, append: bool = False, binary: bool = False):
     """Open an output written as it goes (``rate --out`` rows, ``generate --jsonl``
     records) for text: a new file, or with ``append`` the existing one continued. The one
     rule for a symbolic link, as :func:`write_output` keeps it: a link is never written
     through. A new file replaces the link (the file it points to is left as it was;
-    ``--force`` was checked before); going on with a link is refused (name its file)."""
+    ``--force`` was checked before); going on with a link is refused (name its file).
+    ``binary``: unbuffered bytes instead (a writer that must know what reached the file)."""
     p = Path(path)
     try:
         if p.is_symlink():
@@ -231,6 +232,8 @@ def open_output(path: str | Path, *, append: bool = False):
                                    "with it would write through it: name the file itself",
                                    path=str(path))
             os.unlink(p)
+        if binary:
+            return open(p, "ab" if append else "wb", buffering=0)  # noqa: SIM115 (streamed to)
         return open(p, "a" if append else "w", encoding="utf-8")  # noqa: SIM115 (streamed to)
     except OSError as e:
         raise DeducerError(f"cannot write: {e.strerror or e}", path=str(path)) from None

@@ -19,6 +19,9 @@ Coord = tuple[int, int]
 
 #: limits that keep a hostile or mistyped file from exhausting memory or time
 MAX_SIDE = 200  # squares per row or column (the largest real puzzles are 150x150)
+#: the most white cells a grid can have (its clue row and column are black): also the
+#: longest chain worth asking for, a link per cell (``--max-chain``, a rule's ``max_len``)
+MAX_CELLS = (MAX_SIDE - 1) ** 2
 MAX_RUNS = 20_000
 #: characters a puzzle's name may not hold: a terminal obeys ESC and BEL (a name could
 #: retitle the window), and HTML escaping leaves them be

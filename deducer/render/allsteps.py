@@ -4,7 +4,7 @@ does and what its proof rests on (the JSON is the result's own ``to_json()``).""
 from __future__ import annotations
 
 from ..puzzle.model import cell_name
-from .walk import chain_cases, link_count, step_text, step_title
+from .walk import chain_cases, chain_lines, link_count, step_text, step_title
 
 
 def effect_line(step) -> str:
@@ -44,8 +44,6 @@ def proof_line(puzzle, step) -> str:
 def all_steps_text(puzzle, result) -> str:
     """The result's summary, then each step: ``1. Name (weight 1.1): sentence``, what it
     does and what its proof rests on; a chain's links one a line."""
-    from .text import chain_lines
-
     out = [result.text]
     if result.steps:
         out.append("")

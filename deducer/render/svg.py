@@ -15,6 +15,7 @@ Every white cell is a ``<g class="w" data-cell="r,c">`` (0-based) holding ``rect
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
@@ -76,6 +77,7 @@ text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif}
 """
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a board repeats a few thousand coordinates
 def num(v: float) -> str:
     """Compact coordinates: at most one decimal, no trailing zeros."""
     s = f"{v:.1f}"

@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from ..puzzle.model import Puzzle
 from . import Renderer
-from .walk import (
-    BOARD_KEY,
-    NOTATION,
-    chain_cases,
-    chain_conclusion,
-    link_labels,
-    step_text,
-    step_title,
-)
+from .walk import BOARD_KEY, NOTATION, chain_cases, chain_lines, step_text, step_title
 
 
 def clue_text(sq) -> str:
@@ -123,23 +115,6 @@ def step_lines(steps, verbose: bool = False) -> list[str]:
             continue
         out.append(f"{s.n:>{width}}. {step_title(s)}:")
         out += chain_lines(s, " " * (width + 2))
-    return out
-
-
-def chain_lines(step, indent: str) -> list[str]:
-    """A chain step's body, one line per link: ``If r14c14 were 4:``, ``  (1) ...``, and
-    what it concludes. A case's links are numbered from 1."""
-    out = []
-    for case in chain_cases(step):
-        out.append(indent + case.intro)
-        labels = link_labels(case.links)
-        width = max(len(x) for x in labels) if labels else 1
-        for label, link in zip(labels, case.links, strict=True):
-            end = ": a contradiction" if link.get("contradiction") else ""
-            out.append(f"{indent}  ({label:>{width}}) {link['text']}{end}")
-    tail = chain_conclusion(step)
-    if tail:
-        out.append(indent + tail)
     return out
 
 

@@ -114,7 +114,7 @@ def proof_marks(puzzle, step) -> tuple[set[tuple[int, int]], set[int]]:
 # ``contradiction``. Fields a chain engine adds beside these are ignored.
 
 #: a chain sentence's own label ("Forcing chain of 9 links: "), which the title already says
-_CHAIN_LABEL = re.compile(r"^[^:]{0,60}?\bof \d+ links?: ")
+_CHAIN_LABEL = re.compile(r"^[^:]{0,60}?\bof [0-9]+ links?: ")
 
 
 @dataclass
@@ -234,3 +234,20 @@ def broken_cells(puzzle, link: dict) -> set[tuple[int, int]]:
     by_ref = {tuple(r.ref): r for r in puzzle.runs}
     return {rc for ref in link.get("runs", ()) if tuple(ref) in by_ref
             for rc in by_ref[tuple(ref)].coords}
+
+
+def chain_lines(step, indent: str) -> list[str]:
+    """A chain step's body, one line per link: ``If r14c14 were 4:``, ``  (1) ...``, and
+    what it concludes. A case's links are numbered from 1."""
+    out = []
+    for case in chain_cases(step):
+        out.append(indent + case.intro)
+        labels = link_labels(case.links)  # the closing contradiction is (✗), not counted
+        width = max((len(x) for x in labels), default=1)
+        for label, link in zip(labels, case.links, strict=True):
+            end = ": a contradiction" if link.get("contradiction") else ""
+            out.append(f"{indent}  ({label:>{width}}) {link['text']}{end}")
+    tail = chain_conclusion(step)
+    if tail:
+        out.append(indent + tail)
+    return out

@@ -419,7 +419,14 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
         elif not s.done:
             pending.setdefault(s.depth, []).append(s)
     context = view.context
-    for target in range(max_len):  # the end node's depth: a chain of target + 1 links
+    # the end node's depth: a chain of target + 1 links (a link per white cell at most)
+    for target in range(min(max_len, len(view.puzzle.whites))):
+        # here too, not only where a search grows: with every search ended, the loop ran
+        # on through a max_len of 10**20 without looking at the clock
+        if context.stopped():
+            return None
+        if not pending and max(ended, default=0) <= target:
+            return None  # every search has ended, none in a longer chain
         todo = [s for d in [d for d in pending if d < target] for s in pending.pop(d)]
         todo += ended.get(target + 1, [])
         todo.sort(key=lambda s: rank[(s.cell, s.digit)])
@@ -717,7 +724,7 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
     ``reach`` x ``max_len`` (links the contradiction does not rest on are dropped, so a
     walk may be longer than its chain), the first assumption in order on ties; ``work``
     caps the links walked."""
-    cap = reach * max_len
+    cap = reach * min(max_len, len(view.puzzle.whites))  # a link per white cell at most
     budgets = sorted({min(b, cap) for b in (*budgets, cap)})
     order = _order(view, False)
     best = None

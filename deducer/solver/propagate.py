@@ -8,6 +8,7 @@ consistency for one run), memoised, and shared by the solver, the trial fallback
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ..puzzle.combos import combos
@@ -116,22 +117,37 @@ class Contradiction(Exception):
         self.run = run
 
 
+class Timeout(Exception):
+    """The deadline passed (or the work budget ran out) during propagation or search."""
+
+
+#: runs filtered between two looks at the clock (when propagation has a deadline)
+CLOCK_EVERY = 256
+
+
 def propagate(layout: Layout, masks: list[int], dirty, trace: list[int] | None = None,
-              trail: list[int] | None = None) -> None:
+              trail: list[int] | None = None, deadline: float | None = None) -> None:
     """Filter runs until nothing changes; ``masks`` is updated in place.
 
     ``dirty`` is an iterable of run ids to start from. Raises :class:`Contradiction`.
     ``trace``, if given, receives cells in the order they are narrowed to one digit (so a
     trial can tell its chain of consequences in the order they follow). ``trail``, if given,
     receives ``cell, old mask`` pairs (flat) before every change, so a search can undo a
-    node without copying the grid.
+    node without copying the grid. ``deadline`` (a ``time.perf_counter()`` reading):
+    raise :class:`Timeout` once it has passed, leaving ``masks`` narrowed soundly but not
+    fully (a whole 200x200 grid takes a loaded machine over a second).
     """
     run_cells = layout.run_cells
     run_total = layout.run_total
     cell_runs = layout.cell_runs
     queue = list(dict.fromkeys(dirty))
     queued = set(queue)
+    count = 0
     while queue:
+        if deadline is not None:
+            count += 1
+            if count % CLOCK_EVERY == 0 and time.perf_counter() > deadline:
+                raise Timeout
         rid = queue.pop()
         queued.discard(rid)
         cells = run_cells[rid]

@@ -44,7 +44,7 @@ from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
 from . import oracle as _oracle
 from .graph import open_islands
-from .propagate import Contradiction, Layout, propagate
+from .propagate import Contradiction, Layout, Timeout, propagate
 from .status import SolveStatus
 
 #: an island's (or a part's) solutions, one tuple of digits per solution, in cell order
@@ -74,10 +74,6 @@ KEEP_SOLUTIONS = 64
 #: generator drafts (12x12 Extreme, 30x30 Expert); CaDiCaL 19,000 conflicts/s on
 #: marcelgarus ``huge`` and about 40,000/s on the easy questions of 12x12 drafts
 CONFLICTS_PER_UNIT = 4
-
-
-class Timeout(Exception):
-    """The deadline passed (or the work budget ran out) during search."""
 
 
 class _Abandon(Exception):
@@ -534,13 +530,25 @@ class SolutionStream:
         """Units of work spent so far (see :func:`solve`)."""
         return self.st.spent
 
+    def _out_of_time(self) -> None:
+        self.timed_out = True
+        self.complete = False
+        if self.count == 0:
+            self.status = UNDECIDED  # not NONE: nothing shows there is no solution
+            self.reason = ("work limit reached before a solution was found"
+                           if self.st.out_of_work
+                           else "time limit reached before a solution was found")
+
     def __iter__(self) -> Iterator[list[int]]:
         puzzle, cap, masks = self.puzzle, self.cap, self.start
         layout = Layout.of(puzzle)
         try:
-            propagate(layout, masks, range(len(layout.run_cells)))
+            propagate(layout, masks, range(len(layout.run_cells)), deadline=self.st.deadline)
         except Contradiction as c:
             self.reason = _no_room(puzzle, puzzle.runs[c.run], masks)
+            return
+        except Timeout:
+            self._out_of_time()
             return
         islands = open_islands(layout.run_cells, layout.cell_runs, masks)
         self.stats["islands"] = len(islands)
@@ -558,19 +566,22 @@ class SolutionStream:
                 lists.append([first])
             # the biggest island streams; the others are held (they are small or few)
             s = max(range(len(islands)), key=lambda k: len(islands[k])) if islands else -1
+            # the product of the lists' lengths, kept as they grow: recomputed for every
+            # island it cost 40 s on 6600 two-way islands, with no look at the clock
+            total = _prod(len(x) for x in lists)
             for k in range(len(islands)):
                 if k == s:
                     continue
                 while not done[k]:
-                    others = _prod(len(lists[j]) for j in range(len(lists)) if j != k)
-                    if len(lists[k]) * others >= cap:
-                        break
                     if self.st.deadline is not None and time.perf_counter() > self.st.deadline:
                         raise Timeout
+                    if total >= cap:  # len(lists[k]) times the others' product
+                        break
                     nxt = next(gens[k], None)
                     if nxt is None:
                         done[k] = True
                     else:
+                        total = total // len(lists[k]) * (len(lists[k]) + 1)
                         lists[k].append(nxt)
             base = [SINGLE[m] for m in masks]
             rest = [k for k in range(len(islands)) if k != s]
@@ -608,13 +619,7 @@ class SolutionStream:
                     return
                 current = nxt
         except Timeout:
-            self.timed_out = True
-            self.complete = False
-            if self.count == 0:
-                self.status = UNDECIDED  # not NONE: nothing shows there is no solution
-                self.reason = ("work limit reached before a solution was found"
-                               if self.st.out_of_work
-                               else "time limit reached before a solution was found")
+            self._out_of_time()
         finally:
             for g in gens:
                 g.close()

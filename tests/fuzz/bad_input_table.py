@@ -338,16 +338,26 @@ docs/bad-input.md` regenerates this page). Exit codes: 0 done, 1 the puzzle has 
 3 internal error (a bug: please report it), 4 a `--timeout` stopped the work before anything
 was decided (for `solve`: no solution found yet, and `--json` says `"complete": false`).
 Nothing ever prints a traceback, and no input file is ever modified; output files are
-written atomically and never over an existing file without `--force`.
+written atomically and never over an existing file without `--force`. Only the ASCII digits
+0-9 are digits, wherever a number or digit is read (options, `why`'s cell and digit, clues and
+entries in every format): `²`, `٣` or a fullwidth `５` is refused with exit 2.
 
 Limits: a puzzle or rule file is at most 4 MiB (checked before reading; no more is ever
 read), and so is a line of standard input (`rate -`: a longer line is a row saying so, and
 the reading stops there); a grid at most 200x200 squares with at most 20000 runs; `solve`
 enumerates at most `--max-solutions` solutions (default 2) and `--timeout` bounds `solve`,
-`explain`, `hint`, `check`, `render`, each puzzle of `rate` and of `rules test`, and the API
-calls that take a timeout, stopping within a second of it whatever a rule does, with what
-was found so far (a stopped `solve` reports its solutions with `"complete": false`, a
-stopped `hint` says so and exits 4, a stopped `rate` keeps the rows written). `--jobs` is
+`explain`, `hint`, `why`, `check`, `render`, each puzzle of `rate` and of `rules test`, and
+the API calls that take a timeout, counted from the command's start (reading the puzzle,
+format detection included, uses it up: the work gets what is left), stopping with what was
+found so far: a stopped `solve` prints its solutions with `"complete": false`, `explain
+--json` the walkthrough so far with `"status": "timeout"`, `hint` "No hint within the time
+limit", `why` and `check` what is left undecided, `render --html` the page of the steps
+made so far, each with exit 4 (a stopped `rate` keeps the rows written). Should the work not stop
+by itself (a user rule that loops), a backstop
+ends it 0.7 s of its CPU time past the limit (10 s of wall time at most), with exit 4 and one
+line, `deducer: stopped: ...`; once the answer is in hand the backstop waits for it to be
+printed. On an idle machine the answer comes within a second of the limit; `python
+benchmarks/timeout_matrix.py` measures how far past it on a loaded one. `--jobs` is
 capped at 4 workers a core (with a message), and a batch never starts more workers than it
 has puzzles; `generate --count` is at most 1000000.
 
@@ -357,7 +367,9 @@ puzzle replaces a file holding a puzzle (a walkthrough, a picture, rows or `gene
 --jsonl` records are refused there, `--force` or not), and a symbolic link is never written
 through (`--force` replaces the link; `--resume` with a link is refused). Any file name the
 file system takes is taken. `generate` checks all its file names before it makes a puzzle,
-and `--resume` goes on with an interrupted run: the same run only (its options are kept in
+and `--resume` goes on with an interrupted run (also one a full disk stopped: `cannot write: no
+space left on device; N rows kept, --resume goes on`, exit 2, and never a cut line): the same
+run only (its options are kept in
 the `--out` folder and in each `--jsonl` record; other ones are refused). A folder (or glob)
 given to `rate` or `rules test` is read for its puzzles only: a file is read when its text
 is a puzzle notation deducer knows; notes, pages, images, scripts, data files and rows files

@@ -33,7 +33,9 @@ from .settings import ENGINES, GRACE, MAX_JOBS_PER_CORE, RETRIES, OnFail, Settin
 
 def add_engine_args(p, what: str = "work") -> None:
     """``--jobs/--engine/--scheduler/--chunk/--retries/--no-progress`` for a batch command."""
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+    from ..cli import whole
+
+    p.add_argument("-j", "--jobs", type=whole, default=1, metavar="N",
                    help=f"{what} in N worker processes (default 1); with --engine dask and no "
                         "--scheduler, the LocalCluster's workers")
     p.add_argument("--engine", choices=ENGINES, default="pool",
@@ -42,10 +44,10 @@ def add_engine_args(p, what: str = "work") -> None:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="with --engine dask: the scheduler, e.g. tcp://HOST:8786 (default: "
                         "start a LocalCluster)")
-    p.add_argument("--chunk", type=int, metavar="N",
+    p.add_argument("--chunk", type=whole, metavar="N",
                    help="items per task (default: sized from the batch, at most 16 for the "
                         "pool and 64 for Dask)")
-    p.add_argument("--retries", type=int, default=RETRIES, metavar="N",
+    p.add_argument("--retries", type=whole, default=RETRIES, metavar="N",
                    help="times an item whose worker died is tried again before its row says "
                         f"failed (default {RETRIES})")
     p.add_argument("--no-progress", action="store_true",

@@ -76,7 +76,8 @@ class Found:
 
 def _natural(path: str) -> list:
     """Sort key: 2.txt before 10.txt."""
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path)]
+    # [0-9]: '²' is a digit to str.isdigit() and not to int(); '٣' is one to \d and int()
+    return [int(t) if k % 2 else t for k, t in enumerate(re.split(r"([0-9]+)", path))]
 
 
 def walk(folder: str) -> list[str]:

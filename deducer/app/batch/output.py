@@ -36,13 +36,56 @@ def need_pyarrow() -> None:
                            "(or pip install pyarrow)") from None
 
 
+def cannot_write(e: OSError, kept: str) -> str:
+    """``cannot write: no space left on device; 41 rows kept, --resume goes on``."""
+    why = e.strerror or str(e) or type(e).__name__
+    return f"cannot write: {why[:1].lower()}{why[1:]}; {kept}, --resume goes on"
+
+
+class LineFile:
+    """Whole lines appended to a file as they come, unbuffered (an interrupted run keeps
+    every line it finished). A line the file system refuses (a full disk) is taken back
+    off, so the file never ends in a cut line, and said in one line: how many lines the
+    file keeps, and that ``--resume`` goes on from there (it reads whole lines)."""
+
+    def __init__(self, path: str, *, append: bool = False, lines: int = 0,
+                 what: str = "row"):
+        from ...puzzle.fileio import open_output
+
+        self.path = path
+        self.what = what
+        self.lines = lines  # whole lines in the file
+        self.fh = open_output(path, append=append, binary=True)
+
+    def write(self, text: str) -> None:
+        data = memoryview(text.encode("utf-8"))
+        fd = self.fh.fileno()
+        before = None
+        try:
+            before = os.fstat(fd).st_size
+            while data:
+                data = data[self.fh.write(data):]
+        except OSError as e:
+            if before is not None:
+                try:
+                    os.ftruncate(fd, before)  # no half line: --resume reads whole ones
+                except OSError:
+                    pass
+            kept = f"{self.lines} {self.what}{'' if self.lines == 1 else 's'} kept"
+            raise DeducerError(cannot_write(e, kept), path=self.path) from None
+        self.lines += 1
+
+    def close(self) -> None:
+        self.fh.close()
+
+
 class RowFile:
     """Open ``path`` for rows: new (``force`` to replace), or resumed after its last
     complete row. ``done`` holds the rows already there (as dicts)."""
 
     def __init__(self, path: str, fmt: str = "jsonl", *, resume: bool = False,
                  force: bool = False):
-        from ...puzzle.fileio import check_name, open_output, refuse_a_link
+        from ...puzzle.fileio import check_name, refuse_a_link
 
         check_name(path)
         self.target = Path(path)
@@ -68,7 +111,7 @@ class RowFile:
                                "or --force to start over", path=path)
         self.created = not self.journal.exists()
         self.written = 0
-        self.fh = open_output(self.journal, append=resume)
+        self.out = LineFile(str(self.journal), append=resume, lines=len(self.done))
 
     @staticmethod
     def journal_of(path: str, fmt: str) -> str:
@@ -115,26 +158,30 @@ class RowFile:
 
     def _cut_half_row(self) -> None:
         if self._cut is not None:
-            self.fh.flush()
             os.truncate(self.journal, self._cut)
             self._cut = None
 
     def write(self, row: dict) -> None:
         self._cut_half_row()
-        self.fh.write(dumps(row))  # one line, keys in the order the row gives them
-        self.fh.flush()  # as it goes: an interrupted run keeps every row it finished
+        # one line, keys in the order the row gives them, as it goes: an interrupted run
+        # keeps every row it finished, and a full disk no half row
+        self.out.write(dumps(row))
         self.written += 1
 
     def close(self, complete: bool) -> None:
         """Close the file; on a complete Parquet run, write the Parquet file."""
         if complete:
             self._cut_half_row()
-        self.fh.close()
+        self.out.close()
         if not complete and self.created and not self.written:
             os.unlink(self.journal)  # failed before the first row: leave nothing behind
             return
         if complete and self.fmt == "parquet":
-            write_parquet(self.journal, self.target)
+            try:
+                write_parquet(self.journal, self.target)
+            except OSError as e:  # a full disk: the journal keeps every row
+                raise DeducerError(cannot_write(e, f"the rows are kept in {self.journal}"),
+                                   path=str(self.target)) from None
             os.unlink(self.journal)
 
 
@@ -162,19 +209,23 @@ def write_parquet(journal: Path, target: Path, batch: int = 65536) -> None:
 
     # the rename replaces a link named --out, and leaves the file it pointed to be
     tmp = target.with_name(temp_name(target.name) + "tmp")
-    with open(journal, encoding="utf-8") as fh, pq.ParquetWriter(tmp, schema) as writer:
-        cols: dict[str, list] = {name: [] for name, _ in SCHEMA}
-        n = 0
-        for line in fh:
-            row = json.loads(line)
-            for name, values in cols.items():
-                v = row.get(name)
-                values.append(list(v.items()) if isinstance(v, dict) else v)
-            n += 1
-            if n == batch:
+    try:
+        with open(journal, encoding="utf-8") as fh, pq.ParquetWriter(tmp, schema) as writer:
+            cols: dict[str, list] = {name: [] for name, _ in SCHEMA}
+            n = 0
+            for line in fh:
+                row = json.loads(line)
+                for name, values in cols.items():
+                    v = row.get(name)
+                    values.append(list(v.items()) if isinstance(v, dict) else v)
+                n += 1
+                if n == batch:
+                    writer.write_table(pa.table(cols, schema=schema))
+                    cols = {name: [] for name, _ in SCHEMA}
+                    n = 0
+            if n:
                 writer.write_table(pa.table(cols, schema=schema))
-                cols = {name: [] for name, _ in SCHEMA}
-                n = 0
-        if n:
-            writer.write_table(pa.table(cols, schema=schema))
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a full disk leaves no half-written Parquet file
+        raise
     os.replace(tmp, target)

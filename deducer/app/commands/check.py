@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
+from ..cli import (
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    add_puzzle_args,
+    answer_in_hand,
+    emit,
+    number,
+    read_puzzle,
+    time_left,
+    whole,
+)
 
 
 def add_parser(sub) -> None:
@@ -16,12 +27,12 @@ def add_parser(sub) -> None:
                     "time limit left something unchecked.")
     add_puzzle_args(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--max-solutions", type=int, default=50, metavar="N",
+    p.add_argument("--max-solutions", type=whole, default=50, metavar="N",
                    help="enumerate at most N solutions (default 50); entries no solution "
                         "found agrees with are then checked one by one, so the verdict is "
                         "exact either way")
     p.add_argument("--no-pencil", action="store_true", help="check entries only")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=number, metavar="SECONDS",
                    help="give up after this long (the report says what is unchecked)")
 
 
@@ -35,8 +46,9 @@ def run(args) -> int:
     if args.timeout is not None and not args.timeout > 0:
         raise DeducerError("--timeout must be a positive number of seconds")
     puzzle = read_puzzle(args)
-    res = check(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
+    res = check(puzzle, max_solutions=args.max_solutions, timeout=time_left(),
                 pencil=not args.no_pencil)
+    answer_in_hand()
     emit(get("json" if args.json else "text").check(puzzle, res))
     if res.status == CheckStatus.OK:
         return EXIT_OK

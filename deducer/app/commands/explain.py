@@ -8,11 +8,15 @@ from ..cli import (
     EXIT_UNDECIDED,
     add_color_arg,
     add_puzzle_args,
+    answer_in_hand,
     emit,
     is_url,
     not_over_a_puzzle,
+    number,
     read_puzzle,
     screen_renderer,
+    time_left,
+    whole,
 )
 
 
@@ -24,7 +28,7 @@ def add_rule_args(p, *, timeout: bool = True) -> None:
     p.add_argument("--disable", action="append", default=[], metavar="ID",
                    help="leave the rule with this id out of the ladder (repeatable)")
     if timeout:
-        p.add_argument("--timeout", type=float, metavar="SECONDS",
+        p.add_argument("--timeout", type=number, metavar="SECONDS",
                        help="stop after this long and report how far it got")
 
 
@@ -75,8 +79,8 @@ def add_parser(sub) -> None:
                    help="overwrite existing --markdown/--html files")
     add_rule_args(p)
     add_color_arg(p)
-    p.add_argument("--max-steps", type=int, metavar="N", help="stop after N steps")
-    p.add_argument("--max-chain", type=int, metavar="N",
+    p.add_argument("--max-steps", type=whole, metavar="N", help="stop after N steps")
+    p.add_argument("--max-chain", type=whole, metavar="N",
                    help="use chains of at most N links (the chain rules' max_len); a longer "
                         "argument is left to trial, which rates Extreme")
     p.add_argument("--ignore-entries", action="store_true",
@@ -97,8 +101,12 @@ def run(args) -> int:
     check_timeout(args)
     if args.max_steps is not None and args.max_steps < 0:
         raise DeducerError("--max-steps must be 0 or more")
-    if args.max_chain is not None and args.max_chain < 1:
-        raise DeducerError("--max-chain must be 1 or more")
+    from ...puzzle.model import MAX_CELLS
+
+    if args.max_chain is not None and not 1 <= args.max_chain <= MAX_CELLS:
+        # a chain has at most a link per white cell; 10**20 once made the search run on
+        raise DeducerError(f"--max-chain must be 1..{MAX_CELLS} (a link per white cell at "
+                           "most)")
     puzzle = read_puzzle(args)
     rules = cap_chains(load_rules(args), args.max_chain)
     if args.ignore_entries:
@@ -113,7 +121,8 @@ def run(args) -> int:
     # every output checked before the work, and before writing any
     outputs = {"--markdown": args.markdown, "--html": args.html}
     check_outputs(outputs, force=args.force, inputs=[args.puzzle], guard=not_over_a_puzzle)
-    exp = explain(puzzle, rules, timeout=args.timeout, max_steps=args.max_steps)
+    exp = explain(puzzle, rules, timeout=time_left(), max_steps=args.max_steps)
+    answer_in_hand()
     titled = puzzle
     if puzzle.name is None and args.puzzle != "-" and not is_url(args.puzzle):
         titled = dataclasses.replace(puzzle, name=Path(args.puzzle).name)

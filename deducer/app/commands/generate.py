@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from ..cli import EXIT_INTERNAL, EXIT_OK, EXIT_UNDECIDED
+from ..cli import EXIT_INTERNAL, EXIT_OK, EXIT_UNDECIDED, number, whole
 
 EXTENSIONS = {"json": "json", "puzzlink": "url"}
 #: the most puzzles one run makes (a file name has four digits or more; beyond this
@@ -36,10 +36,10 @@ def add_parser(sub) -> None:
     p.add_argument("--score", metavar="LOW-HIGH",
                    help="the rating's score range, how long and narrow the solve is "
                         "(e.g. 3-6, 5-, -4; see docs/rating.md)")
-    p.add_argument("--count", type=int, default=1, metavar="N", help="how many (default 1)")
-    p.add_argument("--seed", type=int, help="random seed (default: a random one, printed)")
+    p.add_argument("--count", type=whole, default=1, metavar="N", help="how many (default 1)")
+    p.add_argument("--seed", type=whole, help="random seed (default: a random one, printed)")
     p.add_argument("--out", metavar="DIR", help="write DIR/0001.txt, DIR/0002.txt, ...")
-    p.add_argument("--first", type=int, default=1, metavar="N",
+    p.add_argument("--first", type=whole, default=1, metavar="N",
                    help="start at puzzle N of the run (default 1), numbering the --out files "
                         "from N: a second batch in the same folder goes on after the "
                         "first, and with the same --seed makes the puzzles a longer run "
@@ -50,14 +50,14 @@ def add_parser(sub) -> None:
                    "rating, seed, solution); '-' streams to standard output")
     p.add_argument("--symmetry", choices=SYMMETRIES, default="rot180",
                    help="of the black squares (default rot180)")
-    p.add_argument("--density", type=float, default=None, metavar="F",
+    p.add_argument("--density", type=number, default=None, metavar="F",
                    help="share of black squares inside the grid (default 0.27, the median "
                         "of janko's puzzles)")
     p.add_argument("--needs", metavar="RULE", help="the walkthrough must use this rule "
                    "(technique practice; see 'deducer rules')")
-    p.add_argument("--max-chain", type=int, metavar="N",
+    p.add_argument("--max-chain", type=whole, metavar="N",
                    help="longest chain a step may use, where the rating measures chains")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=number, metavar="SECONDS",
                    help="stop the whole run after this long, keeping what was made")
     p.add_argument("--force", action="store_true", help="overwrite existing files")
     p.add_argument("--resume", action="store_true",
@@ -301,7 +301,8 @@ def plan_outputs(args, ext: str, options: dict | None = None) -> int:
             shown = ", ".join(clash[:3]) + (f" and {len(clash) - 3} more" if len(clash) > 3
                                             else "")
             taken = [int(n.split(".")[0]) for n in have
-                     if n.endswith(f".{ext}") and n.split(".")[0].isdigit()]
+                     if n.endswith(f".{ext}") and n.split(".")[0].isascii()
+                     and n.split(".")[0].isdigit()]
             after = max(taken, default=0) + 1
             raise DeducerError(f"already holds {shown}; pass --first {after} to add the new "
                                "puzzles after them, --resume to go on where a run stopped, "
@@ -330,7 +331,7 @@ def run(args) -> int:
     from ...api import generate_request
     from ...errors import DeducerError
     from ...puzzle import formats
-    from ...puzzle.fileio import open_output, write_output
+    from ...puzzle.fileio import write_output
     from ...render import get
     from ...render.jsonout import dumps as json_dumps
     from ..batch import settings_from
@@ -359,9 +360,12 @@ def run(args) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
         where = args.jsonl
         if args.jsonl not in (None, "-"):
-            jsonl = open_output(args.jsonl, append=args.resume)
+            from ..batch.output import LineFile
+
+            # unbuffered whole lines: a full disk takes the cut line back off and says so
+            jsonl = LineFile(args.jsonl, append=bool(args.resume), lines=start, what="puzzle")
             if args.resume:  # the lines past the start are made again
-                _cut_lines(jsonl, args.jsonl, start)
+                _cut_lines(jsonl.fh, args.jsonl, start)
     except OSError as e:
         raise DeducerError(f"cannot write: {e.strerror or e}", path=where) from None
     if args.seed is None:
@@ -402,12 +406,18 @@ def run(args) -> int:
                 target = out_dir / f"{res.index + 1:04d}.{ext}"
                 written.append(target)
                 if not (args.resume and target.exists()):  # made before: the same puzzle
-                    write_output(target, text, force=args.force)
+                    try:
+                        write_output(target, text, force=args.force)
+                    except DeducerError as e:
+                        if e.message.startswith("cannot write"):  # a full disk, say
+                            kept = start + made - 1
+                            e.message += (f"; {kept} puzzle{'' if kept == 1 else 's'} kept, "
+                                          "--resume goes on")
+                        raise
             line = json_dumps({**res.to_json(), "run": options}).replace("\n", "") + "\n" \
                 if args.jsonl else ""
             if jsonl is not None:
                 jsonl.write(line)
-                jsonl.flush()
             elif args.jsonl == "-":
                 sys.stdout.write(line)
                 sys.stdout.flush()

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
+from ..cli import (
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    add_puzzle_args,
+    answer_in_hand,
+    emit,
+    read_puzzle,
+    time_left,
+)
 from .explain import add_rule_args, check_timeout, load_rules
 
 HELP = """\
@@ -62,12 +71,14 @@ def run(args) -> int:
     if args.all:
         from ...api import all_steps
 
-        found = all_steps(puzzle, rules, timeout=args.timeout)
+        found = all_steps(puzzle, rules, timeout=time_left())
+        answer_in_hand()
         emit(get("json" if args.json else "text").all_steps(puzzle, found))
         return {"mistake": EXIT_NO_SOLUTION, "conflict": EXIT_NO_SOLUTION,
                 "unsolvable": EXIT_NO_SOLUTION, "timeout": EXIT_UNDECIDED}.get(found.kind,
                                                                               EXIT_OK)
-    h = hint(puzzle, args.level, rules, timeout=args.timeout)
+    h = hint(puzzle, args.level, rules, timeout=time_left())
+    answer_in_hand()
     emit(get("json" if args.json else "text").hint(puzzle, h))
     if h.kind in ("mistake", "conflict", "unsolvable"):
         return EXIT_NO_SOLUTION

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import EXIT_OK
+from ..cli import EXIT_OK, whole
 
 DEFAULT_PORT = 8765
 
@@ -24,7 +24,7 @@ def add_parser(sub) -> None:
 
     p.add_argument("--format", choices=formats.names(), help="the file's format (default: detect)")
     p.add_argument("--name", help="which puzzle of a file holding several (e.g. k3)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+    p.add_argument("--port", type=whole, default=DEFAULT_PORT,
                    help=f"port to listen on (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--no-browser", action="store_true", help="do not open a web browser")
     p.add_argument("--root", metavar="DIR", default=".",

@@ -152,8 +152,12 @@ def rate_one(settings: tuple, task) -> dict:
     try:
         puzzle = load(task, fmt)
         row.update(rows=puzzle.rows, cols=puzzle.cols, cells=len(puzzle.whites))
-        exp = explain(puzzle, _ladder(rule_files, disable), timeout=timeout,
-                      use_entries=not ignore_entries)
+        rules = _ladder(rule_files, disable)
+        # the puzzle's time limit counts its reading (format detection included) too: the
+        # walk gets what is left, and ends before the pool's backstop kills its worker
+        left = None if timeout is None else \
+            max(min(0.05, timeout), timeout - (time.perf_counter() - start))
+        exp = explain(puzzle, rules, timeout=left, use_entries=not ignore_entries)
     except DeducerError as e:
         where = task.path or task.label
         # unreadable puzzle, or (once read) a rule file's fault, such as a false deduction

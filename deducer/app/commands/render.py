@@ -5,7 +5,25 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import EXIT_OK, add_puzzle_args, emit, not_over_a_puzzle, read_puzzle, shielded
+from ..cli import (
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    MIN_LEFT,
+    TimeLimit,
+    add_puzzle_args,
+    answer_in_hand,
+    emit,
+    not_over_a_puzzle,
+    number,
+    read_puzzle,
+    shielded,
+    time_left,
+    whole,
+)
+
+#: what drawing a walkthrough page costs a cell, about (2 s for a 200x200 grid's 13200
+#: cells): kept from the walk's share of --timeout, so that the page is written in time
+DRAW_SECONDS_PER_CELL = 1.5e-4
 
 
 def add_parser(sub) -> None:
@@ -30,14 +48,14 @@ def add_parser(sub) -> None:
                    help="with --pdf: add every puzzle's walkthrough after the solutions")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--solution", action="store_true", help="draw the solved grid")
-    what.add_argument("--step", type=int, metavar="K",
+    what.add_argument("--step", type=whole, metavar="K",
                       help="draw the board after step K of the walkthrough, with K's marks")
     p.add_argument("--candidates", action="store_true",
                    help="draw candidates: the file's pencil marks, else every digit that fits "
                         "a combination of both runs (with --step: the walkthrough's)")
     p.add_argument("--no-labels", action="store_true", help="leave out row and column numbers")
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=number, metavar="SECONDS",
                    help="stop after this long (exit code 4)")
 
 
@@ -82,14 +100,23 @@ def run(args) -> int:
     if args.html is not None or args.step is not None:
         from ...api import explain
 
-        explanation = explain(puzzle)
+        # the time left after reading, less the drawing's: a walkthrough cut short by
+        # --timeout is still drawn (its steps so far), and the command says so and exits 4
+        left = time_left()
+        if left is not None:
+            left = max(min(left, MIN_LEFT), left - DRAW_SECONDS_PER_CELL * len(puzzle.whites))
+        explanation = explain(puzzle, timeout=left)
+        answer_in_hand()
 
     if args.svg is not None or args.png is not None:
         kw = {"labels": not args.no_labels}
         if args.solution:
             from ...api import solve
 
-            result = solve(puzzle, max_solutions=2)
+            result = solve(puzzle, max_solutions=2, timeout=time_left())
+            answer_in_hand()
+            if not result.solutions and result.timed_out:
+                raise TimeLimit()  # nothing to draw: the command's one "stopped" line
             if not result.solutions:
                 raise DeducerError(f"no solution to draw: {result.reason or 'none found'}")
             if len(result.solutions) > 1:
@@ -97,6 +124,9 @@ def run(args) -> int:
                       file=sys.stderr)
             text = svg.solution_svg(puzzle, result.solutions[0], **kw)
         elif args.step is not None:
+            if (explanation is not None and explanation.status == "timeout"
+                    and args.step > len(explanation.steps)):
+                raise TimeLimit()  # the walk did not get to step K in time
             text = svg.step_svg(puzzle, explanation, args.step, candidates=args.candidates, **kw)
         else:
             text = svg.puzzle_svg(puzzle, candidates=args.candidates, **kw)
@@ -113,6 +143,10 @@ def run(args) -> int:
         from ...render import get
 
         emit(get("html").walkthrough(puzzle, explanation), args.html, force=args.force)
+    if explanation is not None and explanation.status == "timeout":
+        print(f"deducer: the time limit (--timeout) stopped the walkthrough after "
+              f"{len(explanation.steps)} steps; the drawing shows them", file=sys.stderr)
+        return EXIT_UNDECIDED
     return EXIT_OK
 
 

@@ -15,7 +15,16 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, TimeLimit, emit, time_limit
+from ..cli import (
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    TimeLimit,
+    emit,
+    number,
+    time_limit,
+    whole,
+)
 from .explain import add_rule_args, check_timeout
 
 # the repository's puzzles/ (deducer/data/puzzles links to it; a wheel carries the files
@@ -44,7 +53,7 @@ def add_parser(sub) -> None:
     p.add_argument("--pages", metavar="DIR", help="write a page per technique (with a worked, "
                    "proved example), and index.html, into DIR (docs/user-guide.md)")
     p.add_argument("--force", action="store_true", help="with --pages: write over old pages")
-    p.add_argument("--seconds", type=float, default=120.0, metavar="S", help="with --pages: "
+    p.add_argument("--seconds", type=number, default=120.0, metavar="S", help="with --pages: "
                    "time to generate an example no stored puzzle has, per rule (default 120)")
     acts = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
     t = acts.add_parser(
@@ -64,18 +73,18 @@ def add_parser(sub) -> None:
     t.add_argument("rule_file", metavar="FILE.yaml", help="the rule file to test")
     t.add_argument("puzzles", nargs="*", default=[], metavar="PUZZLE",
                    help="puzzle files to test on")
-    t.add_argument("--count", type=int, metavar="N",
+    t.add_argument("--count", type=whole, metavar="N",
                    help=f"also test on N generated puzzles (default {DEFAULT_COUNT} without "
                         "PUZZLE files, 0 with them)")
-    t.add_argument("--seed", type=int, default=1, help="seed of the generated puzzles "
+    t.add_argument("--seed", type=whole, default=1, help="seed of the generated puzzles "
                    "(default 1)")
     t.add_argument("--rules", dest="test_rules", action="append", default=[], metavar="FILE",
                    help="more rule files to load before FILE.yaml (repeatable)")
     t.add_argument("--disable", dest="test_disable", action="append", default=[],
                    metavar="ID", help="leave a rule out (repeatable)")
-    t.add_argument("--timeout", type=float, metavar="SECONDS",
+    t.add_argument("--timeout", type=number, metavar="SECONDS",
                    help="time limit per puzzle")
-    t.add_argument("--priority", type=float, metavar="P",
+    t.add_argument("--priority", type=number, metavar="P",
                    help="test the file's rules at priority P instead of their own (to find "
                         "where on the ladder they can still fire)")
     t.add_argument("--json", dest="test_json", action="store_true",

@@ -8,9 +8,13 @@ from ..cli import (
     EXIT_UNDECIDED,
     add_color_arg,
     add_puzzle_args,
+    answer_in_hand,
     emit,
+    number,
     read_puzzle,
     screen_renderer,
+    time_left,
+    whole,
 )
 
 
@@ -19,11 +23,11 @@ def add_parser(sub) -> None:
                        description="Solve a puzzle completely and say whether its solution "
                                    "is unique. Player entries in the file are kept.")
     add_puzzle_args(p)
-    p.add_argument("--max-solutions", type=int, default=2, metavar="N",
+    p.add_argument("--max-solutions", type=whole, default=2, metavar="N",
                    help="stop after N solutions (default 2: enough to prove uniqueness)")
     p.add_argument("--json", action="store_true",
                    help="print JSON (the contract: docs/json-contract.md)")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=number, metavar="SECONDS",
                    help="stop searching after this long and report what was found")
     p.add_argument("--ignore-entries", action="store_true",
                    help="solve the bare puzzle, ignoring the player's entries")
@@ -48,8 +52,9 @@ def run(args) -> int:
     # many solutions asked of a medium that writes them one at a time: spooled (a byte a
     # cell), never all in memory as lists, nor as one string
     streamed = args.max_solutions > STREAM_FROM and renderer.name in ("json", "text")
-    result = solve(puzzle, max_solutions=args.max_solutions, timeout=args.timeout,
+    result = solve(puzzle, max_solutions=args.max_solutions, timeout=time_left(),
                    use_entries=not args.ignore_entries, spool=streamed, blame_entries=True)
+    answer_in_hand()
     if streamed:
         import sys
 

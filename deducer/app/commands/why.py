@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import re
 
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED, add_puzzle_args, emit, read_puzzle
+from ..cli import (
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    add_puzzle_args,
+    answer_in_hand,
+    emit,
+    read_puzzle,
+    time_left,
+)
 from .explain import add_rule_args, check_timeout, load_rules
 
 HELP = """\
@@ -25,7 +34,8 @@ solution digit (with --must: it is not), the puzzle has several solutions that d
 there, the cell already holds a digit, the grid has no solution, or the rules do not
 get there (they stall first); 2 on bad input; 4 when the time limit ran out first."""
 
-_CELL = re.compile(r"\s*[rR](\d+)\s*[cC](\d+)\s*\Z")
+# [0-9], not \d: only ASCII digits are digits (\d takes '٣', and int() reads it as 3)
+_CELL = re.compile(r"\s*[rR]([0-9]{1,6})\s*[cC]([0-9]{1,6})\s*\Z")
 
 
 def add_parser(sub) -> None:
@@ -44,32 +54,35 @@ def add_parser(sub) -> None:
 
 def parse_cell(text: str) -> tuple[int, int]:
     """``r3c4`` -> (2, 3), the 0-based coordinates the engine uses."""
-    from ...errors import DeducerError
+    from ...errors import DeducerError, printable
 
     m = _CELL.match(text)
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-        raise DeducerError(f"{text!r} is not a cell like r3c4")
+        raise DeducerError(f"{printable(text)[:40]!r} is not a cell like r3c4")
     return int(m.group(1)) - 1, int(m.group(2)) - 1
 
 
 def run(args) -> int:
     from ...api import why
-    from ...errors import DeducerError
+    from ...errors import DeducerError, printable
     from ...render import get
 
     check_timeout(args)
     cell = parse_cell(args.cell)
-    if not (args.digit.isdigit() and len(args.digit) == 1 and args.digit != "0"):
-        raise DeducerError(f"{args.digit!r} is not a digit 1-9")
+    # str.isdigit() is true of '²' and '⑤' too (and int() then fails on them), and of '٣'
+    # and '５', which int() reads as 3 and 5: only the ASCII digits are digits here
+    if not (len(args.digit) == 1 and args.digit in "123456789"):
+        raise DeducerError(f"{printable(args.digit)[:20]!r} is not a digit 1-9")
     puzzle = read_puzzle(args)
     rules = load_rules(args)
     from ...errors import PuzzleError
 
     try:
         answer = why(puzzle, cell, int(args.digit), must=args.must, rules=rules,
-                     timeout=args.timeout)
+                     timeout=time_left())
     except PuzzleError as e:  # a cell of the grid that is not white: name the file
         raise e.located(args.puzzle) if args.puzzle != "-" else e from None
+    answer_in_hand()
     emit(get("json" if args.json else "text").why(puzzle, answer))
     if answer.kind == "explained" and answer.long and not args.json:
         # the walkthrough's own way there may be easier to follow than a long answer

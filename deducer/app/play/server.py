@@ -376,7 +376,7 @@ def _capital(text: str) -> str:
 
 def _named_cells(message: str) -> list[list[int]]:
     """The square a model error names first (``r3c4: ...``), for the editor to mark."""
-    m = re.match(r"r(\d+)c(\d+)\b", message)
+    m = re.match(r"r([0-9]+)c([0-9]+)\b", message)
     return [[int(m[1]) - 1, int(m[2]) - 1]] if m else []
 
 

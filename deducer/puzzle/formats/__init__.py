@@ -162,6 +162,20 @@ def dumps(puzzle: Puzzle, fmt: str) -> str:
     return f.write(puzzle)
 
 
+def json_problem(e: Exception) -> str:
+    """What is wrong with a JSON text, in a few words, from the exception ``json.loads``
+    raised (its own words for a number too long to convert name a Python setting)."""
+    if isinstance(e, RecursionError):
+        return "nested too deeply"
+    msg = getattr(e, "msg", None)
+    if isinstance(msg, str):  # a JSONDecodeError
+        return msg
+    text = str(e)
+    if "integer string conversion" in text:
+        return "a number has more than 4300 digits"
+    return text
+
+
 def parse_int(token: str, what: str, line: int, *, lo: int = 0, hi: int = 45) -> int:
     """An integer field of a puzzle file, range-checked, with a located error."""
     t = token.strip()

@@ -18,7 +18,7 @@ from ...errors import PuzzleError
 from ..model import BLANK, WHITE, Puzzle, Square
 from . import Format, parse_int
 
-_WALL = re.compile(r"^(\d*)\\(\d*)$")
+_WALL = re.compile(r"^([0-9]*)\\([0-9]*)$")
 _WHITE = re.compile(r"^_+$")
 
 

@@ -29,9 +29,9 @@ from ..model import BLANK, WHITE, Puzzle, Square
 from . import Format, parse_int
 
 MAX_INDEX = 99
-_RC = re.compile(r"^([rc])(\d+)$")
+_RC = re.compile(r"^([rc])([0-9]+)$")
 _KEYWORDS = ("r", "c", "b", "e", ".")
-_SNIFF_TOKEN = re.compile(r"^(?:[rc]\d+|[rcbe]|\d+(?::\d+)?|\d+,\d+|\.)$")
+_SNIFF_TOKEN = re.compile(r"^(?:[rc][0-9]+|[rcbe]|[0-9]+(?::[0-9]+)?|[0-9]+,[0-9]+|\.)$")
 
 
 def _strip_comments(text: str) -> str:

@@ -26,10 +26,15 @@ from ...errors import PuzzleError
 from ..model import ACROSS, BLANK, DOWN, MAX_SIDE, WHITE, Puzzle, Square
 from . import Format
 
-_ASSIGN = re.compile(r"(?m)^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(.*?);", re.S)
+#: a statement ``name = value`` (the text between two ``;``), anchored at its start
+_ASSIGN = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=", re.S)
+_TOKEN = re.compile(r"[^\s,|\[\]]+")
 _RECORD = re.compile(r"\(([^()]*)\)")
-_FIELD = re.compile(r"^\s*(row|col|len|sum)\s*:\s*(-?\d+)\s*$")
-_INT = re.compile(r"^-?\d+$")
+# ASCII digits only: ``\d`` takes any script's digits, and int() reads them
+_FIELD = re.compile(r"^\s*(row|col|len|sum)\s*:\s*(-?[0-9]+)\s*$")
+_INT = re.compile(r"^-?[0-9]+$")
+#: digits a number of the data may have: a grid side is at most 200, a sum at most 45
+MAX_DIGITS = 6
 
 
 def _strip_comments(text: str) -> str:
@@ -38,28 +43,55 @@ def _strip_comments(text: str) -> str:
 
 
 def _assignments(text: str) -> dict[str, tuple[str, int]]:
+    """Every ``name = value;`` of the data, with the line its value starts on. One pass:
+    statements end at ``;``, and lines are counted as the statements go by (counting them
+    from the start for each, and a pattern looking for the ``;`` from every line start,
+    made a big file take minutes)."""
     out: dict[str, tuple[str, int]] = {}
-    for m in _ASSIGN.finditer(_strip_comments(text)):
-        ln = text.count("\n", 0, m.start(2)) + 1
-        if m.group(1) in out:
-            raise PuzzleError(f"'{m.group(1)}' is assigned twice", line=ln)
-        out[m.group(1)] = (m.group(2), ln)
-    return out
+    clean = _strip_comments(text)
+    pos, ln = 0, 1
+    while True:
+        end = clean.find(";", pos)
+        if end < 0:
+            return out  # what follows the last ';' is no statement
+        m = _ASSIGN.match(clean, pos, end)
+        if m is not None:
+            ln += clean.count("\n", pos, m.end())
+            name = m.group(1)
+            if name in out:
+                raise PuzzleError(f"'{name}' is assigned twice", line=ln)
+            out[name] = (clean[m.end():end], ln)
+            pos = m.end()
+        ln += clean.count("\n", pos, end)
+        pos = end + 1
 
 
-def _ints(value: str, key: str, ln: int) -> list[int]:
-    return [v for v, _ in _ints_at(value, key, ln)]
+def _ints(value: str, key: str, ln: int, most: int | None = None) -> list[int]:
+    return [v for v, _ in _ints_at(value, key, ln, most)]
 
 
-def _ints_at(value: str, key: str, ln: int) -> list[tuple[int, int]]:
-    """The whole numbers of a value, each with the line it stands on."""
-    out = []
-    for m in re.finditer(r"[^\s,|\[\]]+", value):
-        tok = m.group(0)
-        at = ln + value.count("\n", 0, m.start())
-        if not _INT.match(tok) or len(tok) > 6:
-            raise PuzzleError(f"{key}: {tok[:20]!r} is not a whole number", line=at)
-        out.append((int(tok), at))
+def _number(tok: str, what: str, line: int) -> int:
+    """A number of the data (ASCII digits, at most :data:`MAX_DIGITS` of them)."""
+    if not _INT.match(tok):
+        raise PuzzleError(f"{what}: {tok[:20]!r} is not a whole number", line=line)
+    if len(tok.lstrip("-")) > MAX_DIGITS:
+        shown = tok if len(tok) <= 12 else f"{tok[:6]}… ({len(tok)} digits)"
+        raise PuzzleError(f"{what}: {shown} is out of range", line=line)
+    return int(tok)
+
+
+def _ints_at(value: str, key: str, ln: int, most: int | None = None) -> list[tuple[int, int]]:
+    """The whole numbers of a value, each with the line it stands on (lines counted as the
+    tokens go by, not from the start for each); more than ``most`` is an error."""
+    out: list[tuple[int, int]] = []
+    at, last = ln, 0
+    for m in _TOKEN.finditer(value):
+        at += value.count("\n", last, m.start())
+        last = m.start()
+        if most is not None and len(out) == most:
+            raise PuzzleError(f"{key}: more than {most} numbers, more than the grid has room "
+                              "for", line=at)
+        out.append((_number(m.group(0), key, at), at))
     return out
 
 
@@ -71,27 +103,33 @@ def _one(values: dict[str, tuple[str, int]], key: str) -> int:
     return got[0]
 
 
-def _clues(values: dict[str, tuple[str, int]], key: str) -> list[tuple[int, ...]]:
-    """The (row, col, len, sum, line) tuples of an array literal or a list of records."""
+def _clues(values: dict[str, tuple[str, int]], key: str, most: int) -> list[tuple[int, ...]]:
+    """The (row, col, len, sum, line) tuples of an array literal or a list of records (at
+    most ``most``: one a square of the grid)."""
     if key not in values:
         raise PuzzleError(f"no '{key} = ...;' assignment", line=1)
     value, ln = values[key]
     if "(" in value:
         out: list[tuple[int, ...]] = []
+        at, last = ln, 0
         for m in _RECORD.finditer(value):
+            at += value.count("\n", last, m.start())
+            last = m.start()
+            if len(out) == most:
+                raise PuzzleError(f"{key}: more than {most} clues, more than the grid has "
+                                  "squares", line=at)
             fields: dict[str, int] = {}
             for part in m.group(1).split(","):
                 f = _FIELD.match(part)
                 if f is None:
                     raise PuzzleError(f"{key}: {part.strip()[:30]!r} is not row/col/len/sum: "
-                                      "a number", line=ln)
-                fields[f.group(1)] = int(f.group(2))
+                                      "a number", line=at)
+                fields[f.group(1)] = _number(f.group(2), f"{key}: {f.group(1)}", at)
             if set(fields) != {"row", "col", "len", "sum"}:
-                raise PuzzleError(f"{key}: a clue record needs row, col, len and sum", line=ln)
-            at = ln + value.count("\n", 0, m.start())
+                raise PuzzleError(f"{key}: a clue record needs row, col, len and sum", line=at)
             out.append((fields["row"], fields["col"], fields["len"], fields["sum"], at))
         return out
-    flat = _ints_at(value, key, ln)
+    flat = _ints_at(value, key, ln, 4 * most)
     if len(flat) % 4:
         raise PuzzleError(f"{key}: {len(flat)} numbers are not rows of four "
                           "(row, col, len, sum)", line=ln)
@@ -108,8 +146,8 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
     if not (1 <= h <= MAX_SIDE and 1 <= w <= MAX_SIDE):
         raise PuzzleError(f"the grid is {h}x{w}; deducer handles 1 to {MAX_SIDE} a side",
                           line=values["h"][1])
-    across = _clues(values, "h_clue")
-    down = _clues(values, "v_clue")
+    across = _clues(values, "h_clue", h * w)
+    down = _clues(values, "v_clue", h * w)
     for key in ("n_h", "n_v"):
         if key in values:
             n, got = _one(values, key), len(across if key == "n_h" else down)
@@ -119,7 +157,7 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
     white = [[False] * w for _ in range(h)]
     if "grid_data" in values:
         value, ln = values["grid_data"]
-        grid = _ints(value, "grid_data", ln)
+        grid = _ints(value, "grid_data", ln, h * w)
         if len(grid) != h * w or set(grid) - {0, 1}:
             raise PuzzleError(f"grid_data is not {h} rows of {w} zeros and ones", line=ln)
         white = [[bool(grid[r * w + c]) for c in range(w)] for r in range(h)]

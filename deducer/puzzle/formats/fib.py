@@ -22,9 +22,9 @@ from ...errors import PuzzleError
 from ..model import BLANK, WHITE, Puzzle, Square
 from . import Format, parse_int
 
-_HEADER = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
-_TOKEN = re.compile(r"^(?:\*|\?|[1-9]|C\d+|F\d+|C\d+F\d+)$")
-_CLUE = re.compile(r"^(?:C(?P<down>\d+))?(?:F(?P<across>\d+))?$")
+_HEADER = re.compile(r"^\s*([0-9]+)\s*,\s*([0-9]+)\s*$")
+_TOKEN = re.compile(r"^(?:\*|\?|[1-9]|C[0-9]+|F[0-9]+|C[0-9]+F[0-9]+)$")
+_CLUE = re.compile(r"^(?:C(?P<down>[0-9]+))?(?:F(?P<across>[0-9]+))?$")
 
 
 def _rows(text: str) -> list[tuple[int, str]]:

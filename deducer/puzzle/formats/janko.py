@@ -37,23 +37,49 @@ import re
 
 from ...errors import PuzzleError
 from ..model import BLANK, WHITE, Puzzle, Square
-from . import Format, parse_int
+from . import Format, json_problem, parse_int
 from .solved import from_digit_grid
 
-_SCRIPT = re.compile(r"<script[^>]*application/x-janko[^>]*>(.*?)</script>", re.S | re.I)
+_SCRIPT_OPEN = re.compile(r"<script", re.I)
+_SCRIPT_CLOSE = re.compile(r"</script>", re.I)
+_X_JANKO = re.compile(r"application/x-janko", re.I)
+#: a line ``puzzle NAME`` (``[^\S\n]``: spaces within the line; ``\s`` would run on over the
+#: next lines from every line start, and a page of blank lines took minutes)
+_PUZZLE_KAKURO = re.compile(r"^[^\S\n]*puzzle[^\S\n]+kakuro[^\S\n]*$", re.M | re.I)
+_PUZZLE_LINE = re.compile(r"^[^\S\n]*puzzle[^\S\n]+\w+[^\S\n]*$", re.M)
 _PROPERTY = re.compile(r"^[A-Za-z_]{2,}$")
 _GRIDS = ("problem", "solution")
 _JSON_SNIFF = re.compile(r'x-janko"|"puzzle"\s*:\s*"kakuro"')
-_RECORD_ID = re.compile(r"/(\d+)[^/]*$")
+_RECORD_ID = re.compile(r"/([0-9]+)[^/]*$")
 
 
 # ---- the text form ------------------------------------------------------------------------
+def _script(text: str) -> tuple[int, int] | None:
+    """Where the body of the first ``<script ...application/x-janko...>`` element of a page
+    starts and ends (None: no such element). One pass over the text: a regular expression
+    scanned the rest of the page again from every ``<script`` (64 KB of them: 9 s)."""
+    pos = 0
+    while True:
+        m = _SCRIPT_OPEN.search(text, pos)
+        if m is None:
+            return None
+        gt = text.find(">", m.end())
+        if gt < 0:
+            return None  # no tag ends after here: no later one can
+        # a ``<script`` between this one and ``gt`` ends at ``gt`` too: it has no more
+        if _X_JANKO.search(text, m.end(), gt):
+            close = _SCRIPT_CLOSE.search(text, gt + 1)
+            return None if close is None else (gt + 1, close.start())
+        pos = gt + 1
+
+
 def _data_block(text: str) -> tuple[str, int]:
     """The x-janko text of a file or page, and the line number of its first line."""
-    m = _SCRIPT.search(text)
-    if m is None:
+    where = _script(text)
+    if where is None:
         return text, 1
-    return m.group(1), text.count("\n", 0, m.start(1)) + 1
+    start, end = where
+    return text[start:end], text.count("\n", 0, start) + 1
 
 
 def _parse_text(text: str) -> tuple[dict[str, tuple[str, int]], dict[str, list]]:
@@ -220,8 +246,8 @@ def _json_records(text: str) -> list[tuple[int, dict]]:
     for ln, s in _record_lines(text):
         try:
             out.append((ln, json.loads(s)))
-        except json.JSONDecodeError as e:
-            raise PuzzleError(f"not a JSON record: {e.msg}", line=ln) from None
+        except (ValueError, RecursionError) as e:  # a 5000-digit number is a ValueError
+            raise PuzzleError(f"not a JSON record: {json_problem(e)}", line=ln) from None
     return out
 
 
@@ -235,10 +261,10 @@ def sniff(text: str) -> bool:
     if _is_json(head):
         return _JSON_SNIFF.search(head) is not None and (
             '"solution"' in head or '"problem"' in head)
-    if _SCRIPT.search(head) and re.search(r"^\s*puzzle\s+kakuro\s*$", head, re.M | re.I):
+    if _script(head) is not None and _PUZZLE_KAKURO.search(head):
         return True
     first = next((s.strip() for s in head.split("\n") if s.strip()), "")
-    return first == "begin" and re.search(r"^\s*puzzle\s+\w+\s*$", head, re.M) is not None
+    return first == "begin" and _PUZZLE_LINE.search(head) is not None
 
 
 def names(text: str) -> list[str]:

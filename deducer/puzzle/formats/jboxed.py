@@ -24,8 +24,8 @@ from ..model import BLANK, WHITE, Puzzle, Square
 from . import Format, parse_int
 
 _HEAD = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*=[.:].*\b0\s*:\s*0\s*(?:NB\..*)?$")
-_CLUE = re.compile(r"^(\d+)\s+(\d+)$")
-_BARE_CELL = re.compile(r"^\s*(?:x|_|\d+\s+\d+)\s*$")
+_CLUE = re.compile(r"^([0-9]+)\s+([0-9]+)$")
+_BARE_CELL = re.compile(r"^\s*(?:x|_|[0-9]+\s+[0-9]+)\s*$")
 
 
 def _clean(raw: str) -> str:

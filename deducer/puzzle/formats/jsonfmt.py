@@ -122,7 +122,9 @@ def load_json(text: str):
     except json.JSONDecodeError as e:
         raise PuzzleError(f"bad JSON: {e.msg}", line=e.lineno) from None
     except (ValueError, RecursionError) as e:
-        raise PuzzleError(f"bad JSON: {e}", line=1) from None
+        from . import json_problem
+
+        raise PuzzleError(f"bad JSON: {json_problem(e)}", line=1) from None
 
 
 def _is_int(x) -> bool:

@@ -39,8 +39,8 @@ from . import Format, parse_int
 # Only the ``kakuro/COLS/ROWS/BODY`` part is matched by the pattern: an optional address
 # prefix ``[^\s?]*\?`` in the pattern made every search quadratic in the line length (a
 # long line hung the reader); :func:`_url_start` finds where the address begins instead.
-_URL = re.compile(r"kakuro/(\d+)/(\d+)/([0-9A-Za-z.\-]*)(?:#(\S*))?")
-_URL_LINE = re.compile(r"(?:^|[\s?/])kakuro/\d+/\d+/")
+_URL = re.compile(r"kakuro/([0-9]+)/([0-9]+)/([0-9A-Za-z.\-]*)(?:#(\S*))?")
+_URL_LINE = re.compile(r"(?:^|[\s?/])kakuro/[0-9]+/[0-9]+/")
 MAX_SIDE = 200
 
 
