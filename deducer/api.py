@@ -166,6 +166,16 @@ def ladder(rules: RulesArg = None, disable: Sequence[str] = (), *,
     return registry.load(extra=paths, disable=list(disable))
 
 
+def carried_weights(rules: Sequence[Rule], active: Sequence[Rule] | None = None
+                    ) -> dict[str, tuple[float, float]]:
+    """Per rule id, the least and the most weight its steps carry in walkthroughs (its
+    growth and, for a rule that may try a run's arrangements, the search floor of the
+    ``active`` ladder's rating model): what ``deducer rules`` shows."""
+    from .engine.rating import carried
+
+    return {r.id: carried(r, active) for r in rules}
+
+
 def load_rules(path: str | Path) -> list[Rule]:
     """The rules one YAML file declares, read and checked (not a ladder: see :func:`ladder`)."""
     from .engine import registry

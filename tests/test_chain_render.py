@@ -34,7 +34,9 @@ def trial():
 def test_titles_say_the_rule_once(trial):
     _, exp, chains = trial
     for s in chains:
-        n = len(chain_cases(s)[0].links)
+        # the closing contradiction is where the links lead, not a link
+        n = sum(1 for lk in chain_cases(s)[0].links if not lk.get("contradiction"))
+        assert n == len(chain_cases(s)[0].links) - 1
         assert step_title(s) == f"{s.name} of {n} link{'s' if n != 1 else ''}"
         assert s.name.lower() not in step_text(s).lower()
         assert step_text(s).startswith("If ")
@@ -68,9 +70,10 @@ def test_text_lists_every_link_on_its_own_numbered_line(trial, renderer):
         assert block[1].strip() == case.intro
         links = block[2:2 + len(case.links)]
         for k, (line, link) in enumerate(zip(links, case.links, strict=True), start=1):
-            assert re.match(rf"\s*\(\s*{k}\) ", line), line
+            label = "✗" if link.get("contradiction") else str(k)  # the end is not counted
+            assert re.match(rf"\s*\(\s*{label}\) ", line), line
             assert link["text"] in line
-        assert "contradiction" in links[-1]
+        assert "contradiction" in links[-1] and "(✗)" in links[-1]
         assert block[2 + len(case.links)].strip() == chain_conclusion(s)
 
 
@@ -90,10 +93,12 @@ def test_markdown_nests_the_links_as_an_ordered_list(trial):
         item = items[step_title(s)].pop(0)
         inner = re.findall(r"<li>(.*?)</li>", item.split("<ol>", 1)[1], re.S)
         links = chain_cases(s)[0].links
-        assert len(inner) == len(links)
-        for got, link in zip(inner, links, strict=True):
+        # the numbered links; the contradiction they lead to follows the list, unnumbered
+        assert len(inner) == len(links) - 1
+        for got, link in zip(inner, links, strict=False):
             assert got.startswith(link["text"].replace("&", "&amp;").replace(">", "&gt;"))
-        assert "contradiction" in inner[-1]
+        end = links[-1]["text"].replace("&", "&amp;").replace(">", "&gt;")
+        assert f"✗ {end}: <em>a contradiction</em>" in item
         assert f"<p>{chain_conclusion(s)}</p>" in item
 
 

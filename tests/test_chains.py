@@ -12,6 +12,7 @@ this is the chains' own guard.)
 from __future__ import annotations
 
 import json
+import re
 from itertools import permutations
 
 import pytest
@@ -166,7 +167,8 @@ def _check_walkthrough(puzzle, rules=None):
             n = check_chain(puzzle, s, steps[:k])
             assert n == chain_length(exp.steps[k])
             if s["rule"] != "trial":
-                assert f"of {n} link" in s["text"]
+                # the closing contradiction is where the links lead, not a link
+                assert f"of {n - 1} link" in s["text"]
             seen += 1
     return exp, seen
 
@@ -361,6 +363,10 @@ def test_chain_links_are_the_ladders_own_steps():
         if lk.get("contradiction"):  # the chain's own close: an empty cell or run
             assert ("has no digit left" in lk["text"] and lk["facts"][0]["candidates"] == []
                     or "with its sum holds them all" in lk["text"])
+        elif ", its one digit left (" in lk["text"]:
+            # a cell down to one digit inside a chain: the links that took the others
+            assert re.fullmatch(r"r\d+c\d+ = \d, its one digit left \(.+ went .+\)",
+                                lk["text"]), lk["text"]
         else:
             assert any(pt.fullmatch(lk["text"]) for pt in patterns), lk["text"]
 
@@ -375,7 +381,7 @@ def test_whips_first_each_link_rests_on_the_one_before():
     assert exp.rating.chain_kind == "whip" and exp.rating.to_json()["chain_kind"] == "whip"
     for s in chains:
         links = s.proof["links"]
-        assert s.proof["kind"] == "whip" and s.text.startswith(f"A whip of {len(links)} links")
+        assert s.proof["kind"] == "whip" and s.text.startswith(f"A whip of {len(links) - 1} link")
         for k, lk in enumerate(links[1:], 2):
             assert k - 1 in lk["after"], (s.n, k, lk)
 
@@ -643,3 +649,38 @@ def test_a_chain_link_is_checked_as_an_engine_step_is(shape):
     eng = Engine(view.puzzle, rules)
     with pytest.raises(RuleError, match="rule 'bad-link'.*outside the grid"):
         eng.step()
+
+
+def test_the_shortest_chain_any_chain_rule_offers_is_taken():
+    """Once a chain rule fires, the later chain rules are asked for a chain no longer than
+    it (as long only where they would weigh less): length first, then weight."""
+    from deducer.engine.chainpick import shortest_chain
+    from deducer.engine.state import Deduction
+
+    rules = {r.id: r for r in registry.load()}
+    bivalue, forcing, braid = (rules[k] for k in ("bivalue-chain", "forcing-chain",
+                                                  "forcing-braid"))
+    asked = []
+
+    def ask(rule):
+        asked.append((rule.id, rule.params["max_len"]))
+        return (Deduction(size=4), None) if rule.id == "forcing-chain" else None
+
+    got = shortest_chain((bivalue, Deduction(size=10), None), [forcing, braid], ask)
+    assert got[0] is forcing and got[1].size == 4
+    # a forcing chain of 10 would weigh more than the bivalue chain: 9 at most; then a braid
+    # must be shorter than the forcing chain's 4
+    assert asked == [("forcing-chain", 9), ("forcing-braid", 3)]
+    # the ladder's own rules keep their cut-offs
+    assert forcing.params["max_len"] == 12 and braid.params["max_len"] == 12
+
+
+@pytest.mark.skipif(corpus.corpus_root() is None, reason="corpus not present")
+def test_janko_226_longest_chain_is_short():
+    """janko 226's hardest step was a 9-link bivalue chain while a 2-link forcing chain was
+    open on the same board (issue 37): no chain of its walkthrough is over 6 links now."""
+    (cp,) = corpus.janko(ids=["226"])
+    exp = explain(cp.puzzle)
+    lengths = [sum(1 for lk in s.proof["links"] if not lk.get("contradiction"))
+               for s in exp.steps if s.chain]
+    assert lengths and max(lengths) <= 6

@@ -261,6 +261,36 @@ def test_rules_lists_ladder(capsys):
     assert rules["sum-parity"]["source"].endswith("sum_parity.yaml")
 
 
+def test_rules_show_the_weight_steps_carry(capsys):
+    """One number for a rule in the ladder and in a walkthrough: a crossing-run step that
+    tries a long crossing run's arrangements weighs 5.8 (the search floor), and the ladder
+    says so; growth shows as a range too; a rule whose steps all weigh the same, one number."""
+    code, out, _ = run(capsys, "rules")
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[1:] if line.strip()}
+    assert rows["crossing-run-interaction"][2] == "4.2-5.8"
+    assert rows["region-sum-one"][2] == "4.5-4.8"
+    assert rows["sum-bounds"][2] == "2" and rows["permutation-check"][2] == "5.8"
+    assert "the search floor" in out
+    code, out, _ = run(capsys, "rules", "--json")
+    rules = {r["id"]: r for r in json.loads(out)["rules"]}
+    assert rules["crossing-run-interaction"]["weights"] == [4.2, 5.8]
+    assert rules["crossing-run-interaction"]["weight"] == 4.2  # the key keeps its meaning
+    assert rules["lone-cell"]["weights"] == [1.0, 1.0]
+
+
+def test_a_crossing_step_weighs_within_what_the_ladder_lists():
+    from deducer.engine import registry
+    from deducer.engine.rating import carried
+    from deducer.engine.walk import explain
+    from deducer.puzzle.formats import load
+
+    ladder = registry.load()
+    lists = {r.id: carried(r, ladder) for r in ladder}
+    for s in explain(load(ROOT / "puzzles" / "deducer-trial.txt")).steps:
+        low, high = lists[s.rule]
+        assert low <= s.weight <= high, (s.n, s.rule, s.weight)
+
+
 def test_rules_test_passes_sound_rule(capsys):
     code, out, _ = run(capsys, "rules", "test", EXAMPLE / "sum_parity.yaml",
                        EXAMPLE / "sum-parity-fixture.txt", "--count", "2")

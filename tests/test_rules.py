@@ -150,7 +150,7 @@ def test_pair_complement_fires():
     f = first("pair-complement", v, run_id(p, "r2c1>"))
     # 1 needs 9 (absent), 5 needs a second 5; 3 needs 7 (absent)
     assert f.eliminations == {"r2c2": [1, 5], "r2c3": [3]}
-    assert "must add up to 10" in f.text
+    assert "must add up to 10" in f.full
 
 
 def test_pair_complement_last_two_cells_of_a_longer_run():
@@ -174,7 +174,7 @@ def test_sum_bounds_fires():
     f = first("sum-bounds", v, run_id(p, "r2c1>"))
     # the other three make at least 1+2+3 = 6 and at most 6 (distinct digits of 1,2,3)
     assert f.eliminations == {"r2c5": [1, 2, 3, 4, 5, 7, 8, 9]}
-    assert "12 - 6 = 6" in f.text
+    assert "12 - 6 = 6" in f.full
 
 
 def test_sum_bounds_both_ends_distinct_digits():
@@ -183,7 +183,7 @@ def test_sum_bounds_both_ends_distinct_digits():
     f = first("sum-bounds", v, run_id(p, "r2c1>"))
     # r2c2, r2c3 make at least 1+2 = 3 and at most 3+4 = 7 (distinct), so 4 <= r2c4 <= 8
     assert f.eliminations == {"r2c4": [1, 2, 3, 9]}
-    assert "11 - 3 = 8" in f.text and "11 - 7 = 4" in f.text
+    assert "11 - 3 = 8" in f.full and "11 - 7 = 4" in f.full
 
 
 def test_sum_bounds_quiet():
@@ -205,7 +205,7 @@ def test_combination_elimination_hall():
     v = position(p, cands={"r2c2": "12", "r2c3": "12"})
     f = first("combination-elimination", v, run_id(p, "r2c1>"))
     assert f.dropped == {"r2c1→": ["1+3+6", "1+4+5", "2+3+5"]}
-    assert "r2c2, r2c3" in f.text
+    assert "r2c2, r2c3" in f.full
 
 
 def test_combination_elimination_missing_written_digit():
@@ -240,7 +240,7 @@ def test_naked_triple_fires():
     v = position(p, cands={"r2c2": "12", "r2c3": "23", "r2c4": "13"})
     f = first("naked-triple", v, run_id(p, "r2c1>"))
     assert f.eliminations == {"r2c5": [1, 2, 3], "r2c6": [1, 2, 3]}
-    assert "3 cells, 3 digits" in f.text
+    assert "3 cells, 3 digits" in f.full
 
 
 def test_naked_triple_quiet():
@@ -268,7 +268,7 @@ def test_hidden_pair_fires():
     v = position(p, cands={"r2c2": "4589", "r2c3": "6789", "r2c4": "4567", "r2c5": "4567"})
     f = first("hidden-pair", v, run_id(p, "r2c1>"))
     assert f.eliminations == {"r2c2": [4, 5], "r2c3": [6, 7]}
-    assert "uses 8 and 9" in f.text
+    assert "uses 8 and 9" in f.full
 
 
 def test_hidden_pair_quiet():
@@ -345,10 +345,10 @@ def test_crossing_run_interaction_fires():
     # each lemma states its reason once: the one-line sum bound where it says as much,
     # else the arrangements tried, each with what it puts in the shared cell
     assert ("r1c2↓ 5/2 can only put 1, 2, 3 or 4 in r3c2 (its other empty cell, r2c2, makes "
-            "at least 1 of the 5 it still needs, so r3c2 is at most 5 - 1 = 4)") in f.text
+            "at least 1 of the 5 it still needs, so r3c2 is at most 5 - 1 = 4)") in f.full
     assert ("r1c3↓ 16/2 can only put 7 or 9 in r3c3 (trying its combinations that fit its "
-            "cells: 7+9 puts 7 or 9 there)") in f.text
-    assert f.text.count("(trying its combinations") == 1
+            "cells: 7+9 puts 7 or 9 there)") in f.full
+    assert f.full.count("(trying its combinations") == 1
 
 
 def test_crossing_run_interaction_quiet_when_masks_already_narrow():
@@ -370,7 +370,7 @@ def test_region_sum_one_uses_written_digits():
     f = first("region-sum-one", position(p, placed={"r3c2": 1}))
     # across r2c1→ 4/2 against down r1c2↓ 4/2: r2c3 = 4 - 4 + r3c2
     assert f.placements == {"r2c3": 1}
-    assert "r3c2 (= 1)" in f.text
+    assert "r3c2 (= 1)" in f.full
 
 
 def test_region_sum_one_quiet():
@@ -386,7 +386,7 @@ def test_region_sum_two_fires():
     f = first("region-sum-two", v)
     # r1c2↓ 14/2 against r2c1→ 17/2: r2c3 - r3c2 = 17 - 14 = 3
     assert f.eliminations == {"r3c2": [8, 9]}
-    assert "r2c3 - r3c2 = 17 - 14 = 3" in f.text
+    assert "r2c3 = r3c2 + 3, as 17 - 14 = 3" in f.text
 
 
 def test_region_sum_two_quiet():
@@ -420,7 +420,7 @@ def test_region_sum_three_fires():
     # as 1+3+8, 1+4+7 or 3+2+7
     assert f.eliminations == {"r3c4": [6]}
     assert "r3c2 + r3c3 + r3c4 = 18 - 6 = 12" in f.text
-    assert "1 + 3 + 8; 1 + 4 + 7; 3 + 2 + 7" in f.text
+    assert "1 + 3 + 8; 1 + 4 + 7; 3 + 2 + 7" in f.full
     # the proof keeps what a reader must check: here the runs alone (their sums and row
     # 3's differing digits) already rule 6 out, so no candidate list is needed
     proof = f.deduction.proof
@@ -462,7 +462,8 @@ def test_bivalue_chain_fires():
     assert f.eliminations == {"r2c2": [1]}
     links = f.deduction.proof.links
     assert [lk.contradiction for lk in links] == [False, True]
-    assert "of 2 links" in f.text and "r2c3 = 3" in f.text and "r2c4 has no digit left" in f.text
+    # the closing contradiction is not counted as a link
+    assert "of 1 link:" in f.text and "r2c3 = 3" in f.text and "r2c4 has no digit left" in f.text
 
 
 def test_bivalue_chain_quiet():
@@ -486,7 +487,7 @@ def test_forcing_chain_fires():
     link, last = f.deduction.proof.links
     # the link is a pair-complement step of its own on the hypothetical grid; a cell
     # emptied ends the chain
-    assert link.proof.runs == (run_id(p, "r2c1>"),) and "must add up to 10 - 2 = 8" in link.text
+    assert link.proof.runs == (run_id(p, "r2c1>"),) and "= 10 - 2 = 8" in link.text
     assert last.contradiction and "has no digit left" in last.text
 
 
@@ -507,7 +508,7 @@ def test_forcing_braid_fires():
     assert f"if {cell} were {digit}" in f.text
     links = f.deduction.proof.links
     assert links[-1].contradiction and f.deduction.proof.kind in ("whip", "braid")
-    assert f"of {len(links)} link" in f.text
+    assert f"of {len(links) - 1} link" in f.text
 
 
 def test_forcing_braid_quiet():
@@ -523,7 +524,7 @@ def test_trial_fires():
     f = first("trial", v)
     # r2c3 = 8 leaves r3c3 (8 or 9, and 8 is now taken in the 16 run) needing 16 - 8 = 8
     assert f.eliminations == {"r2c3": [8]}
-    assert "2 links" in f.text and "…" not in f.text and "8 leaves r2c3" in f.text
+    assert "1 link" in f.text and "…" not in f.text and "8 leaves r2c3" in f.text
     links = f.deduction.proof.links
     assert len(links) == 2 and links[-1].contradiction and "r3c3" in links[0].text
 
@@ -543,8 +544,9 @@ def test_trial_shows_every_link():
     links = f.deduction.proof.links
     assert len(links) >= 2 and links[-1].contradiction
     assert all(not lk.contradiction for lk in links[:-1])
-    for k, lk in enumerate(links, 1):
+    for k, lk in enumerate(links[:-1], 1):
         assert f"({k}) {lk.text}" in f.text
+    assert f"; so {links[-1].text}. So" in f.text  # the closing contradiction, unnumbered
 
 
 def test_trial_quiet():
@@ -680,7 +682,7 @@ def test_lone_cell_shows_its_subtraction():
     v = position(p, placed={"r2c2": 9, "r2c3": 8})
     f, cells, combos_, runs = _proof_of(p, "lone-cell", v, run_id(p, "r2c1>"))
     assert f.placements == {"r2c4": 7}
-    assert "needs 24 in all: 24 - 9 - 8 = 7" in f.text
+    assert "24 - (9 + 8) = 7, so r2c4 = 7" in f.text  # one minus sign
     assert (cells, combos_, runs) == ({}, {}, ["r2c1→"])
 
 
@@ -691,7 +693,7 @@ def test_unique_intersection_names_the_cells_own_candidates_when_they_decide():
     assert f.placements == {"r2c2": 2}
     # the down run adds nothing: the proof is the across run and the cell's own candidates
     assert cells == {"r2c2": "23"} and runs == ["r2c1→"] and not combos_
-    assert "can only hold 2 or 3 itself" in f.text and "r1c2" not in f.text
+    assert "can only hold 2 or 3 itself" in f.full and "r1c2" not in f.full
 
 
 def test_unique_intersection_uses_written_digits():
@@ -700,7 +702,7 @@ def test_unique_intersection_uses_written_digits():
     f = first("unique-intersection", v, run_id(p, "r2c1>"))
     # lone cell would take it first in a walkthrough; the rule itself must say why
     assert f.placements == {"r2c5": 3}
-    assert "1, 2 and 4 written in" in f.text
+    assert "1, 2 and 4 written in" in f.full
 
 
 def test_naked_single_comes_first_in_the_ladder():
@@ -738,7 +740,7 @@ def test_pair_complement_names_the_partner_it_rests_on():
     p = puzzle(line(15, 4))
     v = position(p, placed={"r2c2": 1, "r2c3": 6}, cands={"r2c4": "2359", "r2c5": "3589"})
     f, cells, _, _ = _proof_of(p, "pair-complement", v, run_id(p, "r2c1>"))
-    assert "15 - 6 - 1 = 8" in f.text
+    assert "15 - (6 + 1) = 8" in f.text
     # 9 and 8 go by the sum alone, 2 by the 6 written in: no cell fact at all
     assert cells == {}
     v = position(p, cands={"r2c2": "12", "r2c3": "12"})
@@ -750,7 +752,7 @@ def test_sum_bounds_keeps_only_the_facts_its_bound_needs():
     f, cells, _, _ = _proof_of(p, "sum-bounds", v, run_id(p, "r2c1>"))
     assert f.eliminations == {"r2c5": [1, 2, 3, 4, 5, 7, 8, 9]}
     assert cells == {"r2c2": "12", "r2c3": "123", "r2c4": "23"}
-    assert "at most 1+2+3 = 6" in f.text and "r2c4 only 2 or 3" in f.text
+    assert "at most 1+2+3 = 6" in f.full and "r2c4 only 2 or 3" in f.full
 
 
 def test_combination_elimination_shows_what_it_changes():
@@ -762,8 +764,9 @@ def test_combination_elimination_shows_what_it_changes():
     assert f.eliminations == {"r2c2": [1, 2, 4], "r2c3": [7]}
     # 4+8 has nothing for r2c3, 5+7 nothing for r2c2
     assert cells == {"r2c2": "1234", "r2c3": "79"}
-    assert "r2c2 can only hold 1, 2, 3 or 4, r2c3 only 7 or 9" in f.text
-    assert "so it is 3+9, where 1, 2, 4 and 7 appear nowhere" in f.text
+    assert "r2c2 can only hold 1, 2, 3 or 4, r2c3 only 7 or 9" in f.full
+    # every digit the combination left lacks, not only those a cell loses now
+    assert "so it is 3+9, where 1, 2, 4, 5, 6, 7 and 8 appear nowhere" in f.full
 
 
 def test_combination_elimination_quiet_when_the_board_would_not_change():
@@ -784,10 +787,10 @@ def test_crossing_run_interaction_applies_its_lemma_and_weighs_it():
     # each lemma states its reason once: the one-line sum bound where it says as much,
     # else the arrangements tried, each with what it puts in the shared cell
     assert ("r1c2↓ 5/2 can only put 1, 2, 3 or 4 in r3c2 (its other empty cell, r2c2, makes "
-            "at least 1 of the 5 it still needs, so r3c2 is at most 5 - 1 = 4)") in f.text
+            "at least 1 of the 5 it still needs, so r3c2 is at most 5 - 1 = 4)") in f.full
     assert ("r1c3↓ 16/2 can only put 7 or 9 in r3c3 (trying its combinations that fit its "
-            "cells: 7+9 puts 7 or 9 there)") in f.text
-    assert f.text.count("(trying its combinations") == 1
+            "cells: 7+9 puts 7 or 9 there)") in f.full
+    assert f.full.count("(trying its combinations") == 1
     assert f.deduction.proof.search == (run_id(p, "r1c2v"), run_id(p, "r1c3v"))
 
 
@@ -812,9 +815,9 @@ def test_permutation_check_gives_a_short_reason_per_combination():
     # for two cells; 6..9 are in no combination
     assert f.eliminations == {c: [1, 2, 6, 7, 8, 9] for c in ("r2c4", "r2c5", "r2c6")}
     assert cells == {"r2c2": "12", "r2c3": "12"}
-    assert "no combination of r2c1→ 15/5 has 6, 7, 8 and 9" in f.text
+    assert "no combination of r2c1→ 15/5 has 6, 7, 8 and 9" in f.full
     assert ("1+2+3+4+5 with 1 in r2c4 or r2c5 or r2c6 leaves 2+3+4+5 to the other cells, "
-            "and r2c2 and r2c3 can only take 2 of it") in f.text
+            "and r2c2 and r2c3 can only take 2 of it") in f.full
     assert "trying every arrangement" not in f.text
     assert f.deduction.proof.search == ()  # the reasons are checked, not arrangements
 

@@ -38,7 +38,9 @@ BUNDLED = [("seed000-k2.j", None), ("deducer-trial.txt", None), ("seed001-small.
 CORPUS_EVERY, CORPUS_CELLS, CORPUS_COUNT = 9, 220, 24
 
 CELL = r"r\d+c\d+"
-DIGITS = r"\d(?:(?:, | or )\d)*"
+#: a digit list as the sentences say it: ``1, 2 or 4``; three or more in a row as a range,
+#: ``1 to 6 or 8``
+DIGITS = r"\d(?: to \d)?(?:(?:, | or )\d(?: to \d)?)*"
 BESIDE = re.compile(rf"({CELL}) \(({DIGITS})\)")
 GROUPED = re.compile(rf"({CELL})(?:, | and )({CELL}) \(\d")
 HOLDS = re.compile(rf"((?:{CELL})(?:(?:, | and ){CELL})*) (?:can only hold|only) ({DIGITS})"
@@ -51,7 +53,11 @@ COMBOS = re.compile(rf"can only be {WAYS}")
 
 
 def _digits(text: str) -> list[int]:
-    return sorted(int(d) for d in re.findall(r"\d", text))
+    """The digits of a list as said, ranges (``4 to 6``) spelt out."""
+    out: set[int] = set()
+    for a, b in re.findall(r"(\d)(?: to (\d))?", text):
+        out.update(range(int(a), int(b or a) + 1))
+    return sorted(out)
 
 
 def _reasoning(text: str) -> str:

@@ -205,7 +205,7 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 def test_cli_text_json_and_exit_codes(capsys):
     code, out, _ = run(capsys, "why", K2, "r4c3", "4")
     assert code == 0 and out.startswith("Why 4 cannot go in r4c3: 1 step")
-    assert "1. Unique intersection: r3c3 is in r1c3↓ 34/5" in out
+    assert "1. Unique intersection: Only 4 fits both r1c3↓ 34/5" in out
     code, out, _ = run(capsys, "why", K2, "r4c3", "4", "--json")
     obj = json.loads(out)
     assert code == 0 and obj["kind"] == "explained" and len(obj["steps"]) == 1
@@ -249,8 +249,8 @@ def test_a_steps_sentence_mentions_only_digits_the_answer_wrote():
     claim = re.compile(r"(r\d+c\d+[↓→] \d+/\d+) \([^()]*?((?<!\d)(?:\d, )*\d(?: and \d)?)"
                        r" written in")
     checked = 0
-    for s in got.steps:
-        for name, digits in claim.findall(s.text):
+    for s in got.steps:  # the sentence and its detail (the whole case analysis)
+        for name, digits in claim.findall(f"{s.text} {s.detail}"):
             held = {written[rc] for rc in runs[name].coords if rc in written}
             said = {int(d) for d in re.findall(r"\d", digits)}
             assert said <= held, (s.n, s.text, sorted(held))

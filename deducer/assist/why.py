@@ -25,7 +25,11 @@ The ladder's order is the simplest step first, anywhere on the grid, so it may t
 digit out late by a long way round. So at each state along the walk the rules are also
 asked about the cell's own two runs: the first state where one of them takes the digit
 out at once gives a second candidate answer (the closure of the steps so far, that step
-last), and the shorter checked answer wins.
+last), and the easier checked answer wins: the lighter hardest step, then the lighter
+steps in all, then the fewer steps (:func:`ease`). The walkthrough's own path is always a
+candidate, so an answer is never harder than the walkthrough's way to the same
+elimination. An answer of more than :data:`LONG_ANSWER` steps says so; the CLI and the
+play page then offer to play the walkthrough to its step ``path``.
 
 Kept free of argparse and printing so the CLI and the play page share it.
 """
@@ -44,6 +48,9 @@ from ..puzzle.model import Puzzle, cell_name
 EXPLAINED, SOLUTION, POSSIBLE, WRITTEN, NOT_SOLUTION, UNSOLVABLE, NOT_FOUND, TIMEOUT = (
     "explained", "solution", "possible", "written", "not-solution", "unsolvable", "not-found",
     "timeout")
+
+#: an answer of more steps than this says so and points to the walkthrough's own step
+LONG_ANSWER = 20
 
 #: proof checks spent trying to shorten a closure (each replays the kept steps), and the
 #: seconds they may take: shortening is a bonus, the closure already answers
@@ -65,8 +72,11 @@ class Why:
     must: bool
     message: str
     steps: list = field(default_factory=list)  # engine Steps, renumbered 1..n
-    #: steps the walkthrough took up to the same point (the explanation is never longer)
+    #: steps the walkthrough took up to the same point (the explanation is never longer):
+    #: its step ``path`` is the one that removes the digit (or leaves only it)
     path: int = 0
+    #: the weight of the hardest step on the walkthrough's path (the answer's is never more)
+    path_weight: float = 0.0
     #: step numbers (1..n) whose effect the player's pencil marks already show in full
     in_marks: list[int] = field(default_factory=list)
     #: the last line: what the steps come to for the cell
@@ -87,7 +97,14 @@ class Why:
         return {"kind": self.kind, "cell": list(self.cell), "digit": self.digit,
                 "must": self.must, "message": self.message, "closing": self.closing,
                 "steps": [s.to_json() for s in self.steps], "path": self.path,
+                "path_weight": self.path_weight, "long": self.long,
                 "in_marks": list(self.in_marks)}
+
+    @property
+    def long(self) -> bool:
+        """More than :data:`LONG_ANSWER` steps: following the walkthrough to its step
+        ``path`` may be easier (the CLI and the play page offer it)."""
+        return len(self.steps) > LONG_ANSWER
 
 
 def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False,
@@ -159,20 +176,39 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     path, shortcut = walked
     if not path:  # the digits written in the cell's runs settle it before any step
         return from_the_grid()
+    ceiling = hardest(path)
     kept = _shortest(puzzle, path, i, digit, must, deadline)
     if shortcut is not None and len(shortcut) <= len(path):
         other = _shortest(puzzle, shortcut, i, digit, must, deadline)
-        if len(other) < len(kept):
+        if ease(other) < ease(kept):
             kept = other
-    kept = reworded(puzzle, rules, kept, lambda out: _proved(puzzle, out, i, digit, must),
-                    deadline)
+    again = reworded(puzzle, rules, kept, lambda out: _proved(puzzle, out, i, digit, must),
+                     deadline)
+    if hardest(again) <= ceiling + 1e-9 and ease(again) <= ease(kept):
+        kept = again  # made again on a board with more candidates: never harder
     kept = _counted(puzzle, rules, path, kept)
     steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
     in_marks = [s.n for s in steps if _in_marks(puzzle, s)]
     count = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
-    return answer(EXPLAINED, f"{head}: {count} (the walkthrough takes {len(path)} to get "
-                  "there).", steps=steps, path=len(path), in_marks=in_marks,
-                  closing=_closing(puzzle, steps[-1], cell, digit, must))
+    message = f"{head}: {count} (the walkthrough takes {len(path)} to get there)."
+    if len(steps) > LONG_ANSWER:
+        message = (f"{head}: a long answer, {count} (the walkthrough takes {len(path)}; "
+                   f"its step {len(path)} removes it).")
+    return answer(EXPLAINED, message, steps=steps, path=len(path), path_weight=ceiling,
+                  in_marks=in_marks, closing=_closing(puzzle, steps[-1], cell, digit, must))
+
+
+def hardest(steps: list) -> float:
+    """The weight of the hardest of ``steps`` (0 for none)."""
+    return max((float(s.weight) for s in steps), default=0.0)
+
+
+def ease(steps: list) -> tuple[float, float, int]:
+    """How hard an answer is to follow, the easiest least: its hardest step's weight, then
+    the weights of all its steps together, then how many steps (a reader stuck on one hard
+    step is worse off than one reading two easy ones more)."""
+    return (round(hardest(steps), 6), round(sum(float(s.weight) for s in steps), 6),
+            len(steps))
 
 
 def _counted(puzzle: Puzzle, rules, path: list, kept: list) -> list:

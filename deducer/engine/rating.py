@@ -182,6 +182,23 @@ def search_floor(open_cells: int, arrangements: int, rules=None) -> float:
     return m.full_search
 
 
+def carried(rule, rules=None) -> tuple[float, float]:
+    """The least and the most weight a step of ``rule`` carries: its ``weight``, plus its
+    growth per unit up to the units that count (a chain: up to its ``max_len`` links), and,
+    for a rule whose steps may try a run's arrangements (``Rule.searches``), up to the
+    weight of the ladder's full permutation check (the search floor). What ``deducer
+    rules`` shows, so that the ladder says what the walkthroughs' steps weigh."""
+    low = high = float(rule.weight)
+    units = rule.growth_max
+    if units is None and isinstance(rule.params.get("max_len"), int):
+        units = int(rule.params["max_len"])
+    if rule.growth_weight and units:
+        high = round(high + rule.growth_weight * units, 3)
+    if getattr(rule, "searches", False):
+        high = max(high, model_for(rules).full_search)
+    return low, high
+
+
 def chain_length(step) -> int:
     """Links of a step's proof by assumption (the longest case of a proof by cases); 0
     for a step with no chain. Berthier's W-rating counts the same thing."""

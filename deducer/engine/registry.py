@@ -26,7 +26,7 @@ from ..puzzle.model import MAX_CELLS
 
 REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "explain")
 OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint", "kind", "growth",
-            "aka", "teach", "case_of")
+            "aka", "teach", "case_of", "detail")
 #: teaching keys (technique pages, walkthrough cards): the most names ``aka:`` lists, the
 #: longest of them, and the longest ``teach:`` and ``case_of:`` texts
 AKA_MAX, AKA_LEN, TEACH_MAX, CASE_OF_MAX = 12, 80, 3000, 400
@@ -50,8 +50,11 @@ FEATURES = ("hardest", "effort", "size", "narrow", "scarcity", "bottlenecks", "h
 #: the attribute :func:`deducer.rules.rule` sets on a rule function: the names of the
 #: template values it provides (in ``Deduction.values``)
 RULE_MARK = "__deducer_rule_values__"
+#: the attribute ``@rule(searches=True)`` sets: the rule's steps may rest on trying a run's
+#: arrangements (the rating's search floor applies to them)
+RULE_SEARCHES = "__deducer_rule_searches__"
 #: template fields the engine fills for every rule (from the deduction's cells and runs)
-STANDARD_FIELDS = ("effect", "cell", "cells", "run", "runs", "sum", "length")
+STANDARD_FIELDS = ("effect", "changes", "cell", "cells", "run", "runs", "sum", "length")
 
 # rules/core.yaml at the repository's top is the one source; deducer/data/core.yaml links to
 # it, and a wheel carries the file itself, so plain (non-editable) installs find it too
@@ -74,6 +77,9 @@ class Rule:
     tier: int | None = None
     #: the vague hint for players: what to look for, naming no cell (``deducer hint``)
     hint: str = ""
+    #: the whole case analysis behind the short ``explain`` sentence, a template with the
+    #: same fields ("" : the sentence says it all); a step's ``detail`` in the JSON
+    detail: str = ""
     kind: str = "simple"
     #: weight and score one unit of a deduction's size adds, and the units that count
     #: (None: all); see :meth:`weight_of`
@@ -87,6 +93,13 @@ class Rule:
     case_of: str = ""
     source: str = ""  # file it was declared in
     func: Callable | None = field(default=None, repr=False)
+
+    @property
+    def searches(self) -> bool:
+        """May the rule's steps ask a reader to try a run's arrangements (so weigh at least
+        the ladder's permutation check of that run)? Its function says so
+        (``@rule(searches=True)``)."""
+        return bool(getattr(self.func, RULE_SEARCHES, False))
 
     @property
     def link(self) -> bool:
@@ -332,6 +345,9 @@ def load_file(path: str | Path) -> list[Rule]:
         for key in ("name", "implementation", "explain"):
             if not isinstance(entry[key], str) or not entry[key].strip():
                 raise RuleError(f"{where}: {key} must be non-empty text", path=src)
+        detail = entry.get("detail", "")
+        if not isinstance(detail, str) or ("detail" in entry and not detail.strip()):
+            raise RuleError(f"{where}: detail must be non-empty text", path=src)
         enabled = entry.get("enabled", True)
         if not isinstance(enabled, bool):
             raise RuleError(f"{where}: enabled must be true or false", path=src)
@@ -367,7 +383,7 @@ def load_file(path: str | Path) -> list[Rule]:
             weight=float(entry["weight"]), score=score,
             implementation=entry["implementation"], explain=entry["explain"],
             enabled=enabled, scope=scope, params=dict(params),
-            description=description, tier=tier, hint=hint, kind=kind, source=src,
+            description=description, tier=tier, hint=hint, kind=kind, source=src, detail=detail,
             growth_weight=growth[0], growth_score=growth[1], growth_max=growth[2],
             aka=aka, teach=teach, case_of=case_of,
         )
@@ -456,17 +472,27 @@ def _growth(g, where: str, src: str) -> tuple[float, int, int | None]:
     return float(weight), out[0] or 0, out[1]
 
 
+def _templates(rule: Rule) -> list[tuple[str, str]]:
+    """(key, template) of the rule's sentence templates: ``explain`` and ``detail``."""
+    return [("explain", rule.explain)] + ([("detail", rule.detail)] if rule.detail else [])
+
+
 def _check_fields(rule: Rule) -> None:
-    """Every field of the template is one the engine fills or one the function declares
+    """Every field of the templates is one the engine fills or one the function declares
     (``@rule(values=...)``): a typo is reported when the file is loaded, not when the rule
     first fires."""
+    provided = set(STANDARD_FIELDS) | set(getattr(rule.func, RULE_MARK, ()))
+    for key, template in _templates(rule):
+        _check_fields_of(rule, key, template, provided)
+
+
+def _check_fields_of(rule: Rule, key: str, template: str, provided: set[str]) -> None:
     import string
 
-    provided = set(STANDARD_FIELDS) | set(getattr(rule.func, RULE_MARK, ()))
-    for _text, fname, _spec, _conv in string.Formatter().parse(rule.explain):
+    for _text, fname, _spec, _conv in string.Formatter().parse(template):
         if fname is not None and fname not in provided:
             declared = ", ".join(getattr(rule.func, RULE_MARK, ())) or "none"
-            raise RuleError(f"rule {rule.id!r}: explain template field {{{fname}}} is neither "
+            raise RuleError(f"rule {rule.id!r}: {key} template field {{{fname}}} is neither "
                             f"a standard field ({', '.join(STANDARD_FIELDS)}) nor a value "
                             f"{rule.implementation} declares with @rule(values=...) (it "
                             f"declares: {declared})", path=rule.source)
@@ -490,12 +516,17 @@ def _check_params(rule: Rule) -> None:
 
 
 def _check_template(rule: Rule) -> None:
+    for key, template in _templates(rule):
+        _check_template_of(rule, key, template)
+
+
+def _check_template_of(rule: Rule, key: str, template: str) -> None:
     import string
 
     try:
-        parts = list(string.Formatter().parse(rule.explain))
+        parts = list(string.Formatter().parse(template))
     except ValueError as e:
-        raise RuleError(f"rule {rule.id!r}: explain template is malformed: {e}",
+        raise RuleError(f"rule {rule.id!r}: {key} template is malformed: {e}",
                         path=rule.source) from None
     for _text, fname, spec, _conv in parts:
         if fname is None:
@@ -503,11 +534,11 @@ def _check_template(rule: Rule) -> None:
         # {cell[x]} or {run.attr} fail with errors the sentence builder does not expect, and
         # {cell:>999999999} builds a gigabyte string: only plain names and small specs
         if not fname.isidentifier():
-            raise RuleError(f"rule {rule.id!r}: explain template field {{{_short(fname)[1:-1]}}} "
+            raise RuleError(f"rule {rule.id!r}: {key} template field {{{_short(fname)[1:-1]}}} "
                             "must be a plain name like {cell} (no index, attribute or position)",
                             path=rule.source)
         if spec and ("{" in spec or any(len(n) > 3 for n in re.findall(r"[0-9]+", spec))):
-            raise RuleError(f"rule {rule.id!r}: explain template field {{{fname}}} has the "
+            raise RuleError(f"rule {rule.id!r}: {key} template field {{{fname}}} has the "
                             f"format spec {_short(spec)}; only small widths are allowed",
                             path=rule.source)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 
 from ..errors import RuleError
-from ..puzzle.combos import DIGITS
+from ..puzzle.combos import BIT, DIGITS, SINGLE
 from ..puzzle.model import cell_name
 
 
@@ -44,19 +44,53 @@ def effect_text(view, place: dict, elim: dict, drop: dict) -> str:
             left_groups.setdefault(left, []).append(i)
         else:
             gone_groups.setdefault(gone, []).append(i)
+    # a cell this step leaves one digit is written in next (naked single): a list of a
+    # cell in the same run that still shows that digit would read as stale, so the list
+    # says what the cell holds once it is written ("r5c2 can only hold 8 or 9 once r4c2
+    # is 6"), which the next step makes the board's
+    forced = {i: SINGLE[view.mask(i)] for i in elim
+              if i not in place and SINGLE[view.mask(i)]}
+    shown: dict[tuple[int, tuple[int, ...]], list[int]] = {}
     for left, cells in left_groups.items():
+        for i in cells:
+            by = tuple(j for j in forced if j != i and left & BIT[forced[j]]
+                       and set(view.runs_of(j)) & set(view.runs_of(i)))
+            rest = left
+            for j in by:
+                rest &= ~BIT[forced[j]]
+            shown.setdefault((rest, by) if rest else (left, ()), []).append(i)
+    for (left, by), cells in shown.items():
         names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
         alts = ", ".join(str(d) for d in DIGITS[left])
         alts = " or ".join(alts.rsplit(", ", 1))
-        parts.append(f"{names} can only hold {alts}")
+        once = " and ".join(f"{view.cell_name(j)} is {forced[j]}" for j in by)
+        parts.append(f"{names} can only hold {alts}" + (f" once {once}" if by else ""))
     for gone, cells in gone_groups.items():
         verb = "leaves" if len(DIGITS[gone]) == 1 else "leave"
         names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
         parts.append(f"{_digits(gone)} {verb} {names}")
+    cells_only = _joined(parts)
     for rid, cs in sorted(drop.items()):
         what = " and ".join(view.combo(c) for c in cs)
         verb = "is" if len(cs) == 1 else "are"
         parts.append(f"{what} {verb} ruled out for {view.run_name(rid)}")
+    return Effect(_joined(parts), cells_only)
+
+
+class Effect(str):
+    """A step's effect in words, which also knows the part about cells alone
+    (``changes``: no combination ruled out), for a sentence that has said which
+    combinations go already."""
+
+    changes: str
+
+    def __new__(cls, text: str, changes: str = "") -> Effect:
+        out = super().__new__(cls, text)
+        out.changes = changes if changes and changes != "nothing changes" else text
+        return out
+
+
+def _joined(parts: list[str]) -> str:
     if not parts:
         return "nothing changes"
     if len(parts) == 1:
@@ -66,11 +100,19 @@ def effect_text(view, place: dict, elim: dict, drop: dict) -> str:
 
 def sentence(rule, ded, view, effect: str) -> str:
     """The step's sentence from the rule's template."""
+    return worded(rule, ded, view, effect)[0]
+
+
+def worded(rule, ded, view, effect: str) -> tuple[str, str]:
+    """The step's sentence (the rule's ``explain`` template: the deciding fact) and its
+    detail (the ``detail`` template: the whole case analysis; "" when the rule has none or
+    it says no more than the sentence)."""
     from .state import resolve_proof
 
     resolve_proof(ded)  # a proof built late brings sentence values with it
     values = {
-        "effect": effect,
+        "effect": str(effect),
+        "changes": getattr(effect, "changes", effect),
         "cells": view.cells_name(ded.cells),
         "cell": view.cell_name(ded.cells[0]) if ded.cells else "",
         "run": view.run_name(ded.runs[0]) if ded.runs else "",
@@ -81,12 +123,18 @@ def sentence(rule, ded, view, effect: str) -> str:
         values.update(sum="?" if run.total is None else run.total, length=run.length)
     values.update(ded.values)
     # a rule may give a value as a function: worded only for the step taken, not for
-    # every deduction counted or skipped on the way
+    # every deduction counted or skipped on the way (and only once for both templates)
     for key, value in list(values.items()):
         if callable(value):
             values[key] = value()
+    text = _fill(rule, rule.explain, values)
+    detail = _fill(rule, rule.detail, values) if rule.detail else ""
+    return text, ("" if detail == text else detail)
+
+
+def _fill(rule, template: str, values: dict) -> str:
     try:
-        text = string.Formatter().vformat(rule.explain, (), _Values(rule, values))
+        text = string.Formatter().vformat(template, (), _Values(rule, values))
     except RuleError:
         raise
     except Exception as e:  # a user's template can fail in any way: name the rule
@@ -97,6 +145,7 @@ def sentence(rule, ded, view, effect: str) -> str:
     if text and text[0].islower() and not (text[0] == "r" and text[1:2].isdigit()):
         text = text[0].upper() + text[1:]
     return text
+
 
 def a_or_an(word: str) -> str:
     """``word`` with its indefinite article, by how it is said: "an Easy", "an 8x8", "an

@@ -331,6 +331,10 @@ class Context:
         #: the ladder the walk runs (the engine sets it), for rules that run other rules
         #: (chains); None: the built-in ladder
         self.rules: list | None = None
+        #: per cell, the logged steps that took digits from it, in order: (digits taken,
+        #: step number, rule name, the step's runs); kept by walks that word their steps
+        #: (None: not kept), read by sentences (a naked single says what took its digits)
+        self.taken: dict[int, list[tuple[int, int, str, tuple[int, ...]]]] | None = None
 
     def cache(self, name: str) -> dict:
         """A rule's cache for this walk: it lives and dies with the context. (Module-level

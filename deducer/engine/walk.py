@@ -17,10 +17,11 @@ from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
 from ..solver.status import ExplainStatus, SolveStatus
 from . import kernel
+from .chainpick import shortest_chain
 from .kernel import Effect, UndoLog
 from .rating import Rating, rate_steps
 from .registry import Rule
-from .sentences import effect_text, sentence
+from .sentences import effect_text, worded
 from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
 
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, OVER = ExplainStatus
@@ -48,6 +49,9 @@ class Step:
     chain: int = 0
     #: "whip" or "braid": the shape of that proof by assumption ("" for none)
     chain_kind: str = ""
+    #: the whole case analysis behind ``text`` (the deciding fact); "" when the sentence
+    #: says it all
+    detail: str = ""
 
     def to_json(self) -> dict:
         return {
@@ -55,6 +59,7 @@ class Step:
             "rule": self.rule,
             "name": self.name,
             "text": self.text,
+            **({"detail": self.detail} if self.detail else {}),
             "placements": [list(p) for p in self.placements],
             "eliminations": [[r, c, list(ds)] for r, c, ds in self.eliminations],
             "cells": [list(c) for c in self.cells],
@@ -197,6 +202,8 @@ class Engine:
         self.rules = rules
         self.context = Context(puzzle, options.deadline, options.work)
         self.context.rules = rules
+        if not options.lean:  # only a walk that words its steps says what took digits
+            self.context.taken = {}
         if state is None:
             state = State(puzzle, puzzle.initial_masks(with_entries=options.use_entries))
         self.state = state
@@ -277,11 +284,13 @@ class Engine:
 
     def next_deduction(self) -> tuple[Rule, Deduction, Effect] | None:
         """The deduction the next step would apply, without applying it (for hints)."""
-        for rule in self.rules:
+        for k, rule in enumerate(self.rules):
             if self._late():
                 return None
             found = self._ask(rule)
             if found is not None:
+                if rule.kind == "chain":  # the shortest chain any chain rule offers
+                    return shortest_chain((rule, *found), self.rules[k + 1:], self._ask)
                 return rule, found[0], found[1]
         return None
 
@@ -301,6 +310,8 @@ class Engine:
         twin = Engine(self.puzzle, self.rules, WalkOptions(use_entries=self.options.use_entries),
                       state=self.state.copy())
         twin.steps = list(self.steps)  # the step's number follows this walk's
+        if self.context.taken is not None:  # so that a naked single names what took digits
+            twin.context.taken = {i: list(v) for i, v in self.context.taken.items()}
         return twin._apply(rule, ded, effect, available)
 
     def _ask(self, rule: Rule) -> tuple[Deduction, Effect] | None:
@@ -373,10 +384,12 @@ class Engine:
             for rid, cs in drop
         ]
         if self.options.lean:
-            text = ""
+            text = detail = ""
         else:
+            self._note_taken(rule, ded, before)
             effect_sentence = effect_text(self.view, place, dict(effect.elim), dict(drop))
-            text = ded.text or sentence(rule, ded, self.view, effect_sentence)
+            text, detail = (ded.text, "") if ded.text else worded(rule, ded, self.view,
+                                                                  effect_sentence)
         step = Step(
             n=len(self.steps) + 1,
             rule=rule.id,
@@ -393,9 +406,23 @@ class Engine:
             proof=None if proof is None or self.options.lean else proof_json(self.puzzle, proof),
             chain=_chain_links(proof),
             chain_kind=getattr(proof, "kind", "") or "",
+            detail=detail,
         )
         self.steps.append(step)
         return step
+
+    def _note_taken(self, rule: Rule, ded: Deduction, before: dict[int, int]) -> None:
+        """Which step took which digits from which cells (Context.taken), so that a
+        naked single can say what took its cell's other digits."""
+        taken = self.context.taken
+        if taken is None:
+            return
+        masks = self.state.masks
+        n = len(self.steps) + 1
+        for i, m in before.items():
+            gone = m & ~masks[i]
+            if gone:
+                taken.setdefault(i, []).append((gone, n, rule.name, tuple(ded.runs)))
 
     def _commit(self, effect: Effect) -> dict[int, int]:
         """Make a step's effect on the grid (:func:`kernel.apply`) and keep the walk's

@@ -35,7 +35,8 @@ class Renderer:
         raise DeducerError(f"the {self.name} renderer cannot show solve results")
 
     def walkthrough(self, puzzle, explanation) -> str:
-        """An explain result: every step, the rating, the final grid."""
+        """An explain result: every step, the rating, the final grid. (The text and
+        terminal renderers also take ``verbose=True``: each step's whole case analysis.)"""
         raise DeducerError(f"the {self.name} renderer cannot show walkthroughs")
 
     def write_solve(self, puzzle, result, write) -> None:
@@ -64,8 +65,9 @@ class Renderer:
         level and where the solve is narrowest."""
         raise DeducerError(f"the {self.name} renderer cannot show rating rows")
 
-    def ladder(self, rules) -> str:
-        """The rules of a ladder, enabled or not (``deducer rules``)."""
+    def ladder(self, rules, *, weights: dict | None = None) -> str:
+        """The rules of a ladder, enabled or not (``deducer rules``); ``weights``: per rule
+        id the least and most weight its steps carry (``api.carried_weights``)."""
         raise DeducerError(f"the {self.name} renderer cannot show rule ladders")
 
     def rules_test(self, report, *, verbose: bool = False) -> str:

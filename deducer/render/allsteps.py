@@ -4,7 +4,7 @@ does and what its proof rests on (the JSON is the result's own ``to_json()``).""
 from __future__ import annotations
 
 from ..puzzle.model import cell_name
-from .walk import chain_cases, chain_lines, step_text, step_title
+from .walk import chain_cases, chain_lines, link_count, step_text, step_title
 
 
 def effect_line(step) -> str:
@@ -23,7 +23,7 @@ def proof_line(puzzle, step) -> str:
     names = {tuple(r.ref): r.name for r in puzzle.runs}
     if "cases" in proof or "assume" in proof:
         cases = chain_cases(step)
-        links = sum(len(c.links) for c in cases)
+        links = sum(link_count(c.links) for c in cases)
         what = "; ".join(f"if {cell_name(c.cell)} were {c.digit}" for c in cases)
         return f"{what}: {links} link{'s' if links != 1 else ''}, ending in a contradiction"
     parts = []

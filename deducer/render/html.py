@@ -72,6 +72,10 @@ h1{font-size:19px;margin:0 0 2px}
  padding:6px 10px;background:#fff;border-left:4px solid var(--accent)}
 #cur-rule{display:block;font-weight:bold;color:var(--accent)}
 #current.chain #cur-text{display:none}
+.detail summary{cursor:pointer;font-size:12px;color:var(--muted)}
+.detail .full{display:block;font-size:13px;color:#444}
+#steps details.detail{margin-left:2.6em}
+#steps li.in-grp details.detail{margin-left:0}
 #chain[hidden]{display:none}
 .chain-nav{display:flex;align-items:center;gap:6px;margin:4px 0;position:sticky;top:-6px;
  background:#fff;padding:2px 0}
@@ -83,6 +87,7 @@ h1{font-size:19px;margin:0 0 2px}
 #links li.as{list-style:none;margin-left:-2.2em;font-weight:bold}
 #links li.current{background:#f7dcf3;box-shadow:inset 3px 0 0 var(--chain)}
 #links li.bad::after,#steps ol.links li.bad::after{content:" ✗";color:#c00;font-weight:bold}
+#steps ol.links li.bad{list-style:"✗ "}
 #concl{margin:4px 0 0;font-weight:bold}
 .help{font-size:12px;color:var(--muted);margin:4px 0 0}
 .steppane{flex:1 1 0;min-height:6em;overflow-y:auto;position:relative}
@@ -329,7 +334,8 @@ def walkthrough_html(puzzle, explanation) -> str:
             items.append(f'<li data-step="{s.n}" id="s{s.n}" data-rule="{escape(s.rule)}" '
                          f'data-cells="{cells}"{extra}><span class="n">{s.n}</span>'
                          f"{rule_link(s)}"
-                         f'<span class="text">{escape(step_text(s))}</span>{_chain_list(s)}</li>')
+                         f'<span class="text">{escape(step_text(s))}</span>{_detail(s)}'
+                         f'{_chain_list(s)}</li>')
     even = "; grey cells are even" if puzzle.even is not None else ""
     body = f"""<header>
 <h1>{escape(title)}</h1>
@@ -363,6 +369,8 @@ it changes, digits of earlier links in green, the cell where it breaks in red.</
 <aside class="side">
 <div id="current" aria-live="polite"><span id="cur-rule">Start</span>
 <span id="cur-text">{escape(_start_text(puzzle, start))}</span>
+<details id="cur-detail" class="detail" hidden><summary>{DETAIL_SUMMARY}</summary>
+<span id="cur-full"></span></details>
 <div id="chain" hidden>
 <div class="chain-nav"><button id="link-prev" type="button" title="previous link (↑)"
 aria-label="previous link">▲</button><button id="link-next" type="button"
@@ -384,6 +392,19 @@ title="next link (↓)" aria-label="next link">▼</button><span id="link-pos"><
     script = (f'<script type="application/json" id="data">{data}</script>\n'
               f"<script>\n{_js()}{CARD_SCRIPT}</script>\n")
     return _page(title, body, script)
+
+
+#: the fold that holds a step's whole case analysis (its ``detail``) under its sentence
+DETAIL_SUMMARY = "The whole argument"
+
+
+def _detail(step) -> str:
+    """The step's ``detail`` folded under its sentence (empty when it has none)."""
+    detail = getattr(step, "detail", "")
+    if not detail:
+        return ""
+    return (f'<details class="detail"><summary>{DETAIL_SUMMARY}</summary>'
+            f'<span class="full">{escape(detail)}</span></details>')
 
 
 def _chain_list(step) -> str:
@@ -782,6 +803,8 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     document.body.setAttribute("data-current", String(k));
     document.getElementById("pos").textContent = k === 0 ? "Start" : "Step " + k + " of " + N;
     var rule = document.getElementById("cur-rule"), text = document.getElementById("cur-text");
+    var full = li && k !== 0 ? li.querySelector(".detail .full") : null;
+    var curFold = document.getElementById("cur-detail");
     if (k === 0) {
       rule.textContent = "Start";
       text.textContent = D.startText;
@@ -789,6 +812,9 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
       rule.textContent = li.querySelector(".rule").textContent;
       text.textContent = li.querySelector(".text").textContent;
     }
+    // the step's whole case analysis, folded under its sentence
+    curFold.hidden = !full;
+    document.getElementById("cur-full").textContent = full ? full.textContent : "";
     showChain(k);
     curBox.scrollTop = 0;
     // the step panel above the list has its new height only now (a chain's is taller)

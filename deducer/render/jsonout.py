@@ -69,8 +69,11 @@ class JsonRenderer(Renderer):
             out.append(d)
         return dumps({"version": RATER_VERSION, "puzzles": out})
 
-    def ladder(self, rules) -> str:
-        return dumps({"rules": [r.to_json() for r in rules]})
+    def ladder(self, rules, *, weights: dict | None = None) -> str:
+        weights = weights or {}
+        return dumps({"rules": [{**r.to_json(),
+                                 "weights": list(weights.get(r.id, (r.weight, r.weight)))}
+                                for r in rules]})
 
     def rules_test(self, report, *, verbose: bool = False) -> str:
         return dumps(report.to_json())

@@ -39,7 +39,8 @@ def _step_line(s, *, name: bool = True) -> str:
         where = " → " + ", ".join(f"{cell_name((r, c))} = {d}" for r, c, d in s.placements)
     label = f" **{_escape(step_title(s))}**{_escape(where)}:" if name else ""
     if not chain_cases(s):
-        return f"{s.n}.{label} {_escape(step_text(s) if name else s.text)}"
+        line = f"{s.n}.{label} {_escape(step_text(s) if name else s.text)}"
+        return line + _detail(s)
     # the item's content starts after "n. "; lines indented that far stay inside it, and
     # a blank line ends each inner list (a line right after it would join its last item)
     pad = " " * (len(str(s.n)) + 2)
@@ -47,12 +48,29 @@ def _step_line(s, *, name: bool = True) -> str:
     for case in chain_cases(s):
         lines += ["", pad + _escape(case.intro), ""]
         for k, link in enumerate(case.links, start=1):
-            end = " ✗ *contradiction*" if link.get("contradiction") else ""
-            lines.append(f"{pad}{k}. {_escape(link['text'])}{end}")
+            if link.get("contradiction"):  # the end the links lead to, not a link
+                lines += ["", f"{pad}✗ {_escape(link['text'])}: *a contradiction*"]
+            else:
+                lines.append(f"{pad}{k}. {_escape(link['text'])}")
     tail = chain_conclusion(s)
     if tail:
         lines += ["", pad + _escape(tail)]
     return "\n".join(lines)
+
+
+#: the fold that holds a step's whole case analysis (its ``detail``) under its sentence
+DETAIL_SUMMARY = "The whole argument"
+
+
+def _detail(s) -> str:
+    """The step's ``detail`` folded under its item (an HTML ``<details>``, which GitHub and
+    most Markdown viewers show as a fold); empty when it has none."""
+    detail = getattr(s, "detail", "")
+    if not detail:
+        return ""
+    pad = " " * (len(str(s.n)) + 2)  # inside the list item
+    return (f"\n\n{pad}<details><summary>{DETAIL_SUMMARY}</summary>\n\n"
+            f"{pad}{_escape(detail)}\n\n{pad}</details>\n")
 
 
 class MarkdownRenderer(Renderer):

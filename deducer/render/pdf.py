@@ -35,7 +35,14 @@ from .svg import (
     solution_svg,
     start_position,
 )
-from .walk import chain_cases, chain_conclusion, easy_weight, step_text, step_title
+from .walk import (
+    chain_cases,
+    chain_conclusion,
+    easy_weight,
+    link_labels,
+    step_text,
+    step_title,
+)
 
 if TYPE_CHECKING:
     from ..engine.walk import Explanation
@@ -236,10 +243,10 @@ def _step_lines(step, measure: _Measure, width: float) -> list[tuple[float, str,
     hang = measure.width("(00) ", TEXT_SIZE)
     for case in cases:
         out.append((0.0, case.intro, False))
-        for k, link in enumerate(case.links, start=1):
-            end = " ✗ contradiction" if link.get("contradiction") else ""
+        for label, link in zip(link_labels(case.links), case.links, strict=True):
+            end = ": a contradiction" if link.get("contradiction") else ""
             lines = measure.wrap(link["text"] + end, TEXT_SIZE, width - hang - 8)
-            out.append((8.0, f"({k}) {lines[0]}", False))
+            out.append((8.0, f"({label}) {lines[0]}", False))
             out += [(8.0 + hang, line, False) for line in lines[1:]]
     tail = chain_conclusion(step)
     if tail:

@@ -17,7 +17,7 @@ from rich.text import Text
 from ..engine.sentences import differences
 from ..puzzle.combos import SINGLE
 from . import Renderer
-from .text import explanation_verdict, rating_line, verdict
+from .text import DETAIL_LABEL, explanation_verdict, rating_line, verdict
 from .walk import (
     NOTATION,
     chain_cases,
@@ -26,6 +26,7 @@ from .walk import (
     group_effects,
     group_heading,
     groups,
+    link_labels,
     step_text,
     step_title,
 )
@@ -85,13 +86,15 @@ def _print_chain(con: Console, step, indent: str) -> None:
     """A chain's links, numbered one a line under its assumption (as the text renderer)."""
     for case in chain_cases(step):
         con.print(Text(indent) + Text(case.intro, style="bold"))
-        width = len(str(len(case.links)))
-        for k, link in enumerate(case.links, start=1):
+        labels = link_labels(case.links)  # the closing contradiction is (✗), not counted
+        width = max((len(x) for x in labels), default=1)
+        for label, link in zip(labels, case.links, strict=True):
             line = Text(f"{indent}  ")
-            line.append(f"({k:>{width}}) ", style="bold cyan")
+            bad = bool(link.get("contradiction"))
+            line.append(f"({label:>{width}}) ", style="bold red" if bad else "bold cyan")
             line.append(link["text"])
-            if link.get("contradiction"):
-                line.append(" ✗ contradiction", style="bold red")
+            if bad:
+                line.append(": a contradiction", style="bold red")
             con.print(line)
     tail = chain_conclusion(step)
     if tail:
@@ -116,7 +119,9 @@ class TerminalRenderer(Renderer):
             con.print(f"the solutions differ at {len(diff)} cells: " + ", ".join(diff))
         return buf.getvalue()
 
-    def walkthrough(self, puzzle, explanation) -> str:
+    def walkthrough(self, puzzle, explanation, *, verbose: bool = False) -> str:
+        """The walkthrough for a terminal; ``verbose`` adds each step's whole case
+        analysis (its ``detail``) under its sentence."""
         buf = io.StringIO()
         con = _console(buf)
         con.print(grid_table(puzzle))
@@ -145,6 +150,10 @@ class TerminalRenderer(Renderer):
                 else:
                     line.append(step_text(s) if len(group) == 1 else s.text)
                     con.print(line)
+                    detail: str = getattr(s, "detail", "")
+                    if verbose and detail:
+                        pad = " " * (width + (4 if len(group) > 1 else 2))
+                        con.print(Text(f"{pad}{DETAIL_LABEL} {detail}", style="dim"))
         ok = explanation.status == "solved"
         con.print(Text(explanation_verdict(explanation), style="bold green" if ok
                        else "bold yellow"))

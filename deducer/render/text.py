@@ -97,9 +97,14 @@ def explanation_verdict(explanation) -> str:
     return f"stalled: {msg}" if msg else "stalled"
 
 
-def step_lines(steps) -> list[str]:
+#: how the whole case analysis of a step (its ``detail``) is introduced with ``--verbose``
+DETAIL_LABEL = "In full:"
+
+
+def step_lines(steps, verbose: bool = False) -> list[str]:
     """``  1. Lone cell: r1c2↓ 2/1 has one empty cell left ...`` (numbers aligned); a
-    chain's links on lines of their own, numbered under its assumption."""
+    chain's links on lines of their own, numbered under its assumption; with ``verbose``,
+    each step's whole case analysis (its ``detail``) on a line of its own under it."""
     from .walk import chain_cases, chain_lines, step_text, step_title
 
     width = len(str(len(steps))) if steps else 1
@@ -108,6 +113,9 @@ def step_lines(steps) -> list[str]:
         cases = chain_cases(s)
         if not cases:
             out.append(f"{s.n:>{width}}. {step_title(s)}: {step_text(s)}")
+            detail: str = getattr(s, "detail", "")
+            if verbose and detail:
+                out.append(f"{' ' * (width + 2)}{DETAIL_LABEL} {detail}")
             continue
         out.append(f"{s.n:>{width}}. {step_title(s)}:")
         out += chain_lines(s, " " * (width + 2))
@@ -234,16 +242,31 @@ def shown_path(path: str) -> str:
         return path
 
 
-def ladder_text(rules) -> str:
-    """``deducer rules``: a table of the ladder, and how many of its rules are enabled."""
+def _weights(low: float, high: float) -> str:
+    """``4.2``, or ``4.2-5.8`` for a rule whose steps weigh more with their size."""
+    return f"{low:g}" if low == high else f"{low:g}-{high:g}"
+
+
+def ladder_text(rules, weights: dict | None = None) -> str:
+    """``deducer rules``: a table of the ladder, and how many of its rules are enabled;
+    ``weights`` (``api.carried_weights``) gives the weights steps carry, a range where
+    they grow."""
+    weights = weights or {}
     heads = ["id", "priority", "weight", "score", "name", "enabled", "source"]
-    body = [[r.id, f"{r.priority:g}", f"{r.weight:g}", str(r.score), r.name,
-             "yes" if r.enabled else "no", shown_path(r.source)] for r in rules]
+    body = [[r.id, f"{r.priority:g}", _weights(*weights.get(r.id, (r.weight, r.weight))),
+             str(r.score), r.name, "yes" if r.enabled else "no", shown_path(r.source)]
+            for r in rules]
     widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
              for line in [heads] + body]
     n_on = sum(r.enabled for r in rules)
-    return "\n".join(lines) + f"\n{n_on} of {len(rules)} rules enabled\n"
+    note = ""
+    if any(lo != hi for lo, hi in weights.values()):
+        note = ("a range of weights: a step weighs more the more runs it adds up or links it "
+                "follows (growth), or when it tries a long run's arrangements (the search "
+                "floor); steps carry these weights in walkthroughs and ratings "
+                "(docs/rating.md)\n")
+    return "\n".join(lines) + f"\n{n_on} of {len(rules)} rules enabled\n" + note
 
 
 def rules_test_text(report, verbose: bool = False) -> str:
@@ -357,8 +380,8 @@ class TextRenderer(Renderer):
     def rate_rows(self, rows: list[dict], *, why: bool = False) -> str:
         return rate_table(rows, why)
 
-    def ladder(self, rules) -> str:
-        return ladder_text(rules)
+    def ladder(self, rules, *, weights: dict | None = None) -> str:
+        return ladder_text(rules, weights)
 
     def rules_test(self, report, *, verbose: bool = False) -> str:
         return rules_test_text(report, verbose)
@@ -381,14 +404,15 @@ class TextRenderer(Renderer):
             parts.append(f"\nthe solutions differ at {len(diff)} cells: " + ", ".join(diff))
         return "\n".join(parts) + "\n"
 
-    def walkthrough(self, puzzle, explanation) -> str:
+    def walkthrough(self, puzzle, explanation, *, verbose: bool = False) -> str:
+        """The walkthrough as text; ``verbose`` adds each step's whole case analysis."""
         from .walk import BOARD_KEY, NOTATION
 
         parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}), BOARD_KEY]
         if explanation.steps:  # the legend of the names the steps use, as on a terminal
             parts.append(NOTATION)
         parts.append("")
-        parts += step_lines(explanation.steps)
+        parts += step_lines(explanation.steps, verbose)
         if explanation.steps:
             parts.append("")
         parts.append(explanation_verdict(explanation))

@@ -145,8 +145,29 @@ def chain_cases(step) -> list[ChainCase]:
     return out
 
 
-def link_count(step) -> int:
-    return sum(len(case.links) for case in chain_cases(step))
+def step_links(step) -> int:
+    """A chain step's links, its cases' together, the closing contradictions left out."""
+    return sum(link_count(case.links) for case in chain_cases(step))
+
+
+def link_count(links: list[dict]) -> int:
+    """A chain's links as a reader counts them: the closing contradiction (the cell left
+    with no digit) is what the links lead to, not a link."""
+    return sum(1 for link in links if not link.get("contradiction"))
+
+
+def link_labels(links: list[dict]) -> list[str]:
+    """Each link's label in a chain's list: ``1``, ``2``, ... and ``✗`` for the closing
+    contradiction (numbered links only, so that the count in the heading is the last
+    number)."""
+    out, k = [], 0
+    for link in links:
+        if link.get("contradiction"):
+            out.append("✗")
+        else:
+            k += 1
+            out.append(str(k))
+    return out
 
 
 def step_title(step) -> str:
@@ -155,7 +176,7 @@ def step_title(step) -> str:
     cases = chain_cases(step)
     if not cases:
         return step.name
-    n = sum(len(case.links) for case in cases)
+    n = sum(link_count(case.links) for case in cases)
     title = f"{step.name} of {n} link{'s' if n != 1 else ''}"
     return title if len(cases) == 1 else f"{title} in {len(cases)} cases"
 
@@ -221,10 +242,11 @@ def chain_lines(step, indent: str) -> list[str]:
     out = []
     for case in chain_cases(step):
         out.append(indent + case.intro)
-        width = len(str(len(case.links)))
-        for k, link in enumerate(case.links, start=1):
-            end = " ✗ contradiction" if link.get("contradiction") else ""
-            out.append(f"{indent}  ({k:>{width}}) {link['text']}{end}")
+        labels = link_labels(case.links)  # the closing contradiction is (✗), not counted
+        width = max((len(x) for x in labels), default=1)
+        for label, link in zip(labels, case.links, strict=True):
+            end = ": a contradiction" if link.get("contradiction") else ""
+            out.append(f"{indent}  ({label:>{width}}) {link['text']}{end}")
     tail = chain_conclusion(step)
     if tail:
         out.append(indent + tail)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, overload
 
-from ..engine.registry import RULE_MARK, STANDARD_FIELDS
+from ..engine.registry import RULE_MARK, RULE_SEARCHES, STANDARD_FIELDS
 
 __all__ = ["rule", "STANDARD_FIELDS"]
 
@@ -29,12 +29,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 @overload
-def rule(func: F, *, values: Iterable[str] = ()) -> F: ...
+def rule(func: F, *, values: Iterable[str] = (), searches: bool = False) -> F: ...
 @overload
-def rule(func: None = None, *, values: Iterable[str] = ()) -> Callable[[F], F]: ...
+def rule(func: None = None, *, values: Iterable[str] = (),
+         searches: bool = False) -> Callable[[F], F]: ...
 
 
-def rule(func: F | None = None, *, values: Iterable[str] = ()) -> F | Callable[[F], F]:
+def rule(func: F | None = None, *, values: Iterable[str] = (),
+         searches: bool = False) -> F | Callable[[F], F]:
     """Mark a function as a rule implementation that rule files may name.
 
     Only marked functions are called (a YAML file alone must not run an arbitrary library
@@ -47,7 +49,10 @@ def rule(func: F | None = None, *, values: Iterable[str] = ()) -> F | Callable[[
         @rule(values=("need", "parity"))
         def sum_parity(view, rid): ...
 
-    Plain ``@rule`` declares no extra values.
+    Plain ``@rule`` declares no extra values. ``searches=True`` says that the rule's steps
+    may ask a reader to try the arrangements of a run (their proofs list ``search`` runs):
+    such a step weighs at least what the ladder's permutation check of that run weighs,
+    which ``deducer rules`` shows beside the rule's weight.
     """
     names = tuple(values)
     if isinstance(values, str) or not all(isinstance(v, str) and v.isidentifier()
@@ -56,6 +61,8 @@ def rule(func: F | None = None, *, values: Iterable[str] = ()) -> F | Callable[[
 
     def mark(f: F) -> F:
         setattr(f, RULE_MARK, names)
+        if searches:
+            setattr(f, RULE_SEARCHES, True)
         return f
 
     return mark if func is None else mark(func)

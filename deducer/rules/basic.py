@@ -18,6 +18,7 @@ from .facts import (
     alts,
     both,
     cell_facts,
+    cells_and,
     clue_combos,
     digits_and,
     free_mask,
@@ -26,8 +27,18 @@ from .facts import (
     minus,
     proof,
     run_fact,
+    span,
     stated_combos,
 )
+
+#: a list (of combinations, of cells' candidates) longer than this many characters is left
+#: to a step's detail: the sentence names what it rests on without it
+SHORT_LIST = 40
+
+
+def _a(d: int) -> str:
+    """``a 1``, ``an 8``: a digit with its article, as said aloud."""
+    return f"{'an' if d == 8 else 'a'} {d}"
 
 
 def _union(cs: Iterable[int]) -> int:
@@ -120,7 +131,7 @@ def _run_clause(view: View, rid: int, narrowed: bool, cell: int) -> str:
             f"{alts(_takes(view, rid, narrowed))})")
 
 
-@rule(values=("digit", "fits", "mine", "other", "theirs", "why"))
+@rule(values=("brief", "digit", "fits", "mine", "other", "theirs", "why"))
 def unique_intersection(view: View, rid: int) -> Iterator[Deduction]:
     """Cross reference: what the cell's runs let it take, and its own
     candidates when they matter, meet in one digit. The fewest of these reasons that
@@ -174,6 +185,7 @@ def _intersection(view: View, rid: int, i: int, m: int, runs: tuple[int, ...],
     other = runs[1] if len(runs) > 1 else None
     values = {"digit": digit, "fits": {1: "", 2: " both", 3: " all three"}[count],
               "why": _why(view, used, narrowed, i, "cell" in found, m)(),
+              "brief": _brief(view, used, narrowed, i, "cell" in found, m, digit),
               "mine": view.digits(live_take[rid]),
               "theirs": view.digits(live_take[other]) if other is not None else "",
               "other": "" if other is None else view.run_name(other)}
@@ -193,6 +205,25 @@ def _why(view: View, used: tuple[int, ...], narrowed: dict[int, bool], i: int, o
     return text
 
 
+def _brief(view: View, used: tuple[int, ...], narrowed: dict[int, bool], i: int,
+           own: bool, m: int, digit: int) -> str:
+    """The deciding fact of a unique intersection: ``only 7 fits both r2c1→ 16/2 (7 or 9)
+    and r1c2↓ 13/4 (1 to 7)``; one reason alone: ``r2c1→ 16/2 can only put 7 there``."""
+    said = [f"{view.run_name(r)} ({span(_takes(view, r, narrowed[r]))})" for r in used]
+    if own:
+        said.append(f"{view.cell_name(i)} itself ({span(m)})")
+    if len(said) == 1:  # one run decides: say what it is made of
+        (r,) = used
+        cs = view.live(r) if narrowed[r] else clue_combos(view, r)
+        placed = view.placed_mask(r)
+        ways = view.combos_text(cs) if len(cs) <= 2 else f"{len(cs)} combinations"
+        written = f", {digits_and(placed)} written in" if placed else ""
+        return (f"{view.run_name(r)} ({ways}{written}) can only put {digit} in "
+                f"{view.cell_name(i)}")
+    fits = {2: " both", 3: " all three"}[len(said)]
+    return f"only {digit} fits{fits} {both(said)}"
+
+
 def _options(runs: tuple[int, ...]) -> list[tuple[int | str, ...]]:
     """Sets of reasons to try, fewest first: each run's combinations, the cell's own
     candidates ("cell"); the runs' reasons before the cell's at equal size."""
@@ -202,14 +233,92 @@ def _options(runs: tuple[int, ...]) -> list[tuple[int | str, ...]]:
     return [*singles, *pairs, *with_cell, (*runs, "cell")]
 
 
-@rule(values=("digit",))
+@rule(values=("digit", "reason"))
 def naked_single(view: View, rid: int) -> Iterator[Deduction]:
-    """A cell down to one candidate gets that digit written in."""
+    """A cell down to one candidate gets that digit written in. The sentence says what
+    took the cell's other digits (worded only for the step taken, on the board before it)."""
     for i in view.open_cells(rid):
         d = SINGLE[view.mask(i)]
         if d:
             yield Deduction(placements={i: d}, cells=(i,), runs=(), values={"digit": d},
-                            proof=proof(view, (), {i: view.mask(i)}))
+                            proof=lambda i=i, d=d: proof(
+                                view, (), {i: view.mask(i)},
+                                values={"reason": single_reason(view, i, d)}))
+
+
+def single_reason(view: View, i: int, d: int) -> str:
+    """What took every digit but ``d`` from cell ``i``: what its runs still need (their
+    combinations less the digits written in them), digits written in a run it does not
+    need to name, the cell's parity, and for the rest the logged steps that took them
+    (``Context.taken``): ``r4c6↓ 4/2 still needs 1 and r6c6…``."""
+    from ..puzzle.combos import ALL
+
+    others = ALL & ~BIT[d]
+    runs = view.runs_of(i)
+    # what each run can still put in an empty cell: its combinations less its written digits
+    takes = {r: _union(view.live(r)) & ~view.placed_mask(r) for r in runs}
+    best: tuple[int, ...] = ()
+    got = 0
+    for use in [(r,) for r in runs] + ([tuple(runs)] if len(runs) == 2 else []):
+        cover = 0
+        for r in use:
+            cover |= ALL & ~takes[r]
+        if POP[cover & others] > POP[got & others]:
+            best, got = use, cover
+    parts = [_run_reason(view, r, takes[r]) for r in best]
+    left = others & ~got
+    # digits written in the cell's other run
+    for r in runs:
+        if r in best:
+            continue
+        held = [(view.value(j), j) for j in view.layout.run_cells[r]
+                if j != i and view.is_placed(j) and left & BIT[view.value(j)]]
+        if len(held) <= 2:
+            parts += [f"{view.cell_name(j)} is {w}" for w, j in sorted(held)]
+        else:
+            parts.append(f"{view.run_name(r)} holds {digits_and(sum(BIT[w] for w, _ in held))}")
+        for w, _ in held:
+            left &= ~BIT[w]
+    parity = ALL & ~view.puzzle.initial_mask(i)
+    if left & parity:
+        parts.append(f"{view.cell_name(i)} is {'even' if d % 2 == 0 else 'odd'}")
+        left &= ~parity
+    taken = view.context.taken
+    if left and taken is not None:
+        # the steps that took the rest, by the run they worked in (else by rule)
+        by: dict[str, list] = {}
+        for gone, n, name, truns in taken.get(i, ()):
+            took = gone & left
+            if took:
+                # a rule's name as the subject reads "the forcing chain took 5 (step 36)"
+                who = view.run_name(truns[0]) if len(truns) == 1 else \
+                    f"the {name[0].lower() + name[1:]}"
+                got_by = by.setdefault(who, [0, []])
+                got_by[0] |= took
+                got_by[1].append(str(n))
+                left &= ~took
+        for who, (took, ns) in by.items():
+            parts.append(f"{who} took {digits_and(took)} (step{'s' if len(ns) > 1 else ''} "
+                         f"{both(ns)})")
+    if left:  # taken on a hypothesis (a chain's links) or before the log began
+        parts.append(f"{digits_and(left)} {'is' if POP[left] == 1 else 'are'} gone from "
+                     f"{view.cell_name(i)}")
+    if not parts:
+        return f"{view.cell_name(i)} has only {d} left"
+    # a comma before the last "and": the parts have lists joined by "and" of their own
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+def _run_reason(view: View, rid: int, takes: int) -> str:
+    """``r4c6↓ 4/2 is 1+3``; ``r3c1→ 7/3 still needs 1 and 2`` (one combination, some of
+    it written in); ``r1c2↓ 13/4 allows only 1 to 6`` (several)."""
+    live = view.live(rid)
+    name = view.run_name(rid)
+    if len(live) == 1:
+        if not view.placed_mask(rid):
+            return f"{name} is {view.combo(live[0])}"
+        return f"{name} still needs {span(takes).replace(' or ', ' and ')}"
+    return f"{name} allows only {span(takes)}"
 
 
 @rule(values=("absent", "combos", "digits"))
@@ -279,7 +388,7 @@ def _forced_without_combos(view: View, rid: int, facts: dict[int, int], home: in
     return fit is None or fit[view.layout.run_cells[rid].index(home)] == BIT[d]
 
 
-@rule(values=("combos", "digit", "others"))
+@rule(values=("brief", "combos", "digit", "others"))
 def hidden_single(view: View, rid: int) -> Iterator[Deduction]:
     """A digit every live combination needs fits only one cell of the run."""
     live = view.live(rid)
@@ -300,8 +409,16 @@ def hidden_single(view: View, rid: int) -> Iterator[Deduction]:
             continue  # the run's sum forces it, not its combinations: not this rule's step
         others = holds(view, facts) if facts else f"{view.cell_name(home)} is its only " \
                                                   "empty cell"
+        combos_text = view.combos_text(shown)
+        needs = (f"{view.run_name(rid)} ({combos_text}) needs {_a(d)}"
+                 if len(combos_text) <= SHORT_LIST // 2 else
+                 f"every way to make {view.run_name(rid)} has {_a(d)}")
+        if facts and len(others) > SHORT_LIST:
+            # the cells' lists are in the detail: here, that none of them has the digit
+            others = f"{cells_and(view, list(facts))} cannot hold it"
         yield Deduction(placements={home: d}, cells=tuple(open_), runs=(rid,),
-                        values={"digit": d, "combos": view.combos_text(shown),
-                                "cell": view.cell_name(home), "others": others},
+                        values={"digit": d, "combos": combos_text,
+                                "cell": view.cell_name(home), "others": others,
+                                "brief": f"{needs}, and {others}"},
                         proof=proof(view, (rid,), facts,
                                     {rid: live} if narrowed else {}))

@@ -9,7 +9,7 @@ from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
-from .facts import both, cell_facts, free_mask, holds, minus, proof
+from .facts import both, cell_facts, free_mask, holds, minus, proof, span
 
 
 def sum_limits(masks: list[int]) -> tuple[int, int]:
@@ -89,7 +89,32 @@ def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
     return [d for k, ds in groups.items() if set(k) <= set(key) for d in ds]
 
 
-@rule(values=("bounds", "count", "high", "low", "need", "need_text", "others"))
+def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
+           facts: dict[int, int], name: str, least: tuple[int, str], most: tuple[int, str],
+           lo: int, hi: int, too_small: Sequence[int], too_big: Sequence[int]) -> str:
+    """The deciding fact of sum bounds: ``r4c6↓ 18/4: r5c6, r7c6 (4 to 7) and r8c6 (8 or
+    9) make at least 1 + 4 + 8 = 13, so r6c6 is at most 18 - 13 = 5``; with digits
+    written in, ``r4c6↓ 18/4 still needs 10: ...`` (the board shows which)."""
+    head = f"{view.run_name(rid)} still needs {need}" if placed else view.run_name(rid)
+    # cells with a list first: a list after a cell without one would read as both cells'
+    cells = both([f"{view.cell_name(j)} ({span(facts[j])})" for j in others if j in facts]
+                 + [view.cell_name(j) for j in others if j not in facts])
+    if len(others) > 3:  # the sum below shows what each gives; their lists are the detail's
+        cells = both([view.cell_name(j) for j in others])
+    verb = "makes" if len(others) == 1 else "make"
+    if too_small and too_big:
+        said = (f"{verb} {least[0]} to {most[0]}, so {name} is {lo} to {hi}" if lo != hi else
+                f"{verb} exactly {least[0]}, so {name} is {need} - {least[0]} = {lo}")
+    elif too_big:
+        said = (f"{verb} at least {least[1].replace('+', ' + ')} = {least[0]}, "
+                f"so {name} is at most {need} - {least[0]} = {hi}")
+    else:
+        said = (f"{verb} at most {most[1].replace('+', ' + ')} = {most[0]}, "
+                f"so {name} is at least {need} - {most[0]} = {lo}")
+    return f"{head}: {cells} {said}"
+
+
+@rule(values=("bounds", "brief", "count", "high", "low", "need", "need_text", "others"))
 def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
     """Each empty cell is at least the remaining sum minus the most the other empty cells
     can make, and at most the remaining sum minus the least they can make.
@@ -177,5 +202,7 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
                         values={"need": need, "need_text": minus(total, placed),
                                 "cell": name, "others": named_others,
                                 "count": len(open_), "bounds": "; ".join(parts),
-                                "low": lo, "high": hi},
+                                "low": lo, "high": hi,
+                                "brief": _brief(view, rid, placed, need, others, facts, name,
+                                                least, most, lo, hi, too_small, too_big)},
                         proof=proof(view, (rid,), facts))

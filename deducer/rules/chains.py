@@ -216,6 +216,9 @@ class _Made:
     removed: dict[int, int]  # cell -> digits the link took from it
     drop: dict[int, tuple[int, ...]] = field(default_factory=dict)
     deps: frozenset[int] = frozenset()  # 0-based indices of earlier links it rests on
+    #: (cell, digit) when the link writes in a cell's one digit left (a naked single in
+    #: effect): its sentence then says which links took the cell's other digits
+    last: tuple[int, int] | None = None
 
 
 def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
@@ -231,7 +234,9 @@ def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
     removed = {i: before[i] & ~state.masks[i] for i in sorted(changed)
                if i not in place and before[i] & ~state.masks[i]}
     drop = dict(eff.drop)
-    text = ded.text or sentence(rl, ded, view, effect_text(view, place, removed, drop))
+    # the link says what its rule took; what a digit it wrote takes from its runs goes
+    # without saying inside a chain (the closing link says which link took what)
+    text = ded.text or sentence(rl, ded, view, effect_text(view, place, dict(eff.elim), drop))
     link = Link(text=text.rstrip("."), proof=proof if proof is not None else Proof(),
                 placements=place,
                 eliminations=dict(removed))
@@ -247,9 +252,10 @@ def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
 
 def _closing_run(view: api.View, state: State, r: int) -> Link:
     """The chain's end: a run whose written digits no way to make its clue holds."""
-    written = _written(state, r)
-    text = (f"{view.run_name(r)} would hold {View.digits(written, ' and ')}, and no set of "
-            f"different digits with its sum holds them all")
+    ds = [str(d) for d in DIGITS[_written(state, r)]]
+    said = ds[0] if len(ds) == 1 else f"{', '.join(ds[:-1])} and {ds[-1]}"  # "2, 5 and 7"
+    text = (f"{view.run_name(r)} would hold {said}, and no set of different digits with "
+            f"its sum holds them all")
     return Link(text=text, proof=Proof(runs=(r,)), contradiction=True)
 
 
@@ -479,8 +485,11 @@ class _Tracker:
         """Make the link on ``state``; returns the cells it changed."""
         proof = resolve_proof(ded)
         deps = self._deps(state.layout, proof)
+        (i, d), = ded.placements.items() if len(ded.placements) == 1 else ((-1, 0),)
+        last = (i, d) if i >= 0 and state.masks[i] == BIT[d] and not ded.eliminations else None
         made = _make_link(state, hview, rl, ded)
         made.deps = frozenset(deps)
+        made.last = last
         n = len(self.links)
         self.links.append(made)
         for i in made.removed:
@@ -490,6 +499,20 @@ class _Tracker:
         for r in made.drop:
             self.droppers.setdefault(r, set()).add(n)
         return set(made.removed) | set(made.place)
+
+    def reword(self, k: int, number: dict[int, int]) -> None:
+        """A link that writes in a cell's one digit left says which links (by their
+        ``number``) and the assumption took the others, as the closing link does: inside
+        a chain that is the reason, not the runs' needs."""
+        made = self.links[k]
+        if made.last is None:
+            return
+        i, d = made.last
+        why = _by_whom(self.view, i, (self.cell, self.digit), self.links, self.view.mask(i),
+                       [j for j in made.deps if j in number], number)
+        said = "; ".join(f"{View.digits(m)} went {by}" for m, by in why if m)
+        if said:  # else the board alone left it one digit: the rule's own words say why
+            made.link.text = f"{self.view.cell_name(i)} = {d}, its one digit left ({said})"
 
     def _deps(self, lay: Layout, proof: Proof | None) -> set[int]:
         """Earlier links a proof rests on: those that took candidates of its fact cells,
@@ -532,6 +555,7 @@ class _Tracker:
         for k in order:
             lk = self.links[k].link
             lk.after = tuple(sorted(number[j] for j in self.links[k].deps))
+            self.reword(k, number)
             out.append(lk)
         if what == "cell":
             # the links are numbered afresh above: the closing names them by those numbers
@@ -687,6 +711,7 @@ def _numbered(track: _Tracker, order: list[int]) -> list[Link]:
     for k in order:
         lk = track.links[k].link
         lk.after = tuple(sorted(number[j] for j in track.links[k].deps if j in number))
+        track.reword(k, number)
         out.append(lk)
     return out
 
@@ -740,24 +765,28 @@ def to_deduction(view: api.View, cell: int, digit: int, links: list[Link]) -> De
     """A chain as a step: its sentence names its shape and length and gives every link
     (walkthroughs print the rule's name before it)."""
     name = view.cell_name(cell)
-    n = len(links)
     kind = kind_of(links)
     parts = []
     for k, lk in enumerate(links, 1):
+        if lk.contradiction:  # where the links lead, not a link: said without a number
+            parts.append(f"so {_inline(lk.text)}")
+            continue
         # a braid names what each link rests on; a whip's link rests on the one before
         braided = kind == "braid" and k > 1 and lk.after and k - 1 not in lk.after
         mark = f"{k}, from {' and '.join(map(str, lk.after))}" if braided else f"{k}"
         parts.append(f"({mark}) {_inline(lk.text)}")
+    # the closing contradiction is not counted: "a whip of 2 links" has two numbered links
+    shown = sum(1 for lk in links if not lk.contradiction)
     shape = "A whip" if kind == "whip" else "A braid"
     rests = "" if kind == "whip" else " (a link may rest on several earlier ones)"
-    text = (f"{shape} of {n} link{'s' if n != 1 else ''}{rests}: if {name} were {digit}, "
-            f"then {'; '.join(parts)}. So {digit} leaves {name}.")
+    text = (f"{shape} of {shown} link{'s' if shown != 1 else ''}{rests}: if {name} were "
+            f"{digit}, then {'; '.join(parts)}. So {digit} leaves {name}.")
     involved = [cell] + sorted({i for lk in links
                                 for i in (*lk.placements, *lk.proof.cells)} - {cell})
     runs = tuple(sorted({r for lk in links for r in lk.proof.runs}))
     return Deduction(eliminations={cell: BIT[digit]}, cells=tuple(involved), runs=runs,
-                     text=text, size=n,
-                     values={"cell": name, "digit": digit, "length": n, "kind": kind},
+                     text=text, size=len(links),  # the rule's growth counts the closing link
+                     values={"cell": name, "digit": digit, "length": shown, "kind": kind},
                      proof=Proof(assume=(cell, digit), links=tuple(links), kind=kind))
 
 

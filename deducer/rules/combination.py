@@ -14,8 +14,10 @@ from .facts import (
     alts,
     both,
     cell_facts,
+    cells_and,
     clue_combos,
     digits_and,
+    facts_brief,
     free_mask,
     holds,
     matchable,
@@ -131,7 +133,25 @@ def _analyse(view: View, rid: int, open_: list[int], placed: int, live: tuple[in
     return dropped, reasons, leaned, left, elim, place
 
 
-@rule(values=("absent", "combos", "facts", "left", "then", "why"))
+#: the longest deciding fact a sentence gives before its effect: longer reasons (the
+#: cells' lists, each combination's reason) are left to the step's detail
+BRIEF_MAX = 170
+#: the longest list of each combination's reasons the sentence gives (else a summary)
+BRIEF_REASON = 60
+
+
+def combos_brief(view: View, run: str, left: Sequence[int], dropped: Sequence[int],
+                 name_left: bool = False) -> str:
+    """``r3c1→ 23/6 must be 1+2+3+4+6+7``, or what it cannot be when that is shorter
+    (unless ``name_left``: what follows speaks of the combinations left)."""
+    if len(left) == 1:
+        return f"{run} must be {view.combo(left[0])}"
+    can = f"{run} can only be {view.combos_text(left)}"
+    cannot = f"{run} cannot be {view.combos_text(dropped)}"
+    return can if name_left or len(can) <= len(cannot) else cannot
+
+
+@rule(values=("absent", "brief", "combos", "facts", "left", "then", "why"))
 def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     """Drop every live combination of the run that its cells cannot hold: one missing a
     digit written in, one with a digit no empty cell takes, one that leaves an empty cell
@@ -182,17 +202,45 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
             left = tuple(c for c in clue if c not in dropped)
     facts = cell_facts(view, [i for i in open_ if i in leaned], (rid,))
     then = []
-    absent = f"{digits_and(gone)} {'appears' if POP[gone] == 1 else 'appear'}"
+    # every digit the combinations left lack, not only those some cell loses now: a
+    # reader checks "where 8 appears nowhere" against the combinations and finds 9 missing too
+    nowhere = 0x1FF & ~placed
+    for c in left:
+        nowhere &= ~c
+    absent = f"{digits_and(nowhere)} {'appears' if POP[nowhere] == 1 else 'appear'}"
     if gone:
         then.append(f"where {absent} nowhere")
+    placing = ""
     if place:
         every = {1: "which needs", 2: "both need"}.get(len(left), "all of which need")
         holders = both([f"only {view.cell_name(i)} can hold {d}" for i, d in place.items()])
         then.append(f"{every} {digits_and(needed)}, and {holders}")
+        # briefly: ``both need 7, which only r3c2 can hold``
+        cells = both([view.cell_name(i) for i in place])
+        placing = (f"and only {cells} can hold its {digits_and(needed)}" if len(left) == 1
+                   else f"{'both' if len(left) == 2 else 'all'} need {digits_and(needed)}, "
+                        f"which only {cells} can hold")
+    why = _grouped(view, dropped, reasons)
+    # the deciding fact, as much of it as fits: the cells' lists and each combination's
+    # reason, then a summary of the reasons, then the cells by name (the rest is the detail)
+    must = combos_brief(view, view.run_name(rid), left, dropped, bool(place))
+    them = ("it" if len(facts) == 1 else "them") if facts else "its cells"
+    summary = (f" (none of these fits {them})" if " cannot be " in must else
+               f" (no other way fits {them})")
+    tail = f", {placing}" if placing else ""
+    given = [f"with {facts_brief(view, facts)}, ",
+             f"with the candidates of {cells_and(view, list(facts))}, "] if facts else [""]
+    tries = [(given[0], summary), (given[-1], summary)]
+    if len(why) <= BRIEF_REASON:  # each combination's reason, when it is short
+        tries.insert(0, (given[0], f" ({why})"))
+    for head, reason in tries:
+        brief = f"{head}{must}{reason}{tail}"
+        if len(brief) <= BRIEF_MAX:
+            break
     yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim, placements=place,
                     cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
-                    values={"combos": view.combos_text(shown),
-                            "why": _grouped(view, dropped, reasons),
+                    values={"combos": view.combos_text(shown), "brief": brief,
+                            "why": why,
                             "facts": holds(view, facts) + "; " if facts else "",
                             "left": view.combos_text(left) or "nothing",
                             "then": ", " + "; ".join(then), "absent": absent},

@@ -21,13 +21,16 @@ from .facts import (
     alts,
     both,
     cell_facts,
+    cells_and,
     clue_combos,
     digits_and,
+    facts_brief,
     free_mask,
     holds,
     matchable,
     proof,
     run_fact,
+    span,
 )
 
 
@@ -117,7 +120,11 @@ def _lemma_reason(view: View, other: int, i: int, final: dict[int, int], can: in
     return "trying its combinations that fit its cells: " + ", ".join(parts)
 
 
-@rule(values=("combos", "crossing", "facts", "gone", "limits", "why"))
+#: a deciding fact longer than this names the cells it rests on without their lists
+BRIEF_MAX = 190
+
+
+@rule(values=("brief", "combos", "crossing", "facts", "gone", "limits", "why"), searches=True)
 def crossing_run_interaction(view: View, rid: int) -> Iterator[Deduction]:
     """Drop a live combination of the run that cannot be arranged in its empty cells once
     each cell is limited to the digits its crossing run can really put there."""
@@ -198,9 +205,18 @@ def crossing_run_interaction(view: View, rid: int) -> Iterator[Deduction]:
         by = both(lemmas)
         reasons.append(f"{view.combo(c)} cannot be placed, as {by}")
     limits = ", ".join(f"{view.cell_name(i)} ({view.digits(can[i])})" for i in open_)
+    # the deciding fact: what the crossing runs can put in the shared cells
+    puts = [f"{view.run_name(cast(int, crossing[i]))} can only put {span(can[i])} in "
+            f"{view.cell_name(i)}" for i in lemma]
+    brief = f"{both(puts)}, so {view.run_name(rid)} cannot be {view.combos_text(dropped)}"
+    if facts:
+        rich = f"with {facts_brief(view, facts)}, {brief}"
+        brief = rich if len(rich) <= BRIEF_MAX else \
+            f"with the candidates of {cells_and(view, list(facts))}, {brief}"
     yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim,
                     cells=tuple(open_), runs=runs,
                     values={"combos": view.combos_text(shown), "why": "; ".join(reasons),
+                            "brief": brief,
                             "limits": limits,
                             "facts": holds(view, facts) + "; " if facts else "",
                             "gone": digits_and(gone) if gone else "",

@@ -122,15 +122,48 @@ def named(view: View, i: int, facts: dict[int, int]) -> str:
 
 
 def minus(total: int, placed_mask: int) -> str:
-    """``24 - 9 - 8 = 7``: what a run's open cells still need, as arithmetic."""
-    need = total
-    parts = [str(total)]
-    for d in sorted(DIGITS[placed_mask], reverse=True):
-        parts.append(str(d))
-        need -= d
-    if len(parts) == 1:
+    """``24 - (9 + 8) = 7``: what a run's open cells still need, as arithmetic with one
+    minus sign (``24 - 9 = 15``; ``24`` when nothing is written in)."""
+    written = sorted(DIGITS[placed_mask], reverse=True)
+    if not written:
         return str(total)
-    return " - ".join(parts) + f" = {need}"
+    need = total - sum(written)
+    taken = str(written[0]) if len(written) == 1 else f"({' + '.join(map(str, written))})"
+    return f"{total} - {taken} = {need}"
+
+
+def span(mask: int) -> str:
+    """A digit list said briefly: ``7 or 9``; ``1 to 6 or 8`` (three or more digits in a
+    row as a range); ``nothing``."""
+    ds = DIGITS[mask]
+    if not ds:
+        return "nothing"
+    groups: list[list[int]] = []
+    for d in ds:
+        if groups and d == groups[-1][-1] + 1:
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    parts: list[str] = []
+    for g in groups:
+        if len(g) >= 3:
+            parts.append(f"{g[0]} to {g[-1]}")
+        else:
+            parts += [str(d) for d in g]
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def cells_and(view: View, cells: Iterable[int]) -> str:
+    """``r2c2``; ``r2c2 and r2c4``; ``r2c2, r2c4 and r2c5``."""
+    return both([view.cell_name(i) for i in cells])
+
+
+def facts_brief(view: View, facts: dict[int, int]) -> str:
+    """``r9c2 (5, 8 or 9) and r9c5 (8 or 9)``: cells with their candidates, briefly, each
+    with its own list (a list after two cells would read as both cells')."""
+    return both([f"{view.cell_name(i)} ({span(m)})" for i, m in facts.items()])
 
 
 def matchable(digits: int, masks: Iterable[int]) -> bool:

@@ -38,7 +38,7 @@ from typing import Any
 
 from ..engine import kernel
 from ..engine.registry import RULE_MARK, Rule, all_rules, load_file
-from ..engine.sentences import effect_text, sentence
+from ..engine.sentences import effect_text, worded
 from ..engine.state import Context, Deduction, State, View, resolve_proof
 from ..errors import DeducerError
 from ..puzzle import formats
@@ -149,6 +149,14 @@ class Found:
     #: template filled in; empty for a bare function that gives none)
     text: str = ""
     deduction: Deduction | None = None  # as the rule yielded it (its proof, its size)
+    #: the whole case analysis (the rule's ``detail`` template; "" when it has none or it
+    #: says no more than ``text``)
+    detail: str = ""
+
+    @property
+    def full(self) -> str:
+        """The sentence and its detail: everything a reader can unfold."""
+        return f"{self.text} {self.detail}".strip()
 
 
 def fire(rule: Callable | Rule | str, view: View, run: str | int | None = None,
@@ -205,14 +213,14 @@ def _named(rule: Rule, view: View, ded: Deduction, eff: kernel.Effect) -> Found:
     resolve_proof(ded)
     after = view.suppose()
     kernel.apply(after, eff)
-    text = ded.text or ""
+    text, detail = ded.text or "", ""
     if not text and rule.explain:
         shown = View(after, view.context)
-        text = sentence(rule, ded, shown, effect_text(shown, dict(eff.place), dict(eff.elim),
-                                                      dict(eff.drop)))
+        text, detail = worded(rule, ded, shown, effect_text(shown, dict(eff.place),
+                                                            dict(eff.elim), dict(eff.drop)))
     return Found(
         placements={view.cell_name(i): d for i, d in eff.place},
         eliminations={view.cell_name(i): list(DIGITS[m]) for i, m in eff.elim},
         dropped={view.puzzle.runs[r].label: sorted(view.combo(c) for c in cs)
                  for r, cs in eff.drop},
-        values=dict(ded.values), text=text, deduction=ded)
+        values=dict(ded.values), text=text, deduction=ded, detail=detail)

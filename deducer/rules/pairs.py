@@ -8,7 +8,7 @@ from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from . import rule
 from .api import View
-from .facts import alts, cell_facts, minus, proof
+from .facts import alts, both, cell_facts, minus, proof, span
 
 
 def _either(digits: Iterable[int]) -> str:
@@ -17,7 +17,19 @@ def _either(digits: Iterable[int]) -> str:
     return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " or " + ds[-1]
 
 
-@rule(values=("need", "need_text", "pair", "why"))
+#: the most pairs a sentence lists as the ways that fit (more: it says which digits have
+#: no partner instead)
+MAX_PAIRS = 2
+#: the longest reason (why the digits that go have no partner) a sentence gives in full
+MAX_WHY = 90
+
+
+def _with(view: View, facts: dict[int, int]) -> str:
+    """``r10c12 only 5 or 7``: the partner lists a removal rests on."""
+    return both([f"{view.cell_name(i)} only {span(m)}" for i, m in facts.items()])
+
+
+@rule(values=("brief", "need", "need_text", "pair", "why"))
 def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
     """A clued run with two empty cells: digit ``a`` stays in one of them only if the
     other can hold ``need - a`` and that is not ``a`` again (distinct digits).
@@ -72,7 +84,26 @@ def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
     assert run.total is not None  # remaining() is None only for an unclued run
     pair = "its two cells" if run.length == 2 else "its two empty cells"
     facts = cell_facts(view, leaned, (rid,))
+    need_text = minus(run.total, placed)
+    # the deciding fact: the pairs still possible (what is left after the step), or, when
+    # they are many, why the digits that go have no partner
+    pairs = [(a, need - a) for a in DIGITS[view.mask(x) & ~placed & ~elim.get(x, 0)]
+             if 1 <= need - a <= 9 and need - a != a and not placed & BIT[need - a]
+             and view.mask(y) & ~elim.get(y, 0) & BIT[need - a]]
+    xy = f"{view.cell_name(x)} + {view.cell_name(y)} = {need_text}"
+    if 1 <= len(pairs) <= MAX_PAIRS:
+        ways = " or ".join(f"{a} + {b}" for a, b in pairs)
+        fits = f"only {ways} {'fits' if len(pairs) == 1 else 'fit'}"
+        given = f"; with {_with(view, facts)}, " if facts else "; "  # what a removal rests on
+        brief = f"in {view.run_name(rid)}, {xy}{given}{fits}"
+    elif len("; ".join(why)) <= MAX_WHY:  # the reason itself is short
+        said = "; ".join(why).replace(", so ", ": ")  # one "so": the effect's
+        brief = f"in {view.run_name(rid)}, {xy}; {said}"
+    else:  # many pairs (or none): the digits that go are those with no partner
+        given = f"with {_with(view, facts)}, " if facts else ""
+        brief = f"in {view.run_name(rid)}, {xy}; {given}digits with no partner go"
     yield Deduction(eliminations=elim, cells=(x, y), runs=(rid,),
                     values={"pair": pair, "cells": view.cells_name((x, y)), "need": need,
-                            "need_text": minus(run.total, placed), "why": "; ".join(why)},
+                            "need_text": need_text, "why": "; ".join(why),
+                            "brief": brief},
                     proof=proof(view, (rid,), facts))

@@ -18,15 +18,18 @@ from ..solver.propagate import run_filter
 from . import rule
 from .api import View
 from .combination import hall_witness
-from .facts import alts, both, cell_facts, clue_combos, holds, proof
+from .facts import alts, both, cell_facts, cells_and, clue_combos, facts_brief, holds, proof
 
 
 def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
-             cells: Iterable[int]) -> tuple[list[str], set[int]] | None:
-    """The clauses that rule ``d`` out of ``cells``, and the cells they lean on."""
+             cells: Iterable[int]) -> tuple[list[str], set[int], list[str]] | None:
+    """The clauses that rule ``d`` out of ``cells``, the cells they lean on, and each
+    clause said briefly for the one way with ``d`` (``4 in r12c12 makes it 3+4+6+7+8+9, and
+    r10c12 has nothing of the rest``)."""
     masks = {j: view.mask(j) for j in open_}
     with_d = [c for c in clue_combos(view, rid) if c & BIT[d]]
     clauses: list[str] = []
+    briefs: list[str] = []
     leaned: set[int] = set()
     for c in with_d:
         rest = c & ~placed & ~BIT[d]
@@ -48,10 +51,61 @@ def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
             left = view.combo(rest) if rest else "nothing"
             clauses.append(f"{view.combo(c)} with {d} in {where} leaves {left} to the other "
                            f"cells, and {short}")
-    return clauses, leaned
+            at_ = [view.cell_name(i) for i in at]
+            where_ = at_[0] if len(at_) == 1 else ", ".join(at_[:-1]) + " or " + at_[-1]
+            briefs.append(f"{d} in {where_} makes it {view.combo(c)}, and "
+                          f"{short.replace('of it', 'of the rest')}")
+    return clauses, leaned, briefs
 
 
-@rule(values=("facts", "length", "open", "reasons", "what", "why"))
+def alts_of(items: list[str]) -> str:
+    """``a``; ``a or b``; ``a, b or c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+#: the longest deciding fact a sentence gives before its effect (see _brief)
+BRIEF_MAX = 190
+
+
+def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple]) -> str:
+    """The deciding fact: ``in r8c14↓ 27/6, with r10c14 (2 or 5) and r13c14 (6 or 8), none
+    of the 4 ways with a 2 in r14c14 can be completed in the other cells``; a digit with
+    one short reason keeps it. As much as fits: the reasons, else their summary (one clause
+    for all the digits), else the cells without their lists (the detail has it all)."""
+    absent: list[str] = []  # digits in no combination at all
+    full: list[str] = []  # per digit: its one short reason, or its summary
+    summaries: list[str] = []
+    items: list[str] = []  # per digit: "a 4 in r2c3", for the summary
+    full_items: list[str] = []  # those of them whose one reason is too long to give
+    for pairs, (clauses, _leaned, briefs) in chosen:
+        d, at = pairs[0]
+        if len(pairs) > 1 or not at:
+            absent += clauses
+            continue
+        a_d = f"{'an' if d == 8 else 'a'} {d}"
+        where = alts_of([view.cell_name(i) for i in at])
+        if len(briefs) == 1 and len(briefs[0]) <= 75:
+            full += briefs
+        else:
+            full_items.append(f"{a_d} in {where}")
+        items.append(f"{a_d} in {where}")
+    if full_items:
+        full.append(f"no way to make it with {alts_of(full_items)} fits")
+    if items:
+        summaries = [f"no way to make it with {alts_of(items)} fits"]
+    run = view.run_name(rid)
+    given = [f", with {facts_brief(view, facts)}",
+             f", with the candidates of {cells_and(view, list(facts))}"] if facts else [""]
+    brief = ""
+    for head, said in ((given[0], absent + full), (given[0], absent + summaries),
+                       (given[-1], absent + summaries)):
+        brief = f"in {run}{head}, {'; '.join(said)}"
+        if len(brief) <= BRIEF_MAX:
+            break
+    return brief
+
+
+@rule(values=("brief", "facts", "length", "open", "reasons", "what", "why"))
 def permutation_check(view: View, rid: int, max_open: int | None = None,
                       max_reasons: int = 6) -> Iterator[Deduction]:
     """Remove the digits of the run's empty cells that fit no arrangement of its
@@ -85,7 +139,7 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
         at = sorted({i for d in absent for i in by_digit.pop(d)})
         ds = both([str(d) for d in absent])
         found.append((1, 0, [(d, [i for i in at if elim[i] & BIT[d]]) for d in absent],
-                      ([f"no combination of {view.run_name(rid)} has {ds}"], set())))
+                      ([f"no combination of {view.run_name(rid)} has {ds}"], set(), [])))
     for d, at in by_digit.items():
         r = _reasons(view, rid, open_, placed, d, at)
         if r is None:
@@ -102,7 +156,7 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
     take: dict[int, int] = {}
     clauses: list[str] = []
     leaned: set[int] = set()
-    for pairs, (cl, le) in chosen:
+    for pairs, (cl, le, _briefs) in chosen:
         for d, at in pairs:
             for i in at:
                 take[i] = take.get(i, 0) | BIT[d]
@@ -113,6 +167,7 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
                        for i, m in take.items())
     yield Deduction(eliminations=take, cells=tuple(cells), runs=(rid,),
                     values={"what": what, "open": len(open_), "why": "; ".join(clauses),
+                            "brief": _brief(view, rid, facts, chosen),
                             "facts": holds(view, facts) + "; " if facts else "",
                             "length": view.run(rid).length,
                             "reasons": len(clauses)},

@@ -18,10 +18,14 @@ from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
 from . import rule
 from .api import View
+from .facts import both
 from .local import trim
 from .regionfind import Region, Touch, regions_of
 
 _WORD = {True: "down", False: "across"}
+#: the longest equation and ways a region sum's sentence gives (its area and effect aside):
+#: beyond it, which cells differ and each way are left to the detail
+FITS_MAX = 110
 
 
 class _Tracker:
@@ -181,8 +185,11 @@ def _identity(view: View, region: Region, chosen: list[Touch], excluded: list[To
 
 
 def _facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
-           ) -> tuple[dict, tuple[str, str]]:
-    """Sentence facts, and the known side written for base-side / other-side unknowns."""
+           ) -> tuple[dict, tuple[list[int], list[int]]]:
+    """Sentence values, and the two known sides of the identity: (base total and the
+    digits written in cells only the other runs cover, chosen total and the digits written
+    in cells only the base runs cover), so that open base-only cells minus open other-only
+    cells make sum(first) - sum(second)."""
     chosen_total = sum(cast(int, t.total) for t in chosen)  # chosen touches are clued
     only_base = [i for t in excluded for i in t.inside]
     only_other = [i for t in chosen for i in t.outside]
@@ -190,15 +197,13 @@ def _facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch
     other_vals = [view.value(i) for i in only_other if view.is_placed(i)]
     down = region.direction == DOWN
 
-    def named(cells: Iterable[int]) -> str:
-        return ", ".join(view.cell_name(i) + (f" (= {view.value(i)})" if view.is_placed(i)
-                                              else "") for i in sorted(cells))
-
     apart = []
     if only_base:
-        apart.append(f"{named(only_base)} (only in the {_WORD[down]} runs)")
+        apart.append(f"{_old_named(view, only_base)} (only in the {_WORD[down]} runs)")
     if only_other:
-        apart.append(f"{named(only_other)} (only in the {_WORD[not down]} runs)")
+        apart.append(f"{_old_named(view, only_other)} (only in the {_WORD[not down]} runs)")
+    said = {region.direction == DOWN: region.total, region.direction != DOWN: chosen_total}
+    totals = f"across {said[False]}, down {said[True]}"
     facts = {
         "base_desc": _group(view, _WORD[down], region.base, region.total),
         "chosen_desc": _group(view, _WORD[not down], [t.run for t in chosen], chosen_total),
@@ -207,12 +212,48 @@ def _facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch
         "chosen": ", ".join(view.run_name(t.run) for t in chosen),
         "chosen_total": chosen_total,
         "apart": " and ".join(apart),
+        # the brief sentence: where the area is and what its two groups of runs add up
+        # to; the runs one by one and the cells only one group covers are the detail's
+        "cover": f"area {_corners(view, region, chosen)} ({totals})",
     }
-    base_side = [str(region.total), f"- {chosen_total}"] + [f"- {v}" for v in base_vals] \
-        + [f"+ {v}" for v in other_vals]
-    other_side = [str(chosen_total), f"- {region.total}"] + [f"- {v}" for v in other_vals] \
-        + [f"+ {v}" for v in base_vals]
-    return facts, (" ".join(base_side), " ".join(other_side))
+    return facts, ([region.total] + other_vals, [chosen_total] + base_vals)
+
+
+def _corners(view: View, region: Region, chosen: list[Touch]) -> str:
+    """``r2c6 to r7c12``: the corners of the box around every cell the identity adds up."""
+    cells = set(region.cells) | {i for t in chosen for i in t.outside}
+    rows = [view.puzzle.whites[i][0] for i in cells]
+    cols = [view.puzzle.whites[i][1] for i in cells]
+    return f"r{min(rows) + 1}c{min(cols) + 1} to r{max(rows) + 1}c{max(cols) + 1}"
+
+
+def _old_named(view: View, cells: Iterable[int]) -> str:
+    return ", ".join(view.cell_name(i) + (f" (= {view.value(i)})" if view.is_placed(i) else "")
+                     for i in sorted(cells))
+
+
+def _terms(xs: list[int]) -> str:
+    """``115``; ``(87 + 5 + 9)``."""
+    return str(xs[0]) if len(xs) == 1 else f"({' + '.join(map(str, xs))})"
+
+
+def equation(view: View, plus: Sequence[int], minus: Sequence[int],
+             sides: tuple[list[int], list[int]]) -> tuple[str, list[int], list[int], int]:
+    """sum(plus) - sum(minus) = sum(sides[0]) - sum(sides[1]), said with no negative
+    number and one minus sign: ``r5c8 + r7c8 = 115 - (87 + 5 + 9) = 14``, or for a
+    difference ``r8c3 + r9c3 = r7c2 + 1, as 15 - 14 = 1``. Returns the text and the cells
+    of each side as said (their sums differ by the last value, the first side larger)."""
+    first, second = sides
+    k = sum(first) - sum(second)
+    if k < 0 or not plus:
+        plus, minus, first, second, k = minus, plus, second, first, -k
+    lhs = " + ".join(view.cell_name(i) for i in plus)
+    arith = f"{_terms(first)} - {_terms(second)} = {k}"
+    if not minus:
+        return f"{lhs} = {arith}", list(plus), [], k
+    rhs = " + ".join(view.cell_name(i) for i in minus)
+    return (f"{lhs} = {rhs}{f' + {k}' if k else ''}, as {arith}", list(plus), list(minus),
+            k)
 
 
 def _group(view: View, word: str, runs: Sequence[int], total: int) -> str:
@@ -227,7 +268,7 @@ def _runs(region: Region, chosen: list[Touch]) -> tuple[int, ...]:
 
 
 @rule(values=("apart", "base", "base_desc", "base_total", "chosen", "chosen_desc",
-              "chosen_total", "digit", "equation", "target", "ways"))
+              "chosen_total", "cover", "digit", "equation", "fits", "full", "target", "ways"))
 def region_sum(view: View, unknowns: int = 1, max_ways: int = 8, proof_work: int = 4000,
                regions: dict[str, int] | None = None) -> Iterator[Deduction]:
     """Every stored region whose identity leaves ``unknowns`` open cells. With three or
@@ -265,9 +306,8 @@ def _one(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
     if not 1 <= v <= 9 or not view.mask(x) & BIT[v]:
         return None  # a contradiction; the other rules report it
     values, sides = _facts(view, region, chosen, excluded)
-    expr = sides[0] if plus else sides[1]
-    values.update(equation=f"{view.cell_name(x)} = {expr} = {v}", digit=v,
-                  target=view.cell_name(x))
+    eq = equation(view, plus, minus, sides)[0]
+    values.update(equation=eq, full=eq, digit=v, target=view.cell_name(x), fits="")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
     return Deduction(placements={x: v}, cells=cells, runs=runs, values=values,
@@ -296,12 +336,12 @@ def _shared_run(view: View, x: int, y: int) -> int | None:
 def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
          plus: list[int], minus: list[int], k: int, proof_work: int) -> Deduction | None:
     if len(plus) == 2:
-        (x, y), side, rel, total = plus, 0, "+", k
+        (x, y), rel, total = plus, "+", k
     elif len(minus) == 2:
-        (x, y), side, rel, total = minus, 1, "+", -k
+        (x, y), rel, total = minus, "+", -k
     else:
         (x,), (y,) = plus, minus
-        side, rel, total = 0, "-", k
+        rel, total = "-", k
     if rel == "+":
         def partner(a: int) -> int:
             return total - a
@@ -335,11 +375,29 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
         return None
     values, sides = _facts(view, region, chosen, excluded)
     used_distinct = distinct and rel == "+"
-    expr = (f"{view.cell_name(x)} {rel} {view.cell_name(y)} = {sides[side]} = {total}"
-            + (f" (and both are in {view.run_name(shared)}, so they differ)"
-               if used_distinct and shared is not None else "")
-            + f", with {_cands(view, (x, y))}")
-    values.update(equation=expr, target=view.cells_name((x, y)), digit="")
+    eq, first, second, _ = equation(view, plus, minus, sides)
+    differ = (f" (both in {view.run_name(shared)}, so they differ)"
+              if used_distinct and shared is not None else "")
+    differ_brief = (f" (both in {view.puzzle.runs[shared].label})"
+                    if used_distinct and shared is not None else "")
+    # the pairs still possible after the step (few), else the rule in words
+    pairs = [(a, partner(a)) for a in DIGITS[mx & ~gone_x]
+             if 1 <= partner(a) <= 9 and my & ~gone_y & BIT[partner(a)]
+             and not (distinct and a == partner(a))]
+    if rel == "-" and first and first[0] == y:  # said as y = x + ... : pairs in that order
+        pairs = [(b, a) for a, b in pairs]
+        order = (y, x)
+    else:
+        order = (x, y)
+    if rel == "+":
+        said_pairs = [f"{a} + {b}" for a, b in pairs]
+    else:  # a = b + total, said as the equation is: ``9 = 6 + 3``
+        said_pairs = [f"{a} = {b}" + (f" + {abs(total)}" if total else "") for a, b in pairs]
+    fits = (f"only {' or '.join(said_pairs)} "
+            f"{'fits' if len(pairs) == 1 else 'fit'}" if 1 <= len(pairs) <= 4 else
+            f"with {_cands(view, order)}, digits with no partner go")
+    values.update(equation=eq + differ_brief, target=view.cells_name((x, y)), digit="",
+                  fits=fits, full=f"{eq}{differ}, with {_cands(view, (x, y))}")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
     extra = (shared,) if used_distinct and shared is not None and shared not in runs else ()
@@ -387,9 +445,9 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
           plus: list[int], minus: list[int], k: int, max_ways: int, proof_work: int
           ) -> Deduction | None:
     """Three or more open cells: sum(plus) - sum(minus) = k as a virtual run."""
-    flipped = None
+    as_found = (plus, minus)  # as the identity has them (the sentence turns them round)
     if not plus:  # all on the other side: their sum is -k
-        plus, minus, k, flipped = minus, [], -k, True
+        plus, minus, k = minus, [], -k
     cells = list(plus) + list(minus)
     sign = [1] * len(plus) + [-1] * len(minus)
     masks = [view.mask(i) for i in cells]
@@ -413,10 +471,7 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
     if not elim:
         return None
     values, sides = _facts(view, region, chosen, excluded)
-    lhs = " + ".join(view.cell_name(i) for i in plus)
-    if minus:
-        lhs += " − " + " − ".join(view.cell_name(i) for i in minus)
-    rhs = sides[0] if flipped is None else sides[1]
+    eq, first, second, k_said = equation(view, *as_found, sides)
     shared = sorted({r for _, _, r in apart})
     differ = ""
     groups: dict[int, list[int]] = {}
@@ -428,12 +483,34 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
                 if len(g) > 2 else f"{view.cells_name(sorted(g))} are both in {view.run_name(r)}"
                 for r, g in sorted(groups.items())]
         differ = "; " + "; ".join(said) + ", so they differ"
-    shown = "; ".join(" + ".join(str(d) for d in w[:len(plus)])
-                      + "".join(f" − {d}" for d in w[len(plus):]) for w in ways)
-    expr = (f"{lhs} = {rhs} = {k}, with {_cands(view, cells)}{differ}. "
-            f"The only way{'s' if len(ways) > 1 else ''} to make it: {shown}")
-    values.update(equation=expr, target=view.cells_name(cells), digit="",
-                  ways=shown)
+    # each way in the order the equation says its cells: ``1 + 4 + 9``, or with cells on
+    # both sides ``4 + 5 with 8`` (first side's digits, then the other's)
+    at = {i: n for n, i in enumerate(cells)}
+
+    def way(w: Sequence[int]) -> str:  # ``1 + 3 + 8``; with cells on both sides ``8 + 5 = 1 + 12``
+        out = " + ".join(str(w[at[i]]) for i in first)
+        if not second:
+            return out
+        rest = [str(w[at[i]]) for i in second] + ([str(k_said)] if k_said else [])
+        return f"{out} = {' + '.join(rest)}"
+
+    shown = "; ".join(way(w) for w in ways)
+    many = len(ways) > 1
+    full = (f"{eq}, with {_cands(view, cells)}{differ}. "
+            f"The only way{'s' if many else ''} to make it: {shown}")
+    fits = f"only {' or '.join(way(w) for w in ways)} {'fit' if many else 'fits'}"
+    if len(eq) + len(fits) > FITS_MAX and len(ways) > 2:
+        fits = f"only {len(ways)} ways fit"  # each of them is in the detail
+    if groups:  # the runs that make cells differ are named (the proof lists them)
+        differing = "; ".join((" ≠ ".join(view.cell_name(i) for i in sorted(g)) if len(g) == 2
+                           else f"{both([view.cell_name(i) for i in sorted(g)])} differ")
+                          + f" ({view.puzzle.runs[r].label})" for r, g in sorted(groups.items()))
+        # a sentence that would run long leaves which cells differ to the detail (which
+        # names the runs, as for the region's runs), saying only that some do
+        fits = (f"{differing}; {fits}" if len(eq) + len(differing) + len(fits) <= FITS_MAX else
+                f"cells of one run differ; {fits}")
+    values.update(equation=eq, target=view.cells_name(cells), digit="", ways=shown,
+                  fits=fits, full=full)
     runs = _runs(region, chosen)
     extra = tuple(r for r in shared if r not in runs)
     area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))

@@ -9,12 +9,23 @@ from ..engine.state import Deduction
 from ..puzzle.combos import DIGITS, POP
 from . import rule
 from .api import View
-from .facts import alts, both, cell_facts, clue_combos, digits_and, holds, proof, stated_combos
+from .facts import (
+    alts,
+    both,
+    cell_facts,
+    cells_and,
+    clue_combos,
+    digits_and,
+    facts_brief,
+    holds,
+    proof,
+    stated_combos,
+)
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
-@rule(values=("digits", "kind", "size"))
+@rule(values=("digits", "group", "kind", "size"))
 def naked_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
     """``size`` empty cells of the run whose candidates together are exactly ``size``
     digits: those digits go in those cells, so they leave the run's other empty cells."""
@@ -39,12 +50,13 @@ def naked_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
         yield Deduction(eliminations=elim, cells=group, runs=(rid,),
                         values={"cells": both([f"{view.cell_name(i)} ({alts(m)})"
                                                for i, m in facts.items()]),
+                                "group": facts_brief(view, facts),
                                 "digits": digits_and(union),
                                 "size": size, "kind": _NAMES.get(size, f"{size}-set")},
                         proof=proof(view, (rid,), facts))
 
 
-@rule(values=("combos", "digits", "kind", "others", "size"))
+@rule(values=("brief", "combos", "digits", "kind", "others", "size"))
 def hidden_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
     """``size`` digits that every live combination of the run needs, with only ``size``
     empty cells able to hold any of them: those cells hold exactly these digits."""
@@ -82,8 +94,12 @@ def hidden_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
         facts = cell_facts(view, [j for j in open_ if j not in homes], (rid,))
         shown = stated_combos(view, rid, live if narrowed else clue_combos(view, rid), facts)
         others = (holds(view, facts) + ", so") if facts else "and"
+        cells = both([view.cell_name(i) for i in homes])
+        brief = f"{view.run_name(rid)} needs {digits_and(want)}, and only {cells} can take them"
+        if facts:
+            brief += f" ({cells_and(view, list(facts))} cannot)"
         yield Deduction(eliminations=elim, cells=tuple(homes), runs=(rid,),
-                        values={"cells": both([view.cell_name(i) for i in homes]),
+                        values={"cells": cells, "brief": brief,
                                 "digits": digits_and(want),
                                 "combos": view.combos_text(shown), "size": size,
                                 "others": others, "kind": _NAMES.get(size, f"{size}-set")},

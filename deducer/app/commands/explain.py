@@ -85,6 +85,9 @@ def add_parser(sub) -> None:
                         "argument is left to trial, which rates Extreme")
     p.add_argument("--ignore-entries", action="store_true",
                    help="explain the bare puzzle, ignoring the player's entries")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="print each step's whole case analysis under its sentence (the "
+                        "JSON's 'detail'; HTML and Markdown walkthroughs fold it out)")
 
 
 def run(args) -> int:
@@ -129,8 +132,16 @@ def run(args) -> int:
         markdown = get("markdown").walkthrough(titled, exp)
     if md_to_stdout and not args.json:
         emit(markdown)
+    elif args.json:
+        emit(get("json").walkthrough(puzzle, exp))
+    elif screen_renderer(args) == "terminal":
+        from ...render.terminal import RENDERER as TERMINAL
+
+        emit(TERMINAL.walkthrough(puzzle, exp, verbose=args.verbose))
     else:
-        emit(get("json" if args.json else screen_renderer(args)).walkthrough(puzzle, exp))
+        from ...render.text import RENDERER as TEXT
+
+        emit(TEXT.walkthrough(puzzle, exp, verbose=args.verbose))
     if exp.status == ExplainStatus.NONE:
         return EXIT_NO_SOLUTION
     return EXIT_UNDECIDED if exp.status == ExplainStatus.TIMEOUT else EXIT_OK

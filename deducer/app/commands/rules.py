@@ -122,7 +122,11 @@ def _list(args) -> int:
             from ...errors import RuleError
 
             raise RuleError(f"--disable {rid}: no rule has that id")
-    emit(get("json" if args.json else "text").ladder(rules))
+    from ...api import carried_weights
+
+    # the active ladder's rating: section sets the search floor a step may carry
+    weights = carried_weights(rules, ladder(args.rules, args.disable))
+    emit(get("json" if args.json else "text").ladder(rules, weights=weights))
     return EXIT_OK
 
 

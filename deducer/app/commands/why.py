@@ -21,7 +21,10 @@ Explain why DIGIT cannot go in CELL (with --must: why CELL must be DIGIT), from 
 as given (its givens and entries; pencil marks are never used as candidates, but steps
 your marks already show are flagged). The ladder's walkthrough is followed to the step
 that removes the digit, and only the steps that step depends on are kept, each with its
-proof: never more steps than the walkthrough takes to get there.
+proof; of the answers found, the easiest is given (the lightest hardest step, then the
+lightest in all, then the fewest steps): never harder, nor longer, than the walkthrough's
+own way there. An answer of more than 20 steps says so and gives the command that plays
+the walkthrough up to the step that removes the digit.
 
 CELL is written like r3c4 (row 3, column 4, counted from 1 across the whole grid,
 clue squares included), as in every walkthrough.
@@ -81,6 +84,12 @@ def run(args) -> int:
         raise e.located(args.puzzle) if args.puzzle != "-" else e from None
     answer_in_hand()
     emit(get("json" if args.json else "text").why(puzzle, answer))
+    if answer.kind == "explained" and answer.long and not args.json:
+        # the walkthrough's own way there may be easier to follow than a long answer
+        import shlex
+
+        emit(f"Or follow the walkthrough up to its step {answer.path}, which removes it: "
+             f"deducer explain {shlex.quote(args.puzzle)} --max-steps {answer.path}\n")
     if answer.kind == "explained":
         return EXIT_OK
     if answer.kind == "timeout":

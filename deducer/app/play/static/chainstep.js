@@ -34,7 +34,7 @@ function chainFrames(res) {
     const cases = step.proof.cases ? step.proof.cases.filter((c) => c.assume) : [step.proof];
     cases.forEach((kase, ci) => {
       const [ar, ac, ad] = kase.assume;
-      const links = kase.links || [];
+      const links = (kase.links || []).filter((l) => !l.contradiction);  // the end is no link
       const suppose = "if " + cellName(ar, ac) + " were " + ad;
       const head = where + (cases.length > 1 ? "case " + (ci + 1) + " of " + cases.length + ", " : "") +
         suppose;
@@ -63,6 +63,7 @@ function chainFrames(res) {
 /* One frame per link of an assumption ({assume, links}), each headed "HEAD: link n of N". */
 function linkFrames(kase, head) {
   const links = kase.links || [];
+  const count = links.filter((l) => !l.contradiction).length;  // the end is no link
   const written = [];
   return links.map((link, li) => {
     const cells = [];
@@ -71,8 +72,9 @@ function linkFrames(kase, head) {
     for (const [r, c] of link.eliminations || []) cells.push([r, c]);
     const frame = {
       kind: link.contradiction ? "contradiction" : "link", number: li + 1,
-      head: head + ": link " + (li + 1) + " of " + links.length,
-      text: "(" + (li + 1) + ") " + capital(link.text) + (link.contradiction ? ": a contradiction." : "."),
+      head: head + (link.contradiction ? ": the contradiction" : ": link " + (li + 1) + " of " + count),
+      text: (link.contradiction ? "✗ " : "(" + (li + 1) + ") ") + capital(link.text) +
+            (link.contradiction ? ": a contradiction." : "."),
       assume: kase.assume, written: written.slice(), placing: link.placements || [],
       cells, runs: (link.runs || []).concat((link.facts || []).filter((f) => f.run).map((f) => f.run)),
     };

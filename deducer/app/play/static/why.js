@@ -57,6 +57,7 @@ async function whyNot(r, c, d) {
     document.getElementById("hint-level").textContent = "Why not " + d + " in " + cellName(r, c) + "?";
     document.getElementById("hint-text").textContent = res.text;
     box.className = "kind-why-" + res.kind;
+    whyPlayButton(res, r, c, d);
     box.scrollIntoView({block: "nearest"});
     S.hl.hintCells = new Set(res.highlight.cells.map(([rr, cc]) => key(rr, cc)));
     S.hl.hintRun = new Set(); S.hl.hintClue = new Set();
@@ -66,3 +67,30 @@ async function whyNot(r, c, d) {
 
 document.addEventListener("click", () => setTimeout(whyRefresh, 0));
 document.addEventListener("keyup", () => setTimeout(whyRefresh, 0));
+
+/* A long answer (res.long: more than 20 steps) offers to play the walkthrough instead, up
+   to its step res.path, the one that removes the digit: the next step is applied (as
+   "Apply hint" does) until the digit has left the cell or res.path steps were applied. */
+function whyPlayButton(res, r, c, d) {
+  let b = document.getElementById("why-play");
+  if (!b) {
+    b = document.createElement("button");
+    b.id = "why-play";
+    b.type = "button";
+    document.getElementById("hint-text").after(b);
+  }
+  b.hidden = !(res.kind === "explained" && res.long);
+  if (b.hidden) return;
+  b.textContent = "Play the walkthrough to step " + res.path;
+  b.onclick = async () => {
+    b.hidden = true;
+    for (let k = 0; k < res.path; k++) {
+      const m = S.pencil.get(key(r, c));
+      const gone = S.entries.has(key(r, c)) || (m && !(m & (1 << (d - 1))));
+      if (k > 0 && gone) break;  // the digit has left the cell
+      const before = S.undo.length;
+      await hint("full", true);
+      if (S.undo.length === before) break;  // nothing left to apply
+    }
+  };
+}
