@@ -128,7 +128,8 @@ def ladder_key(rules_path: str | None) -> str:
         walked = [{k: v for k, v in r.items() if k not in UNWALKED}
                   for r in data.get("rules") or []]
         # the order section changes the path too (and what each step finds open)
-        h.update(json.dumps([walked, data.get("order")], sort_keys=True).encode())
+        order = {k: v for k, v in (data.get("order") or {}).items() if k != "fitted"}
+        h.update(json.dumps([walked, order], sort_keys=True).encode())
     h.update(b"placements")  # cached steps carry their placements' count
     return h.hexdigest()[:16]
 

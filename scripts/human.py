@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -108,7 +109,13 @@ def source_key() -> str:
         files += sorted((ROOT / "deducer" / pkg).rglob("*.py"))
     for f in files:
         h.update(str(f.relative_to(ROOT)).encode())
-        h.update(f.read_bytes())
+        data = f.read_bytes()
+        if f.suffix == ".yaml":
+            # the score is rated again from the cached steps (:func:`pencil_rows`), and a
+            # section's ``fitted:`` note changes no walk: neither walks again
+            text = data.decode("utf-8").split("\nrating:\n")[0]
+            data = re.sub(r"^  fitted: .*\n", "", text, flags=re.M).encode()
+        h.update(data)
     return h.hexdigest()[:16]
 
 
@@ -371,14 +378,24 @@ def pencil_rows(humans: list[Human], walks: dict[str, dict],
         w = walks[h.id]
         if w["score"] is None:
             continue  # not rated (the walk did not finish)
+        score = rescore(w)
         marked = records.marked_cells(h.record) & set(h.solution)
         first = next((k for k, mv in enumerate(h.record.moves)
                       if mv.cell in h.solution and mv.candidates), None)
         rows.append({"id": h.id, "author": h.author, "hundred": (h.number - 1) // 100,
                      "pencil": bool(marked), "share": len(marked) / len(h.solution),
                      "first_mark": None if first is None else first / len(h.record.moves),
-                     "score": w["score"], "cells": w["cells"], "effort": w["effort"]})
+                     "score": score, "cells": w["cells"], "effort": w["effort"]})
     return rows
+
+
+def rescore(w: dict) -> float | None:
+    """The walk's score under the rule file's score model as it is now (the steps are
+    cached; the model may have been refitted since they were walked)."""
+    from deducer.engine.rating import rate_steps
+    from scripts.fit_rating import path_steps
+
+    return rate_steps(path_steps(w), w["status"], None, w["cells"]).score
 
 
 # ---------------------------------------------------------------------------- the report
