@@ -238,7 +238,7 @@ def fit(rows: list[dict], feats: list[dict], names: tuple[str, ...], ridge: floa
         for i in idx:
             xs.append([feats[i][k] - mx[k] for k in names])
             ys.append((rows[i]["rank"] - my) / sy)
-            ws.append(1.0 / len(idx))
+            ws.append(rows[i].get("weight", 1.0) / len(idx))
     sd = []
     for j in range(len(names)):
         v = sum(w * x[j] ** 2 for x, w in zip(xs, ws, strict=True)) / sum(ws)
@@ -501,11 +501,11 @@ def joint(pub: list[dict], hum: list[dict], folds: int = 5, weight: float = 1.0
     fp = [features(r) for r in pub]
     fh = [features(r) for r in hum]
     # a record group weighs ``weight`` times a publisher's group
-    reps = max(1, round(weight))
+    hum = [{**r, "weight": weight} for r in hum]
 
     def fit_on(hidx: list[int]) -> dict[str, float]:
-        rows = pub + [hum[i] for i in hidx] * reps
-        feats = fp + [fh[i] for i in hidx] * reps
+        rows = pub + [hum[i] for i in hidx]
+        feats = fp + [fh[i] for i in hidx]
         return fit(rows, feats, FEATURES)
 
     held = [0.0] * len(hum)
@@ -579,7 +579,7 @@ def main() -> int:
     ap.add_argument("--human", action="store_true",
                     help="fit jointly with the janko.at records' pencil marks (even half)")
     ap.add_argument("--human-weight", type=float, default=1.0,
-                    help="a record group's weight against a publisher's group (whole)")
+                    help="a record group's weight against a publisher's group")
     ap.add_argument("--write", action="store_true",
                     help="write the fitted coefficients into the rule file")
     args = ap.parse_args()

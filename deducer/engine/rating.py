@@ -29,7 +29,10 @@ from .registry import FEATURES, KINDS, LEVELS  # noqa: F401  (re-exported)
 
 # 5: the level is the hardest technique's tier (no effort bump); score is the fitted model,
 # effort the old sum of step scores; unfinished walkthroughs have no level
-RATER_VERSION = "5"
+# 6: the walkthrough's order works in rounds (the ladder's order: section), and the score is
+# refitted jointly on publishers' labels and the janko.at records' pencil marks, with the
+# scan features
+RATER_VERSION = "6"
 
 
 

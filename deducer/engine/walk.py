@@ -231,7 +231,12 @@ class Engine:
         #: the round's rules and the ones asked before each of its steps (ladder order)
         self.round_rules = [r for r in rules if r.id in ids and r.scope == "run"]
         self.first_rules = [r for r in rules if r.id in first and r.scope == "run"]
-        self.later_rules = [r for r in rules if r.id not in ids and r.id not in first]
+        ordered = self.round_rules + self.first_rules
+        top = min((r.priority for r in ordered), default=0)
+        # a rule placed above every ordered one (a user's at priority 1) keeps its place:
+        # asked before them; the rest only when no round or first step is open
+        self.before_rules = [r for r in rules if r not in ordered and r.priority < top]
+        self.later_rules = [r for r in rules if r not in ordered and r.priority >= top]
         self.within = order["within"] if order else "found"
         #: the round's deductions not made yet, in the order they are to be made
         self.queue: deque[tuple[Rule, Deduction]] = deque()
@@ -302,7 +307,11 @@ class Engine:
     def next_deduction(self) -> tuple[Rule, Deduction, Effect] | None:
         """The deduction the next step would apply, without applying it (for hints)."""
         rules = self.rules
-        if self.round_rules:
+        if self.round_rules or self.first_rules:
+            for rule in self.before_rules:
+                found = self._ask(rule)
+                if found is not None:
+                    return rule, found[0], found[1]
             for rule in self.first_rules:
                 found = self._ask(rule)
                 if found is not None:
