@@ -102,8 +102,8 @@ def _walk(job):
         "source": source, "id": pid, "group": group, "rank": rank,
         "status": exp.status, "cells": len(puzzle.whites), "givens": len(puzzle.givens),
         "seconds": round(time.perf_counter() - t, 3),
-        "steps": [[s.rule, s.weight, s.score, s.available, s.chain or _links(s)]
-                  for s in exp.steps],
+        "steps": [[s.rule, s.weight, s.score, s.available, s.chain or _links(s),
+                   len(s.placements)] for s in exp.steps],
     }
 
 
@@ -124,9 +124,13 @@ def ladder_key(rules_path: str | None) -> str:
     files = [ROOT / "rules" / "core.yaml"] + ([Path(rules_path)] if rules_path else [])
     h = hashlib.sha256()
     for f in files:
-        rules = (yaml.safe_load(f.read_text(encoding="utf-8")) or {}).get("rules") or []
-        walked = [{k: v for k, v in r.items() if k not in UNWALKED} for r in rules]
-        h.update(json.dumps(walked, sort_keys=True).encode())
+        data = yaml.safe_load(f.read_text(encoding="utf-8")) or {}
+        walked = [{k: v for k, v in r.items() if k not in UNWALKED}
+                  for r in data.get("rules") or []]
+        # the order section changes the path too (and what each step finds open)
+        order = {k: v for k, v in (data.get("order") or {}).items() if k != "fitted"}
+        h.update(json.dumps([walked, order], sort_keys=True).encode())
+    h.update(b"placements")  # cached steps carry their placements' count
     return h.hexdigest()[:16]
 
 
@@ -185,15 +189,20 @@ def features(row: dict, rules=None) -> dict[str, float]:
     """The score's features of a cached path (the rater's own function)."""
     from deducer.engine.rating import score_features
 
-    steps = [PathStep(*s[:5], n=k) for k, s in enumerate(row["steps"], 1)]
-    return score_features(steps, row["cells"], rules)
+    return score_features(path_steps(row), row["cells"], rules)
+
+
+def path_steps(row: dict) -> list[PathStep]:
+    """A cached path's steps as the rater reads them (the 6th field: placements made)."""
+    return [PathStep(*s[:5], n=k, placements=(None,) * (s[5] if len(s) > 5 else 0))
+            for k, s in enumerate(row["steps"], 1)]
 
 
 def level_rank(row: dict, rules=None) -> int:
     from deducer.engine.rating import LEVELS, rate_steps
 
-    steps = [PathStep(*s[:5], n=k) for k, s in enumerate(row["steps"], 1)]
-    return LEVELS.index(rate_steps(steps, row["status"], rules, row["cells"]).level)
+    return LEVELS.index(rate_steps(path_steps(row), row["status"], rules,
+                                   row["cells"]).level)
 
 
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -229,7 +238,7 @@ def fit(rows: list[dict], feats: list[dict], names: tuple[str, ...], ridge: floa
         for i in idx:
             xs.append([feats[i][k] - mx[k] for k in names])
             ys.append((rows[i]["rank"] - my) / sy)
-            ws.append(1.0 / len(idx))
+            ws.append(rows[i].get("weight", 1.0) / len(idx))
     sd = []
     for j in range(len(names)):
         v = sum(w * x[j] ** 2 for x, w in zip(xs, ws, strict=True)) / sum(ws)
@@ -444,6 +453,108 @@ def _cx16_without_givens() -> dict:
             "rho_level": spearman(ys, level)}
 
 
+# ---------------------------------------------------------------------------- the records
+def human_rows(jobs: int) -> list[dict]:
+    """Angela Janko's fitting records of the even half (scripts/human.py) as labelled
+    rows: group = her period of a hundred puzzles (her habit drifts across them), rank =
+    the share of white cells she pencil-marked, ``pencil`` = whether she marked any."""
+    from scripts import human
+
+    humans = [h for h in human.load() if h.fits]
+    walks = human.collect(humans, jobs)
+    pen = {r["id"]: r for r in human.pencil_rows(humans, walks)}
+    rows = []
+    for h in humans:
+        w = walks.get(h.id)
+        if h.id not in pen or w is None or w["status"] != "solved":
+            continue
+        p = pen[h.id]
+        rows.append({"source": "janko", "id": h.id, "group": f"janko {p['hundred']}",
+                     "rank": p["share"], "pencil": p["pencil"], "hundred": p["hundred"],
+                     "status": "solved", "cells": w["cells"], "steps": w["steps"]})
+    return rows
+
+
+def krazydad_aucs(rows: list[dict], score) -> dict[str, float | None]:
+    """Per KrazyDad size: AUC of the score separating books 96-99 from books 1-4, over the
+    pairs of one volume only (scripts/stats.within_auc)."""
+    from scripts.stats import within_auc
+
+    out = {}
+    for size in ("6x6", "8x8", "10x10"):
+        idx = [i for i, r in enumerate(rows) if r["group"] == f"krazydad {size}"]
+        vols = [int(rows[i]["id"].split("-v")[1].split("-")[0]) for i in idx]
+        out[size] = within_auc([score[i] for i in idx], [rows[i]["rank"] == 1 for i in idx],
+                               vols)[0]
+    return out
+
+
+def joint(pub: list[dict], hum: list[dict], folds: int = 5, weight: float = 1.0
+          ) -> tuple[list[str], dict[str, float], float]:
+    """Fit the score jointly on the publishers' labels and the records' pencil marks;
+    report the gates: on the records cross-validated over ``folds`` folds of puzzles (the
+    publishers' labels always in the fit), on the publishers' labels in sample."""
+    from deducer.engine.rating import FEATURES
+    from scripts.stats import auc, spearman, within_auc, within_spearman
+
+    pub = [r for r in pub if r["status"] == "solved"]
+    fp = [features(r) for r in pub]
+    fh = [features(r) for r in hum]
+    # a record group weighs ``weight`` times a publisher's group
+    hum = [{**r, "weight": weight} for r in hum]
+
+    def fit_on(hidx: list[int]) -> dict[str, float]:
+        rows = pub + [hum[i] for i in hidx]
+        feats = fp + [fh[i] for i in hidx]
+        return fit(rows, feats, FEATURES)
+
+    held = [0.0] * len(hum)
+    for f in range(folds):
+        test = [i for i in range(len(hum)) if i % folds == f]
+        coef = fit_on([i for i in range(len(hum)) if i % folds != f])
+        for i in test:
+            held[i] = predict(coef, fh[i])
+    full = fit_on(list(range(len(hum))))
+    y = [r["pencil"] for r in hum]
+    share = [r["rank"] for r in hum]
+    hundreds = [r["hundred"] for r in hum]
+    ins = [predict(full, f) for f in fh]
+    ps = [predict(full, f) for f in fp]
+    gec = [i for i, r in enumerate(pub) if r["group"] == "gecode"]
+    nik = spearman([pub[i]["rank"] for i in gec], [ps[i] for i in gec])
+    kd = krazydad_aucs(pub, ps)
+
+    def f3(v):
+        return "n/a" if v is None else f"{v:.3f}"
+
+    def gate(v, lim):
+        return "n/a" if v is None else ("met" if v >= lim else "**not met**")
+
+    lines = [
+        f"Angela Janko's even-half records: {len(hum)} ({sum(y)} with pencil marks); "
+        f"publishers' labelled puzzles: {len(pub)}.",
+        "",
+        "| figure | value | gate |",
+        "|---|---|---|",
+        f"| pencil AUC, {folds}-fold cross-validated | {f3(auc(held, y))} | >= 0.85: "
+        f"{gate(auc(held, y), 0.85)} |",
+        f"| pencil AUC within periods of a hundred, cross-validated | "
+        f"{f3(within_auc(held, y, hundreds)[0])} | (reported) |",
+        f"| rho with the share marked, cross-validated | {f3(spearman(held, share))} | "
+        f">= 0.65: {gate(spearman(held, share), 0.65)} |",
+        f"| rho with the share marked within periods, cross-validated | "
+        f"{f3(within_spearman(held, share, hundreds)[0])} | (reported) |",
+        f"| pencil AUC / rho, in sample | {f3(auc(ins, y))} / {f3(spearman(ins, share))} "
+        "| (reported) |",
+        f"| grid size alone: pencil AUC / rho | {f3(auc([r['cells'] for r in hum], y))} / "
+        f"{f3(spearman([r['cells'] for r in hum], share))} | (baseline) |",
+        f"| Nikoli (gecode) rho | {f3(nik)} | >= 0.85: {gate(nik, 0.85)} |",
+        *(f"| KrazyDad {k} AUC books 96-99 over 1-4, within volumes | {f3(v)} | >= 0.95: "
+          f"{gate(v, 0.95)} |" for k, v in kd.items()),
+    ]
+    return lines, *scaled(full, fp)
+
+
 def write_coefficients(path: Path, coef: dict[str, float], offset: float, note: str) -> None:
     """Replace the ``rating: score:`` block of a rule file, leaving the rest as written."""
     import re
@@ -465,6 +576,10 @@ def main() -> int:
     ap.add_argument("--rules", help="rule file the puzzles are walked with and --write writes")
     ap.add_argument("--cache", type=Path, default=CACHE)
     ap.add_argument("--collect-only", action="store_true")
+    ap.add_argument("--human", action="store_true",
+                    help="fit jointly with the janko.at records' pencil marks (even half)")
+    ap.add_argument("--human-weight", type=float, default=1.0,
+                    help="a record group's weight against a publisher's group")
     ap.add_argument("--write", action="store_true",
                     help="write the fitted coefficients into the rule file")
     args = ap.parse_args()
@@ -479,11 +594,19 @@ def main() -> int:
         rules = registry.load([args.rules])
     lines, coef, offset = rho_table(rows, rules)
     print("\n".join(lines))
+    if args.human:
+        hum = human_rows(args.jobs)
+        jl, coef, offset = joint(rows, hum, weight=args.human_weight)
+        print("\njoint fit (publishers' labels and the even half's pencil marks):")
+        print("\n".join(jl))
     print("coefficients:", coef, "offset:", offset)
     if args.write:
         target = Path(args.rules) if args.rules else ROOT / "rules" / "core.yaml"
         note = (f"{COMMAND} on {len(rows)} labelled puzzles" if not args.labels
                 else f"{COMMAND} --labels {args.labels.name}")
+        if args.human:
+            note = (f"{COMMAND} --human --human-weight {args.human_weight:g}: "
+                    f"{len(rows)} labelled puzzles and the even half's janko records")
         write_coefficients(target, coef, offset, note)
         print(f"wrote the coefficients into {target}", file=sys.stderr)
     return 0

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -101,14 +102,20 @@ def source_key() -> str:
     import inspect
 
     h = hashlib.sha256()
-    for fn in (walk, rounds_walk, engine_orders):
+    for fn in (walk, rounds_walk, engine_orders, ladder_walk):
         h.update(inspect.getsource(fn).encode())
     files = [ROOT / "rules" / "core.yaml"]
-    for pkg in ("puzzle", "solve", "explain", "rules"):
+    for pkg in ("puzzle", "solver", "engine", "rules"):
         files += sorted((ROOT / "deducer" / pkg).rglob("*.py"))
     for f in files:
         h.update(str(f.relative_to(ROOT)).encode())
-        h.update(f.read_bytes())
+        data = f.read_bytes()
+        if f.suffix == ".yaml":
+            # the score is rated again from the cached steps (:func:`pencil_rows`), and a
+            # section's ``fitted:`` note changes no walk: neither walks again
+            text = data.decode("utf-8").split("\nrating:\n")[0]
+            data = re.sub(r"^  fitted: .*\n", "", text, flags=re.M).encode()
+        h.update(data)
     return h.hexdigest()[:16]
 
 
@@ -190,6 +197,26 @@ def engine_orders(puzzle, steps) -> tuple[dict, dict, dict]:
     return placed, by, single
 
 
+def ladder_walk(puzzle) -> dict:
+    """The step that places each cell when the ladder has no ``order:`` section (the plain
+    ladder order: the first rule with a deduction, runs by id; the engine before issue 38's
+    rounds), a baseline."""
+    from deducer.engine import registry
+    from deducer.engine.walk import Engine, WalkOptions
+
+    core = registry.core_ladder()
+    ladder = core.part(list(core))
+    ladder.order = None
+    eng = Engine(puzzle, ladder, WalkOptions(lean=True,
+                                             deadline=time.perf_counter() + TIMEOUT))
+    eng.run()
+    placed: dict = {}
+    for st in eng.steps:
+        for r, c, _d in st.placements:
+            placed.setdefault((r, c), st.n)
+    return placed
+
+
 def walk(job) -> dict:
     """One puzzle: the explain walk (its rating, the steps the rater reads, the order it
     places cells in) and the rounds order."""
@@ -210,11 +237,12 @@ def walk(job) -> dict:
         "seconds": round(seconds, 3), "rounds_seconds": round(time.perf_counter() - t, 3),
         # what scripts/fit_rating.py keeps of a step (rule, weight, score, open easy
         # moves, chain links): a fit of the score on these records reads them from here
-        "steps": [[s.rule, s.weight, s.score, s.available, s.chain or chain_length(s)]
-                  for s in exp.steps],
+        "steps": [[s.rule, s.weight, s.score, s.available, s.chain or chain_length(s),
+                   len(s.placements)] for s in exp.steps],
         "engine": [[r_, c_, k, by[(r_, c_)]] for (r_, c_), k in sorted(placed.items())],
         "engine_single": [[r_, c_, k] for (r_, c_), k in sorted(single.items())],
         "rounds": rounds,
+        "ladder": [[r_, c_, k] for (r_, c_), k in sorted(ladder_walk(puzzle).items())],
     }
 
 
@@ -283,6 +311,7 @@ def orders(h: Human, w: dict) -> dict[str, dict]:
     return {
         "person": records.entry_order(h.record, h.solution),
         "engine": _as_map(w["engine"]),
+        "ladder": _as_map(w["ladder"]),
         "engine_single": _as_map(w["engine_single"]),
         "rounds": _as_map(w["rounds"]["placed"]),
         "rounds_single": _as_map(w["rounds"]["single"]),
@@ -291,7 +320,8 @@ def orders(h: Human, w: dict) -> dict[str, dict]:
     }
 
 
-MODELS = ("engine", "rounds", "engine_single", "rounds_single", "row-major", "random")
+MODELS = ("engine", "rounds", "engine_single", "rounds_single", "ladder", "row-major",
+          "random")
 
 
 def order_rows(humans: list[Human], walks: dict[str, dict]) -> list[dict]:
@@ -348,14 +378,24 @@ def pencil_rows(humans: list[Human], walks: dict[str, dict],
         w = walks[h.id]
         if w["score"] is None:
             continue  # not rated (the walk did not finish)
+        score = rescore(w)
         marked = records.marked_cells(h.record) & set(h.solution)
         first = next((k for k, mv in enumerate(h.record.moves)
                       if mv.cell in h.solution and mv.candidates), None)
         rows.append({"id": h.id, "author": h.author, "hundred": (h.number - 1) // 100,
                      "pencil": bool(marked), "share": len(marked) / len(h.solution),
                      "first_mark": None if first is None else first / len(h.record.moves),
-                     "score": w["score"], "cells": w["cells"], "effort": w["effort"]})
+                     "score": score, "cells": w["cells"], "effort": w["effort"]})
     return rows
+
+
+def rescore(w: dict) -> float | None:
+    """The walk's score under the rule file's score model as it is now (the steps are
+    cached; the model may have been refitted since they were walked)."""
+    from deducer.engine.rating import rate_steps
+    from scripts.fit_rating import path_steps
+
+    return rate_steps(path_steps(w), w["status"], None, w["cells"]).score
 
 
 # ---------------------------------------------------------------------------- the report
@@ -379,10 +419,12 @@ def report(humans: list[Human], walks: dict[str, dict]) -> list[str]:
         "change). Data: the janko.at Kakuro scrape (`janko-at-tkoz0`), field `moves`: each "
         "test-solver's recorded solve (docs/formats.md, \"Solving records\"). **Only the "
         "even-numbered puzzles' records are here; the odd half is held back for "
-        "evaluation** and nothing in this report reads it. Nothing below is fitted: the "
-        "engine, the rounds order and the score are today's, so the figures need no "
-        "cross-validation (a model fitted on these records must report its own, "
-        "cross-validated).",
+        "evaluation** and nothing in this report reads it. The engine's order (the rule "
+        "file's `order:` section) and the score are fitted on these records, so the "
+        "engine's and the score's figures below are **in sample**; the cross-validated "
+        "ones are printed by `python scripts/fit_order.py` and `python "
+        "scripts/fit_rating.py --human` and given in docs/rating.md. The rounds order and "
+        "the baselines are not fitted.",
         "",
         f"Records: {len(humans)} (even-numbered puzzles, {n_sol} solvers); "
         f"{len(humans) - len(unfit)} fit their puzzle (at least {FIT_SHARE:.0%} of the white "
@@ -416,6 +458,7 @@ def summary(rows: list[dict], pen: list[dict]) -> list[str]:
         "",
         f"- Solving order, median rho over {len(rows)} puzzles: today's walkthrough "
         f"**{_med(rows, 'engine')}**, the rounds order **{_med(rows, 'rounds')}**; "
+        f"the plain ladder order {_med(rows, 'ladder')}, "
         f"row-major {_med(rows, 'row-major')}, random {_med(rows, 'random')}.",
         f"- {MAIN_SOLVER}'s pencil marks ({len(pen)} puzzles, {sum(y)} marked): the score "
         f"separates them at AUC **{fmt(auc(score, y), '.3f')}** (within periods of a hundred "
@@ -438,7 +481,10 @@ def order_section(rows: list[dict], walks: dict[str, dict]) -> list[str]:
         "which the cell held it for good); ties (cells placed by one step or in one round) "
         "share their rank. The table gives the median over the puzzles.",
         "",
-        "- **engine**: today's walkthrough (`deducer explain`): the step that places the cell.",
+        "- **engine**: today's walkthrough (`deducer explain`): the step that places the cell. "
+        "The engine works in rounds within the ladder's tiers (rules/core.yaml's `order:` "
+        "section, fitted by `python scripts/fit_order.py`, which prints its cross-validated "
+        "figures; docs/rating.md).",
         "- **rounds**: every deduction of the ladder's tier-1 rules (naked single, lone cell, "
         "unique combination, unique intersection) open on the board made at once, then the "
         "next round on the new board; a harder step (the engine's next) when a round finds "
@@ -448,12 +494,13 @@ def order_section(rows: list[dict], walks: dict[str, dict]) -> list[str]:
         "which it has one candidate left (a person writes a digit once it is known; the "
         "engine places it by a naked single, the first rule of the ladder, so the engine's "
         "two orders nearly agree).",
-        "- baselines: **row-major** (reading order), **random** (a shuffle seeded by the "
-        "puzzle's number).",
+        "- baselines: **ladder order** (the engine without the `order:` section: the first "
+        "rule with a deduction, runs by id, as before issue 38), **row-major** (reading "
+        "order), **random** (a shuffle seeded by the puzzle's number).",
         "",
         "| puzzles | n | engine | rounds | engine (one candidate) | rounds (one candidate) "
-        "| row-major | random |",
-        "|---|---|---|---|---|---|---|---|",
+        "| ladder order | row-major | random |",
+        "|---|---|---|---|---|---|---|---|---|",
         "| all | " + str(len(rows)) + " | " + " | ".join(_med(rows, m) for m in MODELS) + " |",
         "",
         "The spread over the puzzles:",
@@ -468,15 +515,15 @@ def order_section(rows: list[dict], walks: dict[str, dict]) -> list[str]:
         q1, q3 = median(v[: len(v) // 2]), median(v[(len(v) + 1) // 2:])
         lines.append(f"| {m} | {fmt(q1)} | {fmt(median(v))} | {fmt(q3)} | "
                      f"{fmt(sum(v) / len(v))} | {sum(1 for x in v if x >= 0.8)} of {len(v)} |")
-    short = ("engine", "rounds", "row-major", "random")
+    short = ("engine", "rounds", "ladder", "row-major", "random")
 
     def row(title: str, grp: list[dict]) -> str:
         return f"| {title} | {len(grp)} | " + " | ".join(_med(grp, m) for m in short) + " |"
 
     for what, key in (("solver", "solver"), ("author", "author")):
         lines += ["", f"Median by {what}:", "",
-                  f"| {what} | n | engine | rounds | row-major | random |",
-                  "|---|---|---|---|---|---|"]
+                  f"| {what} | n | engine | rounds | ladder order | row-major | random |",
+                  "|---|---|---|---|---|---|---|"]
         groups: dict[str, list[dict]] = {}
         for r in rows:
             groups.setdefault(r[key], []).append(r)

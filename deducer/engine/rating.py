@@ -29,7 +29,10 @@ from .registry import FEATURES, KINDS, LEVELS  # noqa: F401  (re-exported)
 
 # 5: the level is the hardest technique's tier (no effort bump); score is the fitted model,
 # effort the old sum of step scores; unfinished walkthroughs have no level
-RATER_VERSION = "5"
+# 6: the walkthrough's order works in rounds (the ladder's order: section), and the score is
+# refitted jointly on publishers' labels and the janko.at records' pencil marks, with the
+# scan features
+RATER_VERSION = "6"
 
 
 
@@ -235,6 +238,10 @@ def score_features(steps, cells: int, rules=None) -> dict[str, float]:
     n = len(steps)
     weights = [s.weight for s in steps]
     avail = [s.available for s in steps]
+    scan, left = [], cells
+    for s in steps:
+        scan.append(max(left, 0) / (1 + s.available))
+        left -= len(s.placements)
     return {
         "hardest": max(weights),
         "effort": math.log1p(sum(s.score for s in steps)),
@@ -247,6 +254,10 @@ def score_features(steps, cells: int, rules=None) -> dict[str, float]:
         "hard_effort": math.log1p(sum(max(0.0, w - easy) for w in weights)),
         "thinking": math.log1p(sum(1 for w in weights if w > easy)),
         "chain": math.log1p(max((chain_length(s) for s in steps), default=0)),
+        # what a person scans to find each step: the open cells over the moves open there
+        # (Pelanek's search cost: a step among few open moves on a wide board is found late)
+        "scan": math.log1p(sum(scan)),
+        "scan_mean": math.log1p(sum(scan) / n),
     }
 
 

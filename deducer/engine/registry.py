@@ -46,7 +46,7 @@ KINDS = ("simple", "link", "chain", "trial", "guess")
 LEVELS = ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
 #: the score model's features, in the order the rule file lists their coefficients
 FEATURES = ("hardest", "effort", "size", "narrow", "scarcity", "bottlenecks", "hard_effort",
-            "thinking", "chain")
+            "thinking", "chain", "scan", "scan_mean")
 #: the attribute :func:`deducer.rules.rule` sets on a rule function: the names of the
 #: template values it provides (in ``Deduction.values``)
 RULE_MARK = "__deducer_rule_values__"
@@ -310,7 +310,7 @@ def load_file(path: str | Path) -> list[Rule]:
     data = _load_yaml(p)
     if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
         raise RuleError("a rule file must be a mapping with a 'rules:' list", path=src)
-    unknown_top = set(data) - {"rules", "version", "rating"}
+    unknown_top = set(data) - {"rules", "version", "rating", "order"}
     if unknown_top:
         raise RuleError(f"unknown top-level key(s): {', '.join(sorted(unknown_top))}", path=src)
     out: list[Rule] = []
@@ -566,7 +566,9 @@ def load(extra: Sequence[str | Path] = (), disable: Sequence[str] = (), *,
         by_id[rid].enabled = False
     rules = Ladder(r for r in by_id.values() if r.enabled)
     rules.sort(key=lambda r: (r.priority, r.id))
-    rules.rating = rating_section(([CORE] if core else []) + [Path(x) for x in extra])
+    files = ([CORE] if core else []) + [Path(x) for x in extra]
+    rules.rating = rating_section(files)
+    rules.order = order_section(files, by_id)
     return rules
 
 
@@ -576,11 +578,15 @@ class Ladder(list):
 
     rating: dict | None = None
     rating_model = None  # built by rating.model_for on first use
+    #: the ``order:`` section (:func:`order_section`); None: steps in plain ladder order
+    order: dict | None = None
 
     def part(self, rules) -> Ladder:
-        """Some of these rules (a cut-down ladder) with the same ``rating:`` section."""
+        """Some of these rules (a cut-down ladder) with the same ``rating:`` and ``order:``
+        sections."""
         out = Ladder(rules)
         out.rating = self.rating
+        out.order = self.order
         return out
 
 
@@ -660,6 +666,76 @@ def rating_section(files=None) -> dict:
     if limits != sorted(limits):
         raise RuleError("rating: levels: thresholds must rise from Easy to Expert",
                         path=str(files[-1]))
+    return out
+
+
+#: the keys of the ``order:`` section (docs/rule-contract.md, "The order section")
+ORDER_KEYS = ("round", "first", "within", "fitted")
+#: how the steps of one round are ordered: as found (rule by rule in ladder order, runs by
+#: id), by run (runs by id, the round's rules in ladder order on each), or cheapest proof
+#: first (fewest facts and runs; ties as found)
+WITHIN = ("found", "run", "cost")
+
+
+def _order_of(path: Path):
+    """A file's ``order:`` section as written (None: the file has none)."""
+    st = path.stat()
+    key = ("order", str(path.resolve()), st.st_mtime_ns, st.st_size)
+    if key not in _RATING_CACHE:
+        data = _load_yaml(path)
+        _RATING_CACHE[key] = data.get("order") if isinstance(data, dict) else None
+    return _RATING_CACHE[key]
+
+
+def order_section(files, by_id: dict[str, Rule]) -> dict | None:
+    """The ``order:`` section: the core file's, each key overridden by a later file's
+    (None when no file has one: the engine then takes steps in plain ladder order).
+
+    ``round``: run rules whose deductions open on the board are made as one round, before
+    any other rule is asked; ``first``: run rules whose deductions are made as soon as they
+    open, even inside a round; ``within``: the order of a round's steps (:data:`WITHIN`).
+    """
+    out: dict | None = None
+    for f in files:
+        sec = _order_of(Path(f))
+        if sec is None:
+            continue
+        src = str(f)
+        if not isinstance(sec, dict):
+            raise RuleError("order: must be a mapping of " + ", ".join(ORDER_KEYS), path=src)
+        bad = set(sec) - set(ORDER_KEYS)
+        if bad:
+            raise RuleError(f"order: unknown key(s) {', '.join(sorted(map(str, bad)))} "
+                            f"(allowed: {', '.join(ORDER_KEYS)})", path=src)
+        out = dict(out or {"round": [], "first": [], "within": "found"})
+        for k in ("round", "first"):
+            if k not in sec:
+                continue
+            ids = sec[k]
+            if not isinstance(ids, list) or not all(isinstance(x, str) for x in ids):
+                raise RuleError(f"order: {k}: must be a list of rule ids", path=src)
+            for rid in ids:
+                rule = by_id.get(rid)
+                if rule is None:
+                    raise RuleError(f"order: {k}: no rule has the id {rid!r}", path=src)
+                if rule.scope != "run":
+                    raise RuleError(f"order: {k}: rule {rid!r} is not a run rule "
+                                    "(scope: run); only run rules can form a round", path=src)
+            out[k] = list(ids)
+        if "within" in sec:
+            if sec["within"] not in WITHIN:
+                raise RuleError(f"order: within: {_short(sec['within'])} is not one of "
+                                f"{', '.join(WITHIN)}", path=src)
+            out["within"] = sec["within"]
+        if "fitted" in sec:
+            if not isinstance(sec["fitted"], str):
+                raise RuleError("order: fitted must be text", path=src)
+            out["fitted"] = sec["fitted"]
+    if out is not None:
+        both = set(out["round"]) & set(out["first"])
+        if both:
+            raise RuleError(f"order: {', '.join(sorted(both))} both in round and in first",
+                            path=str(files[-1]))
     return out
 
 

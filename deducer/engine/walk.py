@@ -1,7 +1,12 @@
 """Explain mode: one deduction at a time, simplest rule first, every step logged.
 
 After any change the engine restarts at the top of the ladder (as Sudoku Explainer and
-HoDoKu do). Run-scoped rules are only re-asked about runs near a change, which is what
+HoDoKu do). With the ladder's ``order:`` section (docs/rule-contract.md) the simplest rules
+work in *rounds*, as a person does: every deduction of the round's rules open on the board
+is queued, and the queue is made step by step (each re-checked against the grid as it then
+is; one that no longer changes anything is dropped); the next round is collected on the new
+board when the queue is empty, and the other rules are asked, in ladder order, only when a
+round finds nothing. Run-scoped rules are only re-asked about runs near a change, which is what
 keeps a 990-cell walkthrough in seconds; the order of deductions is the same as a full
 rescan would give, because runs are always visited in id order.
 """
@@ -9,6 +14,7 @@ rescan would give, because runs are always visited in id order.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import InitVar, dataclass, field, replace
 
@@ -52,6 +58,9 @@ class Step:
     #: the whole case analysis behind ``text`` (the deciding fact); "" when the sentence
     #: says it all
     detail: str = ""
+    #: rounds of the ladder's ``order:`` collected before this step (0: none; not in the
+    #: JSON): the steps of one round share it
+    round: int = 0
 
     def to_json(self) -> dict:
         return {
@@ -117,6 +126,15 @@ def _link_json(puzzle: Puzzle, link: Link) -> dict:
     if link.after:
         out["after"] = list(link.after)
     return out
+
+
+def _proof_cost(ded: Deduction) -> int:
+    """Facts and runs of a deduction's proof (what a reader checks): the ``cost`` order
+    of a round. A proof built late is built here (the step needs it anyway if it is made)."""
+    proof = resolve_proof(ded)
+    if proof is None:
+        return 0
+    return len(proof.cells) + len(proof.combos) + len(proof.runs)
 
 
 def digits_of(mask: int) -> list[int]:
@@ -218,6 +236,23 @@ class Engine:
         # deduction, so a walk resumed after a small change does not rescan the grid
         self.dirty = {r.id: set(range(nruns)) if dirty is None else set(dirty.get(r.id, ()))
                       for r in rules if r.scope == "run"}
+        order = getattr(rules, "order", None)  # a Ladder's section; a plain list has none
+        ids = set(order["round"]) if order else set()
+        first = set(order["first"]) if order else set()
+        #: the round's rules and the ones asked before each of its steps (ladder order)
+        self.round_rules = [r for r in rules if r.id in ids and r.scope == "run"]
+        self.first_rules = [r for r in rules if r.id in first and r.scope == "run"]
+        ordered = self.round_rules + self.first_rules
+        top = min((r.priority for r in ordered), default=0)
+        # a rule placed above every ordered one (a user's at priority 1) keeps its place:
+        # asked before them; the rest only when no round or first step is open
+        self.before_rules = [r for r in rules if r not in ordered and r.priority < top]
+        self.later_rules = [r for r in rules if r not in ordered and r.priority >= top]
+        self.within = order["within"] if order else "found"
+        #: the round's deductions not made yet, in the order they are to be made
+        self.queue: deque[tuple[Rule, Deduction]] = deque()
+        #: rounds collected so far (``Step.round``)
+        self.rounds = 0
         self.tier1 = [r for r in rules if r.tier == 1 and r.scope == "run"]
         self.avail: dict[str, dict[int, int]] = {r.id: {} for r in self.tier1}
         self.avail_dirty = {r.id: set(range(nruns)) for r in self.tier1}
@@ -280,19 +315,73 @@ class Engine:
         if found is None:
             return None
         rule, ded, effect = found
+        if self.queue and self.queue[0][1] is ded:
+            self.queue.popleft()
         return self._apply(rule, ded, effect, available)
 
     def next_deduction(self) -> tuple[Rule, Deduction, Effect] | None:
         """The deduction the next step would apply, without applying it (for hints)."""
-        for k, rule in enumerate(self.rules):
+        rules = self.rules
+        if self.round_rules or self.first_rules:
+            for rule in self.before_rules:
+                found = self._ask(rule)
+                if found is not None:
+                    return rule, found[0], found[1]
+            for rule in self.first_rules:
+                found = self._ask(rule)
+                if found is not None:
+                    return rule, found[0], found[1]
+            head = self._round_head()
+            if head is not None:
+                return head
+            rules = self.later_rules
+        for k, rule in enumerate(rules):
             if self._late():
                 return None
             found = self._ask(rule)
             if found is not None:
                 if rule.kind == "chain":  # the shortest chain any chain rule offers
-                    return shortest_chain((rule, *found), self.rules[k + 1:], self._ask)
+                    return shortest_chain((rule, *found), rules[k + 1:], self._ask)
                 return rule, found[0], found[1]
         return None
+
+    def _round_head(self) -> tuple[Rule, Deduction, Effect] | None:
+        """The queue's first deduction that still changes something (a new round collected
+        when the queue runs out); None when a new round finds nothing."""
+        queue = self.queue
+        while True:
+            while queue:
+                rule, ded = queue[0]
+                effect = kernel.effect(self.state, rule, ded)
+                if effect is not None:
+                    return rule, ded, effect
+                queue.popleft()  # an earlier step of the round made it already
+            if not self._collect_round():
+                return None
+
+    def _collect_round(self) -> bool:
+        """Queue every deduction of the round's rules open on the board, in the order the
+        ``within:`` setting gives. Only runs changed since a rule last looked are asked
+        (its dirty set): a round costs what changed, not the grid."""
+        found: list[tuple[int, int, int, Rule, Deduction]] = []
+        for k, rule in enumerate(self.round_rules):
+            ds = self.dirty[rule.id]
+            for n, rid in enumerate(sorted(ds)):
+                if n & 63 == 63 and self._late():
+                    return False
+                got = [ded for ded, _effect in self._deductions(rule, rid)]
+                if not got:
+                    ds.discard(rid)  # runs with deductions stay dirty until they are made
+                found += [(rid, k, len(found), rule, ded) for ded in got]
+        if not found:
+            return False
+        if self.within == "run":
+            found.sort(key=lambda t: (t[0], t[1], t[2]))
+        elif self.within == "cost":
+            found.sort(key=lambda t: (_proof_cost(t[4]), t[2]))
+        self.rounds += 1
+        self.queue.extend((rule, ded) for *_, rule, ded in found)
+        return True
 
     def deductions(self, rule: Rule) -> Iterator[tuple[Deduction, Effect]]:
         """Every deduction of ``rule`` on the grid as it stands that changes something,
@@ -407,6 +496,7 @@ class Engine:
             chain=_chain_links(proof),
             chain_kind=getattr(proof, "kind", "") or "",
             detail=detail,
+            round=self.rounds,
         )
         self.steps.append(step)
         return step
