@@ -30,12 +30,13 @@ import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: tests.support (the corpus loaders) lives here
     sys.path.insert(0, str(ROOT))
+from scripts.cached_paths import path_steps  # noqa: E402 (after the path is set)
+
 CACHE = ROOT / ".cache" / "rating-paths.json"
 COMMAND = "python scripts/fit_rating.py"
 
@@ -171,31 +172,11 @@ def _save(cache: Path, key: str, rows: list[dict]) -> None:
 
 
 # ---------------------------------------------------------------------------- fit
-@dataclass
-class PathStep:
-    """What the rater reads of a cached step."""
-
-    rule: str
-    weight: float
-    score: int
-    available: int
-    chain: int
-    n: int = 0
-    placements: tuple = ()
-    proof: None = None
-
-
 def features(row: dict, rules=None) -> dict[str, float]:
     """The score's features of a cached path (the rater's own function)."""
     from deducer.engine.rating import score_features
 
     return score_features(path_steps(row), row["cells"], rules)
-
-
-def path_steps(row: dict) -> list[PathStep]:
-    """A cached path's steps as the rater reads them (the 6th field: placements made)."""
-    return [PathStep(*s[:5], n=k, placements=(None,) * (s[5] if len(s) > 5 else 0))
-            for k, s in enumerate(row["steps"], 1)]
 
 
 def level_rank(row: dict, rules=None) -> int:

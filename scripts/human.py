@@ -393,7 +393,7 @@ def rescore(w: dict) -> float | None:
     """The walk's score under the rule file's score model as it is now (the steps are
     cached; the model may have been refitted since they were walked)."""
     from deducer.engine.rating import rate_steps
-    from scripts.fit_rating import path_steps
+    from scripts.cached_paths import path_steps
 
     return rate_steps(path_steps(w), w["status"], None, w["cells"]).score
 

@@ -14,13 +14,11 @@ the budget for a longer local run.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -33,6 +31,7 @@ from deducer.errors import PuzzleError
 from deducer.puzzle import formats
 from deducer.puzzle.combos import sum_range
 from deducer.puzzle.model import BLANK, MAX_RUNS, MAX_SIDE, WHITE, Puzzle, Square
+from tests.support.timing import cpu_budget as time_budget
 from tests.support.timing import stretch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,28 +68,6 @@ def _publish_counts(pytestconfig):
 
 def count(test: str, what: str) -> None:
     COUNTS.setdefault(test, Counter())[what] += 1
-
-
-# ------------------------------------------------------------------------------ budget
-class Hang(Exception):
-    """A single example went over its CPU-time budget."""
-
-
-@contextmanager
-def time_budget(seconds: float):
-    """Raise :class:`Hang` if the body spends more than ``seconds`` of CPU time (main thread
-    only): what the code costs, which a loaded machine does not change."""
-
-    def on_alarm(signum, frame):
-        raise Hang(f"over the {seconds} s CPU budget")
-
-    old = signal.signal(signal.SIGPROF, on_alarm)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, old)
 
 
 # ------------------------------------------------------------------------------ seeds

@@ -134,9 +134,9 @@ def test_a_batch_starts_no_more_workers_than_items(monkeypatch):
     started = []
     real = PoolEngine._start
 
-    def counting(self, func):
+    def counting(self, *args, **kwargs):
         started.append(1)
-        return real(self, func)
+        return real(self, *args, **kwargs)
 
     monkeypatch.setattr(PoolEngine, "_start", counting)
     out = list(run(abs, [-3], Settings(jobs=8), lambda *a: None))

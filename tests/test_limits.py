@@ -19,7 +19,7 @@ import pytest
 
 from deducer.app.cli import main
 from tests.fuzz.bad_input_table import islands_text
-from tests.support.timing import cpu_of_this_process
+from tests.support.timing import cpu_budget, cpu_of_this_process
 
 ROOT = Path(__file__).resolve().parents[1]
 FOUR = "\\|5\\|16\\\n\\| | \n\\12| | \n"  # unique, 4 cells
@@ -304,27 +304,6 @@ def test_a_dzn_row_and_column_on_one_line_are_both_read():
             "h_clue = [| 2, 1, 2, 3 | 3, 1, 2, 4 |];  v_clue = [| 1, 2, 2, 3 | 1, 3, 2, 4 |];\n")
     p = formats.loads(text, "dzn")
     assert (p.rows, p.cols, len(p.whites)) == (3, 3, 4)
-
-
-def cpu_budget(seconds: float):
-    """Fail (instead of hanging) when the body spends more than ``seconds`` of CPU time."""
-    import contextlib
-    import signal
-
-    @contextlib.contextmanager
-    def budget():
-        def over(signum, frame):
-            raise AssertionError(f"over {seconds} s of CPU time")
-
-        old = signal.signal(signal.SIGPROF, over)
-        signal.setitimer(signal.ITIMER_PROF, seconds)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            signal.signal(signal.SIGPROF, old)
-
-    return budget()
 
 
 # ------------------------------------------------------------- 5. only ASCII digits

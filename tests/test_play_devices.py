@@ -312,11 +312,16 @@ def walk_the_chain(pg, proof: dict, shots: str) -> None:
     assert pg.inner_text(f"#sq-{ar}-{ac} .ghost.assumed") == str(ad)
     assert pg.is_disabled("#chain-prev")
     written = []
+    count = sum(1 for link in links if not link.get("contradiction"))  # the end is no link
     for n, link in enumerate(links, 1):
         pg.click("#chain-next")
         head = pg.inner_text("#chain-head")
-        assert f"link {n} of {len(links)}" in head
-        assert pg.inner_text("#chain-text").startswith(f"({n}) ")
+        if link.get("contradiction"):
+            assert ": the contradiction" in head and n == len(links) == count + 1
+            assert pg.inner_text("#chain-text").startswith("✗ ")
+        else:
+            assert f"link {n} of {count}" in head
+            assert pg.inner_text("#chain-text").startswith(f"({n}) ")
         # the link's cells and runs highlighted, its number on the board
         cells = {tuple(f["cell"]) for f in link["facts"] if "cell" in f}
         cells |= {(r, c) for r, c, _ in link["placements"]}
@@ -325,7 +330,8 @@ def walk_the_chain(pg, proof: dict, shots: str) -> None:
         clues = {(r, c) for r, c, _ in link["runs"]}
         assert board_keys(pg, "hintclue") == clues
         badge = pg.locator("#board .link-no")
-        assert badge.count() == 1 and badge.inner_text() == str(n)
+        mark = "✗" if link.get("contradiction") else str(n)
+        assert badge.count() == 1 and badge.inner_text() == mark
         if link["placements"]:
             r, c, d = link["placements"][0]
             assert pg.inner_text(f"#sq-{r}-{c} .link-no") == str(n)
@@ -342,7 +348,7 @@ def walk_the_chain(pg, proof: dict, shots: str) -> None:
     assert f"leaves r{ar + 1}c{ac + 1}" in pg.inner_text("#chain-text")
     assert pg.is_disabled("#chain-next")
     pg.click("#chain-prev")
-    assert pg.locator("#board .link-no").inner_text() == str(len(links))
+    assert pg.locator("#board .link-no").inner_text() == mark  # back on the last frame
     pg.click("#chain-end")
     assert pg.is_hidden("#chain") and pg.locator("#board .ghost, #board .link-no").count() == 0
     assert pg.locator("#board .hintcell").count() > 0  # the hint's own highlights are back
@@ -373,12 +379,12 @@ def test_a_proof_by_cases_is_walked_case_by_case(desk):
     frames = desk.evaluate("(res) => ChainStep.frames(res)", hint)
     assert [(f["kind"], f["head"]) for f in frames] == [
         ("assume", "Case 1 of 2, if r2c2 were 1"),
-        ("link", "Case 1 of 2, if r2c2 were 1: link 1 of 2"),
-        ("contradiction", "Case 1 of 2, if r2c2 were 1: link 2 of 2"),
+        ("link", "Case 1 of 2, if r2c2 were 1: link 1 of 1"),
+        ("contradiction", "Case 1 of 2, if r2c2 were 1: the contradiction"),
         ("assume", "Case 2 of 2, if r2c2 were 2"),
         ("link", "Case 2 of 2, if r2c2 were 2: link 1 of 1"),
         ("end", "Conclusion")]
-    assert frames[2]["text"] == "(2) r1c3↓ 16/2 is full but adds up to 18: a contradiction."
+    assert frames[2]["text"] == "✗ r1c3↓ 16/2 is full but adds up to 18: a contradiction."
     assert frames[-1]["text"] == "Every case agrees, so r3c3 = 9."
     assert frames[4]["written"] == [] and frames[2]["written"] == [[1, 2, 9]]
 

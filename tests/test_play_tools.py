@@ -229,15 +229,17 @@ def test_what_if_shows_what_follows_and_comes_back_as_it_was(person):
     assert pg.is_visible("#chain")
     assert "4 cannot go in r2c2" in message(pg)
     assert pg.inner_text("#hint-level") == "What if r2c2 were 4?"
-    assert pg.inner_text("#chain-text").startswith("You wrote 4 in r2c2. Follow the 2 links")
+    # one link, then the contradiction (which is not counted as a link)
+    assert pg.inner_text("#chain-text").startswith("You wrote 4 in r2c2. Follow the 1 link ")
     assert keys(pg, "assume") == {(1, 1)}
     press(pg, size, "#chain-next")
-    assert "link 1 of 2" in pg.inner_text("#chain-head")
+    assert "link 1 of 1" in pg.inner_text("#chain-head")
     assert pg.inner_text("#chain-text").startswith("(1) r1c2↓ 5/2 has one empty cell left")
     assert pg.inner_text("#sq-2-1 .ghost.now") == "1"  # the digit the link writes
     shot(pg, "whatif-link", size)
     press(pg, size, "#chain-next")
     assert "contra" in pg.get_attribute("#board .link-no", "class")
+    assert ": the contradiction" in pg.inner_text("#chain-head")
     press(pg, size, "#chain-next")
     assert pg.inner_text("#chain-head").startswith("Where it leads")
     assert "4 cannot go in r2c2" in pg.inner_text("#chain-text")

@@ -28,6 +28,28 @@ def children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
+class OverBudget(AssertionError):
+    """A block spent more CPU time than its budget (a hang, or a cost that grew)."""
+
+
+@contextlib.contextmanager
+def cpu_budget(seconds: float):
+    """Raise :class:`OverBudget` inside the block (main thread) once it has spent ``seconds``
+    of CPU time: what the code costs, which a loaded machine does not change."""
+    import signal
+
+    def over(signum, frame):
+        raise OverBudget(f"over the {seconds} s CPU budget")
+
+    old = signal.signal(signal.SIGPROF, over)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+
+
 @contextlib.contextmanager
 def cpu_of_children():
     """``with cpu_of_children() as used: subprocess.run(...)``; then ``used()`` is the CPU

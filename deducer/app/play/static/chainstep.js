@@ -88,15 +88,16 @@ function linkFrames(kase, head) {
 function whatIfFrames(res) {
   const [r, c, d] = res.proof.assume;
   const links = res.proof.links || [];
+  const count = links.filter((l) => !l.contradiction).length;  // the end is no link
   const head = "What if " + cellName(r, c) + " were " + d;
   const written = [];
   for (const lk of links) written.push(...(lk.placements || []));
   return [
     {kind: "assume", number: null, head, assume: res.proof.assume, written: [], placing: [],
      cells: [[r, c]], runs: [],
-     text: "You wrote " + d + " in " + cellName(r, c) + ". " + (links.length
-       ? "Follow the " + links.length + " link" + (links.length === 1 ? "" : "s") + " that follow from it."
-       : "Nothing follows from it at once.")},
+     text: "You wrote " + d + " in " + cellName(r, c) + ". " + (count
+       ? "Follow the " + count + " link" + (count === 1 ? "" : "s") + " that follow from it."
+       : links.length ? "It breaks a rule at once." : "Nothing follows from it at once.")},
     ...linkFrames(res.proof, head),
     {kind: "end", number: null, head: "Where it leads", assume: res.proof.assume,
      written: res.status === "contradiction" ? [] : written, placing: [],

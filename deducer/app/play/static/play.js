@@ -843,7 +843,9 @@ function drawChain() {
   if (f.number !== null && badge) {
     const e = S.cellEl.get(key(...badge));
     if (e) {
-      const b = el("span", "link-no" + (f.kind === "contradiction" ? " contra" : ""), String(f.number));
+      // the contradiction is no link: marked as the walkthrough's text marks it, not numbered
+      const contra = f.kind === "contradiction";
+      const b = el("span", "link-no" + (contra ? " contra" : ""), contra ? "✗" : String(f.number));
       b.setAttribute("aria-hidden", "true");
       e.appendChild(b);
     }
