@@ -81,9 +81,24 @@ def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
     its first. Cheap rules first means the walk stops as soon as the last one shows."""
     todo = set(ids)
     eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
+    chains = [r for r in rules if r.kind == "chain"]
     found: dict[str, list[Step]] = {}
     while todo and eng.open_count:
-        step = eng.step()
+        nxt = eng.next_deduction()
+        if nxt is None:
+            break
+        if nxt[0].kind == "chain" and nxt[0].id not in todo:
+            # the walk takes the shortest chain any chain rule offers, so a chain rule whose
+            # chains are seldom the shortest (a bivalue chain is a forcing chain too) may
+            # never show; where it offers one here, the example takes it instead (a true,
+            # proved step, at a board where the walkthrough would show a shorter chain)
+            for rule in chains:
+                if rule.id in todo and rule is not nxt[0]:
+                    offer = eng._ask(rule)
+                    if offer is not None:
+                        nxt = (rule, *offer)
+                        break
+        step = eng.step(nxt)
         if step is None:
             break
         if step.rule in todo:
