@@ -152,7 +152,14 @@ def test_every_example_is_the_walkthrough_up_to_a_proved_step_of_its_rule(pages)
         assert check_walkthrough(puzzle, steps) == [], rid
         # the very steps explain --json gives, from the start
         walk = api.explain(puzzle, ladder, max_steps=len(steps))
-        assert [s.to_json() for s in walk.steps] == steps, rid
+        got = [s.to_json() for s in walk.steps]
+        if got[-1]["rule"] != rid:
+            # a chain rule the walk passes over for a shorter chain (examples.first_uses):
+            # the board is the walkthrough's, the example's step is the rule's own there
+            assert got[:-1] == steps[:-1] and "assume" in got[-1]["proof"], rid
+            assert "assume" in steps[-1]["proof"], rid
+        else:
+            assert got == steps, rid
         assert "proof" in steps[-1]
 
 
