@@ -71,11 +71,12 @@ if TYPE_CHECKING:
 
 #: what ``deducer.<name>`` offers: deducer.api's ``__all__`` (a test holds them equal)
 __all__ = [
-    "Audit", "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
+    "Audit", "Bundled", "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus",
+    "Explanation",
     "GenerateError", "GenerateRequest", "GenerateResult", "Hint", "Mistake", "Puzzle",
     "Rating", "Rule", "RulesTest", "SolveResult", "SolveStatus", "Step", "WhatIf", "Why",
     "HINT_LEVELS", "LEVELS", "MAX_SOLUTIONS_CAP", "RATER_VERSION", "SYMMETRIES",
-    "audit", "audit_puzzles", "check", "explain", "generate", "generate_one",
+    "audit", "audit_puzzles", "bundled_puzzles", "check", "explain", "generate", "generate_one",
     "generate_request", "hint", "ladder", "load", "load_rules", "pencil_marks", "rate",
     "solve", "what_if", "why",
     "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",

@@ -61,15 +61,17 @@ if TYPE_CHECKING:
     from .generator.layout import SYMMETRIES
     from .generator.request import GenerateError
     from .generator.request import Request as GenerateRequest
+    from .puzzle.bundled import Bundled
     from .puzzle.model import Run
     from .solver.search import MAX_SOLUTIONS_CAP, SolveResult
 
 __all__ = [
-    "Audit", "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus", "Explanation",
+    "Audit", "Bundled", "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus",
+    "Explanation",
     "GenerateError", "GenerateRequest", "GenerateResult", "Hint", "Mistake", "Puzzle",
     "Rating", "Rule", "RulesTest", "SolveResult", "SolveStatus", "Step", "WhatIf", "Why",
     "HINT_LEVELS", "LEVELS", "MAX_SOLUTIONS_CAP", "RATER_VERSION", "SYMMETRIES",
-    "audit", "audit_puzzles", "check", "explain", "generate", "generate_one",
+    "audit", "audit_puzzles", "bundled_puzzles", "check", "explain", "generate", "generate_one",
     "generate_request", "hint", "ladder", "load", "load_rules", "pencil_marks", "rate",
     "solve", "what_if", "why",
     "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",
@@ -79,6 +81,7 @@ __all__ = [
 #: result types and constants loaded on first use: name -> (module, attribute)
 _LAZY = {
     "Audit": ("deducer.assist.audit", "Audit"),
+    "Bundled": ("deducer.puzzle.bundled", "Bundled"),
     "RulesTest": ("deducer.assist.audit", "RulesTest"),
     "Why": ("deducer.assist.why", "Why"),
     "GenerateRequest": ("deducer.generator.request", "Request"),
@@ -310,6 +313,14 @@ def pencil_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], Run | None
     from .assist.hints import player_marks
 
     return player_marks(puzzle)
+
+
+def bundled_puzzles(unique_only: bool = True) -> Iterator[Bundled]:
+    """The puzzles shipped with the package (``.label``, ``.puzzle``, ``.path``, ``.name``),
+    in the order of their list; with ``unique_only``, those with exactly one solution."""
+    from .puzzle.bundled import bundled_puzzles as _bundled
+
+    return _bundled(unique_only)
 
 
 def check(puzzle: Puzzle, *, max_solutions: int = 50, timeout: float | None = None,

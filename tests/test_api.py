@@ -181,3 +181,20 @@ def test_rule_authors_import_from_one_module():
     view_api = {n for n in vars(kit.View) if not n.startswith("_")}
     missing = {n for n in view_api if not hasattr(EngineView, n)} - {"puzzle", "layout", "context"}
     assert missing == set()
+
+
+def test_bundled_puzzles_follow_their_list():
+    """The bundled puzzles are those expected.json lists, in its order; the unique ones
+    solve to one solution (the list's claim, checked by the solver)."""
+    import json
+
+    meta = ROOT / "deducer" / "data" / "puzzles" / "expected.json"
+    entries = json.loads(meta.read_text(encoding="utf-8"))["puzzles"]
+    every = list(api.bundled_puzzles(unique_only=False))
+    assert [b.path.name for b in every] == [e["file"] for e in entries]
+    unique = list(api.bundled_puzzles())
+    assert [b.label for b in unique] == [b.label for b, e in zip(every, entries, strict=True)
+                                         if e.get("solutions") == 1]
+    assert unique and all(b.label.startswith("puzzles/") for b in unique)
+    for b in unique[:3]:
+        assert len(api.solve(b.puzzle, 2).solutions) == 1

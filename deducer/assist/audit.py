@@ -97,7 +97,7 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
         found = None
         for rule in eng.rules:
             try:
-                f = eng._ask(rule)
+                f = eng.offer(rule)
             except DeducerError as e:
                 out.status, out.note = "error", str(e)
                 out.finding = Finding(label, len(eng.steps) + 1, rule.id, rule.source, [str(e)])

@@ -403,6 +403,12 @@ class Engine:
             twin.context.taken = {i: list(v) for i, v in self.context.taken.items()}
         return twin._apply(rule, ded, effect, available)
 
+    def offer(self, rule: Rule) -> tuple[Deduction, Effect] | None:
+        """What ``rule`` offers on the board as it stands (its first deduction that changes
+        something, and what it changes), whether or not the walk would take it: for
+        technique examples and audits, which ask one rule at a time."""
+        return self._ask(rule)
+
     def _ask(self, rule: Rule) -> tuple[Deduction, Effect] | None:
         """The rule's first deduction that changes something, and what it changes."""
         if rule.scope == "run":

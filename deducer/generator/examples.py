@@ -24,7 +24,6 @@ from ..puzzle.model import Puzzle
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 CACHE = DATA / "examples.yaml"
-BUNDLED = DATA / "puzzles"
 #: the grids the generator tries for a rule no bundled puzzle uses, smallest first
 SIZES = ("8x8", "10x10")
 #: seconds the generator may spend on one rule's example, all sizes together
@@ -94,7 +93,7 @@ def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
             # proved step, at a board where the walkthrough would show a shorter chain)
             for rule in chains:
                 if rule.id in todo and rule is not nxt[0]:
-                    offer = eng._ask(rule)
+                    offer = eng.offer(rule)
                     if offer is not None:
                         nxt = (rule, *offer)
                         break
@@ -117,19 +116,10 @@ def proof_problems(puzzle: Puzzle, steps: list[Step]) -> list[str]:
 # ---------------------------------------------------------------------------- sources
 def bundled() -> Iterator[tuple[str, Puzzle]]:
     """(label, puzzle) of every bundled puzzle with one solution (puzzles/expected.json)."""
-    from ..puzzle import formats
+    from ..puzzle.bundled import bundled_puzzles
 
-    meta = BUNDLED / "expected.json"
-    try:
-        data = json.loads(meta.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise DeducerError(f"cannot read the bundled puzzle list: {e}", path=str(meta)) from None
-    for entry in data.get("puzzles", []):
-        if entry.get("solutions") != 1:
-            continue
-        name = entry.get("name")
-        label = f"puzzles/{entry['file']}" + (f":{name}" if name else "")
-        yield label, formats.load(BUNDLED / entry["file"], entry.get("format"), name=name)
+    for b in bundled_puzzles():
+        yield b.label, b.puzzle
 
 
 def bundled_puzzle(label: str) -> Puzzle | None:

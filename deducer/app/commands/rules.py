@@ -29,7 +29,6 @@ from .explain import add_rule_args, check_timeout
 
 # the repository's puzzles/ (deducer/data/puzzles links to it; a wheel carries the files
 # themselves, so `rules test` works after a plain, non-editable install too)
-BUNDLED = Path(__file__).resolve().parents[2] / "data" / "puzzles"
 #: rate and rules test limit each puzzle, not the whole command (see cli.time_limit)
 PER_PUZZLE_TIMEOUT = True
 DEFAULT_COUNT = 20
@@ -143,24 +142,11 @@ def _backstop(seconds: float | None) -> Iterator[None]:
 
 
 def _bundled():
-    """(label, puzzle) of every bundled puzzle expected.json lists as unique."""
-    import json
+    """(label, puzzle, (path, name)) of every bundled puzzle expected.json lists as unique."""
+    from ...api import bundled_puzzles
 
-    from ...errors import DeducerError
-    from ...puzzle import formats
-
-    meta = BUNDLED / "expected.json"
-    try:
-        data = json.loads(meta.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise DeducerError(f"cannot read the bundled puzzle list: {e}", path=str(meta)) from None
-    for entry in data.get("puzzles", []):
-        if entry.get("solutions") != 1:
-            continue
-        path = BUNDLED / entry["file"]
-        name = entry.get("name")
-        label = f"puzzles/{entry['file']}" + (f":{name}" if name else "")
-        yield label, formats.load(path, entry.get("format"), name=name), (path, name)
+    for b in bundled_puzzles():
+        yield b.label, b.puzzle, (b.path, b.name)
 
 
 def _files(paths):
