@@ -471,7 +471,8 @@ def technique_pages(directory: str | Path, rules: RulesArg = None, *,
                     progress: Callable[[str], None] | None = None) -> TechniquePages:
     """Write the technique pages into ``directory`` (made if missing): ``index.html``
     and, for every rule of the ladder but trial and backtracking, ``<id>.html`` and
-    (when it has a worked example) ``<id>.json`` = ``{"puzzle": ..., "steps": [...]}``.
+    (when it has a worked example) ``<id>.json`` = ``{"puzzle": ..., "steps": [...]}`` (and
+    ``"walkthrough_step"`` where the walkthrough takes another step at the last one).
     No file is written over unless ``force``; nothing is written when one would be."""
     from .engine.teaching import technique
     from .generator import examples

@@ -143,7 +143,7 @@ def test_every_example_is_the_walkthrough_up_to_a_proved_step_of_its_rule(pages)
     for path in sorted(out.glob("*.json")):
         rid = path.stem
         data = json.loads(path.read_text(encoding="utf-8"))
-        assert set(data) == {"puzzle", "steps"}
+        assert set(data) in ({"puzzle", "steps"}, {"puzzle", "steps", "walkthrough_step"})
         puzzle = formats.loads(json.dumps(data["puzzle"]), "json")
         steps = data["steps"]
         assert steps and steps[-1]["rule"] == rid
@@ -155,11 +155,15 @@ def test_every_example_is_the_walkthrough_up_to_a_proved_step_of_its_rule(pages)
         got = [s.to_json() for s in walk.steps]
         if got[-1]["rule"] != rid:
             # a chain rule the walk passes over for a shorter chain (examples.first_uses):
-            # the board is the walkthrough's, the example's step is the rule's own there
+            # the board is the walkthrough's, the example's step is the rule's own there,
+            # and the file and the page say which step the walkthrough takes instead
             assert got[:-1] == steps[:-1] and "assume" in got[-1]["proof"], rid
             assert "assume" in steps[-1]["proof"], rid
+            assert data["walkthrough_step"] == got[-1], rid
+            page = (out / f"{rid}.html").read_text(encoding="utf-8")
+            assert "the walkthrough itself takes another step here" in page, rid
         else:
-            assert got == steps, rid
+            assert got == steps and "walkthrough_step" not in data, rid
         assert "proof" in steps[-1]
 
 

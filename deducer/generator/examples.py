@@ -43,6 +43,10 @@ class Example:
     #: where the puzzle comes from: a bundled file (``puzzles/seed000-k.j:k1``) or the
     #: command that makes it again (``generate --size 8x8 --needs naked-pair --seed 1``)
     source: str
+    #: the step the walkthrough itself takes on that board, where it is not the rule's
+    #: (a chain rule whose chain is open there while a shorter chain of another rule is
+    #: what the walkthrough shows); None when the last step is the walkthrough's own
+    instead: Step | None = None
 
     @property
     def step(self) -> Step:
@@ -50,12 +54,16 @@ class Example:
         return self.steps[-1]
 
     def to_json(self) -> dict:
-        """``{"puzzle": <deducer JSON puzzle>, "steps": [<explain --json steps>]}``
+        """``{"puzzle": <deducer JSON puzzle>, "steps": [<explain --json steps>]}``, plus
+        ``"walkthrough_step"`` where the walkthrough takes another step at the last one
         (docs/json-contract.md, technique pages)."""
         from ..puzzle import formats
 
-        return {"puzzle": json.loads(formats.dumps(self.puzzle, "json")),
-                "steps": [s.to_json() for s in self.steps]}
+        out = {"puzzle": json.loads(formats.dumps(self.puzzle, "json")),
+               "steps": [s.to_json() for s in self.steps]}
+        if self.instead is not None:
+            out["walkthrough_step"] = self.instead.to_json()
+        return out
 
 
 @dataclass
@@ -73,15 +81,24 @@ def wanted(rules) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- walking
+@dataclass
+class Use:
+    """A rule's first use in a walk: the steps up to and including it, and the step the
+    walkthrough takes there instead when that is another rule's (see :func:`first_uses`)."""
+
+    steps: list[Step]
+    instead: Step | None = None
+
+
 def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
-               deadline: float | None = None) -> dict[str, list[Step]]:
+               deadline: float | None = None) -> dict[str, Use]:
     """Walk ``puzzle`` with ``rules`` (as ``explain`` does) until every rule of ``ids`` has
     made a step or the walk ends; for each rule that did, the steps up to and including
     its first. Cheap rules first means the walk stops as soon as the last one shows."""
     todo = set(ids)
     eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
     chains = [r for r in rules if r.kind == "chain"]
-    found: dict[str, list[Step]] = {}
+    found: dict[str, Use] = {}
     while todo and eng.open_count:
         nxt = eng.next_deduction()
         if nxt is None:
@@ -91,18 +108,28 @@ def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
             # chains are seldom the shortest (a bivalue chain is a forcing chain too) may
             # never show; where it offers one here, the example takes it instead (a true,
             # proved step, at a board where the walkthrough would show a shorter chain)
+            # (the example says so: ``instead`` is the step the walkthrough takes)
+            walked = nxt
             for rule in chains:
                 if rule.id in todo and rule is not nxt[0]:
                     offer = eng.offer(rule)
                     if offer is not None:
                         nxt = (rule, *offer)
                         break
+            if nxt is not walked:
+                instead = eng.preview(*walked)
+                step = eng.step(nxt)
+                if step is None:
+                    break
+                todo.discard(step.rule)
+                found[step.rule] = Use(list(eng.steps), instead)
+                break  # the board is no longer the walkthrough's: later uses would not be
         step = eng.step(nxt)
         if step is None:
             break
         if step.rule in todo:
             todo.discard(step.rule)
-            found[step.rule] = list(eng.steps)
+            found[step.rule] = Use(list(eng.steps))
     return found
 
 
@@ -192,13 +219,13 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
     todo = [rid for rid in todo if rid in known]
     rejected: dict[str, str] = {}
 
-    def take(rid: str, puzzle: Puzzle, steps: list[Step], source: str) -> bool:
-        problems = proof_problems(puzzle, steps)
+    def take(rid: str, puzzle: Puzzle, use: Use, source: str) -> bool:
+        problems = proof_problems(puzzle, use.steps)
         if problems:
             rejected[rid] = (f"the steps of {source} do not pass the proof checker: "
                              + "; ".join(problems[:3]))
             return False
-        out.examples[rid] = Example(rid, puzzle, steps, source)
+        out.examples[rid] = Example(rid, puzzle, use.steps, source, use.instead)
         rejected.pop(rid, None)
         return True
 
@@ -212,21 +239,23 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
         if puzzle is None:
             continue
         say(f"{rid}: the cached example ({entry['from']})")
-        steps = first_uses(puzzle, rules, [rid]).get(rid)
-        if steps is not None:
-            take(rid, puzzle, steps, str(entry["from"]))
+        use = first_uses(puzzle, rules, [rid]).get(rid)
+        if use is not None:
+            take(rid, puzzle, use, str(entry["from"]))
     todo = [rid for rid in todo if rid not in out.examples]
     # 2. the bundled puzzles: for each rule, the one that uses it soonest
     if todo and use_bundled:
-        seen: dict[str, list[tuple[int, str, Puzzle, list[Step]]]] = {}
+        seen: dict[str, list[tuple[bool, int, str, Puzzle, Use]]] = {}
         for label, puzzle in bundled():
             say(f"walking {label}")
-            for rid, steps in first_uses(puzzle, rules, todo).items():
-                seen.setdefault(rid, []).append((len(steps), label, puzzle, steps))
+            for rid, use in first_uses(puzzle, rules, todo).items():
+                seen.setdefault(rid, []).append(
+                    (use.instead is not None, len(use.steps), label, puzzle, use))
         for rid in todo:
-            # the soonest use whose steps are proved (sorted by length, then label)
-            for _n, label, puzzle, steps in sorted(seen.get(rid, []), key=lambda t: t[:2]):
-                if take(rid, puzzle, steps, label):
+            # the soonest use whose steps are proved, a step the walkthrough takes itself
+            # before one it passes over (sorted so, then by length, then label)
+            for _o, _n, label, puzzle, use in sorted(seen.get(rid, []), key=lambda t: t[:3]):
+                if take(rid, puzzle, use, label):
                     break
         todo = [rid for rid in todo if rid not in out.examples]
     # 3. the generator
@@ -245,10 +274,10 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
                 rid, f"no bundled puzzle uses it, and the generator found none in {seconds:g} s")
             continue
         source, puzzle = made
-        steps = first_uses(puzzle, rules, [rid]).get(rid)
-        if steps is None:  # the generator's rating walk and this one disagree
+        use = first_uses(puzzle, rules, [rid]).get(rid)
+        if use is None:  # the generator's rating walk and this one disagree
             out.missing[rid] = f"the walkthrough of the puzzle of {source} does not use it"
-        elif not take(rid, puzzle, steps, source):
+        elif not take(rid, puzzle, use, source):
             out.missing[rid] = rejected[rid]
     return out
 

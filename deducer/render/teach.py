@@ -330,6 +330,13 @@ def _step_html(step) -> str:
     return '<div class="step">' + "".join(parts) + "</div>"
 
 
+def _instead(example) -> str:
+    """The step the walkthrough takes where the example shows another, by its heading
+    ("a forcing chain of 3 links")."""
+    title = step_title(example.instead)
+    return escape("a " + title[:1].lower() + title[1:])
+
+
 def technique_page(t, example, *, missing: str = "", prev=None, next_=None) -> str:
     """The page of technique ``t`` (a :class:`~deducer.engine.teaching.Technique`), with
     its worked ``example`` (:class:`~deducer.generator.examples.Example`, or None and the
@@ -356,8 +363,16 @@ def technique_page(t, example, *, missing: str = "", prev=None, next_=None) -> s
     else:
         step = example.step
         source = escape(example.source)
+        if example.instead is None:
+            where = "the first step of this technique"
+        else:
+            # a chain rule whose chains are seldom the shortest: say which step the
+            # walkthrough takes there, and why this one is shown instead
+            where = (f"the walkthrough itself takes another step here ({_instead(example)}), "
+                     "since a walkthrough shows the shortest chain any chain rule offers. "
+                     f"This {escape(t.name.lower())} is open on the same board, and proved")
         body.append(f'<p class="source">Step {step.n} of the walkthrough of '
-                    f"<code>{source}</code>: the first step of this technique. The yellow "
+                    f"<code>{source}</code>: {where}. The yellow "
                     "cells and clues are what the step looks at, blue outlines the cells "
                     "whose candidates its proof uses; red candidates are removed, orange "
                     f'digits written. The steps as JSON: <a href="{escape(t.id)}.json">'
