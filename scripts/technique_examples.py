@@ -7,8 +7,9 @@ For each rule of the core ladder but trial and backtracking: the bundled puzzle 
 walkthrough uses the rule soonest, else a generated one (``generate --size 8x8 --needs RULE
 --seed 1``, then 10x10; seeded, so the command in the file makes the puzzle again). Every
 example's steps pass the proof checker. Deterministic, unless the time (``--seconds`` per
-generated rule, 600 by default) runs out before the generator finds a puzzle: then the rule
-is left out and the script says so. ``--check`` only says whether the file is up to date.
+generated rule, 600 by default) runs out before the generator finds a puzzle: then the
+file's old generated example is kept (marked ``kept: true``) if it still holds, else the rule
+is left out; the script says which. ``--check`` only says whether the file is up to date.
 """
 
 from __future__ import annotations
@@ -35,6 +36,20 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     found = examples.find(api.ladder(), cache=None, seconds=args.seconds,
                           progress=lambda msg: print(msg, file=sys.stderr, flush=True))
+    # a generated example the generator no longer finds (a chain rung seldom the shortest)
+    # stays while it still holds: the pages need one, and it is still true and proved
+    lost = list(found.missing)
+    if lost and examples.CACHE.is_file():
+        old = examples.find(api.ladder(), lost, use_bundled=False, generate=False)
+        for rid, ex in old.examples.items():
+            if not ex.source.startswith("puzzles/"):
+                ex.kept = True
+                found.examples[rid] = ex
+                del found.missing[rid]
+                print(f"kept the cached example for {rid} ({ex.source}): the generator "
+                      "found none", file=sys.stderr)
+    order = [r.id for r in api.ladder()]  # the file lists the rules as the ladder does
+    found.examples = dict(sorted(found.examples.items(), key=lambda kv: order.index(kv[0])))
     for rid, why in found.missing.items():
         print(f"no example for {rid}: {why}", file=sys.stderr)
     text = examples.cache_text(found)

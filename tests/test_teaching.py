@@ -213,8 +213,8 @@ def test_the_cached_generated_examples_come_back_from_their_commands():
     from deducer.generator import examples
 
     for rid, entry in examples.read_cache().items():
-        if entry["from"].startswith("puzzles/"):
-            continue
+        if entry["from"].startswith("puzzles/") or entry.get("kept"):
+            continue  # a kept example is one the generator no longer makes
         size = entry["from"].split("--size ")[1].split()[0]
         got = api.generate(size, None, count=1, seed=1, needs=rid)
         assert formats.dumps(got[0].puzzle, "pipe") == entry["puzzle"], rid

@@ -47,6 +47,9 @@ class Example:
     #: (a chain rule whose chain is open there while a shorter chain of another rule is
     #: what the walkthrough shows); None when the last step is the walkthrough's own
     instead: Step | None = None
+    #: a generated example kept from an earlier version of the generator, whose command
+    #: no longer makes it (the cache's ``kept: true``; :func:`cache_text`)
+    kept: bool = False
 
     @property
     def step(self) -> Step:
@@ -219,13 +222,13 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
     todo = [rid for rid in todo if rid in known]
     rejected: dict[str, str] = {}
 
-    def take(rid: str, puzzle: Puzzle, use: Use, source: str) -> bool:
+    def take(rid: str, puzzle: Puzzle, use: Use, source: str, kept: bool = False) -> bool:
         problems = proof_problems(puzzle, use.steps)
         if problems:
             rejected[rid] = (f"the steps of {source} do not pass the proof checker: "
                              + "; ".join(problems[:3]))
             return False
-        out.examples[rid] = Example(rid, puzzle, use.steps, source, use.instead)
+        out.examples[rid] = Example(rid, puzzle, use.steps, source, use.instead, kept)
         rejected.pop(rid, None)
         return True
 
@@ -241,7 +244,7 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
         say(f"{rid}: the cached example ({entry['from']})")
         use = first_uses(puzzle, rules, [rid]).get(rid)
         if use is not None:
-            take(rid, puzzle, use, str(entry["from"]))
+            take(rid, puzzle, use, str(entry["from"]), bool(entry.get("kept")))
     todo = [rid for rid in todo if rid not in out.examples]
     # 2. the bundled puzzles: for each rule, the one that uses it soonest
     if todo and use_bundled:
@@ -292,6 +295,8 @@ def cache_text(search: Search) -> str:
         "# scripts/technique_examples.py; do not edit by hand). For each rule, the puzzle whose",
         "# walkthrough shows it: a bundled puzzle (`from` its label) or a generated one (`from`",
         "# the command that makes it again, and its text, so that pages need not generate it).",
+        "# `kept: true`: made by an earlier generator, whose command no longer makes it; kept",
+        "# because this one finds none (the script says so) and the example still holds.",
         "version: 1",
         "examples:",
     ]
@@ -301,4 +306,6 @@ def cache_text(search: Search) -> str:
         if not ex.source.startswith("puzzles/"):
             lines.append("    puzzle: |")
             lines += ["      " + ln for ln in formats.dumps(ex.puzzle, "pipe").splitlines()]
+        if ex.kept:
+            lines.append("    kept: true")
     return "\n".join(lines) + "\n"

@@ -363,6 +363,8 @@ def technique_page(t, example, *, missing: str = "", prev=None, next_=None) -> s
     else:
         step = example.step
         source = escape(example.source)
+        if example.kept:  # its command no longer makes it: say so rather than mislead
+            source += " (made by an earlier version of the generator)"
         if example.instead is None:
             where = "the first step of this technique"
         else:
