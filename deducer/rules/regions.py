@@ -18,7 +18,7 @@ from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
 from . import rule
 from .api import View
-from .facts import both
+from .facts import both, pairs_said
 from .local import trim
 from .regionfind import Region, Touch, regions_of
 
@@ -389,12 +389,14 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
         order = (y, x)
     else:
         order = (x, y)
-    if rel == "+":
-        said_pairs = [f"{a} + {b}" for a, b in pairs]
+    if rel == "+":  # each unordered pair once: "5 and 7", never "5 + 7 or 7 + 5"
+        said, count = pairs_said(pairs)
     else:  # a = b + total, said as the equation is: ``9 = 6 + 3``
-        said_pairs = [f"{a} = {b}" + (f" + {abs(total)}" if total else "") for a, b in pairs]
-    fits = (f"only {' or '.join(said_pairs)} "
-            f"{'fits' if len(pairs) == 1 else 'fit'}" if 1 <= len(pairs) <= 4 else
+        said = " or ".join(f"{a} = {b}" + (f" + {abs(total)}" if total else "")
+                           for a, b in pairs)
+        count = len(pairs)
+    fits = (f"only {said} {'fits' if count == 1 and ' and ' not in said else 'fit'}"
+            if 1 <= len(pairs) <= 4 else
             f"with {_cands(view, order)}, digits with no partner go")
     values.update(equation=eq + differ_brief, target=view.cells_name((x, y)), digit="",
                   fits=fits, full=f"{eq}{differ}, with {_cands(view, (x, y))}")
