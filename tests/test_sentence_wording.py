@@ -81,3 +81,17 @@ def test_an_unordered_pair_is_said_once():
     assert bad == [], bad[:3]
     assert any("with r6c9 only 5 or 7, only 5 and 7 fit, so 4 and 8 leave r6c7" in t
                for t in _texts("deducer-trial.txt"))
+
+
+def test_a_region_difference_of_nothing_says_both_sides_make_the_same():
+    """"r6c2 = r5c3 + r7c3, as (39 + 13) - (46 + 6) = 0" said nothing with its arithmetic:
+    both groups make the same (paucuesta9 diff3 12x12 #0, step 118)."""
+    from types import SimpleNamespace
+
+    from deducer.rules.regions import equation
+
+    view = SimpleNamespace(cell_name=lambda i: f"r{i}c1")
+    text = equation(view, [2], [3, 4], ([39, 13], [46, 6]))[0]
+    assert text == "r2c1 = r3c1 + r4c1, as (39 + 13) and (46 + 6) both make 52", text
+    # a difference that is not nothing keeps its arithmetic
+    assert equation(view, [2], [3], ([25], [21]))[0] == "r2c1 = r3c1 + 4, as 25 - 21 = 4"

@@ -265,6 +265,9 @@ def equation(view: View, plus: Sequence[int], minus: Sequence[int],
     if not minus:
         return f"{lhs} = {arith}", list(plus), [], k
     rhs = " + ".join(view.cell_name(i) for i in minus)
+    if not k:  # "as 52 - 52 = 0" says nothing: both groups make the same
+        arith = (f"{_terms(first, short)} and {_terms(second, short)} both make "
+                 f"{sum(first)}")
     return (f"{lhs} = {rhs}{f' + {k}' if k else ''}, as {arith}", list(plus), list(minus),
             k)
 
