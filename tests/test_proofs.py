@@ -36,18 +36,6 @@ PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 #: rules whose steps may still come without a proof
 UNPROVED_RULES = {"backtracking"}
 
-#: rules whose sentence (the deciding fact, briefly) names the cells of their proof but
-#: leaves its runs to the step's ``detail``: a region sum adds up ten runs or more, whose
-#: names alone would fill the sentence (docs/walkthroughs.md)
-NAMED_IN_DETAIL = {"region-sum-one", "region-sum-two", "region-sum-three", "region-sum-four"}
-
-
-def _cell_names(p: Puzzle) -> set[str]:
-    from deducer.puzzle.model import cell_name
-
-    return {cell_name(rc) for rc in p.whites}
-
-
 #: the surplus check (each fact dropped in turn) runs on every SURPLUS_EVERY-th proved step
 SURPLUS_EVERY = 1 if FULL else 5
 
@@ -71,11 +59,6 @@ def check_proofs(p: Puzzle, where: str) -> list[str]:
         seen[1] += s.get("proof") is None
     for s in proved:
         missing = proofcheck.unnamed(p, s)
-        if missing and s["rule"] in NAMED_IN_DETAIL:
-            # the sentence names the area and the cells; its detail names every run
-            runs_only = all(m not in _cell_names(p) for m in missing)
-            missing = proofcheck.unnamed(p, {**s, "text": s.get("detail", "")}) \
-                if runs_only else missing
         if missing:
             out.append(f"{where}: step {s['n']} [{s['rule']}]: the sentence does not name "
                        f"{', '.join(missing)}: {s['text']}")

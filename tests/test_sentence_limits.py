@@ -7,7 +7,8 @@ Over the bundled puzzles, generated ones and a corpus sample (skipped without th
 * no sentence or detail holds a negative number, nor arithmetic with two minus signs;
 * naked singles name what took their cell's other digits (a run or another cell);
 * a list after "so" is what the cell holds after the step: it never shows a digit that a
-  cell of its run is now down to alone, unless it says "once" that cell is written;
+  cell of its run is now down to alone; a list that leaves such a digit out says "then",
+  after the placement it rests on (the forced cell's "can only hold 6" comes first);
 * "where ... appear nowhere" lists every digit the combinations left lack;
 * the JSON gives the case analysis as ``detail``, HTML and Markdown fold it out, and
   ``explain --verbose`` prints it.
@@ -47,8 +48,8 @@ MINUS = re.compile(r"\s[-−]\s")
 CLAUSE = re.compile(r"[;,:]\s")
 CELL = r"r\d+c\d+"
 DIGITS_SAID = r"\d(?: to \d)?(?:(?:, | or )\d(?: to \d)?)*"
-HOLDS = re.compile(rf"((?:{CELL})(?:(?:, | and ){CELL})*) can only hold ({DIGITS_SAID})"
-                   rf"(?![\d+])( once)?")
+HOLDS = re.compile(rf"((?:{CELL})(?:(?:, | and ){CELL})*) can (then )?only hold "
+                   rf"({DIGITS_SAID})(?![\d+])")
 NOWHERE = re.compile(r"so it is ((?:\d(?:\+\d)+)(?: or \d(?:\+\d)+)*), where ([\d, and]+?) "
                      r"appears? nowhere")
 
@@ -222,18 +223,30 @@ def _stale(puzzle, steps) -> list[str]:
             if POP[m] == 1 and (r, c) not in placed:
                 forced[(r, c)] = DIGITS[m][0]
         for m in HOLDS.finditer(effect):
-            said = _digits(m.group(2))
+            said, then = _digits(m.group(3)), bool(m.group(2))
             for name in re.findall(CELL, m.group(1)):
                 rc = next(rc for rc in puzzle.whites if cell_name(rc) == name)
                 runs = set(puzzle.cell_runs[puzzle.index[rc]])
                 for other, d in forced.items():
                     if other != rc and d in said and runs & set(
-                            puzzle.cell_runs[puzzle.index[other]]) and not m.group(3):
+                            puzzle.cell_runs[puzzle.index[other]]):
                         out.append(f"step {js['n']}: {name} still shows {d}, which "
                                    f"{cell_name(other)} is down to: {js['text']}")
-                if not m.group(3) and said != set(DIGITS[after.masks[rp.index[rc]]]):
-                    out.append(f"step {js['n']}: {name} holds "
-                               f"{DIGITS[after.masks[rp.index[rc]]]} after: {js['text']}")
+                now = set(DIGITS[after.masks[rp.index[rc]]])
+                if not then and said != now:
+                    out.append(f"step {js['n']}: {name} holds {sorted(now)} after: "
+                               f"{js['text']}")
+                if then:
+                    # what it holds once the forced cells before it are written, and
+                    # those placements are said first
+                    gone = {d for o, d in forced.items() if runs & set(
+                        puzzle.cell_runs[puzzle.index[o]])}
+                    before = effect[:m.start()]
+                    if said != now - gone or not all(
+                            f"{cell_name(o)}" in before for o, d in forced.items()
+                            if d in now and runs & set(puzzle.cell_runs[puzzle.index[o]])):
+                        out.append(f"step {js['n']}: {name}'s list after 'then' is not "
+                                   f"what the placement said before it leaves: {js['text']}")
     return out
 
 
@@ -244,9 +257,14 @@ def test_a_list_after_so_is_what_the_cell_holds_after_the_step():
     assert found == [], "\n".join(found[:5])
 
 
-def test_a_list_that_a_forced_cell_would_make_stale_says_once():
+def test_a_list_that_a_forced_cell_would_make_stale_comes_after_the_placement():
+    """"r4c4 can only hold 6; and r2c4 and r3c4 can then only hold 8 or 9": the forced
+    cell first, then what its run's other cells hold once it is written (a conditional
+    "once r4c4 is 6" before its fact read backwards)."""
     texts = [s["text"] for _w, _p, steps in _steps(_bundled() + _generated()) for s in steps]
-    assert any(re.search(rf"can only hold {DIGITS_SAID} once {CELL} is \d", t) for t in texts)
+    assert any(re.search(rf"{CELL} can only hold \d; (?:and )?{CELL}(?:(?:, | and ){CELL})* "
+                         rf"can then only hold {DIGITS_SAID}", t) for t in texts)
+    assert not any(re.search(rf"only hold {DIGITS_SAID} once {CELL} is", t) for t in texts)
 
 
 # ---------------------------------------------------------------------------- nowhere

@@ -32,6 +32,12 @@ def effect_text(view, place: dict, elim: dict, drop: dict) -> str:
     parts = []
     for i, d in sorted(place.items()):
         parts.append(f"{view.cell_name(i)} = {d}")
+    # a cell this step leaves one digit is written in next (naked single): a list of a
+    # cell in the same run that still shows that digit would read as stale, so that list
+    # says what the cell holds once the forced cell is written, after the forced cell's
+    # own clause: "r4c2 can only hold 6; and r5c2 can then only hold 8 or 9"
+    forced = {i: SINGLE[view.mask(i)] for i in elim
+              if i not in place and SINGLE[view.mask(i)]}
     # called after the change: view.mask() is what is left. Say whichever list is shorter:
     # "r2c2 and r2c3 can only hold 7 or 9" reads better than seven digits leaving.
     left_groups: dict[int, list[int]] = {}
@@ -44,28 +50,38 @@ def effect_text(view, place: dict, elim: dict, drop: dict) -> str:
             left_groups.setdefault(left, []).append(i)
         else:
             gone_groups.setdefault(gone, []).append(i)
-    # a cell this step leaves one digit is written in next (naked single): a list of a
-    # cell in the same run that still shows that digit would read as stale, so the list
-    # says what the cell holds once it is written ("r5c2 can only hold 8 or 9 once r4c2
-    # is 6"), which the next step makes the board's
-    forced = {i: SINGLE[view.mask(i)] for i in elim
-              if i not in place and SINGLE[view.mask(i)]}
-    shown: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+    # the lists a forced cell makes stale, each without its digit; a forced cell that
+    # some list leans on is said first as what it holds (otherwise as it came)
+    shown: dict[tuple[int, bool], list[int]] = {}
+    leaned: set[int] = set()
     for left, cells in left_groups.items():
         for i in cells:
-            by = tuple(j for j in forced if j != i and left & BIT[forced[j]]
-                       and set(view.runs_of(j)) & set(view.runs_of(i)))
             rest = left
-            for j in by:
-                rest &= ~BIT[forced[j]]
-            shown.setdefault((rest, by) if rest else (left, ()), []).append(i)
-    for (left, by), cells in shown.items():
+            for j in forced:
+                if j != i and left & BIT[forced[j]] \
+                        and set(view.runs_of(j)) & set(view.runs_of(i)):
+                    rest &= ~BIT[forced[j]]
+                    leaned.add(j)
+            shown.setdefault((rest, True) if rest and rest != left else (left, False),
+                             []).append(i)
+    by_digit: dict[int, list[int]] = {}
+    for j in sorted(leaned):
+        by_digit.setdefault(forced[j], []).append(j)
+    for d, cells in by_digit.items():
+        names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
+        parts.append(f"{names} can only hold {d}")
+    for (left, then), cells in shown.items():
+        cells = [i for i in cells if i not in leaned]
+        if not cells:
+            continue
         names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
         alts = ", ".join(str(d) for d in DIGITS[left])
         alts = " or ".join(alts.rsplit(", ", 1))
-        once = " and ".join(f"{view.cell_name(j)} is {forced[j]}" for j in by)
-        parts.append(f"{names} can only hold {alts}" + (f" once {once}" if by else ""))
+        parts.append(f"{names} can {'then ' if then else ''}only hold {alts}")
+    gone_groups = {g: [i for i in cs if i not in leaned] for g, cs in gone_groups.items()}
     for gone, cells in gone_groups.items():
+        if not cells:
+            continue
         verb = "leaves" if len(DIGITS[gone]) == 1 else "leave"
         names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
         parts.append(f"{_digits(gone)} {verb} {names}")

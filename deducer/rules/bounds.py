@@ -89,9 +89,46 @@ def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
     return [d for k, ds in groups.items() if set(k) <= set(key) for d in ds]
 
 
+def _upshot(name: str, need: int, bound: int, side: str) -> str:
+    """What a bound leaves the cell: ``r6c6 is at most 18 - 13 = 5``; where the arithmetic
+    would say nothing (at most 0, at least 10), the fact itself: nothing is left for it."""
+    if side == "least":  # the others make at least ``bound``: the cell at most need - bound
+        if need - bound < 1:
+            return (f"all that the run still needs, so nothing is left for {name}"
+                    if bound == need else
+                    f"more than the {need} the run still needs, so nothing is left for {name}")
+        return f"so {name} is at most {need} - {bound} = {need - bound}"
+    if need - bound > 9:
+        return f"so {name} would need {need} - {bound} = {need - bound}, more than 9"
+    return f"so {name} is at least {need} - {bound} = {need - bound}"
+
+
+def _each(view: View, others: Sequence[int], used: Sequence[int], listed: dict[int, int],
+          side: str, shown: str) -> str | None:
+    """Where a bound adds each cell's own least (most), which repeats a digit, says so
+    cell by cell (``r3c2 and r4c2 give at least 2 each and r7c2 (7 or 9) at least 7``), as
+    "make at least 2 + 2 + 7" would read as two 2s in one run; None if no digit repeats."""
+    own = [(LOW if side == "least" else HIGH)[m] for m in used]
+    if len(set(own)) == len(own) or "+".join(map(str, sorted(own))) != shown:
+        return None  # different digits, or the bound kept is the distinct digits' one
+    groups: dict[int, list[str]] = {}
+    for j, v in zip(others, own, strict=True):
+        said = view.cell_name(j) + (f" ({span(listed[j])})" if j in listed else "")
+        groups.setdefault(v, []).append(said)
+    order = sorted(groups, reverse=side == "most")
+    parts = []
+    for n, v in enumerate(order):
+        cells = both(groups[v])
+        verb = ("gives" if len(groups[v]) == 1 else "give") if n == 0 else ""
+        each = " each" if len(groups[v]) > 1 else ""
+        parts.append(f"{cells} {verb} at {side} {v}{each}".replace("  ", " "))
+    return both(parts)
+
+
 def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
-           facts: dict[int, int], name: str, least: tuple[int, str], most: tuple[int, str],
-           lo: int, hi: int, too_small: Sequence[int], too_big: Sequence[int]) -> str:
+           facts: dict[int, int], used: Sequence[int], name: str, least: tuple[int, str],
+           most: tuple[int, str], lo: int, hi: int, too_small: Sequence[int],
+           too_big: Sequence[int]) -> str:
     """The deciding fact of sum bounds: ``r4c6↓ 18/4: r5c6, r7c6 (4 to 7) and r8c6 (8 or
     9) make at least 1 + 4 + 8 = 13, so r6c6 is at most 18 - 13 = 5``; with digits
     written in, ``r4c6↓ 18/4 still needs 10: ...`` (the board shows which)."""
@@ -105,13 +142,13 @@ def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
     if too_small and too_big:
         said = (f"{verb} {least[0]} to {most[0]}, so {name} is {lo} to {hi}" if lo != hi else
                 f"{verb} exactly {least[0]}, so {name} is {need} - {least[0]} = {lo}")
-    elif too_big:
-        said = (f"{verb} at least {least[1].replace('+', ' + ')} = {least[0]}, "
-                f"so {name} is at most {need} - {least[0]} = {hi}")
-    else:
-        said = (f"{verb} at most {most[1].replace('+', ' + ')} = {most[0]}, "
-                f"so {name} is at least {need} - {most[0]} = {lo}")
-    return f"{head}: {cells} {said}"
+        return f"{head}: {cells} {said}"
+    side, bound = ("least", least) if too_big else ("most", most)
+    each = _each(view, others, used, facts if len(others) <= 3 else {}, side, bound[1])
+    if each is not None:  # the cells' own bounds, which may repeat a digit: said so
+        return f"{head}: {each}, {bound[0]} in all, {_upshot(name, need, bound[0], side)}"
+    said = f"{verb} at {side} {bound[1].replace('+', ' + ')} = {bound[0]}"
+    return f"{head}: {cells} {said}, {_upshot(name, need, bound[0], side)}"
 
 
 @rule(values=("bounds", "brief", "count", "high", "low", "need", "need_text", "others"))
@@ -188,11 +225,11 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         unlisted = sum(1 for j in others if j not in facts)
         parts = []
         if too_big:
-            parts.append(f"{_made(least, used, 'least', unlisted)}, so {name} is at most "
-                         f"{need} - {least[0]} = {hi}")
+            parts.append(f"{_made(least, used, 'least', unlisted)}, "
+                         f"{_upshot(name, need, least[0], 'least')}")
         if too_small:
-            parts.append(f"{_made(most, used, 'most', unlisted)}, so {name} is at least "
-                         f"{need} - {most[0]} = {lo}")
+            parts.append(f"{_made(most, used, 'most', unlisted)}, "
+                         f"{_upshot(name, need, most[0], 'most')}")
         # the cells first, each list of digits in a clause of its own cells, so no list
         # can be read as belonging to a cell named before it
         named_others = both([view.cell_name(j) for j in others])
@@ -203,6 +240,6 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
                                 "cell": name, "others": named_others,
                                 "count": len(open_), "bounds": "; ".join(parts),
                                 "low": lo, "high": hi,
-                                "brief": _brief(view, rid, placed, need, others, facts, name,
-                                                least, most, lo, hi, too_small, too_big)},
+                                "brief": _brief(view, rid, placed, need, others, facts, used,
+                                                name, least, most, lo, hi, too_small, too_big)},
                         proof=proof(view, (rid,), facts))

@@ -32,6 +32,7 @@ from .facts import (
     run_fact,
     span,
 )
+from .permutation import alts_of
 
 
 def _fits(view: View, other: int, masks: dict[int, int]) -> dict[int, int] | None:
@@ -120,8 +121,9 @@ def _lemma_reason(view: View, other: int, i: int, final: dict[int, int], can: in
     return "trying its combinations that fit its cells: " + ", ".join(parts)
 
 
-#: a deciding fact longer than this names the cells it rests on without their lists
-BRIEF_MAX = 190
+#: a deciding fact longer than this names the cells it rests on without their lists (with
+#: the effect after it, a sentence stays near the 160 characters aimed at, issue 37)
+BRIEF_MAX = 115
 
 
 @rule(values=("brief", "combos", "crossing", "facts", "gone", "limits", "why"), searches=True)
@@ -208,11 +210,13 @@ def crossing_run_interaction(view: View, rid: int) -> Iterator[Deduction]:
     # the deciding fact: what the crossing runs can put in the shared cells
     puts = [f"{view.run_name(cast(int, crossing[i]))} can only put {span(can[i])} in "
             f"{view.cell_name(i)}" for i in lemma]
-    brief = f"{both(puts)}, so {view.run_name(rid)} cannot be {view.combos_text(dropped)}"
+    # "cannot be 1+3+7+9, 1+4+7+8 or 2+3+7+8": one "or" reads as the list it is
+    ruled_out = alts_of([view.combo(c) for c in dropped])
+    brief = f"{both(puts)}, so {view.run_name(rid)} cannot be {ruled_out}"
     if facts:
         rich = f"with {facts_brief(view, facts)}, {brief}"
         brief = rich if len(rich) <= BRIEF_MAX else \
-            f"with the candidates of {cells_and(view, list(facts))}, {brief}"
+            f"given {cells_and(view, list(facts))}, {brief}"  # their lists: the detail's
     yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim,
                     cells=tuple(open_), runs=runs,
                     values={"combos": view.combos_text(shown), "why": "; ".join(reasons),

@@ -187,3 +187,23 @@ def matchable(digits: int, masks: Iterable[int]) -> bool:
             return False
         states = nxt
     return digits in states
+
+
+def pairs_said(pairs: list[tuple[int, int]]) -> tuple[str, int]:
+    """The pairs of digits that fit two cells, each unordered pair once: ``5 + 7`` for one
+    order, ``5 and 7`` where either cell may take either digit (never ``5 + 7 or 7 + 5``);
+    with how many there are said (for "fits" or "fit")."""
+    said: list[str] = []
+    seen: set[tuple[int, int]] = set()
+    for a, b in pairs:
+        if (a, b) in seen:
+            continue
+        if (b, a) in pairs and a != b:
+            seen.add((b, a))
+            said.append(f"{min(a, b)} and {max(a, b)}")
+        else:
+            said.append(f"{a} + {b}")
+        seen.add((a, b))
+    if any(" and " in x for x in said) and len(said) > 1:
+        return ", or ".join(said), len(said)  # "3 and 9, or 5 and 7": each pair apart
+    return " or ".join(said), len(said)

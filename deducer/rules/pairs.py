@@ -8,7 +8,7 @@ from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from . import rule
 from .api import View
-from .facts import alts, both, cell_facts, minus, proof, span
+from .facts import alts, both, cell_facts, minus, pairs_said, proof, span
 
 
 def _either(digits: Iterable[int]) -> str:
@@ -92,8 +92,8 @@ def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
              and view.mask(y) & ~elim.get(y, 0) & BIT[need - a]]
     xy = f"{view.cell_name(x)} + {view.cell_name(y)} = {need_text}"
     if 1 <= len(pairs) <= MAX_PAIRS:
-        ways = " or ".join(f"{a} + {b}" for a, b in pairs)
-        fits = f"only {ways} {'fits' if len(pairs) == 1 else 'fit'}"
+        ways, count = pairs_said(pairs)
+        fits = f"only {ways} {'fits' if count == 1 and ' and ' not in ways else 'fit'}"
         given = f"; with {_with(view, facts)}, " if facts else "; "  # what a removal rests on
         brief = f"in {view.run_name(rid)}, {xy}{given}{fits}"
     elif len("; ".join(why)) <= MAX_WHY:  # the reason itself is short

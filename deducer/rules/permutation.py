@@ -63,13 +63,14 @@ def alts_of(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
-#: the longest deciding fact a sentence gives before its effect (see _brief)
-BRIEF_MAX = 190
+#: the longest deciding fact a sentence gives before its effect (see _brief): with the
+#: effect after it, a sentence stays near the 160 characters aimed at (issue 37)
+BRIEF_MAX = 150
 
 
 def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple]) -> str:
-    """The deciding fact: ``in r8c14↓ 27/6, with r10c14 (2 or 5) and r13c14 (6 or 8), none
-    of the 4 ways with a 2 in r14c14 can be completed in the other cells``; a digit with
+    """The deciding fact: ``in r8c14↓ 27/6, with r10c14 (2 or 5) and r13c14 (6 or 8), no
+    arrangement puts a 2 in r14c14``; a digit with
     one short reason keeps it. As much as fits: the reasons, else their summary (one clause
     for all the digits), else the cells without their lists (the detail has it all)."""
     absent: list[str] = []  # digits in no combination at all
@@ -90,9 +91,9 @@ def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple]) -> 
             full_items.append(f"{a_d} in {where}")
         items.append(f"{a_d} in {where}")
     if full_items:
-        full.append(f"no way to make it with {alts_of(full_items)} fits")
+        full.append(f"no arrangement puts {alts_of(full_items)}")
     if items:
-        summaries = [f"no way to make it with {alts_of(items)} fits"]
+        summaries = [f"no arrangement puts {alts_of(items)}"]
     run = view.run_name(rid)
     given = [f", with {facts_brief(view, facts)}",
              f", with the candidates of {cells_and(view, list(facts))}"] if facts else [""]

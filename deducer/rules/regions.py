@@ -18,14 +18,17 @@ from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
 from . import rule
 from .api import View
-from .facts import both
+from .facts import both, pairs_said
 from .local import trim
 from .regionfind import Region, Touch, regions_of
 
 _WORD = {True: "down", False: "across"}
 #: the longest equation and ways a region sum's sentence gives (its area and effect aside):
 #: beyond it, which cells differ and each way are left to the detail
-FITS_MAX = 110
+FITS_MAX = 90
+#: the longest a region sum's sentence runs before its effect (its runs, equation and
+#: reason): the ways that fit are given only within it (issue 37: a sentence near 160)
+BRIEF_MAX = 125
 
 
 class _Tracker:
@@ -203,7 +206,7 @@ def _facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch
     if only_other:
         apart.append(f"{_old_named(view, only_other)} (only in the {_WORD[not down]} runs)")
     said = {region.direction == DOWN: region.total, region.direction != DOWN: chosen_total}
-    totals = f"across {said[False]}, down {said[True]}"
+    groups = {down: _labels(view, region.base), not down: _labels(view, [t.run for t in chosen])}
     facts = {
         "base_desc": _group(view, _WORD[down], region.base, region.total),
         "chosen_desc": _group(view, _WORD[not down], [t.run for t in chosen], chosen_total),
@@ -212,19 +215,19 @@ def _facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch
         "chosen": ", ".join(view.run_name(t.run) for t in chosen),
         "chosen_total": chosen_total,
         "apart": " and ".join(apart),
-        # the brief sentence: where the area is and what its two groups of runs add up
-        # to; the runs one by one and the cells only one group covers are the detail's
-        "cover": f"area {_corners(view, region, chosen)} ({totals})",
+        # the brief sentence: the two groups of runs, each run by its short name (its
+        # clue square and direction, as a crossing run is named), and what each group adds
+        # up to; each run's sum and the cells only one group covers are the detail's
+        "cover": f"{groups[False]} ({said[False]}), {groups[True]} ({said[True]})",
     }
     return facts, ([region.total] + other_vals, [chosen_total] + base_vals)
 
 
-def _corners(view: View, region: Region, chosen: list[Touch]) -> str:
-    """``r2c6 to r7c12``: the corners of the box around every cell the identity adds up."""
-    cells = set(region.cells) | {i for t in chosen for i in t.outside}
-    rows = [view.puzzle.whites[i][0] for i in cells]
-    cols = [view.puzzle.whites[i][1] for i in cells]
-    return f"r{min(rows) + 1}c{min(cols) + 1} to r{max(rows) + 1}c{max(cols) + 1}"
+def _labels(view: View, runs: Iterable[int]) -> str:
+    """``r2c1→ r3c1→ r4c1→``: runs by their short names, in the grid's order (the arrows
+    part them, so no commas are needed)."""
+    return " ".join(view.puzzle.runs[r].label
+                    for r in sorted(runs, key=lambda r: view.puzzle.runs[r].ref[:2]))
 
 
 def _old_named(view: View, cells: Iterable[int]) -> str:
@@ -232,26 +235,39 @@ def _old_named(view: View, cells: Iterable[int]) -> str:
                      for i in sorted(cells))
 
 
-def _terms(xs: list[int]) -> str:
-    """``115``; ``(87 + 5 + 9)``."""
+#: a sentence adds up at most this many digits written in the area one by one (more: their
+#: sum, "(41 + 42 written in)"; the detail gives each)
+WRITTEN_MAX = 2
+
+
+def _terms(xs: list[int], short: bool = False) -> str:
+    """``115``; ``(87 + 5 + 9)``; ``short``, with many digits written in: ``(41 + 42
+    written in)``."""
+    if short and len(xs) > WRITTEN_MAX + 1:
+        return f"({xs[0]} + {sum(xs[1:])} written in)"
     return str(xs[0]) if len(xs) == 1 else f"({' + '.join(map(str, xs))})"
 
 
 def equation(view: View, plus: Sequence[int], minus: Sequence[int],
-             sides: tuple[list[int], list[int]]) -> tuple[str, list[int], list[int], int]:
+             sides: tuple[list[int], list[int]], short: bool = False
+             ) -> tuple[str, list[int], list[int], int]:
     """sum(plus) - sum(minus) = sum(sides[0]) - sum(sides[1]), said with no negative
     number and one minus sign: ``r5c8 + r7c8 = 115 - (87 + 5 + 9) = 14``, or for a
     difference ``r8c3 + r9c3 = r7c2 + 1, as 15 - 14 = 1``. Returns the text and the cells
-    of each side as said (their sums differ by the last value, the first side larger)."""
+    of each side as said (their sums differ by the last value, the first side larger).
+    ``short``: many digits written in are said as their sum (:func:`_terms`)."""
     first, second = sides
     k = sum(first) - sum(second)
     if k < 0 or not plus:
         plus, minus, first, second, k = minus, plus, second, first, -k
     lhs = " + ".join(view.cell_name(i) for i in plus)
-    arith = f"{_terms(first)} - {_terms(second)} = {k}"
+    arith = f"{_terms(first, short)} - {_terms(second, short)} = {k}"
     if not minus:
         return f"{lhs} = {arith}", list(plus), [], k
     rhs = " + ".join(view.cell_name(i) for i in minus)
+    if not k:  # "as 52 - 52 = 0" says nothing: both groups make the same
+        arith = (f"{_terms(first, short)} and {_terms(second, short)} both make "
+                 f"{sum(first)}")
     return (f"{lhs} = {rhs}{f' + {k}' if k else ''}, as {arith}", list(plus), list(minus),
             k)
 
@@ -268,7 +284,8 @@ def _runs(region: Region, chosen: list[Touch]) -> tuple[int, ...]:
 
 
 @rule(values=("apart", "base", "base_desc", "base_total", "chosen", "chosen_desc",
-              "chosen_total", "cover", "digit", "equation", "fits", "full", "target", "ways"))
+              "chosen_total", "cover", "digit", "equation", "fits", "full", "reason", "target",
+              "ways"))
 def region_sum(view: View, unknowns: int = 1, max_ways: int = 8, proof_work: int = 4000,
                regions: dict[str, int] | None = None) -> Iterator[Deduction]:
     """Every stored region whose identity leaves ``unknowns`` open cells. With three or
@@ -307,7 +324,8 @@ def _one(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
         return None  # a contradiction; the other rules report it
     values, sides = _facts(view, region, chosen, excluded)
     eq = equation(view, plus, minus, sides)[0]
-    values.update(equation=eq, full=eq, digit=v, target=view.cell_name(x), fits="")
+    values.update(equation=equation(view, plus, minus, sides, short=True)[0], full=eq,
+                  digit=v, target=view.cell_name(x), fits="", reason="")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
     return Deduction(placements={x: v}, cells=cells, runs=runs, values=values,
@@ -376,6 +394,7 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
     values, sides = _facts(view, region, chosen, excluded)
     used_distinct = distinct and rel == "+"
     eq, first, second, _ = equation(view, plus, minus, sides)
+    eq_short = equation(view, plus, minus, sides, short=True)[0]
     differ = (f" (both in {view.run_name(shared)}, so they differ)"
               if used_distinct and shared is not None else "")
     differ_brief = (f" (both in {view.puzzle.runs[shared].label})"
@@ -389,15 +408,22 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
         order = (y, x)
     else:
         order = (x, y)
-    if rel == "+":
-        said_pairs = [f"{a} + {b}" for a, b in pairs]
+    if rel == "+":  # each unordered pair once: "5 and 7", never "5 + 7 or 7 + 5"
+        said, count = pairs_said(pairs)
     else:  # a = b + total, said as the equation is: ``9 = 6 + 3``
-        said_pairs = [f"{a} = {b}" + (f" + {abs(total)}" if total else "") for a, b in pairs]
-    fits = (f"only {' or '.join(said_pairs)} "
-            f"{'fits' if len(pairs) == 1 else 'fit'}" if 1 <= len(pairs) <= 4 else
+        said = " or ".join(f"{a} = {b}" + (f" + {abs(total)}" if total else "")
+                           for a, b in pairs)
+        count = len(pairs)
+    fits = (f"only {said} {'fits' if count == 1 and ' and ' not in said else 'fit'}"
+            if 1 <= len(pairs) <= 4 else
             f"with {_cands(view, order)}, digits with no partner go")
-    values.update(equation=eq + differ_brief, target=view.cells_name((x, y)), digit="",
-                  fits=fits, full=f"{eq}{differ}, with {_cands(view, (x, y))}")
+    # the sentence's reason after the equation: the pairs that fit, unless the effect says
+    # them already (one pair, each cell left its digit of it)
+    said_by_effect = (len(pairs) == 1 and mx & ~gone_x == BIT[pairs[0][0]]
+                      and my & ~gone_y == BIT[pairs[0][1]])
+    values.update(equation=eq_short + differ_brief, target=view.cells_name((x, y)), digit="",
+                  fits=fits, reason="" if said_by_effect else f"; {fits}",
+                  full=f"{eq}{differ}, with {_cands(view, (x, y))}")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
     extra = (shared,) if used_distinct and shared is not None and shared not in runs else ()
@@ -472,6 +498,7 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
         return None
     values, sides = _facts(view, region, chosen, excluded)
     eq, first, second, k_said = equation(view, *as_found, sides)
+    eq_short = equation(view, *as_found, sides, short=True)[0]
     shared = sorted({r for _, _, r in apart})
     differ = ""
     groups: dict[int, list[int]] = {}
@@ -499,18 +526,30 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
     full = (f"{eq}, with {_cands(view, cells)}{differ}. "
             f"The only way{'s' if many else ''} to make it: {shown}")
     fits = f"only {' or '.join(way(w) for w in ways)} {'fit' if many else 'fits'}"
-    if len(eq) + len(fits) > FITS_MAX and len(ways) > 2:
+    listed = len(eq_short) + len(fits) <= FITS_MAX or len(ways) <= 2
+    if not listed:
         fits = f"only {len(ways)} ways fit"  # each of them is in the detail
+    # the sentence's reason after the equation, as much as fits in BRIEF_MAX with the
+    # runs and the equation: which cells differ (each pair, else the runs that make them
+    # differ, which the proof needs named), then the ways when they are few enough to
+    # read (a count of ways the reader cannot see says nothing; the detail lists them)
+    room = BRIEF_MAX - len(values["cover"]) - len(eq_short)
+    reason = []
+    ways_said = fits
     if groups:  # the runs that make cells differ are named (the proof lists them)
         differing = "; ".join((" ≠ ".join(view.cell_name(i) for i in sorted(g)) if len(g) == 2
                            else f"{both([view.cell_name(i) for i in sorted(g)])} differ")
                           + f" ({view.puzzle.runs[r].label})" for r, g in sorted(groups.items()))
-        # a sentence that would run long leaves which cells differ to the detail (which
-        # names the runs, as for the region's runs), saying only that some do
-        fits = (f"{differing}; {fits}" if len(eq) + len(differing) + len(fits) <= FITS_MAX else
-                f"cells of one run differ; {fits}")
-    values.update(equation=eq, target=view.cells_name(cells), digit="", ways=shown,
-                  fits=fits, full=full)
+        labels = [view.puzzle.runs[r].label for r in sorted(groups)]
+        runs_differ = f"cells of {both(labels)} differ"
+        said_differ = (differing if len(differing) + (len(fits) if listed else 0) <= room - 4
+                       and len(differing) <= len(runs_differ) + 8 else runs_differ)
+        fits = f"{said_differ}; {fits}"
+        reason.append(said_differ)
+    if listed and sum(len(r) + 2 for r in reason) + len(ways_said) + 2 <= room:
+        reason.append(ways_said)
+    values.update(equation=eq_short, target=view.cells_name(cells), digit="", ways=shown,
+                  fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
     runs = _runs(region, chosen)
     extra = tuple(r for r in shared if r not in runs)
     area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
