@@ -104,7 +104,7 @@ def _walk(job):
         "status": exp.status, "cells": len(puzzle.whites), "givens": len(puzzle.givens),
         "seconds": round(time.perf_counter() - t, 3),
         "steps": [[s.rule, s.weight, s.score, s.available, s.chain or _links(s),
-                   len(s.placements)] for s in exp.steps],
+                   len(s.placements), s.round] for s in exp.steps],
     }
 
 
@@ -131,7 +131,7 @@ def ladder_key(rules_path: str | None) -> str:
         # the order section changes the path too (and what each step finds open)
         order = {k: v for k, v in (data.get("order") or {}).items() if k != "fitted"}
         h.update(json.dumps([walked, order], sort_keys=True).encode())
-    h.update(b"placements")  # cached steps carry their placements' count
+    h.update(b"placements round")  # cached steps carry their placements' count, round
     return h.hexdigest()[:16]
 
 
@@ -492,9 +492,13 @@ def joint(pub: list[dict], hum: list[dict], folds: int = 5, weight: float = 1.0
     held = [0.0] * len(hum)
     for f in range(folds):
         test = [i for i in range(len(hum)) if i % folds == f]
-        coef = fit_on([i for i in range(len(hum)) if i % folds != f])
+        # each fold's model is put on the score's scale (set on the publishers' puzzles,
+        # which every fold fits on) before its records are pooled with the other folds':
+        # raw sums of features have no common offset, and pooling them mixed the folds'
+        # offsets into the AUC (the figure before rater 7 was lowered by that)
+        coef, offset = scaled(fit_on([i for i in range(len(hum)) if i % folds != f]), fp)
         for i in test:
-            held[i] = predict(coef, fh[i])
+            held[i] = offset + predict(coef, fh[i])
     full = fit_on(list(range(len(hum))))
     y = [r["pencil"] for r in hum]
     share = [r["rank"] for r in hum]

@@ -236,9 +236,10 @@ def walk(job) -> dict:
         "score": r.score, "level": r.level, "effort": r.effort,
         "seconds": round(seconds, 3), "rounds_seconds": round(time.perf_counter() - t, 3),
         # what scripts/fit_rating.py keeps of a step (rule, weight, score, open easy
-        # moves, chain links): a fit of the score on these records reads them from here
+        # moves, chain links, placements, round): a fit of the score on these records
+        # reads them from here
         "steps": [[s.rule, s.weight, s.score, s.available, s.chain or chain_length(s),
-                   len(s.placements)] for s in exp.steps],
+                   len(s.placements), s.round] for s in exp.steps],
         "engine": [[r_, c_, k, by[(r_, c_)]] for (r_, c_), k in sorted(placed.items())],
         "engine_single": [[r_, c_, k] for (r_, c_), k in sorted(single.items())],
         "rounds": rounds,
