@@ -454,10 +454,13 @@ def ceiling_section(humans: list[Human], walks: dict[str, dict]) -> list[str]:
     rounds can reach, and how far the path's features go on the pencil marks."""
     from scripts import human_ceiling
 
+    by_id = {h.id: h for h in humans}
+    cases = [{"puzzle": by_id[r["id"]].puzzle, "orders": r["orders"]}
+             for r in order_rows(humans, walks)]
     return [
         "## What the data allows",
         "",
-        "Made by `python scripts/human_ceiling.py` (the same tables). **Order.** The rounds "
+        "Made by scripts/human_ceiling.py. **Order.** The rounds "
         "order ranks the cells of a round alike. Ordering them within the round by the "
         "person's own order (the *oracle*) is the most any choice within rounds can reach; "
         "the tie-breaks a model could use (small runs, few combinations, reading order, "
@@ -479,7 +482,9 @@ def ceiling_section(humans: list[Human], walks: dict[str, dict]) -> list[str]:
         "not the path, so the score does not use them. Each puzzle has one record, so the "
         "noise between two solves by the same person cannot be measured here.",
         "",
-        *human_ceiling.markdown(humans, walks),
+        *human_ceiling.markdown(
+            [(r["puzzle"], r["orders"]) for r in cases], pencil_rows(humans, walks), walks,
+            {h.id: h.puzzle for h in humans}),
     ]
 
 

@@ -1,9 +1,10 @@
 """What the even half's records allow: the ceilings behind issue 38's unmet gates.
 
-    python scripts/human_ceiling.py [--jobs N]     (prints Markdown; needs numpy)
+    python scripts/make_reports.py --only human     (its "What the data allows" section)
 
-Used by ``scripts/human.py`` for the "What the data allows" section of reports/human.md.
-Only the even-numbered puzzles' records are read (:func:`scripts.human.load`).
+A library of ``scripts/human.py`` (which hands it the records' orders and pencil rows; it
+imports no other report script). Only the even-numbered puzzles' records exist here
+(:func:`scripts.human.load`). The pencil-mark figures need numpy.
 
 - **Order**: the rounds order ranks the cells of one round alike. However the cells of a
   round are ordered among themselves, median rho cannot pass the figure reached when they are
@@ -18,7 +19,6 @@ Only the even-numbered puzzles' records are read (:func:`scripts.human.load`).
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from pathlib import Path
@@ -122,18 +122,20 @@ def head_features(pz, passes: int = 3) -> dict[str, float]:
 
 
 # ---------------------------------------------------------------------------- order
-def order_bounds(humans, walks) -> dict[str, float]:
+def _rho(model: dict, person: dict) -> float | None:
+    cells = sorted(set(model) & set(person))
+    return spearman([model[c] for c in cells], [person[c] for c in cells])
+
+
+def order_bounds(cases) -> dict[str, float | None]:
     """Median rho of the rounds order with its ties broken in several ways, and by the
-    person's own order (the oracle: the most any ordering within rounds can reach)."""
+    person's own order (the oracle: the most any ordering within rounds can reach).
+    ``cases``: (puzzle, orders) per record, orders as :func:`scripts.human.orders` gives."""
     from deducer.puzzle.combos import combos
-    from scripts import human
 
     res: dict[str, list[float]] = {}
-    for h in humans:
-        if not h.fits or h.id not in walks:
-            continue
-        o = human.orders(h, walks[h.id])
-        person, rnd, pz = o["person"], o["rounds"], h.puzzle
+    for pz, o in cases:
+        person, rnd = o["person"], o["rounds"]
         info = {}
         for rc, i in pz.index.items():
             rs = [pz.runs[r] for r in pz.cell_runs[i]]
@@ -157,7 +159,7 @@ def order_bounds(humans, walks) -> dict[str, float]:
                 {c: (rnd[c], person.get(c, 0)) for c in rnd},
         }
         for name, m in models.items():
-            r = human.order_rho(_tied(m), person)
+            r = _rho(_tied(m), person)
             if r is not None:
                 res.setdefault(name, []).append(r)
     return {k: median(v) for k, v in res.items()}
@@ -195,34 +197,31 @@ def ridge_cv(feats: list[dict], names: tuple[str, ...], target: list[float],
     return list(held)
 
 
-def her_rows(humans, walks) -> list[dict]:
-    """The main solver's rated records as scripts/fit_rating.py's labelled rows (its
-    :func:`~scripts.fit_rating.human_rows`, from walks already made)."""
-    from scripts import human
-
-    pen = {r["id"]: r for r in human.pencil_rows(humans, walks)}
-    return [{"id": h.id, "group": f"janko {pen[h.id]['hundred']}", "rank": pen[h.id]["share"],
-             "pencil": pen[h.id]["pencil"], "hundred": pen[h.id]["hundred"],
-             "status": "solved", "cells": walks[h.id]["cells"], "steps": walks[h.id]["steps"],
-             "puzzle": h.puzzle}
-            for h in humans if h.id in pen and walks[h.id]["status"] == "solved"]
+def her_rows(pen: list[dict], walks: dict, puzzles: dict) -> list[dict]:
+    """The main solver's rated records (``pen``: :func:`scripts.human.pencil_rows`) as
+    scripts/fit_rating.py's labelled rows, with their walks' steps and puzzles."""
+    return [{"id": p["id"], "rank": p["share"], "pencil": p["pencil"],
+             "hundred": p["hundred"], "cells": walks[p["id"]]["cells"],
+             "steps": walks[p["id"]]["steps"], "puzzle": puzzles[p["id"]]}
+            for p in pen if walks[p["id"]]["status"] == "solved"]
 
 
 #: fewer records than this: no cross-validated figures (a fold would be a handful)
 MIN_RECORDS = 50
 
 
-def pencil_ceiling(humans, walks) -> list[tuple[str, float | None, float | None,
-                                                float | None, float | None]]:
+def pencil_ceiling(pen: list[dict], walks: dict, puzzles: dict
+                   ) -> list[tuple[str, float | None, float | None, float | None,
+                                   float | None]]:
     """(what, AUC, AUC within periods, rho, rho within periods) on the main solver's records
     ([] with fewer than :data:`MIN_RECORDS`)."""
-    from deducer.engine.rating import FEATURES
-    from scripts import fit_rating
+    from deducer.engine.rating import FEATURES, score_features
+    from scripts.cached_paths import path_steps
 
-    hum = her_rows(humans, walks)
+    hum = her_rows(pen, walks, puzzles)
     if len(hum) < MIN_RECORDS:
         return []
-    feats = [fit_rating.features(r) for r in hum]
+    feats = [score_features(path_steps(r), r["cells"]) for r in hum]
     for r, f in zip(hum, feats, strict=True):
         f.update(head_features(r["puzzle"]))
     y = [r["pencil"] for r in hum]
@@ -254,12 +253,13 @@ def pencil_ceiling(humans, walks) -> list[tuple[str, float | None, float | None,
     ]
 
 
-def markdown(humans, walks) -> list[str]:
-    """The two tables (order, pencil marks), as Markdown lines."""
+def markdown(cases, pen: list[dict], walks: dict, puzzles: dict) -> list[str]:
+    """The two tables (order: :func:`order_bounds`; pencil marks: :func:`pencil_ceiling`),
+    as Markdown lines."""
     lines = ["| order within the rounds | median rho |", "|---|---|"]
-    lines += [f"| {k} | {fmt(v, '+.3f')} |" for k, v in order_bounds(humans, walks).items()]
+    lines += [f"| {k} | {fmt(v, '+.3f')} |" for k, v in order_bounds(cases).items()]
     try:
-        rows = pencil_ceiling(humans, walks)
+        rows = pencil_ceiling(pen, walks, puzzles)
     except ImportError:  # numpy (pip install deducer[fit])
         return lines + ["", "(The pencil-mark figures need numpy.)"]
     if not rows:
@@ -270,18 +270,3 @@ def markdown(humans, walks) -> list[str]:
     lines += [f"| {what} | " + " | ".join(fmt(v, ".3f") for v in vals) + " |"
               for what, *vals in rows]
     return lines
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--jobs", type=int, default=1)
-    args = ap.parse_args()
-    from scripts import human
-
-    humans = [h for h in human.load() if h.fits]
-    print("\n".join(markdown(humans, human.collect(humans, args.jobs))))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
