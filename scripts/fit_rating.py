@@ -104,7 +104,7 @@ def _walk(job):
         "status": exp.status, "cells": len(puzzle.whites), "givens": len(puzzle.givens),
         "seconds": round(time.perf_counter() - t, 3),
         "steps": [[s.rule, s.weight, s.score, s.available, s.chain or _links(s),
-                   len(s.placements)] for s in exp.steps],
+                   len(s.placements), s.round] for s in exp.steps],
     }
 
 
@@ -131,7 +131,7 @@ def ladder_key(rules_path: str | None) -> str:
         # the order section changes the path too (and what each step finds open)
         order = {k: v for k, v in (data.get("order") or {}).items() if k != "fitted"}
         h.update(json.dumps([walked, order], sort_keys=True).encode())
-    h.update(b"placements")  # cached steps carry their placements' count
+    h.update(b"placements round")  # cached steps carry their placements' count, round
     return h.hexdigest()[:16]
 
 
@@ -470,6 +470,27 @@ def krazydad_aucs(rows: list[dict], score) -> dict[str, float | None]:
     return out
 
 
+def held_out(pub: list[dict], fp: list[dict], hum: list[dict], fh: list[dict],
+             folds: int = 5) -> list[float]:
+    """Each record's score by a model fitted on the publishers' labels and the records of
+    the other folds (record ``i`` is in fold ``i % folds``), on the score's scale.
+
+    Each fold's model is scaled on the publishers' puzzles (which every fold fits on)
+    before its records are pooled with the other folds': raw sums of features have no
+    common offset, and pooling them mixed the folds' offsets into the AUC (the figure
+    reported before rater 7 was lowered by that)."""
+    from deducer.engine.rating import FEATURES
+
+    held = [0.0] * len(hum)
+    for f in range(folds):
+        rows = pub + [r for i, r in enumerate(hum) if i % folds != f]
+        feats = fp + [x for i, x in enumerate(fh) if i % folds != f]
+        coef, offset = scaled(fit(rows, feats, FEATURES), fp)
+        for i in range(f, len(hum), folds):
+            held[i] = offset + predict(coef, fh[i])
+    return held
+
+
 def joint(pub: list[dict], hum: list[dict], folds: int = 5, weight: float = 1.0
           ) -> tuple[list[str], dict[str, float], float]:
     """Fit the score jointly on the publishers' labels and the records' pencil marks;
@@ -489,12 +510,7 @@ def joint(pub: list[dict], hum: list[dict], folds: int = 5, weight: float = 1.0
         feats = fp + [fh[i] for i in hidx]
         return fit(rows, feats, FEATURES)
 
-    held = [0.0] * len(hum)
-    for f in range(folds):
-        test = [i for i in range(len(hum)) if i % folds == f]
-        coef = fit_on([i for i in range(len(hum)) if i % folds != f])
-        for i in test:
-            held[i] = predict(coef, fh[i])
+    held = held_out(pub, fp, hum, fh, folds)
     full = fit_on(list(range(len(hum))))
     y = [r["pencil"] for r in hum]
     share = [r["rank"] for r in hum]

@@ -236,9 +236,10 @@ def walk(job) -> dict:
         "score": r.score, "level": r.level, "effort": r.effort,
         "seconds": round(seconds, 3), "rounds_seconds": round(time.perf_counter() - t, 3),
         # what scripts/fit_rating.py keeps of a step (rule, weight, score, open easy
-        # moves, chain links): a fit of the score on these records reads them from here
+        # moves, chain links, placements, round): a fit of the score on these records
+        # reads them from here
         "steps": [[s.rule, s.weight, s.score, s.available, s.chain or chain_length(s),
-                   len(s.placements)] for s in exp.steps],
+                   len(s.placements), s.round] for s in exp.steps],
         "engine": [[r_, c_, k, by[(r_, c_)]] for (r_, c_), k in sorted(placed.items())],
         "engine_single": [[r_, c_, k] for (r_, c_), k in sorted(single.items())],
         "rounds": rounds,
@@ -443,8 +444,48 @@ def report(humans: list[Human], walks: dict[str, dict]) -> list[str]:
                      f"square, kept and ignored): {sum(h.off for h in stray)} in "
                      f"{len(stray)} records ({', '.join('janko ' + h.id for h in stray)}).")
     lines += ["", *summary(rows, pencil_rows(humans, walks)), "",
-              *order_section(rows, walks), "", *pencil_section(humans, walks)]
+              *order_section(rows, walks), "", *pencil_section(humans, walks), "",
+              *ceiling_section(humans, walks)]
     return lines
+
+
+def ceiling_section(humans: list[Human], walks: dict[str, dict]) -> list[str]:
+    """What the records allow (scripts/human_ceiling.py): the most an order within the
+    rounds can reach, and how far the path's features go on the pencil marks."""
+    from scripts import human_ceiling
+
+    by_id = {h.id: h for h in humans}
+    cases = [{"puzzle": by_id[r["id"]].puzzle, "orders": r["orders"]}
+             for r in order_rows(humans, walks)]
+    return [
+        "## What the data allows",
+        "",
+        "Made by scripts/human_ceiling.py. **Order.** The rounds "
+        "order ranks the cells of a round alike. Ordering them within the round by the "
+        "person's own order (the *oracle*) is the most any choice within rounds can reach; "
+        "the tie-breaks a model could use (small runs, few combinations, reading order, "
+        "nearest the last cell) move the median by less than 0.01. Issue 38's order target "
+        "(median rho 0.80) lies above the oracle, so it needs cells moved between rounds, "
+        "not a better order within them.",
+        "",
+        "**Pencil marks.** Whether she marks a puzzle is judged by the plain AUC over all "
+        "her records, as the issue states its gate and as the held-back half is measured; "
+        "the figure within periods of a hundred puzzles is given beside it, as her habit "
+        "drifts (the share of puzzles she marks moves from about 1 in 6 to 7 in 10 from one "
+        "hundred to the next, which no feature of a puzzle can follow). Fitted on her "
+        "records alone, the path's features reach the cross-validated figures in the last "
+        "rows; the shipped score is fitted jointly with the publishers' labels, and "
+        "weighing her records more than half a publisher's group per period lowers "
+        "KrazyDad 6x6's within-volume AUC below its gate of 0.95 (docs/rating.md). The "
+        "*in-the-head* solver remembers only the digits written and makes every deduction "
+        "of the combinations and crossings round by round; its features need the grid, "
+        "not the path, so the score does not use them. Each puzzle has one record, so the "
+        "noise between two solves by the same person cannot be measured here.",
+        "",
+        *human_ceiling.markdown(
+            [(r["puzzle"], r["orders"]) for r in cases], pencil_rows(humans, walks), walks,
+            {h.id: h.puzzle for h in humans}),
+    ]
 
 
 def summary(rows: list[dict], pen: list[dict]) -> list[str]:

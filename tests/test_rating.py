@@ -311,3 +311,28 @@ def test_a_refused_resume_leaves_the_rows_file_as_it_was(tmp_path, capsys, monke
     assert main(["rate", *files, "--out", str(part), "--resume", "--no-timing", *other]) \
         in (0, 1), capsys.readouterr().err
     assert part.read_bytes() == data
+
+
+def test_the_score_weighs_the_rounds_a_walk_works_in():
+    """``rounds`` counts the rounds of the ladder's order the steps fall in, and
+    ``round_scan`` adds each round's open cells at its start over the cells it places
+    (plus one): a path that needs more rounds for the same cells scores the rounds higher."""
+    import math
+
+    from deducer.engine.rating import score_features
+    from scripts.cached_paths import PathStep
+
+    def path(rounds: list[int]) -> list[PathStep]:
+        return [PathStep("naked-single", 1.0, 1, 1, 0, n=k, placements=(None,), round=r)
+                for k, r in enumerate(rounds, 1)]
+
+    broad = score_features(path([1, 1, 1, 1]), 4)
+    assert broad["rounds"] == math.log1p(1)
+    assert broad["round_scan"] == math.log1p(4 / 5)
+    deep = score_features(path([1, 2, 3, 4]), 4)
+    assert deep["rounds"] == math.log1p(4)
+    assert deep["round_scan"] == math.log1p(4 / 2 + 3 / 2 + 2 / 2 + 1 / 2)
+    # the explain engine's own steps carry their round: a real walk has several
+    exp = explain(formats.load(PUZZLES / "deducer-trial.txt"))
+    f = score_features(exp.steps, len(exp.puzzle.whites))
+    assert f["rounds"] == math.log1p(len({s.round for s in exp.steps})) > math.log1p(1)

@@ -123,3 +123,29 @@ def test_the_report_scripts_import_no_circle():
 
     circles = sorted(name for name in graph if name in reach(name))
     assert circles == []
+
+
+def test_held_out_records_are_scored_on_the_scores_scale():
+    """scripts/fit_rating.held_out: each fold's model is scaled on the publishers' puzzles
+    before the folds' records are pooled (raw sums have a different offset in each fold,
+    and pooling them mixed those offsets into the cross-validated AUC). Every feature here
+    grows with one hidden difficulty ``t``, so every fold's model ranks the publishers'
+    puzzles alike: a record copying the puzzle at their 5th percentile scores 1 in any
+    fold, one copying the 95th scores 9."""
+    from scripts.fit_rating import features, held_out
+
+    def row(t: int, **extra) -> dict:
+        steps = [["unique-combination", 1.0 + 0.1 * t, 1 + t, max(1, 20 - t // 2), 0, 1, k]
+                 for k in range(3)]
+        return {"status": "solved", "cells": 10 + t, "steps": steps, **extra}
+
+    pub = [row(t, group="gecode", rank=t // 14, source="gecode", id=str(t))
+           for t in range(40)]
+    hum = [row(t, group=f"janko {t % 2}", rank=t / 40, weight=0.5)
+           for t in (2, 38, 5, 2, 38, 20, 2, 38, 30, 2, 38)]
+    held = held_out(pub, [features(r) for r in pub], hum, [features(r) for r in hum], 5)
+    for r, s in zip(hum, held, strict=True):
+        if r["cells"] == 12:
+            assert s == pytest.approx(1.0, abs=0.05)
+        if r["cells"] == 48:
+            assert s == pytest.approx(9.0, abs=0.05)

@@ -32,7 +32,9 @@ from .registry import FEATURES, KINDS, LEVELS  # noqa: F401  (re-exported)
 # 6: the walkthrough's order works in rounds (the ladder's order: section), and the score is
 # refitted jointly on publishers' labels and the janko.at records' pencil marks, with the
 # scan features
-RATER_VERSION = "6"
+# 7: the score weighs the rounds a person works in (``rounds``, ``round_scan``), refitted;
+# its pencil-mark figures are cross-validated with each fold's model on the score's scale
+RATER_VERSION = "7"
 
 
 
@@ -239,8 +241,13 @@ def score_features(steps, cells: int, rules=None) -> dict[str, float]:
     weights = [s.weight for s in steps]
     avail = [s.available for s in steps]
     scan, left = [], cells
+    # the rounds the walk works in (the ladder's ``order:`` section): per round, the open
+    # cells when it starts and the cells it places; a harder step shares its round's number
+    rounds: dict[int, list[int]] = {}
     for s in steps:
         scan.append(max(left, 0) / (1 + s.available))
+        r = rounds.setdefault(getattr(s, "round", 0), [max(left, 0), 0])
+        r[1] += len(s.placements)
         left -= len(s.placements)
     return {
         "hardest": max(weights),
@@ -258,6 +265,10 @@ def score_features(steps, cells: int, rules=None) -> dict[str, float]:
         # (Pelanek's search cost: a step among few open moves on a wide board is found late)
         "scan": math.log1p(sum(scan)),
         "scan_mean": math.log1p(sum(scan) / n),
+        # a person works breadth-first, round after round (Pelanek's dependency model): the
+        # rounds needed, and the cells looked over per cell a round yields
+        "rounds": math.log1p(len(rounds)),
+        "round_scan": math.log1p(sum(o / (1 + p) for o, p in rounds.values())),
     }
 
 

@@ -46,7 +46,7 @@ KINDS = ("simple", "link", "chain", "trial", "guess")
 LEVELS = ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
 #: the score model's features, in the order the rule file lists their coefficients
 FEATURES = ("hardest", "effort", "size", "narrow", "scarcity", "bottlenecks", "hard_effort",
-            "thinking", "chain", "scan", "scan_mean")
+            "thinking", "chain", "scan", "scan_mean", "rounds", "round_scan")
 #: the attribute :func:`deducer.rules.rule` sets on a rule function: the names of the
 #: template values it provides (in ``Deduction.values``)
 RULE_MARK = "__deducer_rule_values__"
