@@ -618,14 +618,33 @@ class _Tracker:
 
 
 def _walk(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int,
-          looks: ChainCache | None = None) -> list[Link] | None:
+          looks: ChainCache | None = None, reads: set[int] | None = None,
+          walked: list[int] | None = None) -> list[Link] | None:
     """Follow one assumption with every link rule, simplest first (as the engine walks
-    the board); the links the contradiction rests on, or None."""
+    the board); the links the contradiction rests on, or None. ``reads`` gathers the runs
+    through every cell the walk changed: with built-in rules only (each reads its own
+    run), the only runs whose contents on the board the walk depends on; ``walked`` gets
+    the number of links walked."""
     state, changed = _assume(view, cell, digit)
-    hview = View(state, view.context)
     lay = state.layout
+    if reads is not None:
+        reads.update(r for i in (*changed, cell) for r in lay.cell_runs[i])
     track = _Tracker(view, cell, digit)
     track.rules = rules  # only the links the contradiction rests on are worded
+    try:
+        return _walk_on(view, rules, state, track, changed, budget, looks, reads)
+    finally:
+        if walked is not None:
+            walked.append(len(track.links))
+
+
+def _walk_on(view: api.View, rules: list[Rule], state: State, track: _Tracker,
+             changed: set[int], budget: int, looks: ChainCache | None,
+             reads: set[int] | None) -> list[Link] | None:
+    """:func:`_walk` past the assumption (``changed``: the cells it changed)."""
+    hview = View(state, view.context)
+    lay = state.layout
+    cell = track.cell
     dirty: dict[int, set[int]] = {k: set() for k, r in enumerate(rules) if r.scope == "run"}
     local = _local(rules)
     _dirty(dirty, lay, changed | {cell}, local)
@@ -636,6 +655,8 @@ def _walk(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int,
         k, rid, ded, eff = hit
         cells = track.add(state, hview, rules[k], ded, (k, rid, eff))
         view.context.spend(1)
+        if reads is not None:
+            reads.update(r for i in cells for r in lay.cell_runs[i])
         broken = _broken(state, cells)
         if broken is not None:
             return track.close(state, broken)
@@ -801,6 +822,23 @@ def _numbered(track: _Tracker, order: list[int]) -> list[Link]:
     return out
 
 
+def _met(kept: tuple[int, str, int] | None, budget: int) -> tuple[int, int | None] | None:
+    """What a walk kept by :func:`find_braid` comes to with ``budget`` links: (links
+    walked, chain length or None), or None when that walk must be walked. ``kept``: (links
+    it walked, how it ended: "broke" in a chain of the given length, "budget" spent, or
+    "dry", no link rule having more to say)."""
+    if kept is None:
+        return None
+    n, how, length = kept
+    if budget < n or (budget == n and how != "broke"):
+        return budget, None  # the first ``budget`` links broke nothing
+    if how == "broke":
+        return n, length
+    if how == "dry":
+        return n, None
+    return None  # "budget", and more links allowed now
+
+
 def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
                budgets: Sequence[int], reach: int) -> tuple[int, int, list[Link]] | None:
     """The shortest chain (cell, digit, links) found by following each assumption with
@@ -818,14 +856,44 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
     looks = caches.get("looks")
     if looks is None:
         looks = caches["looks"] = ChainCache(0)
-    looks.sync(view)
+    # walks that came to nothing, kept until the board changes a run they read: a walk
+    # reads only the runs through the cells it changed when every link rule is a
+    # built-in run rule; met again, such a walk is not walked but its work is counted,
+    # so that the work cap stops the search where it did
+    touched = looks.sync(view)
+    walks: dict[tuple, tuple[int, str, int]] = caches.setdefault("walks", {})
+    by_run: dict[int, set[tuple]] = caches.setdefault("walks by run", {})
+    for r in touched:
+        for key in by_run.pop(r, ()):
+            walks.pop(key, None)
+    reuse = len(_local(rules)) == len(rules)
+    ids = tuple(r.id for r in rules)
     best = None
     spent0 = view.context.spent
     for budget in budgets:
         for i, d in order:
             if view.context.stopped() or view.context.spent - spent0 > work:
                 return best
-            links = _walk(view, rules, i, d, budget, looks)
+            key = (ids, i, d)
+            met = _met(walks.get(key) if reuse else None, budget)
+            # (links walked, chain length or None): a walk whose chain could not be
+            # taken here (none, longer than max_len, or no shorter than the best) is not
+            # walked again
+            if met is not None and (met[1] is None or met[1] > max_len or (
+                    best is not None and met[1] >= len(best[2]))):
+                view.context.spend(met[0])
+                continue
+            reads: set[int] | None = set() if reuse else None
+            before = view.context.spent
+            walked: list[int] = []
+            links = _walk(view, rules, i, d, budget, looks, reads, walked)
+            n = walked[0] if walked else -1
+            if reads is not None and not view.context.stopped() and \
+                    view.context.spent - before == n:
+                how = "broke" if links is not None else "budget" if n >= budget else "dry"
+                walks[key] = (n, how, len(links) if links is not None else 0)
+                for r in reads:
+                    by_run.setdefault(r, set()).add(key)
             if links is not None and len(links) <= max_len and (
                     best is None or len(links) < len(best[2])):
                 best = (i, d, links)
