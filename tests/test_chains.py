@@ -286,8 +286,8 @@ def test_backtracking_spends_the_walks_budget_and_stops_with_it():
 
 
 def test_kept_searches_give_the_walkthrough_fresh_searches_give(monkeypatch):
-    """Whip searches are kept from step to step (chaincache) and dropped only near a
-    change; the walkthrough, sentences and proofs included, is the one searching afresh
+    """Whip searches and braid walks are kept from step to step (chaincache) and dropped
+    only near a change; the walkthrough, sentences and proofs included, is the one searching afresh
     at every step gives."""
     from deducer.rules.chaincache import ChainCache
 
@@ -297,6 +297,7 @@ def test_kept_searches_give_the_walkthrough_fresh_searches_give(monkeypatch):
     def forget(self, view):
         for key in list(self.searches):
             self.drop(key)
+        return set(view.run_ids)  # every run changed: the braids' kept walks go too
 
     monkeypatch.setattr(ChainCache, "sync", forget)
     fresh = explain(p)

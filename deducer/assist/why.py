@@ -52,9 +52,12 @@ EXPLAINED, SOLUTION, POSSIBLE, WRITTEN, NOT_SOLUTION, UNSOLVABLE, NOT_FOUND, TIM
 #: an answer of more steps than this says so and points to the walkthrough's own step
 LONG_ANSWER = 20
 
-#: proof checks spent trying to shorten a closure (each replays the kept steps), and the
-#: seconds they may take: shortening is a bonus, the closure already answers
-SHORTEN_BUDGET, SHORTEN_SECONDS = 40, 2.0
+#: proof checks spent trying to shorten a closure (each replays the kept steps after the
+#: step it drops), and the steps all of them may replay together: at least
+#: SHORTEN_FEEDS, or as many as the walkthrough took to get there (a replayed step costs
+#: about a fifth of a walked one). Shortening is a bonus, the closure already answers; it
+#: is bounded by work, not by the clock, so an answer is the same on any machine
+SHORTEN_BUDGET, SHORTEN_FEEDS = 40, 2_000
 
 
 @dataclass
@@ -182,10 +185,11 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         other = _shortest(puzzle, shortcut, i, digit, must, deadline)
         if ease(other) < ease(kept):
             kept = other
-    again = reworded(puzzle, rules, kept, lambda out: _proved(puzzle, out, i, digit, must),
-                     deadline)
-    if hardest(again) <= ceiling + 1e-9 and ease(again) <= ease(kept):
-        kept = again  # made again on a board with more candidates: never harder
+    if _rewordable(kept, path):
+        again = reworded(puzzle, rules, kept, lambda out: _proved(puzzle, out, i, digit, must),
+                         deadline)
+        if hardest(again) <= ceiling + 1e-9 and ease(again) <= ease(kept):
+            kept = again  # made again on a board with more candidates: never harder
     kept = _counted(puzzle, rules, path, kept)
     steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
     in_marks = [s.n for s in steps if _in_marks(puzzle, s)]
@@ -497,9 +501,7 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
     if not _proved(puzzle, kept, i, digit, must):
         return list(path)
     budget = SHORTEN_BUDGET
-    stop = time.perf_counter() + SHORTEN_SECONDS
-    if deadline is not None:
-        stop = min(stop, deadline)
+    feeds = max(SHORTEN_FEEDS, len(path))
     rp = proofcheck.Replay(puzzle, use_entries=True)  # the geometry, built once
     start = rp.board
     # a step only an unneeded later step rested on leaves the closure once that later
@@ -510,9 +512,12 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
         # again for each trial (the prefix of a proved list passes, so checking it again
         # could only say yes)
         prefix = start.copy()
-        while k < len(kept) - 1 and budget > 0 and time.perf_counter() < stop:
+        while k < len(kept) - 1 and budget > 0 and len(kept) - k - 1 <= feeds:
+            if deadline is not None and time.perf_counter() > deadline:
+                return kept  # the closure as shortened so far: it proves the target
             trial = kept[:k] + kept[k + 1:]
             budget -= 1
+            feeds -= len(kept) - k - 1
             if _proved_after(rp, prefix, kept[k + 1:], i, digit, must):
                 kept = trial
             else:
@@ -524,6 +529,14 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
         tighter = closed(kept)
         if len(tighter) < len(kept) and _proved(puzzle, tighter, i, digit, must):
             kept = tighter
+
+
+def _rewordable(kept: list, path: list) -> bool:
+    """Are the kept steps worth making again (:func:`reworded`)? Making a step again costs
+    what walking it did, and the check after it a replay: a short answer always is, a long
+    one only when it keeps at most half the walkthrough's steps to it (else the answer
+    would cost more than the walkthrough, and a long answer points to it anyway)."""
+    return len(kept) <= LONG_ANSWER or 2 * len(kept) <= len(path)
 
 
 def reworded(puzzle: Puzzle, rules, kept: list, ok, deadline: float | None = None) -> list:

@@ -157,12 +157,13 @@ class ChainCache:
         self.looks.setdefault(rid, {})[key] = offers
         self.kept_looks += 1
 
-    def sync(self, view: View) -> None:
-        """Forget the searches that read a run near a change since the last call."""
+    def sync(self, view: View) -> set[int]:
+        """Forget the searches that read a run near a change since the last call; returns
+        the runs the change touched (none on the first call)."""
         now = Snapshot(tuple(view.masks), view.placed, tuple(view.live(r) for r in view.run_ids))
         old, self.seen = self.seen, now
         if old is None:
-            return
+            return set()
         lay = view.layout
         cells = [i for i, (a, b) in enumerate(zip(old.masks, now.masks, strict=True))
                  if a != b or old.placed[i] != now.placed[i]]
@@ -180,6 +181,7 @@ class ChainCache:
         for r in wide:
             for key in self.by_run.pop(r, ()):
                 self.drop(key)
+        return runs
 
     def get(self, cell: int, digit: int) -> WhipSearch:
         key = (cell, digit)

@@ -211,7 +211,7 @@ def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], ca
 class _Made:
     """A link as a reader sees it, with what it changed (peers of written digits too)."""
 
-    link: Link
+    link: Link | None  # None until worded (a braid walk words only the links it keeps)
     place: dict[int, int]
     removed: dict[int, int]  # cell -> digits the link took from it
     drop: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -219,6 +219,8 @@ class _Made:
     #: (cell, digit) when the link writes in a cell's one digit left (a naked single in
     #: effect): its sentence then says which links took the cell's other digits
     last: tuple[int, int] | None = None
+    #: for a link not yet worded: its rule (index), the run it was asked on, its effect
+    found: tuple[int, int | None, Effect] | None = None
 
 
 def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
@@ -241,6 +243,18 @@ def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
                 placements=place,
                 eliminations=dict(removed))
     return _Made(link, place, removed, drop)
+
+
+def _unworded(state: State, eff: Effect, k: int, rid: int | None) -> _Made:
+    """Apply a link's effect to ``state`` with what it changed noted, but not its sentence
+    nor its Link: a braid walk makes many links and keeps few (:meth:`_Tracker.word`)."""
+    log: UndoLog = []
+    changed, _ = kernel.apply(state, eff, log)
+    before = kernel.before(log)
+    place = dict(eff.place)
+    removed = {i: before[i] & ~state.masks[i] for i in sorted(changed)
+               if i not in place and before[i] & ~state.masks[i]}
+    return _Made(None, place, removed, dict(eff.drop), found=(k, rid, eff))
 
 
 def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
@@ -480,14 +494,22 @@ class _Tracker:
         self.removers: dict[int, set[int]] = {}
         self.writer: dict[int, int] = {}
         self.droppers: dict[int, set[int]] = {}
+        #: the link rules, when links are added unworded (``add(lazy=...)``)
+        self.rules: list[Rule] | None = None
 
-    def add(self, state: State, hview: api.View, rl: Rule, ded: Deduction) -> set[int]:
-        """Make the link on ``state``; returns the cells it changed."""
+    def add(self, state: State, hview: api.View, rl: Rule, ded: Deduction,
+            lazy: tuple[int, int | None, Effect] | None = None) -> set[int]:
+        """Make the link on ``state``; returns the cells it changed. With ``lazy`` (the
+        rule's index, the run asked, the effect), the link is not worded yet: only what
+        it changed and rests on is kept, and :meth:`word` words the links kept."""
         proof = resolve_proof(ded)
         deps = self._deps(state.layout, proof)
         (i, d), = ded.placements.items() if len(ded.placements) == 1 else ((-1, 0),)
         last = (i, d) if i >= 0 and state.masks[i] == BIT[d] and not ded.eliminations else None
-        made = _make_link(state, hview, rl, ded)
+        if lazy is None:
+            made = _make_link(state, hview, rl, ded)
+        else:
+            made = _unworded(state, lazy[2], lazy[0], lazy[1])
         made.deps = frozenset(deps)
         made.last = last
         n = len(self.links)
@@ -499,6 +521,29 @@ class _Tracker:
         for r in made.drop:
             self.droppers.setdefault(r, set()).add(n)
         return set(made.removed) | set(made.place)
+
+    def word(self, rules: list[Rule], keep: Collection[int]) -> None:
+        """Word the links ``keep`` names that are not worded yet, on the board replayed
+        from the assumption: each link's rule is asked again on the state the links
+        before it left (a deduction's lazy values read the state it was found on, which
+        the walk has since moved on from), and worded after it is applied, as
+        :func:`_make_link` does."""
+        todo = {k for k in keep if self.links[k].link is None}
+        if not todo:
+            return
+        state, _ = _assume(self.view, self.cell, self.digit)
+        hview = View(state, self.view.context)
+        for k in range(max(todo) + 1):
+            made = self.links[k]
+            assert made.found is not None  # a lazy tracker's links are all unworded
+            j, rid, eff = made.found
+            if k not in todo:
+                kernel.apply(state, eff)
+                continue
+            rl = rules[j]
+            calls = rl.call(hview, rid) if rl.scope == "run" else rl.call(hview)
+            ded = next(x for x in calls or () if _as_link(state, rl, x) == eff)
+            made.link = _make_link(state, hview, rl, ded).link
 
     def reword(self, k: int, number: dict[int, int]) -> None:
         """A link that writes in a cell's one digit left says which links (by their
@@ -550,10 +595,13 @@ class _Tracker:
                 keep.add(k)
                 todo.extend(self.links[k].deps)
         order = sorted(keep)
+        if self.rules is not None:
+            self.word(self.rules, keep)
         number = {k: n for n, k in enumerate(order, 1)}
         out = []
         for k in order:
             lk = self.links[k].link
+            assert lk is not None
             lk.after = tuple(sorted(number[j] for j in self.links[k].deps))
             self.reword(k, number)
             out.append(lk)
@@ -569,55 +617,112 @@ class _Tracker:
         return out
 
 
-def _walk(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int
-          ) -> list[Link] | None:
+def _walk(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int,
+          looks: ChainCache | None = None, reads: set[int] | None = None,
+          walked: list[int] | None = None) -> list[Link] | None:
     """Follow one assumption with every link rule, simplest first (as the engine walks
-    the board); the links the contradiction rests on, or None."""
+    the board); the links the contradiction rests on, or None. ``reads`` gathers the runs
+    through every cell the walk changed: with built-in rules only (each reads its own
+    run), the only runs whose contents on the board the walk depends on; ``walked`` gets
+    the number of links walked."""
     state, changed = _assume(view, cell, digit)
+    lay = state.layout
+    if reads is not None:
+        reads.update(r for i in (*changed, cell) for r in lay.cell_runs[i])
+    track = _Tracker(view, cell, digit)
+    track.rules = rules  # only the links the contradiction rests on are worded
+    try:
+        return _walk_on(view, rules, state, track, changed, budget, looks, reads)
+    finally:
+        if walked is not None:
+            walked.append(len(track.links))
+
+
+def _walk_on(view: api.View, rules: list[Rule], state: State, track: _Tracker,
+             changed: set[int], budget: int, looks: ChainCache | None,
+             reads: set[int] | None) -> list[Link] | None:
+    """:func:`_walk` past the assumption (``changed``: the cells it changed)."""
     hview = View(state, view.context)
     lay = state.layout
-    track = _Tracker(view, cell, digit)
+    cell = track.cell
     dirty: dict[int, set[int]] = {k: set() for k, r in enumerate(rules) if r.scope == "run"}
-    _dirty(dirty, lay, changed | {cell})
+    local = _local(rules)
+    _dirty(dirty, lay, changed | {cell}, local)
     while len(track.links) < budget:
-        hit = _next(hview, state, rules, dirty)
+        hit = _next(hview, state, rules, dirty, looks)
         if hit is None:
             return None
-        k, ded = hit
-        cells = track.add(state, hview, rules[k], ded)
+        k, rid, ded, eff = hit
+        cells = track.add(state, hview, rules[k], ded, (k, rid, eff))
         view.context.spend(1)
+        if reads is not None:
+            reads.update(r for i in cells for r in lay.cell_runs[i])
         broken = _broken(state, cells)
         if broken is not None:
             return track.close(state, broken)
-        _dirty(dirty, lay, cells)
+        _dirty(dirty, lay, cells, local)
     return None
 
 
-def _dirty(dirty: dict[int, set[int]], lay: Layout, cells: Iterable[int]) -> None:
+def _local(rules: list[Rule]) -> set[int]:
+    """Indices of the built-in run rules: they read only their run's contents and claim
+    only in its cells (as the whip search relies on too), so only a change in the run
+    itself gives them something new to say there."""
+    return {k for k, r in enumerate(rules) if r.scope == "run" and r.source == _CORE}
+
+
+def _dirty(dirty: dict[int, set[int]], lay: Layout, cells: Iterable[int],
+           local: Collection[int] = ()) -> None:
+    """Mark the runs each run rule must be asked about again after ``cells`` changed: the
+    runs through them, and for a rule not in ``local`` (which may read the runs crossing
+    its own) the runs crossing those too."""
     near = {r for i in cells for r in lay.cell_runs[i]}
     wide = set(near)
     for r in near:
         for j in lay.run_cells[r]:
             wide.update(lay.cell_runs[j])
-    for ds in dirty.values():
-        ds |= wide
+    for k, ds in dirty.items():
+        ds |= near if k in local else wide
 
 
-def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set[int]]
-          ) -> tuple[int, Deduction] | None:
-    """The first deduction of the simplest link rule that changes something."""
+def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set[int]],
+          looks: ChainCache | None = None
+          ) -> tuple[int, int | None, Deduction, Effect] | None:
+    """The first deduction of the simplest link rule that changes something: (rule index,
+    run asked or None, deduction, its effect). With ``looks``, what a built-in run rule
+    offers on a run is kept by the run's contents (it reads nothing else, as in
+    :func:`_offers`): the rule is asked again only for the deduction it gives."""
+    masks, placed, live = state.masks, state.placed, state.live
+    run_cells = state.layout.run_cells
     for k, rl in enumerate(rules):
         if rl.scope == "run":
             ds = dirty[k]
+            core = looks is not None and rl.source == _CORE
             for rid in sorted(ds):
+                if core:
+                    assert looks is not None
+                    key = (k, live[rid],
+                           *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
+                    got = looks.look(rid, key)
+                    if got is None:
+                        got = (tuple(o for o in (_offer(state, rl, ded)
+                                                 for ded in rl.call(hview, rid) or ())
+                                     if o is not None),)
+                        looks.keep_look(rid, key, got)
+                    if not any(kernel.measure(state, o.place, o.elim, o.drop) is not None
+                               for o in got[0]):
+                        ds.discard(rid)
+                        continue
                 for ded in rl.call(hview, rid) or ():
-                    if _as_link(state, rl, ded) is not None:
-                        return k, ded
+                    eff = _as_link(state, rl, ded)
+                    if eff is not None:
+                        return k, rid, ded, eff
                 ds.discard(rid)
         else:
             for ded in rl.call(hview) or ():
-                if _as_link(state, rl, ded) is not None:
-                    return k, ded
+                eff = _as_link(state, rl, ded)
+                if eff is not None:
+                    return k, None, ded, eff
     return None
 
 
@@ -651,7 +756,8 @@ def follow(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int
         track.droppers.setdefault(r, set()).add(_ASSUMED)
     broken = _broken(state, changed | {cell})
     dirty: dict[int, set[int]] = {k: set() for k, r in enumerate(rules) if r.scope == "run"}
-    _dirty(dirty, lay, changed | {cell})
+    local = _local(rules)
+    _dirty(dirty, lay, changed | {cell}, local)
     status = "budget"
     while broken is None:
         if all(state.placed):
@@ -663,11 +769,11 @@ def follow(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int
         if hit is None:
             status = "open"
             break
-        k, ded = hit
+        k, _, ded, _ = hit
         cells = track.add(state, hview, rules[k], ded)
         view.context.spend(1)
         broken = _broken(state, cells)
-        _dirty(dirty, lay, cells)
+        _dirty(dirty, lay, cells, local)
     if broken is not None:
         what, where = broken
         if what == "cell":
@@ -716,6 +822,23 @@ def _numbered(track: _Tracker, order: list[int]) -> list[Link]:
     return out
 
 
+def _met(kept: tuple[int, str, int] | None, budget: int) -> tuple[int, int | None] | None:
+    """What a walk kept by :func:`find_braid` comes to with ``budget`` links: (links
+    walked, chain length or None), or None when that walk must be walked. ``kept``: (links
+    it walked, how it ended: "broke" in a chain of the given length, "budget" spent, or
+    "dry", no link rule having more to say)."""
+    if kept is None:
+        return None
+    n, how, length = kept
+    if budget < n or (budget == n and how != "broke"):
+        return budget, None  # the first ``budget`` links broke nothing
+    if how == "broke":
+        return n, length
+    if how == "dry":
+        return n, None
+    return None  # "budget", and more links allowed now
+
+
 def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
                budgets: Sequence[int], reach: int) -> tuple[int, int, list[Link]] | None:
     """The shortest chain (cell, digit, links) found by following each assumption with
@@ -727,13 +850,50 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
     cap = reach * min(max_len, len(view.puzzle.whites))  # a link per white cell at most
     budgets = sorted({min(b, cap) for b in (*budgets, cap)})
     order = _order(view, False)
+    # what the built-in link rules offer on a run's contents, kept across the walks and
+    # steps of one walkthrough (the same hypothetical runs come back at every budget)
+    caches = view.context.cache("chains.braids")
+    looks = caches.get("looks")
+    if looks is None:
+        looks = caches["looks"] = ChainCache(0)
+    # walks that came to nothing, kept until the board changes a run they read: a walk
+    # reads only the runs through the cells it changed when every link rule is a
+    # built-in run rule; met again, such a walk is not walked but its work is counted,
+    # so that the work cap stops the search where it did
+    touched = looks.sync(view)
+    walks: dict[tuple, tuple[int, str, int]] = caches.setdefault("walks", {})
+    by_run: dict[int, set[tuple]] = caches.setdefault("walks by run", {})
+    for r in touched:
+        for key in by_run.pop(r, ()):
+            walks.pop(key, None)
+    reuse = len(_local(rules)) == len(rules)
+    ids = tuple(r.id for r in rules)
     best = None
     spent0 = view.context.spent
     for budget in budgets:
         for i, d in order:
             if view.context.stopped() or view.context.spent - spent0 > work:
                 return best
-            links = _walk(view, rules, i, d, budget)
+            key = (ids, i, d)
+            met = _met(walks.get(key) if reuse else None, budget)
+            # (links walked, chain length or None): a walk whose chain could not be
+            # taken here (none, longer than max_len, or no shorter than the best) is not
+            # walked again
+            if met is not None and (met[1] is None or met[1] > max_len or (
+                    best is not None and met[1] >= len(best[2]))):
+                view.context.spend(met[0])
+                continue
+            reads: set[int] | None = set() if reuse else None
+            before = view.context.spent
+            walked: list[int] = []
+            links = _walk(view, rules, i, d, budget, looks, reads, walked)
+            n = walked[0] if walked else -1
+            if reads is not None and not view.context.stopped() and \
+                    view.context.spent - before == n:
+                how = "broke" if links is not None else "budget" if n >= budget else "dry"
+                walks[key] = (n, how, len(links) if links is not None else 0)
+                for r in reads:
+                    by_run.setdefault(r, set()).add(key)
             if links is not None and len(links) <= max_len and (
                     best is None or len(links) < len(best[2])):
                 best = (i, d, links)
