@@ -554,3 +554,25 @@ def test_render_draws_the_walkthrough_a_timeout_cut_short(tmp_path):
     assert "stopped the walkthrough after 0 steps" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert (tmp_path / "u.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_the_grace_starts_when_the_api_call_starts(monkeypatch):
+    """A limit that passes while the command starts up or reads (a loaded machine stretches
+    both) leaves the API call the whole grace to return its answer: the grace is counted
+    again from :func:`time_left` (before, start-up had spent it and the answer was lost)."""
+    import time
+
+    from deducer.app import cli
+
+    def spin(seconds):  # CPU time, as imports and reading spend it
+        t = time.process_time()
+        while time.process_time() - t < seconds:
+            pass
+
+    monkeypatch.setitem(cli._PROGRAM, "on", True)
+    with cli.time_limit(0.05):
+        time.sleep(0.2)  # the limit passes: the grace (0.7 s of CPU time) begins
+        assert cli._CLOCK["phase"] == "grace"
+        spin(0.5)  # start-up and reading
+        assert cli.time_left() == pytest.approx(cli.MIN_LEFT)
+        spin(0.5)  # the call returns what it has, within its own grace

@@ -336,7 +336,13 @@ def time_left(floor: float = MIN_LEFT) -> float | None:
         return None
     import time
 
-    return max(min(floor, _CLOCK["seconds"]), deadline - time.perf_counter())
+    left = max(min(floor, _CLOCK["seconds"]), deadline - time.perf_counter())
+    if _CLOCK["phase"] == "grace":
+        # the limit came while the command started or read its input (a loaded machine
+        # stretches both): the command's own stop is this call's, so its grace starts now
+        # (a grace spent on imports and reading left the call no time to return its answer)
+        _timers(_raise_time_limit, GRACE + left, WALL_GRACE)
+    return left
 
 
 def answer_in_hand() -> None:
