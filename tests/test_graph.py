@@ -71,3 +71,32 @@ def test_union_find_matches_networkx(p):
     if not p.whites:
         return
     assert components(p) == components_nx(p)
+
+
+def test_regions_from_the_runs_equal_those_from_the_graph():
+    """The region-sum rules' areas are found from the runs themselves, as from the
+    networkx graph (which a caller may still pass), and without importing networkx: its
+    11 MB stayed in every rate worker that met a region sum (issue 40, item 5)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from deducer.rules.regionfind import _find_regions
+    from tests.support import grids
+
+    root = Path(__file__).resolve().parents[1]
+    puzzles = [loads((root / "puzzles" / name).read_text(encoding="utf-8"))
+               for name in ("deducer-trial.txt", "seed000-k2.j")]
+    puzzles += [grids.random_clued(12, 12, seed=s, black=0.3) for s in range(3)]
+    for p in puzzles:
+        fast = _find_regions(p)
+        assert fast and fast == _find_regions(p, build(p))
+        assert _find_regions(p, max_size=2, grow_size=3) == \
+            _find_regions(p, build(p), max_size=2, grow_size=3)
+    code = ("import sys; from deducer.puzzle import formats; "
+            "from deducer.rules.regionfind import find_regions; "
+            "p = formats.load('puzzles/deducer-trial.txt'); print(len(find_regions(p)) > 0, "
+            "'networkx' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == ["True", "False"]

@@ -576,3 +576,54 @@ def test_the_grace_starts_when_the_api_call_starts(monkeypatch):
         spin(0.5)  # start-up and reading
         assert cli.time_left() == pytest.approx(cli.MIN_LEFT)
         spin(0.5)  # the call returns what it has, within its own grace
+
+
+def test_a_big_board_draws_in_time_linear_in_its_cells():
+    """The walkthrough page's board for a 200x200 grid (32,400 cells, each with nine
+    candidate nodes) costs a fraction of a second of CPU: render draws it after the walk,
+    past --timeout's wall clock on a loaded machine (issue 41: 2 s of CPU, +2.6 s)."""
+    from deducer.puzzle import formats
+    from deducer.render.svg import board_svg, position_digits, start_position
+    from tests.fuzz.bad_input_table import unclued_text
+
+    puzzle = formats.loads(unclued_text(200))
+    assert len(puzzle.whites) == 32400
+    digits = position_digits(start_position(puzzle))
+    with cpu_budget(0.6):  # 0.9 s before; 0.25 s now
+        text = board_svg(puzzle, digits=digits, interactive=True, ident="board",
+                         standalone=False)
+    assert text.count('data-d="9"') == 32400
+
+
+def test_a_walkthrough_page_reads_the_run_references_once(monkeypatch):
+    """Drawing a step's proof marks looks its runs up in a table built once a puzzle, not
+    rebuilt each step (10,963 cells, 1,062 steps: 4.5 s of the page's 4.8 s)."""
+    from deducer.api import explain
+    from deducer.puzzle import formats, model
+    from deducer.render import get
+
+    puzzle = formats.load(str(ROOT / "puzzles" / "seed000-k2.j"))
+    explanation = explain(puzzle)
+    assert len(explanation.steps) > 20 and all(s.proof for s in explanation.steps)
+    reads = {"n": 0}
+    ref = model.Run.ref
+
+    def counted(run):
+        reads["n"] += 1
+        return ref.fget(run)
+
+    monkeypatch.setattr(model.Run, "ref", property(counted))
+    get("html").walkthrough(puzzle, explanation)
+    assert reads["n"] <= 2 * len(puzzle.runs), (reads, len(puzzle.runs))
+
+
+def test_render_keeps_the_drawing_time_scaled_to_the_load():
+    """render keeps from the walk's share of --timeout what drawing the page takes, in wall
+    seconds on this machine now: a loaded machine (a CPU second taking 3) keeps 3 times as
+    much, so that the page arrives within the limit's slack."""
+    from deducer.app.commands.render import draw_reserve
+
+    idle = draw_reserve(32400)
+    assert 0.5 < idle < 3  # 200x200: about a second, not the whole limit
+    assert draw_reserve(32400, 3.0) == pytest.approx(3 * idle)
+    assert draw_reserve(32400, 0.5) == idle  # never less than the CPU time itself

@@ -345,6 +345,20 @@ def time_left(floor: float = MIN_LEFT) -> float | None:
     return left
 
 
+def stretch() -> float:
+    """Wall seconds a CPU second has taken this process so far: about 1 on an idle core,
+    more when the machine is loaded (at most 10). A command that keeps CPU time for work
+    after its API call (drawing a page) scales its estimate by this to meet ``--timeout``,
+    which counts wall time. 1 when deducer is not the program (no launch time to go by)."""
+    import time
+
+    cpu = time.process_time()
+    age = _process_age() if _PROGRAM["on"] else 0.0
+    if cpu <= 0 or age <= 0:
+        return 1.0
+    return min(10.0, max(1.0, age / cpu))
+
+
 def answer_in_hand() -> None:
     """The command has its answer (the API returned; the time limit may have cut it short):
     from now the backstop leaves ``PRINT_GRACE`` seconds of CPU time for printing it (the

@@ -136,6 +136,12 @@ class Puzzle:
         return tuple(self._derive_runs())
 
     @cached_property
+    def run_ids_by_ref(self) -> dict[tuple, int]:
+        """Run id by the run's JSON reference as a tuple (:attr:`Run.ref`): built once, for
+        the renderers that read a walkthrough's proofs step by step."""
+        return {tuple(run.ref): run.id for run in self.runs}
+
+    @cached_property
     def cell_runs(self) -> tuple[tuple[int, ...], ...]:
         """For each white cell, the ids of the runs it belongs to (across first)."""
         acc: list[list[int]] = [[] for _ in self.whites]

@@ -194,7 +194,7 @@ def _chain_data(puzzle, step) -> dict:
     per link [text, placements [[i, d]], eliminations [[i, mask]], cells it changes,
     cells whose candidates it uses, run ids, contradiction (0/1), cells where it breaks]."""
     idx = puzzle.index
-    by_ref = {tuple(r.ref): r.id for r in puzzle.runs}
+    by_ref = puzzle.run_ids_by_ref
 
     def ids(cells) -> list[int]:
         return sorted(idx[rc] for rc in cells if rc in idx)

@@ -87,7 +87,7 @@ def proof_marks(puzzle, step) -> tuple[set[tuple[int, int]], set[int]]:
     runs: set[int] = set()
     if not proof:
         return cells, runs
-    by_ref = {tuple(r.ref): r.id for r in puzzle.runs}
+    by_ref = puzzle.run_ids_by_ref  # once a puzzle: a step's proof names a few runs
 
     def visit(part: dict) -> None:
         for f in part.get("facts", ()):
@@ -231,9 +231,9 @@ def broken_cells(puzzle, link: dict) -> set[tuple[int, int]]:
     changed, used = link_cells(link)
     if changed | used:
         return changed | used
-    by_ref = {tuple(r.ref): r for r in puzzle.runs}
+    by_ref = puzzle.run_ids_by_ref
     return {rc for ref in link.get("runs", ()) if tuple(ref) in by_ref
-            for rc in by_ref[tuple(ref)].coords}
+            for rc in puzzle.runs[by_ref[tuple(ref)]].coords}
 
 
 def chain_lines(step, indent: str) -> list[str]:

@@ -17,13 +17,22 @@ from ..cli import (
     number,
     read_puzzle,
     shielded,
+    stretch,
     time_left,
     whole,
 )
 
-#: what drawing a walkthrough page costs a cell, about (2 s for a 200x200 grid's 13200
-#: cells): kept from the walk's share of --timeout, so that the page is written in time
-DRAW_SECONDS_PER_CELL = 1.5e-4
+#: the CPU seconds drawing and writing a walkthrough page costs a white cell, with room to
+#: spare (measured: 0.7 s for a 200x200 grid's 32,400 cells, 1.0 s for 10,963 cells and
+#: 15,028 steps): kept from the walk's share of --timeout, so that the page is written in
+#: time
+DRAW_SECONDS_PER_CELL = 4e-5
+
+
+def draw_reserve(cells: int, slowdown: float = 1.0) -> float:
+    """The wall seconds kept from ``--timeout`` for drawing the page of a puzzle of ``cells``
+    white cells, on a machine where a CPU second takes ``slowdown`` wall seconds."""
+    return DRAW_SECONDS_PER_CELL * cells * max(1.0, slowdown)
 
 
 def add_parser(sub) -> None:
@@ -100,11 +109,12 @@ def run(args) -> int:
     if args.html is not None or args.step is not None:
         from ...api import explain
 
-        # the time left after reading, less the drawing's: a walkthrough cut short by
-        # --timeout is still drawn (its steps so far), and the command says so and exits 4
+        # the time left after reading, less the drawing's (scaled to the machine's load: the
+        # limit counts wall time): a walkthrough cut short by --timeout is still drawn (its
+        # steps so far), and the command says so and exits 4
         left = time_left()
         if left is not None:
-            left = max(min(left, MIN_LEFT), left - DRAW_SECONDS_PER_CELL * len(puzzle.whites))
+            left = max(min(left, MIN_LEFT), left - draw_reserve(len(puzzle.whites), stretch()))
         explanation = explain(puzzle, timeout=left)
         answer_in_hand()
 
