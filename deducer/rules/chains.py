@@ -557,6 +557,7 @@ class _Tracker:
                        [j for j in made.deps if j in number], number)
         said = "; ".join(f"{View.digits(m)} went {by}" for m, by in why if m)
         if said:  # else the board alone left it one digit: the rule's own words say why
+            assert made.link is not None  # kept links are worded before they are numbered
             made.link.text = f"{self.view.cell_name(i)} = {d}, its one digit left ({said})"
 
     def _deps(self, lay: Layout, proof: Proof | None) -> set[int]:
@@ -816,6 +817,7 @@ def _numbered(track: _Tracker, order: list[int]) -> list[Link]:
     out = []
     for k in order:
         lk = track.links[k].link
+        assert lk is not None  # kept links are worded (_Tracker.word) before numbering
         lk.after = tuple(sorted(number[j] for j in track.links[k].deps if j in number))
         track.reword(k, number)
         out.append(lk)
