@@ -77,12 +77,11 @@ def test_regions_from_the_runs_equal_those_from_the_graph():
     """The region-sum rules' areas are found from the runs themselves, as from the
     networkx graph (which a caller may still pass), and without importing networkx: its
     11 MB stayed in every rate worker that met a region sum (issue 40, item 5)."""
-    import subprocess
-    import sys
     from pathlib import Path
 
     from deducer.rules.regionfind import _find_regions
     from tests.support import grids
+    from tests.support.fresh import fresh_python
 
     root = Path(__file__).resolve().parents[1]
     puzzles = [loads((root / "puzzles" / name).read_text(encoding="utf-8"))
@@ -97,6 +96,4 @@ def test_regions_from_the_runs_equal_those_from_the_graph():
             "from deducer.rules.regionfind import find_regions; "
             "p = formats.load('puzzles/deducer-trial.txt'); print(len(find_regions(p)) > 0, "
             "'networkx' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
-                         text=True, check=True).stdout.split()
-    assert out == ["True", "False"]
+    assert fresh_python(code, root) == ["True False"]

@@ -229,12 +229,7 @@ def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
     proof = resolve_proof(ded)
     eff = _as_link(state, rl, ded)
     assert eff is not None  # only a deduction that changes the grid is made a link
-    log: UndoLog = []
-    changed, _ = kernel.apply(state, eff, log)
-    before = kernel.before(log)
-    place = dict(eff.place)
-    removed = {i: before[i] & ~state.masks[i] for i in sorted(changed)
-               if i not in place and before[i] & ~state.masks[i]}
+    place, removed = _applied(state, eff)
     drop = dict(eff.drop)
     # the link says what its rule took; what a digit it wrote takes from its runs goes
     # without saying inside a chain (the closing link says which link took what)
@@ -248,13 +243,20 @@ def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
 def _unworded(state: State, eff: Effect, k: int, rid: int | None) -> _Made:
     """Apply a link's effect to ``state`` with what it changed noted, but not its sentence
     nor its Link: a braid walk makes many links and keeps few (:meth:`_Tracker.word`)."""
+    place, removed = _applied(state, eff)
+    return _Made(None, place, removed, dict(eff.drop), found=(k, rid, eff))
+
+
+def _applied(state: State, eff: Effect) -> tuple[dict[int, int], dict[int, int]]:
+    """Apply a link's effect to ``state``: the digits it writes, and for every other cell
+    it changed, the digits it took."""
     log: UndoLog = []
     changed, _ = kernel.apply(state, eff, log)
     before = kernel.before(log)
     place = dict(eff.place)
     removed = {i: before[i] & ~state.masks[i] for i in sorted(changed)
                if i not in place and before[i] & ~state.masks[i]}
-    return _Made(None, place, removed, dict(eff.drop), found=(k, rid, eff))
+    return place, removed
 
 
 def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
