@@ -174,7 +174,7 @@ def test_bare_deducer_prints_help_and_exits_0(capsys):
 def test_bundled_puzzles_live_inside_the_package():
     """rules test reads them from deducer/data/puzzles, which a wheel carries."""
     import deducer
-    from deducer.app.commands.rules import BUNDLED
+    from deducer.puzzle.bundled import BUNDLED
 
     pkg = Path(deducer.__file__).resolve().parent
     assert Path(str(BUNDLED)).parent == pkg / "data" and (BUNDLED / "expected.json").is_file()
