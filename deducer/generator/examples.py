@@ -106,33 +106,27 @@ def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
         nxt = eng.next_deduction()
         if nxt is None:
             break
+        instead: Step | None = None
         if nxt[0].kind == "chain" and nxt[0].id not in todo:
             # the walk takes the shortest chain any chain rule offers, so a chain rule whose
             # chains are seldom the shortest (a bivalue chain is a forcing chain too) may
             # never show; where it offers one here, the example takes it instead (a true,
             # proved step, at a board where the walkthrough would show a shorter chain)
             # (the example says so: ``instead`` is the step the walkthrough takes)
-            walked = nxt
             for rule in chains:
-                if rule.id in todo and rule is not nxt[0]:
-                    offer = eng.offer(rule)
-                    if offer is not None:
-                        nxt = (rule, *offer)
-                        break
-            if nxt is not walked:
-                instead = eng.preview(*walked)
-                step = eng.step(nxt)
-                if step is None:
+                offer = eng.offer(rule) if rule.id in todo and rule is not nxt[0] else None
+                if offer is not None:
+                    instead = eng.preview(*nxt)
+                    nxt = (rule, *offer)
                     break
-                todo.discard(step.rule)
-                found[step.rule] = Use(list(eng.steps), instead)
-                break  # the board is no longer the walkthrough's: later uses would not be
         step = eng.step(nxt)
         if step is None:
             break
         if step.rule in todo:
             todo.discard(step.rule)
-            found[step.rule] = Use(list(eng.steps))
+            found[step.rule] = Use(list(eng.steps), instead)
+        if instead is not None:
+            break  # the board is no longer the walkthrough's: later uses would not be
     return found
 
 
