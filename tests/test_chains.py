@@ -167,8 +167,10 @@ def _check_walkthrough(puzzle, rules=None):
             n = check_chain(puzzle, s, steps[:k])
             assert n == chain_length(exp.steps[k])
             if s["rule"] != "trial":
-                # the closing contradiction is where the links lead, not a link
-                assert f"of {n - 1} link" in s["text"]
+                # the closing contradiction is where the links lead, not a link: the
+                # sentence numbers n - 1 links (the heading gives the count)
+                last = f"; ({n - 1}" if n > 2 else ": (1) "
+                assert last in s["text"] and f"; ({n}" not in s["text"]
             seen += 1
     return exp, seen
 
@@ -363,10 +365,11 @@ def test_chain_links_are_the_ladders_own_steps():
     for lk in links:
         if lk.get("contradiction"):  # the chain's own close: an empty cell or run
             assert ("has no digit left" in lk["text"] and lk["facts"][0]["candidates"] == []
-                    or "with its sum holds them all" in lk["text"])
-        elif ", its one digit left (" in lk["text"]:
+                    or re.search(r"would hold .+, but no \d different digits making \d+ "
+                                 r"hold ", lk["text"]))
+        elif ", its last digit (" in lk["text"]:
             # a cell down to one digit inside a chain: the links that took the others
-            assert re.fullmatch(r"r\d+c\d+ = \d, its one digit left \(.+ went .+\)",
+            assert re.fullmatch(r"r\d+c\d+ = \d, its last digit \(.+ went .+\)",
                                 lk["text"]), lk["text"]
         else:
             assert any(pt.fullmatch(lk["text"]) for pt in patterns), lk["text"]
@@ -374,7 +377,8 @@ def test_chain_links_are_the_ladders_own_steps():
 
 def test_whips_first_each_link_rests_on_the_one_before():
     """A whip's every link rests on the link just before it (``after``); its sentence
-    says it is a whip and how long; the step records the kind."""
+    opens with the assumption (the heading gives the kind and length: no label); the step
+    records the kind."""
     p = formats.load("puzzles/deducer-trial.txt")
     exp = explain(p)
     chains = [s for s in exp.steps if s.chain]
@@ -382,14 +386,16 @@ def test_whips_first_each_link_rests_on_the_one_before():
     assert exp.rating.chain_kind == "whip" and exp.rating.to_json()["chain_kind"] == "whip"
     for s in chains:
         links = s.proof["links"]
-        assert s.proof["kind"] == "whip" and s.text.startswith(f"A whip of {len(links) - 1} link")
+        assert s.proof["kind"] == "whip" and s.text.startswith("If r")
         for k, lk in enumerate(links[1:], 2):
             assert k - 1 in lk["after"], (s.n, k, lk)
 
 
 def test_braids_only_where_no_whip_and_weigh_more(tmp_path):
     """With the whip rungs off, the braid rung takes over: its chains check, say their
-    kind, and a braid weighs more than a whip of the same length (the rule file's)."""
+    kind (the JSON's; a braid's sentence marks a link that does not rest on the one
+    before: "(4, from 1 and 2)"), and a braid weighs more than a whip of the same length
+    (the rule file's)."""
     rules = registry.load(disable=["bivalue-chain", "forcing-chain"])
     p = formats.load("puzzles/deducer-trial.txt")
     exp, seen = _check_walkthrough(p, rules)
@@ -400,7 +406,8 @@ def test_braids_only_where_no_whip_and_weigh_more(tmp_path):
     assert exp.rating.chain_kind == ("braid" if "braid" in longest else "whip")
     for s in braids:
         kind = s.proof["kind"]
-        assert s.chain_kind == kind and s.text.startswith(f"A {kind} of")
+        assert s.chain_kind == kind and s.text.startswith("If ")
+        assert (", from " in s.text) == (kind == "braid")
     by_id = {r.id: r for r in registry.load()}
     from deducer.engine.state import Deduction
 
@@ -543,13 +550,14 @@ def test_a_finished_walk_leaves_nothing_behind():
 
 
 def _went_in(links) -> list[tuple[str, set[int], int]]:
-    """(cell, digits, link number) of each "D went in (N)" of a chain's closing link."""
+    """(cell, digits, link number) of each "D went in (N)" (or, after the first, "D in
+    (N)") of a chain's closing link."""
     import re
 
     end = links[-1].text
     cell = end.split(" ", 1)[0]
     return [(cell, {int(x) for x in m[1].split(",")}, int(m[2]))
-            for m in re.finditer(r"(\d(?:,\d)*) went in \((\d+)\)", end)]
+            for m in re.finditer(r"(\d(?:,\d)*) (?:went )?in \((\d+)\)", end)]
 
 
 def test_a_braids_closing_link_names_the_links_by_their_shown_numbers():

@@ -463,7 +463,8 @@ def test_bivalue_chain_fires():
     links = f.deduction.proof.links
     assert [lk.contradiction for lk in links] == [False, True]
     # the closing contradiction is not counted as a link
-    assert "of 1 link:" in f.text and "r2c3 = 3" in f.text and "r2c4 has no digit left" in f.text
+    assert f.text.startswith("If r2c2 were 1: (1) ") and "(2)" not in f.text
+    assert "r2c3 = 3" in f.text and "r2c4 has no digit left" in f.text
 
 
 def test_bivalue_chain_quiet():
@@ -505,10 +506,11 @@ def test_forcing_braid_fires():
     v = position(p, cands={"r2c2": "12", "r2c3": "34", "r2c4": "67"})
     f = first("forcing-braid", v)
     ((cell, (digit,)),) = f.eliminations.items()  # one assumed digit leaves, and only it
-    assert f"if {cell} were {digit}" in f.text
+    assert f.text.startswith(f"If {cell} were {digit}: (1) ")
     links = f.deduction.proof.links
     assert links[-1].contradiction and f.deduction.proof.kind in ("whip", "braid")
-    assert f"of {len(links) - 1} link" in f.text
+    # the closing contradiction is not numbered (the heading counts the numbered links)
+    assert f"({len(links) - 1}" in f.text and f"({len(links)}" not in f.text
 
 
 def test_forcing_braid_quiet():

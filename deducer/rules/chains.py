@@ -259,19 +259,30 @@ def _applied(state: State, eff: Effect) -> tuple[dict[int, int], dict[int, int]]
     return place, removed
 
 
+def _went(why: list[tuple[int, str]]) -> str:
+    """``3 went with r8c9 = 3; 4,5 in (2); 1 in (8)``: "went" said once (a chain repeats
+    this for every cell it empties or leaves one digit)."""
+    said = [f"{View.digits(m)} {by}" for m, by in why if m]
+    return f"{said[0].replace(' ', ' went ', 1)}{''.join('; ' + x for x in said[1:])}" \
+        if said else ""
+
+
 def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
     """The chain's end: a cell with no digit left (``why``: digits and what took them)."""
-    said = "; ".join(f"{View.digits(m)} went {by}" for m, by in why if m)
+    said = _went(why)
     text = f"{view.cell_name(cell)} has no digit left" + (f" ({said})" if said else "")
     return Link(text=text, proof=Proof(cells={cell: 0}), contradiction=True)
 
 
 def _closing_run(view: api.View, state: State, r: int) -> Link:
-    """The chain's end: a run whose written digits no way to make its clue holds."""
+    """The chain's end: a run whose written digits no way to make its clue holds: said
+    as the sum a solver checks, ``no 3 different digits making 10 hold both 2 and 6``."""
     ds = [str(d) for d in DIGITS[_written(state, r)]]
     said = ds[0] if len(ds) == 1 else f"{', '.join(ds[:-1])} and {ds[-1]}"  # "2, 5 and 7"
-    text = (f"{view.run_name(r)} would hold {said}, and no set of different digits with "
-            f"its sum holds them all")
+    run = state.puzzle.runs[r]  # clued: an unclued run never breaks this way (_unmakeable)
+    them = said if len(ds) == 1 else ("both" if len(ds) == 2 else "all of them")
+    text = (f"{view.run_name(r)} would hold {said}, but no {run.length} different digits "
+            f"making {run.total} hold {them}")
     return Link(text=text, proof=Proof(runs=(r,)), contradiction=True)
 
 
@@ -557,10 +568,10 @@ class _Tracker:
         i, d = made.last
         why = _by_whom(self.view, i, (self.cell, self.digit), self.links, self.view.mask(i),
                        [j for j in made.deps if j in number], number)
-        said = "; ".join(f"{View.digits(m)} went {by}" for m, by in why if m)
+        said = _went(why)
         if said:  # else the board alone left it one digit: the rule's own words say why
             assert made.link is not None  # kept links are worded before they are numbered
-            made.link.text = f"{self.view.cell_name(i)} = {d}, its one digit left ({said})"
+            made.link.text = f"{self.view.cell_name(i)} = {d}, its last digit ({said})"
 
     def _deps(self, lay: Layout, proof: Proof | None) -> set[int]:
         """Earlier links a proof rests on: those that took candidates of its fact cells,
@@ -936,15 +947,17 @@ def to_deduction(view: api.View, cell: int, digit: int, links: list[Link]) -> De
             parts.append(f"so {_inline(lk.text)}")
             continue
         # a braid names what each link rests on; a whip's link rests on the one before
-        braided = kind == "braid" and k > 1 and lk.after and k - 1 not in lk.after
-        mark = f"{k}, from {' and '.join(map(str, lk.after))}" if braided else f"{k}"
+        # (a link resting on none of them rests on the assumption alone: said so, as
+        # the sentence has no label saying a braid's links may branch)
+        braided = kind == "braid" and k > 1 and k - 1 not in lk.after
+        rests = " and ".join(map(str, lk.after)) if lk.after else "the assumption"
+        mark = f"{k}, from {rests}" if braided else f"{k}"
         parts.append(f"({mark}) {_inline(lk.text)}")
     # the closing contradiction is not counted: "a whip of 2 links" has two numbered links
     shown = sum(1 for lk in links if not lk.contradiction)
-    shape = "A whip" if kind == "whip" else "A braid"
-    rests = "" if kind == "whip" else " (a link may rest on several earlier ones)"
-    text = (f"{shape} of {shown} link{'s' if shown != 1 else ''}{rests}: if {name} were "
-            f"{digit}, then {'; '.join(parts)}. So {digit} leaves {name}.")
+    # no label ("A whip of 9 links:"): every walkthrough heads the step with the rule and
+    # the length, and the JSON gives both (``rule``, ``proof.kind``, the links)
+    text = f"If {name} were {digit}: {'; '.join(parts)}. So {digit} leaves {name}."
     involved = [cell] + sorted({i for lk in links
                                 for i in (*lk.placements, *lk.proof.cells)} - {cell})
     runs = tuple(sorted({r for lk in links for r in lk.proof.runs}))
