@@ -367,9 +367,10 @@ def test_chain_links_are_the_ladders_own_steps():
             assert ("has no digit left" in lk["text"] and lk["facts"][0]["candidates"] == []
                     or re.search(r"would hold .+, but no \d different digits making \d+ "
                                  r"hold ", lk["text"]))
-        elif ", its last digit (" in lk["text"]:
+        elif re.match(r"r\d+c\d+ = \d, as ", lk["text"]):
             # a cell down to one digit inside a chain: the links that took the others
-            assert re.fullmatch(r"r\d+c\d+ = \d, its last digit \(.+ went .+\)",
+            assert re.fullmatch(r"r\d+c\d+ = \d, as \d(,\d)* went (in \(\d+\)|with r\d+c\d+ "
+                                r"= \d)(, \d(,\d)* in \(\d+\))*( and \d(,\d)* in \(\d+\))?",
                                 lk["text"]), lk["text"]
         else:
             assert any(pt.fullmatch(lk["text"]) for pt in patterns), lk["text"]

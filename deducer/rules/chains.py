@@ -260,11 +260,13 @@ def _applied(state: State, eff: Effect) -> tuple[dict[int, int], dict[int, int]]
 
 
 def _went(why: list[tuple[int, str]]) -> str:
-    """``3 went with r8c9 = 3; 4,5 in (2); 1 in (8)``: "went" said once (a chain repeats
+    """``3 went with r8c9 = 3, 4,5 in (2) and 1 in (8)``: "went" said once (a chain says
     this for every cell it empties or leaves one digit)."""
     said = [f"{View.digits(m)} {by}" for m, by in why if m]
-    return f"{said[0].replace(' ', ' went ', 1)}{''.join('; ' + x for x in said[1:])}" \
-        if said else ""
+    if not said:
+        return ""
+    said[0] = said[0].replace(" ", " went ", 1)
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
 
 
 def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
@@ -561,7 +563,8 @@ class _Tracker:
     def reword(self, k: int, number: dict[int, int]) -> None:
         """A link that writes in a cell's one digit left says which links (by their
         ``number``) and the assumption took the others, as the closing link does: inside
-        a chain that is the reason, not the runs' needs."""
+        a chain that is the reason, not the runs' needs (``r6c9 = 7, as 5 went in (1)
+        and 2 in (3)``)."""
         made = self.links[k]
         if made.last is None:
             return
@@ -571,7 +574,7 @@ class _Tracker:
         said = _went(why)
         if said:  # else the board alone left it one digit: the rule's own words say why
             assert made.link is not None  # kept links are worded before they are numbered
-            made.link.text = f"{self.view.cell_name(i)} = {d}, its last digit ({said})"
+            made.link.text = f"{self.view.cell_name(i)} = {d}, as {said}"
 
     def _deps(self, lay: Layout, proof: Proof | None) -> set[int]:
         """Earlier links a proof rests on: those that took candidates of its fact cells,
