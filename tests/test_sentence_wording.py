@@ -95,3 +95,42 @@ def test_a_region_difference_of_nothing_says_both_sides_make_the_same():
     assert text == "r2c1 = r3c1 + r4c1, as (39 + 13) and (46 + 6) both make 52", text
     # a difference that is not nothing keeps its arithmetic
     assert equation(view, [2], [3], ([25], [21]))[0] == "r2c1 = r3c1 + 4, as 25 - 21 = 4"
+
+
+def test_a_naked_single_names_a_run_once():
+    """"r5c2→ 25/4 allows only 1, 4 or 6 to 9, r1c5↓ 16/5 is 1+2+3+4+6, r5c2→ 25/4 took 4
+    (step 20), ..." named the run twice: what a named run's steps took goes with it."""
+    bad = []
+    for t in _all():
+        if t.endswith(".") and " took " in t:
+            runs = re.findall(r"r\d+c\d+[→↓] \d+/\d", t.split(" so ")[0])
+            if len(runs) != len(set(runs)):
+                bad.append(t)
+    assert bad == [], bad[:3]
+    assert ("r2c1→ 15/3 allows only 2, 5, 6 or 9, r1c2↓ 24/6 allows only 2 to 4, 6, 7 or 9 "
+            "(step 48 took 9), and the forcing chain took 6 (step 55), so r2c2 = 2."
+            ) in _texts("deducer-trial.txt")
+
+
+def test_a_chain_that_breaks_a_run_says_the_sum_a_solver_checks():
+    """"... so r3c1→ 14/4 would hold 3 and 7, and no set of different digits with its sum
+    holds them all" was clumsy: the run's size and sum, then the digits it cannot hold."""
+    texts = _texts("deducer-trial.txt")
+    assert not [t for t in texts if "no set of different digits with its sum" in t]
+    assert any(t.endswith("so r2c1→ 15/3 would hold 7 and 9, but no 3 different digits "
+                          "making 15 hold both. So 7 leaves r2c4.") for t in texts)
+    assert any("would hold 2, 5 and 7, but no 6 different digits making 23 hold all of them"
+               in t for t in texts)
+
+
+def test_a_chain_step_does_not_repeat_its_heading():
+    """The heading says "Forcing chain of 3 links": the sentence opens with the assumption,
+    and a cell's last digit says what took the others once ("went" once)."""
+    from deducer.engine import registry
+
+    chains = {r.id for r in registry.all_rules() if r.kind == "chain"}
+    steps = [s.to_json() for s in explain(load(ROOT / "puzzles" / "deducer-trial.txt")).steps]
+    texts = [s["text"] for s in steps if s["rule"] in chains]
+    assert texts and all(re.match(rf"If {CELL} were \d: \(1\) ", t) for t in texts), texts[:2]
+    assert not [t for t in texts if re.search(r"\bof \d+ links?\b|went in \(\d+\); \d went", t)]
+    assert any("(1) r6c7 = 5, as 7 went with r3c7 = 7; " in t for t in texts)

@@ -293,13 +293,18 @@ def single_reason(view: View, i: int, d: int) -> str:
                 # a rule's name as the subject reads "the forcing chain took 5 (step 36)"
                 who = view.run_name(truns[0]) if len(truns) == 1 else \
                     f"the {name[0].lower() + name[1:]}"
-                got_by = by.setdefault(who, [0, []])
+                got_by = by.setdefault(who, [0, [], truns[0] if len(truns) == 1 else None])
                 got_by[0] |= took
                 got_by[1].append(str(n))
                 left &= ~took
-        for who, (took, ns) in by.items():
-            parts.append(f"{who} took {digits_and(took)} (step{'s' if len(ns) > 1 else ''} "
-                         f"{both(ns)})")
+        for who, (took, ns, rid) in by.items():
+            steps = f"step{'s' if len(ns) > 1 else ''} {both(ns)}"
+            if rid in best:  # the run is named already: "r5c2→ 25/4 allows only 1, 4 or
+                # 6 to 9 (step 20 took 4)", not the run's name twice
+                at = best.index(rid)
+                parts[at] = f"{parts[at]} ({steps} took {digits_and(took)})"
+            else:
+                parts.append(f"{who} took {digits_and(took)} ({steps})")
     if left:  # taken on a hypothesis (a chain's links) or before the log began
         parts.append(f"{digits_and(left)} {'is' if POP[left] == 1 else 'are'} gone from "
                      f"{view.cell_name(i)}")
