@@ -57,8 +57,19 @@ def test_a_bound_never_adds_one_digit_twice():
             if len(set(ds)) < len(ds):
                 bad.append(t)
     assert bad == [], bad[:3]
-    assert any("r3c2 and r4c2 give at least 2 each and r7c2 (7 or 9) at least 7, 11 in all, "
-               "so r2c2 is at most 18 - 11 = 7" in t for t in _texts("deducer-trial.txt"))
+    # the bound a solver says, with different digits, where it removes no more than the
+    # step (r2c2 holds no 7): "r3c2 and r4c2 give at least 2 each and r7c2 (7 or 9) at
+    # least 7, 11 in all" read as a weaker bound than the run's (issue 37, B1)
+    texts = _texts("deducer-trial.txt")
+    assert ("r1c2↓ 24/6 still needs 18: r7c2 (7 or 9), r3c2 and r4c2, as different digits, "
+            "make at least 2 + 3 + 7 = 12, so r2c2 is at most 18 - 12 = 6: 9 leaves r2c2."
+            ) in texts
+    # where the tighter bound would take more (r2c3 still holds 3), the step's own bound,
+    # each cell at its own most, as what the cells take of the sum
+    assert ("r1c3↓ 33/6 still needs 24: r3c3 (at most 9), r4c3 (3 to 6) and r5c3 (2, 4 or "
+            "6) take at most 21 of the 24, so r2c3 is at least 24 - 21 = 3: 2 leaves r2c3."
+            ) in texts
+    assert not [t for t in _all() if " in all, so " in t]
 
 
 def test_the_placement_comes_before_the_list_it_makes():

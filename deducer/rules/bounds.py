@@ -103,32 +103,61 @@ def _upshot(name: str, need: int, bound: int, side: str) -> str:
     return f"so {name} is at least {need} - {bound} = {need - bound}"
 
 
-def _each(view: View, others: Sequence[int], used: Sequence[int], listed: dict[int, int],
-          side: str, shown: str) -> str | None:
-    """Where a bound adds each cell's own least (most), which repeats a digit, says so
-    cell by cell (``r3c2 and r4c2 give at least 2 each and r7c2 (7 or 9) at least 7``), as
-    "make at least 2 + 2 + 7" would read as two 2s in one run; None if no digit repeats."""
+def _repeats(used: Sequence[int], side: str, shown: str) -> bool:
+    """Does the bound kept add each cell's own least (most), with a digit twice (``2 + 2 +
+    7``), where two cells of one run never share a digit?"""
     own = [(LOW if side == "least" else HIGH)[m] for m in used]
-    if len(set(own)) == len(own) or "+".join(map(str, sorted(own))) != shown:
-        return None  # different digits, or the bound kept is the distinct digits' one
+    return len(set(own)) < len(own) and "+".join(map(str, sorted(own))) == shown
+
+
+def _distinct(masks: Sequence[int], side: str) -> list[int] | None:
+    """The least (``side`` "least") or most sum of different digits, one from each mask,
+    as the digits in mask order; None if none fits. (:func:`sum_limits` may add a digit
+    twice; this is the bound a solver says, worded where it removes no more.)"""
+    best: list[int] | None = None
+    best_sum = 0
+    pick: list[int] = []
+    order = range(1, 10) if side == "least" else range(9, 0, -1)
+
+    def walk(n: int, used: int, total: int) -> None:
+        nonlocal best, best_sum
+        if best is not None and (total >= best_sum if side == "least" else total <= best_sum):
+            return  # digits in order: the first fill found at each depth is kept if better
+        if n == len(masks):
+            best, best_sum = list(pick), total
+            return
+        for d in order:
+            if masks[n] & BIT[d] and not used & BIT[d]:
+                pick.append(d)
+                walk(n + 1, used | BIT[d], total + d)
+                pick.pop()
+
+    walk(0, 0, 0)
+    return best
+
+
+def _each_said(view: View, others: Sequence[int], used: Sequence[int],
+               listed: dict[int, int], side: str) -> str:
+    """The cells with what each gives on its own: ``r3c2 and r4c2 (at least 2 each) and
+    r7c2 (7 or 9)`` (a listed cell's own least is its list's first digit)."""
+    own = [(LOW if side == "least" else HIGH)[m] for m in used]
+    parts: list[str] = []
     groups: dict[int, list[str]] = {}
     for j, v in zip(others, own, strict=True):
-        said = view.cell_name(j) + (f" ({span(listed[j])})" if j in listed else "")
-        groups.setdefault(v, []).append(said)
-    order = sorted(groups, reverse=side == "most")
-    parts = []
-    for n, v in enumerate(order):
-        cells = both(groups[v])
-        verb = ("gives" if len(groups[v]) == 1 else "give") if n == 0 else ""
+        if j in listed:
+            parts.append(f"{view.cell_name(j)} ({span(listed[j])})")
+        else:
+            groups.setdefault(v, []).append(view.cell_name(j))
+    for v in sorted(groups, reverse=side == "most"):
         each = " each" if len(groups[v]) > 1 else ""
-        parts.append(f"{cells} {verb} at {side} {v}{each}".replace("  ", " "))
+        parts.insert(0, f"{both(groups[v])} (at {side} {v}{each})")
     return both(parts)
 
 
 def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
            facts: dict[int, int], used: Sequence[int], name: str, least: tuple[int, str],
            most: tuple[int, str], lo: int, hi: int, too_small: Sequence[int],
-           too_big: Sequence[int]) -> str:
+           too_big: Sequence[int], own: int) -> str:
     """The deciding fact of sum bounds: ``r4c6↓ 18/4: r5c6, r7c6 (4 to 7) and r8c6 (8 or
     9) make at least 1 + 4 + 8 = 13, so r6c6 is at most 18 - 13 = 5``; with digits
     written in, ``r4c6↓ 18/4 still needs 10: ...`` (the board shows which)."""
@@ -144,9 +173,23 @@ def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
                 f"{verb} exactly {least[0]}, so {name} is {need} - {least[0]} = {lo}")
         return f"{head}: {cells} {said}"
     side, bound = ("least", least) if too_big else ("most", most)
-    each = _each(view, others, used, facts if len(others) <= 3 else {}, side, bound[1])
-    if each is not None:  # the cells' own bounds, which may repeat a digit: said so
-        return f"{head}: {each}, {bound[0]} in all, {_upshot(name, need, bound[0], side)}"
+    if _repeats(used, side, bound[1]):  # the cells' own bounds, which repeat a digit
+        # a solver adds different digits (2 + 3 + 7 = 12, not 2 + 2 + 7): said so where
+        # that bound takes no more from the cell than this step does
+        best = _distinct(used, side)
+        if best is not None:
+            tight = sum(best)
+            lo2, hi2 = (lo, need - tight) if side == "least" else (need - tight, hi)
+            if tight != bound[0] and all(lo2 <= d <= hi2 for d in DIGITS[own]
+                                         if lo <= d <= hi):
+                said = " + ".join(map(str, sorted(best, reverse=side == "most")))
+                return (f"{head}: {cells}, as different digits, make at {side} {said} = "
+                        f"{tight}, {_upshot(name, need, tight, side)}")
+        # else the bound the step rests on, which counts each cell at its own least
+        # (most): true, and said as what the cells take of the sum, not as a sum of them
+        said = _each_said(view, others, used, facts if len(others) <= 3 else {}, side)
+        upshot = _upshot(name, need, bound[0], side)
+        return f"{head}: {said} take at {side} {bound[0]} of the {need}, {upshot}"
     said = f"{verb} at {side} {bound[1].replace('+', ' + ')} = {bound[0]}"
     return f"{head}: {cells} {said}, {_upshot(name, need, bound[0], side)}"
 
@@ -241,5 +284,6 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
                                 "count": len(open_), "bounds": "; ".join(parts),
                                 "low": lo, "high": hi,
                                 "brief": _brief(view, rid, placed, need, others, facts, used,
-                                                name, least, most, lo, hi, too_small, too_big)},
+                                                name, least, most, lo, hi, too_small, too_big,
+                                                masks[i])},
                         proof=proof(view, (rid,), facts))
