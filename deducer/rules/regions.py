@@ -18,6 +18,7 @@ from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
 from . import rule
 from .api import View
+from .bounds import sum_limits
 from .facts import both, pairs_said
 from .local import trim
 from .regionfind import Region, Touch, regions_of
@@ -467,6 +468,70 @@ def _extra(runs: tuple[int, ...]) -> int:
     return max(0, len(runs) - 2)
 
 
+def _limits(cells: Sequence[int], masks: dict[int, int], groups: dict[int, list[int]]
+            ) -> tuple[int, int]:
+    """The least and most ``cells`` add up to: cells that one run makes differ are
+    bounded together as different digits (:func:`sum_limits`), the rest each alone."""
+    lo = hi = 0
+    left = list(cells)
+    for g in groups.values():
+        part = [i for i in left if i in g]
+        if len(part) > 1:
+            a, b = sum_limits([masks[i] for i in part])
+            lo, hi = lo + a, hi + b
+            left = [i for i in left if i not in part]
+    for i in left:
+        lo, hi = lo + DIGITS[masks[i]][0], hi + DIGITS[masks[i]][-1]
+    return lo, hi
+
+
+def _bound_reason(view: View, first: list[int], second: list[int], k: int,
+                  masks: dict[int, int], elim: dict[int, int], groups: dict[int, list[int]]
+                  ) -> str | None:
+    """Why the digits go, where a bound says it: ``r5c3 + r6c3 is at least 10 and r2c5 +
+    4 at most 8: r3c5 is at least 2`` (the equation sum(first) = sum(second) + k); None
+    where some digit goes for another reason (only the ways say it)."""
+    said = []
+    for x, gone in sorted(elim.items()):
+        # x = sum(big) - sum(small) with the constant on the side it is said on
+        if x in first:
+            big, small, const_big = second, [i for i in first if i != x], k
+        else:
+            big, small, const_big = first, [i for i in second if i != x], -k
+        b_lo, b_hi = _limits(big, masks, groups)
+        s_lo, s_hi = _limits(small, masks, groups)
+        lo, hi = b_lo + const_big - s_hi, b_hi + const_big - s_lo
+        ds = DIGITS[gone]
+        if all(d < lo for d in ds):
+            side, value, b_val, s_val, other = "least", lo, b_lo, s_hi, "most"
+        elif all(d > hi for d in ds):
+            side, value, b_val, s_val, other = "most", hi, b_hi, s_lo, "least"
+        else:
+            return None
+        names = [view.cell_name(i) for i in big]
+        small_names = [view.cell_name(i) for i in small]
+        if const_big > 0:
+            names.append(str(const_big))
+        elif const_big < 0:
+            small_names.append(str(-const_big))
+        b_val += max(const_big, 0)
+        s_val += max(-const_big, 0)
+        x_name = view.cell_name(x)
+        if not names:  # x = -(small): not an equation a region gives
+            return None
+        if not small_names:
+            said.append(f"{' + '.join(names)} is at {side} {b_val}, so {x_name} is at {side} "
+                        f"{value}")
+        elif len(names) == 1 and names[0].isdigit():  # x = k - small: one minus sign
+            said.append(f"{' + '.join(small_names)} is at {other} {s_val}, so {x_name} is "
+                        f"at {side} {names[0]} - {s_val} = {value}")
+        else:
+            said.append(f"{' + '.join(names)} is at {side} {b_val} and "
+                        f"{' + '.join(small_names)} at {other} {s_val}: {x_name} is at "
+                        f"{side} {value}")
+    return "; ".join(said) if said else None
+
+
 def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
           plus: list[int], minus: list[int], k: int, max_ways: int, proof_work: int
           ) -> Deduction | None:
@@ -548,6 +613,12 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
         reason.append(said_differ)
     if listed and sum(len(r) + 2 for r in reason) + len(ways_said) + 2 <= room:
         reason.append(ways_said)
+    else:  # the ways are the detail's: the deciding bound, where one says why they go
+        bound = _bound_reason(view, first, second, k_said, dict(zip(cells, masks,
+                                                                     strict=True)),
+                              elim, groups)
+        if bound is not None:
+            reason.append(bound)
     values.update(equation=eq_short, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
     runs = _runs(region, chosen)
