@@ -183,3 +183,23 @@ def test_a_region_sum_in_the_corpus_says_why():
     step = next(s for s in steps if s.rule == "region-sum-four")
     assert step.text.endswith("r5c3 + r6c3 is at least 10 and r2c5 + 4 at most 8: r3c5 is "
                               "at least 2, so 1 leaves r3c5."), step.text
+
+
+def test_crossing_run_interaction_gives_many_cells_their_digits():
+    """"Given r5c7, r7c7, r8c7, r9c7, r6c8, r6c9, r6c10, r6c11 and r4c12, r4c7↓ 29/5 can
+    only put 8 or 9 in r6c7 ..." named nine cells and gave no digit (a generated 12x12
+    Expert, seed 37, #13, step 128): the crossing runs' cells, which decide what those
+    runs can put, keep their lists; the run's own are named as the lists it rests on."""
+    from deducer.generator.core import generate_one
+    from deducer.generator.request import make_request
+
+    puzzle = generate_one(make_request("12x12", "Expert", seed=37), 13).puzzle
+    texts = [s.text for s in explain(puzzle).steps if s.rule == "crossing-run-interaction"]
+    assert ("With r5c7 (2 or 3), r7c7 (6 or 7), r8c7 (5 or 6), r9c7 (2 to 5 or 7) and r4c12 "
+            "(1 to 3), r4c7↓ 29/5 can only put 8 or 9 in r6c7 and r1c12↓ 29/5 can only put 2 "
+            "to 9 in r6c12, so r6c6→ 36/6, with the lists of r6c8, r6c9, r6c10 and r6c11, "
+            "cannot be 1+5+6+7+8+9; so 7 leaves r6c7; and 1 leaves r6c12.") in texts
+    for t in texts:  # bare names only for a few cells, and no sentence past 320
+        m = re.match(r"Given ((?:r\d+c\d+(?:, | and ))*r\d+c\d+), ", t)
+        assert m is None or len(re.findall(CELL, m.group(1))) < 6, t
+        assert len(t) <= 320, t

@@ -124,6 +124,12 @@ def _lemma_reason(view: View, other: int, i: int, final: dict[int, int], can: in
 #: a deciding fact longer than this names the cells it rests on without their lists (with
 #: the effect after it, a sentence stays near the 160 characters aimed at, issue 37)
 BRIEF_MAX = 115
+#: the longest sentence (about: its effect estimated) that gives the crossing runs' cells
+#: their lists, digits a reader can check, under the 320 characters a sentence may run to
+LISTED_MAX = 305
+#: from this many cells a deciding fact that names cells without lists gives the crossing
+#: runs' cells their lists (issue 37: "nine cells, no digits")
+MANY = 6
 
 
 @rule(values=("brief", "combos", "crossing", "facts", "gone", "limits", "why"), searches=True)
@@ -215,8 +221,21 @@ def crossing_run_interaction(view: View, rid: int) -> Iterator[Deduction]:
     brief = f"{both(puts)}, so {view.run_name(rid)} cannot be {ruled_out}"
     if facts:
         rich = f"with {facts_brief(view, facts)}, {brief}"
-        brief = rich if len(rich) <= BRIEF_MAX else \
-            f"given {cells_and(view, list(facts))}, {brief}"  # their lists: the detail's
+        # too long with every list: a few cells are named alone (their lists are the
+        # detail's); many bare names lose a reader, so there the crossing runs' cells keep
+        # their lists (they decide what those runs can put in the shared cells) and the
+        # run's own cells are named with their lists left to the board
+        ours = [j for j in facts if not any(j in view.layout.run_cells[o] for o in blamed)]
+        theirs = {j: m for j, m in facts.items() if j not in ours}
+        lists = ("" if not ours else f", with {view.cell_name(ours[0])}'s list," if
+                 len(ours) == 1 else f", with the lists of {cells_and(view, ours)},")
+        mid = (f"with {facts_brief(view, theirs)}, {both(puts)}, so {view.run_name(rid)}"
+               f"{lists} cannot be {ruled_out}")
+        # about what the effect after it takes ("; so 5 and 6 leave r6c12; and ...")
+        effect = sum(len(digits_and(m)) + len(view.cell_name(i)) + 12 for i, m in elim.items())
+        brief = (rich if len(rich) <= BRIEF_MAX else
+                 mid if theirs and len(facts) >= MANY and len(mid) + effect <= LISTED_MAX else
+                 f"given {cells_and(view, list(facts))}, {brief}")  # lists: the detail's
     yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim,
                     cells=tuple(open_), runs=runs,
                     values={"combos": view.combos_text(shown), "why": "; ".join(reasons),
