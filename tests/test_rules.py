@@ -526,7 +526,9 @@ def test_trial_fires():
     f = first("trial", v)
     # r2c3 = 8 leaves r3c3 (8 or 9, and 8 is now taken in the 16 run) needing 16 - 8 = 8
     assert f.eliminations == {"r2c3": [8]}
-    assert "1 link" in f.text and "…" not in f.text and "8 leaves r2c3" in f.text
+    # one link and the contradiction (the heading gives the count: no label here)
+    assert f.text.startswith("If r2c3 were 8: (1) ") and "; (2)" not in f.text
+    assert "…" not in f.text and "8 leaves r2c3" in f.text
     links = f.deduction.proof.links
     assert len(links) == 2 and links[-1].contradiction and "r3c3" in links[0].text
 
