@@ -163,13 +163,13 @@ def test_a_region_sum_says_why_its_digit_goes():
     # r5 + r6 = r2 + r3 + 4, r5 and r6 in one run; r3 loses 1
     masks = {5: mask(4, 6, 7, 8, 9), 6: mask(4, 6), 2: mask(3, 4), 3: mask(1, 2, 3, 4, 6)}
     said = _bound_reason(view, [5, 6], [2, 3], 4, masks, {3: mask(1)}, {9: [5, 6]})
-    assert said == "r5c1 + r6c1 is at least 10 and r2c1 + 4 at most 8: r3c1 is at least 2"
+    assert said == "r5c1 + r6c1 ≥ 10 and r2c1 + 4 ≤ 8: r3c1 ≥ 2"
     # a digit no bound rules out (4 in r3 fits 10 = 2 + 4 + 4... as a sum): the ways say it
     assert _bound_reason(view, [5, 6], [2, 3], 4, masks, {3: mask(4)}, {9: [5, 6]}) is None
     # a cell alone against a total: one minus sign
     said = _bound_reason(view, [5, 7], [], 14, {5: mask(1, 5, 6), 7: mask(8, 9)},
                          {5: mask(1)}, {})
-    assert said == "r7c1 is at most 9, so r5c1 is at least 14 - 9 = 5"
+    assert said == "r7c1 ≤ 9: r5c1 ≥ 14 - 9 = 5"
 
 
 def test_a_region_sum_in_the_corpus_says_why():
@@ -181,8 +181,8 @@ def test_a_region_sum_in_the_corpus_says_why():
         pytest.skip("the corpus is not here")
     steps = explain(corpus.get("minizinc", "kakuro_6_6_super").puzzle).steps
     step = next(s for s in steps if s.rule == "region-sum-four")
-    assert step.text.endswith("r5c3 + r6c3 is at least 10 and r2c5 + 4 at most 8: r3c5 is "
-                              "at least 2, so 1 leaves r3c5."), step.text
+    assert step.text.endswith("r5c3 + r6c3 ≥ 10 and r2c5 + 4 ≤ 8: r3c5 ≥ 2, so 1 leaves "
+                              "r3c5."), step.text
 
 
 def test_crossing_run_interaction_gives_many_cells_their_digits():

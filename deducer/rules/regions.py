@@ -488,9 +488,9 @@ def _limits(cells: Sequence[int], masks: dict[int, int], groups: dict[int, list[
 def _bound_reason(view: View, first: list[int], second: list[int], k: int,
                   masks: dict[int, int], elim: dict[int, int], groups: dict[int, list[int]]
                   ) -> str | None:
-    """Why the digits go, where a bound says it: ``r5c3 + r6c3 is at least 10 and r2c5 +
-    4 at most 8: r3c5 is at least 2`` (the equation sum(first) = sum(second) + k); None
-    where some digit goes for another reason (only the ways say it)."""
+    """Why the digits go, where a bound says it, as briefly as the ``≠`` of the cells that
+    differ: ``r5c3 + r6c3 ≥ 10 and r2c5 + 4 ≤ 8: r3c5 ≥ 2`` (the equation sum(first) =
+    sum(second) + k); None where some digit goes for another reason (the ways say it)."""
     said = []
     for x, gone in sorted(elim.items()):
         # x = sum(big) - sum(small) with the constant on the side it is said on
@@ -503,9 +503,9 @@ def _bound_reason(view: View, first: list[int], second: list[int], k: int,
         lo, hi = b_lo + const_big - s_hi, b_hi + const_big - s_lo
         ds = DIGITS[gone]
         if all(d < lo for d in ds):
-            side, value, b_val, s_val, other = "least", lo, b_lo, s_hi, "most"
+            side, value, b_val, s_val = "least", lo, b_lo, s_hi
         elif all(d > hi for d in ds):
-            side, value, b_val, s_val, other = "most", hi, b_hi, s_lo, "least"
+            side, value, b_val, s_val = "most", hi, b_hi, s_lo
         else:
             return None
         names = [view.cell_name(i) for i in big]
@@ -519,16 +519,15 @@ def _bound_reason(view: View, first: list[int], second: list[int], k: int,
         x_name = view.cell_name(x)
         if not names:  # x = -(small): not an equation a region gives
             return None
+        sym, other_sym = ("≥", "≤") if side == "least" else ("≤", "≥")
         if not small_names:
-            said.append(f"{' + '.join(names)} is at {side} {b_val}, so {x_name} is at {side} "
-                        f"{value}")
+            said.append(f"{' + '.join(names)} {sym} {b_val}: {x_name} {sym} {value}")
         elif len(names) == 1 and names[0].isdigit():  # x = k - small: one minus sign
-            said.append(f"{' + '.join(small_names)} is at {other} {s_val}, so {x_name} is "
-                        f"at {side} {names[0]} - {s_val} = {value}")
+            said.append(f"{' + '.join(small_names)} {other_sym} {s_val}: {x_name} {sym} "
+                        f"{names[0]} - {s_val} = {value}")
         else:
-            said.append(f"{' + '.join(names)} is at {side} {b_val} and "
-                        f"{' + '.join(small_names)} at {other} {s_val}: {x_name} is at "
-                        f"{side} {value}")
+            said.append(f"{' + '.join(names)} {sym} {b_val} and {' + '.join(small_names)} "
+                        f"{other_sym} {s_val}: {x_name} {sym} {value}")
     return "; ".join(said) if said else None
 
 
@@ -617,7 +616,9 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
         bound = _bound_reason(view, first, second, k_said, dict(zip(cells, masks,
                                                                      strict=True)),
                               elim, groups)
-        if bound is not None:
+        # within what a sentence near the 160 characters aimed at can take
+        if bound is not None and (len(values["cover"]) + len(eq_short) + len(bound)
+                                  + sum(len(r) + 2 for r in reason) <= BRIEF_MAX + 60):
             reason.append(bound)
     values.update(equation=eq_short, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
