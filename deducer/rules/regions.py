@@ -618,7 +618,7 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
                               elim, groups)
         # within what a sentence near the 160 characters aimed at can take
         if bound is not None and (len(values["cover"]) + len(eq_short) + len(bound)
-                                  + sum(len(r) + 2 for r in reason) <= BRIEF_MAX + 60):
+                                  + sum(len(r) + 2 for r in reason) <= BRIEF_MAX + 50):
             reason.append(bound)
     values.update(equation=eq_short, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
