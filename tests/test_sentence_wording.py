@@ -14,6 +14,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+from deducer.engine import registry
 from deducer.engine.walk import explain
 from deducer.puzzle.formats import load
 
@@ -21,12 +22,17 @@ ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = ["seed000-k2.j", "deducer-trial.txt", "seed001-small.kakuro", "seed002-four.txt",
            "seed003-example.txt"]
 CELL = r"r\d+c\d+"
+#: the chain links some checks below look for are in chains the settled run now makes
+#: shorter (a link of it instead): those checks read the walkthrough without it
+NO_SETTLED = ("settled-run",)
 
 
 @cache
-def _texts(name: str) -> tuple[str, ...]:
-    """Every sentence of the puzzle's walkthrough, chain links and details too."""
-    steps = [s.to_json() for s in explain(load(ROOT / "puzzles" / name)).steps]
+def _texts(name: str, disable: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Every sentence of the puzzle's walkthrough, chain links and details too (with the
+    rules ``disable`` names left off the ladder)."""
+    rules = registry.load(disable=disable) if disable else None
+    steps = [s.to_json() for s in explain(load(ROOT / "puzzles" / name), rules).steps]
     out = []
     for s in steps:
         out += [s["text"], s.get("detail") or ""]
@@ -44,9 +50,10 @@ def test_no_arithmetic_that_leaves_a_cell_nothing():
     bad = [t for t in _all() if re.search(r"at most (\d+) - \d+ = (0|\d*[^\d\s,.;:])", t)
            or re.search(r"at most (\d+) - \1 = 0", t)]
     assert bad == [], bad[:3]
-    # the chain link of deducer-trial that read "so r4c7 is at most 11 - 11 = 0"
+    # the chain link of deducer-trial that read "so r4c7 is at most 11 - 11 = 0" (its chain
+    # is one of those the settled run makes shorter: the ladder without it still has it)
     assert any("make at least 5 + 6 = 11, all that the run still needs, so nothing is left "
-               "for r4c7" in t for t in _texts("deducer-trial.txt"))
+               "for r4c7" in t for t in _texts("deducer-trial.txt", NO_SETTLED))
 
 
 def test_a_bound_never_adds_one_digit_twice():
@@ -58,7 +65,8 @@ def test_a_bound_never_adds_one_digit_twice():
                 bad.append(t)
     assert bad == [], bad[:3]
     assert any("r3c2 and r4c2 give at least 2 each and r7c2 (7 or 9) at least 7, 11 in all, "
-               "so r2c2 is at most 18 - 11 = 7" in t for t in _texts("deducer-trial.txt"))
+               "so r2c2 is at most 18 - 11 = 7" in t
+               for t in _texts("deducer-trial.txt", NO_SETTLED))
 
 
 def test_the_placement_comes_before_the_list_it_makes():

@@ -125,6 +125,8 @@ def _link_json(puzzle: Puzzle, link: Link) -> dict:
         out["contradiction"] = True
     if link.after:
         out["after"] = list(link.after)
+    if link.rule:
+        out["rule"] = link.rule
     return out
 
 
