@@ -144,3 +144,11 @@ def test_janko_226_longest_chain():
              for s in exp.steps if s.chain]
     assert shown and max(shown) <= 4
     assert _settled_links(exp.steps)
+
+
+def test_the_rules_table_says_it_is_for_chains_only():
+    from deducer.render.text import ladder_text
+
+    text = ladder_text(registry.load())
+    assert "settled-run: chain links only (walk: false)" in text
+    assert "chain links only" not in ladder_text(registry.load(disable=["settled-run"]))
