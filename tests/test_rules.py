@@ -167,6 +167,46 @@ def test_pair_complement_quiet():
     assert first("pair-complement", v, run_id(p, "r2c1>")) is None
 
 
+# ------------------------------------------------------------ settled run
+def test_settled_run_fires():
+    p = puzzle(line(14, 3))
+    # 14 in three with r2c2 (1 or 2) and r2c3 (1 or 3): 2 + 3 + 9 is the one way (a 1 in
+    # either leaves the third cell 10 or more)
+    v = position(p, cands={"r2c2": "12", "r2c3": "13", "r2c4": "3456789"})
+    f = first("settled-run", v, run_id(p, "r2c1>"))
+    assert f.placements == {"r2c2": 2, "r2c3": 3, "r2c4": 9} and not f.eliminations
+    assert "only one way" in f.text and "r2c2 = 2, r2c3 = 3, r2c4 = 9" in f.text
+    # the fewest facts that keep it one way: r2c4's candidates are not needed
+    proof = f.deduction.proof
+    assert sorted(proof.cells) == [cell_id(p, "r2c2"), cell_id(p, "r2c3")]
+    assert "r2c2 (1 or 2)" in f.text and "r2c3 (1 or 3)" in f.text and "r2c4 (" not in f.text
+
+
+def test_settled_run_counts_the_digits_written_in():
+    p = puzzle(line(15, 3))
+    v = position(p, placed={"r2c2": 9}, cands={"r2c3": "24", "r2c4": "1234"})
+    # 15 - 9 = 6 in two cells: 2 + 4 or 4 + 2, both open (quiet); with r2c4 down to 1 or
+    # 4, one way: 2 + 4
+    assert first("settled-run", v, run_id(p, "r2c1>")) is None
+    v = position(p, placed={"r2c2": 9}, cands={"r2c3": "24", "r2c4": "14"})
+    f = first("settled-run", v, run_id(p, "r2c1>"))
+    assert f.placements == {"r2c3": 2, "r2c4": 4}
+
+
+def test_settled_run_quiet_with_two_ways():
+    p = puzzle(line(12, 3))
+    v = position(p, cands={"r2c2": "12", "r2c3": "123"})
+    assert first("settled-run", v, run_id(p, "r2c1>")) is None
+
+
+def test_settled_run_quiet_on_a_lone_cell_or_singles():
+    p = puzzle(two(10))
+    v = position(p, placed={"r2c2": 3})
+    assert first("settled-run", v, run_id(p, "r2c1>")) is None  # a lone cell says it
+    v = position(p, cands={"r2c2": "3", "r2c3": "7"})
+    assert first("settled-run", v, run_id(p, "r2c1>")) is None  # naked singles say it
+
+
 # ------------------------------------------------------------ sum bounds
 def test_sum_bounds_fires():
     p = puzzle(line(12, 4))

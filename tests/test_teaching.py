@@ -140,20 +140,32 @@ def test_a_page_shows_its_technique_before_and_after_one_step(pages, rid):
 def test_every_example_is_the_walkthrough_up_to_a_proved_step_of_its_rule(pages):
     out, _ = pages
     ladder = api.ladder([EXAMPLE_RULE])
+    by_id = {r.id: r for r in ladder}
+    assert not by_id["settled-run"].walk
     for path in sorted(out.glob("*.json")):
         rid = path.stem
         data = json.loads(path.read_text(encoding="utf-8"))
         assert set(data) in ({"puzzle", "steps"}, {"puzzle", "steps", "walkthrough_step"})
         puzzle = formats.loads(json.dumps(data["puzzle"]), "json")
         steps = data["steps"]
-        assert steps and steps[-1]["rule"] == rid
-        assert all(s["rule"] != rid for s in steps[:-1])  # its first step
+        if not by_id[rid].walk:
+            # a rule only chains use: its first use is the first chain with a link of it
+            def linked(s, rid=rid):
+                return any(lk.get("rule") == rid for lk in s.get("proof", {}).get("links", ()))
+            assert steps and "assume" in steps[-1]["proof"] and linked(steps[-1]), rid
+            assert not any(linked(s) or s["rule"] == rid for s in steps[:-1]), rid
+            page = (out / f"{rid}.html").read_text(encoding="utf-8")
+            assert "the first chain of the walkthrough with a link of this technique" in page
+            assert page.count('<li class="shown">') >= 1
+        else:
+            assert steps and steps[-1]["rule"] == rid
+            assert all(s["rule"] != rid for s in steps[:-1])  # its first step
         assert [s["n"] for s in steps] == list(range(1, len(steps) + 1))
         assert check_walkthrough(puzzle, steps) == [], rid
         # the very steps explain --json gives, from the start
         walk = api.explain(puzzle, ladder, max_steps=len(steps))
         got = [s.to_json() for s in walk.steps]
-        if got[-1]["rule"] != rid:
+        if got[-1]["rule"] != steps[-1]["rule"]:
             # a chain rule the walk passes over for a shorter chain (examples.first_uses):
             # the board is the walkthrough's, the example's step is the rule's own there,
             # and the file and the page say which step the walkthrough takes instead

@@ -103,8 +103,9 @@ def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
                         mistakes=verdict.mistakes, several=bool(warning))
     if verdict.status == "conflict":
         return AllSteps("conflict", text=_capital(verdict.message) + ".")
-    asked = [r for r in rules if r.kind not in LEFT_OUT]
     eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
+    # the walk's rules: a ``walk: false`` rule's steps are a chain's links, never the board's
+    asked = [r for r in eng.rules if r.kind not in LEFT_OUT]
     out = AllSteps("steps", several=bool(warning), rules=[r.id for r in asked])
     if not eng.open_count:
         out.kind, out.text = "solved", "The grid is complete and correct."
@@ -143,6 +144,7 @@ def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
     else:
         out.kind = "none"
         out.text = ("No rule of the ladder finds a deduction from here"
-                    + (" (trial and guessing aside)." if len(asked) < len(rules) else "."))
+                    + (" (trial and guessing aside)." if len(asked) < len(eng.rules)
+                       else "."))
     out.text = warning + out.text
     return out

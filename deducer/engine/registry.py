@@ -26,7 +26,7 @@ from ..puzzle.model import MAX_CELLS
 
 REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "explain")
 OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint", "kind", "growth",
-            "aka", "teach", "case_of", "detail")
+            "aka", "teach", "case_of", "detail", "walk")
 #: teaching keys (technique pages, walkthrough cards): the most names ``aka:`` lists, the
 #: longest of them, and the longest ``teach:`` and ``case_of:`` texts
 AKA_MAX, AKA_LEN, TEACH_MAX, CASE_OF_MAX = 12, 80, 3000, 400
@@ -81,6 +81,9 @@ class Rule:
     #: same fields ("" : the sentence says it all); a step's ``detail`` in the JSON
     detail: str = ""
     kind: str = "simple"
+    #: ``walk: false``: a link rule only chains use; the walkthrough (and hints, ``why``,
+    #: every step list) never takes one of its steps on the board itself
+    walk: bool = True
     #: weight and score one unit of a deduction's size adds, and the units that count
     #: (None: all); see :meth:`weight_of`
     growth_weight: float = 0.0
@@ -112,7 +115,8 @@ class Rule:
         return {"id": self.id, "priority": self.priority, "weight": self.weight,
                 "score": self.score, "name": self.name, "enabled": self.enabled,
                 "scope": self.scope, "source": self.source,
-                "implementation": self.implementation, "kind": self.kind}
+                "implementation": self.implementation, "kind": self.kind,
+                "walk": self.walk}
 
     def _units(self, ded) -> int:
         size = getattr(ded, "size", 0) or 0
@@ -379,6 +383,13 @@ def load_file(path: str | Path) -> list[Rule]:
         kind = entry.get("kind", "simple")
         if kind not in KINDS:
             raise RuleError(f"{where}: kind must be one of {', '.join(KINDS)}", path=src)
+        walk = entry.get("walk", True)
+        if not isinstance(walk, bool):
+            raise RuleError(f"{where}: walk must be true or false", path=src)
+        if not walk and kind != "link":
+            # a rule neither the walk nor a chain asks would never be used
+            raise RuleError(f"{where}: walk: false is for rules of kind: link (chains use "
+                            f"them), not kind: {kind}", path=src)
         description = entry.get("description", "")
         if description is None:
             description = ""
@@ -392,7 +403,8 @@ def load_file(path: str | Path) -> list[Rule]:
             weight=float(entry["weight"]), score=score,
             implementation=entry["implementation"], explain=entry["explain"],
             enabled=enabled, scope=scope, params=dict(params),
-            description=description, tier=tier, hint=hint, kind=kind, source=src, detail=detail,
+            description=description, tier=tier, hint=hint, kind=kind, walk=walk, source=src,
+            detail=detail,
             growth_weight=growth[0], growth_score=growth[1], growth_max=growth[2],
             aka=aka, teach=teach, case_of=case_of,
         )

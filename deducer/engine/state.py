@@ -52,6 +52,8 @@ class Link:
     contradiction: bool = False
     #: 1-based numbers of the earlier links this one rests on (empty: the assumption alone)
     after: tuple[int, ...] = ()
+    #: the id of the link rule whose step this is ("" for the closing contradiction)
+    rule: str = ""
 
 
 @dataclass

@@ -125,6 +125,8 @@ def _link_json(puzzle: Puzzle, link: Link) -> dict:
         out["contradiction"] = True
     if link.after:
         out["after"] = list(link.after)
+    if link.rule:
+        out["rule"] = link.rule
     return out
 
 
@@ -210,6 +212,16 @@ class WalkOptions:
     count: bool = True
 
 
+def _walked(rules: list[Rule]) -> list[Rule]:
+    """The rules a walk asks on the board: all but the ``walk: false`` ones (link rules
+    only chains use); a :class:`~deducer.engine.registry.Ladder` keeps its sections."""
+    if all(r.walk for r in rules):
+        return rules
+    kept = [r for r in rules if r.walk]
+    part = getattr(rules, "part", None)
+    return part(kept) if part is not None else kept
+
+
 class Engine:
     """Runs a ladder of rules over a state until solved, stuck or broken."""
 
@@ -217,7 +229,10 @@ class Engine:
                  *, state: State | None = None, dirty: dict[str, set[int]] | None = None):
         self.puzzle = puzzle
         self.options = options
-        self.rules = rules
+        #: the whole ladder (chains find their link rules in it, ``walk: false`` ones too)
+        self.ladder = rules
+        #: the rules the walk asks on the board: a ``walk: false`` rule only serves chains
+        self.rules = _walked(rules)
         self.context = Context(puzzle, options.deadline, options.work)
         self.context.rules = rules
         if not options.lean:  # only a walk that words its steps says what took digits
@@ -235,25 +250,25 @@ class Engine:
         # look at again (:meth:`touched` adds a change's); the rest are known to hold no
         # deduction, so a walk resumed after a small change does not rescan the grid
         self.dirty = {r.id: set(range(nruns)) if dirty is None else set(dirty.get(r.id, ()))
-                      for r in rules if r.scope == "run"}
+                      for r in self.rules if r.scope == "run"}
         order = getattr(rules, "order", None)  # a Ladder's section; a plain list has none
         ids = set(order["round"]) if order else set()
         first = set(order["first"]) if order else set()
         #: the round's rules and the ones asked before each of its steps (ladder order)
-        self.round_rules = [r for r in rules if r.id in ids and r.scope == "run"]
-        self.first_rules = [r for r in rules if r.id in first and r.scope == "run"]
+        self.round_rules = [r for r in self.rules if r.id in ids and r.scope == "run"]
+        self.first_rules = [r for r in self.rules if r.id in first and r.scope == "run"]
         ordered = self.round_rules + self.first_rules
         top = min((r.priority for r in ordered), default=0)
         # a rule placed above every ordered one (a user's at priority 1) keeps its place:
         # asked before them; the rest only when no round or first step is open
-        self.before_rules = [r for r in rules if r not in ordered and r.priority < top]
-        self.later_rules = [r for r in rules if r not in ordered and r.priority >= top]
+        self.before_rules = [r for r in self.rules if r not in ordered and r.priority < top]
+        self.later_rules = [r for r in self.rules if r not in ordered and r.priority >= top]
         self.within = order["within"] if order else "found"
         #: the round's deductions not made yet, in the order they are to be made
         self.queue: deque[tuple[Rule, Deduction]] = deque()
         #: rounds collected so far (``Step.round``)
         self.rounds = 0
-        self.tier1 = [r for r in rules if r.tier == 1 and r.scope == "run"]
+        self.tier1 = [r for r in self.rules if r.tier == 1 and r.scope == "run"]
         self.avail: dict[str, dict[int, int]] = {r.id: {} for r in self.tier1}
         self.avail_dirty = {r.id: set(range(nruns)) for r in self.tier1}
         self._placed = self.state.placed
@@ -396,7 +411,7 @@ class Engine:
     def preview(self, rule: Rule, ded: Deduction, effect: Effect, available: int = 0) -> Step:
         """The step ``ded`` would be if it were made next, as the walk would log it
         (sentence, effect, proof), made on a copy of the grid: this engine is unchanged."""
-        twin = Engine(self.puzzle, self.rules, WalkOptions(use_entries=self.options.use_entries),
+        twin = Engine(self.puzzle, self.ladder, WalkOptions(use_entries=self.options.use_entries),
                       state=self.state.copy())
         twin.steps = list(self.steps)  # the step's number follows this walk's
         if self.context.taken is not None:  # so that a naked single names what took digits
@@ -576,7 +591,7 @@ class Engine:
                 if not self._placed[j]:
                     open_cells += 1
                     arrangements *= POP[masks[j]]
-            floor = max(floor, search_floor(open_cells, arrangements, self.rules))
+            floor = max(floor, search_floor(open_cells, arrangements, self.ladder))
         return floor
 
     def _check_possible(self, rule: Rule, effect: Effect) -> None:
@@ -597,7 +612,7 @@ class Engine:
 
         if solve(self.puzzle, max_solutions=1).solutions:
             # an earlier false step (a user rule's) is the cause more often than this one
-            _blame_false_step(self.puzzle, self.steps, self.rules, self.options.use_entries,
+            _blame_false_step(self.puzzle, self.steps, self.ladder, self.options.use_entries,
                               last_resort=False)
             raise RuleError(f"rule {rule.id!r} made an impossible deduction: {bad}, yet the "
                             "puzzle has a solution", path=rule.source)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -101,6 +101,7 @@ def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
     todo = set(ids)
     eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
     chains = [r for r in rules if r.kind == "chain"]
+    chain_only = {r.id for r in rules if not r.walk}
     found: dict[str, Use] = {}
     while todo and eng.open_count:
         nxt = eng.next_deduction()
@@ -122,12 +123,22 @@ def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
         step = eng.step(nxt)
         if step is None:
             break
-        if step.rule in todo:
-            todo.discard(step.rule)
-            found[step.rule] = Use(list(eng.steps), instead)
+        for rid in sorted(uses(step, chain_only) & todo):
+            todo.discard(rid)
+            found[rid] = Use(list(eng.steps), instead)
         if instead is not None:
             break  # the board is no longer the walkthrough's: later uses would not be
     return found
+
+
+def uses(step: Step, chain_only: Collection[str] = ()) -> set[str]:
+    """The rules a step shows: its own, and those of ``chain_only`` (``walk: false`` rules,
+    never a step of their own) that make one of its chain's links. (A link rule the walk
+    also takes is shown by its first step of its own, as before.)"""
+    proof = step.proof or {}
+    cases = proof.get("cases") or [proof]
+    return {step.rule} | {lk["rule"] for case in cases for lk in case.get("links", ())
+                          if lk.get("rule") in chain_only}
 
 
 def proof_problems(puzzle: Puzzle, steps: list[Step]) -> list[str]:

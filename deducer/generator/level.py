@@ -110,8 +110,10 @@ class Target:
             self.top = None
         self.ladder = list(rules)
         if self.cap is not None:  # below Extreme
-            over = next((k for k, r in enumerate(rules) if r.weight > self.cap + 1e-9),
-                        len(rules))
+            # a ``walk: false`` rule (chain links only) is never a step: its weight cuts
+            # nothing
+            over = next((k for k, r in enumerate(rules)
+                         if r.walk and r.weight > self.cap + 1e-9), len(rules))
             self.ladder = list(rules[:over])
         if hasattr(rules, "part"):  # keep the rule files' rating section with the head
             self.ladder = rules.part(self.ladder)

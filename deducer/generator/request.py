@@ -181,6 +181,10 @@ def check_request(req: Request, rules=None) -> None:
         if rule is None:
             raise GenerateError(f"needs {req.needs!r}: no such rule in the ladder (see "
                                 "'deducer rules')")
+        if not rule.walk:
+            raise GenerateError(f"needs {req.needs}: its steps are chain links only (walk: "
+                                "false), never a walkthrough's own step; ask for a chain "
+                                "rule (forcing-chain)")
         if req.level is not None:
             cap = level_cap(req.level, rules)
             if cap is not None and rule.weight > cap + 1e-9:

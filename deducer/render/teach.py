@@ -245,6 +245,7 @@ h2{font-size:19px;margin:22px 0 6px}
 .step{background:#fff;border-left:4px solid #ffd24a;padding:8px 12px}
 .step .rule{font-weight:bold}
 .step ol{margin:4px 0}
+.step li.shown{font-weight:bold}
 .source{color:#555;font-size:14px}
 .earlier li{margin:2px 0}
 table{border-collapse:collapse;width:100%;background:#fff}
@@ -310,13 +311,16 @@ def _boards(example) -> str:
         for cls, cap, svg in figs) + "</div>")
 
 
-def _step_html(step) -> str:
+def _step_html(step, rid: str = "") -> str:
+    """A step with its chain's links one a line; a link of rule ``rid`` (the page's, when
+    the step is a chain that shows it) is marked."""
     # a chain's sentence says its links in one breath: they are listed one a line instead
     text = "" if chain_cases(step) else f" {escape(step_text(step))}"
     parts = [f'<p><span class="rule">{escape(step_title(step))}.</span>{text}</p>']
     for case in chain_cases(step):
         parts.append(f"<p>{escape(case.intro)}</p><ol>")
-        parts += [f"<li>{escape(link['text'])}"
+        parts += [('<li class="shown">' if rid and link.get("rule") == rid else "<li>")
+                  + escape(link["text"])
                   + (" <b>✗ contradiction</b>" if link.get("contradiction") else "") + "</li>"
                   for link in case.links]
         parts.append("</ol>")
@@ -365,7 +369,12 @@ def technique_page(t, example, *, missing: str = "", prev=None, next_=None) -> s
         source = escape(example.source)
         if example.kept:  # its command no longer makes it: say so rather than mislead
             source += " (made by an earlier version of the generator)"
-        if example.instead is None:
+        if step.rule != t.id:
+            # a rule only chains use (walk: false): its first use is a chain's link
+            where = ("the first chain of the walkthrough with a link of this technique "
+                     "(in bold: chains only use it; the walkthrough itself takes the same "
+                     "cells a step each, with easier techniques)")
+        elif example.instead is None:
             where = "the first step of this technique"
         else:
             # a chain rule whose chains are seldom the shortest: say which step the
@@ -380,7 +389,7 @@ def technique_page(t, example, *, missing: str = "", prev=None, next_=None) -> s
                     f'digits written. The steps as JSON: <a href="{escape(t.id)}.json">'
                     f"{escape(t.id)}.json</a>.</p>")
         body.append(_boards(example))
-        body.append(_step_html(step))
+        body.append(_step_html(step, t.id if step.rule != t.id else ""))
         if len(example.steps) > 1:
             body.append(f"<details class=\"earlier\"><summary>The {len(example.steps) - 1} "
                         "steps before it</summary><ol>")

@@ -266,6 +266,11 @@ def ladder_text(rules, weights: dict | None = None) -> str:
                 "follows (growth), or when it tries a long run's arrangements (the search "
                 "floor); steps carry these weights in walkthroughs and ratings "
                 "(docs/rating.md)\n")
+    links_only = [r.id for r in rules if not r.walk]
+    if links_only:
+        note += (f"{', '.join(links_only)}: chain links only (walk: false): chains use "
+                 f"{'its' if len(links_only) == 1 else 'their'} steps, the walkthrough "
+                 "never takes one on the board\n")
     return "\n".join(lines) + f"\n{n_on} of {len(rules)} rules enabled\n" + note
 
 

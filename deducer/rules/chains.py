@@ -236,7 +236,7 @@ def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
     text = ded.text or sentence(rl, ded, view, effect_text(view, place, dict(eff.elim), drop))
     link = Link(text=text.rstrip("."), proof=proof if proof is not None else Proof(),
                 placements=place,
-                eliminations=dict(removed))
+                eliminations=dict(removed), rule=rl.id)
     return _Made(link, place, removed, drop)
 
 
