@@ -39,6 +39,7 @@ from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
 from .chaincache import ChainCache, Node, Offer, WhipSearch
+from .facts import digits_and
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator
@@ -260,13 +261,17 @@ def _applied(state: State, eff: Effect) -> tuple[dict[int, int], dict[int, int]]
 
 
 def _went(why: list[tuple[int, str]]) -> str:
-    """``3 went with r8c9 = 3, 4,5 in (2) and 1 in (8)``: "went" said once (a chain says
+    """``3 went with r8c9 = 3; 4 and 5 in (2); 1 in (8)``: "went" said once (a chain says
     this for every cell it empties or leaves one digit)."""
-    said = [f"{View.digits(m)} {by}" for m, by in why if m]
-    if not said:
-        return ""
-    said[0] = said[0].replace(" ", " went ", 1)
-    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    why = [(m, by) for m, by in why if m]
+    said = [f"{digits_and(m)}{' went' if k == 0 else ''} {by}"
+            for k, (m, by) in enumerate(why)]
+    if len(said) <= 1:
+        return "".join(said)
+    # "5 and 6 in (5)" holds an "and" of its own: the groups are then set apart by ";"
+    if any(POP[m] > 1 for m, _ in why):
+        return "; ".join(said)
+    return f"{', '.join(said[:-1])} and {said[-1]}"
 
 
 def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
