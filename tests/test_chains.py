@@ -571,6 +571,58 @@ def test_a_braids_closing_link_names_the_links_by_their_shown_numbers():
         assert digits <= set(digits_of(links[n - 1].eliminations.get(i, 0)))
 
 
+def test_a_braid_search_goes_on_with_each_walk_from_round_to_round(monkeypatch):
+    """find_braid follows each assumption for 6 links, then 12, 24...: a walk of 12 is
+    the walk of 6 gone on, so each link is made once per assumption (every round walked
+    them all again from the assumption: 6 + 12 + ... links), the work counted and the
+    chain found are those of walking afresh."""
+    from collections import Counter
+
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    made: Counter = Counter()
+    add = chains._Tracker.add
+
+    def counting(self, *args, **kwargs):
+        made[(self.cell, self.digit)] += 1
+        return add(self, *args, **kwargs)
+
+    monkeypatch.setattr(chains._Tracker, "add", counting)
+    budgets = (2, 4, 8)
+
+    def at_first_chain() -> Engine:  # where the walkthrough first needs a chain
+        eng = Engine(p, registry.load())
+        while (found := eng.next_deduction()) is not None and found[0].kind != "chain":
+            eng.step(found)
+        return eng
+
+    eng = at_first_chain()
+    rules = chains.link_rules(eng.view)
+    spent0 = eng.context.spent
+    got = chains.find_braid(eng.view, rules, max_len=30, work=100_000, budgets=budgets,
+                            reach=3)
+    assert got is not None and len(got[2]) > 4  # found in the last round
+    # the chain found is walked again to be worded; no other walk makes a link twice
+    assert made and max(made.values()) <= max(budgets) + len(got[2])
+    # each walk from its assumption, round by round, counts the same work and finds the
+    # same chain (the shortest of the first round that finds one, the first on ties)
+    fresh = at_first_chain()
+    spent, best = 0, None
+    for budget in budgets:
+        for i, d in chains._order(fresh.view, False):
+            walk = chains._BraidWalk(fresh.view, rules, i, d, None)
+            links = walk.go(fresh.view, rules, budget, None)
+            spent += walk.walked
+            if links is not None and (best is None or len(links) < len(best[2])):
+                best = (i, d, links)
+        if best is not None:
+            break
+    assert eng.context.spent - spent0 == spent
+    assert best is not None and best[:2] == got[:2]
+    assert [lk.text for lk in got[2]] == [lk.text for lk in best[2]]
+
+
 def test_following_a_digit_gives_its_consequences_as_a_chain():
     from deducer.proofcheck import check_walkthrough
     from deducer.rules import chains

@@ -620,51 +620,61 @@ class _Tracker:
         return out
 
 
-def _walk(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int,
-          looks: ChainCache | None = None, reads: set[int] | None = None,
-          walked: list[int] | None = None) -> list[Link] | None:
-    """Follow one assumption with every link rule, simplest first (as the engine walks
-    the board); the links the contradiction rests on, or None. ``reads`` gathers the runs
-    through every cell the walk changed: with built-in rules only (each reads its own
-    run), the only runs whose contents on the board the walk depends on; ``walked`` gets
-    the number of links walked."""
-    state, changed = _assume(view, cell, digit)
-    lay = state.layout
-    if reads is not None:
-        reads.update(r for i in (*changed, cell) for r in lay.cell_runs[i])
-    track = _Tracker(view, cell, digit)
-    track.rules = rules  # only the links the contradiction rests on are worded
-    try:
-        return _walk_on(view, rules, state, track, changed, budget, looks, reads)
-    finally:
-        if walked is not None:
-            walked.append(len(track.links))
+class _BraidWalk:
+    """One assumption followed with every link rule, simplest first (as the engine walks
+    the board), that can stop after some links and go on later: a walk of ``b`` links
+    is the first ``b`` links of any longer one, so :func:`find_braid`'s rounds (6, 12,
+    24 links...) go on from where the last one stopped instead of walking again from the
+    assumption."""
 
+    __slots__ = ("state", "hview", "track", "dirty", "local", "reads", "how", "links")
 
-def _walk_on(view: api.View, rules: list[Rule], state: State, track: _Tracker,
-             changed: set[int], budget: int, looks: ChainCache | None,
-             reads: set[int] | None) -> list[Link] | None:
-    """:func:`_walk` past the assumption (``changed``: the cells it changed)."""
-    hview = View(state, view.context)
-    lay = state.layout
-    cell = track.cell
-    dirty: dict[int, set[int]] = {k: set() for k, r in enumerate(rules) if r.scope == "run"}
-    local = _local(rules)
-    _dirty(dirty, lay, changed | {cell}, local)
-    while len(track.links) < budget:
-        hit = _next(hview, state, rules, dirty, looks)
-        if hit is None:
-            return None
-        k, rid, ded, eff = hit
-        cells = track.add(state, hview, rules[k], ded, (k, rid, eff))
-        view.context.spend(1)
+    def __init__(self, view: api.View, rules: list[Rule], cell: int, digit: int,
+                 reads: set[int] | None) -> None:
+        state, changed = _assume(view, cell, digit)
+        lay = state.layout
+        self.state, self.hview = state, View(state, view.context)
+        #: the runs through every cell the walk changed: with built-in rules only (each
+        #: reads its own run), the only runs whose contents on the board it depends on
+        self.reads = reads
         if reads is not None:
-            reads.update(r for i in cells for r in lay.cell_runs[i])
-        broken = _broken(state, cells)
-        if broken is not None:
-            return track.close(state, broken)
-        _dirty(dirty, lay, cells, local)
-    return None
+            reads.update(r for i in (*changed, cell) for r in lay.cell_runs[i])
+        self.track = _Tracker(view, cell, digit)
+        self.track.rules = rules  # only the links the contradiction rests on are worded
+        self.dirty: dict[int, set[int]] = {k: set() for k, r in enumerate(rules)
+                                           if r.scope == "run"}
+        self.local = _local(rules)
+        _dirty(self.dirty, lay, changed | {cell}, self.local)
+        #: "budget" (may go on), "broke" (``links``: the chain) or "dry" (no link left)
+        self.how = "budget"
+        self.links: list[Link] | None = None
+
+    @property
+    def walked(self) -> int:
+        """Links walked so far."""
+        return len(self.track.links)
+
+    def go(self, view: api.View, rules: list[Rule], budget: int,
+           looks: ChainCache | None) -> list[Link] | None:
+        """Walk on until ``budget`` links in all are walked or the walk ends; the links
+        the contradiction rests on, or None."""
+        track, state, lay = self.track, self.state, self.state.layout
+        while self.how == "budget" and len(track.links) < budget:
+            hit = _next(self.hview, state, rules, self.dirty, looks)
+            if hit is None:
+                self.how = "dry"
+                break
+            k, rid, ded, eff = hit
+            cells = track.add(state, self.hview, rules[k], ded, (k, rid, eff))
+            view.context.spend(1)
+            if self.reads is not None:
+                self.reads.update(r for i in cells for r in lay.cell_runs[i])
+            broken = _broken(state, cells)
+            if broken is not None:
+                self.how, self.links = "broke", track.close(state, broken)
+                break
+            _dirty(self.dirty, lay, cells, self.local)
+        return self.links
 
 
 def _local(rules: list[Rule]) -> set[int]:
@@ -826,6 +836,15 @@ def _numbered(track: _Tracker, order: list[int]) -> list[Link]:
     return out
 
 
+#: a walk :func:`find_braid` keeps: (links walked, how it ended, chain length, the walk
+#: itself when it may go on, else None)
+_Kept = tuple[int, str, int, "_BraidWalk | None"]
+
+#: cells (white cells x walks) the walks kept resumable may hold in all; beyond it a
+#: walk's outcome is kept but not its state (memory only: such a walk is walked again)
+KEPT_WALK_CELLS = 1_000_000
+
+
 def _met(kept: tuple[int, str, int] | None, budget: int) -> tuple[int, int | None] | None:
     """What a walk kept by :func:`find_braid` comes to with ``budget`` links: (links
     walked, chain length or None), or None when that walk must be walked. ``kept``: (links
@@ -865,12 +884,15 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
     # built-in run rule; met again, such a walk is not walked but its work is counted,
     # so that the work cap stops the search where it did
     touched = looks.sync(view)
-    walks: dict[tuple, tuple[int, str, int]] = caches.setdefault("walks", {})
+    walks: dict[tuple, _Kept] = caches.setdefault("walks", {})
     by_run: dict[int, set[tuple]] = caches.setdefault("walks by run", {})
     for r in touched:
         for key in by_run.pop(r, ()):
             walks.pop(key, None)
     reuse = len(_local(rules)) == len(rules)
+    # without reuse from step to step, a walk still goes on from round to round
+    store = walks if reuse else {}
+    room = KEPT_WALK_CELLS // max(1, len(view.puzzle.whites))  # walks kept resumable
     ids = tuple(r.id for r in rules)
     best = None
     spent0 = view.context.spent
@@ -879,7 +901,8 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
             if view.context.stopped() or view.context.spent - spent0 > work:
                 return best
             key = (ids, i, d)
-            met = _met(walks.get(key) if reuse else None, budget)
+            kept = store.get(key)
+            met = _met(kept[:3] if kept is not None else None, budget)
             # (links walked, chain length or None): a walk whose chain could not be
             # taken here (none, longer than max_len, or no shorter than the best) is not
             # walked again
@@ -887,17 +910,24 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
                     best is not None and met[1] >= len(best[2]))):
                 view.context.spend(met[0])
                 continue
-            reads: set[int] | None = set() if reuse else None
-            before = view.context.spent
-            walked: list[int] = []
-            links = _walk(view, rules, i, d, budget, looks, reads, walked)
-            n = walked[0] if walked else -1
-            if reads is not None and not view.context.stopped() and \
-                    view.context.spent - before == n:
-                how = "broke" if links is not None else "budget" if n >= budget else "dry"
-                walks[key] = (n, how, len(links) if links is not None else 0)
-                for r in reads:
+            walk = kept[3] if kept is not None and kept[1] == "budget" else None
+            if walk is not None:
+                # go on from where it stopped; the links it walked are counted again, as
+                # a walk from the assumption would count them
+                walk.track.view = view
+                view.context.spend(walk.walked)
+            else:  # a chain found is walked again, to be worded on the board as it is
+                walk = _BraidWalk(view, rules, i, d, set() if reuse else None)
+            before, n0 = view.context.spent, walk.walked
+            links = walk.go(view, rules, budget, looks)
+            n = walk.walked
+            if not view.context.stopped() and view.context.spent - before == n - n0:
+                store[key] = (n, walk.how, len(links) if links is not None else 0,
+                              walk if walk.how == "budget" and len(store) < room else None)
+                for r in walk.reads or ():
                     by_run.setdefault(r, set()).add(key)
+            else:  # its walk went on past what the entry says
+                store.pop(key, None)
             if links is not None and len(links) <= max_len and (
                     best is None or len(links) < len(best[2])):
                 best = (i, d, links)
