@@ -623,6 +623,50 @@ def test_a_braid_search_goes_on_with_each_walk_from_round_to_round(monkeypatch):
     assert [lk.text for lk in got[2]] == [lk.text for lk in best[2]]
 
 
+def test_a_link_rule_is_asked_about_a_runs_contents_once(monkeypatch):
+    """What a built-in link rule offers on a run depends on the run's contents alone: the
+    whip searches and braid walks of a walkthrough share those looks from step to step,
+    so a rule is asked again about contents it was asked about only where a braid walk
+    takes its deduction (the look keeps what it offers, not the deduction). The looks
+    went with every board change near the run, and the whips' were not the braids'."""
+    from collections import Counter
+
+    from deducer.engine.registry import Rule
+    from deducer.rules import chains
+
+    asked: Counter = Counter()
+    empty_again: list = []
+    call = Rule.call
+    searching = []  # inside a chain search (the engine asks the same rules on the board)
+
+    def counting(self, view, rid=None):
+        got = list(call(self, view, rid) or ())
+        if searching and self.link and rid is not None:
+            st = view._s  # what the rule reads of its run
+            key = (self.id, rid, st.live[rid], *[-st.masks[i] if st.placed[i] else st.masks[i]
+                                                 for i in st.layout.run_cells[rid]])
+            asked[key] += 1
+            if asked[key] > 1 and not got:
+                empty_again.append(key)
+        return got
+
+    def inside(search):
+        def run(*args, **kwargs):
+            searching.append(1)
+            try:
+                return search(*args, **kwargs)
+            finally:
+                searching.pop()
+        return run
+
+    monkeypatch.setattr(Rule, "call", counting)
+    for name in ("find_whip", "find_braid"):
+        monkeypatch.setattr(chains, name, inside(getattr(chains, name)))
+    exp = explain(formats.load("puzzles/deducer-trial.txt"))
+    assert sum(s.rule.startswith("forcing") for s in exp.steps) >= 5
+    assert asked and not empty_again, len(empty_again)
+
+
 def test_following_a_digit_gives_its_consequences_as_a_chain():
     from deducer.proofcheck import check_walkthrough
     from deducer.rules import chains

@@ -38,7 +38,7 @@ from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chaincache import ChainCache, Node, Offer, WhipSearch
+from .chaincache import ChainCache, Looks, Node, Offer, WhipSearch
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator
@@ -164,36 +164,48 @@ def _offer(state: State, rule: Rule, ded: Deduction) -> Offer | None:
                  tuple(sorted((r, tuple(cs)) for r, cs in ded.drop_combos.items())))
 
 
+def looks_for(view: api.View) -> Looks:
+    """The looks of the built-in link rules in this walk, shared by every chain search."""
+    store = view.context.cache("chains.looks")
+    got = store.get("looks")
+    if got is None:
+        got = store["looks"] = Looks()
+    return got
+
+
+def _contents(state: State, rid: int) -> tuple:
+    """What a built-in run rule reads of run ``rid``: its live combinations and its cells
+    (a written digit as a negative mask): the key of its looks."""
+    masks, placed = state.masks, state.placed
+    return (rid, state.live[rid],
+            *[-masks[i] if placed[i] else masks[i] for i in state.layout.run_cells[rid]])
+
+
 def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], cache: ChainCache
             ) -> Iterator[tuple[int, int | None, Offer | None, Effect]]:
     """(rule index, run, offer, effect) of what the link rules offer on ``runs``, rule by
     rule in ladder order. The built-in rules' offers on a run are kept together by the
     run's contents (they read nothing else): one look per run and contents."""
-    masks, placed, live = state.masks, state.placed, state.live
-    run_cells = state.layout.run_cells
     if cache.core is None:  # the cache's rules never change: worked out once, not per node
         cache.core = [k for k, rl in enumerate(rules)
                       if rl.scope == "run" and rl.source == _CORE]
-    core = cache.core
-    slot = {k: n for n, k in enumerate(core)}
-    seen: dict[int, tuple[tuple[Offer, ...], ...]] = {}
-    rid: int | None  # a run, or None for a global rule
+        cache.looks = looks_for(view)
+    core, looks = set(cache.core), cache.looks
+    seen: dict[int, dict[str, tuple[Offer, ...]]] = {}
     if core:
-        for rid in runs:
-            key = (rid, live[rid],
-                   *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
-            got = cache.look(rid, key)
-            if got is None:
-                got = tuple(tuple(o for o in (_offer(state, rules[k], ded)
-                                              for ded in rules[k].call(view, rid) or ())
-                                  if o is not None) for k in core)
-                cache.keep_look(rid, key, got)
-            seen[rid] = got
+        assert looks is not None
+        seen = {rid: looks.entry(_contents(state, rid)) for rid in runs}
+    rid: int | None  # a run, or None for a global rule
     for k, rl in enumerate(rules):
-        n = slot.get(k)
-        if n is not None:
+        if k in core:
             for rid in runs:
-                for offer in seen[rid][n]:
+                got = seen[rid]
+                offers = got.get(rl.id)
+                if offers is None:
+                    offers = got[rl.id] = tuple(
+                        o for o in (_offer(state, rl, ded) for ded in rl.call(view, rid) or ())
+                        if o is not None)
+                for offer in offers:
                     eff = kernel.measure(state, offer.place, offer.elim, offer.drop)
                     if eff is not None:
                         yield k, rid, offer, eff
@@ -655,7 +667,7 @@ class _BraidWalk:
         return len(self.track.links)
 
     def go(self, view: api.View, rules: list[Rule], budget: int,
-           looks: ChainCache | None) -> list[Link] | None:
+           looks: Looks | None) -> list[Link] | None:
         """Walk on until ``budget`` links in all are walked or the walk ends; the links
         the contradiction rests on, or None."""
         track, state, lay = self.track, self.state, self.state.layout
@@ -699,14 +711,12 @@ def _dirty(dirty: dict[int, set[int]], lay: Layout, cells: Iterable[int],
 
 
 def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set[int]],
-          looks: ChainCache | None = None
+          looks: Looks | None = None
           ) -> tuple[int, int | None, Deduction, Effect] | None:
     """The first deduction of the simplest link rule that changes something: (rule index,
     run asked or None, deduction, its effect). With ``looks``, what a built-in run rule
     offers on a run is kept by the run's contents (it reads nothing else, as in
     :func:`_offers`): the rule is asked again only for the deduction it gives."""
-    masks, placed, live = state.masks, state.placed, state.live
-    run_cells = state.layout.run_cells
     for k, rl in enumerate(rules):
         if rl.scope == "run":
             ds = dirty[k]
@@ -714,16 +724,14 @@ def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set
             for rid in sorted(ds):
                 if core:
                     assert looks is not None
-                    key = (k, live[rid],
-                           *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
-                    got = looks.look(rid, key)
-                    if got is None:
-                        got = (tuple(o for o in (_offer(state, rl, ded)
-                                                 for ded in rl.call(hview, rid) or ())
-                                     if o is not None),)
-                        looks.keep_look(rid, key, got)
+                    got = looks.entry(_contents(state, rid))
+                    offers = got.get(rl.id)
+                    if offers is None:
+                        offers = got[rl.id] = tuple(o for o in (_offer(state, rl, ded)
+                                                            for ded in rl.call(hview, rid) or ())
+                                                if o is not None)
                     if not any(kernel.measure(state, o.place, o.elim, o.drop) is not None
-                               for o in got[0]):
+                               for o in offers):
                         ds.discard(rid)
                         continue
                 for ded in rl.call(hview, rid) or ():
@@ -876,20 +884,22 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
     # what the built-in link rules offer on a run's contents, kept across the walks and
     # steps of one walkthrough (the same hypothetical runs come back at every budget)
     caches = view.context.cache("chains.braids")
-    looks = caches.get("looks")
-    if looks is None:
-        looks = caches["looks"] = ChainCache(0)
+    board = caches.get("board")
+    if board is None:  # (its searches unused: it tells what changed on the board)
+        board = caches["board"] = ChainCache(0)
+    local = _local(rules)
+    looks = looks_for(view) if local else None
     # walks that came to nothing, kept until the board changes a run they read: a walk
     # reads only the runs through the cells it changed when every link rule is a
     # built-in run rule; met again, such a walk is not walked but its work is counted,
     # so that the work cap stops the search where it did
-    touched = looks.sync(view)
+    touched = board.sync(view)
     walks: dict[tuple, _Kept] = caches.setdefault("walks", {})
     by_run: dict[int, set[tuple]] = caches.setdefault("walks by run", {})
     for r in touched:
         for key in by_run.pop(r, ()):
             walks.pop(key, None)
-    reuse = len(_local(rules)) == len(rules)
+    reuse = len(local) == len(rules)
     # without reuse from step to step, a walk still goes on from round to round
     store = walks if reuse else {}
     room = KEPT_WALK_CELLS // max(1, len(view.puzzle.whites))  # walks kept resumable
