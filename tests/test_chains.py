@@ -667,6 +667,51 @@ def test_a_link_rule_is_asked_about_a_runs_contents_once(monkeypatch):
     assert asked and not empty_again, len(empty_again)
 
 
+def test_a_whip_level_writes_a_parents_path_in_once_for_its_children(monkeypatch):
+    """Expanding a level of a whip search writes each node's path into the scratch state:
+    siblings share their parent's path, written in once for them all (each node's path
+    was written from the assumption: as many links as the depth, per node)."""
+    from deducer.engine import kernel
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    eng = Engine(p, registry.load())
+    for _ in range(40):  # step 41 is a whip of 5 links
+        eng.step()
+    eng.context.caches.clear()  # the search from its assumptions, not the one kept
+    applied, paths, inside = [0], [0], [False]
+    apply, expand_node = kernel.apply, chains._expand_node
+    expand_frontier = chains._expand_frontier
+
+    def counting_apply(*args, **kwargs):
+        applied[0] += inside[0]
+        return apply(*args, **kwargs)
+
+    def counting_frontier(*args, **kwargs):
+        inside[0] = True
+        try:
+            return expand_frontier(*args, **kwargs)
+        finally:
+            inside[0] = False
+
+    def counting_node(search, rules, cache, state, hview, n, changed):
+        paths[0] += search.nodes[n].depth if n >= 0 else 0
+        inside[0] = False
+        try:
+            return expand_node(search, rules, cache, state, hview, n, changed)
+        finally:
+            inside[0] = True
+
+    monkeypatch.setattr(kernel, "apply", counting_apply)
+    monkeypatch.setattr(chains, "_expand_frontier", counting_frontier)
+    monkeypatch.setattr(chains, "_expand_node", counting_node)
+    found = chains.find_whip(eng.view, chains.link_rules(eng.view), max_len=12,
+                             search_nodes=4_000)
+    assert found is not None and found.length >= 5
+    # the links written in: each node's own, and each parent's path once
+    assert paths[0] > 100 and applied[0] < paths[0] * 0.9
+
+
 def test_following_a_digit_gives_its_consequences_as_a_chain():
     from deducer.proofcheck import check_walkthrough
     from deducer.rules import chains

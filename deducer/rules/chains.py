@@ -364,19 +364,33 @@ def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cach
     frontier, search.frontier = search.frontier, []
     context = view.context
     hview = View(state, context)
-    log: UndoLog = []
-    for n in frontier:
-        changed = start | {search.cell}
-        for eff in _path(search, n) if n >= 0 else ():
-            changed, _ = kernel.apply(state, eff, log)
-        try:
-            if _expand_node(search, rules, cache, state, hview, n, changed):
+    # a node's siblings follow it in the frontier: their parent's path is written in once
+    # for them all, and each node's own link on top of it
+    up: UndoLog = []  # the parent's path
+    log: UndoLog = []  # the node's link
+    parent: int | None = None
+    try:
+        for n in frontier:
+            if n < 0:
+                changed = start | {search.cell}
+            else:
+                node = search.nodes[n]
+                if node.parent != parent:
+                    kernel.undo(state, up)
+                    parent = node.parent
+                    for eff in _path(search, parent) if parent >= 0 else ():
+                        kernel.apply(state, eff, up)
+                changed, _ = kernel.apply(state, node.effect, log)
+            try:
+                if _expand_node(search, rules, cache, state, hview, n, changed):
+                    return
+            finally:
+                kernel.undo(state, log)
+            if len(search.nodes) > cache.search_nodes:
+                search.done = True
                 return
-        finally:
-            kernel.undo(state, log)
-        if len(search.nodes) > cache.search_nodes:
-            search.done = True
-            return
+    finally:
+        kernel.undo(state, up)
     search.depth += 1
     if not search.frontier:
         search.done = True
