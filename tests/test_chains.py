@@ -712,6 +712,40 @@ def test_a_whip_level_writes_a_parents_path_in_once_for_its_children(monkeypatch
     assert paths[0] > 100 and applied[0] < paths[0] * 0.9
 
 
+def test_a_braid_walk_over_known_runs_asks_the_rules_only_to_word_its_chain(monkeypatch):
+    """A braid walk reads of a link what it claims and what it rests on (its proof): kept
+    with the look of the run's contents, so walking again over contents seen before asks
+    no link rule, except to word the links of the chain kept."""
+    from deducer.engine.registry import Rule
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    eng = Engine(p, registry.load())
+    for _ in range(40):
+        eng.step()
+    rules = chains.link_rules(eng.view)
+
+    def braid():
+        return chains.find_braid(eng.view, rules, max_len=12, work=100_000,
+                                 budgets=(6, 12, 24), reach=3)
+
+    first = braid()
+    eng.context.caches.pop("chains.braids")  # the walks again, the looks kept
+    asked = [0]
+    call = Rule.call
+
+    def counting(self, *args, **kwargs):
+        asked[0] += 1
+        return call(self, *args, **kwargs)
+
+    monkeypatch.setattr(Rule, "call", counting)
+    spent = eng.context.spent
+    again = braid()
+    assert first is not None and again is not None and again[:2] == first[:2]
+    assert eng.context.spent - spent > 100  # links walked
+    assert asked[0] < len(again[2])  # the kept links' words
+
+
 def test_following_a_digit_gives_its_consequences_as_a_chain():
     from deducer.proofcheck import check_walkthrough
     from deducer.rules import chains

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine.kernel import Effect
 
@@ -54,10 +54,11 @@ class Looks:
     def __init__(self) -> None:
         #: (run, its live combinations, its cells' contents) -> rule id -> the rule's
         #: offers there (a rule not asked yet is missing: a braid walk asks only the
-        #: rules it needs)
-        self.kept: dict[tuple, dict[str, tuple[Offer, ...]]] = {}
+        #: rules it needs); and (rule id, "proofs") -> offer -> the proof of the
+        #: deduction that offer came from, once a braid walk took it as a link
+        self.kept: dict[tuple, dict[Any, Any]] = {}
 
-    def entry(self, key: tuple) -> dict[str, tuple[Offer, ...]]:
+    def entry(self, key: tuple) -> dict[Any, Any]:
         """The look kept by ``key`` (made empty when there is none), to read and fill."""
         got = self.kept.get(key)
         if got is None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine import kernel
 from ..engine.kernel import Effect, UndoLog
@@ -191,7 +191,7 @@ def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], ca
                       if rl.scope == "run" and rl.source == _CORE]
         cache.looks = looks_for(view)
     core, looks = set(cache.core), cache.looks
-    seen: dict[int, dict[str, tuple[Offer, ...]]] = {}
+    seen: dict[int, dict[Any, Any]] = {}
     if core:
         assert looks is not None
         seen = {rid: looks.entry(_contents(state, rid)) for rid in runs}
@@ -744,10 +744,32 @@ def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set
                         offers = got[rl.id] = tuple(o for o in (_offer(state, rl, ded)
                                                             for ded in rl.call(hview, rid) or ())
                                                 if o is not None)
-                    if not any(kernel.measure(state, o.place, o.elim, o.drop) is not None
-                               for o in offers):
+                    first = next(((o, e) for o in offers
+                                  if (e := kernel.measure(state, o.place, o.elim, o.drop))
+                                  is not None), None)
+                    if first is None:
                         ds.discard(rid)
                         continue
+                    # the rule's first deduction that changes something is its first offer
+                    # that does; with its proof kept (what a walk reads of a link: what it
+                    # claims and rests on; its words are the rule's, asked again for the
+                    # links kept), the rule is not asked again
+                    proofs = got.setdefault((rl.id, "proofs"), {})
+                    proof = proofs.get(first[0])
+                    if proof is not None:
+                        o = first[0]
+                        return k, rid, Deduction(placements=dict(o.place),
+                                                 eliminations=dict(o.elim),
+                                                 drop_combos=dict(o.drop), proof=proof), first[1]
+                    for ded in rl.call(hview, rid) or ():
+                        eff = _as_link(state, rl, ded)
+                        if eff is not None:
+                            proof = resolve_proof(ded)
+                            if proof is not None and eff == first[1]:
+                                proofs[first[0]] = proof
+                            return k, rid, ded, eff
+                    ds.discard(rid)
+                    continue
                 for ded in rl.call(hview, rid) or ():
                     eff = _as_link(state, rl, ded)
                     if eff is not None:
