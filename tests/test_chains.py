@@ -746,6 +746,31 @@ def test_a_braid_walk_over_known_runs_asks_the_rules_only_to_word_its_chain(monk
     assert asked[0] < len(again[2])  # the kept links' words
 
 
+@pytest.mark.parametrize("wide", [False, True])
+def test_a_kept_whip_search_goes_only_where_a_run_it_read_changed(wide):
+    """A whip search of rules that read their own run alone depends on the runs it asked
+    about: a change in a run crossing one of them leaves it kept (``wide``, for rules that
+    may read the crossing runs too, drops it)."""
+    from deducer.engine import kernel
+    from deducer.rules.chaincache import ChainCache
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    eng = Engine(p, registry.load())
+    lay = eng.state.layout
+    cache = ChainCache(4_000)
+    cache.begin(eng.view, wide)
+    r0 = 0
+    search = cache.get(lay.run_cells[r0][0], 1)
+    cache.read(search, [r0])
+    # an open cell of a run crossing r0, itself outside r0
+    j = next(j for i in lay.run_cells[r0] for r in lay.cell_runs[i] if r != r0
+             for j in lay.run_cells[r] if r0 not in lay.cell_runs[j]
+             and not eng.state.placed[j] and bin(eng.state.masks[j]).count("1") > 1)
+    kernel.apply(eng.state, kernel.Effect(elim=((j, eng.state.masks[j] & -eng.state.masks[j]),)))
+    cache.begin(eng.view, wide)
+    assert ((search.cell, search.digit) in cache.searches) is not wide
+
+
 def test_following_a_digit_gives_its_consequences_as_a_chain():
     from deducer.proofcheck import check_walkthrough
     from deducer.rules import chains

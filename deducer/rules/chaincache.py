@@ -149,11 +149,11 @@ class ChainCache:
         self.looks: Looks | None = None
         self._scratch: State | None = None
 
-    def begin(self, view: View) -> None:
+    def begin(self, view: View, wide: bool = True) -> None:
         """Start a search of the board ``view`` shows: forget what a change made stale
         (:meth:`sync`) and the scratch copy of the board before it."""
         self._scratch = None
-        self.sync(view)
+        self.sync(view, wide)
 
     def scratch(self, view: View) -> State:
         """A private copy of the board as of :meth:`begin`, for the searches to write a
@@ -162,9 +162,11 @@ class ChainCache:
             self._scratch = view.suppose()
         return self._scratch
 
-    def sync(self, view: View) -> set[int]:
-        """Forget the searches that read a run near a change since the last call; returns
-        the runs the change touched (none on the first call)."""
+    def sync(self, view: View, wide: bool = True) -> set[int]:
+        """Forget the searches that read a run near a change since the last call (with
+        ``wide``, a run crossing one: a rule may read the runs crossing its own; without,
+        only the runs changed, for rules that read their own run alone); returns the runs
+        the change touched (none on the first call)."""
         now = Snapshot(tuple(view.masks), view.placed, tuple(view.live(r) for r in view.run_ids))
         old, self.seen = self.seen, now
         if old is None:
@@ -175,11 +177,12 @@ class ChainCache:
         runs = {r for i in cells for r in lay.cell_runs[i]}
         runs.update(r for r, (a, b) in enumerate(zip(old.live, now.live, strict=True))
                     if a is not b and a != b)
-        wide = set(runs)
-        for r in runs:
-            for j in lay.run_cells[r]:
-                wide.update(lay.cell_runs[j])
-        for r in wide:
+        near = set(runs)
+        if wide:
+            for r in runs:
+                for j in lay.run_cells[r]:
+                    near.update(lay.cell_runs[j])
+        for r in near:
             for key in self.by_run.pop(r, ()):
                 self.drop(key)
         return runs

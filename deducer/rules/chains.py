@@ -450,7 +450,9 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
     if cache is None or any(r.scope != "run" for r in rules):
         # a global rule may read anything: no reuse
         cache = caches[key] = ChainCache(search_nodes)
-    cache.begin(view)
+    # searches whose rules read only their own run go only where a run they asked about
+    # changed (a node's state there is the board's there with its path written in)
+    cache.begin(view, wide=len(_local(rules)) != len(rules))
     rank = {a: k for k, a in enumerate(_order(view, bivalue))}
     pending: dict[int, list[WhipSearch]] = {}  # by depth reached
     ended: dict[int, list[WhipSearch]] = {}  # by length
