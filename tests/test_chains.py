@@ -294,7 +294,7 @@ def test_kept_searches_give_the_walkthrough_fresh_searches_give(monkeypatch):
     p = formats.load("puzzles/deducer-trial.txt")
     kept = explain(p)
 
-    def forget(self, view):
+    def forget(self, view, wide=True):
         for key in list(self.searches):
             self.drop(key)
         return set(view.run_ids)  # every run changed: the braids' kept walks go too
