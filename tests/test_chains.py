@@ -771,6 +771,40 @@ def test_a_kept_whip_search_goes_only_where_a_run_it_read_changed(wide):
     assert ((search.cell, search.digit) in cache.searches) is not wide
 
 
+def test_a_braid_walks_next_link_looks_up_each_run_once(monkeypatch):
+    """Finding a walk's next link asks the link rules in turn about their dirty runs; the
+    look of a run's contents is found once for them all (each rule looked it up again)."""
+    from collections import Counter
+
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    eng = Engine(p, registry.load())
+    for _ in range(40):
+        eng.step()
+    looked: list[Counter] = []
+    contents, next_link = chains._contents, chains._next
+
+    def counting_contents(state, rid):
+        if looked:
+            looked[-1][rid] += 1
+        return contents(state, rid)
+
+    def counting_next(*args, **kwargs):
+        looked.append(Counter())
+        try:
+            return next_link(*args, **kwargs)
+        finally:
+            looked.append(looked.pop())
+
+    monkeypatch.setattr(chains, "_contents", counting_contents)
+    monkeypatch.setattr(chains, "_next", counting_next)
+    found = chains.find_braid(eng.view, chains.link_rules(eng.view), max_len=12,
+                              work=100_000, budgets=(6, 12, 24), reach=3)
+    assert found is not None and len(looked) > 100
+    assert max(max(c.values(), default=0) for c in looked) == 1
+
+
 def test_following_a_digit_gives_its_consequences_as_a_chain():
     from deducer.proofcheck import check_walkthrough
     from deducer.rules import chains

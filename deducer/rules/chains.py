@@ -733,6 +733,7 @@ def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set
     run asked or None, deduction, its effect). With ``looks``, what a built-in run rule
     offers on a run is kept by the run's contents (it reads nothing else, as in
     :func:`_offers`): the rule is asked again only for the deduction it gives."""
+    entries: dict[int, dict[Any, Any]] = {}  # a run's look, found once for every rule
     for k, rl in enumerate(rules):
         if rl.scope == "run":
             ds = dirty[k]
@@ -740,7 +741,9 @@ def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set
             for rid in sorted(ds):
                 if core:
                     assert looks is not None
-                    got = looks.entry(_contents(state, rid))
+                    got = entries.get(rid)
+                    if got is None:
+                        got = entries[rid] = looks.entry(_contents(state, rid))
                     offers = got.get(rl.id)
                     if offers is None:
                         offers = got[rl.id] = tuple(o for o in (_offer(state, rl, ded)
