@@ -891,7 +891,7 @@ _Kept = tuple[int, str, int, "_BraidWalk | None"]
 
 #: cells (white cells x walks) the walks kept resumable may hold in all; beyond it a
 #: walk's outcome is kept but not its state (memory only: such a walk is walked again)
-KEPT_WALK_CELLS = 1_000_000
+KEPT_WALK_CELLS = 100_000
 
 
 def _met(kept: tuple[int, str, int] | None, budget: int) -> tuple[int, int | None] | None:
