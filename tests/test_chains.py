@@ -296,7 +296,7 @@ def test_kept_searches_give_the_walkthrough_fresh_searches_give(monkeypatch):
     p = formats.load("puzzles/deducer-trial.txt")
     kept = explain(p)
 
-    def forget(self, view):
+    def forget(self, view, wide=True):
         for key in list(self.searches):
             self.drop(key)
         return set(view.run_ids)  # every run changed: the braids' kept walks go too
@@ -580,6 +580,243 @@ def test_a_braids_closing_link_names_the_links_by_their_shown_numbers():
         assert 1 <= n < len(links), (name, n, len(links))
         i = next(j for j in range(len(p.whites)) if eng.view.cell_name(j) == name)
         assert digits <= set(digits_of(links[n - 1].eliminations.get(i, 0)))
+
+
+def test_a_braid_search_goes_on_with_each_walk_from_round_to_round(monkeypatch):
+    """find_braid follows each assumption for 6 links, then 12, 24...: a walk of 12 is
+    the walk of 6 gone on, so each link is made once per assumption (every round walked
+    them all again from the assumption: 6 + 12 + ... links), the work counted and the
+    chain found are those of walking afresh."""
+    from collections import Counter
+
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    made: Counter = Counter()
+    add = chains._Tracker.add
+
+    def counting(self, *args, **kwargs):
+        made[(self.cell, self.digit)] += 1
+        return add(self, *args, **kwargs)
+
+    monkeypatch.setattr(chains._Tracker, "add", counting)
+    budgets = (2, 4, 8)
+
+    def at_first_chain() -> Engine:  # where the walkthrough first needs a chain
+        eng = Engine(p, registry.load())
+        while (found := eng.next_deduction()) is not None and found[0].kind != "chain":
+            eng.step(found)
+        return eng
+
+    eng = at_first_chain()
+    rules = chains.link_rules(eng.view)
+    spent0 = eng.context.spent
+    got = chains.find_braid(eng.view, rules, max_len=30, work=100_000, budgets=budgets,
+                            reach=3)
+    assert got is not None and len(got[2]) > 4  # found in the last round
+    # the chain found is walked again to be worded; no other walk makes a link twice
+    assert made and max(made.values()) <= max(budgets) + len(got[2])
+    # each walk from its assumption, round by round, counts the same work and finds the
+    # same chain (the shortest of the first round that finds one, the first on ties)
+    fresh = at_first_chain()
+    spent, best = 0, None
+    for budget in budgets:
+        for i, d in chains._order(fresh.view, False):
+            walk = chains._BraidWalk(fresh.view, rules, i, d, None)
+            links = walk.go(fresh.view, rules, budget, None)
+            spent += walk.walked
+            if links is not None and (best is None or len(links) < len(best[2])):
+                best = (i, d, links)
+        if best is not None:
+            break
+    assert eng.context.spent - spent0 == spent
+    assert best is not None and best[:2] == got[:2]
+    assert [lk.text for lk in got[2]] == [lk.text for lk in best[2]]
+
+
+def test_a_link_rule_is_asked_about_a_runs_contents_once(monkeypatch):
+    """What a built-in link rule offers on a run depends on the run's contents alone: the
+    whip searches and braid walks of a walkthrough share those looks from step to step,
+    so a rule is asked again about contents it was asked about only where a braid walk
+    takes its deduction (the look keeps what it offers, not the deduction). The looks
+    went with every board change near the run, and the whips' were not the braids'."""
+    from collections import Counter
+
+    from deducer.engine.registry import Rule
+    from deducer.rules import chains
+
+    asked: Counter = Counter()
+    empty_again: list = []
+    call = Rule.call
+    searching = []  # inside a chain search (the engine asks the same rules on the board)
+
+    def counting(self, view, rid=None):
+        got = list(call(self, view, rid) or ())
+        if searching and self.link and rid is not None:
+            st = view._s  # what the rule reads of its run
+            key = (self.id, rid, st.live[rid], *[-st.masks[i] if st.placed[i] else st.masks[i]
+                                                 for i in st.layout.run_cells[rid]])
+            asked[key] += 1
+            if asked[key] > 1 and not got:
+                empty_again.append(key)
+        return got
+
+    def inside(search):
+        def run(*args, **kwargs):
+            searching.append(1)
+            try:
+                return search(*args, **kwargs)
+            finally:
+                searching.pop()
+        return run
+
+    monkeypatch.setattr(Rule, "call", counting)
+    for name in ("find_whip", "find_braid"):
+        monkeypatch.setattr(chains, name, inside(getattr(chains, name)))
+    exp = explain(formats.load("puzzles/deducer-trial.txt"))
+    assert sum(s.rule.startswith("forcing") for s in exp.steps) >= 5
+    assert asked and not empty_again, len(empty_again)
+
+
+def test_a_whip_level_writes_a_parents_path_in_once_for_its_children(monkeypatch):
+    """Expanding a level of a whip search writes each node's path into the scratch state:
+    siblings share their parent's path, written in once for them all (each node's path
+    was written from the assumption: as many links as the depth, per node)."""
+    from deducer.engine import kernel
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    # without the settled run, which makes its chains shorter
+    eng = Engine(p, registry.load(disable=("settled-run",)))
+    for _ in range(40):  # step 41 is a whip of 5 links
+        eng.step()
+    eng.context.caches.clear()  # the search from its assumptions, not the one kept
+    applied, paths, inside = [0], [0], [False]
+    apply, expand_node = kernel.apply, chains._expand_node
+    expand_frontier = chains._expand_frontier
+
+    def counting_apply(*args, **kwargs):
+        applied[0] += inside[0]
+        return apply(*args, **kwargs)
+
+    def counting_frontier(*args, **kwargs):
+        inside[0] = True
+        try:
+            return expand_frontier(*args, **kwargs)
+        finally:
+            inside[0] = False
+
+    def counting_node(search, rules, cache, state, hview, n, changed):
+        paths[0] += search.nodes[n].depth if n >= 0 else 0
+        inside[0] = False
+        try:
+            return expand_node(search, rules, cache, state, hview, n, changed)
+        finally:
+            inside[0] = True
+
+    monkeypatch.setattr(kernel, "apply", counting_apply)
+    monkeypatch.setattr(chains, "_expand_frontier", counting_frontier)
+    monkeypatch.setattr(chains, "_expand_node", counting_node)
+    found = chains.find_whip(eng.view, chains.link_rules(eng.view), max_len=12,
+                             search_nodes=4_000)
+    assert found is not None and found.length >= 5
+    # the links written in: each node's own, and each parent's path once
+    assert paths[0] > 100 and applied[0] < paths[0] * 0.9
+
+
+def test_a_braid_walk_over_known_runs_asks_the_rules_only_to_word_its_chain(monkeypatch):
+    """A braid walk reads of a link what it claims and what it rests on (its proof): kept
+    with the look of the run's contents, so walking again over contents seen before asks
+    no link rule, except to word the links of the chain kept."""
+    from deducer.engine.registry import Rule
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    # the ladder this was measured on: with the settled run the second walk asks the link
+    # rules again (58 asks for 5 links; not yet understood, see docs/benchmarks.md)
+    eng = Engine(p, registry.load(disable=("settled-run",)))
+    for _ in range(40):
+        eng.step()
+    rules = chains.link_rules(eng.view)
+
+    def braid():
+        return chains.find_braid(eng.view, rules, max_len=12, work=100_000,
+                                 budgets=(6, 12, 24), reach=3)
+
+    first = braid()
+    eng.context.caches.pop("chains.braids")  # the walks again, the looks kept
+    asked = [0]
+    call = Rule.call
+
+    def counting(self, *args, **kwargs):
+        asked[0] += 1
+        return call(self, *args, **kwargs)
+
+    monkeypatch.setattr(Rule, "call", counting)
+    spent = eng.context.spent
+    again = braid()
+    assert first is not None and again is not None and again[:2] == first[:2]
+    assert eng.context.spent - spent > 100  # links walked
+    assert asked[0] < len(again[2])  # the kept links' words
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_a_kept_whip_search_goes_only_where_a_run_it_read_changed(wide):
+    """A whip search of rules that read their own run alone depends on the runs it asked
+    about: a change in a run crossing one of them leaves it kept (``wide``, for rules that
+    may read the crossing runs too, drops it)."""
+    from deducer.engine import kernel
+    from deducer.rules.chaincache import ChainCache
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    eng = Engine(p, registry.load())
+    lay = eng.state.layout
+    cache = ChainCache(4_000)
+    cache.begin(eng.view, wide)
+    r0 = 0
+    search = cache.get(lay.run_cells[r0][0], 1)
+    cache.read(search, [r0])
+    # an open cell of a run crossing r0, itself outside r0
+    j = next(j for i in lay.run_cells[r0] for r in lay.cell_runs[i] if r != r0
+             for j in lay.run_cells[r] if r0 not in lay.cell_runs[j]
+             and not eng.state.placed[j] and bin(eng.state.masks[j]).count("1") > 1)
+    kernel.apply(eng.state, kernel.Effect(elim=((j, eng.state.masks[j] & -eng.state.masks[j]),)))
+    cache.begin(eng.view, wide)
+    assert ((search.cell, search.digit) in cache.searches) is not wide
+
+
+def test_a_braid_walks_next_link_looks_up_each_run_once(monkeypatch):
+    """Finding a walk's next link asks the link rules in turn about their dirty runs; the
+    look of a run's contents is found once for them all (each rule looked it up again)."""
+    from collections import Counter
+
+    from deducer.rules import chains
+
+    p = formats.load("puzzles/deducer-trial.txt")
+    eng = Engine(p, registry.load())
+    for _ in range(40):
+        eng.step()
+    looked: list[Counter] = []
+    contents, next_link = chains._contents, chains._next
+
+    def counting_contents(state, rid):
+        if looked:
+            looked[-1][rid] += 1
+        return contents(state, rid)
+
+    def counting_next(*args, **kwargs):
+        looked.append(Counter())
+        try:
+            return next_link(*args, **kwargs)
+        finally:
+            looked.append(looked.pop())
+
+    monkeypatch.setattr(chains, "_contents", counting_contents)
+    monkeypatch.setattr(chains, "_next", counting_next)
+    found = chains.find_braid(eng.view, chains.link_rules(eng.view), max_len=12,
+                              work=100_000, budgets=(6, 12, 24), reach=3)
+    assert found is not None and len(looked) > 100
+    assert max(max(c.values(), default=0) for c in looked) == 1
 
 
 def test_following_a_digit_gives_its_consequences_as_a_chain():

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine.kernel import Effect
 
@@ -41,8 +41,35 @@ class Offer:
 
 #: looks kept (what the built-in link rules offer on a run, by the run's contents); beyond
 #: it the older half goes (forgetting all at once made a large grid look again at every
-#: run it had just looked at). Memory only: a look forgotten is asked of the rules again
-KEPT_LOOKS = 200_000
+#: run it had just looked at). Memory only: a look forgotten is asked of the rules again.
+#: A 10x10 walkthrough with 20 chain steps makes about 11,000; kept across board changes,
+#: 200,000 doubled the peak memory of a 656-cell chained walk
+KEPT_LOOKS = 30_000
+
+
+class Looks:
+    """What each built-in link rule offers on a run, by the run's contents (the rules read
+    nothing else, so equal contents give equal offers), shared by all the whip searches
+    and braid walks of one walk, from step to step: a change on the board leaves a look
+    as true as it was (the contents it is kept by say so)."""
+
+    def __init__(self) -> None:
+        #: (run, its live combinations, its cells' contents) -> rule id -> the rule's
+        #: offers there (a rule not asked yet is missing: a braid walk asks only the
+        #: rules it needs); and (rule id, "proofs") -> offer -> the proof of the
+        #: deduction that offer came from, once a braid walk took it as a link
+        self.kept: dict[tuple, dict[Any, Any]] = {}
+
+    def entry(self, key: tuple) -> dict[Any, Any]:
+        """The look kept by ``key`` (made empty when there is none), to read and fill."""
+        got = self.kept.get(key)
+        if got is None:
+            kept = self.kept
+            if len(kept) >= KEPT_LOOKS:  # the looks made longest ago go first
+                for old in list(kept)[:len(kept) // 2]:
+                    del kept[old]
+            got = kept[key] = {}
+        return got
 
 
 @dataclass(slots=True)
@@ -118,22 +145,17 @@ class ChainCache:
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         self.seen: Snapshot | None = None
         self.nodes = 0
-        #: run -> (run, its contents) -> the offers of each built-in link rule there;
-        #: those rules read only their run, so equal contents give equal offers.
-        #: A run's looks go when the board changes it: its hypothetical contents are then
-        #: new ones (keeping them filled the store with looks nobody asked for again)
-        self.looks: dict[int, dict[tuple, tuple[tuple[Offer, ...], ...]]] = {}
-        self.kept_looks = 0
         #: indices of the built-in run rules among the cache's link rules (their offers
-        #: are the looks kept)
+        #: are the looks kept), and the looks, shared (:func:`.chains.looks_for`)
         self.core: list[int] | None = None
+        self.looks: Looks | None = None
         self._scratch: State | None = None
 
-    def begin(self, view: View) -> None:
+    def begin(self, view: View, wide: bool = True) -> None:
         """Start a search of the board ``view`` shows: forget what a change made stale
         (:meth:`sync`) and the scratch copy of the board before it."""
         self._scratch = None
-        self.sync(view)
+        self.sync(view, wide)
 
     def scratch(self, view: View) -> State:
         """A private copy of the board as of :meth:`begin`, for the searches to write a
@@ -142,24 +164,11 @@ class ChainCache:
             self._scratch = view.suppose()
         return self._scratch
 
-    def look(self, rid: int, key: tuple) -> tuple[tuple[Offer, ...], ...] | None:
-        """What the built-in link rules offered on run ``rid`` with these contents (one
-        tuple a rule), if kept."""
-        got = self.looks.get(rid)
-        return None if got is None else got.get(key)
-
-    def keep_look(self, rid: int, key: tuple, offers: tuple[tuple[Offer, ...], ...]) -> None:
-        if self.kept_looks >= KEPT_LOOKS:  # the runs looked at longest ago go first
-            for old in list(self.looks):
-                if self.kept_looks < KEPT_LOOKS // 2:
-                    break
-                self.kept_looks -= len(self.looks.pop(old))
-        self.looks.setdefault(rid, {})[key] = offers
-        self.kept_looks += 1
-
-    def sync(self, view: View) -> set[int]:
-        """Forget the searches that read a run near a change since the last call; returns
-        the runs the change touched (none on the first call)."""
+    def sync(self, view: View, wide: bool = True) -> set[int]:
+        """Forget the searches that read a run near a change since the last call (with
+        ``wide``, a run crossing one: a rule may read the runs crossing its own; without,
+        only the runs changed, for rules that read their own run alone); returns the runs
+        the change touched (none on the first call)."""
         now = Snapshot(tuple(view.masks), view.placed, tuple(view.live(r) for r in view.run_ids))
         old, self.seen = self.seen, now
         if old is None:
@@ -170,15 +179,12 @@ class ChainCache:
         runs = {r for i in cells for r in lay.cell_runs[i]}
         runs.update(r for r, (a, b) in enumerate(zip(old.live, now.live, strict=True))
                     if a is not b and a != b)
-        for r in runs:
-            got = self.looks.pop(r, None)
-            if got is not None:
-                self.kept_looks -= len(got)
-        wide = set(runs)
-        for r in runs:
-            for j in lay.run_cells[r]:
-                wide.update(lay.cell_runs[j])
-        for r in wide:
+        near = set(runs)
+        if wide:
+            for r in runs:
+                for j in lay.run_cells[r]:
+                    near.update(lay.cell_runs[j])
+        for r in near:
             for key in self.by_run.pop(r, ()):
                 self.drop(key)
         return runs

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine import kernel
 from ..engine.kernel import Effect, UndoLog
@@ -38,7 +38,7 @@ from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chaincache import ChainCache, Node, Offer, WhipSearch
+from .chaincache import ChainCache, Looks, Node, Offer, WhipSearch
 from .facts import digits_and
 
 if TYPE_CHECKING:
@@ -165,36 +165,48 @@ def _offer(state: State, rule: Rule, ded: Deduction) -> Offer | None:
                  tuple(sorted((r, tuple(cs)) for r, cs in ded.drop_combos.items())))
 
 
+def looks_for(view: api.View) -> Looks:
+    """The looks of the built-in link rules in this walk, shared by every chain search."""
+    store = view.context.cache("chains.looks")
+    got = store.get("looks")
+    if got is None:
+        got = store["looks"] = Looks()
+    return got
+
+
+def _contents(state: State, rid: int) -> tuple:
+    """What a built-in run rule reads of run ``rid``: its live combinations and its cells
+    (a written digit as a negative mask): the key of its looks."""
+    masks, placed = state.masks, state.placed
+    return (rid, state.live[rid],
+            *[-masks[i] if placed[i] else masks[i] for i in state.layout.run_cells[rid]])
+
+
 def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], cache: ChainCache
             ) -> Iterator[tuple[int, int | None, Offer | None, Effect]]:
     """(rule index, run, offer, effect) of what the link rules offer on ``runs``, rule by
     rule in ladder order. The built-in rules' offers on a run are kept together by the
     run's contents (they read nothing else): one look per run and contents."""
-    masks, placed, live = state.masks, state.placed, state.live
-    run_cells = state.layout.run_cells
     if cache.core is None:  # the cache's rules never change: worked out once, not per node
         cache.core = [k for k, rl in enumerate(rules)
                       if rl.scope == "run" and rl.source == _CORE]
-    core = cache.core
-    slot = {k: n for n, k in enumerate(core)}
-    seen: dict[int, tuple[tuple[Offer, ...], ...]] = {}
-    rid: int | None  # a run, or None for a global rule
+        cache.looks = looks_for(view)
+    core, looks = set(cache.core), cache.looks
+    seen: dict[int, dict[Any, Any]] = {}
     if core:
-        for rid in runs:
-            key = (rid, live[rid],
-                   *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
-            got = cache.look(rid, key)
-            if got is None:
-                got = tuple(tuple(o for o in (_offer(state, rules[k], ded)
-                                              for ded in rules[k].call(view, rid) or ())
-                                  if o is not None) for k in core)
-                cache.keep_look(rid, key, got)
-            seen[rid] = got
+        assert looks is not None
+        seen = {rid: looks.entry(_contents(state, rid)) for rid in runs}
+    rid: int | None  # a run, or None for a global rule
     for k, rl in enumerate(rules):
-        n = slot.get(k)
-        if n is not None:
+        if k in core:
             for rid in runs:
-                for offer in seen[rid][n]:
+                got = seen[rid]
+                offers = got.get(rl.id)
+                if offers is None:
+                    offers = got[rl.id] = tuple(
+                        o for o in (_offer(state, rl, ded) for ded in rl.call(view, rid) or ())
+                        if o is not None)
+                for offer in offers:
                     eff = kernel.measure(state, offer.place, offer.elim, offer.drop)
                     if eff is not None:
                         yield k, rid, offer, eff
@@ -370,19 +382,33 @@ def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cach
     frontier, search.frontier = search.frontier, []
     context = view.context
     hview = View(state, context)
-    log: UndoLog = []
-    for n in frontier:
-        changed = start | {search.cell}
-        for eff in _path(search, n) if n >= 0 else ():
-            changed, _ = kernel.apply(state, eff, log)
-        try:
-            if _expand_node(search, rules, cache, state, hview, n, changed):
+    # a node's siblings follow it in the frontier: their parent's path is written in once
+    # for them all, and each node's own link on top of it
+    up: UndoLog = []  # the parent's path
+    log: UndoLog = []  # the node's link
+    parent: int | None = None
+    try:
+        for n in frontier:
+            if n < 0:
+                changed = start | {search.cell}
+            else:
+                node = search.nodes[n]
+                if node.parent != parent:
+                    kernel.undo(state, up)
+                    parent = node.parent
+                    for eff in _path(search, parent) if parent >= 0 else ():
+                        kernel.apply(state, eff, up)
+                changed, _ = kernel.apply(state, node.effect, log)
+            try:
+                if _expand_node(search, rules, cache, state, hview, n, changed):
+                    return
+            finally:
+                kernel.undo(state, log)
+            if len(search.nodes) > cache.search_nodes:
+                search.done = True
                 return
-        finally:
-            kernel.undo(state, log)
-        if len(search.nodes) > cache.search_nodes:
-            search.done = True
-            return
+    finally:
+        kernel.undo(state, up)
     search.depth += 1
     if not search.frontier:
         search.done = True
@@ -442,7 +468,9 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
     if cache is None or any(r.scope != "run" for r in rules):
         # a global rule may read anything: no reuse
         cache = caches[key] = ChainCache(search_nodes)
-    cache.begin(view)
+    # searches whose rules read only their own run go only where a run they asked about
+    # changed (a node's state there is the board's there with its path written in)
+    cache.begin(view, wide=len(_local(rules)) != len(rules))
     rank = {a: k for k, a in enumerate(_order(view, bivalue))}
     pending: dict[int, list[WhipSearch]] = {}  # by depth reached
     ended: dict[int, list[WhipSearch]] = {}  # by length
@@ -639,51 +667,61 @@ class _Tracker:
         return out
 
 
-def _walk(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int,
-          looks: ChainCache | None = None, reads: set[int] | None = None,
-          walked: list[int] | None = None) -> list[Link] | None:
-    """Follow one assumption with every link rule, simplest first (as the engine walks
-    the board); the links the contradiction rests on, or None. ``reads`` gathers the runs
-    through every cell the walk changed: with built-in rules only (each reads its own
-    run), the only runs whose contents on the board the walk depends on; ``walked`` gets
-    the number of links walked."""
-    state, changed = _assume(view, cell, digit)
-    lay = state.layout
-    if reads is not None:
-        reads.update(r for i in (*changed, cell) for r in lay.cell_runs[i])
-    track = _Tracker(view, cell, digit)
-    track.rules = rules  # only the links the contradiction rests on are worded
-    try:
-        return _walk_on(view, rules, state, track, changed, budget, looks, reads)
-    finally:
-        if walked is not None:
-            walked.append(len(track.links))
+class _BraidWalk:
+    """One assumption followed with every link rule, simplest first (as the engine walks
+    the board), that can stop after some links and go on later: a walk of ``b`` links
+    is the first ``b`` links of any longer one, so :func:`find_braid`'s rounds (6, 12,
+    24 links...) go on from where the last one stopped instead of walking again from the
+    assumption."""
 
+    __slots__ = ("state", "hview", "track", "dirty", "local", "reads", "how", "links")
 
-def _walk_on(view: api.View, rules: list[Rule], state: State, track: _Tracker,
-             changed: set[int], budget: int, looks: ChainCache | None,
-             reads: set[int] | None) -> list[Link] | None:
-    """:func:`_walk` past the assumption (``changed``: the cells it changed)."""
-    hview = View(state, view.context)
-    lay = state.layout
-    cell = track.cell
-    dirty: dict[int, set[int]] = {k: set() for k, r in enumerate(rules) if r.scope == "run"}
-    local = _local(rules)
-    _dirty(dirty, lay, changed | {cell}, local)
-    while len(track.links) < budget:
-        hit = _next(hview, state, rules, dirty, looks)
-        if hit is None:
-            return None
-        k, rid, ded, eff = hit
-        cells = track.add(state, hview, rules[k], ded, (k, rid, eff))
-        view.context.spend(1)
+    def __init__(self, view: api.View, rules: list[Rule], cell: int, digit: int,
+                 reads: set[int] | None) -> None:
+        state, changed = _assume(view, cell, digit)
+        lay = state.layout
+        self.state, self.hview = state, View(state, view.context)
+        #: the runs through every cell the walk changed: with built-in rules only (each
+        #: reads its own run), the only runs whose contents on the board it depends on
+        self.reads = reads
         if reads is not None:
-            reads.update(r for i in cells for r in lay.cell_runs[i])
-        broken = _broken(state, cells)
-        if broken is not None:
-            return track.close(state, broken)
-        _dirty(dirty, lay, cells, local)
-    return None
+            reads.update(r for i in (*changed, cell) for r in lay.cell_runs[i])
+        self.track = _Tracker(view, cell, digit)
+        self.track.rules = rules  # only the links the contradiction rests on are worded
+        self.dirty: dict[int, set[int]] = {k: set() for k, r in enumerate(rules)
+                                           if r.scope == "run"}
+        self.local = _local(rules)
+        _dirty(self.dirty, lay, changed | {cell}, self.local)
+        #: "budget" (may go on), "broke" (``links``: the chain) or "dry" (no link left)
+        self.how = "budget"
+        self.links: list[Link] | None = None
+
+    @property
+    def walked(self) -> int:
+        """Links walked so far."""
+        return len(self.track.links)
+
+    def go(self, view: api.View, rules: list[Rule], budget: int,
+           looks: Looks | None) -> list[Link] | None:
+        """Walk on until ``budget`` links in all are walked or the walk ends; the links
+        the contradiction rests on, or None."""
+        track, state, lay = self.track, self.state, self.state.layout
+        while self.how == "budget" and len(track.links) < budget:
+            hit = _next(self.hview, state, rules, self.dirty, looks)
+            if hit is None:
+                self.how = "dry"
+                break
+            k, rid, ded, eff = hit
+            cells = track.add(state, self.hview, rules[k], ded, (k, rid, eff))
+            view.context.spend(1)
+            if self.reads is not None:
+                self.reads.update(r for i in cells for r in lay.cell_runs[i])
+            broken = _broken(state, cells)
+            if broken is not None:
+                self.how, self.links = "broke", track.close(state, broken)
+                break
+            _dirty(self.dirty, lay, cells, self.local)
+        return self.links
 
 
 def _local(rules: list[Rule]) -> set[int]:
@@ -708,14 +746,13 @@ def _dirty(dirty: dict[int, set[int]], lay: Layout, cells: Iterable[int],
 
 
 def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set[int]],
-          looks: ChainCache | None = None
+          looks: Looks | None = None
           ) -> tuple[int, int | None, Deduction, Effect] | None:
     """The first deduction of the simplest link rule that changes something: (rule index,
     run asked or None, deduction, its effect). With ``looks``, what a built-in run rule
     offers on a run is kept by the run's contents (it reads nothing else, as in
     :func:`_offers`): the rule is asked again only for the deduction it gives."""
-    masks, placed, live = state.masks, state.placed, state.live
-    run_cells = state.layout.run_cells
+    entries: dict[int, dict[Any, Any]] = {}  # a run's look, found once for every rule
     for k, rl in enumerate(rules):
         if rl.scope == "run":
             ds = dirty[k]
@@ -723,18 +760,40 @@ def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set
             for rid in sorted(ds):
                 if core:
                     assert looks is not None
-                    key = (k, live[rid],
-                           *[-masks[i] if placed[i] else masks[i] for i in run_cells[rid]])
-                    got = looks.look(rid, key)
+                    got = entries.get(rid)
                     if got is None:
-                        got = (tuple(o for o in (_offer(state, rl, ded)
-                                                 for ded in rl.call(hview, rid) or ())
-                                     if o is not None),)
-                        looks.keep_look(rid, key, got)
-                    if not any(kernel.measure(state, o.place, o.elim, o.drop) is not None
-                               for o in got[0]):
+                        got = entries[rid] = looks.entry(_contents(state, rid))
+                    offers = got.get(rl.id)
+                    if offers is None:
+                        offers = got[rl.id] = tuple(o for o in (_offer(state, rl, ded)
+                                                            for ded in rl.call(hview, rid) or ())
+                                                if o is not None)
+                    first = next(((o, e) for o in offers
+                                  if (e := kernel.measure(state, o.place, o.elim, o.drop))
+                                  is not None), None)
+                    if first is None:
                         ds.discard(rid)
                         continue
+                    # the rule's first deduction that changes something is its first offer
+                    # that does; with its proof kept (what a walk reads of a link: what it
+                    # claims and rests on; its words are the rule's, asked again for the
+                    # links kept), the rule is not asked again
+                    proofs = got.setdefault((rl.id, "proofs"), {})
+                    proof = proofs.get(first[0])
+                    if proof is not None:
+                        o = first[0]
+                        return k, rid, Deduction(placements=dict(o.place),
+                                                 eliminations=dict(o.elim),
+                                                 drop_combos=dict(o.drop), proof=proof), first[1]
+                    for ded in rl.call(hview, rid) or ():
+                        eff = _as_link(state, rl, ded)
+                        if eff is not None:
+                            proof = resolve_proof(ded)
+                            if proof is not None and eff == first[1]:
+                                proofs[first[0]] = proof
+                            return k, rid, ded, eff
+                    ds.discard(rid)
+                    continue
                 for ded in rl.call(hview, rid) or ():
                     eff = _as_link(state, rl, ded)
                     if eff is not None:
@@ -845,6 +904,15 @@ def _numbered(track: _Tracker, order: list[int]) -> list[Link]:
     return out
 
 
+#: a walk :func:`find_braid` keeps: (links walked, how it ended, chain length, the walk
+#: itself when it may go on, else None)
+_Kept = tuple[int, str, int, "_BraidWalk | None"]
+
+#: cells (white cells x walks) the walks kept resumable may hold in all; beyond it a
+#: walk's outcome is kept but not its state (memory only: such a walk is walked again)
+KEPT_WALK_CELLS = 100_000
+
+
 def _met(kept: tuple[int, str, int] | None, budget: int) -> tuple[int, int | None] | None:
     """What a walk kept by :func:`find_braid` comes to with ``budget`` links: (links
     walked, chain length or None), or None when that walk must be walked. ``kept``: (links
@@ -876,20 +944,25 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
     # what the built-in link rules offer on a run's contents, kept across the walks and
     # steps of one walkthrough (the same hypothetical runs come back at every budget)
     caches = view.context.cache("chains.braids")
-    looks = caches.get("looks")
-    if looks is None:
-        looks = caches["looks"] = ChainCache(0)
+    board = caches.get("board")
+    if board is None:  # (its searches unused: it tells what changed on the board)
+        board = caches["board"] = ChainCache(0)
+    local = _local(rules)
+    looks = looks_for(view) if local else None
     # walks that came to nothing, kept until the board changes a run they read: a walk
     # reads only the runs through the cells it changed when every link rule is a
     # built-in run rule; met again, such a walk is not walked but its work is counted,
     # so that the work cap stops the search where it did
-    touched = looks.sync(view)
-    walks: dict[tuple, tuple[int, str, int]] = caches.setdefault("walks", {})
+    touched = board.sync(view)
+    walks: dict[tuple, _Kept] = caches.setdefault("walks", {})
     by_run: dict[int, set[tuple]] = caches.setdefault("walks by run", {})
     for r in touched:
         for key in by_run.pop(r, ()):
             walks.pop(key, None)
-    reuse = len(_local(rules)) == len(rules)
+    reuse = len(local) == len(rules)
+    # without reuse from step to step, a walk still goes on from round to round
+    store = walks if reuse else {}
+    room = KEPT_WALK_CELLS // max(1, len(view.puzzle.whites))  # walks kept resumable
     ids = tuple(r.id for r in rules)
     best = None
     spent0 = view.context.spent
@@ -898,7 +971,8 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
             if view.context.stopped() or view.context.spent - spent0 > work:
                 return best
             key = (ids, i, d)
-            met = _met(walks.get(key) if reuse else None, budget)
+            kept = store.get(key)
+            met = _met(kept[:3] if kept is not None else None, budget)
             # (links walked, chain length or None): a walk whose chain could not be
             # taken here (none, longer than max_len, or no shorter than the best) is not
             # walked again
@@ -906,17 +980,24 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
                     best is not None and met[1] >= len(best[2]))):
                 view.context.spend(met[0])
                 continue
-            reads: set[int] | None = set() if reuse else None
-            before = view.context.spent
-            walked: list[int] = []
-            links = _walk(view, rules, i, d, budget, looks, reads, walked)
-            n = walked[0] if walked else -1
-            if reads is not None and not view.context.stopped() and \
-                    view.context.spent - before == n:
-                how = "broke" if links is not None else "budget" if n >= budget else "dry"
-                walks[key] = (n, how, len(links) if links is not None else 0)
-                for r in reads:
+            walk = kept[3] if kept is not None and kept[1] == "budget" else None
+            if walk is not None:
+                # go on from where it stopped; the links it walked are counted again, as
+                # a walk from the assumption would count them
+                walk.track.view = view
+                view.context.spend(walk.walked)
+            else:  # a chain found is walked again, to be worded on the board as it is
+                walk = _BraidWalk(view, rules, i, d, set() if reuse else None)
+            before, n0 = view.context.spent, walk.walked
+            links = walk.go(view, rules, budget, looks)
+            n = walk.walked
+            if not view.context.stopped() and view.context.spent - before == n - n0:
+                store[key] = (n, walk.how, len(links) if links is not None else 0,
+                              walk if walk.how == "budget" and len(store) < room else None)
+                for r in walk.reads or ():
                     by_run.setdefault(r, set()).add(key)
+            else:  # its walk went on past what the entry says
+                store.pop(key, None)
             if links is not None and len(links) <= max_len and (
                     best is None or len(links) < len(best[2])):
                 best = (i, d, links)
