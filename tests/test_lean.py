@@ -182,7 +182,8 @@ def test_a_first_solve_imports_neither_dataclasses_nor_json(tmp_path):
                     encoding="utf-8")
     code = (f"import sys, deducer; r = deducer.solve(deducer.load({str(path)!r}));"
             "print(r.status, sorted(m for m in ('dataclasses', 'json', 'inspect', 'heapq', "
-            "'deducer.solver.oracle', 'encodings.utf_8_sig', 'pysat') if m in sys.modules));"
+            "'deducer.solver.oracle', 'deducer.solver.verdicts', 'encodings.utf_8_sig', "
+            "'pysat') if m in sys.modules));"
             "import dataclasses; print('inspect' in sys.modules);"
             "print(dataclasses.fields(r)[0].name, 'inspect' in sys.modules)")
     assert fresh_python(code, ROOT) == ["unique []", "False", "status False"]
@@ -224,3 +225,14 @@ def test_a_byte_order_mark_is_dropped_and_a_bad_byte_located_in_the_file():
     with pytest.raises(PuzzleError) as err:
         decode(b"\xef\xbb\xbfab\n\xff", "f.txt")
     assert str(err.value) == "f.txt:2: not UTF-8 text (byte 0xff at offset 6)"
+
+
+def test_the_walk_and_check_statuses_are_offered_where_they_were():
+    import deducer
+    from deducer.solver import status, verdicts
+
+    assert status.ExplainStatus is verdicts.ExplainStatus is deducer.ExplainStatus
+    assert status.CheckStatus is verdicts.CheckStatus is deducer.CheckStatus
+    assert pickle.loads(pickle.dumps(status.ExplainStatus.SOLVED)) == "solved"
+    with pytest.raises(AttributeError):
+        status.Nothing  # noqa: B018
