@@ -54,8 +54,9 @@ class _DataclassAttr:
 def _twin(cls):
     import dataclasses
 
-    spec = cls.__dict__["_lean_spec"]
-    fields = [(name, cls.__annotations__[name], dataclasses.field(**spec["options"].get(name, {})))
+    spec = cls._lean_spec  # a subclass's: its record base's fields
+    hints = spec["cls"].__annotations__
+    fields = [(name, hints[name], dataclasses.field(**spec["options"].get(name, {})))
               for name in spec["names"]]
     # the docstring given: without one, dataclasses would load inspect to write one
     return dataclasses.make_dataclass(cls.__name__, fields, frozen=spec["frozen"],
@@ -76,7 +77,7 @@ def record(*, frozen: bool, options: dict[str, dict] | None = None):
         shown = tuple(n for n in names if options.get(n, {}).get("repr", True))
         key = attrgetter(*compared) if len(compared) > 1 else (
             lambda o, _n=compared[0]: (getattr(o, _n),))
-        cls._lean_spec = {"names": names, "frozen": frozen, "options": options}
+        cls._lean_spec = {"cls": cls, "names": names, "frozen": frozen, "options": options}
         cls.__dataclass_fields__ = _DataclassAttr("__dataclass_fields__")
         cls.__dataclass_params__ = _DataclassAttr("__dataclass_params__")
         cls.__match_args__ = names  # type: ignore[misc]  # mypy takes it as read-only
