@@ -236,3 +236,13 @@ def test_the_walk_and_check_statuses_are_offered_where_they_were():
     assert pickle.loads(pickle.dumps(status.ExplainStatus.SOLVED)) == "solved"
     with pytest.raises(AttributeError):
         status.Nothing  # noqa: B018
+
+
+def test_a_subclass_keeps_its_bases_fields():
+    class Titled(Puzzle):
+        """A puzzle subclass, as a user may write one."""
+
+    q = Titled(SQ, name="a")
+    assert [f.name for f in dataclasses.fields(q)] == [f.name for f in dataclasses.fields(Puzzle)]
+    moved = dataclasses.replace(q, name="b")
+    assert type(moved) is Titled and moved.name == "b"
