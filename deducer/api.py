@@ -37,7 +37,7 @@ from pathlib import Path
 
 from .errors import DeducerError
 from .puzzle.model import Puzzle
-from .solver.status import CheckStatus, ExplainStatus, SolveStatus
+from .solver.status import SolveStatus
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on solve's start-up
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from .puzzle.bundled import Bundled
     from .puzzle.model import Run
     from .solver.search import MAX_SOLUTIONS_CAP, SolveResult
+    from .solver.verdicts import CheckStatus, ExplainStatus
 
 __all__ = [
     "Audit", "Bundled", "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus",
@@ -97,6 +98,9 @@ _LAZY = {
     "HINT_LEVELS": ("deducer.assist.hints", "LEVELS"),
     "CheckResult": ("deducer.assist.checking", "CheckResult"),
     "Mistake": ("deducer.assist.checking", "Mistake"),
+    # built when first used: a first solve needs neither (deducer.solver.verdicts)
+    "ExplainStatus": ("deducer.solver.verdicts", "ExplainStatus"),
+    "CheckStatus": ("deducer.solver.verdicts", "CheckStatus"),
     "Explanation": ("deducer.engine.walk", "Explanation"),
     "Step": ("deducer.engine.walk", "Step"),
     "Hint": ("deducer.assist.hints", "Hint"),

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]"
 
 
 def printable(text: str) -> str:
     """``text`` with control characters escaped (``\\n``, ``\\x1b``): a name taken from a
     file must not move the cursor, recolour the terminal or break a line of output."""
+    if text.isprintable():  # holds none of them (the usual case: no pattern to compile)
+        return text
+
     def esc(m: re.Match) -> str:
         ch = m.group()
         return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch) or (
             f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
 
-    return _CONTROL.sub(esc, text)
+    return re.sub(_CONTROL, esc, text)
 
 
 class DeducerError(Exception):

@@ -17,6 +17,7 @@ and runs; chain links are read by the chain tests):
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -189,9 +190,9 @@ def test_the_reader_catches_what_the_issue_found():
     fact = js.proof["facts"][0]
     name = cell_name(tuple(fact["cell"]))
     wrong = [d for d in range(1, 10) if d not in fact["candidates"]][:2]
-    bad = type(js)(**{**js.__dict__, "text": f"{name} ({wrong[0]} or {wrong[1]}) fits, so x."})
+    bad = replace(js, text=f"{name} ({wrong[0]} or {wrong[1]}) fits, so x.")
     assert misreadings(p, [*steps[:steps.index(js)], bad])
-    grouped = type(js)(**{**js.__dict__, "text": f"r1c1, {name} ({fact['candidates'][0]}) fit"})
+    grouped = replace(js, text=f"r1c1, {name} ({fact['candidates'][0]}) fit")
     assert any("read as" in m for m in misreadings(p, [*steps[:steps.index(js)], grouped]))
 
 

@@ -12,6 +12,7 @@ import importlib
 import os
 import re
 import sys
+from collections.abc import Iterable
 
 from ..errors import DeducerError, printable
 
@@ -220,15 +221,36 @@ def not_over_a_puzzle(flag: str, path: str | None, *, may_replace=None) -> None:
                        "output file (--force does not write over a puzzle)", path=path)
 
 
+_SLICE = 1 << 16  # characters written to stdout at a time
+
+
 def emit(text: str, output: str | None = None, force: bool = False) -> None:
     """Print ``text`` or write it to ``output`` (atomically, refusing to overwrite)."""
     if output in (None, "-"):
-        sys.stdout.write(text)
+        # in slices: stdout encodes what it is given at once, and a long walkthrough's
+        # bytes were a megabyte beside its text
+        for at in range(0, len(text), _SLICE):
+            sys.stdout.write(text[at:at + _SLICE])
         sys.stdout.flush()
         return
     from ..puzzle.fileio import write_output
 
     write_output(output, text, force=force)
+
+
+def emit_lines(lines: Iterable[str]) -> None:
+    """Print text given in pieces (each with its own line ends) as they come, a slice at
+    a time: a long walkthrough is never held whole (nor its bytes)."""
+    out: list[str] = []
+    size = 0
+    for line in lines:
+        out.append(line)
+        size += len(line)
+        if size >= _SLICE:
+            sys.stdout.write("".join(out))
+            out, size = [], 0
+    sys.stdout.write("".join(out))
+    sys.stdout.flush()
 
 
 class TimeLimit(BaseException):

@@ -23,6 +23,8 @@ from ..puzzle.model import Puzzle
 
 @dataclass
 class Finding:
+    """A step the audit found false or unproved, and why."""
+
     puzzle: str
     step: int
     rule: str
@@ -40,6 +42,8 @@ class Finding:
 
 @dataclass
 class Audit:
+    """The audit of one walkthrough: how it ended and what it found."""
+
     label: str
     status: str  # solved | stalled | false | error | timeout | skipped
     steps: int = 0

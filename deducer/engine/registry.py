@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FunctionType
 
 from ..errors import RuleError
 from ..puzzle.model import MAX_CELLS
@@ -63,6 +64,11 @@ CORE = (Path(__file__).parents[1] / "data" / "core.yaml").resolve()
 
 @dataclass
 class Rule:
+    """One rule of the ladder as its YAML file declares it (docs/rule-contract.md), with
+    its function once loaded."""
+
+    # (every dataclass on a walk's path has a docstring: dataclasses would load inspect to
+    # write one, a millisecond and a megabyte of every explain)
     id: str
     name: str
     priority: float
@@ -523,6 +529,9 @@ def _check_params(rule: Rule) -> None:
     """The ``params`` are keywords the function takes, and it gets every one it needs: a
     misspelt limit (``serach_nodes``) is reported when the file is loaded, not when the
     rule first runs (or silently never)."""
+    positional = 2 if rule.scope == "run" else 1  # the view, and the run id of a run rule
+    if _plainly_binds(rule.func, positional, rule.params):
+        return  # the usual case, told without inspect (a megabyte, loaded for nothing)
     import inspect
 
     try:
@@ -534,6 +543,32 @@ def _check_params(rule: Rule) -> None:
     except TypeError as e:
         raise RuleError(f"rule {rule.id!r}: params {_short(rule.params)} do not fit "
                         f"{rule.implementation}: {e}", path=rule.source) from None
+
+
+def _plainly_binds(func, positional: int, params: dict) -> bool:
+    """Does a plain Python function certainly take ``positional`` arguments and ``params``
+    as keywords? Read from its code object; False for anything else (a wrapped or built-in
+    function, a partial, a signature that does not fit), which inspect then decides (and
+    words the error)."""
+    if (not isinstance(func, FunctionType) or hasattr(func, "__wrapped__")
+            or hasattr(func, "__signature__")):
+        return False  # (a bound method's code counts its self, for one)
+    code = func.__code__
+    flags = code.co_flags
+    if flags & 0x04:  # *args: left to inspect
+        return False
+    names = code.co_varnames
+    npos, nkw = code.co_argcount, code.co_kwonlyargcount
+    if positional > npos or code.co_posonlyargcount > positional:
+        return False
+    by_keyword = set(names[positional:npos + nkw])
+    if any(key not in by_keyword for key in params) and not flags & 0x08:  # **kwargs
+        return False
+    defaults = func.__defaults__ or ()
+    kwdefaults = func.__kwdefaults__ or {}
+    required = list(names[positional:npos - len(defaults)])
+    required += [n for n in names[npos:npos + nkw] if n not in kwdefaults]
+    return all(n in params for n in required)
 
 
 def _check_template(rule: Rule) -> None:

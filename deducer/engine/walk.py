@@ -33,7 +33,7 @@ from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, OVER = ExplainStatus
 
 
-@dataclass
+@dataclass(slots=True)  # a walk of thousands of steps: no dict per step
 class Step:
     """One logged deduction. Coordinates are 0-based ``(row, col)``."""
 
@@ -245,11 +245,16 @@ class Engine:
         state.journal = self.journal
         self.view = View(self.state, self.context)
         self.steps: list[Step] = []
+        self._run_names: dict[int, str] = {}
         nruns = len(puzzle.runs)
+        # every run id as one set of int objects, which the sets below share: made anew
+        # for each set, 20 rules' ints were 2 MB of a 3,960-cell walk (most rules are never
+        # asked, so their sets stay full)
+        every = tuple(range(nruns))
         # ``dirty``: where a walk of the same ladder left off, the runs each run rule must
         # look at again (:meth:`touched` adds a change's); the rest are known to hold no
         # deduction, so a walk resumed after a small change does not rescan the grid
-        self.dirty = {r.id: set(range(nruns)) if dirty is None else set(dirty.get(r.id, ()))
+        self.dirty = {r.id: set(every) if dirty is None else set(dirty.get(r.id, ()))
                       for r in self.rules if r.scope == "run"}
         order = getattr(rules, "order", None)  # a Ladder's section; a plain list has none
         ids = set(order["round"]) if order else set()
@@ -270,7 +275,7 @@ class Engine:
         self.rounds = 0
         self.tier1 = [r for r in self.rules if r.tier == 1 and r.scope == "run"]
         self.avail: dict[str, dict[int, int]] = {r.id: {} for r in self.tier1}
-        self.avail_dirty = {r.id: set(range(nruns)) for r in self.tier1}
+        self.avail_dirty = {r.id: set(every) for r in self.tier1}
         self._placed = self.state.placed
         # givens (and entries, unless left out) are written in from the start; a state
         # passed in may hold runs reopened since its digits were written: settled again
@@ -490,13 +495,13 @@ class Engine:
             if removed:
                 eliminations.append((*whites[i], list(DIGITS[removed])))
         combos_removed = [
-            (self.puzzle.runs[rid].name, [View.combo(c) for c in cs])
+            (self._run_name(rid), [View.combo(c) for c in cs])
             for rid, cs in drop
         ]
         if self.options.lean:
             text = detail = ""
         else:
-            self._note_taken(rule, ded, before)
+            self._note_taken(rule, ded, before, place)
             effect_sentence = effect_text(self.view, place, dict(effect.elim), dict(drop))
             text, detail = (ded.text, "") if ded.text else worded(rule, ded, self.view,
                                                                   effect_sentence)
@@ -508,7 +513,7 @@ class Engine:
             placements=placements,
             eliminations=eliminations,
             cells=[whites[i] for i in ded.cells],
-            runs=[self.puzzle.runs[r].name for r in ded.runs],
+            runs=[self._run_name(r) for r in ded.runs],
             weight=max(rule.weight_of(ded), floor),
             score=rule.score_of(ded),
             available=available,
@@ -522,18 +527,32 @@ class Engine:
         self.steps.append(step)
         return step
 
-    def _note_taken(self, rule: Rule, ded: Deduction, before: dict[int, int]) -> None:
+    def _run_name(self, rid: int) -> str:
+        """A run's name, made once a walk: the steps share it (a 3,960-cell walk named
+        runs 4,776 times, 2,224 of them)."""
+        name = self._run_names.get(rid)
+        if name is None:
+            name = self._run_names[rid] = self.puzzle.runs[rid].name
+        return name
+
+    def _note_taken(self, rule: Rule, ded: Deduction, before: dict[int, int],
+                    placed: dict[int, int]) -> None:
         """Which step took which digits from which cells (Context.taken), so that a
-        naked single can say what took its cell's other digits."""
+        naked single can say what took its cell's other digits. A cell the step writes
+        in is forgotten: its digit is told, and the walk's end held a record of every
+        digit it ever took (a megabyte at 3,960 cells)."""
         taken = self.context.taken
         if taken is None:
             return
         masks = self.state.masks
         n = len(self.steps) + 1
+        runs = tuple(ded.runs)  # one tuple for the step's cells
         for i, m in before.items():
             gone = m & ~masks[i]
-            if gone:
-                taken.setdefault(i, []).append((gone, n, rule.name, tuple(ded.runs)))
+            if gone and i not in placed:
+                taken.setdefault(i, []).append((gone, n, rule.name, runs))
+        for i in placed:
+            taken.pop(i, None)
 
     def _commit(self, effect: Effect) -> dict[int, int]:
         """Make a step's effect on the grid (:func:`kernel.apply`) and keep the walk's

@@ -36,6 +36,8 @@ from .unique import make_unique
 
 @dataclass
 class Found:
+    """What one search for a puzzle found: the puzzle, its solution and rating."""
+
     puzzle: Puzzle | None = None
     solution: list[int] | None = None
     rating: Rating | None = None

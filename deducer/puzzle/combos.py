@@ -12,43 +12,45 @@ ODD = ALL & ~EVEN
 
 #: bit(d) for d in 0..9 (index 0 unused, kept so ``BIT[d]`` reads naturally).
 BIT = (0,) + tuple(1 << (d - 1) for d in range(1, 10))
-# The per-mask tables, built in one pass: a mask's lowest digit and the mask without it
-# give its digits, count and sum (this module is on every command's start-up path, and
-# per-mask comprehensions made it about three times dearer)
-_pop: list[int] = [0]
-_digits: list[tuple[int, ...]] = [()]
-_sum: list[int] = [0]
-for _m in range(1, 512):
-    _rest = _m & (_m - 1)
-    _low = (_m & -_m).bit_length()
-    _pop.append(_pop[_rest] + 1)
-    _digits.append((_low,) + _digits[_rest])
-    _sum.append(_sum[_rest] + _low)
-#: number of set bits of every 9-bit mask
-POP: tuple[int, ...] = tuple(_pop)
-#: digits of every mask, ascending
-DIGITS: tuple[tuple[int, ...], ...] = tuple(_digits)
-#: sum of the digits of every mask
-SUM: tuple[int, ...] = tuple(_sum)
-#: smallest / largest digit of every mask (0 for the empty mask)
-LOW = tuple(d[0] if d else 0 for d in DIGITS)
-HIGH = tuple(d[-1] if d else 0 for d in DIGITS)
-#: the single digit of a one-bit mask, else 0
-SINGLE = tuple(d[0] if len(d) == 1 else 0 for d in DIGITS)
 
-#: masks of every size: BY_SIZE[k] = all masks with k digits, in the order
-#: ``itertools.combinations(range(1, 10), k)`` gives their digits
-BY_SIZE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted((m for m in range(512) if POP[m] == k), key=DIGITS.__getitem__))
-    for k in range(10)
-)
 
-_TABLE: dict[tuple[int, int], tuple[int, ...]] = {}
-for _k in range(1, 10):
-    for _m in BY_SIZE[_k]:
-        _TABLE.setdefault((SUM[_m], _k), ())
-        _TABLE[(SUM[_m], _k)] += (_m,)
-del _pop, _digits, _sum, _m, _rest, _low, _k
+def _tables():
+    """The per-mask tables, built in one pass: a mask's lowest digit and the mask without
+    it give its digits, count, sum and extremes. This module is on every command's
+    start-up path: per-mask comprehensions made it three times dearer, and the loop runs
+    in a function for its fast local names."""
+    pop, sums, low, high = [0], [0], [0], [0]
+    digits: list[tuple[int, ...]] = [()]
+    by_size: list[list[int]] = [[0]] + [[] for _ in range(9)]
+    for m in range(1, 512):
+        rest = m & (m - 1)
+        d = (m & -m).bit_length()
+        pop.append(pop[rest] + 1)
+        digits.append((d,) + digits[rest])
+        sums.append(sums[rest] + d)
+        low.append(d)
+        high.append(high[rest] if rest else d)
+        by_size[pop[m]].append(m)
+    sizes = tuple(tuple(sorted(group, key=digits.__getitem__)) for group in by_size)
+    table: dict[tuple[int, int], list[int]] = {}
+    for k in range(1, 10):
+        for m in sizes[k]:
+            key = (sums[m], k)
+            if key in table:
+                table[key].append(m)
+            else:
+                table[key] = [m]
+    single = [d if p == 1 else 0 for d, p in zip(low, pop, strict=True)]
+    return (tuple(pop), tuple(digits), tuple(sums), tuple(low), tuple(high), tuple(single),
+            sizes, {key: tuple(v) for key, v in table.items()})
+
+
+#: POP: number of set bits of every 9-bit mask; DIGITS: its digits, ascending; SUM: their
+#: sum; LOW / HIGH: its smallest / largest digit (0 for the empty mask); SINGLE: the single
+#: digit of a one-bit mask, else 0. BY_SIZE[k]: all masks with k digits, in the order
+#: ``itertools.combinations(range(1, 10), k)`` gives their digits. _TABLE[(total, k)]: the
+#: masks of k digits summing to total, in that order.
+POP, DIGITS, SUM, LOW, HIGH, SINGLE, BY_SIZE, _TABLE = _tables()
 
 
 def mask_of(digits) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..puzzle.model import Puzzle
 from . import Renderer
 
@@ -105,21 +107,24 @@ def step_lines(steps, verbose: bool = False) -> list[str]:
     """``  1. Lone cell: r1c2↓ 2/1 has one empty cell left ...`` (numbers aligned); a
     chain's links on lines of their own, numbered under its assumption; with ``verbose``,
     each step's whole case analysis (its ``detail``) on a line of its own under it."""
+    return list(iter_step_lines(steps, verbose))
+
+
+def iter_step_lines(steps, verbose: bool = False) -> Iterator[str]:
+    """:func:`step_lines` one line at a time."""
     from .walk import chain_cases, chain_lines, step_text, step_title
 
     width = len(str(len(steps))) if steps else 1
-    out = []
     for s in steps:
         cases = chain_cases(s)
         if not cases:
-            out.append(f"{s.n:>{width}}. {step_title(s)}: {step_text(s)}")
+            yield f"{s.n:>{width}}. {step_title(s)}: {step_text(s)}"
             detail: str = getattr(s, "detail", "")
             if verbose and detail:
-                out.append(f"{' ' * (width + 2)}{DETAIL_LABEL} {detail}")
+                yield f"{' ' * (width + 2)}{DETAIL_LABEL} {detail}"
             continue
-        out.append(f"{s.n:>{width}}. {step_title(s)}:")
-        out += chain_lines(s, " " * (width + 2))
-    return out
+        yield f"{s.n:>{width}}. {step_title(s)}:"
+        yield from chain_lines(s, " " * (width + 2))
 
 
 def end_grid(explanation) -> str:
@@ -411,22 +416,30 @@ class TextRenderer(Renderer):
 
     def walkthrough(self, puzzle, explanation, *, verbose: bool = False) -> str:
         """The walkthrough as text; ``verbose`` adds each step's whole case analysis."""
+        return "".join(self.walkthrough_lines(puzzle, explanation, verbose=verbose))
+
+    def walkthrough_lines(self, puzzle, explanation, *, verbose: bool = False
+                          ) -> Iterator[str]:
+        """:meth:`walkthrough` a line at a time, each with its line end (a grid is one
+        "line" of several): what ``deducer explain`` writes as it goes, so that the text
+        of a walk of thousands of steps is never held whole."""
         from .walk import BOARD_KEY, NOTATION
 
-        parts = [draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}), BOARD_KEY]
+        yield draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}) + "\n"
+        yield BOARD_KEY + "\n"
         if explanation.steps:  # the legend of the names the steps use, as on a terminal
-            parts.append(NOTATION)
-        parts.append("")
-        parts += step_lines(explanation.steps, verbose)
+            yield NOTATION + "\n"
+        yield "\n"
+        for line in iter_step_lines(explanation.steps, verbose):
+            yield line + "\n"
         if explanation.steps:
-            parts.append("")
-        parts.append(explanation_verdict(explanation))
+            yield "\n"
+        yield explanation_verdict(explanation) + "\n"
         if explanation.steps:  # with no step the end is the puzzle, drawn above
-            parts.append(end_grid(explanation))
-        parts.append("")
-        parts.append("rating: " + rating_line(explanation.rating, explanation.status,
-                                              explanation.message))
-        return "\n".join(parts) + "\n"
+            yield end_grid(explanation) + "\n"
+        yield "\n"
+        yield "rating: " + rating_line(explanation.rating, explanation.status,
+                                       explanation.message) + "\n"
 
 
 RENDERER = TextRenderer()

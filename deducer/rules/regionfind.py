@@ -49,6 +49,9 @@ class Touch:
 
 @dataclass(frozen=True)
 class Region:
+    """Runs of one direction whose clues sum a block of cells, and the crossing runs
+    that close it."""
+
     base: tuple[int, ...]  # run ids, one direction, all clued
     direction: str
     total: int  # sum of the base clues

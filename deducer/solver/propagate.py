@@ -9,9 +9,9 @@ consistency for one run), memoised, and shared by the solver, the trial fallback
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from ..puzzle.combos import combos
+from ..puzzle.lean import record
 from ..puzzle.model import Puzzle
 
 _CACHE: dict[tuple, dict[int, int] | None] = {}
@@ -27,11 +27,17 @@ _FULL = (1 << 512) - 1
 #: form: summing 256 shifted bits per digit was a millisecond of every start-up)
 _LACKS = {1 << k: ((1 << (1 << k)) - 1) * (_FULL // ((1 << (2 << k)) - 1)) for k in range(9)}
 _HAS = {b: _FULL & ~lacks for b, lacks in _LACKS.items()}
-_bits: list[tuple[int, ...]] = [()]
-for _m in range(1, 512):  # a mask's lowest bit, then the bits of the rest (ascending)
-    _bits.append((_m & -_m,) + _bits[_m & (_m - 1)])
-_BITS = tuple(_bits)
-del _bits, _m
+
+
+def _bits_table() -> tuple[tuple[int, ...], ...]:
+    """The one-bit masks of every mask, ascending (a function: fast local names)."""
+    bits: list[tuple[int, ...]] = [()]
+    for m in range(1, 512):  # a mask's lowest bit, then the bits of the rest
+        bits.append((m & -m,) + bits[m & (m - 1)])
+    return tuple(bits)
+
+
+_BITS = _bits_table()
 
 
 def run_filter(total: int | None, masks: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -98,13 +104,22 @@ def _run_filter(total, masks):
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Layout:
     """The puzzle reduced to the tables propagation needs (built once per puzzle)."""
 
+    __slots__ = ("run_cells", "run_total", "cell_runs")
     run_cells: tuple[tuple[int, ...], ...]
     run_total: tuple[int | None, ...]
     cell_runs: tuple[tuple[int, ...], ...]
+
+    def __init__(self, run_cells: tuple[tuple[int, ...], ...],
+                 run_total: tuple[int | None, ...], cell_runs: tuple[tuple[int, ...], ...]):
+        # a dataclass made by hand (lean.record): every first solve loads this module
+        setattr = object.__setattr__
+        setattr(self, "run_cells", run_cells)
+        setattr(self, "run_total", run_total)
+        setattr(self, "cell_runs", cell_runs)
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Layout:

@@ -34,15 +34,13 @@ Solutions stream out of :func:`iter_solutions` one at a time; :func:`solve` coll
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import time
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
 
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
+from ..puzzle.lean import FACTORY, record
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
-from . import oracle as _oracle
 from .graph import open_islands
 from .propagate import Contradiction, Layout, Timeout, propagate
 from .status import SolveStatus
@@ -80,18 +78,33 @@ class _Abandon(Exception):
     """A split is being given up so that the whole island can go to the SAT solver."""
 
 
-@dataclass
+@record(frozen=False, options={"nodes": {"default": 0}, "reason": {"default": None},
+                               "timed_out": {"default": False}, "work": {"default": 0},
+                               "stats": {"default_factory": dict}})
 class SolveResult:
     """Outcome of a complete solve. ``solutions`` hold one digit per white cell index."""
 
     status: SolveStatus  # UNDECIDED: a limit stopped it before any solution
     solutions: list[list[int]]
     complete: bool  # False when the cap, the time limit or the work budget stopped it
-    nodes: int = 0
-    reason: str | None = None  # for "none": where the contradiction shows
-    timed_out: bool = False  # the time limit or the work budget stopped it
-    work: int = 0  # units of work spent: search nodes and oracle conflicts (see ``solve``)
-    stats: dict = field(default_factory=dict)
+    nodes: int
+    reason: str | None  # for "none": where the contradiction shows
+    timed_out: bool  # the time limit or the work budget stopped it
+    work: int  # units of work spent: search nodes and oracle conflicts (see ``solve``)
+    stats: dict
+
+    def __init__(self, status: SolveStatus, solutions: list[list[int]], complete: bool,
+                 nodes: int = 0, reason: str | None = None, timed_out: bool = False,
+                 work: int = 0, stats: dict = FACTORY):
+        # a dataclass made by hand (lean.record): every first solve loads this module
+        self.status = status
+        self.solutions = solutions
+        self.complete = complete
+        self.nodes = nodes
+        self.reason = reason
+        self.timed_out = timed_out
+        self.work = work
+        self.stats = {} if stats is FACTORY else stats
 
     @property
     def solution_count(self) -> int:
@@ -307,13 +320,17 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
     splitting (a split that has found nothing yet is given up for that), so a split never
     keeps the search from the learning it would have had.
     """
+    # imported here, not with the module: a puzzle that propagation solves (the smallest
+    # ones) has no island, and each import is a tenth of a millisecond of its first solve
+    import heapq
+
     run_cells, cell_runs = layout.run_cells, layout.cell_runs
     trail: list[int] = []
     heap = [(POP[masks[c]], c) for c in cells if POP[masks[c]] > 1]
     heapq.heapify(heap)
     heap_limit = 8 * len(cells) + 64
     push, pop = heapq.heappush, heapq.heappop
-    use_oracle = len(cells) >= MIN_SAT_CELLS and _oracle.available()
+    use_oracle = len(cells) >= MIN_SAT_CELLS and _sat_available()
     root: dict[int, int] = {}  # the island's starting candidates, for the oracle's CNF
     if use_oracle:
         root = {j: masks[j] for c in cells for r in cell_runs[c] for j in run_cells[r]}
@@ -461,6 +478,13 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
         undo(0)
 
 
+def _sat_available() -> bool:
+    """Is the SAT solver installed? (Its module imported only for an island big enough.)"""
+    from . import oracle
+
+    return oracle.available()
+
+
 def _hand_over(layout: Layout, root: dict[int, int], cells: tuple[int, ...], stack: list[list],
                st: _Stats, current: bool = True) -> Solutions:
     """Finish an island with the SAT solver: every solution the search has not reached yet.
@@ -472,6 +496,8 @@ def _hand_over(layout: Layout, root: dict[int, int], cells: tuple[int, ...], sta
     sees the whole island with no assumptions: CDCL is at its best there, while refuting a
     deep branch under its decisions as assumptions can take it minutes.
     """
+    from . import oracle as _oracle
+
     oracle = _oracle.Oracle(layout.run_cells, layout.run_total, layout.cell_runs, root, cells)
     try:
         lit = oracle.lit

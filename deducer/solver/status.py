@@ -1,7 +1,8 @@
-"""How a solve and a walkthrough end: one vocabulary for both, as ``StrEnum``s.
+"""How a solve, a walkthrough and a check end: one vocabulary for all, as ``StrEnum``s.
 
 The members are strings (``SolveStatus.NONE == "none"``), so the JSON output and code that
-compares with plain strings read them unchanged (docs/json-contract.md).
+compares with plain strings read them unchanged (docs/json-contract.md). ``ExplainStatus``
+and ``CheckStatus`` live in :mod:`deducer.solver.verdicts`, loaded when first asked for here.
 """
 
 from __future__ import annotations
@@ -21,24 +22,16 @@ class SolveStatus(StrEnum):
     UNDECIDED = "undecided"
 
 
-class ExplainStatus(StrEnum):
-    """How a walkthrough ended (:func:`deducer.engine.walk.explain`)."""
-
-    SOLVED = "solved"
-    MULTIPLE = "multiple"  # the rules stalled and the puzzle has several solutions
-    NONE = "none"  # the puzzle has no solution
-    STALLED = "stalled"  # the active rules found nothing more
-    TIMEOUT = "timeout"  # the time limit stopped it: undecided
-    #: a step weighed more than ``Engine.stop_above`` (the generator's early exit; never
-    #: the status of a finished walkthrough)
-    OVER = "over"
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from .verdicts import CheckStatus, ExplainStatus  # noqa: F401  (what __getattr__ offers)
 
 
-class CheckStatus(StrEnum):
-    """The verdict on a player's entries (:func:`deducer.assist.checking.check`)."""
+def __getattr__(name: str):
+    """``ExplainStatus`` and ``CheckStatus``, from :mod:`deducer.solver.verdicts` (PEP 562):
+    built when first asked for, not by every solve."""
+    if name in ("ExplainStatus", "CheckStatus"):
+        from . import verdicts
 
-    OK = "ok"
-    WRONG = "wrong"  # some entry or mark fits no solution
-    CONFLICT = "conflict"  # each entry fits some solution, but not all of them together
-    UNSOLVABLE = "unsolvable"  # the puzzle itself has no solution
-    UNKNOWN = "unknown"  # the time limit stopped the check: undecided
+        return getattr(verdicts, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -98,6 +98,8 @@ def _worker_main(conn, func: Callable[[Any], Any], parent: int | None = None,
 
 @dataclass
 class _Slot:
+    """One worker process of the pool and the chunk it is working on."""
+
     proc: Any
     conn: Any
     cid: int = -1  # the chunk it is on

@@ -10,6 +10,7 @@ from ..cli import (
     add_puzzle_args,
     answer_in_hand,
     emit,
+    emit_lines,
     is_url,
     not_over_a_puzzle,
     number,
@@ -141,7 +142,7 @@ def run(args) -> int:
     else:
         from ...render.text import RENDERER as TEXT
 
-        emit(TEXT.walkthrough(puzzle, exp, verbose=args.verbose))
+        emit_lines(TEXT.walkthrough_lines(puzzle, exp, verbose=args.verbose))
     if exp.status == ExplainStatus.NONE:
         return EXIT_NO_SOLUTION
     return EXIT_UNDECIDED if exp.status == ExplainStatus.TIMEOUT else EXIT_OK

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import PuzzleError
 from ..fileio import MAX_BYTES, plain_suffix, read_input
+from ..lean import record
 from ..model import Puzzle
 
 # Modules are imported lazily so `deducer solve` pays only for the format it reads.
@@ -52,7 +52,7 @@ EXTENSIONS = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True, options={"write": {"default": None}, "names": {"default": None}})
 class Format:
     """One puzzle notation."""
 
@@ -64,9 +64,17 @@ class Format:
     #: text -> puzzle; ``name`` selects one puzzle from a multi-puzzle file
     read: Callable[..., Puzzle]
     #: puzzle -> text, or None when the format is read-only
-    write: Callable[[Puzzle], str] | None = None
+    write: Callable[[Puzzle], str] | None
     #: names of the puzzles in a multi-puzzle text (None: one puzzle per file)
-    names: Callable[[str], list[str]] | None = None
+    names: Callable[[str], list[str]] | None
+
+    def __init__(self, name: str, description: str, extensions: tuple[str, ...],
+                 sniff: Callable[[str], bool], read: Callable[..., Puzzle],
+                 write: Callable[[Puzzle], str] | None = None,
+                 names: Callable[[str], list[str]] | None = None):
+        # a dataclass made by hand (lean.record): a reader is on every first solve's path
+        self.__dict__.update(name=name, description=description, extensions=extensions,
+                             sniff=sniff, read=read, write=write, names=names)
 
 
 def get(name: str) -> Format:
@@ -113,12 +121,16 @@ def decode(data: bytes, path: str | None = None) -> str:
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
         raise PuzzleError("file contains a NUL byte (is it a binary file?)", path=path, line=line)
+    # a byte-order mark dropped by hand: the "utf-8-sig" codec is a module to import (a
+    # tenth of a millisecond of every first solve), plain "utf-8" is built in
+    bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     try:
-        text = data.decode("utf-8-sig")
+        text = data[bom:].decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
+        at = e.start + bom  # the offset in the file
+        line = data[:at].count(b"\n") + 1
         raise PuzzleError(
-            f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})", path=path, line=line
+            f"not UTF-8 text (byte 0x{data[at]:02x} at offset {at})", path=path, line=line
         ) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
