@@ -205,8 +205,8 @@ def test_a_rule_without_an_example_gets_a_page_saying_why(tmp_path, capsys):
 def test_a_chain_rung_offered_beside_another_wanted_chain_rule_gets_its_example():
     """A walk for several rules at once records the walkthrough's forcing chain as that
     rule's first use, and never asks the bivalue rung there (and stops at the next chain
-    step where another wanted rung, the braid, is offered); the bundled generated-8x8-s3
-    offers a bivalue chain only beside the walkthrough's shorter forcing chain (step 70), so
+    step where another wanted rung, the braid, is offered); the bundled generated-6x6-s23
+    offers a bivalue chain only beside the walkthrough's shorter forcing chain (step 24), so
     the rung is walked for on its own (scripts/technique_examples.py asks for every rule)."""
     from deducer.generator import examples
 
@@ -214,7 +214,7 @@ def test_a_chain_rung_offered_beside_another_wanted_chain_rule_gets_its_example(
                           cache=None, generate=False)
     assert "bivalue-chain" not in found.missing
     ex = found.examples["bivalue-chain"]
-    assert ex.source == "puzzles/generated-8x8-s3.txt" and len(ex.steps) == 70
+    assert ex.source == "puzzles/generated-6x6-s23.txt" and len(ex.steps) == 24
     assert ex.step.rule == "bivalue-chain" and ex.instead.rule == "forcing-chain"
 
 
