@@ -780,6 +780,18 @@ def test_hidden_single_names_the_cells_that_cannot_hold_it():
     assert "r2c2 and r2c4 can only hold 2 or 3" in f.text
 
 
+def test_hidden_single_on_a_broken_board_names_the_runs_combinations():
+    """Inside a chain the board may already be broken: no combination fits the cells'
+    stated lists (both others can only hold 2). The sentence still names the run's own
+    combinations, never an empty list: janko 226 said "r10c13↓ 27/4 () needs a 9"."""
+    p = puzzle(line(6, 3))
+    v = position(p, cands={"r2c2": "2", "r2c3": "123", "r2c4": "2"})
+    f = first("hidden-single", v, run_id(p, "r2c1>"))
+    assert f.placements == {"r2c3": 1}
+    assert "()" not in f.full
+    assert f.text.startswith("r2c1→ 6/3 (1+2+3) needs a 1, and r2c2 and r2c4 can only hold 2")
+
+
 def test_pair_complement_names_the_partner_it_rests_on():
     p = puzzle(line(15, 4))
     v = position(p, placed={"r2c2": 1, "r2c3": 6}, cands={"r2c4": "2359", "r2c5": "3589"})

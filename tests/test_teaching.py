@@ -202,6 +202,22 @@ def test_a_rule_without_an_example_gets_a_page_saying_why(tmp_path, capsys):
     assert "No worked example: no bundled or cached puzzle uses it" in page
 
 
+def test_a_chain_rung_offered_beside_another_wanted_chain_rule_gets_its_example():
+    """A walk for several rules at once records the walkthrough's forcing chain as that
+    rule's first use, and never asks the bivalue rung there (and stops at the next chain
+    step where another wanted rung, the braid, is offered); the bundled generated-6x6-s23
+    offers a bivalue chain only beside the walkthrough's shorter forcing chain (step 24), so
+    the rung is walked for on its own (scripts/technique_examples.py asks for every rule)."""
+    from deducer.generator import examples
+
+    found = examples.find(api.ladder(), ["forcing-chain", "bivalue-chain", "forcing-braid"],
+                          cache=None, generate=False)
+    assert "bivalue-chain" not in found.missing
+    ex = found.examples["bivalue-chain"]
+    assert ex.source == "puzzles/generated-6x6-s23.txt" and len(ex.steps) == 24
+    assert ex.step.rule == "bivalue-chain" and ex.instead.rule == "forcing-chain"
+
+
 def test_the_example_cache_names_how_to_make_each_puzzle_again():
     from deducer.generator import examples
 

@@ -254,11 +254,23 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
     # 2. the bundled puzzles: for each rule, the one that uses it soonest
     if todo and use_bundled:
         seen: dict[str, list[tuple[bool, int, str, Puzzle, Use]]] = {}
-        for label, puzzle in bundled():
+        walked = list(bundled())
+        for label, puzzle in walked:
             say(f"walking {label}")
             for rid, use in first_uses(puzzle, rules, todo).items():
                 seen.setdefault(rid, []).append(
                     (use.instead is not None, len(use.steps), label, puzzle, use))
+        # a walk for all rules at once takes a chain step the walkthrough makes for one
+        # wanted chain rule as that rule's first use, so a rung offering a chain only beside
+        # it (a bivalue chain beside a shorter forcing chain) is asked there on its own
+        kinds = {r.id: r.kind for r in rules}
+        for rid in [r for r in todo if kinds[r] == "chain" and r not in seen]:
+            for label, puzzle in walked:
+                say(f"walking {label} for {rid} alone")
+                use = first_uses(puzzle, rules, [rid]).get(rid)
+                if use is not None:
+                    seen.setdefault(rid, []).append(
+                        (use.instead is not None, len(use.steps), label, puzzle, use))
         for rid in todo:
             # the soonest use whose steps are proved, a step the walkthrough takes itself
             # before one it passes over (sorted so, then by length, then label)

@@ -409,14 +409,17 @@ def hidden_single(view: View, rid: int) -> Iterator[Deduction]:
             clue_need = _common(clue_combos(view, rid))
         narrowed = not clue_need & BIT[d]
         facts = cell_facts(view, [j for j in open_ if j != home], (rid,))
-        shown = stated_combos(view, rid, live if narrowed else clue_combos(view, rid), facts)
+        base = live if narrowed else clue_combos(view, rid)
+        # on a board an assumption has already broken, no combination may fit the facts
+        # stated: then name the run's own (each holds the digit), never an empty list
+        shown = stated_combos(view, rid, base, facts) or base
         if narrowed and _forced_without_combos(view, rid, facts, home, d):
             continue  # the run's sum forces it, not its combinations: not this rule's step
         others = holds(view, facts) if facts else f"{view.cell_name(home)} is its only " \
                                                   "empty cell"
         combos_text = view.combos_text(shown)
         needs = (f"{view.run_name(rid)} ({combos_text}) needs {_a(d)}"
-                 if len(combos_text) <= SHORT_LIST // 2 else
+                 if combos_text and len(combos_text) <= SHORT_LIST // 2 else
                  f"every way to make {view.run_name(rid)} has {_a(d)}")
         if facts and len(others) > SHORT_LIST:
             # the cells' lists are in the detail: here, that none of them has the digit
