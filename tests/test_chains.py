@@ -502,6 +502,8 @@ def test_region_sum_weights_come_from_the_rule_file(tmp_path):
     ({"growth": {"weight": -1}}, "bad growth weight"),
     ({"growth": {"score": 1.5}}, "bad growth score"),
     ({"growth": {"max": True}}, "bad growth max"),
+    ({"walk": "no"}, "walk must be true or false"),
+    ({"walk": False, "kind": "simple"}, "walk: false is for rules of kind: link"),
 ])
 def test_kind_and_growth_keys_are_checked(tmp_path, entry, message):
     import yaml

@@ -13,7 +13,6 @@ from deducer import api, proofcheck
 from deducer.engine import registry
 from deducer.engine.rating import chain_length
 from deducer.engine.walk import Engine, explain
-from deducer.errors import RuleError
 from deducer.puzzle import formats
 
 TRIAL = "puzzles/deducer-trial.txt"
@@ -96,21 +95,6 @@ def test_the_generator_refuses_to_need_it_and_its_weight_cuts_no_level():
     # its weight (2.2) is above Easy's cap (1.6), yet the Easy head goes on past it
     easy = [r.id for r in Target(ladder, "Easy").ladder]
     assert "hidden-single" in easy and "settled-run" in easy
-
-
-@pytest.mark.parametrize("entry,message", [
-    ({"walk": "no"}, "walk must be true or false"),
-    ({"walk": False, "kind": "simple"}, "walk: false is for rules of kind: link"),
-])
-def test_the_walk_key_is_checked(tmp_path, entry, message):
-    rule = {"id": "x", "name": "X", "priority": 1, "weight": 1, "score": 1,
-            "implementation": "deducer.rules.basic:naked_single", "explain": "{effect}",
-            **entry}
-    f = tmp_path / "r.yaml"
-    f.write_text(yaml.safe_dump({"rules": [rule]}), encoding="utf-8")
-    with pytest.raises(RuleError) as e:
-        registry.load_file(f)
-    assert message in str(e.value) and "'x'" in str(e.value)
 
 
 def test_a_users_link_rule_can_be_chains_only(tmp_path):
