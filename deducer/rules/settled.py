@@ -16,37 +16,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..engine.state import Deduction
-from ..puzzle.combos import BIT, DIGITS, POP
+from ..puzzle.combos import DIGITS, POP
+from ..solver.propagate import run_filter
 from . import rule
 from .api import View
 from .facts import cell_facts, facts_brief, free_mask, proof
 
 
-def _arrangements(masks: list[int], need: int, cap: int = 2) -> list[tuple[int, ...]]:
-    """Ways (at most ``cap``) to give each cell a digit of its mask, all different, adding
-    up to ``need``; cells with fewer candidates are tried first."""
-    n = len(masks)
-    order = sorted(range(n), key=lambda k: (POP[masks[k]], k))
-    found: list[tuple[int, ...]] = []
-    digits: list[int] = [0] * n
-
-    def go(k: int, used: int, left: int) -> None:
-        if len(found) >= cap:
-            return
-        if k == n:
-            if left == 0:
-                found.append(tuple(digits))
-            return
-        rest = n - k - 1  # cells after this one: at least 1 + 2 + ... each, at most 9 + 8 ...
-        for d in DIGITS[masks[order[k]] & ~used]:
-            after = left - d
-            if after < rest * (rest + 1) // 2 or after > rest * (19 - rest) // 2:
-                continue
-            digits[order[k]] = d
-            go(k + 1, used | BIT[d], after)
-
-    go(0, 0, need)
-    return found
+def _one_way(masks: list[int], need: int) -> tuple[int, ...] | None:
+    """The digits of the one arrangement of cells with candidate ``masks``, different and
+    adding up to ``need``; None when there are none or several. The solver's run filter
+    keeps a cell's digit when some arrangement puts it there, so one arrangement in all is
+    every cell kept to one digit."""
+    fit = run_filter(need, tuple(masks))
+    if fit is None or any(POP[m] != 1 for m in fit):
+        return None
+    return tuple(DIGITS[m][0] for m in fit)
 
 
 @rule(values=("way", "facts", "filled"))
@@ -64,10 +49,9 @@ def settled_run(view: View, rid: int) -> Iterator[Deduction]:
     masks = [view.mask(i) & ~placed for i in open_]
     if all(POP[m] <= 1 for m in masks):
         return  # naked singles say it, a cell at a time, each as short
-    ways = _arrangements(masks, need)
-    if len(ways) != 1:
+    way = _one_way(masks, need)
+    if way is None:
         return
-    way = ways[0]
     # the fewest facts that keep it one way: a fact whose cell, left free, lets no second
     # arrangement in is dropped (what is kept is then irreducible: freeing a kept cell from
     # a smaller set lets in at least what it let in before)
@@ -76,7 +60,7 @@ def settled_run(view: View, rid: int) -> Iterator[Deduction]:
         trial = [facts.get(j, free_mask(view, j, (rid,))) & ~placed if j != i
                  else free_mask(view, j, (rid,)) & ~placed
                  for j in open_]
-        if len(_arrangements(trial, need)) == 1:
+        if _one_way(trial, need) is not None:
             del facts[i]
     said = " + ".join(str(d) for d in way)
     # the cells by name, as later links of a chain refer to them ("9 went in (1)"), in a
