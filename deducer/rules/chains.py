@@ -182,6 +182,18 @@ def _contents(state: State, rid: int) -> tuple:
             *[-masks[i] if placed[i] else masks[i] for i in state.layout.run_cells[rid]])
 
 
+def _looked(look: dict[Any, Any], state: State, view: api.View, rl: Rule, rid: int
+            ) -> tuple[Offer, ...]:
+    """What built-in run rule ``rl`` offers on run ``rid``, kept in ``look`` (the run's
+    contents' entry in the looks): asked once per contents."""
+    offers = look.get(rl.id)
+    if offers is None:
+        offers = look[rl.id] = tuple(o for o in (_offer(state, rl, ded)
+                                                 for ded in rl.call(view, rid) or ())
+                                     if o is not None)
+    return offers
+
+
 def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], cache: ChainCache
             ) -> Iterator[tuple[int, int | None, Offer | None, Effect]]:
     """(rule index, run, offer, effect) of what the link rules offer on ``runs``, rule by
@@ -200,13 +212,7 @@ def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], ca
     for k, rl in enumerate(rules):
         if k in core:
             for rid in runs:
-                got = seen[rid]
-                offers = got.get(rl.id)
-                if offers is None:
-                    offers = got[rl.id] = tuple(
-                        o for o in (_offer(state, rl, ded) for ded in rl.call(view, rid) or ())
-                        if o is not None)
-                for offer in offers:
+                for offer in _looked(seen[rid], state, view, rl, rid):
                     eff = kernel.measure(state, offer.place, offer.elim, offer.drop)
                     if eff is not None:
                         yield k, rid, offer, eff
@@ -296,10 +302,10 @@ def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
 def _closing_run(view: api.View, state: State, r: int) -> Link:
     """The chain's end: a run whose written digits no way to make its clue holds: said
     as the sum a solver checks, ``no 3 different digits making 10 hold both 2 and 6``."""
-    ds = [str(d) for d in DIGITS[_written(state, r)]]
-    said = ds[0] if len(ds) == 1 else f"{', '.join(ds[:-1])} and {ds[-1]}"  # "2, 5 and 7"
+    written = _written(state, r)
+    said = digits_and(written)  # "2, 5 and 7"
     run = state.puzzle.runs[r]  # clued: an unclued run never breaks this way (_unmakeable)
-    them = said if len(ds) == 1 else ("both" if len(ds) == 2 else "all of them")
+    them = {1: said, 2: "both"}.get(POP[written], "all of them")
     text = (f"{view.run_name(r)} would hold {said}, but no {run.length} different digits "
             f"making {run.total} hold {them}")
     return Link(text=text, proof=Proof(runs=(r,)), contradiction=True)
@@ -763,12 +769,7 @@ def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set
                     got = entries.get(rid)
                     if got is None:
                         got = entries[rid] = looks.entry(_contents(state, rid))
-                    offers = got.get(rl.id)
-                    if offers is None:
-                        offers = got[rl.id] = tuple(o for o in (_offer(state, rl, ded)
-                                                            for ded in rl.call(hview, rid) or ())
-                                                if o is not None)
-                    first = next(((o, e) for o in offers
+                    first = next(((o, e) for o in _looked(got, state, hview, rl, rid)
                                   if (e := kernel.measure(state, o.place, o.elim, o.drop))
                                   is not None), None)
                     if first is None:
