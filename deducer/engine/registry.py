@@ -545,6 +545,11 @@ def _check_params(rule: Rule) -> None:
                         f"{rule.implementation}: {e}", path=rule.source) from None
 
 
+#: code-object flags (inspect.CO_VARARGS, CO_VARKEYWORDS; stable since Python 2), named here
+#: so that checking a rule's signature does not import inspect
+_CO_VARARGS, _CO_VARKEYWORDS = 0x04, 0x08
+
+
 def _plainly_binds(func, positional: int, params: dict) -> bool:
     """Does a plain Python function certainly take ``positional`` arguments and ``params``
     as keywords? Read from its code object; False for anything else (a wrapped or built-in
@@ -555,14 +560,14 @@ def _plainly_binds(func, positional: int, params: dict) -> bool:
         return False  # (a bound method's code counts its self, for one)
     code = func.__code__
     flags = code.co_flags
-    if flags & 0x04:  # *args: left to inspect
+    if flags & _CO_VARARGS:  # *args: left to inspect
         return False
     names = code.co_varnames
     npos, nkw = code.co_argcount, code.co_kwonlyargcount
     if positional > npos or code.co_posonlyargcount > positional:
         return False
     by_keyword = set(names[positional:npos + nkw])
-    if any(key not in by_keyword for key in params) and not flags & 0x08:  # **kwargs
+    if any(key not in by_keyword for key in params) and not flags & _CO_VARKEYWORDS:
         return False
     defaults = func.__defaults__ or ()
     kwdefaults = func.__kwdefaults__ or {}
