@@ -38,6 +38,7 @@ from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
+from .chainbound import bounds_for
 from .chaincache import ChainCache, Looks, Node, Offer, WhipSearch
 from .facts import digits_and
 
@@ -476,7 +477,11 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
         cache = caches[key] = ChainCache(search_nodes)
     # searches whose rules read only their own run go only where a run they asked about
     # changed (a node's state there is the board's there with its path written in)
-    cache.begin(view, wide=len(_local(rules)) != len(rules))
+    local = len(_local(rules)) == len(rules)
+    cache.begin(view, wide=not local)
+    # with built-in link rules only, an assumption is followed only once a chain from it
+    # may be as short as the length looked for (chainbound: exact run filters, not links)
+    bounds = bounds_for(view) if local and not bivalue else None
     rank = {a: k for k, a in enumerate(_order(view, bivalue))}
     pending: dict[int, list[WhipSearch]] = {}  # by depth reached
     ended: dict[int, list[WhipSearch]] = {}  # by length
@@ -496,6 +501,14 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
         if not pending and max(ended, default=0) <= target:
             return None  # every search has ended, none in a longer chain
         todo = [s for d in [d for d in pending if d < target] for s in pending.pop(d)]
+        if bounds is not None:
+            now = []
+            for s in todo:
+                if bounds.within(view, s.cell, s.digit, target + 1):
+                    now.append(s)
+                elif not bounds.never(s.cell, s.digit):  # not followed yet: no chain of
+                    pending.setdefault(s.depth, []).append(s)  # target + 1 links from it
+            todo = now
         todo += ended.get(target + 1, [])
         todo.sort(key=lambda s: rank[(s.cell, s.digit)])
         for s in todo:
@@ -961,6 +974,7 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
         for key in by_run.pop(r, ()):
             walks.pop(key, None)
     reuse = len(local) == len(rules)
+    bounds = bounds_for(view) if reuse else None
     # without reuse from step to step, a walk still goes on from round to round
     store = walks if reuse else {}
     room = KEPT_WALK_CELLS // max(1, len(view.puzzle.whites))  # walks kept resumable
@@ -971,6 +985,9 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
         for i, d in order:
             if view.context.stopped() or view.context.spent - spent0 > work:
                 return best
+            if bounds is not None and not bounds.within(
+                    view, i, d, max_len if best is None else len(best[2]) - 1):
+                continue  # no chain from it short enough to be taken
             key = (ids, i, d)
             kept = store.get(key)
             met = _met(kept[:3] if kept is not None else None, budget)

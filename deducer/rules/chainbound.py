@@ -1,0 +1,179 @@
+"""How soon an assumption can break the grid: a lower bound on the length of any chain
+of built-in link rules from it, without searching for the chain.
+
+Every built-in link rule reads one run's contents (its cells' candidates and its live
+combinations) and claims only what those contents imply, so whatever it takes from a
+run, filtering that run exactly takes too (:func:`~deducer.solver.propagate.run_filter`:
+a digit stays only if some arrangement of a live combination puts it there). Filter, in
+rounds, every run the round before changed (a digit left alone in a cell leaves its runs'
+other cells in the same round, as a written digit does). Round ``k`` then takes at least
+what any ``k`` links take, whichever runs they are in, and a link resting on earlier
+links comes a round after them, so a chain (a whip, or a braid counting its links on the
+longest path to the assumption) that breaks the grid in ``L`` links has rounds that break
+it in at most ``L``: when round ``k`` is the first to break it, no chain is shorter than
+``k``; when the rounds stop changing anything first, there is no chain at all.
+
+Chain searches (:mod:`.chains`) ask this before following an assumption: it costs a few
+run filters (memoised, shared with the solver), where following costs asking every link
+rule about every run near every link. It holds only for the built-in link rules; a search
+that has other rules among its links does not ask (docs/rule-contract.md "Chains").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..puzzle.combos import BIT, combos
+from ..solver.propagate import run_filter
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .api import View
+
+#: the rounds did not break the grid and stopped changing it: no chain from the assumption
+NEVER = -1
+
+
+def filtered(total: int | None, live: Sequence[int], masks: tuple[int, ...]
+             ) -> tuple[int, ...] | None:
+    """The run's candidates that some arrangement of one of its ``live`` combinations
+    allows (None: none is left). Where combinations were dropped on the board, only the
+    live ones count: a built-in rule reads them."""
+    full = combos(total, len(masks))
+    if live is full or len(live) == len(full):
+        return run_filter(total, masks)
+    union = 0
+    for m in masks:
+        union |= m
+    out: list[int] | None = None
+    for c in live:
+        if c & union != c:
+            continue
+        # with every cell inside ``c``, an arrangement of len(masks) different digits uses
+        # all of ``c``: run_filter over the narrowed cells keeps exactly c's arrangements
+        got = run_filter(total, tuple([m & c for m in masks]))
+        if got is not None:
+            out = list(got) if out is None else [a | b for a, b in zip(out, got, strict=True)]
+    return None if out is None else tuple(out)
+
+
+def rounds(view: View, cell: int, digit: int, cap: int) -> tuple[int | None, set[int]]:
+    """(the first round that breaks the grid with ``digit`` in ``cell``, or :data:`NEVER`,
+    or None when ``cap`` rounds did not decide; the runs filtered, whose contents on the
+    board the answer depends on)."""
+    lay = view.layout
+    cell_runs, run_cells, totals = lay.cell_runs, lay.run_cells, lay.run_total
+    masks = list(view.masks)
+    b = BIT[digit]
+    masks[cell] = b
+    changed = {cell}
+    read: set[int] = set(cell_runs[cell])
+    for r in cell_runs[cell]:
+        for j in run_cells[r]:
+            if j != cell and masks[j] & b:
+                masks[j] &= ~b
+                if not masks[j]:
+                    return 1, read
+                changed.add(j)
+    for k in range(1, cap + 1):
+        dirty = {r for i in changed for r in cell_runs[i]}
+        if not dirty:
+            return NEVER, read
+        read |= dirty
+        new = masks[:]
+        changed = set()
+        for r in dirty:  # every run filtered on the round before's board
+            cells = run_cells[r]
+            old = tuple([masks[i] for i in cells])
+            got = filtered(totals[r], view.live(r), old)
+            if got is None:
+                return k, read
+            for i, a, m in zip(cells, old, got, strict=True):
+                if m != a and new[i] & ~m:
+                    new[i] &= m
+                    changed.add(i)
+        for i in list(changed):
+            m = new[i]
+            if not m:
+                return k, read
+            if not m & (m - 1) and masks[i] & (masks[i] - 1):  # a digit newly alone
+                for r in cell_runs[i]:
+                    read.add(r)
+                    alone = 0  # as a written digit: it leaves the run's other cells,
+                    for j in run_cells[r]:  # and the run's digits alone must fit a way
+                        if j != i and new[j] & m:
+                            new[j] &= ~m
+                            if not new[j]:
+                                return k, read
+                            changed.add(j)
+                        if not new[j] & (new[j] - 1):
+                            alone |= new[j]
+                    if not any(c & alone == alone for c in view.live(r)):
+                        return k, read
+        masks = new
+    return None, read
+
+
+class Bounds:
+    """The bounds of one walk, by assumption, each kept until the board changes a run it
+    read; one store shared by the whip and braid searches (it depends on the board only)."""
+
+    def __init__(self) -> None:
+        #: (cell, digit) -> (first breaking round, NEVER, or -(rounds done + 2) when
+        #: undecided after that many rounds)
+        self.kept: dict[tuple[int, int], int] = {}
+        self.by_run: dict[int, set[tuple[int, int]]] = {}
+        self._seen: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
+
+    def sync(self, view: View) -> None:
+        """Forget the bounds that read a run the board changed since the last call."""
+        now = (tuple(view.masks), tuple(view.live(r) for r in view.run_ids))
+        old, self._seen = self._seen, now
+        if old is None or old == now:
+            return
+        lay = view.layout
+        runs = {r for i, (a, b) in enumerate(zip(old[0], now[0], strict=True)) if a != b
+                for r in lay.cell_runs[i]}
+        runs.update(r for r, (a, b) in enumerate(zip(old[1], now[1], strict=True))
+                    if a is not b and a != b)
+        for r in runs:
+            for key in self.by_run.pop(r, ()):
+                self.kept.pop(key, None)
+
+    def within(self, view: View, cell: int, digit: int, n: int) -> bool:
+        """Could a chain from ``digit`` in ``cell`` break the grid in at most ``n`` links?
+        (False only when none can.)"""
+        key = (cell, digit)
+        got = self.kept.get(key)
+        cap = n
+        if got is not None:
+            if got == NEVER:
+                return False
+            if got > 0:
+                return got <= n
+            done = -got - 2
+            if done >= n:  # n rounds done, none broke it
+                return False
+            # asked again for more: twice the rounds, so that a search asking for one
+            # more link at a time does not redo the rounds every time
+            cap = max(n, 2 * done)
+        first, read = rounds(view, cell, digit, cap)
+        self.kept[key] = first if first is not None else -(cap + 2)
+        for r in read:
+            self.by_run.setdefault(r, set()).add(key)
+        return first is not None and first != NEVER and first <= n
+
+    def never(self, cell: int, digit: int) -> bool:
+        """Is it known that no chain from ``digit`` in ``cell`` breaks the grid?"""
+        return self.kept.get((cell, digit)) == NEVER
+
+
+def bounds_for(view: View) -> Bounds:
+    """This walk's bounds, synced with the board as the view shows it."""
+    store = view.context.cache("chains.bounds")
+    got = store.get("bounds")
+    if got is None:
+        got = store["bounds"] = Bounds()
+    got.sync(view)
+    return got

@@ -1,0 +1,150 @@
+"""The chain bound (deducer/rules/chainbound.py): sound, and it changes no walkthrough.
+
+The bound rests on one fact about the built-in link rules: whatever one of them takes
+from a run, filtering that run exactly (every arrangement of a live combination) takes too.
+The property test checks that fact rule by rule on random runs; the walk tests check that
+chain searches with the bound find what they find without it, and that every chain found
+is at least as long as the bound says.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deducer.engine import registry
+from deducer.engine.walk import explain
+from deducer.puzzle import formats
+from deducer.puzzle.combos import BIT, combos, mask_of
+from deducer.rules import chainbound, chains
+from deducer.rules.fixture import position
+from deducer.solver.propagate import run_filter
+from tests.support import corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+LINKS = [r for r in registry.load() if r.link]
+
+
+def test_the_ladder_has_link_rules_to_check():
+    assert {r.id for r in LINKS} >= {"naked-single", "hidden-single", "sum-bounds"}
+
+
+@st.composite
+def runs(draw):
+    """A run of 2-6 cells (its clue, candidates, live combinations, a written digit)."""
+    n = draw(st.integers(2, 6))
+    table = [t for t in range(1, 46) if combos(t, n)]
+    total = draw(st.sampled_from(table))
+    full = combos(total, n)
+    live = draw(st.lists(st.sampled_from(full), min_size=1, unique=True)) \
+        if draw(st.booleans()) else list(full)
+    masks = [draw(st.integers(1, 0x1FF)) for _ in range(n)]
+    placed = draw(st.one_of(st.none(), st.tuples(st.integers(0, n - 1), st.integers(1, 9))))
+    return n, total, sorted(live), masks, placed
+
+
+def _digits(m: int) -> str:
+    return "".join(str(d) for d in range(1, 10) if m & BIT[d])
+
+
+@settings(max_examples=300, deadline=None)
+@given(runs())
+def test_a_link_rule_takes_no_more_than_the_exact_filter(run):
+    n, total, live, masks, placed = run
+    text = "\\ " + "|\\ " * n + "\n" + f"\\{total}" + "|  " * n
+    names = [f"r2c{k + 2}" for k in range(n)]
+    cands = {names[k]: _digits(m) for k, m in enumerate(masks)}
+    live_names = ["+".join(_digits(c)) for c in live]
+    view = position(text, cands=cands, live={"r2c1>": live_names},
+                    placed={names[placed[0]]: placed[1]} if placed else None)
+    rid = 0
+    cells = view.puzzle.runs[rid].cells
+    now = tuple(view.mask(i) for i in cells)
+    exact = chainbound.filtered(total, view.live(rid), now)
+    for rl in LINKS:
+        for ded in rl.call(view, rid) or ():
+            if exact is None:
+                continue  # the filter already says the run is broken: nothing to take
+            have = dict(zip(cells, exact, strict=True))
+            for i, m in ded.eliminations.items():
+                assert not have[i] & m & view.mask(i), (rl.id, "removes a digit that fits")
+            for i, d in ded.placements.items():
+                assert have[i] == BIT[d], (rl.id, "writes a digit the filter leaves open")
+            for cs in ded.drop_combos.values():
+                for c in cs:
+                    assert run_filter(total, tuple(m & c for m in now)) is None, \
+                        (rl.id, "drops a combination that still fits")
+
+
+def test_filtered_counts_only_live_combinations():
+    # 4 in two cells is 1+3 only; 10 is 1+9, 2+8, 3+7, 4+6: with 1+9 dropped, 1 and 9 go
+    assert chainbound.filtered(10, combos(10, 2), (0x1FF, 0x1FF)) == run_filter(
+        10, (0x1FF, 0x1FF))
+    left = tuple(c for c in combos(10, 2) if c != mask_of((1, 9)))
+    got = chainbound.filtered(10, left, (0x1FF, 0x1FF))
+    assert got is not None and not got[0] & (BIT[1] | BIT[9])
+    assert chainbound.filtered(10, (), (0x1FF, 0x1FF)) is None
+
+
+def test_rounds_say_at_once_and_never():
+    # 3 in two cells is 1+2: assuming 1 in both is broken in the first round; the
+    # assumption 1 in r2c2 (2 then in r2c3) breaks nothing, however long it is followed
+    view = position("\\  |\\ |\\\n\\3|  |", cands={"r2c2": "12", "r2c3": "12"})
+    first, read = chainbound.rounds(view, view.puzzle.index[(1, 1)], 1, 5)
+    assert first == chainbound.NEVER and read
+    view = position("\\  |\\ |\\\n\\3|  |", cands={"r2c2": "12", "r2c3": "1"})
+    first, _ = chainbound.rounds(view, view.puzzle.index[(1, 1)], 1, 5)
+    assert first == 1
+
+
+def _walks(puzzle, bound: bool, monkeypatch) -> tuple[list, list]:
+    """The walk's steps (rule, text) and every chain found with its exact bound."""
+    found: list[tuple[int, int]] = []
+    with monkeypatch.context() as m:
+        if not bound:
+            m.setattr(chainbound.Bounds, "within", lambda self, view, c, d, n: True)
+        whip, braid = chains.find_whip, chains.find_braid
+
+        def whip_seen(view, rules, **kw):
+            s = whip(view, rules, **kw)
+            if s is not None and len(chains._local(rules)) == len(rules):
+                found.append((chainbound.rounds(view, s.cell, s.digit, 10**6)[0], s.length))
+            return s
+
+        def braid_seen(view, rules, **kw):
+            got = braid(view, rules, **kw)
+            if got is not None and len(chains._local(rules)) == len(rules):
+                i, d, links = got
+                found.append((chainbound.rounds(view, i, d, 10**6)[0], len(links)))
+            return got
+
+        m.setattr(chains, "find_whip", whip_seen)
+        m.setattr(chains, "find_braid", braid_seen)
+        steps = [(s.rule, s.text) for s in explain(puzzle).steps]
+    return steps, found
+
+
+def _chain_puzzles():
+    out = [pytest.param(formats.load(ROOT / "puzzles" / name), id=name)
+           for name in ("deducer-trial.txt", "generated-6x6-s23.txt")]
+    for pid in ("38", "48"):  # published puzzles whose walkthroughs need chains (quick ones)
+        out.append(pytest.param(pid, id=f"zwvista-{pid}"))
+    return out
+
+
+@pytest.mark.parametrize("puzzle", _chain_puzzles())
+def test_the_bound_changes_no_walkthrough_and_holds(puzzle, monkeypatch):
+    if isinstance(puzzle, str):
+        if corpus.corpus_root() is None:
+            pytest.skip("corpus not present (DEDUCER_CORPUS)")
+        puzzle = corpus.get("zwvista", puzzle).puzzle
+    with_bound, chains_found = _walks(puzzle, True, monkeypatch)
+    without, _ = _walks(puzzle, False, monkeypatch)
+    assert json.dumps(with_bound) == json.dumps(without)
+    assert chains_found, "the walkthrough has no chain to check the bound on"
+    for first, length in chains_found:
+        assert first != chainbound.NEVER and first <= length
