@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
     from .api import View
 
+#: run filters a walk's bounds keep (memory only: one dropped is filtered again)
+MEMO = 200_000
+
 #: the rounds did not break the grid and stopped changing it: no chain from the assumption
 NEVER = -1
 
@@ -58,10 +61,15 @@ def filtered(total: int | None, live: Sequence[int], masks: tuple[int, ...]
     return None if out is None else tuple(out)
 
 
-def rounds(view: View, cell: int, digit: int, cap: int) -> tuple[int | None, set[int]]:
+def rounds(view: View, cell: int, digit: int, cap: int,
+           memo: dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None] | None = None
+           ) -> tuple[int | None, set[int]]:
     """(the first round that breaks the grid with ``digit`` in ``cell``, or :data:`NEVER`,
     or None when ``cap`` rounds did not decide; the runs filtered, whose contents on the
-    board the answer depends on)."""
+    board the answer depends on). ``memo``: run filters by (run, its cells' candidates),
+    valid while no run's live combinations change."""
+    if memo is None:
+        memo = {}
     lay = view.layout
     cell_runs, run_cells, totals = lay.cell_runs, lay.run_cells, lay.run_total
     masks = list(view.masks)
@@ -86,7 +94,9 @@ def rounds(view: View, cell: int, digit: int, cap: int) -> tuple[int | None, set
         for r in dirty:  # every run filtered on the round before's board
             cells = run_cells[r]
             old = tuple([masks[i] for i in cells])
-            got = filtered(totals[r], view.live(r), old)
+            got = memo.get((r, old), memo)
+            if got is memo:
+                got = memo[(r, old)] = filtered(totals[r], view.live(r), old)
             if got is None:
                 return k, read
             for i, a, m in zip(cells, old, got, strict=True):
@@ -125,6 +135,8 @@ class Bounds:
         self.kept: dict[tuple[int, int], int] = {}
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         self._seen: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
+        #: run filters by (run, candidates), kept while no live combination changes
+        self.memo: dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None] = {}
 
     def sync(self, view: View) -> None:
         """Forget the bounds that read a run the board changed since the last call."""
@@ -135,8 +147,11 @@ class Bounds:
         lay = view.layout
         runs = {r for i, (a, b) in enumerate(zip(old[0], now[0], strict=True)) if a != b
                 for r in lay.cell_runs[i]}
-        runs.update(r for r, (a, b) in enumerate(zip(old[1], now[1], strict=True))
-                    if a is not b and a != b)
+        dropped = {r for r, (a, b) in enumerate(zip(old[1], now[1], strict=True))
+                   if a is not b and a != b}
+        if dropped or len(self.memo) > MEMO:
+            self.memo.clear()
+        runs |= dropped
         for r in runs:
             for key in self.by_run.pop(r, ()):
                 self.kept.pop(key, None)
@@ -158,7 +173,7 @@ class Bounds:
             # asked again for more: twice the rounds, so that a search asking for one
             # more link at a time does not redo the rounds every time
             cap = max(n, 2 * done)
-        first, read = rounds(view, cell, digit, cap)
+        first, read = rounds(view, cell, digit, cap, self.memo)
         self.kept[key] = first if first is not None else -(cap + 2)
         for r in read:
             self.by_run.setdefault(r, set()).add(key)
