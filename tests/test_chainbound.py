@@ -91,14 +91,14 @@ def test_filtered_counts_only_live_combinations():
 
 
 def test_rounds_say_at_once_and_never():
-    # 3 in two cells is 1+2: assuming 1 in both is broken in the first round; the
-    # assumption 1 in r2c2 (2 then in r2c3) breaks nothing, however long it is followed
+    # 3 in two cells is 1+2: the assumption 1 in r2c2 (2 then in r2c3) breaks nothing,
+    # however long it is followed; with r2c3 only 1, the assumed digit alone breaks it
     view = position("\\  |\\ |\\\n\\3|  |", cands={"r2c2": "12", "r2c3": "12"})
     first, read = chainbound.rounds(view, view.puzzle.index[(1, 1)], 1, 5)
     assert first == chainbound.NEVER and read
     view = position("\\  |\\ |\\\n\\3|  |", cands={"r2c2": "12", "r2c3": "1"})
     first, _ = chainbound.rounds(view, view.puzzle.index[(1, 1)], 1, 5)
-    assert first == 1
+    assert first == 0  # the assumed digit alone empties r2c3: a chain of one link
 
 
 def _walks(puzzle, bound: bool, monkeypatch) -> tuple[list, list]:
@@ -146,5 +146,5 @@ def test_the_bound_changes_no_walkthrough_and_holds(puzzle, monkeypatch):
     without, _ = _walks(puzzle, False, monkeypatch)
     assert json.dumps(with_bound) == json.dumps(without)
     assert chains_found, "the walkthrough has no chain to check the bound on"
-    for first, length in chains_found:
-        assert first != chainbound.NEVER and first <= length
+    for first, length in chains_found:  # a chain of L links breaks by round L - 1
+        assert first != chainbound.NEVER and first < length

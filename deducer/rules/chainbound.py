@@ -6,12 +6,14 @@ combinations) and claims only what those contents imply, so whatever it takes fr
 run, filtering that run exactly takes too (:func:`~deducer.solver.propagate.run_filter`:
 a digit stays only if some arrangement of a live combination puts it there). Filter, in
 rounds, every run the round before changed (a digit left alone in a cell leaves its runs'
-other cells in the same round, as a written digit does). Round ``k`` then takes at least
-what any ``k`` links take, whichever runs they are in, and a link resting on earlier
-links comes a round after them, so a chain (a whip, or a braid counting its links on the
-longest path to the assumption) that breaks the grid in ``L`` links has rounds that break
-it in at most ``L``: when round ``k`` is the first to break it, no chain is shorter than
-``k``; when the rounds stop changing anything first, there is no chain at all.
+other cells, and its runs' digits left alone must fit a live combination, in the same
+round, as with a written digit). Round ``k`` then takes at least what any ``k`` links
+take, whichever runs they are in, and a link resting on earlier links comes a round after
+them. A chain of ``L`` links (the closing contradiction counted, as a chain's length is)
+breaks the grid with its last real link, the ``L - 1``-th (a braid: at most ``L - 1``
+deep), so the rounds break it by round ``L - 1`` (round 0: the assumed digit alone, a
+chain of one link). When round ``k`` is the first to break it, no chain is shorter than
+``k + 1`` links; when the rounds stop changing anything first, there is no chain at all.
 
 Chain searches (:mod:`.chains`) ask this before following an assumption: it costs a few
 run filters (memoised, shared with the solver), where following costs asking every link
@@ -64,10 +66,10 @@ def filtered(total: int | None, live: Sequence[int], masks: tuple[int, ...]
 def rounds(view: View, cell: int, digit: int, cap: int,
            memo: dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None] | None = None
            ) -> tuple[int | None, set[int]]:
-    """(the first round that breaks the grid with ``digit`` in ``cell``, or :data:`NEVER`,
-    or None when ``cap`` rounds did not decide; the runs filtered, whose contents on the
-    board the answer depends on). ``memo``: run filters by (run, its cells' candidates),
-    valid while no run's live combinations change."""
+    """(the first round that breaks the grid with ``digit`` in ``cell`` (0: the assumed
+    digit alone), or :data:`NEVER`, or None when ``cap`` rounds did not decide; the runs
+    filtered, whose contents on the board the answer depends on). ``memo``: run filters
+    by (run, its cells' candidates), valid while no run's live combinations change."""
     if memo is None:
         memo = {}
     lay = view.layout
@@ -78,12 +80,17 @@ def rounds(view: View, cell: int, digit: int, cap: int,
     changed = {cell}
     read: set[int] = set(cell_runs[cell])
     for r in cell_runs[cell]:
+        alone = 0
         for j in run_cells[r]:
             if j != cell and masks[j] & b:
                 masks[j] &= ~b
                 if not masks[j]:
-                    return 1, read
+                    return 0, read
                 changed.add(j)
+            if not masks[j] & (masks[j] - 1):
+                alone |= masks[j]
+        if not any(c & alone == alone for c in view.live(r)):
+            return 0, read
     for k in range(1, cap + 1):
         dirty = {r for i in changed for r in cell_runs[i]}
         if not dirty:
@@ -130,8 +137,8 @@ class Bounds:
     read; one store shared by the whip and braid searches (it depends on the board only)."""
 
     def __init__(self) -> None:
-        #: (cell, digit) -> (first breaking round, NEVER, or -(rounds done + 2) when
-        #: undecided after that many rounds)
+        #: (cell, digit) -> (first breaking round (0 or more), NEVER, or -(rounds done
+        #: + 2) when undecided after that many rounds)
         self.kept: dict[tuple[int, int], int] = {}
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         self._seen: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
@@ -161,23 +168,23 @@ class Bounds:
         (False only when none can.)"""
         key = (cell, digit)
         got = self.kept.get(key)
-        cap = n
+        cap = n - 1  # a chain of n links breaks the grid by round n - 1
         if got is not None:
             if got == NEVER:
                 return False
-            if got > 0:
-                return got <= n
+            if got >= 0:
+                return got < n
             done = -got - 2
-            if done >= n:  # n rounds done, none broke it
+            if done >= cap:  # those rounds done, none broke it
                 return False
             # asked again for more: twice the rounds, so that a search asking for one
             # more link at a time does not redo the rounds every time
-            cap = max(n, 2 * done)
+            cap = max(cap, 2 * done)
         first, read = rounds(view, cell, digit, cap, self.memo)
         self.kept[key] = first if first is not None else -(cap + 2)
         for r in read:
             self.by_run.setdefault(r, set()).add(key)
-        return first is not None and first != NEVER and first <= n
+        return first is not None and first != NEVER and first < n
 
     def never(self, cell: int, digit: int) -> bool:
         """Is it known that no chain from ``digit`` in ``cell`` breaks the grid?"""
