@@ -96,21 +96,19 @@ def rounds(view: View, cell: int, digit: int, cap: int,
         if not dirty:
             return NEVER, read
         read |= dirty
-        new = masks[:]
-        changed = set()
-        for r in dirty:  # every run filtered on the round before's board
+        new: dict[int, int] = {}  # this round's candidates, where they change (a grid's
+        for r in dirty:  # copy a round would cost a large grid more than its filters)
             cells = run_cells[r]
-            old = tuple([masks[i] for i in cells])
+            old = tuple([masks[i] for i in cells])  # every run on the round before's board
             got = memo.get((r, old), memo)
             if got is memo:
                 got = memo[(r, old)] = filtered(totals[r], view.live(r), old)
             if got is None:
                 return k, read
             for i, a, m in zip(cells, old, got, strict=True):
-                if m != a and new[i] & ~m:
-                    new[i] &= m
-                    changed.add(i)
-        for i in list(changed):
+                if m != a:
+                    new[i] = new.get(i, a) & m
+        for i in list(new):
             m = new[i]
             if not m:
                 return k, read
@@ -119,16 +117,20 @@ def rounds(view: View, cell: int, digit: int, cap: int,
                     read.add(r)
                     alone = 0  # as a written digit: it leaves the run's other cells,
                     for j in run_cells[r]:  # and the run's digits alone must fit a way
-                        if j != i and new[j] & m:
-                            new[j] &= ~m
-                            if not new[j]:
+                        mj = new.get(j, masks[j])
+                        if j != i and mj & m:
+                            mj = new[j] = mj & ~m
+                            if not mj:
                                 return k, read
-                            changed.add(j)
-                        if not new[j] & (new[j] - 1):
-                            alone |= new[j]
+                        if not mj & (mj - 1):
+                            alone |= mj
                     if not any(c & alone == alone for c in view.live(r)):
                         return k, read
-        masks = new
+        changed = set()
+        for i, m in new.items():
+            if m != masks[i]:
+                masks[i] = m
+                changed.add(i)
     return None, read
 
 
