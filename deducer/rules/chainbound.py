@@ -188,9 +188,15 @@ class Bounds:
             self.by_run.setdefault(r, set()).add(key)
         return first is not None and first != NEVER and first < n
 
-    def never(self, cell: int, digit: int) -> bool:
-        """Is it known that no chain from ``digit`` in ``cell`` breaks the grid?"""
-        return self.kept.get((cell, digit)) == NEVER
+    def soonest(self, cell: int, digit: int) -> int | None:
+        """The least target (links - 1) a chain from ``digit`` in ``cell`` may be found at,
+        as far as is known without filtering (None: no chain at all)."""
+        got = self.kept.get((cell, digit))
+        if got is None:
+            return 0
+        if got == NEVER:
+            return None
+        return got if got >= 0 else -got - 1  # rounds done without a break, + 1
 
 
 def bounds_for(view: View) -> Bounds:

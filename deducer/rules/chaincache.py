@@ -147,7 +147,7 @@ class ChainCache:
         self.nodes = 0
         #: indices of the built-in run rules among the cache's link rules (their offers
         #: are the looks kept), and the looks, shared (:func:`.chains.looks_for`)
-        self.core: list[int] | None = None
+        self.core: frozenset[int] | None = None
         self.looks: Looks | None = None
         self._scratch: State | None = None
 

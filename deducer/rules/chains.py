@@ -201,20 +201,25 @@ def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], ca
     rule in ladder order. The built-in rules' offers on a run are kept together by the
     run's contents (they read nothing else): one look per run and contents."""
     if cache.core is None:  # the cache's rules never change: worked out once, not per node
-        cache.core = [k for k, rl in enumerate(rules)
-                      if rl.scope == "run" and rl.source == _CORE]
+        cache.core = frozenset(k for k, rl in enumerate(rules)
+                               if rl.scope == "run" and rl.source == _CORE)
         cache.looks = looks_for(view)
-    core, looks = set(cache.core), cache.looks
+    core, looks = cache.core, cache.looks
     seen: dict[int, dict[Any, Any]] = {}
     if core:
         assert looks is not None
         seen = {rid: looks.entry(_contents(state, rid)) for rid in runs}
+    measure = kernel.measure
     rid: int | None  # a run, or None for a global rule
     for k, rl in enumerate(rules):
         if k in core:
             for rid in runs:
-                for offer in _looked(seen[rid], state, view, rl, rid):
-                    eff = kernel.measure(state, offer.place, offer.elim, offer.drop)
+                look = seen[rid]
+                offers = look.get(rl.id)
+                if offers is None:
+                    offers = _looked(look, state, view, rl, rid)
+                for offer in offers:
+                    eff = measure(state, offer.place, offer.elim, offer.drop)
                     if eff is not None:
                         yield k, rid, offer, eff
             continue
@@ -455,11 +460,11 @@ def _expand_node(search: WhipSearch, rules: list[Rule], cache: ChainCache, state
 
 def _order(view: api.View, bivalue: bool) -> list[tuple[int, int]]:
     """Assumptions to try: open cells, fewest candidates first, then reading order."""
-    cells = [i for i in range(len(view.puzzle.whites))
-             if not view.is_placed(i) and POP[view.mask(i)] > 1
-             and (not bivalue or POP[view.mask(i)] == 2)]
-    cells.sort(key=lambda i: (POP[view.mask(i)], i))
-    return [(i, d) for i in cells for d in DIGITS[view.mask(i)]]
+    masks, placed = tuple(view.masks), view.placed  # once a step: no call a cell
+    cells = [i for i, m in enumerate(masks)
+             if not placed[i] and POP[m] > 1 and (not bivalue or POP[m] == 2)]
+    cells.sort(key=lambda i: (POP[masks[i]], i))
+    return [(i, d) for i in cells for d in DIGITS[masks[i]]]
 
 
 def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: int,
@@ -483,14 +488,26 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
     # may be as short as the length looked for (chainbound: exact run filters, not links)
     bounds = bounds_for(view) if local and not bivalue else None
     rank = {a: k for k, a in enumerate(_order(view, bivalue))}
-    pending: dict[int, list[WhipSearch]] = {}  # by depth reached
+    # by the first target a search is looked at for: past its depth and, with the bound,
+    # at a length a chain from it may have (a search is not asked again at every target:
+    # with thousands of assumptions on a large grid that was most of a step's cost)
+    pending: dict[int, list[WhipSearch]] = {}
     ended: dict[int, list[WhipSearch]] = {}  # by length
+
+    def wait(s: WhipSearch, target: int) -> None:
+        if bounds is not None:
+            soonest = bounds.soonest(s.cell, s.digit)
+            if soonest is None:
+                return  # no chain from it at all
+            target = max(target, soonest)
+        pending.setdefault(target, []).append(s)
+
     for a in rank:
         s = cache.get(*a)
         if s.end is not None:
             ended.setdefault(s.length, []).append(s)
         elif not s.done:
-            pending.setdefault(s.depth, []).append(s)
+            wait(s, s.depth + 1)
     context = view.context
     # the end node's depth: a chain of target + 1 links (a link per white cell at most)
     for target in range(min(max_len, len(view.puzzle.whites))):
@@ -500,14 +517,14 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
             return None
         if not pending and max(ended, default=0) <= target:
             return None  # every search has ended, none in a longer chain
-        todo = [s for d in [d for d in pending if d < target] for s in pending.pop(d)]
+        todo = pending.pop(target, [])
         if bounds is not None:
             now = []
             for s in todo:
                 if bounds.within(view, s.cell, s.digit, target + 1):
                     now.append(s)
-                elif not bounds.never(s.cell, s.digit):  # not followed yet: no chain of
-                    pending.setdefault(s.depth, []).append(s)  # target + 1 links from it
+                else:  # no chain of target + 1 links from it: not followed yet
+                    wait(s, target + 1)
             todo = now
         todo += ended.get(target + 1, [])
         todo.sort(key=lambda s: rank[(s.cell, s.digit)])
@@ -526,7 +543,7 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
                 if s.nodes:
                     cache.finished(s)
             else:
-                pending.setdefault(s.depth, []).append(s)
+                wait(s, s.depth + 1)
     return None
 
 
