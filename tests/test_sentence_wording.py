@@ -52,7 +52,7 @@ def test_no_arithmetic_that_leaves_a_cell_nothing():
     assert bad == [], bad[:3]
     # the chain link of deducer-trial that read "so r4c7 is at most 11 - 11 = 0" (its chain
     # is one of those the settled run makes shorter: the ladder without it still has it)
-    assert any("make at least 5 + 6 = 11, all that the run still needs, so nothing is left "
+    assert any("make at least 6 + 5 = 11, all that the run still needs, so nothing is left "
                "for r4c7" in t for t in _texts("deducer-trial.txt", NO_SETTLED))
 
 
@@ -69,13 +69,12 @@ def test_a_bound_never_adds_one_digit_twice():
     # least 7, 11 in all" read as a weaker bound than the run's (issue 37, B1)
     texts = _texts("deducer-trial.txt", NO_SETTLED)
     assert ("r1c2↓ 24/6 still needs 18: r7c2 (7 or 9), r3c2 and r4c2, as different digits, "
-            "make at least 2 + 3 + 7 = 12, so r2c2 is at most 18 - 12 = 6: 9 leaves r2c2."
+            "make at least 7 + 2 + 3 = 12, so r2c2 is at most 18 - 12 = 6: 9 leaves r2c2."
             ) in texts
     # where the tighter bound would take more (r2c3 still holds 3), the step's own bound,
     # each cell at its own most, as what the cells take of the sum
-    assert ("r1c3↓ 33/6 still needs 24: r3c3 (at most 9), r4c3 (3 to 6) and r5c3 (2, 4 or "
-            "6) take at most 21 of the 24, so r2c3 is at least 24 - 21 = 3: 2 leaves r2c3."
-            ) in texts
+    assert ("r1c3↓ 33/6 still needs 24: r4c3 (3 to 6), r5c3 (2, 4 or 6) and r3c3 take at "
+            "most 21 of the 24, so r2c3 is at least 24 - 21 = 3: 2 leaves r2c3.") in texts
     assert not [t for t in _all() if " in all, so " in t]
 
 
@@ -212,3 +211,55 @@ def test_crossing_run_interaction_gives_many_cells_their_digits():
         m = re.match(r"Given ((?:r\d+c\d+(?:, | and ))*r\d+c\d+), ", t)
         assert m is None or len(re.findall(CELL, m.group(1))) < 6, t
         assert len(t) <= 320, t
+
+
+# ---- a learner's five sentences (a whole walkthrough read through) --------------------
+def _digits(listed: str) -> set[int]:
+    """The digits a list in a sentence names: ``8 or 9``, ``1 to 6 or 8``, ``2, 4 or 6``."""
+    out: set[int] = set()
+    for part in re.split(r", | or ", listed):
+        lo, _, hi = part.partition(" to ")
+        out |= set(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def test_a_bounds_terms_follow_the_cells_named():
+    """"r2c8 (8 or 9) and r2c6 make at least 1 + 8 = 9" read as r2c8's 1: each term of a
+    bound's sum is the digit of the cell named in its place, "at least" and "at most"."""
+    texts = _texts("deducer-trial.txt")
+    assert ("r2c5→ 16/3: r2c8 (8 or 9) and r2c6 make at least 8 + 1 = 9, so r2c7 is at most "
+            "16 - 9 = 7: 8 leaves r2c7.") in texts
+    assert ("r2c5↓ 22/4 still needs 15: r4c5 (1 or 3 to 6) and r6c5 (1, 2 or 4) make at most "
+            "6 + 4 = 10, so r3c5 is at least 15 - 10 = 5: 1, 2, 3 and 4 leave r3c5.") in texts
+    cell = rf"{CELL}(?: \([^)]*\))?"
+    seen = 0
+    for t in _all() + list(_texts("deducer-trial.txt", NO_SETTLED)):
+        for m in re.finditer(rf"(?:^|: )((?:{cell}, )*(?:{cell} and )?{cell})(?:, as different "
+                             rf"digits,)? make at (?:least|most) (\d(?: \+ \d)+) = ", t):
+            named = re.findall(rf"({CELL})(?: \(([^)]*)\))?", m.group(1))
+            terms = [int(d) for d in m.group(2).split(" + ")]
+            assert len(named) == len(terms), t
+            for (_, listed), d in zip(named, terms, strict=True):
+                assert not listed or d in _digits(listed), t
+                seen += 1
+    assert seen > 20
+
+
+def test_a_cell_that_may_hold_any_digit_is_named_bare():
+    """"r3c3 (at most 9)" says nothing of a cell: a bound that adds each cell's own most
+    names such a cell without one (after the cells with a list), keeps one that says
+    something (a 9 written in the run: at most 8)."""
+    from types import SimpleNamespace
+
+    from deducer.puzzle.combos import BIT
+    from deducer.rules.bounds import _each_said
+
+    assert not [t for t in _all() if re.search(r"\(at (most 9|least 1)\b", t)]
+    view = SimpleNamespace(cell_name=lambda i: f"r{i}c1")
+    mask = {i: sum(BIT[d] for d in ds) for i, ds in
+            {3: range(1, 10), 4: range(3, 7), 5: (2, 4, 6), 6: range(1, 9)}.items()}
+    assert _each_said(view, [3, 4, 5], [mask[3], mask[4], mask[5]], {4: mask[4], 5: mask[5]},
+                      "most") == "r4c1 (3 to 6), r5c1 (2, 4 or 6) and r3c1"
+    assert _each_said(view, [6, 3, 4], [mask[6], mask[3], mask[4]], {}, "most") == \
+        "r4c1 (at most 6), r6c1 (at most 8) and r3c1"
+
