@@ -263,3 +263,33 @@ def test_a_cell_that_may_hold_any_digit_is_named_bare():
     assert _each_said(view, [6, 3, 4], [mask[6], mask[3], mask[4]], {}, "most") == \
         "r4c1 (at most 6), r6c1 (at most 8) and r3c1"
 
+
+def test_a_combination_ruled_out_is_named_once():
+    """"r1c3↓ 33/6 cannot be 1+3+5+7+8+9 (1+3+5+7+8+9 has nothing for r5c3)" named the
+    combination twice: it is said once, with what rules it out."""
+    from types import SimpleNamespace
+
+    from deducer.puzzle.combos import BIT, fmt_combo
+    from deducer.rules.combination import _cannot_be
+
+    assert ("r1c3↓ 33/6 cannot be 1+3+5+7+8+9: it has none of r5c3's 2, 4 or 6; so 3 leaves "
+            "r2c3, r3c3 and r4c3.") in _texts("deducer-trial.txt")
+    for t in _all():
+        m = re.search(r"cannot be (\d(?:\+\d)+(?:,? or \d(?:\+\d)+)*)", t)
+        if m and not t.startswith(m.group(0)) and " could be " in t:
+            continue  # a detail: it lists every combination, then each one's reason
+        for combo in re.findall(r"\d(?:\+\d)+", m.group(1)) if m else ():
+            assert t.count(combo) == 1, t
+    mask = {c: sum(BIT[int(d)] for d in c.split("+")) for c in ("1+3+6", "2+3+5", "2+4+5")}
+    view = SimpleNamespace(cell_name=lambda i: f"r{i}c1", combo=fmt_combo,
+                           combos_text=lambda cs: " or ".join(fmt_combo(c) for c in cs))
+    cs = [mask["1+3+6"], mask["2+3+5"]]
+    facts = {7: BIT[5] | BIT[7]}
+    said, told = _cannot_be(view, "r1c1→ 10/3", cs, ["1+3+6 has nothing for r7c1",
+                                                   "2+3+5 has nothing for r8c1"], facts)
+    assert said == ("r1c1→ 10/3 cannot be 1+3+6 (it has none of r7c1's 5 or 7) or 2+3+5 "
+                    "(it has nothing for r8c1)") and told == {7}
+    said, _ = _cannot_be(view, "r1c1→ 10/3", cs, ["1+3+6 has nothing for r7c1",
+                                                "2+3+5 has nothing for r7c1"], facts)
+    assert said == "r1c1→ 10/3 cannot be 1+3+6 or 2+3+5: neither has any of r7c1's 5 or 7"
+
