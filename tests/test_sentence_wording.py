@@ -293,3 +293,17 @@ def test_a_combination_ruled_out_is_named_once():
                                                 "2+3+5 has nothing for r7c1"], facts)
     assert said == "r1c1→ 10/3 cannot be 1+3+6 or 2+3+5: neither has any of r7c1's 5 or 7"
 
+
+def test_a_pair_says_its_arithmetic():
+    """"with r6c9 only 7 and r4c9 only 3, digits with no partner go" was opaque: the
+    sums a reader checks, the pairs that fit however many, or that no pair makes the
+    need (a chain's link, and the step outside chains)."""
+    texts = _texts("deducer-trial.txt")
+    assert not [t for t in _all() if "no partner" in t]
+    assert any("In r3c9↓ 18/4, r4c9 + r6c9 = 18 - (8 + 2) = 8; with r4c9 only 3 and r6c9 "
+               "only 7, 3 + 7 is not 8, so 3 leaves r4c9; and 7 leaves r6c9" in t
+               for t in texts)
+    assert ("In r7c1→ 13/3, r7c2 + r7c4 = 13 - 1 = 12; with r7c2 only 3, 4, 7 or 9 and r7c4 "
+            "only 3 to 5, 7 or 8, only 4 + 8, 7 + 5 or 9 + 3 fit, so 3 leaves r7c2; and 4 "
+            "and 7 leave r7c4.") in texts
+
