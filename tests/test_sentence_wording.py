@@ -307,3 +307,43 @@ def test_a_pair_says_its_arithmetic():
             "only 3 to 5, 7 or 8, only 4 + 8, 7 + 5 or 9 + 3 fit, so 3 leaves r7c2; and 4 "
             "and 7 leave r7c4.") in texts
 
+
+def _chain_texts(name: str) -> list[str]:
+    from deducer.engine import registry
+
+    chains = {r.id for r in registry.all_rules() if r.kind == "chain"}
+    return [s.text for s in explain(load(ROOT / "puzzles" / name)).steps if s.rule in chains]
+
+
+def test_a_chain_end_does_not_repeat_its_last_link():
+    """"... so nothing is left for r6c2: 1, 2, 4 and 5 leave r6c2; so r6c2 has no digit
+    left (1, 2, 4 and 5 went in (5))" said one fact three times: the closing names no
+    digit the last link just said leaves the cell."""
+    checked = 0
+    for name in BUNDLED:
+        for t in _chain_texts(name):
+            m = re.search(rf"; so ({CELL}) has no digit left(?: \((.*)\))?\. So ", t)
+            if m is None:
+                continue
+            cell, why = m.groups()
+            *_, last = re.finditer(r"\((\d+)(?:, from [^)]*)?\) ", t[:m.start()])
+            n, link = last.group(1), t[last.end():m.start()]
+            if re.search(rf"leaves? {cell}\b", link):
+                checked += 1
+                assert not re.search(rf"\d in \({n}\)", why or ""), t
+    assert checked
+    assert any("and 7 leaves r6c9; so r4c9 has no digit left (1 went in (1) and the rest in "
+               "(2)). So 7 leaves r3c7." in t for t in _chain_texts("deducer-trial.txt"))
+
+
+def test_a_chain_end_in_the_corpus_says_it_once():
+    from tests.support import corpus
+
+    if corpus.corpus_root() is None:
+        import pytest
+
+        pytest.skip("the corpus is not here")
+    steps = explain(corpus.get("zwvista", "58").puzzle).steps
+    assert any(s.text.endswith("so nothing is left for r6c2: 1, 2, 4 and 5 leave r6c2; so "
+                               "r6c2 has no digit left. So 8 leaves r3c8.")
+               for s in steps), [s.text for s in steps if "r6c2 has no digit" in s.text]
