@@ -99,8 +99,9 @@ def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
     # what a removal rests on, the cells in the order the sums below add them
     ordered = {i: facts[i] for i in (x, y) if i in facts}
     given = f"; with {_with(view, ordered)}, " if facts else "; "
+    long_why = len("; ".join(why)) > MAX_WHY
     said = "; ".join(why).replace(", so ", ": ")  # one "so": the effect's
-    if pairs and (len(pairs) <= MAX_PAIRS or len(said) > MAX_WHY):
+    if pairs and (len(pairs) <= MAX_PAIRS or long_why):
         # the pairs left, however many, rather than "digits with no partner go": a reader
         # checks each digit against them
         ways, count = pairs_said(pairs)
@@ -108,7 +109,7 @@ def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
             ways = ways.replace(" or ", ", ", count - 2)
         fits = f"only {ways} {'fits' if count == 1 and ' and ' not in ways else 'fit'}"
         brief = f"in {view.run_name(rid)}, {xy}{given}{fits}"
-    elif (not pairs and len(said) > MAX_WHY and len(sums) <= MAX_SUMS
+    elif (not pairs and long_why and len(sums) <= MAX_SUMS
           and all(a + b != need for a, b in sums)):
         added = both([f"{a} + {b}" for a, b in sums])
         brief = (f"in {view.run_name(rid)}, {xy}{given}{added} "
