@@ -231,6 +231,10 @@ def test_a_bounds_terms_follow_the_cells_named():
             "16 - 9 = 7: 8 leaves r2c7.") in texts
     assert ("r2c5↓ 22/4 still needs 15: r4c5 (1 or 3 to 6) and r6c5 (1, 2 or 4) make at most "
             "6 + 4 = 10, so r3c5 is at least 15 - 10 = 5: 1, 2, 3 and 4 leave r3c5.") in texts
+    # a term that is not its cell's own most (r3c4 holds 7 and 8 too): the different digits
+    assert ("r3c1→ 39/7: r3c2, r3c3, r3c4, r3c5, r3c7 and r3c8, as different digits, make at "
+            "most 9 + 7 + 3 + 6 + 1 + 8 = 34, so r3c6 is at least 39 - 34 = 5: 4 leaves "
+            "r3c6.") in texts
     cell = rf"{CELL}(?: \([^)]*\))?"
     seen = 0
     for t in _all() + list(_texts("deducer-trial.txt", NO_SETTLED)):

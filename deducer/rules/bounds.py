@@ -219,7 +219,13 @@ def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
         return f"{head}: {said} take at {side} {bound[0]} of the {need}, {upshot}"
     terms = " + ".join(map(str, _terms(in_order, side, bound)))
     said = f"{verb} at {side} {terms} = {bound[0]}"
-    return f"{head}: {cells} {said}, {_upshot(name, need, bound[0], side)}"
+    if sum((LOW if side == "least" else HIGH)[m] for m in used) != bound[0]:
+        # a term is not its cell's own least (most): "r2c7 (5 to 7) and r6c7 (5 or 7) make
+        # at least 6 + 5" says why r2c7 counts 6 only with this
+        said = f", as different digits, {said}"
+    else:
+        said = f" {said}"
+    return f"{head}: {cells}{said}, {_upshot(name, need, bound[0], side)}"
 
 
 @rule(values=("bounds", "brief", "count", "high", "low", "need", "need_text", "others"))
