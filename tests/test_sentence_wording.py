@@ -310,6 +310,24 @@ def test_a_pair_says_its_arithmetic():
     assert ("In r7c1→ 13/3, r7c2 + r7c4 = 13 - 1 = 12; with r7c2 only 3, 4, 7 or 9 and r7c4 "
             "only 3 to 5, 7 or 8, only 4 + 8, 7 + 5 or 9 + 3 fit, so 3 leaves r7c2; and 4 "
             "and 7 leave r7c4.") in texts
+    # no pair at all (a chain's contradiction): up to four sums, else the partners one
+    # cell would need, which the other cannot hold
+    from deducer.rules.fixture import first, position, puzzle, run_id
+    from tests.test_rules import two
+
+    def said(total: int, cands: dict[str, str]) -> str:
+        p = puzzle(two(total))
+        f = first("pair-complement", position(p, cands=cands), run_id(p, "r2c1>"))
+        assert f is not None
+        return f.text
+
+    assert said(8, {"r2c2": "13", "r2c3": "36"}) == (
+        "In r2c1→ 8/2, r2c2 + r2c3 = 8; with r2c2 only 1 or 3 and r2c3 only 3 or 6, 1 + 3, "
+        "1 + 6, 3 + 3 and 3 + 6 are not 8, so 1 and 3 leave r2c2; and 3 and 6 leave r2c3.")
+    assert said(9, {"r2c2": "123", "r2c3": "12"}) == (
+        "In r2c1→ 9/2, r2c2 + r2c3 = 9; with r2c2 only 1 to 3 and r2c3 only 1 or 2, r2c2's "
+        "1, 2 or 3 would need 8, 7 or 6, which r2c3 cannot hold, so 1, 2 and 3 leave r2c2; "
+        "and 1 and 2 leave r2c3.")
 
 
 def _chain_texts(name: str) -> list[str]:

@@ -20,8 +20,9 @@ def _either(digits: Iterable[int]) -> str:
 #: the most pairs a sentence lists as the ways that fit before it tries the reason itself
 #: (when that is short); more pairs are listed where the reason is long
 MAX_PAIRS = 2
-#: the most sums a sentence lists as not making the run's need when no pair fits
-MAX_SUMS = 3
+#: the most sums a sentence lists as not making the run's need when no pair fits (more:
+#: the partners one cell's digits would need, which the other cannot hold)
+MAX_SUMS = 4
 #: the longest reason (why the digits that go have no partner) a sentence gives in full
 MAX_WHY = 90
 
@@ -114,6 +115,14 @@ def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
         added = both([f"{a} + {b}" for a, b in sums])
         brief = (f"in {view.run_name(rid)}, {xy}{given}{added} "
                  f"{'is' if len(sums) == 1 else 'are'} not {need}")
+    elif not pairs and long_why and y in facts and all(
+            1 <= need - a <= 9 and need - a != a and not placed & BIT[need - a]
+            for a in DIGITS[view.mask(x) & ~placed]):
+        # no digit of x has its partner in y: then no digit of y has one in x either
+        mine = DIGITS[view.mask(x) & ~placed]
+        brief = (f"in {view.run_name(rid)}, {xy}{given}{view.cell_name(x)}'s "
+                 f"{_either(mine)} would need {_either(need - a for a in mine)}, which "
+                 f"{view.cell_name(y)} cannot hold")
     else:  # the reason itself, when short (or when nothing shorter says it)
         brief = f"in {view.run_name(rid)}, {xy}; {said}"
     yield Deduction(eliminations=elim, cells=(x, y), runs=(rid,),
