@@ -110,8 +110,8 @@ def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
             ways = ways.replace(" or ", ", ", count - 2)
         fits = f"only {ways} {'fits' if count == 1 and ' and ' not in ways else 'fit'}"
         brief = f"in {view.run_name(rid)}, {xy}{given}{fits}"
-    elif (not pairs and long_why and len(sums) <= MAX_SUMS
-          and all(a + b != need for a, b in sums)):
+    elif (not pairs and long_why and len(ordered) == 2 and len(sums) <= MAX_SUMS
+          and all(a + b != need for a, b in sums)):  # both lists said: the sums are theirs
         added = both([f"{a} + {b}" for a, b in sums])
         brief = (f"in {view.run_name(rid)}, {xy}{given}{added} "
                  f"{'is' if len(sums) == 1 else 'are'} not {need}")
