@@ -556,13 +556,15 @@ def test_a_finished_walk_leaves_nothing_behind():
 
 def _went_in(links) -> list[tuple[str, set[int], int]]:
     """(cell, digits, link number) of each "D went in (N)" (or, after the first, "D in
-    (N)"; D: "4", "4 and 5") of a chain's closing link."""
+    (N)"; D: "4", "4 and 5"; "the rest in (N)", no digits said, for those the last link
+    has just said leave the cell) of a chain's closing link."""
     import re
 
     end = links[-1].text
     cell = end.split(" ", 1)[0]
     return [(cell, {int(x) for x in re.findall(r"\d", m[1])}, int(m[2]))
-            for m in re.finditer(r"(\d(?:(?:, | and )\d)*) (?:went )?in \((\d+)\)", end)]
+            for m in re.finditer(r"(\d(?:(?:, | and )\d)*|the rest) (?:went )?in \((\d+)\)",
+                                 end)]
 
 
 def test_a_braids_closing_link_names_the_links_by_their_shown_numbers():

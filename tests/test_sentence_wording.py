@@ -52,7 +52,7 @@ def test_no_arithmetic_that_leaves_a_cell_nothing():
     assert bad == [], bad[:3]
     # the chain link of deducer-trial that read "so r4c7 is at most 11 - 11 = 0" (its chain
     # is one of those the settled run makes shorter: the ladder without it still has it)
-    assert any("make at least 5 + 6 = 11, all that the run still needs, so nothing is left "
+    assert any("make at least 6 + 5 = 11, all that the run still needs, so nothing is left "
                "for r4c7" in t for t in _texts("deducer-trial.txt", NO_SETTLED))
 
 
@@ -69,13 +69,12 @@ def test_a_bound_never_adds_one_digit_twice():
     # least 7, 11 in all" read as a weaker bound than the run's (issue 37, B1)
     texts = _texts("deducer-trial.txt", NO_SETTLED)
     assert ("r1c2↓ 24/6 still needs 18: r7c2 (7 or 9), r3c2 and r4c2, as different digits, "
-            "make at least 2 + 3 + 7 = 12, so r2c2 is at most 18 - 12 = 6: 9 leaves r2c2."
+            "make at least 7 + 2 + 3 = 12, so r2c2 is at most 18 - 12 = 6: 9 leaves r2c2."
             ) in texts
     # where the tighter bound would take more (r2c3 still holds 3), the step's own bound,
     # each cell at its own most, as what the cells take of the sum
-    assert ("r1c3↓ 33/6 still needs 24: r3c3 (at most 9), r4c3 (3 to 6) and r5c3 (2, 4 or "
-            "6) take at most 21 of the 24, so r2c3 is at least 24 - 21 = 3: 2 leaves r2c3."
-            ) in texts
+    assert ("r1c3↓ 33/6 still needs 24: r4c3 (3 to 6), r5c3 (2, 4 or 6) and r3c3 take at "
+            "most 21 of the 24, so r2c3 is at least 24 - 21 = 3: 2 leaves r2c3.") in texts
     assert not [t for t in _all() if " in all, so " in t]
 
 
@@ -212,3 +211,161 @@ def test_crossing_run_interaction_gives_many_cells_their_digits():
         m = re.match(r"Given ((?:r\d+c\d+(?:, | and ))*r\d+c\d+), ", t)
         assert m is None or len(re.findall(CELL, m.group(1))) < 6, t
         assert len(t) <= 320, t
+
+
+# ---- a learner's five sentences (a whole walkthrough read through) --------------------
+def _digits(listed: str) -> set[int]:
+    """The digits a list in a sentence names: ``8 or 9``, ``1 to 6 or 8``, ``2, 4 or 6``."""
+    out: set[int] = set()
+    for part in re.split(r", | or ", listed):
+        lo, _, hi = part.partition(" to ")
+        out |= set(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def test_a_bounds_terms_follow_the_cells_named():
+    """"r2c8 (8 or 9) and r2c6 make at least 1 + 8 = 9" read as r2c8's 1: each term of a
+    bound's sum is the digit of the cell named in its place, "at least" and "at most"."""
+    texts = _texts("deducer-trial.txt")
+    assert ("r2c5→ 16/3: r2c8 (8 or 9) and r2c6 make at least 8 + 1 = 9, so r2c7 is at most "
+            "16 - 9 = 7: 8 leaves r2c7.") in texts
+    assert ("r2c5↓ 22/4 still needs 15: r4c5 (1 or 3 to 6) and r6c5 (1, 2 or 4) make at most "
+            "6 + 4 = 10, so r3c5 is at least 15 - 10 = 5: 1, 2, 3 and 4 leave r3c5.") in texts
+    # a term that is not its cell's own most (r3c4 holds 7 and 8 too): the different digits
+    assert ("r3c1→ 39/7: r3c2, r3c3, r3c4, r3c5, r3c7 and r3c8, as different digits, make at "
+            "most 9 + 7 + 3 + 6 + 1 + 8 = 34, so r3c6 is at least 39 - 34 = 5: 4 leaves "
+            "r3c6.") in texts
+    cell = rf"{CELL}(?: \([^)]*\))?"
+    seen = 0
+    for t in _all() + list(_texts("deducer-trial.txt", NO_SETTLED)):
+        for m in re.finditer(rf"(?:^|: )((?:{cell}, )*(?:{cell} and )?{cell})(?:, as different "
+                             rf"digits,)? make at (?:least|most) (\d(?: \+ \d)+) = ", t):
+            named = re.findall(rf"({CELL})(?: \(([^)]*)\))?", m.group(1))
+            terms = [int(d) for d in m.group(2).split(" + ")]
+            assert len(named) == len(terms), t
+            for (_, listed), d in zip(named, terms, strict=True):
+                assert not listed or d in _digits(listed), t
+                seen += 1
+    assert seen > 20
+
+
+def test_a_cell_that_may_hold_any_digit_is_named_bare():
+    """"r3c3 (at most 9)" says nothing of a cell: a bound that adds each cell's own most
+    names such a cell without one (after the cells with a list), keeps one that says
+    something (a 9 written in the run: at most 8)."""
+    from types import SimpleNamespace
+
+    from deducer.puzzle.combos import BIT
+    from deducer.rules.bounds import _each_said
+
+    assert not [t for t in _all() if re.search(r"\(at (most 9|least 1)\b", t)]
+    view = SimpleNamespace(cell_name=lambda i: f"r{i}c1")
+    mask = {i: sum(BIT[d] for d in ds) for i, ds in
+            {3: range(1, 10), 4: range(3, 7), 5: (2, 4, 6), 6: range(1, 9)}.items()}
+    assert _each_said(view, [3, 4, 5], [mask[3], mask[4], mask[5]], {4: mask[4], 5: mask[5]},
+                      "most") == "r4c1 (3 to 6), r5c1 (2, 4 or 6) and r3c1"
+    assert _each_said(view, [6, 3, 4], [mask[6], mask[3], mask[4]], {}, "most") == \
+        "r4c1 (at most 6), r6c1 (at most 8) and r3c1"
+
+
+def test_a_combination_ruled_out_is_named_once():
+    """"r1c3↓ 33/6 cannot be 1+3+5+7+8+9 (1+3+5+7+8+9 has nothing for r5c3)" named the
+    combination twice: it is said once, with what rules it out."""
+    from types import SimpleNamespace
+
+    from deducer.puzzle.combos import BIT, fmt_combo
+    from deducer.rules.combination import _cannot_be
+
+    assert ("r1c3↓ 33/6 cannot be 1+3+5+7+8+9: it has none of r5c3's 2, 4 or 6; so 3 leaves "
+            "r2c3, r3c3 and r4c3.") in _texts("deducer-trial.txt")
+    for t in _all():
+        m = re.search(r"cannot be (\d(?:\+\d)+(?:,? or \d(?:\+\d)+)*)", t)
+        if m and not t.startswith(m.group(0)) and " could be " in t:
+            continue  # a detail: it lists every combination, then each one's reason
+        for combo in re.findall(r"\d(?:\+\d)+", m.group(1)) if m else ():
+            assert t.count(combo) == 1, t
+    mask = {c: sum(BIT[int(d)] for d in c.split("+")) for c in ("1+3+6", "2+3+5", "2+4+5")}
+    view = SimpleNamespace(cell_name=lambda i: f"r{i}c1", combo=fmt_combo,
+                           combos_text=lambda cs: " or ".join(fmt_combo(c) for c in cs))
+    cs = [mask["1+3+6"], mask["2+3+5"]]
+    facts = {7: BIT[5] | BIT[7]}
+    said, told = _cannot_be(view, "r1c1→ 10/3", cs, ["1+3+6 has nothing for r7c1",
+                                                   "2+3+5 has nothing for r8c1"], facts)
+    assert said == ("r1c1→ 10/3 cannot be 1+3+6 (it has none of r7c1's 5 or 7) or 2+3+5 "
+                    "(it has nothing for r8c1)") and told == {7}
+    said, _ = _cannot_be(view, "r1c1→ 10/3", cs, ["1+3+6 has nothing for r7c1",
+                                                "2+3+5 has nothing for r7c1"], facts)
+    assert said == "r1c1→ 10/3 cannot be 1+3+6 or 2+3+5: neither has any of r7c1's 5 or 7"
+
+
+def test_a_pair_says_its_arithmetic():
+    """"with r6c9 only 7 and r4c9 only 3, digits with no partner go" was opaque: the
+    sums a reader checks, the pairs that fit however many, or that no pair makes the
+    need (a chain's link, and the step outside chains)."""
+    texts = _texts("deducer-trial.txt")
+    assert not [t for t in _all() if "no partner" in t]
+    assert any("In r3c9↓ 18/4, r4c9 + r6c9 = 18 - (8 + 2) = 8; with r4c9 only 3 and r6c9 "
+               "only 7, 3 + 7 is not 8, so 3 leaves r4c9; and 7 leaves r6c9" in t
+               for t in texts)
+    assert ("In r7c1→ 13/3, r7c2 + r7c4 = 13 - 1 = 12; with r7c2 only 3, 4, 7 or 9 and r7c4 "
+            "only 3 to 5, 7 or 8, only 4 + 8, 7 + 5 or 9 + 3 fit, so 3 leaves r7c2; and 4 "
+            "and 7 leave r7c4.") in texts
+    # no pair at all (a chain's contradiction): up to four sums, else the partners one
+    # cell would need, which the other cannot hold
+    from deducer.rules.fixture import first, position, puzzle, run_id
+    from tests.test_rules import two
+
+    def said(total: int, cands: dict[str, str]) -> str:
+        p = puzzle(two(total))
+        f = first("pair-complement", position(p, cands=cands), run_id(p, "r2c1>"))
+        assert f is not None
+        return f.text
+
+    assert said(8, {"r2c2": "13", "r2c3": "36"}) == (
+        "In r2c1→ 8/2, r2c2 + r2c3 = 8; with r2c2 only 1 or 3 and r2c3 only 3 or 6, 1 + 3, "
+        "1 + 6, 3 + 3 and 3 + 6 are not 8, so 1 and 3 leave r2c2; and 3 and 6 leave r2c3.")
+    assert said(9, {"r2c2": "123", "r2c3": "12"}) == (
+        "In r2c1→ 9/2, r2c2 + r2c3 = 9; with r2c2 only 1 to 3 and r2c3 only 1 or 2, r2c2's "
+        "1, 2 or 3 would need 8, 7 or 6, which r2c3 cannot hold, so 1, 2 and 3 leave r2c2; "
+        "and 1 and 2 leave r2c3.")
+
+
+def _chain_texts(name: str) -> list[str]:
+    from deducer.engine import registry
+
+    chains = {r.id for r in registry.all_rules() if r.kind == "chain"}
+    return [s.text for s in explain(load(ROOT / "puzzles" / name)).steps if s.rule in chains]
+
+
+def test_a_chain_end_does_not_repeat_its_last_link():
+    """"... so nothing is left for r6c2: 1, 2, 4 and 5 leave r6c2; so r6c2 has no digit
+    left (1, 2, 4 and 5 went in (5))" said one fact three times: the closing names no
+    digit the last link just said leaves the cell."""
+    checked = 0
+    for name in BUNDLED:
+        for t in _chain_texts(name):
+            m = re.search(rf"; so ({CELL}) has no digit left(?: \((.*)\))?\. So ", t)
+            if m is None:
+                continue
+            cell, why = m.groups()
+            *_, last = re.finditer(r"\((\d+)(?:, from [^)]*)?\) ", t[:m.start()])
+            n, link = last.group(1), t[last.end():m.start()]
+            if re.search(rf"leaves? {cell}\b", link):
+                checked += 1
+                assert not re.search(rf"\d in \({n}\)", why or ""), t
+    assert checked
+    assert any("and 7 leaves r6c9; so r4c9 has no digit left (1 went in (1) and the rest in "
+               "(2)). So 7 leaves r3c7." in t for t in _chain_texts("deducer-trial.txt"))
+
+
+def test_a_chain_end_in_the_corpus_says_it_once():
+    from tests.support import corpus
+
+    if corpus.corpus_root() is None:
+        import pytest
+
+        pytest.skip("the corpus is not here")
+    steps = explain(corpus.get("zwvista", "58").puzzle).steps
+    assert any(s.text.endswith("so nothing is left for r6c2: 1, 2, 4 and 5 leave r6c2; so "
+                               "r6c2 has no digit left. So 8 leaves r3c8.")
+               for s in steps), [s.text for s in steps if "r6c2 has no digit" in s.text]

@@ -55,12 +55,30 @@ def _made(bound: tuple[int, str], masks: list[int], side: str, unlisted: int = 0
     their candidates, which the reader would check against the board), so it is said."""
     value, shown = bound
     own = sorted((LOW if side == "least" else HIGH)[m] for m in masks)
+    said = "+".join(map(str, _terms(masks, side, bound)))
     if "+".join(map(str, own)) == shown:
         free = (" (a cell without a list: any digit not yet in the run)" if unlisted
                 else "")
-        return (f"each at the {side} it may hold{free}, they make at {side} {shown} = "
+        return (f"each at the {side} it may hold{free}, they make at {side} {said} = "
                 f"{value}")
-    return f"as different digits, they make at {side} {shown} = {value}"
+    return f"as different digits, they make at {side} {said} = {value}"
+
+
+def _terms(masks: Sequence[int], side: str, bound: tuple[int, str]) -> list[int]:
+    """The sum that shows ``bound``, its terms in the order of the cells (``masks``) as
+    the sentence names them (``r2c8 (8 or 9) and r2c6 make at least 8 + 1``, not ``1 +
+    8``, which reads as r2c8's 1): each cell's own least (most) where those add up to
+    the bound, else different digits one from each cell that do; where no digits of the
+    cells do (the bound of the smallest digits any cell holds), the bound's own sum,
+    which names no cell."""
+    value, shown = bound
+    own = [(LOW if side == "least" else HIGH)[m] for m in masks]
+    if sum(own) != value:
+        best = _distinct(masks, side)
+        if best is None or sum(best) != value:
+            return [int(d) for d in shown.split("+")]
+        own = best
+    return own
 
 
 def _bounds(need: int, masks: list[int]) -> tuple[int, int]:
@@ -138,20 +156,26 @@ def _distinct(masks: Sequence[int], side: str) -> list[int] | None:
 
 def _each_said(view: View, others: Sequence[int], used: Sequence[int],
                listed: dict[int, int], side: str) -> str:
-    """The cells with what each gives on its own: ``r3c2 and r4c2 (at least 2 each) and
-    r7c2 (7 or 9)`` (a listed cell's own least is its list's first digit)."""
+    """The cells with what each gives on its own: ``r3c2 and r4c2 (at least 2 each),
+    r7c2 (7 or 9) and r5c2`` (a listed cell's own least is its list's first digit). A
+    cell that may hold any digit down to 1 (up to 9) is named bare, last: "(at most 9)"
+    would tell the reader nothing, and a list after a bare cell would read as its too."""
     own = [(LOW if side == "least" else HIGH)[m] for m in used]
+    plain = 1 if side == "least" else 9
     parts: list[str] = []
+    bare: list[str] = []
     groups: dict[int, list[str]] = {}
     for j, v in zip(others, own, strict=True):
         if j in listed:
             parts.append(f"{view.cell_name(j)} ({span(listed[j])})")
+        elif v == plain:
+            bare.append(view.cell_name(j))
         else:
             groups.setdefault(v, []).append(view.cell_name(j))
     for v in sorted(groups, reverse=side == "most"):
         each = " each" if len(groups[v]) > 1 else ""
         parts.insert(0, f"{both(groups[v])} (at {side} {v}{each})")
-    return both(parts)
+    return both(parts + bare)
 
 
 def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
@@ -163,10 +187,13 @@ def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
     written in, ``r4c6↓ 18/4 still needs 10: ...`` (the board shows which)."""
     head = f"{view.run_name(rid)} still needs {need}" if placed else view.run_name(rid)
     # cells with a list first: a list after a cell without one would read as both cells'
-    cells = both([f"{view.cell_name(j)} ({span(facts[j])})" for j in others if j in facts]
-                 + [view.cell_name(j) for j in others if j not in facts])
+    named = [j for j in others if j in facts] + [j for j in others if j not in facts]
     if len(others) > 3:  # the sum below shows what each gives; their lists are the detail's
-        cells = both([view.cell_name(j) for j in others])
+        named = list(others)
+    cells = both([f"{view.cell_name(j)} ({span(facts[j])})" if j in facts and len(others) <= 3
+                  else view.cell_name(j) for j in named])
+    # the masks in the order the cells are named: a sum's terms follow that order
+    in_order = [used[others.index(j)] for j in named]
     verb = "makes" if len(others) == 1 else "make"
     if too_small and too_big:
         said = (f"{verb} {least[0]} to {most[0]}, so {name} is {lo} to {hi}" if lo != hi else
@@ -176,13 +203,13 @@ def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
     if _repeats(used, side, bound[1]):  # the cells' own bounds, which repeat a digit
         # a solver adds different digits (2 + 3 + 7 = 12, not 2 + 2 + 7): said so where
         # that bound takes no more from the cell than this step does
-        best = _distinct(used, side)
+        best = _distinct(in_order, side)
         if best is not None:
             tight = sum(best)
             lo2, hi2 = (lo, need - tight) if side == "least" else (need - tight, hi)
             if tight != bound[0] and all(lo2 <= d <= hi2 for d in DIGITS[own]
                                          if lo <= d <= hi):
-                said = " + ".join(map(str, sorted(best, reverse=side == "most")))
+                said = " + ".join(map(str, best))
                 return (f"{head}: {cells}, as different digits, make at {side} {said} = "
                         f"{tight}, {_upshot(name, need, tight, side)}")
         # else the bound the step rests on, which counts each cell at its own least
@@ -190,8 +217,15 @@ def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
         said = _each_said(view, others, used, facts if len(others) <= 3 else {}, side)
         upshot = _upshot(name, need, bound[0], side)
         return f"{head}: {said} take at {side} {bound[0]} of the {need}, {upshot}"
-    said = f"{verb} at {side} {bound[1].replace('+', ' + ')} = {bound[0]}"
-    return f"{head}: {cells} {said}, {_upshot(name, need, bound[0], side)}"
+    terms = " + ".join(map(str, _terms(in_order, side, bound)))
+    said = f"{verb} at {side} {terms} = {bound[0]}"
+    if sum((LOW if side == "least" else HIGH)[m] for m in used) != bound[0]:
+        # a term is not its cell's own least (most): "r2c7 (5 to 7) and r6c7 (5 or 7) make
+        # at least 6 + 5" says why r2c7 counts 6 only with this
+        said = f", as different digits, {said}"
+    else:
+        said = f" {said}"
+    return f"{head}: {cells}{said}, {_upshot(name, need, bound[0], side)}"
 
 
 @rule(values=("bounds", "brief", "count", "high", "low", "need", "need_text", "others"))

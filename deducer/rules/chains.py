@@ -246,6 +246,9 @@ class _Made:
     last: tuple[int, int] | None = None
     #: for a link not yet worded: its rule (index), the run it was asked on, its effect
     found: tuple[int, int | None, Effect] | None = None
+    #: the digits its sentence says leave each cell (its effect's eliminations; not what a
+    #: digit it writes takes from its runs, which goes without saying)
+    named: dict[int, int] = field(default_factory=dict)
 
 
 def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
@@ -262,14 +265,15 @@ def _make_link(state: State, view: api.View, rl: Rule, ded: Deduction) -> _Made:
     link = Link(text=text.rstrip("."), proof=proof if proof is not None else Proof(),
                 placements=place,
                 eliminations=dict(removed), rule=rl.id)
-    return _Made(link, place, removed, drop)
+    return _Made(link, place, removed, drop, named={} if ded.text else dict(eff.elim))
 
 
 def _unworded(state: State, eff: Effect, k: int, rid: int | None) -> _Made:
     """Apply a link's effect to ``state`` with what it changed noted, but not its sentence
     nor its Link: a braid walk makes many links and keeps few (:meth:`_Tracker.word`)."""
     place, removed = _applied(state, eff)
-    return _Made(None, place, removed, dict(eff.drop), found=(k, rid, eff))
+    return _Made(None, place, removed, dict(eff.drop), found=(k, rid, eff),
+                 named=dict(eff.elim))
 
 
 def _applied(state: State, eff: Effect) -> tuple[dict[int, int], dict[int, int]]:
@@ -298,11 +302,41 @@ def _went(why: list[tuple[int, str]]) -> str:
     return f"{', '.join(said[:-1])} and {said[-1]}"
 
 
-def _closing(view: api.View, cell: int, why: list[tuple[int, str]]) -> Link:
-    """The chain's end: a cell with no digit left (``why``: digits and what took them)."""
-    said = _went(why)
-    text = f"{view.cell_name(cell)} has no digit left" + (f" ({said})" if said else "")
+def _closing(view: api.View, cell: int, why: list[tuple[int, str]],
+             just_said: tuple[int, str] = (0, "")) -> Link:
+    """The chain's end: a cell with no digit left (``why``: digits and what took them).
+    ``just_said``: the digits of the cell the last link's own sentence says leave it
+    (``1, 2, 4 and 5 leave r6c2``), and that link (``in (5)``): the closing does not
+    list them again, ``r6c2 has no digit left`` where that link took them all, ``(1
+    went in (4) and the rest in (5))`` where earlier links took some."""
+    why = [(m, by) for m, by in why if m]
+    said_mask, last = just_said
+    if why and why[-1][1] == last and not why[-1][0] & ~said_mask:
+        why.pop()
+        said = [f"{digits_and(m)}{' went' if k == 0 else ''} {by}"
+                for k, (m, by) in enumerate(why)] + [f"the rest {last}"]
+        if len(said) == 1:
+            said = []
+        elif any(POP[m] > 1 for m, _ in why):  # "3 and 4 in (2)" has an "and" of its own
+            said = ["; ".join(said)]
+        else:
+            said = [f"{', '.join(said[:-1])} and {said[-1]}"]
+        text = "".join(said)
+    else:
+        text = _went(why)
+    text = f"{view.cell_name(cell)} has no digit left" + (f" ({text})" if text else "")
     return Link(text=text, proof=Proof(cells={cell: 0}), contradiction=True)
+
+
+def _just_said(cell: int, links: list[_Made], deps: Iterable[int],
+               number: dict[int, int]) -> tuple[int, str]:
+    """The digits of ``cell`` the last numbered link says leave it, if the closing rests
+    on that link, with the link as the closing names it (``in (5)``)."""
+    deps = [k for k in deps if k in number]
+    if not deps or number[max(deps)] != max(number.values()):
+        return 0, ""
+    k = max(deps)
+    return links[k].named.get(cell, 0), f"in ({number[k]})"
 
 
 def _closing_run(view: api.View, state: State, r: int) -> Link:
@@ -695,7 +729,8 @@ class _Tracker:
             # the links are numbered afresh above: the closing names them by those numbers
             end = _closing(view, where, _by_whom(view, where, (self.cell, self.digit),
                                                  self.links, view.mask(where), end_deps,
-                                                 number))
+                                                 number),
+                           _just_said(where, self.links, end_deps, number))
         else:
             end = _closing_run(view, state, where)
         end.after = tuple(sorted(number[j] for j in end_deps))
@@ -898,7 +933,8 @@ def follow(view: api.View, rules: list[Rule], cell: int, digit: int, budget: int
         if what == "cell":
             end = _closing(view, where, _by_whom(view, where, (cell, digit), track.links,
                                                  view.mask(where), roots - {_ASSUMED},
-                                                 number))
+                                                 number),
+                           _just_said(where, track.links, roots - {_ASSUMED}, number))
         else:
             end = _closing_run(view, state, where)
         end.after = tuple(sorted(number[k] for k in roots if k in number))

@@ -23,6 +23,7 @@ from .facts import (
     matchable,
     proof,
     run_fact,
+    span,
 )
 
 
@@ -95,6 +96,40 @@ def _grouped(view: View, dropped: Sequence[int], reasons: Sequence[str]) -> str:
             tail = f"{_PLURAL.get(verb, verb)} {rest}"
         out.append(f"{both([view.combo(c) for c in cs])} {tail}")
     return "; ".join(out)
+
+
+def _cannot_be(view: View, run: str, dropped: Sequence[int], reasons: Sequence[str],
+               facts: dict[int, int]) -> tuple[str, set[int]]:
+    """``r1c3↓ 33/6 cannot be 1+3+5+7+8+9: it has none of r5c3's 2, 4 or 6``: each
+    combination named once, with its reason (never "cannot be A (A has nothing for
+    r5c3)"); and the cells whose lists the reasons give (the sentence need not give them
+    again)."""
+    by_name = {view.cell_name(i): i for i in facts}
+    told: set[int] = set()
+    tails: dict[str, list[int]] = {}
+    for c, why in zip(dropped, reasons, strict=True):
+        tail = why[len(view.combo(c)) + 1:]
+        cell = tail.removeprefix("has nothing for ")
+        if cell != tail and cell in by_name:  # the cell's list says what "nothing" is
+            tail = f"has none of {cell}'s {span(facts[by_name[cell]])}"
+            told.add(by_name[cell])
+        tails.setdefault(tail, []).append(c)
+
+    def said(tail: str, cs: list[int]) -> str:
+        if len(cs) == 1:
+            return f"it {tail}"
+        if tail.startswith("has none of "):
+            who = "neither" if len(cs) == 2 else "none of them"
+            return f"{who} has any of {tail.removeprefix('has none of ')}"
+        verb, _, rest = tail.partition(" ")
+        return (f"both {_PLURAL.get(verb, verb)} {rest}" if len(cs) == 2 else
+                f"each {tail}")
+
+    if len(tails) == 1:
+        (tail, cs), = tails.items()
+        return f"{run} cannot be {view.combos_text(cs)}: {said(tail, cs)}", told
+    parts = [f"{view.combos_text(cs)} ({said(tail, cs)})" for tail, cs in tails.items()]
+    return f"{run} cannot be {', '.join(parts[:-1])} or {parts[-1]}", told
 
 
 def _analyse(view: View, rid: int, open_: list[int], placed: int, live: tuple[int, ...],
@@ -230,11 +265,15 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     tail = f", {placing}" if placing else ""
     given = [f"with {facts_brief(view, facts)}, ",
              f"with the candidates of {cells_and(view, list(facts))}, "] if facts else [""]
-    tries = [(given[0], summary), (given[-1], summary)]
+    tries = [f"{given[0]}{must}{summary}{tail}", f"{given[-1]}{must}{summary}{tail}"]
     if len(why) <= BRIEF_REASON:  # each combination's reason, when it is short
-        tries.insert(0, (given[0], f" ({why})"))
-    for head, reason in tries:
-        brief = f"{head}{must}{reason}{tail}"
+        if " cannot be " in must:  # the combinations once, each with its reason
+            said, told = _cannot_be(view, view.run_name(rid), dropped, reasons, facts)
+            rest = {i: m for i, m in facts.items() if i not in told}
+            tries.insert(0, f"with {facts_brief(view, rest)}, {said}" if rest else said)
+        else:
+            tries.insert(0, f"{given[0]}{must} ({why}){tail}")
+    for brief in tries:
         if len(brief) <= BRIEF_MAX:
             break
     yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim, placements=place,

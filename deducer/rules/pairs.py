@@ -17,9 +17,12 @@ def _either(digits: Iterable[int]) -> str:
     return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " or " + ds[-1]
 
 
-#: the most pairs a sentence lists as the ways that fit (more: it says which digits have
-#: no partner instead)
+#: the most pairs a sentence lists as the ways that fit before it tries the reason itself
+#: (when that is short); more pairs are listed where the reason is long
 MAX_PAIRS = 2
+#: the most sums a sentence lists as not making the run's need when no pair fits (more:
+#: the partners one cell's digits would need, which the other cannot hold)
+MAX_SUMS = 4
 #: the longest reason (why the digits that go have no partner) a sentence gives in full
 MAX_WHY = 90
 
@@ -91,17 +94,37 @@ def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
              if 1 <= need - a <= 9 and need - a != a and not placed & BIT[need - a]
              and view.mask(y) & ~elim.get(y, 0) & BIT[need - a]]
     xy = f"{view.cell_name(x)} + {view.cell_name(y)} = {need_text}"
-    if 1 <= len(pairs) <= MAX_PAIRS:
+    # where no pair fits (a chain's contradiction), the sums a reader adds: "3 + 7 is not 8"
+    sums = [(a, b) for a in DIGITS[view.mask(x) & ~placed]
+            for b in DIGITS[view.mask(y) & ~placed]]
+    # what a removal rests on, the cells in the order the sums below add them
+    ordered = {i: facts[i] for i in (x, y) if i in facts}
+    given = f"; with {_with(view, ordered)}, " if facts else "; "
+    long_why = len("; ".join(why)) > MAX_WHY
+    said = "; ".join(why).replace(", so ", ": ")  # one "so": the effect's
+    if pairs and (len(pairs) <= MAX_PAIRS or long_why):
+        # the pairs left, however many, rather than "digits with no partner go": a reader
+        # checks each digit against them
         ways, count = pairs_said(pairs)
+        if count > 2 and " and " not in ways:  # "4 + 8, 7 + 5 or 9 + 3"
+            ways = ways.replace(" or ", ", ", count - 2)
         fits = f"only {ways} {'fits' if count == 1 and ' and ' not in ways else 'fit'}"
-        given = f"; with {_with(view, facts)}, " if facts else "; "  # what a removal rests on
         brief = f"in {view.run_name(rid)}, {xy}{given}{fits}"
-    elif len("; ".join(why)) <= MAX_WHY:  # the reason itself is short
-        said = "; ".join(why).replace(", so ", ": ")  # one "so": the effect's
+    elif (not pairs and long_why and len(ordered) == 2 and len(sums) <= MAX_SUMS
+          and all(a + b != need for a, b in sums)):  # both lists said: the sums are theirs
+        added = both([f"{a} + {b}" for a, b in sums])
+        brief = (f"in {view.run_name(rid)}, {xy}{given}{added} "
+                 f"{'is' if len(sums) == 1 else 'are'} not {need}")
+    elif not pairs and long_why and y in facts and all(
+            1 <= need - a <= 9 and need - a != a and not placed & BIT[need - a]
+            for a in DIGITS[view.mask(x) & ~placed]):
+        # no digit of x has its partner in y: then no digit of y has one in x either
+        mine = DIGITS[view.mask(x) & ~placed]
+        brief = (f"in {view.run_name(rid)}, {xy}{given}{view.cell_name(x)}'s "
+                 f"{_either(mine)} would need {_either(need - a for a in mine)}, which "
+                 f"{view.cell_name(y)} cannot hold")
+    else:  # the reason itself, when short (or when nothing shorter says it)
         brief = f"in {view.run_name(rid)}, {xy}; {said}"
-    else:  # many pairs (or none): the digits that go are those with no partner
-        given = f"with {_with(view, facts)}, " if facts else ""
-        brief = f"in {view.run_name(rid)}, {xy}; {given}digits with no partner go"
     yield Deduction(eliminations=elim, cells=(x, y), runs=(rid,),
                     values={"pair": pair, "cells": view.cells_name((x, y)), "need": need,
                             "need_text": need_text, "why": "; ".join(why),
