@@ -942,3 +942,44 @@ def test_janko_226_longest_chain_is_short():
     lengths = [sum(1 for lk in s.proof["links"] if not lk.get("contradiction"))
                for s in exp.steps if s.chain]
     assert lengths and max(lengths) <= 6
+
+
+def test_a_kept_braid_walk_not_found_again_is_walked_afresh(monkeypatch):
+    """A braid walk kept from an earlier step words its links on the board as it now is;
+    where a link is not found again there (the board moved on), the assumption is walked
+    afresh, as a fresh walk finds it, instead of the rule raising StopIteration (a 12x12
+    generation once stopped on "generator raised StopIteration")."""
+    from deducer.rules import chainbound, chains
+
+    monkeypatch.setattr(chainbound.Bounds, "within", lambda self, view, c, d, n: True)
+    p = formats.load("puzzles/deducer-trial.txt")
+    eng = Engine(p, registry.load())
+    while (found := eng.next_deduction()) is not None and found[0].kind != "chain":
+        eng.step(found)
+    rules = chains.link_rules(eng.view)
+
+    def braid(max_len):
+        return chains.find_braid(eng.view, rules, max_len=max_len, work=100_000,
+                                 budgets=(2, 4, 8), reach=3)
+
+    want = braid(30)
+    assert want is not None
+    eng.context.cache("chains.braids").clear()
+    assert braid(1) is None  # walks of up to 3 links kept, to go on from
+    kept = {id(k[3].track) for k in eng.context.cache("chains.braids")["walks"].values()
+            if k[3] is not None}
+    assert kept
+    word = chains._Tracker.word
+    stale = []
+
+    def once_stale(self, rules, keep):
+        if not stale and id(self) in kept:  # the first kept walk to word its chain finds
+            stale.append(self.cell)  # the board moved on
+            raise chains._Stale
+        return word(self, rules, keep)
+
+    monkeypatch.setattr(chains._Tracker, "word", once_stale)
+    got = braid(30)
+    assert stale and got is not None
+    assert (got[0], got[1], [lk.text for lk in got[2]]) == (
+        want[0], want[1], [lk.text for lk in want[2]])

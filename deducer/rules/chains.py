@@ -602,6 +602,11 @@ def whip_links(view: api.View, rules: list[Rule], search: WhipSearch) -> list[Li
 
 
 # ---------------------------------------------------------------------------- braids
+class _Stale(Exception):
+    """A kept braid walk's link is not found again on the board as it now is (to word
+    it): :func:`find_braid` walks that assumption afresh."""
+
+
 class _Tracker:
     """The links made on one hypothetical state, with who changed what, so that each
     link's dependencies (the earlier links its proof rests on) are known."""
@@ -660,7 +665,9 @@ class _Tracker:
                 continue
             rl = rules[j]
             calls = rl.call(hview, rid) if rl.scope == "run" else rl.call(hview)
-            ded = next(x for x in calls or () if _as_link(state, rl, x) == eff)
+            ded = next((x for x in calls or () if _as_link(state, rl, x) == eff), None)
+            if ded is None:  # the board moved on under a kept walk: walked afresh
+                raise _Stale
             made.link = _make_link(state, hview, rl, ded).link
 
     def reword(self, k: int, number: dict[int, int]) -> None:
@@ -1052,6 +1059,7 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
                 view.context.spend(met[0])
                 continue
             walk = kept[3] if kept is not None and kept[1] == "budget" else None
+            resumed = walk is not None
             if walk is not None:
                 # go on from where it stopped; the links it walked are counted again, as
                 # a walk from the assumption would count them
@@ -1060,7 +1068,14 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
             else:  # a chain found is walked again, to be worded on the board as it is
                 walk = _BraidWalk(view, rules, i, d, set() if reuse else None)
             before, n0 = view.context.spent, walk.walked
-            links = walk.go(view, rules, budget, looks)
+            try:
+                links = walk.go(view, rules, budget, looks)
+            except _Stale:
+                if not resumed:
+                    raise  # a walk made on this board words on it: a bug, not staleness
+                walk = _BraidWalk(view, rules, i, d, set() if reuse else None)
+                before, n0 = view.context.spent, 0
+                links = walk.go(view, rules, budget, looks)
             n = walk.walked
             if not view.context.stopped() and view.context.spent - before == n - n0:
                 store[key] = (n, walk.how, len(links) if links is not None else 0,
