@@ -369,3 +369,15 @@ def test_a_chain_end_in_the_corpus_says_it_once():
     assert any(s.text.endswith("so nothing is left for r6c2: 1, 2, 4 and 5 leave r6c2; so "
                                "r6c2 has no digit left. So 8 leaves r3c8.")
                for s in steps), [s.text for s in steps if "r6c2 has no digit" in s.text]
+
+
+def test_combination_filter_with_no_combination_left_lists_none():
+    """Inside a chain a run may have lost every combination: the filter said "can only
+    be ; 1, 2, 8 and 9 appear in none of them" (an empty list)."""
+    from deducer.rules.fixture import fire, position
+
+    view = position("\\  |\\ |\\\n\\10|  |", cands={"r2c2": "1289", "r2c3": "1289"},
+                    live={"r2c1>": []})
+    (found,) = fire("combination-filter", view, run="r2c1>")
+    assert found.text == ("r2c1→ 10/2 has no combination left; 1, 2, 8 and 9 are in none, "
+                          "so 1, 2, 8 and 9 leave r2c2 and r2c3.")

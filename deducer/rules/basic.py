@@ -348,8 +348,12 @@ def combination_filter(view: View, rid: int) -> Iterator[Deduction]:
         # a narrower fact, still true, that names no dead combination (on a broken board,
         # where none is alive, the run's own live list: other rules report the break)
         fact = alive or live
-        ways = f"can only be {view.combos_text(fact)}"
-        absent = _absent(gone, len(fact))
+        if fact:
+            ways = f"can only be {view.combos_text(fact)}"
+            absent = _absent(gone, len(fact))
+        else:  # every combination already gone (inside a chain): nothing to list
+            ways = "has no combination left"
+            absent = f"{digits_and(gone)} {'are' if POP[gone] != 1 else 'is'} in none"
     else:
         ways, absent = _clue_ways(view, rid, alive, gone)
     yield Deduction(eliminations=elim, cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
