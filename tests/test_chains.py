@@ -630,7 +630,8 @@ def test_a_braid_search_goes_on_with_each_walk_from_round_to_round(monkeypatch):
     for budget in budgets:
         for i, d in chains._order(fresh.view, False):
             walk = chains._BraidWalk(fresh.view, rules, i, d, None)
-            links = walk.go(fresh.view, rules, budget, None)
+            length = walk.go(fresh.view, rules, budget, None)
+            links = walk.chain() if length is not None else None
             spent += walk.walked
             if links is not None and (best is None or len(links) < len(best[2])):
                 best = (i, d, links)

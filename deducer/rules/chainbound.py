@@ -100,9 +100,11 @@ def rounds(view: View, cell: int, digit: int, cap: int,
         for r in dirty:  # copy a round would cost a large grid more than its filters)
             cells = run_cells[r]
             old = tuple([masks[i] for i in cells])  # every run on the round before's board
-            got = memo.get((r, old), memo)
-            if got is memo:
-                got = memo[(r, old)] = filtered(totals[r], view.live(r), old)
+            key = (r, old)
+            if key in memo:
+                got = memo[key]
+            else:
+                got = memo[key] = filtered(totals[r], view.live(r), old)
             if got is None:
                 return k, read
             for i, a, m in zip(cells, old, got, strict=True):

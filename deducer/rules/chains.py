@@ -604,7 +604,7 @@ def whip_links(view: api.View, rules: list[Rule], search: WhipSearch) -> list[Li
 # ---------------------------------------------------------------------------- braids
 class _Stale(Exception):
     """A kept braid walk's link is not found again on the board as it now is (to word
-    it): :func:`find_braid` walks that assumption afresh."""
+    it): :func:`find_braid` searches afresh, every walk made anew."""
 
 
 class _Tracker:
@@ -666,7 +666,7 @@ class _Tracker:
             rl = rules[j]
             calls = rl.call(hview, rid) if rl.scope == "run" else rl.call(hview)
             ded = next((x for x in calls or () if _as_link(state, rl, x) == eff), None)
-            if ded is None:  # the board moved on under a kept walk: walked afresh
+            if ded is None:  # the board moved on under a kept walk: searched afresh
                 raise _Stale
             made.link = _make_link(state, hview, rl, ded).link
 
@@ -704,10 +704,10 @@ class _Tracker:
                     deps.add(self.writer[j])
         return deps
 
-    def close(self, state: State, broken: tuple[str, int], keep_all: bool = False) -> list[Link]:
-        """The links the broken cell or run rests on (all of them with ``keep_all``),
-        numbered afresh, each naming the earlier ones it rests on, and the closing link."""
-        view = self.view
+    def rested_on(self, state: State, broken: tuple[str, int], keep_all: bool = False
+                  ) -> tuple[set[int], set[int]]:
+        """(the links the broken cell or run rests on, all of them with ``keep_all``; the
+        links the closing contradiction rests on directly)."""
         what, where = broken
         if what == "cell":
             end_deps = set(self.removers.get(where, set()))
@@ -721,6 +721,14 @@ class _Tracker:
             if k not in keep:
                 keep.add(k)
                 todo.extend(self.links[k].deps)
+        return keep, end_deps
+
+    def close(self, state: State, broken: tuple[str, int], keep_all: bool = False) -> list[Link]:
+        """The links the broken cell or run rests on (all of them with ``keep_all``),
+        numbered afresh, each naming the earlier ones it rests on, and the closing link."""
+        view = self.view
+        what, where = broken
+        keep, end_deps = self.rested_on(state, broken, keep_all)
         order = sorted(keep)
         if self.rules is not None:
             self.word(self.rules, keep)
@@ -752,7 +760,8 @@ class _BraidWalk:
     24 links...) go on from where the last one stopped instead of walking again from the
     assumption."""
 
-    __slots__ = ("state", "hview", "track", "dirty", "local", "reads", "how", "links")
+    __slots__ = ("state", "hview", "track", "dirty", "local", "reads", "how", "broken",
+                 "length", "_links")
 
     def __init__(self, view: api.View, rules: list[Rule], cell: int, digit: int,
                  reads: set[int] | None) -> None:
@@ -770,19 +779,30 @@ class _BraidWalk:
                                            if r.scope == "run"}
         self.local = _local(rules)
         _dirty(self.dirty, lay, changed | {cell}, self.local)
-        #: "budget" (may go on), "broke" (``links``: the chain) or "dry" (no link left)
+        #: "budget" (may go on), "broke" (``broken``, in a chain of ``length`` links:
+        #: :meth:`chain`) or "dry" (no link left)
         self.how = "budget"
-        self.links: list[Link] | None = None
+        self.broken: tuple[str, int] | None = None
+        self.length = 0
+        self._links: list[Link] | None = None
 
     @property
     def walked(self) -> int:
         """Links walked so far."""
         return len(self.track.links)
 
+    def chain(self) -> list[Link]:
+        """The chain of a walk that broke the grid, worded (once: most walks' chains are
+        not taken, so they are worded only when asked for)."""
+        assert self.broken is not None
+        if self._links is None:
+            self._links = self.track.close(self.state, self.broken)
+        return self._links
+
     def go(self, view: api.View, rules: list[Rule], budget: int,
-           looks: Looks | None) -> list[Link] | None:
-        """Walk on until ``budget`` links in all are walked or the walk ends; the links
-        the contradiction rests on, or None."""
+           looks: Looks | None) -> int | None:
+        """Walk on until ``budget`` links in all are walked or the walk ends; the length
+        of the chain the contradiction rests on (the closing link counted), or None."""
         track, state, lay = self.track, self.state, self.state.layout
         while self.how == "budget" and len(track.links) < budget:
             hit = _next(self.hview, state, rules, self.dirty, looks)
@@ -796,10 +816,11 @@ class _BraidWalk:
                 self.reads.update(r for i in cells for r in lay.cell_runs[i])
             broken = _broken(state, cells)
             if broken is not None:
-                self.how, self.links = "broke", track.close(state, broken)
+                self.how, self.broken = "broke", broken
+                self.length = len(track.rested_on(state, broken)[0]) + 1
                 break
             _dirty(self.dirty, lay, cells, self.local)
-        return self.links
+        return self.length if self.how == "broke" else None
 
 
 def _local(rules: list[Rule]) -> set[int]:
@@ -1012,6 +1033,21 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
     ``reach`` x ``max_len`` (links the contradiction does not rest on are dropped, so a
     walk may be longer than its chain), the first assumption in order on ties; ``work``
     caps the links walked."""
+    found = _find_braid(view, rules, max_len, work, budgets, reach)
+    if found is None:
+        return None
+    i, d, walk = found
+    try:
+        return i, d, walk.chain()
+    except _Stale:  # a walk kept from an earlier step, not worded on the board as it is:
+        view.context.cache("chains.braids").clear()  # afresh, every walk made anew
+        found = _find_braid(view, rules, max_len, work, budgets, reach)
+        return None if found is None else (found[0], found[1], found[2].chain())
+
+
+def _find_braid(view: api.View, rules: list[Rule], max_len: int, work: int,
+                budgets: Sequence[int], reach: int) -> tuple[int, int, _BraidWalk] | None:
+    """:func:`find_braid`'s search: the walk of the chain found, not worded yet."""
     cap = reach * min(max_len, len(view.puzzle.whites))  # a link per white cell at most
     budgets = sorted({min(b, cap) for b in (*budgets, cap)})
     order = _order(view, False)
@@ -1039,14 +1075,14 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
     store = walks if reuse else {}
     room = KEPT_WALK_CELLS // max(1, len(view.puzzle.whites))  # walks kept resumable
     ids = tuple(r.id for r in rules)
-    best = None
+    best: tuple[int, int, _BraidWalk] | None = None
     spent0 = view.context.spent
     for budget in budgets:
         for i, d in order:
             if view.context.stopped() or view.context.spent - spent0 > work:
                 return best
             if bounds is not None and not bounds.within(
-                    view, i, d, max_len if best is None else len(best[2]) - 1):
+                    view, i, d, max_len if best is None else best[2].length - 1):
                 continue  # no chain from it short enough to be taken
             key = (ids, i, d)
             kept = store.get(key)
@@ -1055,11 +1091,10 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
             # taken here (none, longer than max_len, or no shorter than the best) is not
             # walked again
             if met is not None and (met[1] is None or met[1] > max_len or (
-                    best is not None and met[1] >= len(best[2]))):
+                    best is not None and met[1] >= best[2].length)):
                 view.context.spend(met[0])
                 continue
             walk = kept[3] if kept is not None and kept[1] == "budget" else None
-            resumed = walk is not None
             if walk is not None:
                 # go on from where it stopped; the links it walked are counted again, as
                 # a walk from the assumption would count them
@@ -1068,29 +1103,22 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
             else:  # a chain found is walked again, to be worded on the board as it is
                 walk = _BraidWalk(view, rules, i, d, set() if reuse else None)
             before, n0 = view.context.spent, walk.walked
-            try:
-                links = walk.go(view, rules, budget, looks)
-            except _Stale:
-                if not resumed:
-                    raise  # a walk made on this board words on it: a bug, not staleness
-                walk = _BraidWalk(view, rules, i, d, set() if reuse else None)
-                before, n0 = view.context.spent, 0
-                links = walk.go(view, rules, budget, looks)
+            length = walk.go(view, rules, budget, looks)
             n = walk.walked
             if not view.context.stopped() and view.context.spent - before == n - n0:
-                store[key] = (n, walk.how, len(links) if links is not None else 0,
+                store[key] = (n, walk.how, length or 0,
                               walk if walk.how == "budget" and len(store) < room else None)
                 for r in walk.reads or ():
                     by_run.setdefault(r, set()).add(key)
             else:  # its walk went on past what the entry says
                 store.pop(key, None)
-            if links is not None and len(links) <= max_len and (
-                    best is None or len(links) < len(best[2])):
-                best = (i, d, links)
+            if length is not None and length <= max_len and (
+                    best is None or length < best[2].length):
+                best = (i, d, walk)
                 # the first chain of at most two links ends the search (a one-link chain
                 # further on is not looked for): chains that short are whips, which the
                 # whip rungs above find first; only a ladder without them meets this
-                if len(links) <= 2:
+                if length <= 2:
                     return best
         if best is not None:
             return best
