@@ -23,6 +23,7 @@ from .facts import (
     matchable,
     proof,
     run_fact,
+    run_trim,
 )
 
 
@@ -201,6 +202,16 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
             fact, shown = None, clue
             left = tuple(c for c in clue if c not in dropped)
     facts = cell_facts(view, [i for i in open_ if i in leaned], (rid,))
+    # the run's arrangements may need fewer of them than this argument does (a placement
+    # forced by the digits the other cells must take, not by its cell alone holding the
+    # digit): the proof keeps only those, and the reasons are said again from them
+    by_holder = place
+    kept = run_trim(view, rid, facts, fact, elims=elim, places=place, drops=dropped)
+    if kept != facts:
+        t = _analyse(view, rid, open_, placed, live,
+                     [kept.get(i, free_mask(view, i, (rid,))) & ~placed for i in open_])
+        if set(t[0]) == set(dropped):  # always (fewer facts only let more combinations in)
+            facts, reasons, by_holder = kept, [t[1][t[0].index(c)] for c in dropped], t[5]
     then = []
     # every digit the combinations left lack, not only those some cell loses now: a
     # reader checks "where 8 appears nowhere" against the combinations and finds 9 missing too
@@ -213,13 +224,24 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     placing = ""
     if place:
         every = {1: "which needs", 2: "both need"}.get(len(left), "all of which need")
-        holders = both([f"only {view.cell_name(i)} can hold {d}" for i, d in place.items()])
+        # a digit only one cell's stated candidates hold, or one every arrangement of the
+        # stated cells puts there (the other cells' digits decided by the sum)
+        holders = both([f"only {view.cell_name(i)} can hold {d}" if by_holder.get(i) == d
+                        else f"every arrangement puts {d} in {view.cell_name(i)}"
+                        for i, d in place.items()])
         then.append(f"{every} {digits_and(needed)}, and {holders}")
         # briefly: ``both need 7, which only r3c2 can hold``
         cells = both([view.cell_name(i) for i in place])
-        placing = (f"and only {cells} can hold its {digits_and(needed)}" if len(left) == 1
-                   else f"{'both' if len(left) == 2 else 'all'} need {digits_and(needed)}, "
-                        f"which only {cells} can hold")
+        if by_holder != place:
+            where = both([f"{d} in {view.cell_name(i)}" for i, d in place.items()])
+            placing = (f"and every arrangement puts its {where}" if len(left) == 1
+                       else f"{'both' if len(left) == 2 else 'all'} need "
+                            f"{digits_and(needed)}, and every arrangement puts {where}")
+        elif len(left) == 1:
+            placing = f"and only {cells} can hold its {digits_and(needed)}"
+        else:
+            placing = (f"{'both' if len(left) == 2 else 'all'} need {digits_and(needed)}, "
+                       f"which only {cells} can hold")
     why = _grouped(view, dropped, reasons)
     # the deciding fact, as much of it as fits: the cells' lists and each combination's
     # reason, then a summary of the reasons, then the cells by name (the rest is the detail)
