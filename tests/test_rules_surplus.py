@@ -103,6 +103,23 @@ def test_combination_elimination_that_needs_every_fact_is_said_as_before():
     assert "every arrangement" not in c.found.full
 
 
+def test_combination_elimination_drops_the_runs_narrowed_combinations_when_not_needed():
+    """19/3 narrowed to 3+7+9 or 4+6+9 by earlier steps: with r2c3 (3 or 7) alone the
+    clue's ways are 3+7+9 or 4+7+8, neither with a 6, so the narrowed list need not be
+    checked (zwvista 12 step 36 and eight more of zwvista kept it)."""
+    c = checked(line(19, 3), "combination-elimination",
+                cands={"r2c2": "69", "r2c3": "37", "r2c4": "3679"},
+                live={"r2c1>": ["3+7+9", "4+6+9"]})
+    f = c.found
+    assert f.eliminations == {"r2c2": [6], "r2c4": [6]}
+    assert f.dropped == {"r2c1→": ["4+6+9"]}
+    assert c.clean, (c.problems, c.surplus, c.unnamed)
+    assert c.facts == {"r2c3": "37"} and f.deduction.proof.combos == {}
+    # every way of the clue beyond those left is given its reason
+    assert f.text == ("With r2c3 (3 or 7), r2c1→ 19/3 can only be 3+7+9 or 4+7+8 (2+8+9, "
+                      "4+6+9 and 5+6+8 have nothing for r2c3); so 6 leaves r2c2 and r2c4.")
+
+
 def test_hidden_pair_says_what_the_arrangements_rule_out_with_fewer_facts():
     """37/7 with its 3 written in is 1+3+4+5+7+8+9 or 2+3+4+5+6+8+9: r2c3 (6 or 7) takes
     the 6 or 7 and r2c8 (1 or 2) the 1 or 2, so r2c7 holds none of them and r2c6 no 6;

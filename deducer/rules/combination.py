@@ -23,6 +23,7 @@ from .facts import (
     matchable,
     proof,
     run_fact,
+    run_follows,
     run_trim,
 )
 
@@ -212,6 +213,21 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
                      [kept.get(i, free_mask(view, i, (rid,))) & ~placed for i in open_])
         if set(t[0]) == set(dropped):  # always (fewer facts only let more combinations in)
             facts, reasons, by_holder = kept, [t[1][t[0].index(c)] for c in dropped], t[5]
+    # the run's narrowed combinations go too when the kept facts alone rule out every
+    # combination of the clue beyond those left (each is then said with its reason); not
+    # when a combination left would hold a removed digit: "where 6 appears nowhere" must
+    # stay true
+    said = dropped
+    if fact is not None and run_follows(view, rid, facts, None, elims=elim, places=place,
+                                        drops=dropped):
+        clue = clue_combos(view, rid)
+        t = _analyse(view, rid, open_, placed, clue,
+                     [facts.get(i, free_mask(view, i, (rid,))) & ~placed for i in open_])
+        t_union = 0
+        for c in t[3]:
+            t_union |= c
+        if t[3] and not any(t_union & m for m in elim.values()):
+            fact, shown, left, said, reasons, by_holder = None, clue, t[3], t[0], t[1], t[5]
     then = []
     # every digit the combinations left lack, not only those some cell loses now: a
     # reader checks "where 8 appears nowhere" against the combinations and finds 9 missing too
@@ -242,10 +258,10 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
         else:
             placing = (f"{'both' if len(left) == 2 else 'all'} need {digits_and(needed)}, "
                        f"which only {cells} can hold")
-    why = _grouped(view, dropped, reasons)
+    why = _grouped(view, said, reasons)
     # the deciding fact, as much of it as fits: the cells' lists and each combination's
     # reason, then a summary of the reasons, then the cells by name (the rest is the detail)
-    must = combos_brief(view, view.run_name(rid), left, dropped, bool(place))
+    must = combos_brief(view, view.run_name(rid), left, said, bool(place))
     them = ("it" if len(facts) == 1 else "them") if facts else "its cells"
     summary = (f" (none of these fits {them})" if " cannot be " in must else
                f" (no other way fits {them})")
