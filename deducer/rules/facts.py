@@ -134,10 +134,14 @@ def run_trim(view: View, rid: int, facts: dict[int, int],
 
 
 def puts(view: View, elims: dict[int, int]) -> str:
-    """``6 in r10c6 or 1/2/6/7 in r10c7``: digits leaving cells, as what no arrangement
-    puts there."""
-    return " or ".join(f"{'/'.join(map(str, DIGITS[m]))} in {view.cell_name(i)}"
-                       for i, m in elims.items())
+    """``6 in r10c6 or 1/2/6/7 in r10c7``; ``7 in r3c10 or r5c10``: digits leaving
+    cells, as what no arrangement puts there (cells losing the same digits said once)."""
+    groups: dict[int, list[int]] = {}
+    for i, m in elims.items():
+        groups.setdefault(m, []).append(i)
+    return " or ".join(f"{'/'.join(map(str, DIGITS[m]))} in "
+                       f"{' or '.join(view.cell_name(i) for i in cells)}"
+                       for m, cells in groups.items())
 
 
 # ---- words ---------------------------------------------------------------------------
