@@ -162,7 +162,10 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     A step must change the board: it is taken only when the combinations left lose a
     digit some empty cell still has (those digits leave the cells in the same step) or
     need a digit only one empty cell can hold (written in). The proof keeps the fewest
-    cells' candidates that still give the same step.
+    cells' candidates that still give the same step, first by this argument, then by the
+    run's arrangements (``facts.run_trim``: "every arrangement puts its 4 in r7c5" where
+    the other cells' lists are not all stated), and the run's narrowed combinations only
+    when the kept lists do not rule out the clue's other ways.
     """
     open_, placed, live = view.open_cells(rid), view.placed_mask(rid), view.live(rid)
     if not live:

@@ -3,9 +3,10 @@
 Shares ``run_filter`` with the solver's bulk propagation, so explain and solve agree. A
 person cannot try every arrangement of a long run, so the step gives the short reason
 instead: for each combination with the digit, the group of other cells that could not
-take what is left of it (Hall's condition), with those cells' candidates as its facts.
-When a run loses many digits at once, a step takes those with the shortest reasons and
-leaves the rest to the next steps.
+take what is left of it (Hall's condition), with those cells' candidates as its facts
+(only those the run's arrangements need: where fewer rule the digits out, the reasons are
+found again from them, see ``facts.run_trim``). When a run loses many digits at once, a
+step takes those with the shortest reasons and leaves the rest to the next steps.
 """
 
 from __future__ import annotations

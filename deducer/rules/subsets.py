@@ -61,7 +61,9 @@ def naked_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
 @rule(values=("brief", "combos", "digits", "kind", "others", "size", "why"))
 def hidden_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
     """``size`` digits that every live combination of the run needs, with only ``size``
-    empty cells able to hold any of them: those cells hold exactly these digits."""
+    empty cells able to hold any of them: those cells hold exactly these digits. The
+    proof states the other cells' lists the run's arrangements need (``facts.run_trim``);
+    where that is fewer than all, the step says what no arrangement puts in the cells."""
     live = view.live(rid)
     placed = view.placed_mask(rid)
     common = 0x1FF
