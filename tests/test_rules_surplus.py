@@ -149,6 +149,21 @@ def test_hidden_pair_that_needs_every_fact_is_said_as_before():
             "them; so those cells hold nothing else:") in c.found.detail
 
 
+def test_hidden_quad_drops_the_runs_narrowed_combinations_when_not_needed():
+    """24/6 narrowed to 1+2+3+4+6+8 or 1+2+3+5+6+7: the clue's third way, 1+2+3+4+5+9,
+    has nothing for r2c7 (7 or 8), so the lists alone say the run needs 1, 2, 3 and 6
+    (janko 225 step 296 kept the narrowed list)."""
+    c = checked(line(24, 6), "hidden-quad",
+                cands={"r2c2": "457", "r2c3": "567", "r2c4": "123", "r2c5": "13",
+                       "r2c6": "12", "r2c7": "78"},
+                live={"r2c1>": ["1+2+3+4+6+8", "1+2+3+5+6+7"]})
+    assert c.found.eliminations == {"r2c3": [5, 7]}
+    assert c.clean, (c.problems, c.surplus, c.unnamed)
+    assert c.facts == {"r2c2": "457", "r2c7": "78"} and c.found.deduction.proof.combos == {}
+    assert "(r2c2 and r2c7 cannot)" in c.found.text
+    assert "(1+2+3+4+6+8 or 1+2+3+5+6+7) uses 1, 2, 3 and 6" in c.found.detail
+
+
 def test_permutation_check_drops_a_fact_no_arrangement_needs():
     """7 in r2c4 puts 9 in r2c5 (7 or 9), and 18/4 leaves 2 to two cells: no way. r2c3's
     1 or 3 was in the smallest group of a reason, but the step needs it not (zwvista 97

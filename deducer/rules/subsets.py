@@ -20,6 +20,7 @@ from .facts import (
     holds,
     proof,
     puts,
+    run_follows,
     run_trim,
     stated_combos,
 )
@@ -103,6 +104,12 @@ def hidden_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
         kept = run_trim(view, rid, facts, live if narrowed else None, elims=elim)
         trimmed = kept != facts
         facts = kept
+        # the run's narrowed combinations go too when every way of its clue the kept
+        # lists allow needs the digits, and the step follows without them
+        if narrowed and all(c & want == want for c in
+                            stated_combos(view, rid, clue_combos(view, rid), facts)) \
+                and run_follows(view, rid, facts, None, elims=elim):
+            narrowed = False
         shown = stated_combos(view, rid, live if narrowed else clue_combos(view, rid), facts)
         others = (holds(view, facts) + ", so") if facts else "and"
         cells = both([view.cell_name(i) for i in homes])
