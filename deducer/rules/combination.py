@@ -23,6 +23,8 @@ from .facts import (
     matchable,
     proof,
     run_fact,
+    run_follows,
+    run_trim,
     span,
 )
 
@@ -195,7 +197,10 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     A step must change the board: it is taken only when the combinations left lose a
     digit some empty cell still has (those digits leave the cells in the same step) or
     need a digit only one empty cell can hold (written in). The proof keeps the fewest
-    cells' candidates that still give the same step.
+    cells' candidates that still give the same step, first by this argument, then by the
+    run's arrangements (``facts.run_trim``: "every arrangement puts its 4 in r7c5" where
+    the other cells' lists are not all stated), and the run's narrowed combinations only
+    when the kept lists do not rule out the clue's other ways.
     """
     open_, placed, live = view.open_cells(rid), view.placed_mask(rid), view.live(rid)
     if not live:
@@ -236,6 +241,31 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
             fact, shown = None, clue
             left = tuple(c for c in clue if c not in dropped)
     facts = cell_facts(view, [i for i in open_ if i in leaned], (rid,))
+    # the run's arrangements may need fewer of them than this argument does (a placement
+    # forced by the digits the other cells must take, not by its cell alone holding the
+    # digit): the proof keeps only those, and the reasons are said again from them
+    by_holder = place
+    kept = run_trim(view, rid, facts, fact, elims=elim, places=place, drops=dropped)
+    if kept != facts:
+        t = _analyse(view, rid, open_, placed, live,
+                     [kept.get(i, free_mask(view, i, (rid,))) & ~placed for i in open_])
+        if set(t[0]) == set(dropped):  # always (fewer facts only let more combinations in)
+            facts, reasons, by_holder = kept, [t[1][t[0].index(c)] for c in dropped], t[5]
+    # the run's narrowed combinations go too when the kept facts alone rule out every
+    # combination of the clue beyond those left (each is then said with its reason); not
+    # when a combination left would hold a removed digit: "where 6 appears nowhere" must
+    # stay true
+    said = dropped
+    if fact is not None and run_follows(view, rid, facts, None, elims=elim, places=place,
+                                        drops=dropped):
+        clue = clue_combos(view, rid)
+        t = _analyse(view, rid, open_, placed, clue,
+                     [facts.get(i, free_mask(view, i, (rid,))) & ~placed for i in open_])
+        t_union = 0
+        for c in t[3]:
+            t_union |= c
+        if t[3] and not any(t_union & m for m in elim.values()):
+            fact, shown, left, said, reasons, by_holder = None, clue, t[3], t[0], t[1], t[5]
     then = []
     # every digit the combinations left lack, not only those some cell loses now: a
     # reader checks "where 8 appears nowhere" against the combinations and finds 9 missing too
@@ -248,17 +278,28 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     placing = ""
     if place:
         every = {1: "which needs", 2: "both need"}.get(len(left), "all of which need")
-        holders = both([f"only {view.cell_name(i)} can hold {d}" for i, d in place.items()])
+        # a digit only one cell's stated candidates hold, or one every arrangement of the
+        # stated cells puts there (the other cells' digits decided by the sum)
+        holders = both([f"only {view.cell_name(i)} can hold {d}" if by_holder.get(i) == d
+                        else f"every arrangement puts {d} in {view.cell_name(i)}"
+                        for i, d in place.items()])
         then.append(f"{every} {digits_and(needed)}, and {holders}")
         # briefly: ``both need 7, which only r3c2 can hold``
         cells = both([view.cell_name(i) for i in place])
-        placing = (f"and only {cells} can hold its {digits_and(needed)}" if len(left) == 1
-                   else f"{'both' if len(left) == 2 else 'all'} need {digits_and(needed)}, "
-                        f"which only {cells} can hold")
-    why = _grouped(view, dropped, reasons)
+        if by_holder != place:
+            where = both([f"{d} in {view.cell_name(i)}" for i, d in place.items()])
+            placing = (f"and every arrangement puts its {where}" if len(left) == 1
+                       else f"{'both' if len(left) == 2 else 'all'} need "
+                            f"{digits_and(needed)}, and every arrangement puts {where}")
+        elif len(left) == 1:
+            placing = f"and only {cells} can hold its {digits_and(needed)}"
+        else:
+            placing = (f"{'both' if len(left) == 2 else 'all'} need {digits_and(needed)}, "
+                       f"which only {cells} can hold")
+    why = _grouped(view, said, reasons)
     # the deciding fact, as much of it as fits: the cells' lists and each combination's
     # reason, then a summary of the reasons, then the cells by name (the rest is the detail)
-    must = combos_brief(view, view.run_name(rid), left, dropped, bool(place))
+    must = combos_brief(view, view.run_name(rid), left, said, bool(place))
     them = ("it" if len(facts) == 1 else "them") if facts else "its cells"
     summary = (f" (none of these fits {them})" if " cannot be " in must else
                f" (no other way fits {them})")
@@ -268,9 +309,9 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     tries = [f"{given[0]}{must}{summary}{tail}", f"{given[-1]}{must}{summary}{tail}"]
     if len(why) <= BRIEF_REASON:  # each combination's reason, when it is short
         if " cannot be " in must:  # the combinations once, each with its reason
-            said, told = _cannot_be(view, view.run_name(rid), dropped, reasons, facts)
+            each, told = _cannot_be(view, view.run_name(rid), dropped, reasons, facts)
             rest = {i: m for i, m in facts.items() if i not in told}
-            tries.insert(0, f"with {facts_brief(view, rest)}, {said}" if rest else said)
+            tries.insert(0, f"with {facts_brief(view, rest)}, {each}" if rest else each)
         else:
             tries.insert(0, f"{given[0]}{must} ({why}){tail}")
     for brief in tries:

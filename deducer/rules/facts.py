@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..engine.state import Proof
-from ..puzzle.combos import ALL, DIGITS, POP, combos
+from ..puzzle.combos import ALL, BIT, DIGITS, POP, combos
+from ..solver.propagate import run_filter
 from .api import View
 
 
@@ -77,6 +78,70 @@ def proof(view: View, runs: Iterable[int], cells: dict[int, int] | None = None,
     return Proof(cells=dict(cells or {}), combos=dict(run_facts or {}),
                  runs=tuple(dict.fromkeys(runs)), search=tuple(search),
                  values=dict(values or {}))
+
+
+def run_follows(view: View, rid: int, facts: dict[int, int],
+                combos: Iterable[int] | None = None, *, elims: dict[int, int] | None = None,
+                places: dict[int, int] | None = None, drops: Iterable[int] = ()) -> bool:
+    """Does a step on run ``rid`` hold in every arrangement of the run, its open cells
+    held to ``facts`` (a cell without one: any digit not written in the run) and its
+    digits one of ``combos`` (None: any its clue allows)? ``elims`` are digits leaving
+    cells, ``places`` digits written in, ``drops`` combinations ruled out: the question
+    the proof checker asks of a proof of this run and these facts."""
+    cells = view.layout.run_cells[rid]
+    total = view.layout.run_total[rid]
+    masks = [BIT[view.value(i)] if view.is_placed(i)
+             else facts.get(i, free_mask(view, i, (rid,))) for i in cells]
+    drops = set(drops)
+    reach = [0] * len(cells)
+    for c in clue_combos(view, rid) if combos is None else combos:
+        # the run's cells held to one combination's digits: an arrangement of them is one
+        # of that combination, so the solver's run filter answers per combination
+        fit = run_filter(total, tuple(m & c for m in masks))
+        if fit is None:
+            continue
+        if c in drops:
+            return False
+        for k, m in enumerate(fit):
+            reach[k] |= m
+    elims, places = elims or {}, places or {}
+    return all(not reach[k] & elims.get(i, 0) and
+               (i not in places or not reach[k] & ~BIT[places[i]])
+               for k, i in enumerate(cells))
+
+
+def run_trim(view: View, rid: int, facts: dict[int, int],
+             combos: Iterable[int] | None = None, *, elims: dict[int, int] | None = None,
+             places: dict[int, int] | None = None, drops: Iterable[int] = ()
+             ) -> dict[int, int]:
+    """``facts`` without each cell fact that a step on run ``rid`` alone still follows
+    without (:func:`run_follows`, the run's arrangements deciding): what is left is
+    needed, each fact in turn (dropping a kept one lets some arrangement break the step).
+
+    A rule trims by its own argument first; this finds the cheaper argument the proof
+    checker would find, so that a proof carries no fact a reader need not check. A rule
+    whose sentence argued from a dropped fact must reword it."""
+    combos = None if combos is None else tuple(combos)
+    drops = tuple(drops)
+    kept = dict(facts)
+    if not run_follows(view, rid, kept, combos, elims=elims, places=places, drops=drops):
+        return kept  # not a step of this run alone: keep what the rule says
+    for i in list(kept):
+        trial = {j: m for j, m in kept.items() if j != i}
+        if run_follows(view, rid, trial, combos, elims=elims, places=places, drops=drops):
+            kept = trial
+    return kept
+
+
+def puts(view: View, elims: dict[int, int]) -> str:
+    """``6 in r10c6 or 1/2/6/7 in r10c7``; ``7 in r3c10 or r5c10``: digits leaving
+    cells, as what no arrangement puts there (cells losing the same digits said once)."""
+    groups: dict[int, list[int]] = {}
+    for i, m in elims.items():
+        groups.setdefault(m, []).append(i)
+    return " or ".join(f"{'/'.join(map(str, DIGITS[m]))} in "
+                       f"{' or '.join(view.cell_name(i) for i in cells)}"
+                       for m, cells in groups.items())
 
 
 # ---- words ---------------------------------------------------------------------------

@@ -3,9 +3,10 @@
 Shares ``run_filter`` with the solver's bulk propagation, so explain and solve agree. A
 person cannot try every arrangement of a long run, so the step gives the short reason
 instead: for each combination with the digit, the group of other cells that could not
-take what is left of it (Hall's condition), with those cells' candidates as its facts.
-When a run loses many digits at once, a step takes those with the shortest reasons and
-leaves the rest to the next steps.
+take what is left of it (Hall's condition), with those cells' candidates as its facts
+(only those the run's arrangements need: where fewer rule the digits out, the reasons are
+found again from them, see ``facts.run_trim``). When a run loses many digits at once, a
+step takes those with the shortest reasons and leaves the rest to the next steps.
 """
 
 from __future__ import annotations
@@ -18,15 +19,29 @@ from ..solver.propagate import run_filter
 from . import rule
 from .api import View
 from .combination import hall_witness
-from .facts import alts, both, cell_facts, cells_and, clue_combos, facts_brief, holds, proof
+from .facts import (
+    alts,
+    both,
+    cell_facts,
+    cells_and,
+    clue_combos,
+    facts_brief,
+    free_mask,
+    holds,
+    proof,
+    run_trim,
+)
 
 
 def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
-             cells: Iterable[int]) -> tuple[list[str], set[int], list[str]] | None:
+             cells: Iterable[int], facts: dict[int, int] | None = None
+             ) -> tuple[list[str], set[int], list[str]] | None:
     """The clauses that rule ``d`` out of ``cells``, the cells they lean on, and each
     clause said briefly for the one way with ``d`` (``4 in r12c12 makes it 3+4+6+7+8+9, and
-    r10c12 has nothing of the rest``)."""
-    masks = {j: view.mask(j) for j in open_}
+    r10c12 has nothing of the rest``). With ``facts``, only those cells' candidates are
+    known (any other open cell may hold any digit not written in the run)."""
+    masks = ({j: view.mask(j) for j in open_} if facts is None else
+             {j: facts.get(j, free_mask(view, j, (rid,))) for j in open_})
     with_d = [c for c in clue_combos(view, rid) if c & BIT[d]]
     clauses: list[str] = []
     briefs: list[str] = []
@@ -164,6 +179,17 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
         clauses += cl
         leaned |= le
     facts = cell_facts(view, [j for j in open_ if j in leaned], (rid,))
+    # the run's arrangements may rule the digits out with fewer cells' candidates than
+    # the smallest groups above lean on: the proof keeps only those, and the reasons are
+    # found again from them alone (a group is never short of digits with a cell in it
+    # whose candidates are not stated, so they lean on kept facts only)
+    kept = run_trim(view, rid, facts, elims=take)
+    if kept != facts:
+        again = [(pairs, _reasons(view, rid, open_, placed, pairs[0][0], pairs[0][1], kept)
+                  if r[1] else r) for pairs, r in chosen]
+        if all(r is not None for _, r in again):
+            facts, chosen = kept, again
+            clauses = [c for _, r in again if r is not None for c in r[0]]
     what = " or ".join(f"{'/'.join(map(str, DIGITS[m]))} in {view.cell_name(i)}"
                        for i, m in take.items())
     yield Deduction(eliminations=take, cells=tuple(cells), runs=(rid,),

@@ -19,6 +19,9 @@ from .facts import (
     facts_brief,
     holds,
     proof,
+    puts,
+    run_follows,
+    run_trim,
     stated_combos,
 )
 
@@ -56,10 +59,12 @@ def naked_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
                         proof=proof(view, (rid,), facts))
 
 
-@rule(values=("brief", "combos", "digits", "kind", "others", "size"))
+@rule(values=("brief", "combos", "digits", "kind", "others", "size", "why"))
 def hidden_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
     """``size`` digits that every live combination of the run needs, with only ``size``
-    empty cells able to hold any of them: those cells hold exactly these digits."""
+    empty cells able to hold any of them: those cells hold exactly these digits. The
+    proof states the other cells' lists the run's arrangements need (``facts.run_trim``);
+    where that is fewer than all, the step says what no arrangement puts in the cells."""
     live = view.live(rid)
     placed = view.placed_mask(rid)
     common = 0x1FF
@@ -92,15 +97,37 @@ def hidden_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
                 clue_common &= c
         narrowed = clue_common & want != want
         facts = cell_facts(view, [j for j in open_ if j not in homes], (rid,))
+        # the run's arrangements may rule out the homes' other digits with fewer of the
+        # other cells' candidates (those take digits the sum leaves them): then the step
+        # says that, not "only these cells can take them", which the kept facts no
+        # longer show
+        kept = run_trim(view, rid, facts, live if narrowed else None, elims=elim)
+        trimmed = kept != facts
+        facts = kept
+        # the run's narrowed combinations go too when every way of its clue the kept
+        # lists allow needs the digits, and the step follows without them
+        if narrowed and all(c & want == want for c in
+                            stated_combos(view, rid, clue_combos(view, rid), facts)) \
+                and run_follows(view, rid, facts, None, elims=elim):
+            narrowed = False
         shown = stated_combos(view, rid, live if narrowed else clue_combos(view, rid), facts)
         others = (holds(view, facts) + ", so") if facts else "and"
         cells = both([view.cell_name(i) for i in homes])
-        brief = f"{view.run_name(rid)} needs {digits_and(want)}, and only {cells} can take them"
-        if facts:
-            brief += f" ({cells_and(view, list(facts))} cannot)"
+        needs = f"{view.run_name(rid)} needs {digits_and(want)}"
+        if trimmed:
+            brief = (f"{needs}, and {'with ' + facts_brief(view, facts) + ', ' if facts else ''}"
+                     f"no arrangement puts {puts(view, elim)}")
+            why = (f"{holds(view, facts) + ', so ' if facts else ''}no arrangement puts "
+                   f"{puts(view, elim)}")
+        else:
+            brief = f"{needs}, and only {cells} can take them"
+            if facts:
+                brief += f" ({cells_and(view, list(facts))} cannot)"
+            why = f"{others} only {cells} can hold them; so those cells hold nothing else"
         yield Deduction(eliminations=elim, cells=tuple(homes), runs=(rid,),
                         values={"cells": cells, "brief": brief,
                                 "digits": digits_and(want),
                                 "combos": view.combos_text(shown), "size": size,
-                                "others": others, "kind": _NAMES.get(size, f"{size}-set")},
+                                "others": others, "why": why,
+                                "kind": _NAMES.get(size, f"{size}-set")},
                         proof=proof(view, (rid,), facts, {rid: live} if narrowed else {}))
