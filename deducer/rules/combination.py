@@ -309,7 +309,7 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     tries = [f"{given[0]}{must}{summary}{tail}", f"{given[-1]}{must}{summary}{tail}"]
     if len(why) <= BRIEF_REASON:  # each combination's reason, when it is short
         if " cannot be " in must:  # the combinations once, each with its reason
-            each, told = _cannot_be(view, view.run_name(rid), dropped, reasons, facts)
+            each, told = _cannot_be(view, view.run_name(rid), said, reasons, facts)
             rest = {i: m for i, m in facts.items() if i not in told}
             tries.insert(0, f"with {facts_brief(view, rest)}, {each}" if rest else each)
         else:
