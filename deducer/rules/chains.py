@@ -714,13 +714,7 @@ class _Tracker:
         else:
             end_deps = {self.writer[j] for j in state.layout.run_cells[where]
                         if j in self.writer}
-        keep: set[int] = set(range(len(self.links))) if keep_all else set()
-        todo = list(end_deps)
-        while todo:
-            k = todo.pop()
-            if k not in keep:
-                keep.add(k)
-                todo.extend(self.links[k].deps)
+        keep = set(range(len(self.links))) if keep_all else set(_rested_on(self, end_deps))
         return keep, end_deps
 
     def close(self, state: State, broken: tuple[str, int], keep_all: bool = False) -> list[Link]:
