@@ -148,3 +148,19 @@ def test_the_bound_changes_no_walkthrough_and_holds(puzzle, monkeypatch):
     assert chains_found, "the walkthrough has no chain to check the bound on"
     for first, length in chains_found:  # a chain of L links breaks by round L - 1
         assert first != chainbound.NEVER and first < length
+
+
+def test_asking_for_no_links_leaves_nothing_behind():
+    """A chain has at least one link: asked for none (a rule file's max_len: 0), the bound
+    says no without keeping an answer that a later question for more would misread."""
+    # 10 in two cells: 2 in r2c2 needs 8 in r2c3, which has only 1 or 9 (broken in the
+    # first round, not by the assumed digit alone); 1 in r2c2 and 9 in r2c3 is fine
+    view = position("\\  |\\ |\\\n\\10|  |", cands={"r2c2": "1289", "r2c3": "19"})
+    bounds = chainbound.Bounds()
+    cell = view.puzzle.index[(1, 1)]
+    assert not bounds.within(view, cell, 2, 0)
+    assert bounds.soonest(cell, 2) == 0  # nothing known yet
+    assert not bounds.within(view, cell, 2, 1)  # not in one link
+    assert bounds.within(view, cell, 2, 2)  # in two: a link, then the contradiction
+    assert not bounds.within(view, cell, 1, 5)
+    assert bounds.soonest(cell, 1) is None

@@ -170,6 +170,8 @@ class Bounds:
     def within(self, view: View, cell: int, digit: int, n: int) -> bool:
         """Could a chain from ``digit`` in ``cell`` break the grid in at most ``n`` links?
         (False only when none can.)"""
+        if n < 1:
+            return False  # (nothing kept: "undecided after -1 rounds" would read as NEVER)
         key = (cell, digit)
         got = self.kept.get(key)
         cap = n - 1  # a chain of n links breaks the grid by round n - 1
