@@ -381,3 +381,18 @@ def test_combination_filter_with_no_combination_left_lists_none():
     (found,) = fire("combination-filter", view, run="r2c1>")
     assert found.text == ("r2c1→ 10/2 has no combination left; 1, 2, 8 and 9 are in none, "
                           "so 1, 2, 8 and 9 leave r2c2 and r2c3.")
+
+
+def test_permutation_check_names_the_digits_left_to_the_other_cells():
+    """"and r7c2 has nothing of the rest" left the reader to work out which digits "the
+    rest" are: the brief names them."""
+    from pathlib import Path
+
+    from deducer.engine.walk import explain
+    from deducer.puzzle import formats
+
+    p = formats.load(Path(__file__).resolve().parents[1] / "puzzles" / "deducer-trial.txt")
+    texts = [s.text for s in explain(p).steps if s.rule.startswith("permutation-check")]
+    assert any("7 in r2c2 or r3c2 makes it 1+2+3+5+6+7, and r7c2 can hold none of 2, 3 or 6"
+               in t for t in texts)
+    assert not any("of the rest" in t for t in texts)

@@ -38,7 +38,7 @@ def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
              ) -> tuple[list[str], set[int], list[str]] | None:
     """The clauses that rule ``d`` out of ``cells``, the cells they lean on, and each
     clause said briefly for the one way with ``d`` (``4 in r12c12 makes it 3+4+6+7+8+9, and
-    r10c12 has nothing of the rest``). With ``facts``, only those cells' candidates are
+    r10c12 can hold none of 3, 6, 7, 8 or 9``). With ``facts``, only those cells' candidates are
     known (any other open cell may hold any digit not written in the run)."""
     masks = ({j: view.mask(j) for j in open_} if facts is None else
              {j: facts.get(j, free_mask(view, j, (rid,))) for j in open_})
@@ -68,8 +68,11 @@ def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
                            f"cells, and {short}")
             at_ = [view.cell_name(i) for i in at]
             where_ = at_[0] if len(at_) == 1 else ", ".join(at_[:-1]) + " or " + at_[-1]
-            briefs.append(f"{d} in {where_} makes it {view.combo(c)}, and "
-                          f"{short.replace('of it', 'of the rest')}")
+            # the digits left to the other cells by name: "has nothing of the rest" left
+            # the reader to work out which digits "the rest" are
+            brief = (f"{names} can hold none of {alts(rest)}" if not u else
+                     f"{names} can only take {alts(u)} of {alts(rest).replace(' or ', ' and ')}")
+            briefs.append(f"{d} in {where_} makes it {view.combo(c)}, and {brief}")
     return clauses, leaned, briefs
 
 
