@@ -396,3 +396,17 @@ def test_permutation_check_names_the_digits_left_to_the_other_cells():
     assert any("7 in r2c2 or r3c2 makes it 1+2+3+5+6+7, and r7c2 can hold none of 2, 3 or 6"
                in t for t in texts)
     assert not any("of the rest" in t for t in texts)
+
+
+def test_unique_intersection_with_the_cells_own_list_reads_as_a_choice_among_them():
+    """"Only 7 fits both r2c5→ 16/3 (6 to 9) and r2c7 itself (5 or 7)" treated the cell's
+    own list as a second run: it reads "of r2c7's 5 or 7, only 7 fits r2c5→ 16/3"."""
+    from pathlib import Path
+
+    from deducer.engine.walk import explain
+    from deducer.puzzle import formats
+
+    p = formats.load(Path(__file__).resolve().parents[1] / "puzzles" / "deducer-trial.txt")
+    texts = [s.text for s in explain(p).steps if s.rule == "unique-intersection"]
+    assert "Of r2c7's 5 or 7, only 7 fits r2c5→ 16/3 (6 to 9), so r2c7 = 7." in texts
+    assert not any(" itself (" in t for t in texts)

@@ -208,10 +208,13 @@ def _why(view: View, used: tuple[int, ...], narrowed: dict[int, bool], i: int, o
 def _brief(view: View, used: tuple[int, ...], narrowed: dict[int, bool], i: int,
            own: bool, m: int, digit: int) -> str:
     """The deciding fact of a unique intersection: ``only 7 fits both r2c1→ 16/2 (7 or 9)
-    and r1c2↓ 13/4 (1 to 7)``; one reason alone: ``r2c1→ 16/2 can only put 7 there``."""
+    and r1c2↓ 13/4 (1 to 7)``; one reason alone: ``r2c1→ 16/2 can only put 7 there``;
+    with the cell's own candidates: ``of r2c7's 5 or 7, only 7 fits r2c5→ 16/3 (6 to
+    9)`` (not "both the run and r2c7 itself", as if the cell were a second run)."""
     said = [f"{view.run_name(r)} ({span(_takes(view, r, narrowed[r]))})" for r in used]
     if own:
-        said.append(f"{view.cell_name(i)} itself ({span(m)})")
+        fits = " both" if len(said) == 2 else ""
+        return f"of {view.cell_name(i)}'s {alts(m)}, only {digit} fits{fits} {both(said)}"
     if len(said) == 1:  # one run decides: say what it is made of
         (r,) = used
         cs = view.live(r) if narrowed[r] else clue_combos(view, r)
