@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 
 from ..puzzle.combos import BIT, combos
 from ..solver.propagate import run_filter
+from .chaincache import ChainCache
+from .facts import combo_fits
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -48,28 +50,22 @@ def filtered(total: int | None, live: Sequence[int], masks: tuple[int, ...]
     full = combos(total, len(masks))
     if live is full or len(live) == len(full):
         return run_filter(total, masks)
-    union = 0
-    for m in masks:
-        union |= m
     out: list[int] | None = None
-    for c in live:
-        if c & union != c:
-            continue
-        # with every cell inside ``c``, an arrangement of len(masks) different digits uses
-        # all of ``c``: run_filter over the narrowed cells keeps exactly c's arrangements
-        got = run_filter(total, tuple([m & c for m in masks]))
-        if got is not None:
-            out = list(got) if out is None else [a | b for a, b in zip(out, got, strict=True)]
+    for _, got in combo_fits(total, live, masks):
+        out = list(got) if out is None else [a | b for a, b in zip(out, got, strict=True)]
     return None if out is None else tuple(out)
 
 
-def rounds(view: View, cell: int, digit: int, cap: int,
-           memo: dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None] | None = None
+#: a run's filter by what it reads: its clue, its live combinations, its cells' candidates
+Memo = dict[tuple[int | None, tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None]
+
+
+def rounds(view: View, cell: int, digit: int, cap: int, memo: Memo | None = None
            ) -> tuple[int | None, set[int]]:
     """(the first round that breaks the grid with ``digit`` in ``cell`` (0: the assumed
     digit alone), or :data:`NEVER`, or None when ``cap`` rounds did not decide; the runs
-    filtered, whose contents on the board the answer depends on). ``memo``: run filters
-    by (run, its cells' candidates), valid while no run's live combinations change."""
+    filtered, whose contents on the board the answer depends on). ``memo``: the run
+    filters worked out so far."""
     if memo is None:
         memo = {}
     lay = view.layout
@@ -100,11 +96,12 @@ def rounds(view: View, cell: int, digit: int, cap: int,
         for r in dirty:  # copy a round would cost a large grid more than its filters)
             cells = run_cells[r]
             old = tuple([masks[i] for i in cells])  # every run on the round before's board
-            key = (r, old)
+            live = view.live(r)
+            key = (totals[r], live, old)
             if key in memo:
                 got = memo[key]
             else:
-                got = memo[key] = filtered(totals[r], view.live(r), old)
+                got = memo[key] = filtered(totals[r], live, old)
             if got is None:
                 return k, read
             for i, a, m in zip(cells, old, got, strict=True):
@@ -145,25 +142,15 @@ class Bounds:
         #: + 2) when undecided after that many rounds)
         self.kept: dict[tuple[int, int], int] = {}
         self.by_run: dict[int, set[tuple[int, int]]] = {}
-        self._seen: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None = None
-        #: run filters by (run, candidates), kept while no live combination changes
-        self.memo: dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None] = {}
+        #: tells what changed on the board since the last call (its searches unused)
+        self._board = ChainCache(0)
+        self.memo: Memo = {}
 
     def sync(self, view: View) -> None:
         """Forget the bounds that read a run the board changed since the last call."""
-        now = (tuple(view.masks), tuple(view.live(r) for r in view.run_ids))
-        old, self._seen = self._seen, now
-        if old is None or old == now:
-            return
-        lay = view.layout
-        runs = {r for i, (a, b) in enumerate(zip(old[0], now[0], strict=True)) if a != b
-                for r in lay.cell_runs[i]}
-        dropped = {r for r, (a, b) in enumerate(zip(old[1], now[1], strict=True))
-                   if a is not b and a != b}
-        if dropped or len(self.memo) > MEMO:
+        if len(self.memo) > MEMO:
             self.memo.clear()
-        runs |= dropped
-        for r in runs:
+        for r in self._board.sync(view):
             for key in self.by_run.pop(r, ()):
                 self.kept.pop(key, None)
 

@@ -8,7 +8,7 @@ no reminder of a clue), and every fact a proof keeps is named in the step's sent
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from ..engine.state import Proof
 from ..puzzle.combos import ALL, BIT, DIGITS, POP, combos
@@ -80,6 +80,23 @@ def proof(view: View, runs: Iterable[int], cells: dict[int, int] | None = None,
                  values=dict(values or {}))
 
 
+def combo_fits(total: int | None, ways: Iterable[int], masks: tuple[int, ...]
+               ) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Each of the combinations ``ways`` that some arrangement of the run's cells
+    (``masks``) makes, with the candidates such arrangements leave each cell."""
+    union = 0
+    for m in masks:
+        union |= m
+    for c in ways:
+        if c & union != c:
+            continue  # a digit of it no cell can hold
+        # with every cell inside ``c``, an arrangement of len(masks) different digits uses
+        # all of ``c``: the solver's run filter over the narrowed cells keeps exactly c's
+        fit = run_filter(total, tuple([m & c for m in masks]))
+        if fit is not None:
+            yield c, fit
+
+
 def run_follows(view: View, rid: int, facts: dict[int, int],
                 combos: Iterable[int] | None = None, *, elims: dict[int, int] | None = None,
                 places: dict[int, int] | None = None, drops: Iterable[int] = ()) -> bool:
@@ -90,16 +107,12 @@ def run_follows(view: View, rid: int, facts: dict[int, int],
     the proof checker asks of a proof of this run and these facts."""
     cells = view.layout.run_cells[rid]
     total = view.layout.run_total[rid]
-    masks = [BIT[view.value(i)] if view.is_placed(i)
-             else facts.get(i, free_mask(view, i, (rid,))) for i in cells]
+    masks = tuple(BIT[view.value(i)] if view.is_placed(i)
+                  else facts.get(i, free_mask(view, i, (rid,))) for i in cells)
     drops = set(drops)
     reach = [0] * len(cells)
-    for c in clue_combos(view, rid) if combos is None else combos:
-        # the run's cells held to one combination's digits: an arrangement of them is one
-        # of that combination, so the solver's run filter answers per combination
-        fit = run_filter(total, tuple(m & c for m in masks))
-        if fit is None:
-            continue
+    for c, fit in combo_fits(total, clue_combos(view, rid) if combos is None else combos,
+                             masks):
         if c in drops:
             return False
         for k, m in enumerate(fit):
