@@ -21,6 +21,7 @@ from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import BIT, combos, mask_of
 from deducer.rules import chainbound, chains
+from deducer.rules.facts import combo_fits
 from deducer.rules.fixture import position
 from deducer.solver.propagate import run_filter
 from tests.support import corpus
@@ -47,6 +48,15 @@ def runs(draw):
     return n, total, sorted(live), masks, placed
 
 
+def _exact(total: int | None, live, masks: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The run's candidates that some arrangement of one of its ``live`` combinations
+    allows (None: none is left): what a rule reading only the run can know."""
+    out: list[int] | None = None
+    for _, got in combo_fits(total, live, masks):
+        out = list(got) if out is None else [a | b for a, b in zip(out, got, strict=True)]
+    return None if out is None else tuple(out)
+
+
 def _digits(m: int) -> str:
     return "".join(str(d) for d in range(1, 10) if m & BIT[d])
 
@@ -64,7 +74,7 @@ def test_a_link_rule_takes_no_more_than_the_exact_filter(run):
     rid = 0
     cells = view.puzzle.runs[rid].cells
     now = tuple(view.mask(i) for i in cells)
-    exact = chainbound.filtered(total, view.live(rid), now)
+    exact = _exact(total, view.live(rid), now)
     for rl in LINKS:
         for ded in rl.call(view, rid) or ():
             if exact is None:
@@ -80,14 +90,74 @@ def test_a_link_rule_takes_no_more_than_the_exact_filter(run):
                         (rl.id, "drops a combination that still fits")
 
 
-def test_filtered_counts_only_live_combinations():
+@st.composite
+def narrowed(draw):
+    """A run (as :func:`runs` draws it) and, for each cell, a part of its candidates (a
+    later state of the run: fewer candidates, maybe none)."""
+    run = draw(runs())
+    n, total, live, masks, placed = run
+    cut = [m & draw(st.integers(0, 0x1FF)) if draw(st.booleans()) else m for m in masks]
+    return run, cut
+
+
+@settings(max_examples=400, deadline=None)
+@given(narrowed())
+def test_the_link_filter_takes_what_a_link_rule_takes_on_any_narrower_run(case):
+    """The rounds' filter, on a run narrowed from the one a link rule looked at, takes at
+    least what the rule took there: the bound's soundness (chainbound.link_filter)."""
+    (n, total, live, masks, placed), cut = case
+    view = _view(n, total, live, masks, placed)
+    rid = 0
+    cells = view.puzzle.runs[rid].cells
+    now = [view.mask(i) for i in cells]  # the rule's run, the written digit in place
+    later = tuple(a & b for a, b in zip(now, cut, strict=True))
+    got = chainbound.link_filter(total, view.live(rid), later)
+    if got is None:
+        return  # the narrower run is broken: nothing a rule took can be missed
+    have = dict(zip(cells, got, strict=True))
+    for rl in LINKS:
+        for ded in rl.call(view, rid) or ():
+            for i, m in ded.eliminations.items():
+                assert not have[i] & m, (rl.id, "a digit it takes stays", ded.eliminations)
+            for i, d in ded.placements.items():
+                assert not have[i] & ~BIT[d], (rl.id, "it writes a digit, others stay")
+            assert not ded.drop_combos, (rl.id, "a link rule drops a combination")
+
+
+def _view(n, total, live, masks, placed):
+    text = "\\ " + "|\\ " * n + "\n" + f"\\{total}" + "|  " * n
+    names = [f"r2c{k + 2}" for k in range(n)]
+    cands = {names[k]: _digits(m) for k, m in enumerate(masks)}
+    live_names = ["+".join(_digits(c)) for c in live]
+    return position(text, cands=cands, live={"r2c1>": live_names},
+                    placed={names[placed[0]]: placed[1]} if placed else None)
+
+
+def test_the_link_filter_is_weaker_than_the_exact_filter():
+    # 4 cells making 20, r2c2 and r2c3 1 or 2: they are 1 and 2 (a naked pair), so the
+    # other two make 17 = 8 + 9. No one link sees that; the exact filter does, the link
+    # filter does not (its sum bounds leave 7 to 9: the others make at least 1 + 2 + 3)
+    masks = (BIT[1] | BIT[2], BIT[1] | BIT[2], 0x1FF, 0x1FF)
+    exact = _exact(20, combos(20, 4), masks)
+    weak = chainbound.link_filter(20, combos(20, 4), masks)
+    assert exact is not None and weak is not None
+    assert all(w & e == e for w, e in zip(weak, exact, strict=True))
+    assert exact[2] == BIT[8] | BIT[9]
+    assert weak[2] == BIT[7] | BIT[8] | BIT[9]
+    # where no arrangement is left, both say the run is broken
+    broken = (BIT[1], BIT[1] | BIT[2], BIT[3])
+    assert _exact(12, combos(12, 3), broken) is None
+    assert chainbound.link_filter(12, combos(12, 3), broken) is None
+
+
+def test_the_exact_filter_counts_only_live_combinations():
     # 4 in two cells is 1+3 only; 10 is 1+9, 2+8, 3+7, 4+6: with 1+9 dropped, 1 and 9 go
-    assert chainbound.filtered(10, combos(10, 2), (0x1FF, 0x1FF)) == run_filter(
+    assert _exact(10, combos(10, 2), (0x1FF, 0x1FF)) == run_filter(
         10, (0x1FF, 0x1FF))
     left = tuple(c for c in combos(10, 2) if c != mask_of((1, 9)))
-    got = chainbound.filtered(10, left, (0x1FF, 0x1FF))
+    got = _exact(10, left, (0x1FF, 0x1FF))
     assert got is not None and not got[0] & (BIT[1] | BIT[9])
-    assert chainbound.filtered(10, (), (0x1FF, 0x1FF)) is None
+    assert _exact(10, (), (0x1FF, 0x1FF)) is None
 
 
 def test_rounds_say_at_once_and_never():
@@ -105,8 +175,8 @@ def _walks(puzzle, bound: bool, monkeypatch) -> tuple[list, list]:
     """The walk's steps (rule, text) and every chain found with its exact bound."""
     found: list[tuple[int, int]] = []
     with monkeypatch.context() as m:
-        if not bound:
-            m.setattr(chainbound.Bounds, "within", lambda self, view, c, d, n: True)
+        if not bound:  # no bound at all: from the assumptions nor from a search's nodes
+            m.setattr(chains, "bounds_for", lambda view: None)
         whip, braid = chains.find_whip, chains.find_braid
 
         def whip_seen(view, rules, **kw):

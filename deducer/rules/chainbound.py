@@ -2,37 +2,45 @@
 of built-in link rules from it, without searching for the chain.
 
 Every built-in link rule reads one run's contents (its cells' candidates and its live
-combinations) and claims only what those contents imply, so whatever it takes from a
-run, filtering that run exactly takes too (:func:`~deducer.solver.propagate.run_filter`:
-a digit stays only if some arrangement of a live combination puts it there). Filter, in
-rounds, every run the round before changed (a digit left alone in a cell leaves its runs'
-other cells, and its runs' digits left alone must fit a live combination, in the same
-round, as with a written digit). Round ``k`` then takes at least what any ``k`` links
-take, whichever runs they are in, and a link resting on earlier links comes a round after
-them. A chain of ``L`` links (the closing contradiction counted, as a chain's length is)
-breaks the grid with its last real link, the ``L - 1``-th (a braid: at most ``L - 1``
-deep), so the rounds break it by round ``L - 1`` (round 0: the assumed digit alone, a
-chain of one link). When round ``k`` is the first to break it, no chain is shorter than
-``k + 1`` links; when the rounds stop changing anything first, there is no chain at all.
+combinations) and claims only what those contents imply. :func:`link_filter` takes from a
+run at least what any one of those rules takes, and on a narrower run (fewer candidates)
+at least what it took from a wider one. Filter, in rounds, every run the round before
+changed (a digit left alone in a cell leaves its runs' other cells, and its runs' digits
+left alone must fit a live combination, in the same round, as with a written digit). Round
+``k``'s state is then no wider than any state ``k`` links reach, whichever runs they are
+in: a link resting on earlier links comes a round after them, and sees a run at least as
+wide as the round does. A chain of ``L`` links (the closing contradiction counted, as a
+chain's length is) breaks the grid with its last real link, the ``L - 1``-th (a braid: at
+most ``L - 1`` deep), so the rounds break it by round ``L - 1`` (round 0: the assumed digit
+alone, a chain of one link). When round ``k`` is the first to break it, no chain is
+shorter than ``k + 1`` links; when the rounds stop changing anything first, there is no
+chain at all.
 
-Chain searches (:mod:`.chains`) ask this before following an assumption: it costs a few
-run filters (memoised, shared with the solver), where following costs asking every link
-rule about every run near every link. It holds only for the built-in link rules; a search
-that has other rules among its links does not ask (docs/rule-contract.md "Chains").
+The exact filter (a digit stays only if some arrangement of a live combination puts it
+there) would be sound too, but it takes much more than any one link, so its rounds break
+sooner and bound less: the link filter is as weak as the rules allow.
+
+Chain searches (:mod:`.chains`) ask this before following an assumption, and from the
+nodes a whip search has reached: it costs a few run filters (memoised per run), where
+following costs asking every link rule about every run near every link. It holds only for
+the built-in link rules; a search that has other rules among its links does not ask
+(docs/rule-contract.md "Chains"). tests/test_chainbound.py checks the two properties of
+the link filter rule by rule on random runs.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..puzzle.combos import BIT, combos
+from ..puzzle.combos import BIT, DIGITS, HIGH, LOW, POP, SUM
 from ..solver.propagate import run_filter
 from .chaincache import ChainCache
-from .facts import combo_fits
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
+    from ..solver.propagate import Layout
     from .api import View
 
 #: run filters a walk's bounds keep (memory only: one dropped is filtered again)
@@ -42,22 +50,221 @@ MEMO = 200_000
 NEVER = -1
 
 
-def filtered(total: int | None, live: Sequence[int], masks: tuple[int, ...]
-             ) -> tuple[int, ...] | None:
-    """The run's candidates that some arrangement of one of its ``live`` combinations
-    allows (None: none is left). Where combinations were dropped on the board, only the
-    live ones count: a built-in rule reads them."""
-    full = combos(total, len(masks))
-    if live is full or len(live) == len(full):
-        return run_filter(total, masks)
-    out: list[int] | None = None
-    for _, got in combo_fits(total, live, masks):
-        out = list(got) if out is None else [a | b for a, b in zip(out, got, strict=True)]
-    return None if out is None else tuple(out)
+def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
+                ) -> tuple[int, ...] | None:
+    """At least what any one built-in link rule takes from a run with candidates
+    ``masks`` (None: the run is broken), and on narrower candidates at least what it took
+    from wider ones: the rounds' filter. It is weaker than the exact filter (which looks
+    at every arrangement), so the rounds break later and the bound is tighter, and it
+    stays sound because each of its parts covers one rule on any narrower run
+    (tests/test_chainbound.py checks each rule on random runs narrowed at random):
+
+    * one arrangement left (of a live combination), or none: the exact filter (settled
+      run);
+    * a digit alone in a cell leaves the others, twice alone breaks the run (naked
+      single);
+    * the live combinations that hold every digit alone, lie within the cells' candidates
+      and give each cell a digit: a digit in none of them leaves (combination filter,
+      lone cell); a digit in all of them with one cell goes there, with none breaks the
+      run (hidden single);
+    * each open cell within what the sum still needs less the most and least the other
+      open cells make (sum bounds), and of two open cells, a digit whose complement the
+      other lacks leaves (pair complement).
+    """
+    exact = run_filter(total, masks)
+    if exact is None:
+        return None
+    way = 0
+    for m in exact:
+        if m & (m - 1):
+            break
+        way |= m
+    else:  # one way: it must be a live combination
+        return exact if way in live else None
+    alone = union = 0
+    for m in masks:
+        union |= m
+        if not m & (m - 1):
+            if alone & m:
+                return None
+            alone |= m
+    allowed, common = 0, 0x1FF
+    for c in live:
+        if c & alone == alone and c & union == c:
+            for m in masks:
+                if not m & c:
+                    break
+            else:
+                allowed |= c
+                common &= c
+    if not allowed:
+        return None
+    out = [m & allowed if not m & (m - 1) else m & allowed & ~alone for m in masks]
+    for d in DIGITS[common & ~alone]:
+        b = BIT[d]
+        homes = [k for k, m in enumerate(masks) if m & b]
+        if not homes:
+            return None
+        if len(homes) == 1:
+            out[homes[0]] &= b
+    if total is not None:
+        free = [k for k, m in enumerate(masks) if m & (m - 1)]
+        need = total - SUM[alone]
+        cut = [masks[k] & ~alone for k in free]
+        _bounded(out, free, cut, need)
+        if len(free) == 2:
+            x, y = free
+            for me, mine, theirs in ((x, cut[0], cut[1]), (y, cut[1], cut[0])):
+                keep = 0
+                for a in DIGITS[mine]:
+                    if 0 < need - a < 10 and need - a != a and theirs & BIT[need - a]:
+                        keep |= BIT[a]
+                out[me] &= keep
+    for m in out:
+        if not m:
+            return None
+    return tuple(out)
 
 
-#: a run's filter by what it reads: its clue, its live combinations, its cells' candidates
-Memo = dict[tuple[int | None, tuple[int, ...], tuple[int, ...]], tuple[int, ...] | None]
+def _bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None:
+    """Each open cell (``free``, their candidates ``cut``) kept within ``need`` (what the
+    sum still needs) less the most and least the other open cells make, as
+    :func:`~deducer.rules.bounds.sum_limits` bounds them (each cell's own least or most,
+    or the least or most different digits they can take)."""
+    f = len(free)
+    lows = highs = 0
+    before = [0] * (f + 1)  # the digits of the cells before each, and after
+    after = [0] * (f + 1)
+    for k, m in enumerate(cut):
+        lows += LOW[m]
+        highs += HIGH[m]
+        before[k + 1] = before[k] | m
+    for k in range(f - 1, -1, -1):
+        after[k] = after[k + 1] | cut[k]
+    n = f - 1
+    for k, m in enumerate(cut):
+        avail = before[k] | after[k + 1]
+        lo, hi = lows - LOW[m], highs - HIGH[m]
+        if POP[avail] >= n:
+            lo = max(lo, _LEAST[avail][n])
+            hi = min(hi, _MOST[avail][n])
+        least, most = max(need - hi, 1), min(need - lo, 9)
+        out[free[k]] &= _SPAN[least][most] if least <= most else 0
+
+
+def _sums() -> tuple[list[list[int]], list[list[int]]]:
+    """``[mask][k]``: the sum of the ``k`` least (most) digits of mask (k up to its size)."""
+    least = [[sum(DIGITS[m][:k]) for k in range(POP[m] + 1)] for m in range(512)]
+    most = [[sum(DIGITS[m][len(DIGITS[m]) - k:]) for k in range(POP[m] + 1)]
+            for m in range(512)]
+    return least, most
+
+
+_LEAST, _MOST = _sums()
+
+
+def _spans() -> list[list[int]]:
+    """``[lo][hi]``: the mask of the digits lo to hi (0 where lo > hi)."""
+    table = [[0] * 10 for _ in range(10)]
+    for lo in range(1, 10):
+        for hi in range(lo, 10):
+            table[lo][hi] = sum(BIT[d] for d in range(lo, hi + 1))
+    return table
+
+
+_SPAN = _spans()
+
+
+#: a filter not worked out yet (a memo's default: no filter gives it)
+_UNSEEN: tuple[int, ...] = (-1,)
+
+
+class Memo:
+    """What the rounds work out per run, kept from call to call: each run's filter by its
+    cells' candidates, and which sets of digits one of its live combinations holds (its
+    clue is fixed, and the live combinations the board gives it change only with the
+    board: :meth:`Bounds.sync` forgets the run then; those a chain's written digits leave
+    it matter not, :func:`link_filter` keeping only combinations that hold every digit
+    alone, as the rounds do)."""
+
+    def __init__(self) -> None:
+        self.filters: dict[int, dict[tuple[int, ...], tuple[int, ...] | None]] = {}
+        #: run -> a bit for each set of digits (as a mask) some live combination holds
+        self.fits: dict[int, int] = {}
+
+    def forget(self, r: int) -> None:
+        self.filters.pop(r, None)
+        self.fits.pop(r, None)
+
+    def size(self) -> int:
+        return sum(len(got) for got in self.filters.values())
+
+
+def _fits(live: Sequence[int]) -> int:
+    """A bit for every set of digits (as a mask) one of ``live`` holds."""
+    out = 0
+    for c in live:
+        sub = c
+        while True:  # every subset of c
+            out |= 1 << sub
+            if not sub:
+                break
+            sub = (sub - 1) & c
+    return out
+
+
+@dataclass(slots=True)
+class Partial:
+    """Rounds from an assumption that have not decided yet, as far as they got (to go on
+    from there when asked for more)."""
+
+    done: int  # rounds done
+    over: dict[int, int]  # the candidates where they differ from the board's
+    changed: set[int]  # the cells the last round changed
+    read: set[int]  # the runs filtered so far
+
+
+def start(view: View, cell: int, digit: int) -> tuple[int | None, Partial]:
+    """Round 0 from ``digit`` in ``cell``: the assumed digit alone leaves its runs' other
+    cells, and their digits alone must fit a live combination. (0: that breaks the grid;
+    else None, with the rounds to go on from.)"""
+    lay = view.layout
+    cell_runs, run_cells = lay.cell_runs, lay.run_cells
+    masks = view.masks
+    b = BIT[digit]
+    over = {cell: b}
+    read: set[int] = set(cell_runs[cell])
+    part = Partial(0, over, {cell}, read)
+    for r in cell_runs[cell]:
+        alone = 0
+        for j in run_cells[r]:
+            m = over.get(j, masks[j])
+            if j != cell and m & b:
+                m = over[j] = m & ~b
+                if not m:
+                    return 0, part
+                part.changed.add(j)
+            if not m & (m - 1):
+                alone |= m
+        if not any(c & alone == alone for c in view.live(r)):
+            return 0, part
+    return None, part
+
+
+def go_on(view: View, part: Partial, cap: int, memo: Memo) -> int | None:
+    """Rounds ``part.done + 1`` to ``cap`` (:func:`rounds_on`), ``part`` brought up to
+    date when they do not decide."""
+    masks = list(view.masks)
+    for i, m in part.over.items():
+        masks[i] = m
+    touched: set[int] = set()
+    first = rounds_on(view.layout, masks, view.live, part.changed, cap, memo, part.read,
+                      part.done + 1, touched)
+    if first is None:
+        part.done = cap
+        for i in touched:
+            part.over[i] = masks[i]
+    return first
 
 
 def rounds(view: View, cell: int, digit: int, cap: int, memo: Memo | None = None
@@ -66,51 +273,49 @@ def rounds(view: View, cell: int, digit: int, cap: int, memo: Memo | None = None
     digit alone), or :data:`NEVER`, or None when ``cap`` rounds did not decide; the runs
     filtered, whose contents on the board the answer depends on). ``memo``: the run
     filters worked out so far."""
-    if memo is None:
-        memo = {}
-    lay = view.layout
+    first, part = start(view, cell, digit)
+    if first is None:
+        first = go_on(view, part, cap, Memo() if memo is None else memo)
+    return first, part.read
+
+
+def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ...]],
+              changed: set[int], cap: int, memo: Memo, read: set[int], begin: int = 1,
+              touched: set[int] | None = None) -> int | None:
+    """The first of rounds ``begin`` to ``cap`` that breaks a state whose cells ``changed``
+    last (:data:`NEVER`: the rounds stop changing it first; None: undecided): ``masks``,
+    its candidates (changed in place, as ``changed`` is, and each cell changed joins
+    ``touched``), ``live``, its runs' live combinations as the board gives them. The runs
+    filtered join ``read``. From a whip search's node, it bounds the links a chain through
+    the node still needs, as :func:`rounds` does from the assumption."""
     cell_runs, run_cells, totals = lay.cell_runs, lay.run_cells, lay.run_total
-    masks = list(view.masks)
-    b = BIT[digit]
-    masks[cell] = b
-    changed = {cell}
-    read: set[int] = set(cell_runs[cell])
-    for r in cell_runs[cell]:
-        alone = 0
-        for j in run_cells[r]:
-            if j != cell and masks[j] & b:
-                masks[j] &= ~b
-                if not masks[j]:
-                    return 0, read
-                changed.add(j)
-            if not masks[j] & (masks[j] - 1):
-                alone |= masks[j]
-        if not any(c & alone == alone for c in view.live(r)):
-            return 0, read
-    for k in range(1, cap + 1):
+    filters, fits = memo.filters, memo.fits
+    for k in range(begin, cap + 1):
         dirty = {r for i in changed for r in cell_runs[i]}
         if not dirty:
-            return NEVER, read
+            return NEVER
         read |= dirty
         new: dict[int, int] = {}  # this round's candidates, where they change (a grid's
         for r in dirty:  # copy a round would cost a large grid more than its filters)
             cells = run_cells[r]
             old = tuple([masks[i] for i in cells])  # every run on the round before's board
-            live = view.live(r)
-            key = (totals[r], live, old)
-            if key in memo:
-                got = memo[key]
-            else:
-                got = memo[key] = filtered(totals[r], live, old)
+            seen = filters.get(r)
+            if seen is None:
+                seen = filters[r] = {}
+            got = seen.get(old, _UNSEEN)
+            if got is _UNSEEN:
+                got = seen[old] = link_filter(totals[r], live(r), old)
             if got is None:
-                return k, read
+                return k
+            if got == old:
+                continue
             for i, a, m in zip(cells, old, got, strict=True):
                 if m != a:
                     new[i] = new.get(i, a) & m
         for i in list(new):
             m = new[i]
             if not m:
-                return k, read
+                return k
             if not m & (m - 1) and masks[i] & (masks[i] - 1):  # a digit newly alone
                 for r in cell_runs[i]:
                     read.add(r)
@@ -120,17 +325,22 @@ def rounds(view: View, cell: int, digit: int, cap: int, memo: Memo | None = None
                         if j != i and mj & m:
                             mj = new[j] = mj & ~m
                             if not mj:
-                                return k, read
+                                return k
                         if not mj & (mj - 1):
                             alone |= mj
-                    if not any(c & alone == alone for c in view.live(r)):
-                        return k, read
-        changed = set()
+                    fit = fits.get(r)
+                    if fit is None:
+                        fit = fits[r] = _fits(live(r))
+                    if not fit >> alone & 1:
+                        return k
+        changed.clear()
         for i, m in new.items():
             if m != masks[i]:
                 masks[i] = m
                 changed.add(i)
-    return None, read
+        if touched is not None:
+            touched |= changed
+    return None
 
 
 class Bounds:
@@ -138,19 +348,23 @@ class Bounds:
     read; one store shared by the whip and braid searches (it depends on the board only)."""
 
     def __init__(self) -> None:
-        #: (cell, digit) -> (first breaking round (0 or more), NEVER, or -(rounds done
-        #: + 2) when undecided after that many rounds)
-        self.kept: dict[tuple[int, int], int] = {}
+        #: (cell, digit) -> the first breaking round (0 or more), NEVER, or the rounds
+        #: done so far when they did not decide
+        self.kept: dict[tuple[int, int], int | Partial] = {}
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         #: tells what changed on the board since the last call (its searches unused)
         self._board = ChainCache(0)
-        self.memo: Memo = {}
+        self.memo = Memo()
 
     def sync(self, view: View) -> None:
-        """Forget the bounds that read a run the board changed since the last call."""
-        if len(self.memo) > MEMO:
-            self.memo.clear()
+        """Forget the bounds that read a run the board changed since the last call, and
+        the filters of the runs whose live combinations it changed."""
+        if self.memo.size() > MEMO:
+            self.memo = Memo()
+        was = self._board.seen
         for r in self._board.sync(view):
+            if was is not None and was.live[r] != view.live(r):
+                self.memo.forget(r)  # (its filters by candidates hold while these do)
             for key in self.by_run.pop(r, ()):
                 self.kept.pop(key, None)
 
@@ -158,26 +372,29 @@ class Bounds:
         """Could a chain from ``digit`` in ``cell`` break the grid in at most ``n`` links?
         (False only when none can.)"""
         if n < 1:
-            return False  # (nothing kept: "undecided after -1 rounds" would read as NEVER)
+            return False
         key = (cell, digit)
         got = self.kept.get(key)
-        cap = n - 1  # a chain of n links breaks the grid by round n - 1
-        if got is not None:
-            if got == NEVER:
+        if got is None:
+            first, part = start(view, cell, digit)
+            got = self.kept[key] = part if first is None else first
+            self._note(key, part.read)
+        if isinstance(got, Partial):
+            cap = n - 1  # a chain of n links breaks the grid by round n - 1
+            if got.done >= cap:  # those rounds done, none broke it
                 return False
-            if got >= 0:
-                return got < n
-            done = -got - 2
-            if done >= cap:  # those rounds done, none broke it
+            seen = len(got.read)
+            first = go_on(view, got, cap, self.memo)
+            if len(got.read) != seen:
+                self._note(key, got.read)
+            if first is None:
                 return False
-            # asked again for more: twice the rounds, so that a search asking for one
-            # more link at a time does not redo the rounds every time
-            cap = max(cap, 2 * done)
-        first, read = rounds(view, cell, digit, cap, self.memo)
-        self.kept[key] = first if first is not None else -(cap + 2)
+            got = self.kept[key] = first
+        return got != NEVER and got < n
+
+    def _note(self, key: tuple[int, int], read: set[int]) -> None:
         for r in read:
             self.by_run.setdefault(r, set()).add(key)
-        return first is not None and first != NEVER and first < n
 
     def soonest(self, cell: int, digit: int) -> int | None:
         """The least target (links - 1) a chain from ``digit`` in ``cell`` may be found at,
@@ -185,9 +402,9 @@ class Bounds:
         got = self.kept.get((cell, digit))
         if got is None:
             return 0
-        if got == NEVER:
-            return None
-        return got if got >= 0 else -got - 1  # rounds done without a break, + 1
+        if isinstance(got, Partial):
+            return got.done + 1  # rounds done without a break, + 1
+        return None if got == NEVER else got
 
 
 def bounds_for(view: View) -> Bounds:

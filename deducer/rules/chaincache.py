@@ -102,6 +102,10 @@ class WhipSearch:
     broken: tuple[str, int] | None = None  # ("cell", i) left empty or ("run", r) unmakeable
     done: bool = False  # nothing more to find (frontier spent, or too many nodes)
     chain: list[Node] = field(default_factory=list)  # once ended: the nodes down to it
+    #: the least target it may end at, by the chain bound from its frontier at depth
+    #: ``soon_at`` (chains.find_whip; 0 and -1: not worked out)
+    soon: int = 0
+    soon_at: int = -1
 
     @property
     def length(self) -> int:

@@ -38,7 +38,7 @@ from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chainbound import bounds_for
+from .chainbound import NEVER, Memo, bounds_for, link_filter, rounds_on
 from .chaincache import ChainCache, Looks, Node, Offer, WhipSearch
 from .facts import digits_and
 
@@ -183,15 +183,38 @@ def _contents(state: State, rid: int) -> tuple:
             *[-masks[i] if placed[i] else masks[i] for i in state.layout.run_cells[rid]])
 
 
+#: a look's entry saying whether its run is quiet (:func:`_quiet`)
+_QUIET = "quiet"
+
+
+def _quiet(state: State, rid: int) -> bool:
+    """Has no built-in link rule anything to say on run ``rid``? So when the link filter
+    (chainbound) takes nothing from it and no open cell is down to one digit: each of those
+    rules takes no more than that filter does, writes only a digit it leaves alone, and
+    drops no combination (tests/test_chainbound.py checks the three). Most runs a search
+    looks at are quiet, and the filter costs less than asking every link rule."""
+    masks, placed = state.masks, state.placed
+    cells = state.layout.run_cells[rid]
+    now = tuple([masks[i] for i in cells])
+    for i, m in zip(cells, now, strict=True):
+        if not placed[i] and not m & (m - 1):
+            return False
+    return link_filter(state.layout.run_total[rid], state.live[rid], now) == now
+
+
 def _looked(look: dict[Any, Any], state: State, view: api.View, rl: Rule, rid: int
             ) -> tuple[Offer, ...]:
     """What built-in run rule ``rl`` offers on run ``rid``, kept in ``look`` (the run's
-    contents' entry in the looks): asked once per contents."""
+    contents' entry in the looks): asked once per contents, and not at all where the run
+    is quiet."""
     offers = look.get(rl.id)
     if offers is None:
-        offers = look[rl.id] = tuple(o for o in (_offer(state, rl, ded)
-                                                 for ded in rl.call(view, rid) or ())
-                                     if o is not None)
+        quiet = look.get(_QUIET)
+        if quiet is None:
+            quiet = look[_QUIET] = _quiet(state, rid)
+        offers = look[rl.id] = () if quiet else tuple(
+            o for o in (_offer(state, rl, ded) for ded in rl.call(view, rid) or ())
+            if o is not None)
     return offers
 
 
@@ -492,6 +515,52 @@ def _expand_node(search: WhipSearch, rules: list[Rule], cache: ChainCache, state
         cache.grew(search, len(search.nodes) - before)
 
 
+def _frontier_soonest(view: api.View, search: WhipSearch, cache: ChainCache, memo: Memo,
+                      target: int) -> tuple[int | None, bool]:
+    """The least target at which ``search`` may end, by the chain bound from each node of
+    its frontier (a chain through a node at depth ``d`` whose state's rounds first break
+    at round ``f`` ends no sooner than at target ``d + f``): ``target`` or less as soon as
+    one node may end that soon; None when no node can break the grid at all. With it,
+    whether the rounds decided it (else it is only the rounds done + 1). The runs the
+    rounds read are noted as the search's (it is dropped when one changes)."""
+    d = search.depth
+    cap = target - d
+    state = cache.scratch(view)
+    lay = state.layout
+    assumed: UndoLog = []
+    kernel.apply(state, Effect(place=((search.cell, search.digit),)), assumed)
+    up: UndoLog = []
+    log: UndoLog = []
+    parent: int | None = None
+    read: set[int] = set()
+    least: int | None = None
+    try:
+        for n in search.frontier:
+            node = search.nodes[n]
+            if node.parent != parent:
+                kernel.undo(state, up)
+                parent = node.parent
+                for eff in _path(search, parent) if parent >= 0 else ():
+                    kernel.apply(state, eff, up)
+            changed, _ = kernel.apply(state, node.effect, log)
+            try:
+                first = rounds_on(lay, list(state.masks), view.live, changed,
+                                  cap, memo, read)
+            finally:
+                kernel.undo(state, log)
+            if first == NEVER:
+                continue
+            soon = d + (cap + 1 if first is None else first)
+            least = soon if least is None else min(least, soon)
+            if least <= target:
+                break
+    finally:
+        kernel.undo(state, up)
+        kernel.undo(state, assumed)
+        cache.read(search, read)
+    return least, least is not None and least <= d + cap
+
+
 def _order(view: api.View, bivalue: bool) -> list[tuple[int, int]]:
     """Assumptions to try: open cells, fewest candidates first, then reading order."""
     masks, placed = tuple(view.masks), view.placed  # once a step: no call a cell
@@ -533,7 +602,7 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
             soonest = bounds.soonest(s.cell, s.digit)
             if soonest is None:
                 return  # no chain from it at all
-            target = max(target, soonest)
+            target = max(target, soonest, s.soon)
         pending.setdefault(target, []).append(s)
 
     for a in rank:
@@ -566,6 +635,18 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
             while not s.done and s.end is None and s.depth < target:
                 if context.stopped():
                     return None
+                if bounds is not None and s.depth > 0 and s.soon_at != s.depth:
+                    # the bound again, from each node of the frontier: a level whose
+                    # nodes cannot break the grid soon enough is not built yet (when it
+                    # is, it is built as it would have been: the same chains are found)
+                    soon, decided = _frontier_soonest(view, s, cache, bounds.memo, target)
+                    if soon is None:
+                        s.done = True
+                        break
+                    # (worked out again, with more rounds, where the rounds undecided)
+                    s.soon, s.soon_at = soon, s.depth if decided else -1
+                if s.soon > target:
+                    break
                 _expand(view, s, rules, cache)
             if s.end is not None:
                 if not s.done:
@@ -1218,3 +1299,4 @@ def forcing_braid(view: api.View, max_len: int, work: int = 6_000,
     if found is not None:
         i, d, links = found
         yield to_deduction(view, i, d, links)
+
