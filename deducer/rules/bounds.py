@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
@@ -228,6 +229,37 @@ def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
     return f"{head}: {cells}{said}, {_upshot(name, need, bound[0], side)}"
 
 
+def _wording(view: View, rid: int, placed: int, need: int, name: str,
+             others: Sequence[int], facts: dict[int, int], used: Sequence[int], lo: int,
+             hi: int, too_small: Sequence[int], too_big: Sequence[int], own: int
+             ) -> Callable[[], tuple[str, str, str]]:
+    """A sum-bounds step's words (the other cells, the bounds, the brief), worked out
+    once, when first asked: only for a step taken or a chain's link kept, not for each
+    deduction a search measures and drops."""
+
+    @functools.cache
+    def words() -> tuple[str, str, str]:
+        least, most = _extremes(list(used))
+        unlisted = sum(1 for j in others if j not in facts)
+        parts = []
+        if too_big:
+            parts.append(f"{_made(least, list(used), 'least', unlisted)}, "
+                         f"{_upshot(name, need, least[0], 'least')}")
+        if too_small:
+            parts.append(f"{_made(most, list(used), 'most', unlisted)}, "
+                         f"{_upshot(name, need, most[0], 'most')}")
+        # the cells first, each list of digits in a clause of its own cells, so no list
+        # can be read as belonging to a cell named before it
+        named_others = both([view.cell_name(j) for j in others])
+        if facts:
+            named_others += "; " + holds(view, {j: facts[j] for j in others if j in facts})
+        brief = _brief(view, rid, placed, need, others, facts, used, name, least, most, lo,
+                       hi, too_small, too_big, own)
+        return named_others, "; ".join(parts), brief
+
+    return words
+
+
 @rule(values=("bounds", "brief", "count", "high", "low", "need", "need_text", "others"))
 def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
     """Each empty cell is at least the remaining sum minus the most the other empty cells
@@ -288,7 +320,6 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         facts = dict(key)
         used = [facts.get(j, free[j]) for j in others]
         lo, hi = _bounds(need, used)
-        least, most = _extremes(used)
         # every digit the stated bounds exclude goes, not only the digits grouped here: a
         # sentence saying "at most 5" while 8 stays in the cell misleads its reader (the
         # stated facts imply the rest too, so the proof holds for them)
@@ -299,25 +330,12 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         for d in too_small + too_big:
             gone |= BIT[d]
         name = view.cell_name(i)
-        unlisted = sum(1 for j in others if j not in facts)
-        parts = []
-        if too_big:
-            parts.append(f"{_made(least, used, 'least', unlisted)}, "
-                         f"{_upshot(name, need, least[0], 'least')}")
-        if too_small:
-            parts.append(f"{_made(most, used, 'most', unlisted)}, "
-                         f"{_upshot(name, need, most[0], 'most')}")
-        # the cells first, each list of digits in a clause of its own cells, so no list
-        # can be read as belonging to a cell named before it
-        named_others = both([view.cell_name(j) for j in others])
-        if facts:
-            named_others += "; " + holds(view, {j: facts[j] for j in others if j in facts})
+        words = _wording(view, rid, placed, need, name, others, facts, used, lo, hi,
+                         too_small, too_big, masks[i])
         yield Deduction(eliminations={i: gone}, cells=tuple(open_), runs=(rid,),
                         values={"need": need, "need_text": minus(total, placed),
-                                "cell": name, "others": named_others,
-                                "count": len(open_), "bounds": "; ".join(parts),
-                                "low": lo, "high": hi,
-                                "brief": _brief(view, rid, placed, need, others, facts, used,
-                                                name, least, most, lo, hi, too_small, too_big,
-                                                masks[i])},
+                                "cell": name, "count": len(open_), "low": lo, "high": hi,
+                                "others": lambda words=words: words()[0],
+                                "bounds": lambda words=words: words()[1],
+                                "brief": lambda words=words: words()[2]},
                         proof=proof(view, (rid,), facts))
