@@ -234,3 +234,48 @@ def test_asking_for_no_links_leaves_nothing_behind():
     assert bounds.within(view, cell, 2, 2)  # in two: a link, then the contradiction
     assert not bounds.within(view, cell, 1, 5)
     assert bounds.soonest(cell, 1) is None
+
+
+def test_a_whip_search_says_how_far_it_ruled_whips_out():
+    from deducer.engine.kernel import Effect
+    from deducer.rules.chaincache import NO_WHIP, Node, WhipSearch
+
+    s = WhipSearch(0, 1)
+    assert s.ruled_out() == 0  # not started
+    s.depth = 2  # every node to depth 2 checked: no whip of up to 3 links
+    assert s.ruled_out() == 3
+    s.done = True  # its links spent: no whip at all
+    assert s.ruled_out() == NO_WHIP
+    s.gave_up = True  # too many nodes: only as far as it looked
+    assert s.ruled_out() == 3
+    s.nodes = [Node(Effect(), -1, 0, 0, 1), Node(Effect(), 0, 0, 0, 2)]
+    s.end = 1  # a whip of 3 links (two nodes and the closing): none of 2 or fewer
+    assert s.ruled_out() == 2
+    s.finish()
+    assert s.length == 3 and s.ruled_out() == 2
+
+
+def test_braids_found_as_before_where_whips_are_ruled_out(monkeypatch):
+    """The braid rung asks the bound for one round fewer where the whip searches have
+    ruled out whips as long as the braid looked for (a braid that is not a whip is a link
+    shallower than it is long): the same walkthrough as when it does not."""
+    if corpus.corpus_root() is None:
+        pytest.skip("corpus not present (DEDUCER_CORPUS)")
+    puzzle = corpus.get("zwvista", "84").puzzle  # two braid steps
+    used = []
+    real = chains._whips_ruled_out
+
+    def seen(view, rules):
+        got = real(view, rules)
+        used.append(len(got))
+        return got
+
+    with monkeypatch.context() as m:
+        m.setattr(chains, "_whips_ruled_out", seen)
+        steps = [(s.rule, s.text) for s in explain(puzzle).steps]
+    with monkeypatch.context() as m:
+        m.setattr(chains, "_whips_ruled_out", lambda view, rules: {})
+        plain = [(s.rule, s.text) for s in explain(puzzle).steps]
+    assert steps == plain
+    assert any(rule == "forcing-braid" for rule, _ in steps)
+    assert any(used), "no braid search had whip searches of its board to go by"

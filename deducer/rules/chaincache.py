@@ -84,6 +84,10 @@ class Node:
     depth: int
 
 
+#: what :meth:`WhipSearch.ruled_out` says of a search that showed no whip of any length
+NO_WHIP = 10**9
+
+
 @dataclass
 class WhipSearch:
     """One assumption followed breadth first: each node's state is the board with the
@@ -101,6 +105,7 @@ class WhipSearch:
     end: int | None = None  # the node whose effect breaks the grid (-1: the assumption)
     broken: tuple[str, int] | None = None  # ("cell", i) left empty or ("run", r) unmakeable
     done: bool = False  # nothing more to find (frontier spent, or too many nodes)
+    gave_up: bool = False  # done with too many nodes, not with its links spent
     chain: list[Node] = field(default_factory=list)  # once ended: the nodes down to it
     #: the least target it may end at, by the chain bound from its frontier at depth
     #: ``soon_at`` (chains.find_whip; 0 and -1: not worked out)
@@ -111,6 +116,18 @@ class WhipSearch:
     def length(self) -> int:
         """Links of the chain found: its nodes and the closing link."""
         return len(self.chain) + 1
+
+    def ruled_out(self) -> int:
+        """Links up to which this search has shown no whip from its assumption: every
+        node to its depth has been checked, and a search that ran out of links has shown
+        none at all (its shortest whip found, less one, once it ended)."""
+        if self.end is not None:
+            found = self.nodes[self.end].depth + 1 if self.end >= 0 and self.nodes else \
+                self.length
+            return found - 1
+        if self.done and not self.gave_up:
+            return NO_WHIP
+        return self.depth + 1
 
     def finish(self) -> int:
         """Keep only what a finished search needs (its chain, if any); returns the nodes

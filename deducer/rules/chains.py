@@ -39,7 +39,7 @@ from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
 from .chainbound import NEVER, Memo, bounds_for, link_filter, rounds_on
-from .chaincache import ChainCache, Looks, Node, Offer, WhipSearch
+from .chaincache import ChainCache, Looks, Node, Offer, Snapshot, WhipSearch
 from .facts import digits_and
 
 if TYPE_CHECKING:
@@ -111,6 +111,11 @@ def _breaks(state: State, eff: Effect) -> tuple[str, int] | None:
     """Where ``eff`` would break ``state`` (not changing it): ("cell", i) left with no
     digit, or ("run", r) whose written digits no way to make its clue holds."""
     masks, lay = state.masks, state.layout
+    if not eff.place:  # (most links: each cell once, in order)
+        for i, m in eff.elim:
+            if not masks[i] & ~m:
+                return ("cell", i)
+        return None
     gone: dict[int, int] = {}
     for i, m in eff.elim:
         gone[i] = gone.get(i, 0) | m
@@ -474,7 +479,7 @@ def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cach
             finally:
                 kernel.undo(state, log)
             if len(search.nodes) > cache.search_nodes:
-                search.done = True
+                search.done = search.gave_up = True
                 return
     finally:
         kernel.undo(state, up)
@@ -489,6 +494,7 @@ def _expand_node(search: WhipSearch, rules: list[Rule], cache: ChainCache, state
     """Node ``n``'s children (``state`` is its state); True when one breaks the grid."""
     runs = _runs_near(state, changed)
     cache.read(search, runs)
+    cell_runs = state.layout.cell_runs
     # a unit of work is about one link walked: a node asks every link rule about each
     # run near its change
     hview.context.spend(1 + len(runs))
@@ -505,7 +511,7 @@ def _expand_node(search: WhipSearch, rules: list[Rule], cache: ChainCache, state
             search.seen.add((k, offer))
             search.nodes.append(Node(eff, n, k, rid, search.depth + 1))
             search.frontier.append(len(search.nodes) - 1)
-            cache.read(search, _runs_near(state, eff.cells()))
+            cache.read(search, {r for i in eff.cells() for r in cell_runs[i]})
             hit = _breaks(state, eff)
             if hit is not None:
                 search.end, search.broken = len(search.nodes) - 1, hit
@@ -1120,6 +1126,29 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
         return None if found is None else (found[0], found[1], found[2].chain())
 
 
+def _whips_ruled_out(view: api.View, rules: list[Rule]) -> dict[tuple[int, int], int]:
+    """What the whip searches with these link rules have shown on the board as it is:
+    per assumption, the links up to which no whip from it exists (as far as those searches
+    looked; empty when none searched this board)."""
+    ids = tuple(r.id for r in rules)
+    out: dict[tuple[int, int], int] = {}
+    now: Snapshot | None = None
+    for key, cache in view.context.cache("chains.whips").items():
+        seen = cache.seen
+        if key[1] != ids or seen is None:
+            continue
+        if now is None:
+            now = Snapshot(tuple(view.masks), view.placed,
+                           tuple(view.live(r) for r in view.run_ids))
+        if seen != now:  # the searches saw an earlier board
+            continue
+        for a, s in cache.searches.items():
+            got = s.ruled_out()
+            if got > out.get(a, 0):
+                out[a] = got
+    return out
+
+
 def _find_braid(view: api.View, rules: list[Rule], max_len: int, work: int,
                 budgets: Sequence[int], reach: int) -> tuple[int, int, _BraidWalk] | None:
     """:func:`find_braid`'s search: the walk of the chain found, not worded yet."""
@@ -1146,6 +1175,7 @@ def _find_braid(view: api.View, rules: list[Rule], max_len: int, work: int,
             walks.pop(key, None)
     reuse = len(local) == len(rules)
     bounds = bounds_for(view) if reuse else None
+    whipless = _whips_ruled_out(view, rules) if bounds is not None else {}
     # without reuse from step to step, a walk still goes on from round to round
     store = walks if reuse else {}
     room = KEPT_WALK_CELLS // max(1, len(view.puzzle.whites))  # walks kept resumable
@@ -1156,8 +1186,13 @@ def _find_braid(view: api.View, rules: list[Rule], max_len: int, work: int,
         for i, d in order:
             if view.context.stopped() or view.context.spent - spent0 > work:
                 return best
+            longest = max_len if best is None else best[2].length - 1
+            # a braid that is not a whip has a link off the line to its contradiction,
+            # so it is at most a link shallower than it is long: where the whip search
+            # has shown no whip that long from this assumption, the bound asks for one
+            # round fewer (chainbound: a chain breaks the grid by its depth's round)
             if bounds is not None and not bounds.within(
-                    view, i, d, max_len if best is None else best[2].length - 1):
+                    view, i, d, longest - (whipless.get((i, d), 0) >= longest)):
                 continue  # no chain from it short enough to be taken
             key = (ids, i, d)
             kept = store.get(key)
