@@ -244,6 +244,9 @@ def test_a_whip_search_says_how_far_it_ruled_whips_out():
     assert s.ruled_out() == 0  # not started
     s.depth = 2  # every node to depth 2 checked: no whip of up to 3 links
     assert s.ruled_out() == 3
+    s.soon = 5  # its frontier's bound: none ends before target 5, none of 5 links or fewer
+    assert s.ruled_out() == 5
+    s.soon = 0
     s.done = True  # its links spent: no whip at all
     assert s.ruled_out() == NO_WHIP
     s.gave_up = True  # too many nodes: only as far as it looked

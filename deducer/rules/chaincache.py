@@ -119,15 +119,17 @@ class WhipSearch:
 
     def ruled_out(self) -> int:
         """Links up to which this search has shown no whip from its assumption: every
-        node to its depth has been checked, and a search that ran out of links has shown
-        none at all (its shortest whip found, less one, once it ended)."""
+        node to its depth has been checked, its frontier's bound rules out whips ending
+        before :attr:`soon`, and a search that ran out of links has shown none at all (its
+        shortest whip found, less one, once it ended)."""
         if self.end is not None:
             found = self.nodes[self.end].depth + 1 if self.end >= 0 and self.nodes else \
                 self.length
             return found - 1
         if self.done and not self.gave_up:
             return NO_WHIP
-        return self.depth + 1
+        # (the frontier's bound: no whip ends before target ``soon``, ``soon + 1`` links)
+        return max(self.depth + 1, self.soon)
 
     def finish(self) -> int:
         """Keep only what a finished search needs (its chain, if any); returns the nodes
