@@ -282,3 +282,31 @@ def test_braids_found_as_before_where_whips_are_ruled_out(monkeypatch):
     assert steps == plain
     assert any(rule == "forcing-braid" for rule, _ in steps)
     assert any(used), "no braid search had whip searches of its board to go by"
+
+
+def test_rounds_kept_across_steps_agree_with_rounds_afresh(monkeypatch):
+    """The bounds keep each assumption's rounds from step to step (until the board changes
+    a run they read) and go on from where they stopped: at every chain search, what they
+    hold is what rounds worked out afresh on that board say."""
+    puzzle = formats.load(ROOT / "puzzles" / "deducer-trial.txt")
+    checked = []
+    whip = chains.find_whip
+
+    def whip_checked(view, rules, **kw):
+        got = whip(view, rules, **kw)
+        bounds = view.context.cache("chains.bounds").get("bounds")
+        if bounds is not None and not kw.get("bivalue"):
+            bounds.sync(view)
+            for (i, d), kept in bounds.kept.items():
+                if view.placed[i] or not view.mask(i) & BIT[d]:
+                    continue  # no longer an assumption to make
+                if isinstance(kept, chainbound.Partial):  # undecided after kept.done
+                    assert chainbound.rounds(view, i, d, kept.done)[0] is None
+                else:
+                    assert chainbound.rounds(view, i, d, 50)[0] == kept
+                checked.append((i, d))
+        return got
+
+    monkeypatch.setattr(chains, "find_whip", whip_checked)
+    explain(puzzle)
+    assert len(checked) > 100
