@@ -31,6 +31,7 @@ the link filter rule by rule on random runs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW, POP, SUM
@@ -191,6 +192,8 @@ class Memo:
         self.filters: dict[int, dict[tuple[int, ...], tuple[int, ...] | None]] = {}
         #: run -> a bit for each set of digits (as a mask) some live combination holds
         self.fits: dict[int, int] = {}
+        #: run -> its cells' candidates (a tuple) from a grid's
+        self.getters: dict[int, Callable[[Sequence[int]], tuple[int, ...]]] = {}
 
     def forget(self, r: int) -> None:
         self.filters.pop(r, None)
@@ -198,6 +201,15 @@ class Memo:
 
     def size(self) -> int:
         return sum(len(got) for got in self.filters.values())
+
+
+def _getter(cells: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """Reads the candidates of ``cells`` from a grid's, as a tuple (in C: the rounds read
+    every changed run's this way)."""
+    if len(cells) == 1:
+        only = cells[0]
+        return lambda masks: (masks[only],)
+    return itemgetter(*cells)
 
 
 def _fits(live: Sequence[int]) -> int:
@@ -289,7 +301,7 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
     filtered join ``read``. From a whip search's node, it bounds the links a chain through
     the node still needs, as :func:`rounds` does from the assumption."""
     cell_runs, run_cells, totals = lay.cell_runs, lay.run_cells, lay.run_total
-    filters, fits = memo.filters, memo.fits
+    filters, fits, getters = memo.filters, memo.fits, memo.getters
     for k in range(begin, cap + 1):
         dirty = {r for i in changed for r in cell_runs[i]}
         if not dirty:
@@ -298,7 +310,10 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
         new: dict[int, int] = {}  # this round's candidates, where they change (a grid's
         for r in dirty:  # copy a round would cost a large grid more than its filters)
             cells = run_cells[r]
-            old = tuple([masks[i] for i in cells])  # every run on the round before's board
+            get = getters.get(r)
+            if get is None:
+                get = getters[r] = _getter(cells)
+            old = get(masks)  # every run on the round before's board
             seen = filters.get(r)
             if seen is None:
                 seen = filters[r] = {}
@@ -383,10 +398,10 @@ class Bounds:
             cap = n - 1  # a chain of n links breaks the grid by round n - 1
             if got.done >= cap:  # those rounds done, none broke it
                 return False
-            seen = len(got.read)
+            before = got.read.copy()
             first = go_on(view, got, cap, self.memo)
-            if len(got.read) != seen:
-                self._note(key, got.read)
+            if len(got.read) != len(before):
+                self._note(key, got.read - before)
             if first is None:
                 return False
             got = self.kept[key] = first
