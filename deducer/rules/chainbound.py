@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW, POP, SUM
 from ..solver.propagate import run_filter
@@ -193,7 +193,7 @@ class Memo:
         #: run -> a bit for each set of digits (as a mask) some live combination holds
         self.fits: dict[int, int] = {}
         #: run -> its cells' candidates (a tuple) from a grid's
-        self.getters: dict[int, Callable[[Sequence[int]], tuple[int, ...]]] = {}
+        self.getters: dict[int, Callable[[Sequence[Any]], tuple[Any, ...]]] = {}
 
     def forget(self, r: int) -> None:
         self.filters.pop(r, None)
@@ -203,9 +203,9 @@ class Memo:
         return sum(len(got) for got in self.filters.values())
 
 
-def _getter(cells: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
-    """Reads the candidates of ``cells`` from a grid's, as a tuple (in C: the rounds read
-    every changed run's this way)."""
+def reader(cells: Sequence[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+    """Reads the values of ``cells`` from a grid's (candidates, written or not), as a
+    tuple, in C: the rounds and the chain searches read every changed run's this way."""
     if len(cells) == 1:
         only = cells[0]
         return lambda masks: (masks[only],)
@@ -312,7 +312,7 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
             cells = run_cells[r]
             get = getters.get(r)
             if get is None:
-                get = getters[r] = _getter(cells)
+                get = getters[r] = reader(cells)
             old = get(masks)  # every run on the round before's board
             seen = filters.get(r)
             if seen is None:

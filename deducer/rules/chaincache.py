@@ -59,6 +59,8 @@ class Looks:
         #: rules it needs); and (rule id, "proofs") -> offer -> the proof of the
         #: deduction that offer came from, once a braid walk took it as a link
         self.kept: dict[tuple, dict[Any, Any]] = {}
+        #: run -> reads its cells' values from a grid's (chainbound.reader)
+        self.readers: dict[int, Any] = {}
 
     def entry(self, key: tuple) -> dict[Any, Any]:
         """The look kept by ``key`` (made empty when there is none), to read and fill."""

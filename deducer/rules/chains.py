@@ -38,7 +38,7 @@ from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chainbound import NEVER, Memo, bounds_for, link_filter, rounds_on
+from .chainbound import NEVER, Memo, bounds_for, link_filter, reader, rounds_on
 from .chaincache import ChainCache, Looks, Node, Offer, Snapshot, WhipSearch
 from .facts import digits_and
 
@@ -180,12 +180,13 @@ def looks_for(view: api.View) -> Looks:
     return got
 
 
-def _contents(state: State, rid: int) -> tuple:
-    """What a built-in run rule reads of run ``rid``: its live combinations and its cells
-    (a written digit as a negative mask): the key of its looks."""
-    masks, placed = state.masks, state.placed
-    return (rid, state.live[rid],
-            *[-masks[i] if placed[i] else masks[i] for i in state.layout.run_cells[rid]])
+def _contents(state: State, rid: int, looks: Looks) -> tuple:
+    """What a built-in run rule reads of run ``rid``: its live combinations and its cells'
+    candidates and written digits: the key of its looks."""
+    get = looks.readers.get(rid)
+    if get is None:
+        get = looks.readers[rid] = reader(state.layout.run_cells[rid])
+    return (rid, state.live[rid], get(state.masks), get(state.placed))
 
 
 #: a look's entry saying whether its run is quiet (:func:`_quiet`)
@@ -214,8 +215,10 @@ def _looked(look: dict[Any, Any], state: State, view: api.View, rl: Rule, rid: i
     is quiet."""
     offers = look.get(rl.id)
     if offers is None:
+        # (the first rule asked is asked outright: a search with one link rule, naked
+        # singles, would pay more for the filter than for the rule)
         quiet = look.get(_QUIET)
-        if quiet is None:
+        if quiet is None and look:
             quiet = look[_QUIET] = _quiet(state, rid)
         offers = look[rl.id] = () if quiet else tuple(
             o for o in (_offer(state, rl, ded) for ded in rl.call(view, rid) or ())
@@ -236,7 +239,7 @@ def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], ca
     seen: dict[int, dict[Any, Any]] = {}
     if core:
         assert looks is not None
-        seen = {rid: looks.entry(_contents(state, rid)) for rid in runs}
+        seen = {rid: looks.entry(_contents(state, rid, looks)) for rid in runs}
     measure = kernel.measure
     rid: int | None  # a run, or None for a global rule
     for k, rl in enumerate(rules):
@@ -942,7 +945,7 @@ def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set
                     assert looks is not None
                     got = entries.get(rid)
                     if got is None:
-                        got = entries[rid] = looks.entry(_contents(state, rid))
+                        got = entries[rid] = looks.entry(_contents(state, rid, looks))
                     first = next(((o, e) for o in _looked(got, state, hview, rl, rid)
                                   if (e := kernel.measure(state, o.place, o.elim, o.drop))
                                   is not None), None)
