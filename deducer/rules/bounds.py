@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable, Iterator, Sequence
 
 from ..engine.state import Deduction
-from ..puzzle.combos import BIT, DIGITS, HIGH, LOW
+from ..puzzle.combos import BIT, DIGITS, HIGH, LOW, POP
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
@@ -31,6 +31,46 @@ def sum_limits(masks: list[int]) -> tuple[int, int]:
         lo = max(lo, sum(ds[:k]))
         hi = min(hi, sum(ds[-k:]))
     return lo, hi
+
+
+def intervals(need: int, masks: Sequence[int]) -> list[tuple[int, int] | None]:
+    """For each of a run's open cells (their candidates ``masks``), the least and most it
+    can be when the others make what :func:`sum_limits` allows and all of them make
+    ``need``: ``need`` less the most the others make, to ``need`` less the least (None
+    where the others cannot be filled with different digits). Worked out for all the
+    cells at once, each from what the cells before and after it hold."""
+    n = len(masks)
+    lows = highs = 0
+    before = [0] * (n + 1)  # the digits of the cells before each, and after
+    after = [0] * (n + 1)
+    for k, m in enumerate(masks):
+        lows += LOW[m]
+        highs += HIGH[m]
+        before[k + 1] = before[k] | m
+    for k in range(n - 1, -1, -1):
+        after[k] = after[k + 1] | masks[k]
+    others = n - 1
+    out: list[tuple[int, int] | None] = []
+    for k, m in enumerate(masks):
+        avail = before[k] | after[k + 1]
+        if POP[avail] < others:
+            out.append(None)
+            continue
+        lo = max(lows - LOW[m], _LEAST[avail][others])
+        hi = min(highs - HIGH[m], _MOST[avail][others])
+        out.append((need - hi, need - lo))
+    return out
+
+
+def _sums() -> tuple[list[list[int]], list[list[int]]]:
+    """``[mask][k]``: the sum of the ``k`` least (most) digits of mask (k up to its size)."""
+    least = [[sum(DIGITS[m][:k]) for k in range(POP[m] + 1)] for m in range(512)]
+    most = [[sum(DIGITS[m][len(DIGITS[m]) - k:]) for k in range(POP[m] + 1)]
+            for m in range(512)]
+    return least, most
+
+
+_LEAST, _MOST = _sums()
 
 
 def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:
@@ -284,17 +324,14 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
     cells = list(view.layout.run_cells[rid])
     total = view.layout.run_total[rid]
     assert total is not None  # remaining() is None only for an unclued run
-    for i in open_:
-        others = [j for j in open_ if j != i]
-        avail = 0
-        for j in others:
-            avail |= masks[j]
-        if len(DIGITS[avail]) < len(others):
+    for i, span_i in zip(open_, intervals(need, [masks[i] for i in open_]), strict=True):
+        if span_i is None:
             continue  # the other cells cannot all be filled: other rules report it
-        lo, hi = _bounds(need, [masks[j] for j in others])
+        lo, hi = span_i
         out = [d for d in DIGITS[masks[i]] if d < lo or d > hi]
         if not out:
             continue
+        others = [j for j in open_ if j != i]
         # per digit, the fewest facts about the other cells its bound needs; a digit
         # whose facts say more than the run needs (the sum alone rules it out with
         # fewer) is left to a later step that can say why

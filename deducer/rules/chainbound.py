@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ..puzzle.combos import BIT, DIGITS, HIGH, LOW, POP, SUM
+from ..puzzle.combos import BIT, DIGITS, SUM
 from ..solver.propagate import run_filter
+from .bounds import intervals
 from .chaincache import ChainCache
 
 if TYPE_CHECKING:
@@ -129,39 +130,13 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
 
 def _bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None:
     """Each open cell (``free``, their candidates ``cut``) kept within ``need`` (what the
-    sum still needs) less the most and least the other open cells make, as
-    :func:`~deducer.rules.bounds.sum_limits` bounds them (each cell's own least or most,
-    or the least or most different digits they can take)."""
-    f = len(free)
-    lows = highs = 0
-    before = [0] * (f + 1)  # the digits of the cells before each, and after
-    after = [0] * (f + 1)
-    for k, m in enumerate(cut):
-        lows += LOW[m]
-        highs += HIGH[m]
-        before[k + 1] = before[k] | m
-    for k in range(f - 1, -1, -1):
-        after[k] = after[k + 1] | cut[k]
-    n = f - 1
-    for k, m in enumerate(cut):
-        avail = before[k] | after[k + 1]
-        lo, hi = lows - LOW[m], highs - HIGH[m]
-        if POP[avail] >= n:
-            lo = max(lo, _LEAST[avail][n])
-            hi = min(hi, _MOST[avail][n])
-        least, most = max(need - hi, 1), min(need - lo, 9)
-        out[free[k]] &= _SPAN[least][most] if least <= most else 0
-
-
-def _sums() -> tuple[list[list[int]], list[list[int]]]:
-    """``[mask][k]``: the sum of the ``k`` least (most) digits of mask (k up to its size)."""
-    least = [[sum(DIGITS[m][:k]) for k in range(POP[m] + 1)] for m in range(512)]
-    most = [[sum(DIGITS[m][len(DIGITS[m]) - k:]) for k in range(POP[m] + 1)]
-            for m in range(512)]
-    return least, most
-
-
-_LEAST, _MOST = _sums()
+    sum still needs) less the most and least the other open cells make (sum bounds'
+    :func:`~deducer.rules.bounds.intervals`; where the others cannot be filled, the exact
+    filter has already found the run broken)."""
+    for i, span in zip(free, intervals(need, cut), strict=True):
+        if span is not None:
+            least, most = max(span[0], 1), min(span[1], 9)
+            out[i] &= _SPAN[least][most] if least <= most else 0
 
 
 def _spans() -> list[list[int]]:
