@@ -438,16 +438,31 @@ def _ways(doms: list[int], sign: list[int], apart: list[tuple[int, int, int]], k
     """Every way (digit tuples) to give cells with domains ``doms`` the signed sum ``k``,
     cells paired in ``apart`` differing; None when there are more than ``cap``."""
     ways: list[tuple[int, ...]] = []
-    pick = [0] * len(doms)
+    size = len(doms)
+    pick = [0] * size
+    differ: list[list[int]] = [[] for _ in range(size)]  # earlier cells each must differ from
+    for a, b, _ in apart:
+        differ[b].append(a)
+    # the least and most the cells from n on can add (their signs counted): a partial
+    # sum those cannot bring to k leads to no way, and is not walked on
+    least, most = [0] * (size + 1), [0] * (size + 1)
+    for n in range(size - 1, -1, -1):
+        ds = DIGITS[doms[n]]
+        if not ds:
+            return ways  # a cell with no digit: no way at all
+        lo, hi = (ds[0], ds[-1]) if sign[n] > 0 else (-ds[-1], -ds[0])
+        least[n], most[n] = least[n + 1] + lo, most[n + 1] + hi
 
     def walk(n: int, acc: int) -> bool:
-        if n == len(doms):
+        if n == size:
             if acc == k:
                 ways.append(tuple(pick))
                 return len(ways) <= cap
             return True
+        if not acc + least[n] <= k <= acc + most[n]:
+            return True
         for d in DIGITS[doms[n]]:
-            if any(b == n and pick[a] == d for a, b, _ in apart):
+            if any(pick[a] == d for a in differ[n]):
                 continue
             pick[n] = d
             if not walk(n + 1, acc + sign[n] * d):
