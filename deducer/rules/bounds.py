@@ -128,19 +128,13 @@ def _bounds(need: int, masks: list[int]) -> tuple[int, int]:
     return need - most, need - least
 
 
-def _exact(view: View, rid: int, cells: Sequence[int], total: int | None,
+def _exact(cells: Sequence[int], total: int | None, fixed: dict[int, int],
            facts: dict[int, int], i: int, d: int) -> bool:
     """Is ``d`` ruled out of cell ``i`` by the run alone, its cells limited to ``facts``
-    (the others free)? (The per-run check over the local problem.)"""
-    masks = []
-    for j in cells:
-        if view.is_placed(j):
-            masks.append(view.mask(j))
-        elif j == i:
-            masks.append(BIT[d])
-        else:
-            masks.append(facts.get(j, free_mask(view, j, (rid,))))
-    return run_filter(total, tuple(masks)) is None
+    (the others free: ``fixed`` has each written cell's digit and each open cell's free
+    candidates)? (The per-run check over the local problem.)"""
+    return run_filter(total, tuple([BIT[d] if j == i else facts.get(j, fixed[j])
+                                    for j in cells])) is None
 
 
 def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
@@ -336,6 +330,7 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         # whose facts say more than the run needs (the sum alone rules it out with
         # fewer) is left to a later step that can say why
         free = {j: free_mask(view, j, (rid,)) for j in others}
+        fixed = {**free, **{j: view.mask(j) for j in cells if view.is_placed(j)}}
         groups: dict[tuple, list[int]] = {}
         for d in out:
             facts = cell_facts(view, others, (rid,))
@@ -344,7 +339,7 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
                 t_lo, t_hi = _bounds(need, trial)
                 if d < t_lo or d > t_hi:
                     del facts[j]
-            if any(_exact(view, rid, cells, total, {k: m for k, m in facts.items() if k != j},
+            if any(_exact(cells, total, fixed, {k: m for k, m in facts.items() if k != j},
                           i, d) for j in facts):
                 continue
             groups.setdefault(tuple(sorted(facts.items())), []).append(d)
