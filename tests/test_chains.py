@@ -807,10 +807,10 @@ def test_a_braid_walks_next_link_looks_up_each_run_once(monkeypatch):
     looked: list[Counter] = []
     contents, next_link = chains._contents, chains._next
 
-    def counting_contents(state, rid):
+    def counting_contents(state, rid, looks):
         if looked:
             looked[-1][rid] += 1
-        return contents(state, rid)
+        return contents(state, rid, looks)
 
     def counting_next(*args, **kwargs):
         looked.append(Counter())

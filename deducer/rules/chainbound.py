@@ -115,13 +115,7 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
         cut = [masks[k] & ~alone for k in free]
         _bounded(out, free, cut, need)
         if len(free) == 2:
-            x, y = free
-            for me, mine, theirs in ((x, cut[0], cut[1]), (y, cut[1], cut[0])):
-                keep = 0
-                for a in DIGITS[mine]:
-                    if 0 < need - a < 10 and need - a != a and theirs & BIT[need - a]:
-                        keep |= BIT[a]
-                out[me] &= keep
+            _paired(out, free, cut, need)
     for m in out:
         if not m:
             return None
@@ -137,6 +131,17 @@ def _bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None
         if span is not None:
             least, most = max(span[0], 1), min(span[1], 9)
             out[i] &= _SPAN[least][most] if least <= most else 0
+
+
+def _paired(out: list[int], free: list[int], cut: list[int], need: int) -> None:
+    """Of two open cells (``free``, their candidates ``cut``) that must make ``need``, a
+    digit whose complement the other cannot hold, or that is its own, leaves."""
+    for me, mine, theirs in ((free[0], cut[0], cut[1]), (free[1], cut[1], cut[0])):
+        keep = 0
+        for a in DIGITS[mine]:
+            if 0 < need - a < 10 and need - a != a and theirs & BIT[need - a]:
+                keep |= BIT[a]
+        out[me] &= keep
 
 
 def _spans() -> list[list[int]]:

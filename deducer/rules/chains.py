@@ -43,7 +43,7 @@ from .chaincache import ChainCache, Looks, Node, Offer, Snapshot, WhipSearch
 from .facts import digits_and
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Iterator
+    from collections.abc import Collection, Generator, Iterable, Iterator
 
     from ..engine.registry import Rule
     from ..engine.state import State
@@ -452,40 +452,52 @@ def _expand(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainC
         kernel.undo(state, assumed)
 
 
-def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainCache,
-                     state: State,
-                     start: set[int]) -> None:
-    """:func:`_expand` past the assumption, on the scratch ``state`` that holds it."""
-    frontier, search.frontier = search.frontier, []
-    context = view.context
-    hview = View(state, context)
-    # a node's siblings follow it in the frontier: their parent's path is written in once
-    # for them all, and each node's own link on top of it
+def _node_states(search: WhipSearch, frontier: list[int], state: State, start: set[int]
+                 ) -> Generator[tuple[int, set[int]], None, None]:
+    """Each node of ``frontier`` with its state written in ``state`` (which holds the
+    assumption) while the caller looks at it: (node, the cells its link changed; for the
+    assumption itself, ``start``). A node's siblings follow it in the frontier: their
+    parent's path is written in once for them all, and each node's own link on top of it.
+    Close it (the caller's ``finally``) to leave ``state`` as it was."""
     up: UndoLog = []  # the parent's path
     log: UndoLog = []  # the node's link
     parent: int | None = None
     try:
         for n in frontier:
             if n < 0:
-                changed = start | {search.cell}
-            else:
-                node = search.nodes[n]
-                if node.parent != parent:
-                    kernel.undo(state, up)
-                    parent = node.parent
-                    for eff in _path(search, parent) if parent >= 0 else ():
-                        kernel.apply(state, eff, up)
-                changed, _ = kernel.apply(state, node.effect, log)
+                yield n, start
+                continue
+            node = search.nodes[n]
+            if node.parent != parent:
+                kernel.undo(state, up)
+                parent = node.parent
+                for eff in _path(search, parent) if parent >= 0 else ():
+                    kernel.apply(state, eff, up)
+            changed, _ = kernel.apply(state, node.effect, log)
             try:
-                if _expand_node(search, rules, cache, state, hview, n, changed):
-                    return
+                yield n, changed
             finally:
                 kernel.undo(state, log)
+    finally:
+        kernel.undo(state, up)
+
+
+def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainCache,
+                     state: State,
+                     start: set[int]) -> None:
+    """:func:`_expand` past the assumption, on the scratch ``state`` that holds it."""
+    frontier, search.frontier = search.frontier, []
+    hview = View(state, view.context)
+    nodes = _node_states(search, frontier, state, start | {search.cell})
+    try:
+        for n, changed in nodes:
+            if _expand_node(search, rules, cache, state, hview, n, changed):
+                return
             if len(search.nodes) > cache.search_nodes:
                 search.done = search.gave_up = True
                 return
     finally:
-        kernel.undo(state, up)
+        nodes.close()
     search.depth += 1
     if not search.frontier:
         search.done = True
@@ -538,25 +550,13 @@ def _frontier_soonest(view: api.View, search: WhipSearch, cache: ChainCache, mem
     lay = state.layout
     assumed: UndoLog = []
     kernel.apply(state, Effect(place=((search.cell, search.digit),)), assumed)
-    up: UndoLog = []
-    log: UndoLog = []
-    parent: int | None = None
     read: set[int] = set()
     least: int | None = None
+    nodes = _node_states(search, search.frontier, state, set())
     try:
-        for n in search.frontier:
-            node = search.nodes[n]
-            if node.parent != parent:
-                kernel.undo(state, up)
-                parent = node.parent
-                for eff in _path(search, parent) if parent >= 0 else ():
-                    kernel.apply(state, eff, up)
-            changed, _ = kernel.apply(state, node.effect, log)
-            try:
-                first = rounds_on(lay, list(state.masks), view.live, changed,
-                                  cap, memo, read)
-            finally:
-                kernel.undo(state, log)
+        for _, changed in nodes:
+            first = rounds_on(lay, list(state.masks), view.live, changed, cap, memo,
+                              read)
             if first == NEVER:
                 continue
             soon = d + (cap + 1 if first is None else first)
@@ -564,7 +564,7 @@ def _frontier_soonest(view: api.View, search: WhipSearch, cache: ChainCache, mem
             if least <= target:
                 break
     finally:
-        kernel.undo(state, up)
+        nodes.close()
         kernel.undo(state, assumed)
         cache.read(search, read)
     return least, least is not None and least <= d + cap
