@@ -124,6 +124,40 @@ def test_the_link_filter_takes_what_a_link_rule_takes_on_any_narrower_run(case):
             assert not ded.drop_combos, (rl.id, "a link rule drops a combination")
 
 
+@settings(max_examples=300, deadline=None)
+@given(narrowed())
+def test_the_singles_filter_takes_what_a_naked_single_takes_on_any_narrower_run(case):
+    """Bivalue chains, of naked singles alone, are bounded with the singles filter: on a
+    run narrowed from the one the rule looked at, it takes at least what the rule took."""
+    (n, total, live, masks, placed), cut = case
+    view = _view(n, total, live, masks, placed)
+    cells = view.puzzle.runs[0].cells
+    later = tuple(view.mask(i) & c for i, c in zip(cells, cut, strict=True))
+    got = chainbound.singles_filter(total, view.live(0), later)
+    if got is None:
+        return
+    have = dict(zip(cells, got, strict=True))
+    naked = [r for r in LINKS if r.id == chainbound.NAKED_SINGLE]
+    assert naked
+    for ded in naked[0].call(view, 0) or ():
+        assert not ded.eliminations and not ded.drop_combos
+        for i, d in ded.placements.items():
+            assert not have[i] & ~BIT[d], "it writes a digit, others stay"
+
+
+def test_the_singles_filter_is_weaker_than_the_link_filter():
+    # 4 in two cells (1 + 3) with r2c2 1 or 3: the link filter leaves both cells 1 or 3
+    # and drops the rest; the singles filter, with no digit alone, takes nothing
+    masks = (BIT[1] | BIT[3], 0x1FF)
+    assert chainbound.link_filter(4, combos(4, 2), masks) == (BIT[1] | BIT[3],) * 2
+    assert chainbound.singles_filter(4, combos(4, 2), masks) == masks
+    # a digit alone leaves the other cell; alone twice, or in no live way, breaks the run
+    assert chainbound.singles_filter(4, combos(4, 2), (BIT[1], BIT[1] | BIT[3])) == (
+        BIT[1], BIT[3])
+    assert chainbound.singles_filter(4, combos(4, 2), (BIT[1], BIT[1])) is None
+    assert chainbound.singles_filter(4, combos(4, 2), (BIT[2], 0x1FF)) is None
+
+
 def _view(n, total, live, masks, placed):
     text = "\\ " + "|\\ " * n + "\n" + f"\\{total}" + "|  " * n
     names = [f"r2c{k + 2}" for k in range(n)]

@@ -45,6 +45,10 @@ if TYPE_CHECKING:
     from ..solver.propagate import Layout
     from .api import View
 
+    #: a run's filter for the rounds: (clue, live combinations, candidates) -> the
+    #: candidates left (None: the run is broken)
+    Filter = Callable[[int | None, Sequence[int], tuple[int, ...]], tuple[int, ...] | None]
+
 #: run filters a walk's bounds keep (memory only: one dropped is filtered again)
 MEMO = 200_000
 
@@ -160,6 +164,30 @@ _SPAN = _spans()
 _UNSEEN: tuple[int, ...] = (-1,)
 
 
+def singles_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
+                   ) -> tuple[int, ...] | None:
+    """What a naked single (the one link rule of a bivalue chain) takes from a run, on any
+    narrower run too: a digit alone in a cell leaves the others; the run breaks where a
+    digit is alone twice or the digits alone are in no live combination. The rounds'
+    filter for searches whose only link rule is the naked single: far weaker than
+    :func:`link_filter`, so it bounds their chains far better."""
+    alone = 0
+    for m in masks:
+        if not m & (m - 1):
+            if alone & m or not m:
+                return None
+            alone |= m
+    if not any(c & alone == alone for c in live):
+        return None
+    out = tuple([m if not m & (m - 1) else m & ~alone for m in masks])
+    return out if all(out) else None
+
+
+#: the built-in link rule a bivalue chain is made of (chains.find_whip bounds searches made
+#: of it alone with :func:`singles_filter`)
+NAKED_SINGLE = "naked-single"
+
+
 class Memo:
     """What the rounds work out per run, kept from call to call: each run's filter by its
     cells' candidates, and which sets of digits one of its live combinations holds (its
@@ -168,7 +196,9 @@ class Memo:
     it matter not, :func:`link_filter` keeping only combinations that hold every digit
     alone, as the rounds do)."""
 
-    def __init__(self) -> None:
+    def __init__(self, run_filter: Filter | None = None) -> None:
+        #: the rounds' filter (:func:`link_filter` unless told)
+        self.filter: Filter = run_filter or link_filter
         self.filters: dict[int, dict[tuple[int, ...], tuple[int, ...] | None]] = {}
         #: run -> a bit for each set of digits (as a mask) some live combination holds
         self.fits: dict[int, int] = {}
@@ -281,7 +311,7 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
     filtered join ``read``. From a whip search's node, it bounds the links a chain through
     the node still needs, as :func:`rounds` does from the assumption."""
     cell_runs, run_cells, totals = lay.cell_runs, lay.run_cells, lay.run_total
-    filters, fits, getters = memo.filters, memo.fits, memo.getters
+    filters, fits, getters, run_filter_of = memo.filters, memo.fits, memo.getters, memo.filter
     for k in range(begin, cap + 1):
         dirty = {r for i in changed for r in cell_runs[i]}
         if not dirty:
@@ -299,7 +329,7 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
                 seen = filters[r] = {}
             got = seen.get(old, _UNSEEN)
             if got is _UNSEEN:
-                got = seen[old] = link_filter(totals[r], live(r), old)
+                got = seen[old] = run_filter_of(totals[r], live(r), old)
             if got is None:
                 return k
             if got == old:
@@ -342,20 +372,22 @@ class Bounds:
     """The bounds of one walk, by assumption, each kept until the board changes a run it
     read; one store shared by the whip and braid searches (it depends on the board only)."""
 
-    def __init__(self) -> None:
+    def __init__(self, run_filter: Filter | None = None) -> None:
+        #: the rounds' filter (:func:`link_filter` unless told)
+        self._filter = run_filter
         #: (cell, digit) -> the first breaking round (0 or more), NEVER, or the rounds
         #: done so far when they did not decide
         self.kept: dict[tuple[int, int], int | Partial] = {}
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         #: tells what changed on the board since the last call (its searches unused)
         self._board = ChainCache(0)
-        self.memo = Memo()
+        self.memo = Memo(run_filter)
 
     def sync(self, view: View) -> None:
         """Forget the bounds that read a run the board changed since the last call, and
         the filters of the runs whose live combinations it changed."""
         if self.memo.size() > MEMO:
-            self.memo = Memo()
+            self.memo = Memo(self._filter)
         was = self._board.seen
         for r in self._board.sync(view):
             if was is not None and was.live[r] != view.live(r):
@@ -402,11 +434,13 @@ class Bounds:
         return None if got == NEVER else got
 
 
-def bounds_for(view: View) -> Bounds:
-    """This walk's bounds, synced with the board as the view shows it."""
+def bounds_for(view: View, singles: bool = False) -> Bounds:
+    """This walk's bounds, synced with the board as the view shows it: for chains of the
+    built-in link rules, or with ``singles`` of naked singles alone (:func:`singles_filter`)."""
     store = view.context.cache("chains.bounds")
-    got = store.get("bounds")
+    key = "singles" if singles else "bounds"
+    got = store.get(key)
     if got is None:
-        got = store["bounds"] = Bounds()
+        got = store[key] = Bounds(singles_filter if singles else None)
     got.sync(view)
     return got

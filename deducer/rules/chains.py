@@ -38,7 +38,7 @@ from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chainbound import NEVER, Memo, bounds_for, link_filter, reader, rounds_on
+from .chainbound import NAKED_SINGLE, NEVER, Memo, bounds_for, link_filter, reader, rounds_on
 from .chaincache import ChainCache, Looks, Node, Offer, Snapshot, WhipSearch
 from .facts import digits_and
 
@@ -597,8 +597,10 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
     local = len(_local(rules)) == len(rules)
     cache.begin(view, wide=not local)
     # with built-in link rules only, an assumption is followed only once a chain from it
-    # may be as short as the length looked for (chainbound: exact run filters, not links)
-    bounds = bounds_for(view) if local and not bivalue else None
+    # may be as short as the length looked for (chainbound: rounds of run filters that
+    # take what any link takes); of naked singles alone, by a filter of singles alone
+    singles = all(r.id == NAKED_SINGLE for r in rules)
+    bounds = bounds_for(view, singles) if local and (singles or not bivalue) else None
     rank = {a: k for k, a in enumerate(_order(view, bivalue))}
     # by the first target a search is looked at for: past its depth and, with the bound,
     # at a length a chain from it may have (a search is not asked again at every target:
