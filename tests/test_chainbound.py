@@ -210,7 +210,7 @@ def _walks(puzzle, bound: bool, monkeypatch) -> tuple[list, list]:
     found: list[tuple[int, int]] = []
     with monkeypatch.context() as m:
         if not bound:  # no bound at all: from the assumptions nor from a search's nodes
-            m.setattr(chains, "bounds_for", lambda view: None)
+            m.setattr(chains, "bounds_for", lambda view, singles=False: None)
         whip, braid = chains.find_whip, chains.find_braid
 
         def whip_seen(view, rules, **kw):

@@ -77,16 +77,6 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
       open cells make (sum bounds), and of two open cells, a digit whose complement the
       other lacks leaves (pair complement).
     """
-    exact = run_filter(total, masks)
-    if exact is None:
-        return None
-    way = 0
-    for m in exact:
-        if m & (m - 1):
-            break
-        way |= m
-    else:  # one way: it must be a live combination
-        return exact if way in live else None
     alone = union = 0
     for m in masks:
         union |= m
@@ -123,7 +113,18 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
     for m in out:
         if not m:
             return None
-    return tuple(out)
+    # the exact filter last, on what the rest left (it keeps the same arrangements, and
+    # the fewer candidates the less it costs): one arrangement is the settled run's
+    weak = tuple(out)
+    exact = run_filter(total, weak)
+    if exact is None:
+        return None
+    way = 0
+    for m in exact:
+        if m & (m - 1):
+            return weak
+        way |= m
+    return exact if way in live else None  # one way: it must be a live combination
 
 
 def _bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None:
