@@ -194,8 +194,8 @@ class Memo:
     cells' candidates, and which sets of digits one of its live combinations holds (its
     clue is fixed, and the live combinations the board gives it change only with the
     board: :meth:`Bounds.sync` forgets the run then; those a chain's written digits leave
-    it matter not, :func:`link_filter` keeping only combinations that hold every digit
-    alone, as the rounds do)."""
+    it matter not, the filters (:func:`link_filter`, :func:`singles_filter`) and the
+    rounds reading only the combinations that hold every digit alone)."""
 
     def __init__(self, run_filter: Filter | None = None) -> None:
         #: the rounds' filter (:func:`link_filter` unless told)
