@@ -25,11 +25,10 @@ def sum_limits(masks: list[int]) -> tuple[int, int]:
         avail |= m
         lo += LOW[m]
         hi += HIGH[m]
-    ds = DIGITS[avail]
     k = len(masks)
-    if len(ds) >= k:
-        lo = max(lo, sum(ds[:k]))
-        hi = min(hi, sum(ds[-k:]))
+    if POP[avail] >= k:
+        lo = max(lo, _LEAST[avail][k])
+        hi = min(hi, _MOST[avail][k])
     return lo, hi
 
 

@@ -197,14 +197,16 @@ class Memo:
     it matter not, the filters (:func:`link_filter`, :func:`singles_filter`) and the
     rounds reading only the combinations that hold every digit alone)."""
 
-    def __init__(self, run_filter: Filter | None = None) -> None:
+    def __init__(self, run_filter: Filter | None = None,
+                 readers: dict[int, Callable[[Sequence[Any]], tuple[Any, ...]]] | None = None
+                 ) -> None:
         #: the rounds' filter (:func:`link_filter` unless told)
         self.filter: Filter = run_filter or link_filter
         self.filters: dict[int, dict[tuple[int, ...], tuple[int, ...] | None]] = {}
         #: run -> a bit for each set of digits (as a mask) some live combination holds
         self.fits: dict[int, int] = {}
-        #: run -> its cells' candidates (a tuple) from a grid's
-        self.getters: dict[int, Callable[[Sequence[Any]], tuple[Any, ...]]] = {}
+        #: run -> reads its cells' candidates (a tuple) from a grid's (:func:`readers_for`)
+        self.getters = {} if readers is None else readers
 
     def forget(self, r: int) -> None:
         self.filters.pop(r, None)
@@ -221,6 +223,12 @@ def reader(cells: Sequence[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
         only = cells[0]
         return lambda masks: (masks[only],)
     return itemgetter(*cells)
+
+
+def readers_for(view: View) -> dict[int, Callable[[Sequence[Any]], tuple[Any, ...]]]:
+    """This walk's :func:`reader` of each run, made when first asked (one store for the
+    bounds and the chain searches' looks)."""
+    return view.context.cache("chains.readers")
 
 
 def _fits(live: Sequence[int]) -> int:
@@ -373,22 +381,24 @@ class Bounds:
     """The bounds of one walk, by assumption, each kept until the board changes a run it
     read; one store shared by the whip and braid searches (it depends on the board only)."""
 
-    def __init__(self, run_filter: Filter | None = None) -> None:
-        #: the rounds' filter (:func:`link_filter` unless told)
-        self._filter = run_filter
+    def __init__(self, run_filter: Filter | None = None,
+                 readers: dict[int, Callable[[Sequence[Any]], tuple[Any, ...]]] | None = None
+                 ) -> None:
+        #: the rounds' filter (:func:`link_filter` unless told), and the runs' readers
+        self._filter, self._readers = run_filter, readers
         #: (cell, digit) -> the first breaking round (0 or more), NEVER, or the rounds
         #: done so far when they did not decide
         self.kept: dict[tuple[int, int], int | Partial] = {}
         self.by_run: dict[int, set[tuple[int, int]]] = {}
         #: tells what changed on the board since the last call (its searches unused)
         self._board = ChainCache(0)
-        self.memo = Memo(run_filter)
+        self.memo = Memo(run_filter, readers)
 
     def sync(self, view: View) -> None:
         """Forget the bounds that read a run the board changed since the last call, and
         the filters of the runs whose live combinations it changed."""
         if self.memo.size() > MEMO:
-            self.memo = Memo(self._filter)
+            self.memo = Memo(self._filter, self._readers)
         was = self._board.seen
         for r in self._board.sync(view):
             if was is not None and was.live[r] != view.live(r):
@@ -442,6 +452,6 @@ def bounds_for(view: View, singles: bool = False) -> Bounds:
     key = "singles" if singles else "bounds"
     got = store.get(key)
     if got is None:
-        got = store[key] = Bounds(singles_filter if singles else None)
+        got = store[key] = Bounds(singles_filter if singles else None, readers_for(view))
     got.sync(view)
     return got

@@ -59,7 +59,8 @@ class Looks:
         #: rules it needs); and (rule id, "proofs") -> offer -> the proof of the
         #: deduction that offer came from, once a braid walk took it as a link
         self.kept: dict[tuple, dict[Any, Any]] = {}
-        #: run -> reads its cells' values from a grid's (chainbound.reader)
+        #: run -> reads its cells' values from a grid's (chainbound.readers_for: one
+        #: per walk, shared with the bounds)
         self.readers: dict[int, Any] = {}
 
     def entry(self, key: tuple) -> dict[Any, Any]:
@@ -157,6 +158,11 @@ class Snapshot:
     placed: tuple[bool, ...]
     live: tuple[tuple[int, ...], ...]
 
+    @classmethod
+    def of(cls, view: View) -> Snapshot:
+        """The board ``view`` shows, as it is now."""
+        return cls(tuple(view.masks), view.placed, tuple(view.live(r) for r in view.run_ids))
+
 
 class ChainCache:
     """The whip searches of one kind of chain (one set of link rules) in one walk, by
@@ -194,7 +200,7 @@ class ChainCache:
         ``wide``, a run crossing one: a rule may read the runs crossing its own; without,
         only the runs changed, for rules that read their own run alone); returns the runs
         the change touched (none on the first call)."""
-        now = Snapshot(tuple(view.masks), view.placed, tuple(view.live(r) for r in view.run_ids))
+        now = Snapshot.of(view)
         old, self.seen = self.seen, now
         if old is None:
             return set()

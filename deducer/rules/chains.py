@@ -38,7 +38,16 @@ from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
 from ..puzzle.combos import BIT, DIGITS, POP, combos
 from . import rule
-from .chainbound import NAKED_SINGLE, NEVER, Memo, bounds_for, link_filter, reader, rounds_on
+from .chainbound import (
+    NAKED_SINGLE,
+    NEVER,
+    Memo,
+    bounds_for,
+    link_filter,
+    reader,
+    readers_for,
+    rounds_on,
+)
 from .chaincache import ChainCache, Looks, Node, Offer, Snapshot, WhipSearch
 from .facts import digits_and
 
@@ -177,6 +186,7 @@ def looks_for(view: api.View) -> Looks:
     got = store.get("looks")
     if got is None:
         got = store["looks"] = Looks()
+        got.readers = readers_for(view)
     return got
 
 
@@ -1143,8 +1153,7 @@ def _whips_ruled_out(view: api.View, rules: list[Rule]) -> dict[tuple[int, int],
         if key[1] != ids or seen is None:
             continue
         if now is None:
-            now = Snapshot(tuple(view.masks), view.placed,
-                           tuple(view.live(r) for r in view.run_ids))
+            now = Snapshot.of(view)
         if seen != now:  # the searches saw an earlier board
             continue
         for a, s in cache.searches.items():
@@ -1339,4 +1348,3 @@ def forcing_braid(view: api.View, max_len: int, work: int = 6_000,
     if found is not None:
         i, d, links = found
         yield to_deduction(view, i, d, links)
-
