@@ -731,6 +731,63 @@ def test_play_command_serves_on_loopback_and_stops_on_ctrl_c(tmp_path):
             proc.wait()
 
 
+#: a process that swallows every KeyboardInterrupt (as a hung server would not stop), with
+#: play's Ctrl+C backstop armed: it prints "ready" and then waits
+_SWALLOWER = """
+import sys, time
+from deducer.app.commands.play import ctrl_c_stops
+ctrl_c_stops(float(sys.argv[1]))
+print("ready", flush=True)
+while True:
+    try:
+        time.sleep(0.05)
+    except KeyboardInterrupt:
+        pass
+"""
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_ends_play_even_when_the_interrupt_is_swallowed(presses):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    within = 1.0
+    proc = subprocess.Popen([sys.executable, "-c", _SWALLOWER, str(within if presses == 1
+                                                                   else 3600)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        began = time.monotonic()
+        for _ in range(presses):
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.2)
+        _, err = proc.communicate(timeout=30 * max(3.0, stretch()))
+        # one press: ended by the backstop after `within`; two: at the second press (the
+        # backstop was an hour away)
+        assert proc.returncode == 0 and "deducer play: stopped" in err
+        if presses == 1:
+            assert time.monotonic() - began >= within
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_ctrl_c_backstop_leaves_an_ignored_sigint_alone():
+    import subprocess
+    import sys
+
+    code = ("import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+            "from deducer.app.commands.play import ctrl_c_stops\n"
+            "ctrl_c_stops(1.0)\n"
+            "print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "True"
+
+
 def test_play_command_reports_a_busy_port(tmp_path, capsys):
     import socket
 
