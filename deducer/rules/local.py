@@ -14,23 +14,34 @@ from ..puzzle.combos import BIT, DIGITS, POP
 from ..solver.propagate import Layout, run_filter
 from .api import View
 
+#: a run's exact filter by run and its cells' candidates, for one trimming (the searches
+#: of a trim ask the same few runs the same questions many times over)
+Filtered = dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None]
 
-def _narrow(layout: Layout, runs: Collection[int], doms: dict[int, int]) -> bool:
-    """Each listed run's exact filter to a fixpoint; False when one has no filling."""
-    todo = list(runs)
+
+def _narrow(layout: Layout, runs: Collection[int], doms: dict[int, int], todo: list[int],
+            seen: Filtered) -> bool:
+    """The listed runs' exact filters to a fixpoint, starting from the runs in ``todo`` (the
+    others' filters would leave their cells as they are); False when one has no filling."""
+    run_cells, run_total, cell_runs = layout.run_cells, layout.run_total, layout.cell_runs
     queued = set(todo)
     while todo:
         r = todo.pop()
         queued.discard(r)
-        cells = layout.run_cells[r]
-        old = tuple(doms[i] for i in cells)
-        new = run_filter(layout.run_total[r], old)
+        cells = run_cells[r]
+        old = tuple([doms[i] for i in cells])
+        key = (r, old)
+        new = seen.get(key, old)
+        if new is old:
+            new = seen[key] = run_filter(run_total[r], old)
         if new is None:
             return False
+        if new == old:
+            continue
         for i, a, b in zip(cells, old, new, strict=True):
             if a != b:
                 doms[i] = b
-                for o in layout.cell_runs[i]:
+                for o in cell_runs[i]:
                     if o in runs and o not in queued:
                         queued.add(o)
                         todo.append(o)
@@ -38,11 +49,13 @@ def _narrow(layout: Layout, runs: Collection[int], doms: dict[int, int]) -> bool
 
 
 def _fillable(layout: Layout, runs: Collection[int], doms: dict[int, int],
-              budget: list[int]) -> bool:
+              budget: list[int], changed: int, seen: Filtered) -> bool:
+    """Has the local problem a filling? ``doms`` was at the runs' fixpoint before cell
+    ``changed`` was set, so only that cell's runs are filtered first."""
     if budget[0] <= 0:
         raise TimeoutError
     budget[0] -= 1
-    if not _narrow(layout, runs, doms):
+    if not _narrow(layout, runs, doms, [r for r in layout.cell_runs[changed] if r in runs], seen):
         return False
     open_ = [i for i, m in doms.items() if POP[m] > 1]
     if not open_:
@@ -51,7 +64,7 @@ def _fillable(layout: Layout, runs: Collection[int], doms: dict[int, int],
     for d in DIGITS[doms[i]]:
         trial = dict(doms)
         trial[i] = BIT[d]
-        if _fillable(layout, runs, trial, budget):
+        if _fillable(layout, runs, trial, budget, i, seen):
             return True
     return False
 
@@ -68,12 +81,16 @@ def domains(view: View, runs: Iterable[int], facts: dict[int, int]) -> dict[int,
 
 
 def follows(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[int, int],
-            places: dict[int, int], work: int) -> bool:
+            places: dict[int, int], work: int, seen: Filtered | None = None) -> bool:
     """Do ``elims`` and ``places`` hold in every filling of the local problem? (False too
     when the search would take more than ``work`` nodes: keep the larger proof then.)"""
     layout = view.layout
     runs = set(runs)
     base = domains(view, runs, facts)
+    seen = {} if seen is None else seen
+    # narrowed once here rather than in every trial: the same fixpoint, so the same search
+    if not _narrow(layout, runs, base, list(runs), seen):
+        return True  # no filling at all: nothing is left to contradict the step
     budget = [work]
     try:
         for i, m in elims.items():
@@ -82,7 +99,7 @@ def follows(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[
             for d in DIGITS[m & base[i]]:
                 trial = dict(base)
                 trial[i] = BIT[d]
-                if _fillable(layout, runs, trial, budget):
+                if _fillable(layout, runs, trial, budget, i, seen):
                     return False
         for i, d in places.items():
             if i not in base:
@@ -90,7 +107,7 @@ def follows(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[
             for e in DIGITS[base[i] & ~BIT[d]]:
                 trial = dict(base)
                 trial[i] = BIT[e]
-                if _fillable(layout, runs, trial, budget):
+                if _fillable(layout, runs, trial, budget, i, seen):
                     return False
     except TimeoutError:
         return False
@@ -105,16 +122,17 @@ def trim(view: View, runs: Iterable[int], facts: dict[int, int], elims: dict[int
     question, beyond which a fact or run stays). ``keep_runs`` stay."""
     runs = list(runs)
     facts = dict(facts)
-    if not follows(view, runs, facts, elims, places, work):
+    seen: Filtered = {}
+    if not follows(view, runs, facts, elims, places, work, seen):
         return tuple(runs), facts
     for i in list(facts):
         trial = {j: m for j, m in facts.items() if j != i}
-        if follows(view, runs, trial, elims, places, work):
+        if follows(view, runs, trial, elims, places, work, seen):
             facts = trial
     for r in list(runs):
         if r in keep_runs:
             continue
         fewer = [x for x in runs if x != r]
-        if fewer and follows(view, fewer, facts, elims, places, work):
+        if fewer and follows(view, fewer, facts, elims, places, work, seen):
             runs = fewer
     return tuple(runs), facts
