@@ -144,6 +144,60 @@ def test_kept_whip_searches_agree_with_searching_again():
     assert checked >= 5
 
 
+def _shape(search) -> tuple:
+    """Everything a whip search's next levels depend on."""
+    return (search.depth, [(n.effect, n.parent, n.rule, n.rid, n.depth) for n in search.nodes],
+            list(search.frontier), list(search.seen),
+            {k: (dict(e), set(p)) for k, (e, p) in search.seen_by.items()})
+
+
+@pytest.mark.parametrize("name", ["deducer-trial.txt", "zwvista/84"])
+def test_rewound_whip_searches_are_new_searches_to_their_depth(name, monkeypatch):
+    # a change to a run a kept search read sends the search back to the level that first
+    # read it (chaincache.WhipSearch.rewind): at every step, each kept search stands as a
+    # new search expanded to its depth on the board as it is would
+    from deducer.rules.chaincache import ChainCache, WhipSearch
+
+    rewinds = []
+    plain = WhipSearch.rewind
+
+    def counted(self, level):
+        rewinds.append(level)
+        return plain(self, level)
+
+    monkeypatch.setattr(WhipSearch, "rewind", counted)
+    if "/" in name:  # a published puzzle with many chain steps
+        from tests.support import corpus
+
+        if corpus.corpus_root() is None:
+            pytest.skip("the puzzle corpus is not here (DEDUCER_CORPUS)")
+        puzzle = corpus.get(*name.split("/")).puzzle
+    else:
+        puzzle = formats.load(PUZZLES / name)
+    eng = Engine(puzzle, RULES)
+    rules = chains.link_rules(eng.view)
+    compared = 0
+    while eng.open_count and eng.step() is not None:
+        view = eng.view
+        chains.find_whip(view, rules, max_len=12, search_nodes=SEARCH_NODES)
+        [kept] = [c for k, c in view.context.cache("chains.whips").items() if k[0] == "whips"]
+        fresh = ChainCache(SEARCH_NODES)
+        fresh.begin(view, wide=False)
+        for a, s in kept.searches.items():
+            if s.done or s.end is not None or s.depth < 0:
+                continue
+            new = fresh.get(*a)
+            while new.depth < s.depth:
+                chains._expand(view, new, rules, fresh)
+            assert _shape(new) == _shape(s), a
+            # every run the new search read is noted in the kept one, at that level or an
+            # earlier one (it may also have read runs for its frontier's bound): a change
+            # there sends it back at least as far
+            assert all(s.runs.get(r, at + 1) <= at for r, at in new.runs.items())
+            compared += 1
+    assert compared > 50 and any(level > 0 for level in rewinds), (compared, rewinds)
+
+
 @pytest.mark.parametrize("tiles,cap", [(1, 1.6), (2, 4.2)])
 def test_a_resumed_walk_stops_only_where_nothing_is_left(tiles, cap):
     # the generator's estimates resume a stalled walk after a change with only the runs

@@ -101,10 +101,18 @@ class WhipSearch:
     nodes: list[Node] = field(default_factory=list)
     frontier: list[int] = field(default_factory=list)  # nodes of ``depth`` to expand
     depth: int = -1  # of the frontier (-1: not started; 0: the assumption)
-    seen: set = field(default_factory=set)  # effects and (rule index, Offer) met so far
-    #: (tag, rule index, run) -> what that rule offered there so far (see chains._offered)
+    #: effects and (rule index, Offer) met so far (a dict for its order: what a level
+    #: added is its end, taken off by :meth:`rewind`)
+    seen: dict = field(default_factory=dict)
+    #: (tag, rule index, run) -> what that rule offered there so far (:meth:`note_offer`)
     seen_by: dict = field(default_factory=dict)
-    runs: set[int] = field(default_factory=set)  # runs its rules were asked about
+    #: how to undo each change to ``seen_by``, in order (:meth:`note_offer`)
+    undo: list = field(default_factory=list)
+    #: per level expanded: the nodes, ``seen`` and ``undo`` it started from
+    marks: list[tuple[int, int, int]] = field(default_factory=list)
+    #: runs its rules were asked about, each with the level that first asked (-1: the
+    #: assumption itself)
+    runs: dict[int, int] = field(default_factory=dict)
     end: int | None = None  # the node whose effect breaks the grid (-1: the assumption)
     broken: tuple[str, int] | None = None  # ("cell", i) left empty or ("run", r) unmakeable
     done: bool = False  # nothing more to find (frontier spent, or too many nodes)
@@ -134,6 +142,67 @@ class WhipSearch:
         # (the frontier's bound: no whip ends before target ``soon``, ``soon + 1`` links)
         return max(self.depth + 1, self.soon)
 
+    def note_offer(self, key: tuple, eff: Effect) -> bool:
+        """Had ``key`` (a rule on a run) offered all of ``eff`` before in this search?
+        (What it offers now is then noted, undoably.)"""
+        had: tuple[dict[int, int], set[tuple[int, int]]] | None = self.seen_by.get(key)
+        undo = self.undo
+        if had is None:
+            had = self.seen_by[key] = ({}, set())
+            undo.append((key,))
+        elims, places = had
+        old = not eff.drop
+        for i, m in eff.elim:
+            was = elims.get(i, 0)
+            if was & m != m:
+                old = False
+                elims[i] = was | m
+                undo.append((key, i, was))
+        for p in eff.place:
+            if p not in places:
+                old = False
+                places.add(p)
+                undo.append((key, p))
+        return old
+
+    def begin_level(self) -> None:
+        """Mark where the level about to be expanded (``depth``) starts."""
+        assert len(self.marks) == self.depth
+        self.marks.append((len(self.nodes), len(self.seen), len(self.undo)))
+
+    def rewind(self, level: int) -> int:
+        """Back to the search as it stood before level ``level`` (0 or more, at most its
+        depth) was expanded, as a new search on the board would stand there: its nodes to
+        that depth kept, what the levels after added to ``seen`` and ``seen_by`` taken
+        off, the frontier's bound to work out again. Returns the nodes freed (the
+        caller forgets the runs first asked at ``level`` or later)."""
+        assert 0 <= level <= self.depth and self.end is None and not self.done
+        self.soon, self.soon_at = 0, -1
+        if level >= len(self.marks):  # not expanded yet: only its bound read the change
+            return 0
+        n, seen, undo = self.marks[level]
+        freed = len(self.nodes) - n
+        del self.nodes[n:]
+        while len(self.seen) > seen:
+            self.seen.popitem()
+        log, offered = self.undo, self.seen_by
+        while len(log) > undo:
+            entry = log.pop()
+            if len(entry) == 1:
+                del offered[entry[0]]
+            elif len(entry) == 2:
+                offered[entry[0]][1].discard(entry[1])
+            else:
+                key, i, was = entry
+                if was:
+                    offered[key][0][i] = was
+                else:
+                    del offered[key][0][i]
+        self.frontier = [-1] if level == 0 else list(range(self.marks[level - 1][0], n))
+        del self.marks[level:]
+        self.depth = level
+        return freed
+
     def finish(self) -> int:
         """Keep only what a finished search needs (its chain, if any); returns the nodes
         freed."""
@@ -146,7 +215,8 @@ class WhipSearch:
             self.chain.reverse()
         self.done = True
         freed = len(self.nodes) - len(self.chain)
-        self.nodes, self.frontier, self.seen, self.seen_by = [], [], set(), {}
+        self.nodes, self.frontier, self.seen, self.seen_by = [], [], {}, {}
+        self.undo, self.marks = [], []
         return freed
 
 
@@ -217,8 +287,24 @@ class ChainCache:
                     near.update(lay.cell_runs[j])
         for r in near:
             for key in self.by_run.pop(r, ()):
-                self.drop(key)
+                self._stale(key, r)
         return runs
+
+    def _stale(self, key: tuple[int, int], r: int) -> None:
+        """Run ``r``, which search ``key`` read, has changed: the search goes back to the
+        level that first read it (:meth:`WhipSearch.rewind`), or is dropped when the
+        assumption itself read it or the search has finished."""
+        s = self.searches.get(key)
+        level = None if s is None else s.runs.get(r)
+        if s is None or level is None or level < 0 or s.done or s.end is not None:
+            self.drop(key)
+            return
+        self.nodes -= s.rewind(level)
+        for q in [q for q, at in s.runs.items() if at >= level]:
+            del s.runs[q]
+            keys = self.by_run.get(q)
+            if keys is not None:
+                keys.discard(key)
 
     def get(self, cell: int, digit: int) -> WhipSearch:
         key = (cell, digit)
@@ -228,11 +314,12 @@ class ChainCache:
         return got
 
     def read(self, search: WhipSearch, runs: Iterable[int]) -> None:
-        """Note the runs a search's rules were asked about."""
+        """Note the runs a search's rules were asked about (at the level of its depth)."""
         key = (search.cell, search.digit)
+        level = search.depth
         for r in runs:
             if r not in search.runs:
-                search.runs.add(r)
+                search.runs[r] = level
                 self.by_run.setdefault(r, set()).add(key)
 
     def finished(self, search: WhipSearch) -> None:

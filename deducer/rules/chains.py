@@ -413,22 +413,6 @@ def _by_whom(view: api.View, cell: int, assumed: tuple[int, int], links: list[_M
 
 
 # ---------------------------------------------------------------------------- whips
-def _offered(search: WhipSearch, k: int, rid: int | None, eff: Effect) -> bool:
-    """Has rule ``k`` on run ``rid`` offered all of ``eff`` before in this search? (What
-    it offers now is then noted.)"""
-    key = ("offered", k, rid)
-    had: tuple[dict[int, int], set[tuple[int, int]]] | None = search.seen_by.get(key)
-    if had is None:
-        had = search.seen_by[key] = ({}, set())
-    elims, places = had
-    old = all(elims.get(i, 0) & m == m for i, m in eff.elim) and all(
-        p in places for p in eff.place) and not eff.drop
-    for i, m in eff.elim:
-        elims[i] = elims.get(i, 0) | m
-    places.update(eff.place)
-    return old
-
-
 def _path(search: WhipSearch, n: int) -> list[Effect]:
     """The effects of node ``n``'s path, the first link first."""
     path = []
@@ -444,14 +428,17 @@ def _expand(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainC
     state offers that are new (that rest on its own link); a link that would empty a cell
     ends the search."""
     if search.depth < 0:  # the assumption alone: does it break the grid?
-        search.depth, search.frontier = 0, [-1]
         state, log = cache.scratch(view), UndoLog()
         changed, _ = kernel.apply(state, Effect(place=((search.cell, search.digit),)), log)
         hit = _broken(state, changed)
         if hit is not None:
             search.end, search.broken = -1, hit
-        cache.read(search, _runs_near(state, changed))
+        # what that depends on is in the assumed cell's runs (the cells that lose the
+        # digit are theirs): read at level -1, where a change drops the search; the runs
+        # crossing them are read by level 0, whose links are asked there
+        cache.read(search, state.layout.cell_runs[search.cell])
         kernel.undo(state, log)
+        search.depth, search.frontier = 0, [-1]
         return
     state = cache.scratch(view)
     assumed: UndoLog = []
@@ -496,6 +483,7 @@ def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cach
                      state: State,
                      start: set[int]) -> None:
     """:func:`_expand` past the assumption, on the scratch ``state`` that holds it."""
+    search.begin_level()
     frontier, search.frontier = search.frontier, []
     hview = View(state, view.context)
     nodes = _node_states(search, frontier, state, start | {search.cell})
@@ -529,11 +517,12 @@ def _expand_node(search: WhipSearch, rules: list[Rule], cache: ChainCache, state
             # what the same rule offered on the same run in an earlier state (shown
             # smaller here, the path having taken some of it) does not rest on this
             # node's link: not a child
-            if eff in search.seen or (k, offer) in search.seen or _offered(search, k, rid,
-                                                                          eff):
+            # (``note_offer`` notes what the rule offers there now)
+            if eff in search.seen or (k, offer) in search.seen or search.note_offer(
+                    ("offered", k, rid), eff):
                 continue
-            search.seen.add(eff)
-            search.seen.add((k, offer))
+            search.seen[eff] = None
+            search.seen[(k, offer)] = None
             search.nodes.append(Node(eff, n, k, rid, search.depth + 1))
             search.frontier.append(len(search.nodes) - 1)
             cache.read(search, {r for i in eff.cells() for r in cell_runs[i]})
