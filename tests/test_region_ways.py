@@ -1,6 +1,6 @@
 """Region sums' enumeration of the ways to make a signed sum (deducer/rules/regions.py
 ``_ways``): the pruned walk lists exactly what trying every digit of every cell lists, in
-the same order, and gives up past the same cap."""
+the same order, and gives up past the same cap; asked again (kept answers), the same."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deducer.puzzle.combos import DIGITS
-from deducer.rules.regions import _ways
+from deducer.rules.regions import _walk_ways, _ways
 
 
 def _every_way(doms, sign, apart, k, cap):
@@ -41,4 +41,8 @@ def problems(draw):
 @given(problems())
 def test_the_pruned_walk_lists_every_way(problem):
     doms, sign, apart, k, cap = problem
-    assert _ways(doms, sign, apart, k, cap) == _every_way(doms, sign, apart, k, cap)
+    every = _every_way(doms, sign, apart, k, cap)
+    expected = None if every is None else tuple(every)
+    assert _walk_ways(doms, sign, apart, k, cap) == expected
+    assert _ways(doms, sign, apart, k, cap) == expected
+    assert _ways(list(doms), list(sign), list(apart), k, cap) == expected  # kept: the same

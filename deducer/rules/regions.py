@@ -433,10 +433,29 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
                      proof=_trimmed(view, runs + extra, {x: mx, y: my}, elim, {}, proof_work))
 
 
-def _ways(doms: list[int], sign: list[int], apart: list[tuple[int, int, int]], k: int,
-          cap: int) -> list[tuple[int, ...]] | None:
+#: ways worked out, by their question (a walk asks the same regions again and again: a
+#: step whose rule comes first, counting the moves open, the chain rungs' own asking; on
+#: zwvista 84, 196 questions in 1,489); memory only: beyond it, all are forgotten
+_WAYS: dict[tuple, tuple[tuple[int, ...], ...] | None] = {}
+_WAYS_KEPT = 20_000
+
+
+def _ways(doms: Sequence[int], sign: Sequence[int], apart: Sequence[tuple[int, int, int]],
+          k: int, cap: int) -> tuple[tuple[int, ...], ...] | None:
     """Every way (digit tuples) to give cells with domains ``doms`` the signed sum ``k``,
     cells paired in ``apart`` differing; None when there are more than ``cap``."""
+    key = (tuple(doms), tuple(sign), tuple(apart), k, cap)
+    got = _WAYS.get(key, False)
+    if got is False:
+        if len(_WAYS) >= _WAYS_KEPT:
+            _WAYS.clear()
+        got = _WAYS[key] = _walk_ways(doms, sign, apart, k, cap)
+    return got
+
+
+def _walk_ways(doms: Sequence[int], sign: Sequence[int], apart: Sequence[tuple[int, int, int]],
+               k: int, cap: int) -> tuple[tuple[int, ...], ...] | None:
+    """:func:`_ways`, worked out."""
     ways: list[tuple[int, ...]] = []
     size = len(doms)
     pick = [0] * size
@@ -449,7 +468,7 @@ def _ways(doms: list[int], sign: list[int], apart: list[tuple[int, int, int]], k
     for n in range(size - 1, -1, -1):
         ds = DIGITS[doms[n]]
         if not ds:
-            return ways  # a cell with no digit: no way at all
+            return ()  # a cell with no digit: no way at all
         lo, hi = (ds[0], ds[-1]) if sign[n] > 0 else (-ds[-1], -ds[0])
         least[n], most[n] = least[n + 1] + lo, most[n + 1] + hi
 
@@ -469,7 +488,7 @@ def _ways(doms: list[int], sign: list[int], apart: list[tuple[int, int, int]], k
                 return False
         return True
 
-    return ways if walk(0, 0) else None
+    return tuple(ways) if walk(0, 0) else None
 
 
 def _cands(view: View, cells: Iterable[int]) -> str:
