@@ -331,8 +331,9 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         free = {j: free_mask(view, j, (rid,)) for j in others}
         fixed = {**free, **{j: view.mask(j) for j in cells if view.is_placed(j)}}
         groups: dict[tuple, list[int]] = {}
+        known = cell_facts(view, others, (rid,))  # (each digit trims its own copy)
         for d in out:
-            facts = cell_facts(view, others, (rid,))
+            facts = dict(known)
             for j in list(facts):
                 trial = [facts[k] if k in facts and k != j else free[k] for k in others]
                 t_lo, t_hi = _bounds(need, trial)
