@@ -16,8 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deducer.engine import kernel, registry
-from deducer.engine.kernel import Effect
+from deducer.engine import registry
 from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import BIT, combos, mask_of
@@ -345,53 +344,3 @@ def test_rounds_kept_across_steps_agree_with_rounds_afresh(monkeypatch):
     monkeypatch.setattr(chains, "find_whip", whip_checked)
     explain(puzzle)
     assert len(checked) > 100
-
-
-def _frontier_afresh(view, search, cache, memo, target):
-    """The frontier's bound worked out from each node's state, no rounds kept."""
-    d, cap = search.depth, target - search.depth
-    state = cache.scratch(view)
-    assumed = []
-    kernel.apply(state, Effect(place=((search.cell, search.digit),)), assumed)
-    least = None
-    nodes = chains._node_states(search, search.frontier, state, set())
-    try:
-        for _, changed in nodes:
-            first = chainbound.rounds_on(state.layout, list(state.masks), view.live, changed,
-                                         cap, chainbound.Memo(memo.filter), set())
-            if first == chainbound.NEVER:
-                continue
-            soon = d + (cap + 1 if first is None else first)
-            least = soon if least is None else min(least, soon)
-            if least <= target:
-                break
-    finally:
-        nodes.close()
-        kernel.undo(state, assumed)
-    return least, least is not None and least <= d + cap
-
-
-@pytest.mark.parametrize("puzzle", [
-    pytest.param(formats.load(ROOT / "puzzles" / "deducer-trial.txt"), id="deducer-trial"),
-    pytest.param("84", id="zwvista-84")])  # (a published puzzle with many chain steps)
-def test_the_frontier_bound_going_on_from_kept_rounds_is_the_bound_afresh(puzzle, monkeypatch):
-    # a frontier's nodes keep their rounds from target to target (chains._node_rounds):
-    # each answer is the one rounds worked out afresh from every node give
-    if isinstance(puzzle, str):
-        if corpus.corpus_root() is None:
-            pytest.skip("corpus not present (DEDUCER_CORPUS)")
-        puzzle = corpus.get("zwvista", puzzle).puzzle
-    plain = chains._frontier_soonest
-    asked = []
-
-    def checked(view, search, cache, memo, target):
-        afresh = _frontier_afresh(view, search, cache, memo, target)
-        kept = bool(search.fronts) and search.fronts_at == search.depth
-        got = plain(view, search, cache, memo, target)
-        assert got == afresh
-        asked.append(kept)
-        return got
-
-    monkeypatch.setattr(chains, "_frontier_soonest", checked)
-    explain(puzzle)
-    assert asked and any(asked), "no frontier bound went on from kept rounds"

@@ -122,10 +122,6 @@ class WhipSearch:
     #: ``soon_at`` (chains.find_whip; 0 and -1: not worked out)
     soon: int = 0
     soon_at: int = -1
-    #: the rounds of each frontier node at depth ``fronts_at``, as far as they went
-    #: (chains._node_rounds)
-    fronts: dict = field(default_factory=dict)
-    fronts_at: int = -1
 
     @property
     def length(self) -> int:
@@ -182,7 +178,6 @@ class WhipSearch:
         caller forgets the runs first asked at ``level`` or later)."""
         assert 0 <= level <= self.depth and self.end is None and not self.done
         self.soon, self.soon_at = 0, -1
-        self.fronts, self.fronts_at = {}, -1
         if level >= len(self.marks):  # not expanded yet: only its bound read the change
             return 0
         n, seen, undo = self.marks[level]
@@ -221,7 +216,7 @@ class WhipSearch:
         self.done = True
         freed = len(self.nodes) - len(self.chain)
         self.nodes, self.frontier, self.seen, self.seen_by = [], [], {}, {}
-        self.undo, self.marks, self.fronts = [], [], {}
+        self.undo, self.marks = [], []
         return freed
 
 

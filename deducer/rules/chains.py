@@ -545,26 +545,17 @@ def _frontier_soonest(view: api.View, search: WhipSearch, cache: ChainCache, mem
     rounds read are noted as the search's (it is dropped when one changes)."""
     d = search.depth
     cap = target - d
-    # each node's rounds so far at this depth, to go on from (the frontier is asked again,
-    # a round further, at each target until the rounds decide)
-    if search.fronts_at != d:
-        search.fronts, search.fronts_at = {}, d
-    fronts = search.fronts
     state = cache.scratch(view)
     lay = state.layout
     assumed: UndoLog = []
     kernel.apply(state, Effect(place=((search.cell, search.digit),)), assumed)
     read: set[int] = set()
     least: int | None = None
-    known = {n: _known(fronts.get(n), cap) for n in search.frontier}
-    nodes = _node_states(search, [n for n in search.frontier if known[n] == _UNKNOWN], state,
-                         set())
+    nodes = _node_states(search, search.frontier, state, set())
     try:
-        for n in search.frontier:
-            first = known[n]
-            if first == _UNKNOWN:
-                _, changed = next(nodes)
-                first = _node_rounds(lay, state, view, changed, cap, memo, read, fronts, n)
+        for _, changed in nodes:
+            first = rounds_on(lay, list(state.masks), view.live, changed, cap, memo,
+                              read)
             if first == NEVER:
                 continue
             soon = d + (cap + 1 if first is None else first)
@@ -576,50 +567,6 @@ def _frontier_soonest(view: api.View, search: WhipSearch, cache: ChainCache, mem
         kernel.undo(state, assumed)
         cache.read(search, read)
     return least, least is not None and least <= d + cap
-
-
-#: a frontier node whose rounds must be worked out (:func:`_known`)
-_UNKNOWN = -2
-
-
-def _known(got: tuple | None, cap: int) -> int | None:
-    """What a node's rounds kept (:func:`_node_rounds`) say for ``cap`` rounds, as
-    :func:`~.chainbound.rounds_on` would: the breaking round, NEVER or None; else
-    _UNKNOWN (the rounds must go on, or be worked out)."""
-    if got is None:
-        return _UNKNOWN
-    if got[0] == "first":  # the round that breaks it, whatever the cap beyond it
-        return got[1] if got[1] <= cap else None
-    if got[0] == "never":  # (found within that many rounds: fewer may not find it)
-        return NEVER if got[1] <= cap else _UNKNOWN
-    return None if got[1] >= cap else _UNKNOWN  # rounds done: undecided up to there
-
-
-def _node_rounds(lay: Layout, state: State, view: api.View, changed: set[int], cap: int,
-                 memo: Memo, read: set[int], fronts: dict[int, tuple], n: int) -> int | None:
-    """Rounds 1 to ``cap`` from frontier node ``n`` (its state written in ``state``, its
-    link's cells ``changed``), going on from the rounds kept in ``fronts``; what they
-    found is kept there."""
-    masks = list(state.masks)
-    got = fronts.get(n)
-    begin = 1
-    over: dict[int, int] = {}
-    if got is not None and got[0] == "part":
-        _, begin, over, changed = got
-        begin += 1
-        for i, m in over.items():
-            masks[i] = m
-    touched: set[int] = set()
-    first = rounds_on(lay, masks, view.live, changed, cap, memo, read, begin, touched)
-    if first is None:
-        for i in touched:
-            over[i] = masks[i]
-        fronts[n] = ("part", cap, over, changed)
-    elif first == NEVER:
-        fronts[n] = ("never", cap)
-    else:
-        fronts[n] = ("first", first)
-    return first
 
 
 def _order(view: api.View, bivalue: bool) -> list[tuple[int, int]]:
