@@ -6,6 +6,7 @@ the facts it rests on, the fewest that carry it; the sentence names every one of
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any
 
@@ -400,6 +401,28 @@ def _forced_without_combos(view: View, rid: int, facts: dict[int, int], home: in
     return fit is None or fit[view.layout.run_cells[rid].index(home)] == BIT[d]
 
 
+def _hidden_words(view: View, rid: int, home: int, d: int, facts: dict[int, int],
+                  shown: tuple[int, ...]) -> Callable[[], tuple[str, str, str]]:
+    """A hidden single's words (the combinations, the other cells, the brief), worked out
+    when first asked: only for a step taken or a chain's link kept, not for each
+    deduction a chain search measures and drops."""
+
+    @functools.cache
+    def words() -> tuple[str, str, str]:
+        others = holds(view, facts) if facts else f"{view.cell_name(home)} is its only " \
+                                                  "empty cell"
+        combos_text = view.combos_text(shown)
+        needs = (f"{view.run_name(rid)} ({combos_text}) needs {_a(d)}"
+                 if combos_text and len(combos_text) <= SHORT_LIST // 2 else
+                 f"every way to make {view.run_name(rid)} has {_a(d)}")
+        if facts and len(others) > SHORT_LIST:
+            # the cells' lists are in the detail: here, that none of them has the digit
+            others = f"{cells_and(view, list(facts))} cannot hold it"
+        return combos_text, others, f"{needs}, and {others}"
+
+    return words
+
+
 @rule(values=("brief", "combos", "digit", "others"))
 def hidden_single(view: View, rid: int) -> Iterator[Deduction]:
     """A digit every live combination needs fits only one cell of the run."""
@@ -422,18 +445,11 @@ def hidden_single(view: View, rid: int) -> Iterator[Deduction]:
         shown = stated_combos(view, rid, base, facts) or base
         if narrowed and _forced_without_combos(view, rid, facts, home, d):
             continue  # the run's sum forces it, not its combinations: not this rule's step
-        others = holds(view, facts) if facts else f"{view.cell_name(home)} is its only " \
-                                                  "empty cell"
-        combos_text = view.combos_text(shown)
-        needs = (f"{view.run_name(rid)} ({combos_text}) needs {_a(d)}"
-                 if combos_text and len(combos_text) <= SHORT_LIST // 2 else
-                 f"every way to make {view.run_name(rid)} has {_a(d)}")
-        if facts and len(others) > SHORT_LIST:
-            # the cells' lists are in the detail: here, that none of them has the digit
-            others = f"{cells_and(view, list(facts))} cannot hold it"
+        words = _hidden_words(view, rid, home, d, facts, shown)
         yield Deduction(placements={home: d}, cells=tuple(open_), runs=(rid,),
-                        values={"digit": d, "combos": combos_text,
-                                "cell": view.cell_name(home), "others": others,
-                                "brief": f"{needs}, and {others}"},
+                        values={"digit": d, "combos": lambda words=words: words()[0],
+                                "cell": view.cell_name(home),
+                                "others": lambda words=words: words()[1],
+                                "brief": lambda words=words: words()[2]},
                         proof=proof(view, (rid,), facts,
                                     {rid: live} if narrowed else {}))

@@ -6,11 +6,11 @@ import functools
 from collections.abc import Callable, Iterator, Sequence
 
 from ..engine.state import Deduction
-from ..puzzle.combos import BIT, DIGITS, HIGH, LOW, POP
+from ..puzzle.combos import ALL, BIT, DIGITS, HIGH, LOW, POP
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
-from .facts import both, cell_facts, free_mask, holds, minus, proof, span
+from .facts import both, holds, minus, proof, span
 
 
 def sum_limits(masks: list[int]) -> tuple[int, int]:
@@ -328,10 +328,12 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         # per digit, the fewest facts about the other cells its bound needs; a digit
         # whose facts say more than the run needs (the sum alone rules it out with
         # fewer) is left to a later step that can say why
-        free = {j: free_mask(view, j, (rid,)) for j in others}
+        # (every other cell is an open cell of this run: free_mask and cell_facts of
+        # the run alone, read once)
+        free = dict.fromkeys(others, ALL & ~placed)
         fixed = {**free, **{j: view.mask(j) for j in cells if view.is_placed(j)}}
         groups: dict[tuple, list[int]] = {}
-        known = cell_facts(view, others, (rid,))  # (each digit trims its own copy)
+        known = {j: m for j in others if (m := view.mask(j)) != free[j]}  # (copied per digit)
         for d in out:
             facts = dict(known)
             for j in list(facts):

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..engine.state import Deduction
-from ..puzzle.combos import DIGITS, POP
+from ..puzzle.combos import ALL, DIGITS, POP
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
-from .facts import cell_facts, facts_brief, free_mask, proof
+from .facts import facts_brief, proof
 
 
 def _one_way(masks: list[int], need: int) -> tuple[int, ...] | None:
@@ -55,11 +55,11 @@ def settled_run(view: View, rid: int) -> Iterator[Deduction]:
     # the fewest facts that keep it one way: a fact whose cell, left free, lets no second
     # arrangement in is dropped (what is kept is then irreducible: freeing a kept cell from
     # a smaller set lets in at least what it let in before)
-    facts = cell_facts(view, open_, (rid,))
+    # (the open cells are this run's: free_mask of the run alone is the same for each)
+    free = ALL & ~placed
+    facts = {i: m for i in open_ if (m := view.mask(i)) != free}  # cell_facts of the run
     for i in list(facts):
-        trial = [facts.get(j, free_mask(view, j, (rid,))) & ~placed if j != i
-                 else free_mask(view, j, (rid,)) & ~placed
-                 for j in open_]
+        trial = [facts.get(j, free) & ~placed if j != i else free for j in open_]
         if _one_way(trial, need) is not None:
             del facts[i]
     said = " + ".join(str(d) for d in way)
