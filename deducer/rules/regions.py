@@ -445,11 +445,11 @@ def _ways(doms: Sequence[int], sign: Sequence[int], apart: Sequence[tuple[int, i
     """Every way (digit tuples) to give cells with domains ``doms`` the signed sum ``k``,
     cells paired in ``apart`` differing; None when there are more than ``cap``."""
     key = (tuple(doms), tuple(sign), tuple(apart), k, cap)
-    got = _WAYS.get(key, False)
-    if got is False:
-        if len(_WAYS) >= _WAYS_KEPT:
-            _WAYS.clear()
-        got = _WAYS[key] = _walk_ways(doms, sign, apart, k, cap)
+    if key in _WAYS:
+        return _WAYS[key]
+    if len(_WAYS) >= _WAYS_KEPT:
+        _WAYS.clear()
+    got = _WAYS[key] = _walk_ways(doms, sign, apart, k, cap)
     return got
 
 
