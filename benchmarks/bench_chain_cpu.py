@@ -8,7 +8,9 @@ need one: 18), ``explain`` at most the CPU of the code before the chain rewrite 
 as a geometric mean, and at most 1.5x on the worst. ``--old PATH``: a copy of the older
 tree (``git archive 77381d2 | tar -x -C PATH``; not a worktree). Each walk runs in a fresh
 process of its own (the ladder loaded, not timed; the walk's CPU timed), old and new
-alternately, best of ``--rounds`` (default 1). Needs the corpus (``DEDUCER_CORPUS``).
+alternately, best of ``--rounds`` (default 5: here one process's CPU time for the same
+walk moves by a third from run to run, and with the best of three one puzzle's ratio
+still swung by 0.2 between runs). Needs the corpus (``DEDUCER_CORPUS``).
 ``--ids FILE`` reuses the list of zwvista puzzles that need a chain (found by walking all
 131 with the current code, and written there when absent).
 """
@@ -68,7 +70,7 @@ def main() -> int:
     if old is None:
         print("--old PATH is needed (a copy of the older tree)")
         return 2
-    rounds = int(_arg("--rounds", "1"))
+    rounds = int(_arg("--rounds", "5"))
     ids_file = Path(_arg("--ids", "/tmp/deducer-chain-zwvista.json"))
     if ids_file.exists():
         zw = json.loads(ids_file.read_text())
