@@ -4,7 +4,9 @@ A whip search follows one assumption level by level. What it found depends only 
 runs its link rules were asked about (and the runs crossing them, which rules such as
 cross reference read): while none of those changed, the search is reused as it stands and
 goes on from the level it reached, so a walkthrough with many chain steps redoes only the
-assumptions near the last step's change. The kept searches are bounded in nodes.
+assumptions near the last step's change. When one changed, the search goes back to the
+level that first read it (what a level finds depends only on the runs read up to it),
+unless that is the assumption's own check. The kept searches are bounded in nodes.
 
 How many nodes one assumption's search may hold before it gives up changes what is found:
 it is the chain rule's ``search_nodes`` parameter in the ladder (rules/core.yaml), kept by
