@@ -630,18 +630,15 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
             return None
         if not pending and max(ended, default=0) <= target:
             return None  # every search has ended, none in a longer chain
-        todo = pending.pop(target, [])
-        if bounds is not None:
-            now = []
-            for s in todo:
-                if bounds.within(view, s.cell, s.digit, target + 1):
-                    now.append(s)
-                else:  # no chain of target + 1 links from it: not followed yet
-                    wait(s, target + 1)
-            todo = now
-        todo += ended.get(target + 1, [])
+        todo = pending.pop(target, []) + ended.get(target + 1, [])
         todo.sort(key=lambda s: rank[(s.cell, s.digit)])
         for s in todo:
+            # the bound as each search's turn comes (those after the one returned are not
+            # asked: at the last target, most are); it reads the board, not the searches
+            if bounds is not None and s.end is None and not bounds.within(
+                    view, s.cell, s.digit, target + 1):
+                wait(s, target + 1)  # no chain of target + 1 links from it: not yet
+                continue
             while not s.done and s.end is None and s.depth < target:
                 if context.stopped():
                     return None
