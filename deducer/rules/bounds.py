@@ -317,6 +317,12 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
     cells = list(view.layout.run_cells[rid])
     total = view.layout.run_total[rid]
     assert total is not None  # remaining() is None only for an unclued run
+    # every cell asked about is an open cell of this run: what it may hold without a fact
+    # (facts.free_mask) is any digit not written in the run, and its fact (cell_facts)
+    # is its candidates where they say more; read once for the run
+    free = ALL & ~placed
+    fixed = {j: view.mask(j) if view.is_placed(j) else free for j in cells}
+    stated = {j: m for j in open_ if (m := view.mask(j)) != free}
     for i, span_i in zip(open_, intervals(need, [masks[i] for i in open_]), strict=True):
         if span_i is None:
             continue  # the other cells cannot all be filled: other rules report it
@@ -328,16 +334,11 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         # per digit, the fewest facts about the other cells its bound needs; a digit
         # whose facts say more than the run needs (the sum alone rules it out with
         # fewer) is left to a later step that can say why
-        # (every other cell is an open cell of this run: free_mask and cell_facts of
-        # the run alone, read once)
-        free = dict.fromkeys(others, ALL & ~placed)
-        fixed = {**free, **{j: view.mask(j) for j in cells if view.is_placed(j)}}
         groups: dict[tuple, list[int]] = {}
-        known = {j: m for j in others if (m := view.mask(j)) != free[j]}  # (copied per digit)
         for d in out:
-            facts = dict(known)
+            facts = {j: m for j, m in stated.items() if j != i}
             for j in list(facts):
-                trial = [facts[k] if k in facts and k != j else free[k] for k in others]
+                trial = [facts[k] if k in facts and k != j else free for k in others]
                 t_lo, t_hi = _bounds(need, trial)
                 if d < t_lo or d > t_hi:
                     del facts[j]
@@ -352,7 +353,7 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         key = max(groups, key=lambda k: len(_covered(groups, k)))
         digits = sorted(_covered(groups, key))
         facts = dict(key)
-        used = [facts.get(j, free[j]) for j in others]
+        used = [facts.get(j, free) for j in others]
         lo, hi = _bounds(need, used)
         # every digit the stated bounds exclude goes, not only the digits grouped here: a
         # sentence saying "at most 5" while 8 stays in the cell misleads its reader (the

@@ -421,10 +421,10 @@ class Bounds:
             cap = n - 1  # a chain of n links breaks the grid by round n - 1
             if got.done >= cap:  # those rounds done, none broke it
                 return False
-            before = got.read.copy()
+            seen = len(got.read)
             first = go_on(view, got, cap, self.memo)
-            if len(got.read) != len(before):
-                self._note(key, got.read - before)
+            if len(got.read) != seen:  # (noting a run again changes nothing)
+                self._note(key, got.read)
             if first is None:
                 return False
             got = self.kept[key] = first

@@ -9,6 +9,7 @@ open, its value is known; when two are, they obey a sum (or difference).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import product
 from typing import cast
@@ -433,24 +434,11 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
                      proof=_trimmed(view, runs + extra, {x: mx, y: my}, elim, {}, proof_work))
 
 
-#: ways worked out, by their question (a walk asks the same regions again and again: a
-#: step whose rule comes first, counting the moves open, the chain rungs' own asking; on
-#: zwvista 84, 196 questions in 1,489); memory only: beyond it, all are forgotten
-_WAYS: dict[tuple, tuple[tuple[int, ...], ...] | None] = {}
-_WAYS_KEPT = 20_000
-
-
 def _ways(doms: Sequence[int], sign: Sequence[int], apart: Sequence[tuple[int, int, int]],
           k: int, cap: int) -> tuple[tuple[int, ...], ...] | None:
     """Every way (digit tuples) to give cells with domains ``doms`` the signed sum ``k``,
     cells paired in ``apart`` differing; None when there are more than ``cap``."""
-    key = (tuple(doms), tuple(sign), tuple(apart), k, cap)
-    if key in _WAYS:
-        return _WAYS[key]
-    if len(_WAYS) >= _WAYS_KEPT:
-        _WAYS.clear()
-    got = _WAYS[key] = _walk_ways(doms, sign, apart, k, cap)
-    return got
+    return _kept_ways(tuple(doms), tuple(sign), tuple(apart), k, cap)
 
 
 def _walk_ways(doms: Sequence[int], sign: Sequence[int], apart: Sequence[tuple[int, int, int]],
@@ -489,6 +477,12 @@ def _walk_ways(doms: Sequence[int], sign: Sequence[int], apart: Sequence[tuple[i
         return True
 
     return tuple(ways) if walk(0, 0) else None
+
+
+#: the ways by question (a walk asks the same regions again and again: a step whose rule
+#: comes first, counting the moves open, the chain rungs' own asking; on zwvista 84, 196
+#: questions in 1,489); memory only
+_kept_ways = functools.lru_cache(maxsize=20_000)(_walk_ways)
 
 
 def _cands(view: View, cells: Iterable[int]) -> str:
