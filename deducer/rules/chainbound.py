@@ -49,6 +49,9 @@ if TYPE_CHECKING:
     #: candidates left (None: the run is broken)
     Filter = Callable[[int | None, Sequence[int], tuple[int, ...]], tuple[int, ...] | None]
 
+    #: what a run filter narrows: (cell, candidates left) for each cell it changes
+    Delta = tuple[tuple[int, int], ...]
+
 #: run filters a walk's bounds keep (memory only: one dropped is filtered again)
 MEMO = 200_000
 
@@ -162,7 +165,7 @@ _SPAN = _spans()
 
 
 #: a filter not worked out yet (a memo's default: no filter gives it)
-_UNSEEN: tuple[int, ...] = (-1,)
+_UNSEEN: tuple[tuple[int, int], ...] = ((-1, -1),)
 
 
 def singles_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
@@ -202,18 +205,22 @@ class Memo:
                  ) -> None:
         #: the rounds' filter (:func:`link_filter` unless told)
         self.filter: Filter = run_filter or link_filter
-        self.filters: dict[int, dict[tuple[int, ...], tuple[int, ...] | None]] = {}
+        #: run -> (its reader, its filter's answers by the cells' candidates: what the
+        #: filter narrows, as (cell, candidates left) pairs, or None where the run breaks);
+        #: one lookup a run a round, and a run the filter leaves as it was costs no more
+        self.runs: dict[int, tuple[Callable[[Sequence[Any]], tuple[Any, ...]],
+                                   dict[tuple[int, ...], Delta | None]]] = {}
         #: run -> a bit for each set of digits (as a mask) some live combination holds
         self.fits: dict[int, int] = {}
         #: run -> reads its cells' candidates (a tuple) from a grid's (:func:`readers_for`)
         self.getters = {} if readers is None else readers
 
     def forget(self, r: int) -> None:
-        self.filters.pop(r, None)
+        self.runs.pop(r, None)
         self.fits.pop(r, None)
 
     def size(self) -> int:
-        return sum(len(got) for got in self.filters.values())
+        return sum(len(got[1]) for got in self.runs.values())
 
 
 def reader(cells: Sequence[int]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
@@ -320,7 +327,7 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
     filtered join ``read``. From a whip search's node, it bounds the links a chain through
     the node still needs, as :func:`rounds` does from the assumption."""
     cell_runs, run_cells, totals = lay.cell_runs, lay.run_cells, lay.run_total
-    filters, fits, getters, run_filter_of = memo.filters, memo.fits, memo.getters, memo.filter
+    runs, fits, getters, run_filter_of = memo.runs, memo.fits, memo.getters, memo.filter
     for k in range(begin, cap + 1):
         dirty = {r for i in changed for r in cell_runs[i]}
         if not dirty:
@@ -328,24 +335,25 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
         read |= dirty
         new: dict[int, int] = {}  # this round's candidates, where they change (a grid's
         for r in dirty:  # copy a round would cost a large grid more than its filters)
-            cells = run_cells[r]
-            get = getters.get(r)
-            if get is None:
-                get = getters[r] = reader(cells)
+            entry = runs.get(r)
+            if entry is None:
+                get = getters.get(r)
+                if get is None:
+                    get = getters[r] = reader(run_cells[r])
+                entry = runs[r] = (get, {})
+            get, seen = entry
             old = get(masks)  # every run on the round before's board
-            seen = filters.get(r)
-            if seen is None:
-                seen = filters[r] = {}
             got = seen.get(old, _UNSEEN)
             if got is _UNSEEN:
-                got = seen[old] = run_filter_of(totals[r], live(r), old)
+                out = run_filter_of(totals[r], live(r), old)
+                got = seen[old] = None if out is None else tuple(
+                    [(i, m) for i, a, m in zip(run_cells[r], old, out, strict=True)
+                     if m != a])
             if got is None:
                 return k
-            if got == old:
-                continue
-            for i, a, m in zip(cells, old, got, strict=True):
-                if m != a:
-                    new[i] = new.get(i, a) & m
+            for i, m in got:
+                had = new.get(i)
+                new[i] = (masks[i] if had is None else had) & m
         for i in list(new):
             m = new[i]
             if not m:
