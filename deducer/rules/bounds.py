@@ -314,6 +314,18 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
     masks = {i: view.mask(i) & ~placed for i in open_}
     if any(m == 0 for m in masks.values()):
         return  # a broken cell: other rules report it
+    # the digits outside each cell's bounds first: most runs a chain search asks about
+    # have none, and need nothing more worked out
+    outs: dict[int, list[int]] = {}
+    for i, span_i in zip(open_, intervals(need, [masks[i] for i in open_]), strict=True):
+        if span_i is None:
+            continue  # the other cells cannot all be filled: other rules report it
+        lo, hi = span_i
+        out = [d for d in DIGITS[masks[i]] if d < lo or d > hi]
+        if out:
+            outs[i] = out
+    if not outs:
+        return
     cells = list(view.layout.run_cells[rid])
     total = view.layout.run_total[rid]
     assert total is not None  # remaining() is None only for an unclued run
@@ -323,13 +335,7 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
     free = ALL & ~placed
     fixed = {j: view.mask(j) if view.is_placed(j) else free for j in cells}
     stated = {j: m for j in open_ if (m := view.mask(j)) != free}
-    for i, span_i in zip(open_, intervals(need, [masks[i] for i in open_]), strict=True):
-        if span_i is None:
-            continue  # the other cells cannot all be filled: other rules report it
-        lo, hi = span_i
-        out = [d for d in DIGITS[masks[i]] if d < lo or d > hi]
-        if not out:
-            continue
+    for i, out in outs.items():
         others = [j for j in open_ if j != i]
         # per digit, the fewest facts about the other cells its bound needs; a digit
         # whose facts say more than the run needs (the sum alone rules it out with

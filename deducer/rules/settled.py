@@ -13,6 +13,7 @@ arrangement (each kept fact is needed: dropping it lets a second arrangement in)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 
 from ..engine.state import Deduction
@@ -54,14 +55,21 @@ def settled_run(view: View, rid: int) -> Iterator[Deduction]:
         return
     # the fewest facts that keep it one way: a fact whose cell, left free, lets no second
     # arrangement in is dropped (what is kept is then irreducible: freeing a kept cell from
-    # a smaller set lets in at least what it let in before)
+    # a smaller set lets in at least what it let in before); worked out when the proof is
+    # asked for (a chain search measures many links and keeps few), from what is read now
     # (the open cells are this run's: free_mask of the run alone is the same for each)
     free = ALL & ~placed
-    facts = {i: m for i in open_ if (m := view.mask(i)) != free}  # cell_facts of the run
-    for i in list(facts):
-        trial = [facts.get(j, free) & ~placed if j != i else free for j in open_]
-        if _one_way(trial, need) is not None:
-            del facts[i]
+    stated = {i: m for i in open_ if (m := view.mask(i)) != free}  # cell_facts of the run
+
+    @functools.cache
+    def fewest() -> dict[int, int]:
+        facts = dict(stated)
+        for i in list(facts):
+            trial = [facts.get(j, free) & ~placed if j != i else free for j in open_]
+            if _one_way(trial, need) is not None:
+                del facts[i]
+        return facts
+
     said = " + ".join(str(d) for d in way)
     # the cells by name, as later links of a chain refer to them ("9 went in (1)"), in a
     # plain list: the chain parts its links with semicolons
@@ -69,5 +77,6 @@ def settled_run(view: View, rid: int) -> Iterator[Deduction]:
     yield Deduction(placements=dict(zip(open_, way, strict=True)),
                     cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
                     values={"way": said, "filled": filled,
-                            "facts": f" with {facts_brief(view, facts)}" if facts else ""},
-                    proof=proof(view, (rid,), facts))
+                            "facts": lambda: (f" with {facts_brief(view, fewest())}"
+                                              if fewest() else "")},
+                    proof=lambda: proof(view, (rid,), fewest()))
