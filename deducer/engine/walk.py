@@ -22,7 +22,7 @@ from ..errors import RuleError
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
 from ..solver.status import ExplainStatus, SolveStatus
-from . import kernel
+from . import collector, kernel
 from .chainpick import shortest_chain
 from .kernel import Effect, UndoLog
 from .rating import Rating, rate_steps
@@ -298,6 +298,10 @@ class Engine:
     # ---- the loop -------------------------------------------------------------
     def run(self) -> ExplainStatus:
         """Step to the end; returns the status."""
+        with collector.eased():  # a walk's caches, not its garbage, fill the collector
+            return self._run()
+
+    def _run(self) -> ExplainStatus:
         while True:
             # broken first: a grid can be filled in and still break a run's sum
             if self._broken is not None:
