@@ -21,6 +21,7 @@ from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import BIT, combos, mask_of
 from deducer.rules import chainbound, chains
+from deducer.rules.bounds import intervals
 from deducer.rules.facts import combo_fits
 from deducer.rules.fixture import position
 from deducer.solver.propagate import run_filter
@@ -122,6 +123,20 @@ def test_the_link_filter_takes_what_a_link_rule_takes_on_any_narrower_run(case):
             for i, d in ded.placements.items():
                 assert not have[i] & ~BIT[d], (rl.id, "it writes a digit, others stay")
             assert not ded.drop_combos, (rl.id, "a link rule drops a combination")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.integers(0, 0x1FF), min_size=1, max_size=8), st.integers(-20, 50))
+def test_the_rounds_sum_bounds_are_the_sum_bounds_rules(cut, need):
+    """The rounds work out sum bounds on their own (chainbound._bounded, for speed): each
+    open cell keeps what sum bounds' intervals leave it, no more and no less."""
+    free = list(range(len(cut)))
+    got = [0x1FF] * len(cut)
+    chainbound._bounded(got, free, list(cut), need)
+    for k, span in enumerate(intervals(need, cut)):
+        want = 0x1FF if span is None else sum(
+            BIT[d] for d in range(1, 10) if span[0] <= d <= span[1])
+        assert got[k] == want, (k, cut, need, span)
 
 
 @settings(max_examples=300, deadline=None)

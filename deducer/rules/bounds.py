@@ -27,8 +27,8 @@ def sum_limits(masks: list[int]) -> tuple[int, int]:
         hi += HIGH[m]
     k = len(masks)
     if POP[avail] >= k:
-        lo = max(lo, _LEAST[avail][k])
-        hi = min(hi, _MOST[avail][k])
+        lo = max(lo, LEAST[avail][k])
+        hi = min(hi, MOST[avail][k])
     return lo, hi
 
 
@@ -55,8 +55,8 @@ def intervals(need: int, masks: Sequence[int]) -> list[tuple[int, int] | None]:
         if POP[avail] < others:
             out.append(None)
             continue
-        lo = max(lows - LOW[m], _LEAST[avail][others])
-        hi = min(highs - HIGH[m], _MOST[avail][others])
+        lo = max(lows - LOW[m], LEAST[avail][others])
+        hi = min(highs - HIGH[m], MOST[avail][others])
         out.append((need - hi, need - lo))
     return out
 
@@ -69,7 +69,7 @@ def _sums() -> tuple[list[list[int]], list[list[int]]]:
     return least, most
 
 
-_LEAST, _MOST = _sums()
+LEAST, MOST = _sums()
 
 
 def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:

@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ..puzzle.combos import BIT, DIGITS, SUM
+from ..puzzle.combos import BIT, DIGITS, HIGH, LOW, POP, SUM
 from ..solver.propagate import run_filter
-from .bounds import intervals
+from .bounds import LEAST, MOST
 from .chaincache import ChainCache
 
 if TYPE_CHECKING:
@@ -80,8 +80,9 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
       open cells make (sum bounds), and of two open cells, a digit whose complement the
       other lacks leaves (pair complement).
     """
-    alone = union = 0
+    alone = union = twice = 0
     for m in masks:
+        twice |= union & m  # digits in two cells or more
         union |= m
         if not m & (m - 1):
             if alone & m:
@@ -98,21 +99,24 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
                 common &= c
     if not allowed:
         return None
-    out = [m & allowed if not m & (m - 1) else m & allowed & ~alone for m in masks]
-    for d in DIGITS[common & ~alone]:
+    kept = allowed & ~alone
+    out = [m & allowed if not m & (m - 1) else m & kept for m in masks]
+    # a digit every way holds that one cell alone may hold goes there (every such digit
+    # is in some cell: the ways kept lie within the cells' candidates)
+    for d in DIGITS[common & ~alone & ~twice]:
         b = BIT[d]
-        homes = [k for k, m in enumerate(masks) if m & b]
-        if not homes:
-            return None
-        if len(homes) == 1:
-            out[homes[0]] &= b
+        for k, m in enumerate(masks):
+            if m & b:
+                out[k] &= b
+                break
     if total is not None:
         free = [k for k, m in enumerate(masks) if m & (m - 1)]
         need = total - SUM[alone]
         cut = [masks[k] & ~alone for k in free]
-        _bounded(out, free, cut, need)
-        if len(free) == 2:
+        if len(free) == 2:  # (keeps no digit the sum bounds would take)
             _paired(out, free, cut, need)
+        else:
+            _bounded(out, free, cut, need)
     for m in out:
         if not m:
             return None
@@ -132,13 +136,46 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
 
 def _bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None:
     """Each open cell (``free``, their candidates ``cut``) kept within ``need`` (what the
-    sum still needs) less the most and least the other open cells make (sum bounds'
-    :func:`~deducer.rules.bounds.intervals`; where the others cannot be filled, the exact
-    filter has already found the run broken)."""
-    for i, span in zip(free, intervals(need, cut), strict=True):
-        if span is not None:
-            least, most = max(span[0], 1), min(span[1], 9)
-            out[i] &= _SPAN[least][most] if least <= most else 0
+    sum still needs) less the most and least the other open cells make: sum bounds'
+    :func:`~deducer.rules.bounds.intervals`, worked out here for the rounds' many calls
+    (tests/test_chainbound.py checks the two agree; where the others cannot be filled, the
+    exact filter finds the run broken)."""
+    n = len(free)
+    if n == 1:  # the others make 0: the cell is what the sum needs
+        out[free[0]] &= _FROM[need] & _UPTO[need]
+        return
+    lows = highs = seen = twice = 0
+    for m in cut:
+        lows += LOW[m]
+        highs += HIGH[m]
+        twice |= seen & m
+        seen |= m
+    alone = seen & ~twice  # digits of one cell only: the others lack them
+    k = n - 1
+    for i, m in zip(free, cut, strict=True):
+        avail = seen & ~(m & alone)  # the digits the others may hold
+        if POP[avail] < k:
+            continue
+        lo = lows - LOW[m]
+        least = LEAST[avail][k]
+        if least > lo:
+            lo = least
+        hi = highs - HIGH[m]
+        most = MOST[avail][k]
+        if most < hi:
+            hi = most
+        out[i] &= _FROM[need - hi] & _UPTO[need - lo]
+
+
+def _reach(at_least: bool) -> tuple[int, ...]:
+    """``[x]``: the digits at least (most) ``x``, for any ``x`` a run's sums give (-99 to
+    99: indexed from the end below 0, as Python does, so the table runs on both ways)."""
+    def mask(x: int) -> int:
+        return sum(BIT[d] for d in range(1, 10) if (d >= x if at_least else d <= x))
+    return tuple(mask(x) for x in range(100)) + tuple(mask(x) for x in range(-100, 0))
+
+
+_FROM, _UPTO = _reach(True), _reach(False)
 
 
 def _paired(out: list[int], free: list[int], cut: list[int], need: int) -> None:
@@ -150,18 +187,6 @@ def _paired(out: list[int], free: list[int], cut: list[int], need: int) -> None:
             if 0 < need - a < 10 and need - a != a and theirs & BIT[need - a]:
                 keep |= BIT[a]
         out[me] &= keep
-
-
-def _spans() -> list[list[int]]:
-    """``[lo][hi]``: the mask of the digits lo to hi (0 where lo > hi)."""
-    table = [[0] * 10 for _ in range(10)]
-    for lo in range(1, 10):
-        for hi in range(lo, 10):
-            table[lo][hi] = sum(BIT[d] for d in range(lo, hi + 1))
-    return table
-
-
-_SPAN = _spans()
 
 
 #: a filter not worked out yet (a memo's default: no filter gives it)
