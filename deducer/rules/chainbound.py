@@ -379,18 +379,26 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
             for i, m in got:
                 had = new.get(i)
                 new[i] = (masks[i] if had is None else had) & m
-        for i in list(new):
-            m = new[i]
+        # the round's changes written in, each cell's candidates before them kept: what
+        # follows reads and narrows the grid itself
+        was: dict[int, int] = {}
+        for i, m in new.items():
+            was[i] = masks[i]
+            masks[i] = m
+        for i in list(was):
+            m = masks[i]
             if not m:
                 return k
-            if not m & (m - 1) and masks[i] & (masks[i] - 1):  # a digit newly alone
+            if not m & (m - 1) and was[i] & (was[i] - 1):  # a digit newly alone
                 for r in cell_runs[i]:
                     read.add(r)
                     alone = 0  # as a written digit: it leaves the run's other cells,
                     for j in run_cells[r]:  # and the run's digits alone must fit a way
-                        mj = new.get(j, masks[j])
+                        mj = masks[j]
                         if j != i and mj & m:
-                            mj = new[j] = mj & ~m
+                            if j not in was:
+                                was[j] = mj
+                            mj = masks[j] = mj & ~m
                             if not mj:
                                 return k
                         if not mj & (mj - 1):
@@ -401,10 +409,7 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
                     if not fit >> alone & 1:
                         return k
         changed.clear()
-        for i, m in new.items():
-            if m != masks[i]:
-                masks[i] = m
-                changed.add(i)
+        changed.update(was)  # (each narrowed: a filter or a digit alone took something)
         if touched is not None:
             touched |= changed
     return None
