@@ -66,7 +66,7 @@ def measure(state: State, place: Iterable[tuple[int, int]], elim: Iterable[tuple
     dr = []
     for r, cs in drop:
         lv = live[r]
-        kept = tuple(c for c in cs if c in lv)
+        kept = tuple([c for c in cs if c in lv])
         if kept:
             dr.append((r, kept))
     if not (p or e or dr):
@@ -95,7 +95,7 @@ def apply(state: State, eff: Effect, log: UndoLog | None = None) -> tuple[set[in
         write(state, i, d, cells, runs, log)
     for r, cs in eff.drop:
         lv = live[r]
-        kept = tuple(c for c in lv if c not in cs)
+        kept = tuple([c for c in lv if c not in cs])
         if len(kept) != len(lv):
             if log is not None:
                 log.append((~r, lv, False))
@@ -126,7 +126,7 @@ def write(state: State, i: int, d: int, cells: set[int] | None = None,
                 if cells is not None:
                     cells.add(j)
         lv = live[r]
-        kept = tuple(c for c in lv if c & b)
+        kept = tuple([c for c in lv if c & b])
         if len(kept) != len(lv):
             if log is not None:
                 log.append((~r, lv, False))

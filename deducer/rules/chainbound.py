@@ -263,7 +263,7 @@ def readers_for(view: View) -> dict[int, Callable[[Sequence[Any]], tuple[Any, ..
     return view.context.cache("chains.readers")
 
 
-def _fits(live: Sequence[int]) -> int:
+def fits(live: Sequence[int]) -> int:
     """A bit for every set of digits (as a mask) one of ``live`` holds."""
     out = 0
     for c in live:
@@ -352,7 +352,7 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
     filtered join ``read``. From a whip search's node, it bounds the links a chain through
     the node still needs, as :func:`rounds` does from the assumption."""
     cell_runs, run_cells, totals = lay.cell_runs, lay.run_cells, lay.run_total
-    runs, fits, getters, run_filter_of = memo.runs, memo.fits, memo.getters, memo.filter
+    runs, fitting, getters, run_filter_of = memo.runs, memo.fits, memo.getters, memo.filter
     for k in range(begin, cap + 1):
         dirty = {r for i in changed for r in cell_runs[i]}
         if not dirty:
@@ -403,9 +403,9 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
                                 return k
                         if not mj & (mj - 1):
                             alone |= mj
-                    fit = fits.get(r)
+                    fit = fitting.get(r)
                     if fit is None:
-                        fit = fits[r] = _fits(live(r))
+                        fit = fitting[r] = fits(live(r))
                     if not fit >> alone & 1:
                         return k
         changed.clear()

@@ -27,6 +27,7 @@ its length as its ``size``, and the rule's ``growth:`` adds per link (Rule.weigh
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -43,6 +44,7 @@ from .chainbound import (
     NEVER,
     Memo,
     bounds_for,
+    fits,
     link_filter,
     reader,
     readers_for,
@@ -105,7 +107,14 @@ def _unmakeable(state: State, r: int, written: int) -> bool:
     run = state.puzzle.runs[r]
     if run.total is None:
         return False
-    return not any(c & written == written for c in combos(run.total, run.length))
+    return not _makeable(run.total, run.length) >> written & 1
+
+
+@functools.cache
+def _makeable(total: int, length: int) -> int:
+    """A bit for every set of digits (as a mask) some way to make ``total`` in ``length``
+    cells holds."""
+    return fits(combos(total, length))
 
 
 def _written(state: State, r: int) -> int:
