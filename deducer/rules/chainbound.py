@@ -40,7 +40,7 @@ from .bounds import LEAST, MOST
 from .chaincache import ChainCache
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from ..solver.propagate import Layout
     from .api import View
@@ -314,15 +314,16 @@ def start(view: View, cell: int, digit: int) -> tuple[int | None, Partial]:
     return None, part
 
 
-def go_on(view: View, part: Partial, cap: int, memo: Memo) -> int | None:
+def go_on(view: View, part: Partial, cap: int, memo: Memo, fresh: list[int] | None = None
+          ) -> int | None:
     """Rounds ``part.done + 1`` to ``cap`` (:func:`rounds_on`), ``part`` brought up to
-    date when they do not decide."""
+    date when they do not decide; the runs they read first join ``fresh``."""
     masks = list(view.masks)
     for i, m in part.over.items():
         masks[i] = m
     touched: set[int] = set()
     first = rounds_on(view.layout, masks, view.live, part.changed, cap, memo, part.read,
-                      part.done + 1, touched)
+                      part.done + 1, touched, fresh)
     if first is None:
         part.done = cap
         for i in touched:
@@ -344,19 +345,22 @@ def rounds(view: View, cell: int, digit: int, cap: int, memo: Memo | None = None
 
 def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ...]],
               changed: set[int], cap: int, memo: Memo, read: set[int], begin: int = 1,
-              touched: set[int] | None = None) -> int | None:
+              touched: set[int] | None = None, fresh: list[int] | None = None) -> int | None:
     """The first of rounds ``begin`` to ``cap`` that breaks a state whose cells ``changed``
     last (:data:`NEVER`: the rounds stop changing it first; None: undecided): ``masks``,
     its candidates (changed in place, as ``changed`` is, and each cell changed joins
     ``touched``), ``live``, its runs' live combinations as the board gives them. The runs
     filtered join ``read``. From a whip search's node, it bounds the links a chain through
-    the node still needs, as :func:`rounds` does from the assumption."""
+    the node still needs, as :func:`rounds` does from the assumption. The runs not in
+    ``read`` before also join ``fresh`` (so a caller notes only those)."""
     cell_runs, run_cells, totals = lay.cell_runs, lay.run_cells, lay.run_total
     runs, fitting, getters, run_filter_of = memo.runs, memo.fits, memo.getters, memo.filter
     for k in range(begin, cap + 1):
         dirty = {r for i in changed for r in cell_runs[i]}
         if not dirty:
             return NEVER
+        if fresh is not None:
+            fresh.extend(dirty - read)
         read |= dirty
         new: dict[int, int] = {}  # this round's candidates, where they change (a grid's
         for r in dirty:  # copy a round would cost a large grid more than its filters)
@@ -391,7 +395,10 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
                 return k
             if not m & (m - 1) and was[i] & (was[i] - 1):  # a digit newly alone
                 for r in cell_runs[i]:
-                    read.add(r)
+                    if r not in read:
+                        read.add(r)
+                        if fresh is not None:
+                            fresh.append(r)
                     alone = 0  # as a written digit: it leaves the run's other cells,
                     for j in run_cells[r]:  # and the run's digits alone must fit a way
                         mj = masks[j]
@@ -459,16 +466,15 @@ class Bounds:
             cap = n - 1  # a chain of n links breaks the grid by round n - 1
             if got.done >= cap:  # those rounds done, none broke it
                 return False
-            seen = len(got.read)
-            first = go_on(view, got, cap, self.memo)
-            if len(got.read) != seen:  # (noting a run again changes nothing)
-                self._note(key, got.read)
+            fresh: list[int] = []
+            first = go_on(view, got, cap, self.memo, fresh)
+            self._note(key, fresh)
             if first is None:
                 return False
             got = self.kept[key] = first
         return got != NEVER and got < n
 
-    def _note(self, key: tuple[int, int], read: set[int]) -> None:
+    def _note(self, key: tuple[int, int], read: Iterable[int]) -> None:
         for r in read:
             self.by_run.setdefault(r, set()).add(key)
 
