@@ -15,8 +15,12 @@ from ..solver.propagate import Layout, run_filter
 from .api import View
 
 #: a run's exact filter by run and its cells' candidates, for one trimming (the searches
-#: of a trim ask the same few runs the same questions many times over)
-Filtered = dict[tuple[int, tuple[int, ...]], tuple[int, ...] | None]
+#: of a trim ask the same few runs the same questions many times over): the (cell,
+#: candidates left) pairs it narrows, or None where the run has no filling
+Filtered = dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...] | None]
+
+#: a filter not worked out yet (no filter gives it)
+_UNSEEN: tuple[tuple[int, int], ...] = ((-1, -1),)
 
 
 def _narrow(layout: Layout, runs: Collection[int], doms: dict[int, int], todo: list[int],
@@ -31,20 +35,19 @@ def _narrow(layout: Layout, runs: Collection[int], doms: dict[int, int], todo: l
         cells = run_cells[r]
         old = tuple([doms[i] for i in cells])
         key = (r, old)
-        new = seen.get(key, old)
-        if new is old:
-            new = seen[key] = run_filter(run_total[r], old)
-        if new is None:
+        got = seen.get(key, _UNSEEN)
+        if got is _UNSEEN:
+            new = run_filter(run_total[r], old)
+            got = seen[key] = None if new is None else tuple(
+                [(i, b) for i, a, b in zip(cells, old, new, strict=True) if a != b])
+        if got is None:
             return False
-        if new == old:
-            continue
-        for i, a, b in zip(cells, old, new, strict=True):
-            if a != b:
-                doms[i] = b
-                for o in cell_runs[i]:
-                    if o in runs and o not in queued:
-                        queued.add(o)
-                        todo.append(o)
+        for i, b in got:
+            doms[i] = b
+            for o in cell_runs[i]:
+                if o in runs and o not in queued:
+                    queued.add(o)
+                    todo.append(o)
     return True
 
 
@@ -57,10 +60,14 @@ def _fillable(layout: Layout, runs: Collection[int], doms: dict[int, int],
     budget[0] -= 1
     if not _narrow(layout, runs, doms, [r for r in layout.cell_runs[changed] if r in runs], seen):
         return False
-    open_ = [i for i, m in doms.items() if POP[m] > 1]
-    if not open_:
+    # branch on the open cell with the fewest candidates, the first such cell on ties
+    i, fewest = -1, 10
+    for j, m in doms.items():
+        n = POP[m]
+        if 1 < n and (n < fewest or n == fewest and j < i):
+            i, fewest = j, n
+    if i < 0:
         return True
-    i = min(open_, key=lambda j: (POP[doms[j]], j))
     for d in DIGITS[doms[i]]:
         trial = dict(doms)
         trial[i] = BIT[d]
