@@ -131,9 +131,11 @@ def _exact(cells: Sequence[int], total: int | None, fixed: dict[int, int],
            facts: dict[int, int], i: int, d: int) -> bool:
     """Is ``d`` ruled out of cell ``i`` by the run alone, its cells limited to ``facts``
     (the others free: ``fixed`` has each written cell's digit and each open cell's free
-    candidates)? (The per-run check over the local problem.)"""
-    return run_filter(total, tuple([BIT[d] if j == i else facts.get(j, fixed[j])
-                                    for j in cells])) is None
+    candidates)? (The per-run check over the local problem.) The run's exact filter keeps
+    ``d`` in ``i`` exactly when some filling puts it there; asked without ``d`` written in,
+    one filter answers for every digit of the cell (the solver's filters are kept)."""
+    got = run_filter(total, tuple([facts.get(j, fixed[j]) for j in cells]))
+    return got is None or not got[cells.index(i)] & BIT[d]
 
 
 def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
