@@ -25,8 +25,11 @@ _FULL = (1 << 512) - 1
 #: LACKS[b] for a one-bit mask b: every digit set without b. The sets without bit k come
 #: in blocks of 2**k, every 2**(k + 1): one block's bits times a bit per period (a closed
 #: form: summing 256 shifted bits per digit was a millisecond of every start-up)
-_LACKS = {1 << k: ((1 << (1 << k)) - 1) * (_FULL // ((1 << (2 << k)) - 1)) for k in range(9)}
-_HAS = {b: _FULL & ~lacks for b, lacks in _LACKS.items()}
+_lacks = {1 << k: ((1 << (1 << k)) - 1) * (_FULL // ((1 << (2 << k)) - 1)) for k in range(9)}
+# indexed by the one-bit mask itself (tuples: the filter's inner loops read them hundreds of
+# times a call, and an index is cheaper than a dict lookup); other indices are unused
+_LACKS = tuple(_lacks.get(b, 0) for b in range(257))
+_HAS = tuple(_FULL & ~_lacks[b] if b in _lacks else 0 for b in range(257))
 
 
 def _bits_table() -> tuple[tuple[int, ...], ...]:
