@@ -21,6 +21,7 @@ from .facts import (
     cell_facts,
     cells_and,
     clue_combos,
+    combos_fitting,
     digits_and,
     free_mask,
     holds,
@@ -29,7 +30,6 @@ from .facts import (
     proof,
     run_fact,
     span,
-    stated_combos,
 )
 
 #: a list (of combinations, of cells' candidates) longer than this many characters is left
@@ -402,16 +402,16 @@ def _forced_without_combos(view: View, rid: int, facts: dict[int, int], home: in
 
 
 def _hidden_words(view: View, rid: int, home: int, d: int, facts: dict[int, int],
-                  shown: tuple[int, ...]) -> Callable[[], tuple[str, str, str]]:
+                  shown: Callable[[], tuple[int, ...]]) -> Callable[[], tuple[str, str, str]]:
     """A hidden single's words (the combinations, the other cells, the brief), worked out
     when first asked: only for a step taken or a chain's link kept, not for each
-    deduction a chain search measures and drops."""
+    deduction a chain search measures and drops (``shown``: the combinations named)."""
 
     @functools.cache
     def words() -> tuple[str, str, str]:
         others = holds(view, facts) if facts else f"{view.cell_name(home)} is its only " \
                                                   "empty cell"
-        combos_text = view.combos_text(shown)
+        combos_text = view.combos_text(shown())
         needs = (f"{view.run_name(rid)} ({combos_text}) needs {_a(d)}"
                  if combos_text and len(combos_text) <= SHORT_LIST // 2 else
                  f"every way to make {view.run_name(rid)} has {_a(d)}")
@@ -427,7 +427,8 @@ def _hidden_words(view: View, rid: int, home: int, d: int, facts: dict[int, int]
 def hidden_single(view: View, rid: int) -> Iterator[Deduction]:
     """A digit every live combination needs fits only one cell of the run."""
     live = view.live(rid)
-    need = _common(live) & ~view.placed_mask(rid)
+    placed = view.placed_mask(rid)
+    need = _common(live) & ~placed
     open_ = view.open_cells(rid)
     clue_need = None
     for d in DIGITS[need]:
@@ -440,11 +441,16 @@ def hidden_single(view: View, rid: int) -> Iterator[Deduction]:
         narrowed = not clue_need & BIT[d]
         facts = cell_facts(view, [j for j in open_ if j != home], (rid,))
         base = live if narrowed else clue_combos(view, rid)
-        # on a board an assumption has already broken, no combination may fit the facts
-        # stated: then name the run's own (each holds the digit), never an empty list
-        shown = stated_combos(view, rid, base, facts) or base
         if narrowed and _forced_without_combos(view, rid, facts, home, d):
             continue  # the run's sum forces it, not its combinations: not this rule's step
+
+        # the combinations the facts stated leave (stated_combos, from what is read now),
+        # worked out for the words; on a board an assumption has already broken none may
+        # fit: then the run's own (each holds the digit), never an empty list
+        def shown(base: tuple[int, ...] = base, facts: dict[int, int] = facts
+                  ) -> tuple[int, ...]:
+            return combos_fitting(placed, open_, base, facts) or base
+
         words = _hidden_words(view, rid, home, d, facts, shown)
         yield Deduction(placements={home: d}, cells=tuple(open_), runs=(rid,),
                         values={"digit": d, "combos": lambda words=words: words()[0],

@@ -38,9 +38,17 @@ def stated_combos(view: View, rid: int, shown: Iterable[int],
     only what the step states (``facts``; a cell without one may hold any digit not written
     in the run): a list a sentence can give without naming a dead combination the reader
     would have to rule out for themselves."""
-    placed = view.placed_mask(rid)
-    open_ = view.open_cells(rid)
-    masks = [facts.get(j, free_mask(view, j, (rid,))) for j in open_]
+    return combos_fitting(view.placed_mask(rid), view.open_cells(rid), shown, facts)
+
+
+def combos_fitting(placed: int, open_: Iterable[int], shown: Iterable[int],
+                   facts: dict[int, int]) -> tuple[int, ...]:
+    """:func:`stated_combos` of a run whose written digits are ``placed`` and open cells
+    ``open_`` (read from the board beforehand: this reads nothing else, so it may be worked
+    out later, when a sentence is asked for). An open cell without a fact may hold any
+    digit not written in the run (its :func:`free_mask`)."""
+    free = ALL & ~placed
+    masks = [facts.get(j, free) for j in open_]
     return tuple(c for c in shown if c & placed == placed and matchable(c & ~placed, masks))
 
 
