@@ -35,7 +35,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..puzzle.combos import BIT, DIGITS, HIGH, LOW, POP, SUM
-from ..solver.propagate import run_filter
+from ..solver.propagate import Changes, changes, run_filter
 from .bounds import LEAST, MOST
 from .chaincache import ChainCache
 
@@ -48,9 +48,6 @@ if TYPE_CHECKING:
     #: a run's filter for the rounds: (clue, live combinations, candidates) -> the
     #: candidates left (None: the run is broken)
     Filter = Callable[[int | None, Sequence[int], tuple[int, ...]], tuple[int, ...] | None]
-
-    #: what a run filter narrows: (cell, candidates left) for each cell it changes
-    Delta = tuple[tuple[int, int], ...]
 
 #: run filters a walk's bounds keep (memory only: one dropped is filtered again)
 MEMO = 200_000
@@ -190,7 +187,7 @@ def _paired(out: list[int], free: list[int], cut: list[int], need: int) -> None:
 
 
 #: a filter not worked out yet (a memo's default: no filter gives it)
-_UNSEEN: tuple[tuple[int, int], ...] = ((-1, -1),)
+_UNSEEN: Changes = ((-1, -1),)
 
 
 def singles_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
@@ -234,7 +231,7 @@ class Memo:
         #: filter narrows, as (cell, candidates left) pairs, or None where the run breaks);
         #: one lookup a run a round, and a run the filter leaves as it was costs no more
         self.runs: dict[int, tuple[Callable[[Sequence[Any]], tuple[Any, ...]],
-                                   dict[tuple[int, ...], Delta | None]]] = {}
+                                   dict[tuple[int, ...], Changes | None]]] = {}
         #: run -> a bit for each set of digits (as a mask) some live combination holds
         self.fits: dict[int, int] = {}
         #: run -> reads its cells' candidates (a tuple) from a grid's (:func:`readers_for`)
@@ -375,9 +372,7 @@ def rounds_on(lay: Layout, masks: list[int], live: Callable[[int], tuple[int, ..
             got = seen.get(old, _UNSEEN)
             if got is _UNSEEN:
                 out = run_filter_of(totals[r], live(r), old)
-                got = seen[old] = None if out is None else tuple(
-                    [(i, m) for i, a, m in zip(run_cells[r], old, out, strict=True)
-                     if m != a])
+                got = seen[old] = None if out is None else changes(run_cells[r], old, out)
             if got is None:
                 return k
             for i, m in got:

@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from ..puzzle.combos import BIT, DIGITS, POP
-from ..solver.propagate import Layout, run_filter
+from ..solver.propagate import Changes, Layout, changes, run_filter
 from .api import View
 
 #: a run's exact filter by run and its cells' candidates, for one trimming (the searches
 #: of a trim ask the same few runs the same questions many times over): the (cell,
 #: candidates left) pairs it narrows, or None where the run has no filling
-Filtered = dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...] | None]
+Filtered = dict[tuple[int, tuple[int, ...]], Changes | None]
 
 #: a filter not worked out yet (no filter gives it)
-_UNSEEN: tuple[tuple[int, int], ...] = ((-1, -1),)
+_UNSEEN: Changes = ((-1, -1),)
 
 
 def _narrow(layout: Layout, runs: Collection[int], doms: dict[int, int], todo: list[int],
@@ -38,8 +38,7 @@ def _narrow(layout: Layout, runs: Collection[int], doms: dict[int, int], todo: l
         got = seen.get(key, _UNSEEN)
         if got is _UNSEEN:
             new = run_filter(run_total[r], old)
-            got = seen[key] = None if new is None else tuple(
-                [(i, b) for i, a, b in zip(cells, old, new, strict=True) if a != b])
+            got = seen[key] = None if new is None else changes(cells, old, new)
         if got is None:
             return False
         for i, b in got:

@@ -59,6 +59,17 @@ def run_filter(total: int | None, masks: tuple[int, ...]) -> tuple[int, ...] | N
     return tuple([hit[m] for m in masks])  # type: ignore[index]  # a dict here
 
 
+#: what a filter narrows: (cell, candidates left) for each cell it changes
+Changes = tuple[tuple[int, int], ...]
+
+
+def changes(cells: tuple[int, ...], old: tuple[int, ...], new: tuple[int, ...]) -> Changes:
+    """(cell, candidates) for each of ``cells`` whose candidates ``new`` narrows from
+    ``old``: a run filter's answer kept as what it changes, so that a run it leaves as it
+    was costs its caller no loop (the chain bound's rounds, a proof trim's searches)."""
+    return tuple([(i, b) for i, a, b in zip(cells, old, new, strict=True) if a != b])
+
+
 def _run_filter(total, masks):
     """``{mask: filtered mask}`` for the cells' distinct masks, or None."""
     n = len(masks)
