@@ -24,11 +24,13 @@ COMMANDS = {
     "rate": "deducer.app.commands.rate",
     "hint": "deducer.app.commands.hint",
     "why": "deducer.app.commands.why",
+    "combos": "deducer.app.commands.combos",
     "check": "deducer.app.commands.check",
     "rules": "deducer.app.commands.rules",
     "render": "deducer.app.commands.render",
     "play": "deducer.app.commands.play",
     "generate": "deducer.app.commands.generate",
+    "replay": "deducer.app.commands.replay",
 }
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1, 2, 3, 4

@@ -343,3 +343,51 @@ FORMAT = Format(
     write=write,
     names=names,
 )
+
+
+# ---- the solving record a janko text carries (docs/formats.md, "Solving records") ---------
+def solve_record(text: str, name: str | None = None) -> tuple[str | None, str | None]:
+    """The ``moves`` property (a solving record, not yet parsed) and the ``solver``
+    of an x-janko text or page, or of the JSON record ``name`` picks (as :func:`read`);
+    None for what it lacks. In the text form the moves may follow ``moves`` on its line or
+    stand on the lines after it (the play page's "Save my solve" writes them so), up to
+    the next property."""
+    if _is_json(text):
+        records = _json_records(text)
+        rec: object = None
+        if name is None:
+            rec = records[0][1] if len(records) == 1 else None
+        else:
+            want = name.removeprefix("janko ").strip().lstrip("0") or "0"
+            rec = next((r for _, r in records
+                        if (pid := _record_id(r)) is not None
+                        and (pid.lstrip("0") or "0") == want), None)
+        data = rec.get("data", rec) if isinstance(rec, dict) else None
+        if not isinstance(data, dict):
+            return None, None
+        moves, solver = data.get("moves"), data.get("solver")
+        return (moves if isinstance(moves, str) else None,
+                solver if isinstance(solver, str) else None)
+    block, _first = _data_block(text)
+    moves_parts: list[str] | None = None
+    found: str | None = None
+    solver: str | None = None
+    for raw in block.split("\n"):
+        toks = raw.split()
+        if not toks:
+            continue
+        if _PROPERTY.match(toks[0]):
+            if moves_parts is not None and found is None:
+                found = "".join(moves_parts)
+            if toks[0] == "end":
+                break
+            if toks[0] == "moves" and found is None:
+                moves_parts = toks[1:]
+            elif toks[0] == "solver":
+                solver = " ".join(toks[1:]) or None
+            continue
+        if moves_parts is not None and found is None:
+            moves_parts.extend(toks)
+    if found is None and moves_parts is not None:
+        found = "".join(moves_parts)
+    return (found or None), solver

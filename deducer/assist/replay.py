@@ -1,0 +1,285 @@
+"""Replaying a solve: a solving record stepped through move by move, set beside the
+walkthrough (``deducer replay``, the play page's replay; docs/play.md, "Replay").
+
+A record (docs/formats.md, "Solving records") is read from janko.at's ``x-janko`` data: a
+saved solve of the play page ("Save my solve"), a janko.at page, or a record of the
+janko.at scrapes' JSON lines. :func:`read` gives the puzzle, the record and its solver;
+:func:`compare` sets the record beside the walkthrough's order of placements and the
+solution:
+
+- each move, with its time (the play page's records have one, janko.at's none) and whether
+  the digit it writes is wrong;
+- where the solver's order and the walkthrough's part ways: a move that fills a cell for
+  good *keeps to* the walkthrough's order when that cell is among the next :data:`AHEAD`
+  cells the walkthrough fills (of those the solver has not filled yet), counted from the
+  walkthrough's start or from the solver's previous cell; else it *parts ways* (the
+  walkthrough's order among independent steps is one of many, so one cell off is no
+  parting, and a solver who starts elsewhere and then fills the cells in the
+  walkthrough's order keeps to it);
+- the cells the solver took longest over: the time before each move on a cell (since the
+  move before it, on any cell), summed per cell; a record without times ranks the cells by
+  how many moves they took instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import PuzzleError
+from ..puzzle import records
+from ..puzzle.model import Coord, Puzzle, cell_name
+from ..puzzle.records import DIGIT, Move, Record
+
+#: a solver's move keeps to the walkthrough's order when the cell it fills is among the
+#: walkthrough's next this many cells (of those the solver has left empty)
+AHEAD = 5
+#: cells listed as the ones the solver took longest over
+SLOWEST = 5
+
+
+def read(text: str, label: str, *, name: str | None = None,
+         fmt: str | None = None) -> tuple[Puzzle, Record, str | None]:
+    """The puzzle, its solving record and the solver's name (or None) of janko.at text
+    (``x-janko`` data, a janko.at page, a janko.at JSON record; ``name`` picks one of
+    several). Bad input raises one error naming ``label``."""
+    from ..puzzle import formats
+    from ..puzzle.formats import janko
+
+    puzzle = formats.loads(text, fmt, name=name, path=label)
+    if fmt not in (None, "janko") or formats.detect(text, label).name != "janko":
+        raise PuzzleError("holds no solving record: a record is janko.at's x-janko data with "
+                          "its 'moves' (the play page's Save my solve writes one)", path=label)
+    moves, solver = janko.solve_record(text, name)
+    if moves is None:
+        raise PuzzleError("holds no solving record (no 'moves' property)", path=label)
+    rec = records.parse(moves, path=label)
+    return puzzle.without_progress(), rec, solver
+
+
+@dataclass(frozen=True)
+class Parting:
+    """A move where the solver's order parts from the walkthrough's."""
+
+    move: int  # 0-based index in the record's moves
+    cell: Coord
+    walk_rank: int  # 0-based: the walkthrough's how-manieth cell it is
+    next_cell: Coord  # the cell the walkthrough fills next there
+    next_digit: int
+    next_rule: str  # the technique that fills it
+
+    def text(self) -> str:
+        return (f"{cell_name(self.cell)} is the walkthrough's cell {self.walk_rank + 1}; "
+                f"its next is {cell_name(self.next_cell)} = {self.next_digit} "
+                f"({self.next_rule})")
+
+    def to_json(self) -> dict:
+        return {"move": self.move, "cell": list(self.cell), "walk_rank": self.walk_rank,
+                "next": [*self.next_cell, self.next_digit], "rule": self.next_rule,
+                "text": self.text()}
+
+
+@dataclass
+class Replay:
+    """A record set beside the walkthrough (see the module's docstring)."""
+
+    puzzle: Puzzle
+    record: Record
+    solver: str | None
+    solution: dict[Coord, int] | None
+    #: the walkthrough's placements in order: (cell, digit, step number, technique)
+    walk: list[tuple[Coord, int, int, str]]
+    walk_status: str
+    #: index of the move from which each cell held its solution digit for good
+    order: dict[Coord, int] = field(default_factory=dict)
+    partings: list[Parting] = field(default_factory=list)
+    #: (cell, milliseconds or moves, moves on the cell), slowest first
+    slowest: list[tuple[Coord, int, int]] = field(default_factory=list)
+
+    @property
+    def timed(self) -> bool:
+        return any(mv.ms is not None for mv in self.record.moves)
+
+    def off_grid(self, mv: Move) -> bool:
+        """A move on a square that is no white cell (janko has stray marks on clues)."""
+        return mv.cell is not None and mv.cell not in self.puzzle.index
+
+    def wrong(self, mv: Move) -> bool:
+        return (self.solution is not None and mv.kind == DIGIT and mv.cell is not None
+                and mv.cell in self.solution and self.solution[mv.cell] != mv.digit)
+
+    def follows(self) -> int:
+        """How many of the solver's placements kept to the walkthrough's order."""
+        return len(self.order) - len(self.partings)
+
+    def to_json(self) -> dict:
+        parting = {p.move: p for p in self.partings}
+        moves = []
+        for k, mv in enumerate(self.record.moves):
+            moves.append({"kind": mv.kind, "cell": list(mv.cell) if mv.cell else None,
+                          "digit": mv.digit, "marks": list(mv.candidates), "text": mv.text,
+                          "ms": mv.ms, "off": self.off_grid(mv), "wrong": self.wrong(mv),
+                          "final": self.order.get(mv.cell) == k if mv.cell else False,
+                          "part": parting[k].to_json() if k in parting else None})
+        return {"solver": self.solver, "timed": self.timed, "moves": moves,
+                "walk": [[*c, d, n, rule] for c, d, n, rule in self.walk],
+                "walk_status": self.walk_status, "placed": len(self.order),
+                "follows": self.follows(),
+                "slowest": [{"cell": list(c), "amount": a, "moves": n}
+                            for c, a, n in self.slowest],
+                "ahead": AHEAD}
+
+
+def compare(puzzle: Puzzle, record: Record, explanation, solver: str | None = None) -> Replay:
+    """``record`` beside ``explanation`` (the walkthrough of the bare ``puzzle``; its
+    solution is the record's yardstick, when it reached one)."""
+    sol = explanation.solution
+    solution = dict(zip(puzzle.whites, sol, strict=True)) if sol is not None else None
+    walk = [((r, c), d, s.n, s.name) for s in explanation.steps for r, c, d in s.placements]
+    rep = Replay(puzzle, record, solver, solution, walk, str(explanation.status))
+    if solution is not None:
+        rep.order = records.entry_order(record, solution)
+    rep.partings = _partings(rep)
+    rep.slowest = _slowest(rep)
+    return rep
+
+
+def _partings(rep: Replay) -> list[Parting]:
+    rank = {cell: i for i, (cell, *_rest) in enumerate(rep.walk)}
+    placed: set[Coord] = set()
+    out = []
+    last = -1  # the walkthrough's rank of the solver's previous cell
+
+    def next_unfilled(start: int) -> list[int]:
+        ahead, i = [], max(0, start)
+        while i < len(rep.walk) and len(ahead) < AHEAD:
+            if rep.walk[i][0] not in placed:
+                ahead.append(i)
+            i += 1
+        return ahead
+
+    for k, cell in sorted(((k, c) for c, k in rep.order.items())):
+        if cell in rank:
+            fresh = next_unfilled(0)  # from the walkthrough's start
+            on = next_unfilled(last + 1)  # or on from where the solver just was
+            if fresh and rank[cell] not in fresh and rank[cell] not in on:
+                nc, nd, _n, rule = rep.walk[(on or fresh)[0]]
+                out.append(Parting(k, cell, rank[cell], nc, nd, rule))
+            last = rank[cell]
+        placed.add(cell)
+    return out
+
+
+def _slowest(rep: Replay) -> list[tuple[Coord, int, int]]:
+    spent: dict[Coord, int] = {}
+    count: dict[Coord, int] = {}
+    last = 0
+    for mv in rep.record.moves:
+        if mv.ms is not None:
+            gap, last = mv.ms - last, mv.ms
+        else:
+            gap = 0
+        if mv.cell is None or rep.off_grid(mv):
+            continue
+        spent[mv.cell] = spent.get(mv.cell, 0) + gap
+        count[mv.cell] = count.get(mv.cell, 0) + 1
+    amount = spent if rep.timed else count
+    ranked = sorted(amount, key=lambda c: (-amount[c], c))
+    # without times, a cell that took one move says nothing
+    least = 1 if rep.timed else 2
+    return [(c, amount[c], count[c]) for c in ranked[:SLOWEST] if amount[c] >= least]
+
+
+# ---- text ---------------------------------------------------------------------------------
+def clock(ms: int | None) -> str:
+    """``m:ss.s`` (``h:mm:ss`` past an hour); blank without a time."""
+    if ms is None:
+        return ""
+    s = ms / 1000
+    if s >= 3600:
+        return f"{int(s // 3600)}:{int(s % 3600 // 60):02d}:{int(s % 60):02d}"
+    return f"{int(s // 60)}:{s % 60:04.1f}"
+
+
+def move_text(mv: Move) -> str:
+    """A move as a person says it: ``r7c8 = 1``, ``r7c8: marks 1 3``, ``r7c8 emptied``."""
+    if mv.cell is None:
+        return f"control {mv.text}"
+    where = cell_name(mv.cell)
+    marks = " ".join(str(d) for d in mv.candidates)
+    if mv.kind == DIGIT:
+        return f"{where} = {mv.digit}" + (f" (over marks {marks})" if marks else "")
+    if mv.kind == records.PENCIL:
+        return f"{where}: marks {marks}" if marks else f"{where}: marks (none)"
+    return f"{where} emptied"
+
+
+def board_after(rep: Replay, upto: int) -> Puzzle:
+    """The puzzle with the entries and pencil marks the first ``upto`` moves left."""
+    from ..puzzle.combos import mask_of
+
+    entries: dict[Coord, int] = {}
+    pencil: dict[Coord, int] = {}
+    for mv in rep.record.moves[:upto]:
+        if mv.cell is None or rep.off_grid(mv):
+            continue
+        if mv.kind == DIGIT and mv.digit is not None:
+            entries[mv.cell] = mv.digit
+        else:
+            entries.pop(mv.cell, None)
+        marks = mask_of(mv.candidates)
+        if marks:
+            pencil[mv.cell] = marks
+        else:
+            pencil.pop(mv.cell, None)
+    return rep.puzzle.with_entries(entries, pencil)
+
+
+def text_lines(rep: Replay):
+    """``deducer replay``'s report, line by line: the moves with their times, then where
+    the orders part ways and the slowest cells."""
+    n = len(rep.record.moves)
+    p = rep.puzzle
+    who = f", solved by {rep.solver}" if rep.solver else ""
+    timing = "" if rep.timed else "; no times (janko.at's records have none)"
+    yield f"{p.name or 'puzzle'} ({p.rows}x{p.cols}){who}: {n} moves{timing}\n"
+    parting = {pt.move: pt for pt in rep.partings}
+    width = len(str(n))
+    for k, mv in enumerate(rep.record.moves):
+        notes = []
+        if rep.off_grid(mv):
+            notes.append("not a white cell: left out")
+        if rep.wrong(mv):
+            notes.append("wrong")
+        if k in parting:
+            notes.append("parts from the walkthrough: " + parting[k].text())
+        when = clock(mv.ms)
+        line = f"{k + 1:>{width}}  {when:>8}  {move_text(mv)}" if rep.timed \
+            else f"{k + 1:>{width}}  {move_text(mv)}"
+        yield line + ("   <- " + "; ".join(notes) if notes else "") + "\n"
+    yield "\n"
+    yield from summary_lines(rep)
+
+
+def summary_lines(rep: Replay):
+    """Where the orders part ways, and the cells the solver took longest over."""
+    if rep.solution is None:
+        yield (f"The walkthrough did not reach the solution ({rep.walk_status}): no order "
+               "to set the record beside.\n")
+    else:
+        total = len(rep.order)
+        yield (f"Order: {rep.follows()} of the {total} cells the solver filled for good kept "
+               f"to the walkthrough's order (the cell among its next {AHEAD}); "
+               f"{len(rep.partings)} parted from it.\n")
+        if rep.partings:
+            first = rep.partings[0]
+            yield f"  first at move {first.move + 1}: {first.text()}\n"
+    if rep.slowest:
+        if rep.timed:
+            parts = [f"{cell_name(c)} {a / 1000:.1f} s ({m} move{'' if m == 1 else 's'})"
+                     for c, a, m in rep.slowest]
+            yield "Took longest over: " + ", ".join(parts) + "\n"
+        else:
+            parts = [f"{cell_name(c)} ({a} moves)" for c, a, _m in rep.slowest]
+            yield "No times recorded; most moves: " + ", ".join(parts) + "\n"
+    elif not rep.timed:
+        yield "No times recorded, and no cell took more than one move.\n"

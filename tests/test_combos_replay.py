@@ -1,0 +1,200 @@
+"""The combination helper (``deducer combos``, deducer.assist.combos) and replaying a solving
+record (``deducer replay``, deducer.assist.replay), from the command line."""
+
+from __future__ import annotations
+
+import bz2
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deducer.app.cli import main
+from deducer.assist import combos as helper
+from deducer.assist import replay
+from deducer.puzzle import formats, records
+from deducer.puzzle.combos import ALL, BIT, DIGITS, mask_of
+from tests.support import corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+FOUR = ROOT / "puzzles" / "seed002-four.txt"
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---- deducer combos ---------------------------------------------------------------------------
+def test_combos_23_in_3_is_6_8_9(capsys):
+    code, out, _ = run(capsys, "combos", "23", "3")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "23 in 3: 1 combination"
+    assert lines[1] == "6+8+9"
+    assert lines[2] == "every one has 6 8 9; none has 1 2 3 4 5 7"
+
+
+def test_combos_filters_as_players_use_them(capsys):
+    # 20 in 4 has 12 combinations; with a 9 and no 5 or 6 two are left
+    code, out, _ = run(capsys, "combos", "20", "4", "--allow", "1234789", "--need", "9")
+    assert code == 0
+    assert out.splitlines()[1:3] == ["1+2+8+9", "1+3+7+9"]
+    assert "every one has 1 9; none has 4 5 6" in out
+    code, out, _ = run(capsys, "combos", "7", "3", "--need", "5", "--json")
+    assert code == 1  # none left
+    assert json.loads(out)["combos"] == []
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["50", "3"], "3 distinct digits sum to 6..24, not 50"),
+    (["10", "0"], "a run has 1 to 9 cells"),
+    (["10", "3", "--allow", "1x"], "--allow takes digits 1-9"),
+    (["10", "3", "--need", "0"], "--need takes digits 1-9"),
+])
+def test_combos_bad_input_is_one_line(capsys, argv, msg):
+    code, out, err = run(capsys, "combos", *argv)
+    assert code == 2 and not out
+    assert msg in err and err.count("\n") == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 45), st.integers(1, 9), st.integers(0, ALL), st.integers(0, ALL))
+def test_combos_match_a_brute_force_count(total, length, allow, need):
+    """The helper against itertools: every set of distinct digits, filtered by hand."""
+    want = [mask_of(ds) for ds in itertools.combinations(range(1, 10), length)
+            if sum(ds) == total and not mask_of(ds) & ~allow and not need & ~mask_of(ds)]
+    got = helper.run_combos(total, length, allow=allow, need=need)
+    assert sorted(c.mask for c in got.combos) == sorted(want)
+    if want:
+        both, either = ALL, 0
+        for m in want:
+            both &= m
+            either |= m
+        assert got.needed == both
+        assert got.unused == ALL & ~either
+
+
+def _fits_brute(mask: int, allowed: list[int]) -> bool:
+    return any(all(a & BIT[d] for a, d in zip(allowed, perm, strict=True))
+               for perm in itertools.permutations(DIGITS[mask]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 5).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.tuples(st.sampled_from([None, None, 1, 2, 3, 5, 7, 9]),
+                                   st.integers(0, ALL)), min_size=n, max_size=n),
+    st.integers(3, 35))))
+def test_a_combination_is_struck_exactly_when_the_cells_cannot_hold_it(case):
+    """Struck against brute force: the digits written, then the marks, must fit one to one."""
+    n, cells, total = case
+    named = [(d, m, f"r1c{i + 2}") for i, (d, m) in enumerate(cells)]
+    got = helper.run_combos(total, n, named)
+    allowed = [BIT[d] if d else (m or ALL) for d, m in cells]
+    for c in got.combos:
+        assert c.live == _fits_brute(c.mask, allowed), (c, cells)
+        assert c.live == (c.reason == "")
+
+
+def test_struck_reasons_name_the_cell():
+    # 16 in 2: 7+9 only; 10 in 3 with r2c2 = 1 and r2c3 marked 2 3
+    cells = [(1, 0, "r2c2"), (None, mask_of([2, 3]), "r2c3"), (None, 0, "r2c4")]
+    res = helper.run_combos(10, 3, cells)
+    by = {c.text: c for c in res.combos}
+    assert by["1+2+7"].live and by["1+3+6"].live
+    assert by["2+3+5"].reason == "r2c2 holds 1"
+    assert by["1+4+5"].reason == "the marks of r2c3 have none of its digits"
+    assert res.needed == BIT[1] and res.unused & BIT[9]
+
+
+# ---- deducer replay ---------------------------------------------------------------------------
+SAVED = """begin
+puzzle kakuro
+rows 3
+cols 3
+problem
+x 500 1600
+x - -
+12 - -
+moves
+Z1;bb,4@2104;cb,-,,7@3310;cb,-,,79@3650;bb,2@5020;cb,7,,79@7400;cc,9@9100;bc,3@20000;
+end
+"""
+
+
+def test_replay_steps_through_a_saved_solve_with_its_times(tmp_path, capsys):
+    f = tmp_path / "four-solve.x-janko"
+    f.write_text(SAVED, encoding="utf-8")
+    code, out, _ = run(capsys, "replay", f)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].endswith(": 7 moves")
+    assert lines[1].split() == ["1", "0:02.1", "r2c2", "=", "4", "<-", "wrong"]
+    assert lines[3].split()[:4] == ["3", "0:03.6", "r2c3:", "marks"]
+    assert "Took longest over: r3c2 10.9 s (1 move)" in out  # 9100 ms to 20000 ms
+    # the board as it was after move 3: 4 written, 7 9 pencilled
+    code, out, _ = run(capsys, "replay", f, "--at", "3")
+    assert code == 0
+    assert out.splitlines()[0] == "after move 3 of 7 (r2c3: marks 7 9, 0:03.6)"
+    assert "marks: r2c3 79" in out
+    grid = out.splitlines()[1:4]
+    assert grid[1].split() == ["#", "4", "."]
+    code, out, err = run(capsys, "replay", f, "--at", "8")
+    assert code == 2 and "the record has moves 1..7" in err
+
+
+def test_replay_refuses_a_file_without_moves(capsys):
+    code, out, err = run(capsys, "replay", FOUR)
+    assert code == 2 and not out
+    assert "holds no solving record" in err and err.count("\n") == 1
+
+
+def _janko_file() -> Path:
+    base = corpus.corpus_root()
+    if base is None or not (base / corpus.JANKO).is_dir():
+        pytest.skip("no corpus (set DEDUCER_CORPUS)")
+    return base / corpus.JANKO / "Kakuro.jsonl.bz2"
+
+
+def test_replay_steps_through_a_janko_record_of_the_corpus(capsys):
+    path = _janko_file()
+    code, out, _ = run(capsys, "replay", path, "--name", "2")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("janko 002 (10x12), solved by Angela Janko: 70 moves")
+    assert lines[1].split() == ["1", "r7c8", "=", "1"]  # hg,1: column 7, row 6
+    assert len([ln for ln in lines if ln[:3].strip().isdigit()]) == 70
+    assert "cells the solver filled for good kept to the walkthrough's order" in out
+    # every parting named is a move whose cell is not among the walkthrough's next five
+    code, out, _ = run(capsys, "replay", path, "--name", "2", "--json")
+    data = json.loads(out)
+    assert len(data["moves"]) == 70 and data["placed"] == 70
+    parted = [m for m in data["moves"] if m["part"]]
+    assert data["follows"] == 70 - len(parted)
+    for m in parted:
+        assert m["part"]["walk_rank"] >= 0 and m["final"]
+
+
+def test_replay_board_agrees_with_the_record_at_every_move():
+    path = _janko_file()
+    text = formats.decode(bz2.open(path).read(), "x")
+    puzzle, rec, solver = replay.read(text, "janko", name="4")
+    assert solver
+    from deducer import api
+
+    rep = replay.compare(puzzle, rec, api.explain(puzzle))
+    assert rep.solution is not None
+    final = replay.board_after(rep, len(rec.moves))
+    assert final.entries == records.final_digits(rec)
+    assert all(rep.solution[c] == d for c, d in final.entries.items())
+    # one move back undoes exactly that move's cell
+    for k in (1, len(rec.moves) // 2, len(rec.moves)):
+        before, after = replay.board_after(rep, k - 1), replay.board_after(rep, k)
+        cell = rec.moves[k - 1].cell
+        changed = {c for c in set(before.entries) | set(after.entries)
+                   if before.entries.get(c) != after.entries.get(c)}
+        assert changed <= {cell}
