@@ -38,8 +38,10 @@ if TYPE_CHECKING:
         Mistake,
         Puzzle,
         Rating,
+        Replay,
         Rule,
         RulesTest,
+        RunCombos,
         SolveResult,
         SolveStatus,
         Step,
@@ -51,6 +53,7 @@ if TYPE_CHECKING:
         audit,
         audit_puzzles,
         check,
+        combinations,
         explain,
         generate,
         generate_one,
@@ -61,6 +64,7 @@ if TYPE_CHECKING:
         load_rules,
         pencil_marks,
         rate,
+        replay,
         solve,
         technique_examples,
         technique_pages,
@@ -81,6 +85,7 @@ __all__ = [
     "solve", "what_if", "why",
     "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",
     "technique_pages", "techniques",
+    "Replay", "RunCombos", "combinations", "replay",
 ]
 _PUBLIC = frozenset(__all__)
 

@@ -48,8 +48,10 @@ if TYPE_CHECKING:
     from .assist.allsteps import AllSteps
     from .assist.audit import Audit, RulesTest
     from .assist.checking import CheckResult, Mistake
+    from .assist.combos import RunCombos
     from .assist.hints import LEVELS as HINT_LEVELS
     from .assist.hints import Hint
+    from .assist.replay import Replay
     from .assist.whatif import WhatIf
     from .assist.why import Why
     from .engine.rating import LEVELS, RATER_VERSION, Rating
@@ -77,6 +79,7 @@ __all__ = [
     "solve", "what_if", "why",
     "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",
     "technique_pages", "techniques",
+    "Replay", "RunCombos", "combinations", "replay",
 ]
 
 #: result types and constants loaded on first use: name -> (module, attribute)
@@ -112,6 +115,8 @@ _LAZY = {
     "SolveResult": ("deducer.solver.search", "SolveResult"),
     "AllSteps": ("deducer.assist.allsteps", "AllSteps"),
     "Technique": ("deducer.engine.teaching", "Technique"),
+    "Replay": ("deducer.assist.replay", "Replay"),
+    "RunCombos": ("deducer.assist.combos", "RunCombos"),
 }
 
 #: rule files (paths), or rules already loaded (:func:`ladder`)
@@ -308,6 +313,39 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     active = ladder(rules, disable)
     return _why(puzzle, cell, digit, must=must, rules=active,
                 timeout=_after_rules(started, timeout))
+
+
+def combinations(total: int | None, length: int,
+                 cells: Sequence[tuple[int | None, int, str]] = (), *, allow: int = 0x1FF,
+                 need: int = 0) -> RunCombos:
+    """The combinations of a run of ``length`` cells summing to ``total`` (None: a run
+    without a clue), those using a digit outside the mask ``allow`` or missing one of
+    ``need`` left out; with ``cells`` (each ``(digit or None, pencil-mark mask, name)``) each
+    is struck, with its reason, where the digits and marks shown rule it out. Raises
+    :class:`DeducerError` for a sum ``length`` digits cannot make."""
+    from .assist.combos import check_sum, run_combos
+
+    try:
+        if total is not None:
+            check_sum(total, length)
+        return run_combos(total, length, cells, allow=allow, need=need)
+    except ValueError as e:
+        raise DeducerError(str(e)) from None
+
+
+def replay(text: str, label: str = "record", *, name: str | None = None,
+           rules: RulesArg = None, disable: Sequence[str] = (),
+           timeout: float | None = None) -> Replay:
+    """A solving record (janko.at's ``x-janko`` data with its ``moves``: a saved solve of
+    the play page, a janko.at page or JSON record; ``name`` picks one of several) set
+    beside the walkthrough of its puzzle: each move, where the orders part ways, the cells
+    the solver took longest over (docs/play.md, "Replay"). Bad input raises one
+    :class:`DeducerError` naming ``label``."""
+    from .assist import replay as _replay
+
+    puzzle, record, solver = _replay.read(text, label, name=name)
+    walk = explain(puzzle, rules, disable=disable, timeout=timeout)
+    return _replay.compare(puzzle, record, walk, solver)
 
 
 def pencil_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], Run | None]:

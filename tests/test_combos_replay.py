@@ -188,12 +188,12 @@ def test_replay_board_agrees_with_the_record_at_every_move():
 
     rep = replay.compare(puzzle, rec, api.explain(puzzle))
     assert rep.solution is not None
-    final = replay.board_after(rep, len(rec.moves))
+    final = rep.board_after(len(rec.moves))
     assert final.entries == records.final_digits(rec)
     assert all(rep.solution[c] == d for c, d in final.entries.items())
     # one move back undoes exactly that move's cell
     for k in (1, len(rec.moves) // 2, len(rec.moves)):
-        before, after = replay.board_after(rep, k - 1), replay.board_after(rep, k)
+        before, after = rep.board_after(k - 1), rep.board_after(k)
         cell = rec.moves[k - 1].cell
         changed = {c for c in set(before.entries) | set(after.entries)
                    if before.entries.get(c) != after.entries.get(c)}

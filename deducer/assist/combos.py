@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..puzzle.combos import ALL, BIT, DIGITS, combos, fmt_combo, fmt_mask, sum_range
+from ..puzzle.combos import ALL, BIT, DIGITS, combos, fmt_combo, sum_range
 
 #: a cell as the helper sees it: (its digit or None, its pencil-mark mask, its name)
 Cell = tuple[int | None, int, str]
@@ -75,19 +75,6 @@ class RunCombos:
                 "combos": [c.to_json() for c in self.combos],
                 "live": len(self.live), "needed": list(DIGITS[self.needed]),
                 "unused": list(DIGITS[self.unused])}
-
-
-def digit_mask(text: str, what: str) -> int:
-    """The mask of digits written as ``"689"``, ``"6,8,9"`` or ``"6 8 9"``; ValueError
-    naming ``what`` for anything else."""
-    m = 0
-    for ch in text:
-        if ch in ", ":
-            continue
-        if not ("1" <= ch <= "9"):
-            raise ValueError(f"{what} takes digits 1-9 (like 689), not {text!r}")
-        m |= BIT[int(ch)]
-    return m
 
 
 def _fits(mask: int, allowed: Sequence[int]) -> bool:
@@ -155,24 +142,3 @@ def check_sum(total: int, length: int) -> None:
     lo, hi = sum_range(length)
     if not lo <= total <= hi:
         raise ValueError(f"{length} distinct digits sum to {lo}..{hi}, not {total}")
-
-
-def text(res: RunCombos, *, allow: int = ALL, need: int = 0) -> str:
-    """``deducer combos``'s answer: the combinations, one a line, then what they share."""
-    n = len(res.combos)
-    head = f"{res.total} in {res.length}: {n} combination{'' if n == 1 else 's'}"
-    filters = []
-    if allow != ALL:
-        filters.append("using only " + fmt_mask(allow, " "))
-    if need:
-        filters.append("with " + fmt_mask(need, " "))
-    if filters:
-        head += " " + " and ".join(filters)
-    lines = [head]
-    lines += [c.text + ("" if c.live else f"   (struck: {c.reason})") for c in res.combos]
-    if res.live:
-        needed, unused = res.needed, res.unused
-        lines.append("every one has " + (fmt_mask(needed, " ") if needed else "no common digit")
-                     + "; none has " + (fmt_mask(unused, " ") if unused else "a digit left out"))
-    return "\n".join(lines) + "\n"
-

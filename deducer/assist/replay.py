@@ -95,6 +95,13 @@ class Replay:
     #: (cell, milliseconds or moves, moves on the cell), slowest first
     slowest: list[tuple[Coord, int, int]] = field(default_factory=list)
 
+    #: the walkthrough's next cells a move may fill and keep to its order
+    ahead = AHEAD
+
+    def board_after(self, upto: int) -> Puzzle:
+        """The puzzle with the entries and pencil marks the first ``upto`` moves left."""
+        return board_after(self, upto)
+
     @property
     def timed(self) -> bool:
         return any(mv.ms is not None for mv in self.record.moves)
@@ -189,30 +196,6 @@ def _slowest(rep: Replay) -> list[tuple[Coord, int, int]]:
     return [(c, amount[c], count[c]) for c in ranked[:SLOWEST] if amount[c] >= least]
 
 
-# ---- text ---------------------------------------------------------------------------------
-def clock(ms: int | None) -> str:
-    """``m:ss.s`` (``h:mm:ss`` past an hour); blank without a time."""
-    if ms is None:
-        return ""
-    s = ms / 1000
-    if s >= 3600:
-        return f"{int(s // 3600)}:{int(s % 3600 // 60):02d}:{int(s % 60):02d}"
-    return f"{int(s // 60)}:{s % 60:04.1f}"
-
-
-def move_text(mv: Move) -> str:
-    """A move as a person says it: ``r7c8 = 1``, ``r7c8: marks 1 3``, ``r7c8 emptied``."""
-    if mv.cell is None:
-        return f"control {mv.text}"
-    where = cell_name(mv.cell)
-    marks = " ".join(str(d) for d in mv.candidates)
-    if mv.kind == DIGIT:
-        return f"{where} = {mv.digit}" + (f" (over marks {marks})" if marks else "")
-    if mv.kind == records.PENCIL:
-        return f"{where}: marks {marks}" if marks else f"{where}: marks (none)"
-    return f"{where} emptied"
-
-
 def board_after(rep: Replay, upto: int) -> Puzzle:
     """The puzzle with the entries and pencil marks the first ``upto`` moves left."""
     from ..puzzle.combos import mask_of
@@ -232,54 +215,3 @@ def board_after(rep: Replay, upto: int) -> Puzzle:
         else:
             pencil.pop(mv.cell, None)
     return rep.puzzle.with_entries(entries, pencil)
-
-
-def text_lines(rep: Replay):
-    """``deducer replay``'s report, line by line: the moves with their times, then where
-    the orders part ways and the slowest cells."""
-    n = len(rep.record.moves)
-    p = rep.puzzle
-    who = f", solved by {rep.solver}" if rep.solver else ""
-    timing = "" if rep.timed else "; no times (janko.at's records have none)"
-    yield f"{p.name or 'puzzle'} ({p.rows}x{p.cols}){who}: {n} moves{timing}\n"
-    parting = {pt.move: pt for pt in rep.partings}
-    width = len(str(n))
-    for k, mv in enumerate(rep.record.moves):
-        notes = []
-        if rep.off_grid(mv):
-            notes.append("not a white cell: left out")
-        if rep.wrong(mv):
-            notes.append("wrong")
-        if k in parting:
-            notes.append("parts from the walkthrough: " + parting[k].text())
-        when = clock(mv.ms)
-        line = f"{k + 1:>{width}}  {when:>8}  {move_text(mv)}" if rep.timed \
-            else f"{k + 1:>{width}}  {move_text(mv)}"
-        yield line + ("   <- " + "; ".join(notes) if notes else "") + "\n"
-    yield "\n"
-    yield from summary_lines(rep)
-
-
-def summary_lines(rep: Replay):
-    """Where the orders part ways, and the cells the solver took longest over."""
-    if rep.solution is None:
-        yield (f"The walkthrough did not reach the solution ({rep.walk_status}): no order "
-               "to set the record beside.\n")
-    else:
-        total = len(rep.order)
-        yield (f"Order: {rep.follows()} of the {total} cells the solver filled for good kept "
-               f"to the walkthrough's order (the cell among its next {AHEAD}); "
-               f"{len(rep.partings)} parted from it.\n")
-        if rep.partings:
-            first = rep.partings[0]
-            yield f"  first at move {first.move + 1}: {first.text()}\n"
-    if rep.slowest:
-        if rep.timed:
-            parts = [f"{cell_name(c)} {a / 1000:.1f} s ({m} move{'' if m == 1 else 's'})"
-                     for c, a, m in rep.slowest]
-            yield "Took longest over: " + ", ".join(parts) + "\n"
-        else:
-            parts = [f"{cell_name(c)} ({a} moves)" for c, a, _m in rep.slowest]
-            yield "No times recorded; most moves: " + ", ".join(parts) + "\n"
-    elif not rep.timed:
-        yield "No times recorded, and no cell took more than one move.\n"

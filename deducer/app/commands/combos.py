@@ -33,19 +33,30 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     import json
 
-    from ...assist import combos as helper
-    from ...errors import DeducerError
+    from ...api import combinations
     from ...puzzle.combos import ALL
+    from ...render.player import combos_text
 
-    try:
-        helper.check_sum(args.total, args.length)
-        allow = ALL if args.allow is None else helper.digit_mask(args.allow, "--allow")
-        need = 0 if args.need is None else helper.digit_mask(args.need, "--need")
-    except ValueError as e:
-        raise DeducerError(str(e)) from None
-    res = helper.run_combos(args.total, args.length, allow=allow, need=need)
+    allow = ALL if args.allow is None else digit_mask(args.allow, "--allow")
+    need = 0 if args.need is None else digit_mask(args.need, "--need")
+    res = combinations(args.total, args.length, allow=allow, need=need)
     if args.json:
         emit(json.dumps(res.to_json()) + "\n")
     else:
-        emit(helper.text(res, allow=allow, need=need))
+        emit(combos_text(res, allow=allow, need=need))
     return EXIT_OK if res.combos else EXIT_NO_SOLUTION
+
+
+def digit_mask(text: str, what: str) -> int:
+    """The mask of digits written as ``689``, ``6,8,9`` or ``6 8 9``."""
+    from ...errors import DeducerError, printable
+
+    m = 0
+    for ch in text:
+        if ch in ", ":
+            continue
+        if not "1" <= ch <= "9":
+            raise DeducerError(f"{what} takes digits 1-9 (like 689), not "
+                               f"{printable(text)[:20]!r}")
+        m |= 1 << (int(ch) - 1)
+    return m

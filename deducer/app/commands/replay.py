@@ -48,57 +48,40 @@ def _text(path: str) -> tuple[str, str]:
     return formats.decode(read_input(path, path), path), path
 
 
-def board_text(rep, upto: int) -> str:
-    """The board after ``upto`` moves: the grid with its digits, then each marked cell."""
-    from ...assist.replay import board_after
-    from ...puzzle.combos import fmt_mask
-    from ...puzzle.model import cell_name
-    from ...render.text import draw_grid
-
-    p = board_after(rep, upto)
-    out = draw_grid(p, fixed=p.entries) + "\n"
-    marked = [f"{cell_name(rc)} {fmt_mask(m)}" for rc, m in sorted(p.pencil.items())
-              if rc not in p.entries]
-    if marked:
-        out += "marks: " + ", ".join(marked) + "\n"
-    return out
-
-
 def run(args) -> int:
     import json
 
-    from ...api import explain
-    from ...assist import replay
+    from ...api import replay
     from ...errors import DeducerError
+    from ...render import player
     from ..cli import answer_in_hand, time_left
     from .explain import check_timeout, load_rules
 
     check_timeout(args)
     text, label = _text(args.record)
-    puzzle, record, solver = replay.read(text, label, name=args.name)
+    rep = replay(text, label, name=args.name, rules=load_rules(args), timeout=time_left())
+    answer_in_hand()
+    record = rep.record
     n = len(record.moves)
     if args.at is not None and not 0 <= args.at <= n:
         raise DeducerError(f"--at {args.at}: the record has moves 1..{n} (0: before the "
                            "first)", path=label)
-    walk = explain(puzzle, load_rules(args), timeout=time_left())
-    rep = replay.compare(puzzle, record, walk, solver)
-    answer_in_hand()
     if args.json:
         emit(json.dumps(rep.to_json()) + "\n")
     elif args.at is not None:
         mv = record.moves[args.at - 1] if args.at else None
         head = f"after move {args.at} of {n}" + (
-            f" ({replay.move_text(mv)}" + (f", {replay.clock(mv.ms)}" if mv.ms is not None
+            f" ({player.move_text(mv)}" + (f", {player.clock(mv.ms)}" if mv.ms is not None
                                           else "") + ")" if mv else "")
-        emit(head + "\n" + board_text(rep, args.at))
+        emit(head + "\n" + player.replay_board(rep, args.at))
     elif args.boards:
         def lines():
             for k, mv in enumerate(record.moves, start=1):
-                when = f" at {replay.clock(mv.ms)}" if mv.ms is not None else ""
-                yield f"move {k}: {replay.move_text(mv)}{when}\n"
-                yield board_text(rep, k) + "\n"
-            yield from replay.summary_lines(rep)
+                when = f" at {player.clock(mv.ms)}" if mv.ms is not None else ""
+                yield f"move {k}: {player.move_text(mv)}{when}\n"
+                yield player.replay_board(rep, k) + "\n"
+            yield from player.summary_lines(rep)
         emit_lines(lines())
     else:
-        emit_lines(replay.text_lines(rep))
+        emit_lines(player.replay_lines(rep))
     return EXIT_OK
