@@ -343,9 +343,15 @@ def replay(text: str, label: str = "record", *, name: str | None = None,
     :class:`DeducerError` naming ``label``."""
     from .assist import replay as _replay
 
+    started = time.perf_counter()
     puzzle, record, solver = _replay.read(text, label, name=name)
     walk = explain(puzzle, rules, disable=disable, timeout=timeout)
-    return _replay.compare(puzzle, record, walk, solver)
+    solution = None
+    if walk.solution is None:  # the walkthrough stopped short: the solver still knows it
+        left = None if timeout is None else max(0.05, timeout - (time.perf_counter() - started))
+        found = solve(puzzle, max_solutions=1, timeout=left)
+        solution = found.solutions[0] if found.solutions else None
+    return _replay.compare(puzzle, record, walk, solver, solution=solution)
 
 
 def pencil_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], Run | None]:

@@ -136,10 +136,12 @@ class Replay:
                 "ahead": AHEAD}
 
 
-def compare(puzzle: Puzzle, record: Record, explanation, solver: str | None = None) -> Replay:
+def compare(puzzle: Puzzle, record: Record, explanation, solver: str | None = None, *,
+            solution: list[int] | None = None) -> Replay:
     """``record`` beside ``explanation`` (the walkthrough of the bare ``puzzle``; its
-    solution is the record's yardstick, when it reached one)."""
-    sol = explanation.solution
+    solution, or ``solution`` (digits in ``puzzle.whites`` order) when the walkthrough
+    stopped short, is the record's yardstick)."""
+    sol = explanation.solution if explanation.solution is not None else solution
     solution = dict(zip(puzzle.whites, sol, strict=True)) if sol is not None else None
     walk = [((r, c), d, s.n, s.name) for s in explanation.steps for r, c, d in s.placements]
     rep = Replay(puzzle, record, solver, solution, walk, str(explanation.status))

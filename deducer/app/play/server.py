@@ -56,6 +56,11 @@ Endpoints (all JSON):
 ``POST /api/candidates``   ``{puzzle}``: auto pencil marks (each run's combinations, written digits)
 ``POST /api/export``       ``{puzzle, format}``: the text of the puzzle in ``pipe`` or ``json``
 ``POST /api/save``         ``{puzzle, format, path, overwrite?}``: write it inside the root
+``POST /api/combos``       ``{puzzle, cell}``: the combinations of the cell's runs, struck where
+                           the entries and pencil marks rule them out (``deducer combos``)
+``POST /api/replay``       ``{text, filename?} | {path} | {link}``, ``name?``: a solving record
+                           (Save my solve, janko.at's) with its puzzle, beside the walkthrough
+                           (``deducer replay``); a file of several records answers ``{choose}``
 =========================  ===================================================================
 """
 
@@ -98,6 +103,10 @@ HEAVY_PATHS = frozenset({"/api/hint", "/api/solve", "/api/check", "/api/generate
 _TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
 TIMEOUT = 20.0  # seconds for one solve / check / hint
 GENERATE_TIMEOUT = 60.0  # seconds for one new puzzle
+#: a replay walks the record's puzzle: a long computation too
+HEAVY_PATHS = HEAVY_PATHS | {"/api/replay"}
+#: a janko.at puzzle's address (``https://www.janko.at/Raetsel/Kakuro/002.a.htm``): its number
+JANKO_LINK = re.compile(r"(?:https?://)?(?:www\.)?janko\.at/\S*?Kakuro/0*([0-9]{1,4})\b", re.I)
 LOCAL_ADDRS = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 SAVE_FORMATS = {"pipe": (".txt", ".pipe"), "json": (".json",)}
@@ -883,7 +892,125 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         return jsonify({"saved": shown, "bytes": len(text.encode("utf-8")),
                         "message": f"Saved {shown}."})
 
+    @app.post("/api/combos")
+    def api_combos():
+        from ... import api
+
+        body = _body()
+        p = _puzzle(body)
+        cell = _cell_field(body, p)
+        out = []
+        for run in p.runs:
+            if cell not in run.coords:
+                continue
+            shown = []
+            for rc in run.coords:
+                d = p.givens.get(rc) or p.entries.get(rc)
+                shown.append((d, 0 if d else p.pencil.get(rc, 0), cell_name(rc)))
+            res = api.combinations(run.total, len(run.coords), shown)
+            out.append({"name": run.name, "dir": run.direction, "cells": _cells(run.coords),
+                        "clue": list(run.clue_at) if run.clue_at is not None else None,
+                        **res.to_json()})
+        return jsonify({"cell": list(cell), "runs": out})
+
+    @app.post("/api/replay")
+    def api_replay():
+        from ... import api
+
+        body = _body()
+        which = _field(body, "name", str, required=False)
+        text, label, linked = _record_text(root, body)
+        which = which or linked
+        if which is None:
+            from ...puzzle.formats import janko
+
+            ids = janko.recorded(text)
+            if len(ids) > 1:
+                return jsonify({"choose": ids, "source": label,
+                                "message": f"{label} holds {len(ids)} solving records: pick "
+                                           "one."})
+        rep = api.replay(text, label, name=which, timeout=TIMEOUT)
+        out = model(rep.puzzle)
+        out["replay"] = rep.to_json()
+        name = rep.puzzle.name or _label(label, which)
+        out["source"] = name
+        n = len(rep.record.moves)
+        who = f" by {rep.solver}" if rep.solver else ""
+        out["message"] = (f"Replaying the solve of {name}{who}: {n} move"
+                          f"{'' if n == 1 else 's'}" +
+                          ("" if rep.timed else " (janko.at's records have no times)") + ".")
+        return jsonify(out)
+
     return app
+
+
+def _record_text(root: Path, body: dict) -> tuple[str, str, str | None]:
+    """The text of the record a replay request names (uploaded text, a file of the root
+    folder, or a janko.at address looked up in the root folder's janko files), its label
+    for messages, and which record of the file a link names (or None)."""
+    text = _field(body, "text", str, required=False)
+    rel = _field(body, "path", str, required=False)
+    link = _field(body, "link", str, required=False)
+    if rel is not None:
+        target = safe_path(root, rel)
+        if not target.is_file():
+            raise ApiError(404, f"no such file in the folder: {rel}")
+        try:
+            return formats.decode(read_input(target, rel), rel), rel, None
+        except DeducerError as e:
+            raise ApiError(400, str(e)) from None
+    if link is not None:
+        return _janko_link(root, link.strip())
+    if text is None:
+        raise ApiError(400, "give the record as 'text', 'path' or 'link'")
+    filename = _field(body, "filename", str, required=False)
+    label = PurePosixPath(filename.replace("\\", "/")).name if filename else "upload"
+    if not text.strip():
+        raise ApiError(400, f"{label}: the file is empty")
+    if "\x00" in text:
+        raise ApiError(400, f"{label}: the file contains a NUL byte (is it a binary file?)")
+    return text.replace("\r\n", "\n").replace("\r", "\n"), label, None
+
+
+#: at most this many of the root folder's files are read to find a janko.at address
+MAX_LINK_FILES = 20
+
+
+def _janko_link(root: Path, link: str) -> tuple[str, str, str | None]:
+    """A janko.at Kakuro address (its number) found in the root folder: a file of janko.at
+    JSON records holding that number with its moves, or a page or x-janko file whose name
+    starts with the number (``002.a.htm``). Nothing is fetched from the web."""
+    from ...puzzle.formats import janko
+
+    m = JANKO_LINK.search(link)
+    if not m:
+        raise ApiError(400, "not a janko.at Kakuro address (like https://www.janko.at/"
+                            "Raetsel/Kakuro/002.a.htm)")
+    number = int(m.group(1))
+    files, _cut = list_files(root)
+    looked = 0
+    for rel in files:
+        path = root / rel
+        base = path.name.lower()
+        named = re.match(r"0*([0-9]+)\b", base)
+        if named and int(named.group(1)) == number and "jsonl" not in base:
+            pass
+        elif "jsonl" not in base:
+            continue
+        looked += 1
+        if looked > MAX_LINK_FILES:
+            break
+        try:
+            text = formats.decode(read_input(path, rel), rel)
+        except DeducerError:
+            continue
+        if "jsonl" not in base:
+            return text, rel, None
+        if any(int(pid) == number for pid in janko.recorded(text)):
+            return text, rel, str(number)
+    raise ApiError(404, f"janko.at Kakuro {number:03d} with its solving record is not in the "
+                        "folder (the page reads nothing from the web: put janko.at's file "
+                        "or a collection of its records in the folder)")
 
 
 def _check_tokens(grid: list[list[str]]) -> None:

@@ -391,3 +391,21 @@ def solve_record(text: str, name: str | None = None) -> tuple[str | None, str | 
     if found is None and moves_parts is not None:
         found = "".join(moves_parts)
     return (found or None), solver
+
+
+def recorded(text: str) -> list[str]:
+    """The ids of the JSON records of ``text`` that carry a solving record (``moves``);
+    [] for the text form (one puzzle: :func:`solve_record` says if it has one)."""
+    if not _is_json(text):
+        return []
+    found = []
+    for _ln, s in _record_lines(text):
+        try:
+            rec = json.loads(s)
+        except ValueError:
+            continue
+        data = rec.get("data", rec) if isinstance(rec, dict) else None
+        pid = _record_id(rec) if isinstance(rec, dict) else None
+        if pid and isinstance(data, dict) and isinstance(data.get("moves"), str):
+            found.append(pid)
+    return found
