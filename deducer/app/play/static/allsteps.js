@@ -112,6 +112,9 @@ document.addEventListener("DOMContentLoaded", () => {
       const next = document.querySelector('#all-steps button[data-i="' + to + '"]');
       if (next) next.focus();
     }
-    e.stopPropagation();  // not a digit or a move on the board
+    // Esc closes the list (play.js's onKey, with the focus back on the board); any other
+    // key is not a digit or a move on the board
+    if (e.key === "Escape") { $("board").focus({preventScroll: true}); return; }
+    e.stopPropagation();
   });
 });

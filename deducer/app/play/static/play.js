@@ -32,6 +32,7 @@ const S = {
   moves: [],          // [key, entry|null, mask, ms]: each cell's state after a change
   clock: {ms: 0, at: null},  // play time: ms counted so far, performance.now() since
   branch: null,       // "what if": the grid as it was ({entries, pencil, colours, ...})
+  replay: null,       // a replay (replay.js): {data, at, saved: the player's grid}
   opened: null,       // the position of the puzzle named on the command line, once applied
   usedSolve: false,   // Solve filled the grid: no praise for finishing it
   hl: {wrong: new Set(), wrongMarks: new Set(), hintCells: new Set(), hintRun: new Set(),
@@ -156,6 +157,7 @@ function positionKey(p) {
 
 /* ---- loading a puzzle ------------------------------------------------------------------- */
 function loadModel(data, opts) {
+  replayEnd(true);  // a replay ends with its puzzle (replay.js)
   const p = Object.assign({}, data.puzzle);
   const entries = p.entries || [], pencil = p.pencil || [];
   delete p.entries; delete p.pencil;
@@ -197,8 +199,9 @@ function loadModel(data, opts) {
 
 function persist() {
   if (!S.model) return;
-  // in a "what if" branch the grid kept is the player's own, as it was before the branch
-  const g = S.branch || S;
+  // in a "what if" branch the grid kept is the player's own, as it was before the branch;
+  // in a replay, the player's grid of the puzzle replayed
+  const g = S.branch || (S.replay && S.replay.saved) || S;
   const rec = {
     key: puzzleKey(S.model.puzzle), model: S.model, source: S.source,
     entries: [...g.entries], pencil: [...g.pencil], colours: [...g.colours],
@@ -286,6 +289,7 @@ function build() {
     }
   }
   $("empty-note").hidden = true;
+  ZOOM.cell = null;  // a new board opens whole (zoom.js)
   $("title").textContent = S.source ? S.source + " (" + p.rows + "×" + p.cols + ")" : "";
   const rated = S.model.rating;
   $("rating").hidden = !(rated && rated.level);
@@ -305,11 +309,15 @@ function fitBoard() {
   const beside = style.flexDirection === "row";  // the side panel sits beside the board
   const width = view.clientWidth -
     (beside ? $("side").offsetWidth + (parseFloat(style.columnGap) || 0) : 0);
-  const pad = beside ? 0 : $("pad").offsetHeight + 12 + 56;  // and two lines of message
+  // below the board: a replay's bar; on a phone the pad (hidden in a replay) and two lines
+  // of message too
+  const bar = $("replay-bar").hidden ? 0 : $("replay-bar").offsetHeight + 6;
+  const pad = beside ? bar : ($("pad").offsetParent ? $("pad").offsetHeight : 0) + bar + 12 + 56;
   const height = window.innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 12 - pad;
   const fit = (room, n) => (room - 4) / (n + 0.45);  // the labels take ~0.45 of a square
   let cell = Math.floor(Math.min(MAX_CELL, fit(width, p.cols), fit(Math.max(height, 200), p.rows)));
   cell = Math.max(window.matchMedia("(pointer: coarse)").matches ? MIN_TOUCH_CELL : MIN_CELL, cell);
+  cell = zoomCell(cell);  // the player's zoom, if any (zoom.js)
   root.style.setProperty("--cell", cell + "px");
   root.style.setProperty("--label", Math.max(12, Math.min(22, Math.round(cell * 0.45))) + "px");
   wrap.style.maxHeight = Math.max(height, 200) + "px";
@@ -398,10 +406,12 @@ function refreshSelection() {
     e.classList.add("sel");
     e.setAttribute("aria-selected", "true");
     $("board").setAttribute("aria-activedescendant", e.id);
+    followCells([key(...S.sel)]);
   } else {
     $("board").removeAttribute("aria-activedescendant");
   }
   refreshPad();
+  combosRefresh();  // combos.js
 }
 
 function refreshHighlights() {
@@ -445,6 +455,10 @@ function refreshButtons() {
 /* changes: [{k, entry?: digit|null, pencil?: mask, colour?: 18 bits}] ; one call = one
    undo step. A mark rubbed out loses its colour. */
 function edit(changes, label) {
+  if (S.replay) {  // a replay shows a solve as it was: nothing on it is written (replay.js)
+    say("This is a replay: leave it (Leave replay) to play.", "info");
+    return false;
+  }
   const cells = [];
   for (const ch of changes) {
     if (!S.whites.has(ch.k) || S.givens.has(ch.k)) continue;
@@ -485,6 +499,7 @@ function applyCells(cells, side) {
   persist();
   settle(cells.map((cell) => cell.k));
   if (chain.frames.length) drawChain();
+  combosRefresh();  // combos.js
   maybeFinished();
 }
 
@@ -637,6 +652,7 @@ function onKey(e) {
     return;
   }
   const arrows = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+  if (S.replay && replayKey(e)) return;  // replay.js: ← → Home End step through the moves
   if (arrows[e.key]) { e.preventDefault(); move(...arrows[e.key]); return; }
   // event.code, not event.key: Shift+1 is "!" on a US keyboard (another sign elsewhere)
   const m = /^(?:Digit|Numpad)([1-9])$/.exec(e.code || "");
@@ -650,6 +666,7 @@ function onKey(e) {
     if (e.shiftKey !== S.pencilMode) toggleMark(d); else enterDigit(d);
     return;
   }
+  if (!e.shiftKey && (e.key === "k" || e.key === "K")) { e.preventDefault(); combosToggle(); return; }
   if (!e.shiftKey && (e.key === "c" || e.key === "C")) {
     // c: colour mode, blue then orange then off
     e.preventDefault();
@@ -735,6 +752,7 @@ function showHint(res, apply) {
     if (run.clue) S.hintHl.clue.push(key(run.clue[0], run.clue[1]));
   }
   showHintHighlights();
+  followCells([...S.hintHl.cells, ...S.hintHl.run]);
   if (res.kind === "mistake" && res.mistakes) {
     for (const m of res.mistakes) (m.kind === "entry" ? S.hl.wrong : S.hl.wrongMarks).add(key(...m.cell));
     refreshHighlights();
@@ -840,6 +858,11 @@ function drawChain() {
   }
   for (const [r, c, d] of f.written) ghost(r, c, d, "earlier");
   for (const [r, c, d] of f.placing) ghost(r, c, d, "now");
+  // on a phone the board stays on screen above the chain's buttons (play.css), and shows
+  // the link (zoom.js)
+  document.body.classList.add("walking");
+  followCells([...f.cells.map(([r, c]) => key(r, c)), ...(badge ? [key(...badge)] : []),
+               ...(f.assume ? [key(f.assume[0], f.assume[1])] : []), ...S.hl.hintRun]);
   if (f.number !== null && badge) {
     const e = S.cellEl.get(key(...badge));
     if (e) {
@@ -855,7 +878,10 @@ function drawChain() {
 function clearChain() {
   for (const e of document.querySelectorAll("#board .ghost, #board .link-no")) e.remove();
   for (const e of document.querySelectorAll("#board .ghosted, #board .assume")) e.classList.remove("ghosted", "assume");
-  if (!chain.frames.length) $("chain").hidden = true;
+  if (!chain.frames.length) {
+    $("chain").hidden = true;
+    document.body.classList.remove("walking");
+  }
 }
 
 function chainGo(delta) {

@@ -52,6 +52,7 @@ function whyRefresh() {
 async function whyNot(r, c, d) {
   await busy("Working out why", async () => {
     const res = await api("POST", "/api/why", {puzzle: puzzleBody(), cell: [r, c], digit: d});
+    endHint();  // the answer takes the hint box: All steps, a hint's chain close (play.js)
     const box = document.getElementById("hint-box");
     box.hidden = false;
     document.getElementById("hint-level").textContent = "Why not " + d + " in " + cellName(r, c) + "?";
