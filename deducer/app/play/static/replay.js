@@ -116,7 +116,7 @@ function replayGo(at) {
   if (m && m.wrong) $("replay-move").appendChild(el("div", "replay-note wrong", "A wrong digit (in pink): the solver changes it later."));
   if (m && m.part) {
     $("replay-move").appendChild(el("div", "replay-note part", "Parts from the walkthrough: " + m.part.text +
-      " (in orange)."));
+      "; that cell is in orange."));
   }
   for (const b of document.querySelectorAll("#replay-box button[data-move]")) {
     b.setAttribute("aria-current", String(Number(b.dataset.move) === at));
