@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deducer.app.cli import main
@@ -198,3 +198,24 @@ def test_replay_board_agrees_with_the_record_at_every_move():
         changed = {c for c in set(before.entries) | set(after.entries)
                    if before.entries.get(c) != after.entries.get(c)}
         assert changed <= {cell}
+
+
+# capsys is read (and so emptied) on every example
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(noise=st.lists(st.sampled_from(list("abcdz019;,-@Z ")), max_size=30),
+       at=st.integers(0, 80))
+def test_a_damaged_record_is_one_line_never_a_traceback(noise, at, tmp_path_factory, capsys):
+    """A saved solve whose moves are damaged anywhere: exit 0 or 2, at most one line on
+    stderr (the move and what is wrong)."""
+    start = SAVED.index("moves\n") + len("moves\n")
+    end = SAVED.index("\nend")
+    moves = SAVED[start:end]
+    k = min(at, len(moves))
+    text = SAVED[:start] + moves[:k] + "".join(noise) + moves[k:] + SAVED[end:]
+    f = tmp_path_factory.mktemp("rec") / "r.x-janko"
+    f.write_text(text, encoding="utf-8")
+    code, _out, err = run(capsys, "replay", f)
+    assert code in (0, 2), err
+    assert "Traceback" not in err and "internal error" not in err
+    assert len(err.splitlines()) <= (0 if code == 0 else 1)
