@@ -106,10 +106,10 @@ def _why_not(mask: int, cells: Sequence[Cell]) -> str:
         if d in seen:
             return f"{seen[d]} and {name} both hold {d}"
         seen[d] = name
-    allowed = [BIT[d] if d else (m or ALL) for d, m, _ in cells]
-    for (d, m, name), a in zip(cells, allowed, strict=True):
-        if not d and m and not a & mask:
-            return f"the marks of {name} have none of its digits"
+    allowed: list[int] = [BIT[d] if d else (m or ALL) for d, m, _ in cells]
+    for (held, marks, where), a in zip(cells, allowed, strict=True):
+        if not held and marks and not a & mask:
+            return f"the marks of {where} have none of its digits"
     for d in DIGITS[mask]:
         if not any(a & BIT[d] for a in allowed):
             return f"no cell is marked {d}"

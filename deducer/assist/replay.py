@@ -142,11 +142,11 @@ def compare(puzzle: Puzzle, record: Record, explanation, solver: str | None = No
     solution, or ``solution`` (digits in ``puzzle.whites`` order) when the walkthrough
     stopped short, is the record's yardstick)."""
     sol = explanation.solution if explanation.solution is not None else solution
-    solution = dict(zip(puzzle.whites, sol, strict=True)) if sol is not None else None
+    digits = dict(zip(puzzle.whites, sol, strict=True)) if sol is not None else None
     walk = [((r, c), d, s.n, s.name) for s in explanation.steps for r, c, d in s.placements]
-    rep = Replay(puzzle, record, solver, solution, walk, str(explanation.status))
-    if solution is not None:
-        rep.order = records.entry_order(record, solution)
+    rep = Replay(puzzle, record, solver, digits, walk, str(explanation.status))
+    if digits is not None:
+        rep.order = records.entry_order(record, digits)
     rep.partings = _partings(rep)
     rep.slowest = _slowest(rep)
     return rep
@@ -159,7 +159,8 @@ def _partings(rep: Replay) -> list[Parting]:
     last = -1  # the walkthrough's rank of the solver's previous cell
 
     def next_unfilled(start: int) -> list[int]:
-        ahead, i = [], max(0, start)
+        ahead: list[int] = []
+        i = max(0, start)
         while i < len(rep.walk) and len(ahead) < AHEAD:
             if rep.walk[i][0] not in placed:
                 ahead.append(i)

@@ -365,9 +365,9 @@ def solve_record(text: str, name: str | None = None) -> tuple[str | None, str | 
         data = rec.get("data", rec) if isinstance(rec, dict) else None
         if not isinstance(data, dict):
             return None, None
-        moves, solver = data.get("moves"), data.get("solver")
+        moves, who = data.get("moves"), data.get("solver")
         return (moves if isinstance(moves, str) else None,
-                solver if isinstance(solver, str) else None)
+                who if isinstance(who, str) else None)
     block, _first = _data_block(text)
     moves_parts: list[str] | None = None
     found: str | None = None
