@@ -295,6 +295,21 @@ def test_pencil_marks_are_9_px_on_a_phone(phone):
         assert size >= 9, (name, size)
 
 
+def walk_keeps_the_board_in_view(pg, steps: int = 4) -> None:
+    """Next ▶ tapped ``steps`` times: each time the button and the board are both on
+    screen, and the link's first cell is in the board's frame."""
+    for _ in range(steps):
+        if pg.is_disabled("#chain-next"):
+            break
+        pg.locator("#chain-next").scroll_into_view_if_needed()
+        pg.tap("#chain-next")
+        assert in_view(pg, "#chain-nav")
+        box = pg.locator("#board-wrap").bounding_box()
+        assert box["y"] >= -1 and box["y"] + box["height"] <= 844 * 0.6
+        for k in pg.eval_on_selector_all("#board .hintcell", "es => es.map(e => e.id)")[:1]:
+            assert in_view(pg, f"#{k}") and in_frame(pg, f"#{k}")
+
+
 def test_a_chain_walked_on_a_phone_keeps_the_board_in_view(phone):
     pg = phone
     open_file(pg, "phone", "chain.txt")
@@ -303,18 +318,27 @@ def test_a_chain_walked_on_a_phone_keeps_the_board_in_view(phone):
     pg.tap("#hint-full")
     wait_idle(pg)
     assert pg.is_visible("#chain")
-    for _ in range(4):
-        pg.locator("#chain-next").scroll_into_view_if_needed()
-        pg.tap("#chain-next")
-        # the button and the board are both on screen, and the link's cells in the frame
-        assert in_view(pg, "#chain-nav")
-        box = pg.locator("#board-wrap").bounding_box()
-        assert box["y"] >= -1 and box["y"] + box["height"] <= 844 * 0.6
-        for k in pg.eval_on_selector_all("#board .hintcell", "es => es.map(e => e.id)")[:1]:
-            assert in_view(pg, f"#{k}") and in_frame(pg, f"#{k}")
+    walk_keeps_the_board_in_view(pg)
     pg.screenshot(path=str(ARTIFACTS / "play-walk-phone.png"))
     pg.tap("#chain-end")
     assert "walking" not in pg.get_attribute("body", "class")
+
+
+def test_a_what_if_walked_on_a_phone_keeps_the_board_in_view(phone, root):
+    pg = phone
+    open_file(pg, "phone", "chain.txt")
+    pg.tap("#zoom-in")
+    pg.tap("#zoom-in")
+    # the chain step's own assumption, tried as a what-if: it leads to a contradiction
+    r, c, d = api.hint(formats.load(root / "chain.txt"), "full").to_json()["proof"]["assume"]
+    pg.tap("#btn-whatif")
+    cell(pg, r, c).scroll_into_view_if_needed()
+    cell(pg, r, c).tap()
+    pg.tap(f"#pad-digits button[data-d='{d}']")
+    wait_idle(pg)
+    assert pg.is_visible("#chain") and "walking" in pg.get_attribute("body", "class")
+    walk_keeps_the_board_in_view(pg)
+    pg.tap("#branch-back")
 
 
 def test_all_steps_closes_on_esc_and_when_why_not_opens(person):

@@ -10,8 +10,9 @@ solve": the puzzle and its moves, each with its time) or a janko.at test-solver'
 (an x-janko file or page, or a line of the janko.at scrapes' JSON records: --name picks
 one of several). Each move is printed with its time (janko.at's records have none) and
 marked when its digit is wrong or when it parts from the walkthrough's order (the cell is
-not among the walkthrough's next five cells still empty); then how many of the solver's
-cells kept to that order and the cells the solver took longest over.
+not among the walkthrough's next five cells still empty, counted from its start or from
+the solver's previous cell); then how many of the solver's cells kept to that order and
+the cells the solver took longest over (without times: the cells with the most moves).
 
 --at N prints the board as it was after move N instead (digits, then the pencil marks);
 --boards prints the board after every move. The walkthrough is deducer explain's."""

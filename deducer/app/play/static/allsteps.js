@@ -88,7 +88,11 @@ function pickStep(i) {
   chain.at = 0;
   const walk = chain.frames.length > 0;
   $("chain").hidden = !walk;
-  if (walk) drawChain(); else showHintHighlights();
+  if (walk) drawChain();
+  else {
+    showHintHighlights();
+    followCells([...S.hintHl.cells, ...S.hintHl.run]);  // in view on a zoomed board (zoom.js)
+  }
 }
 
 function endAllSteps() {

@@ -62,22 +62,25 @@ function drawCombos(res) {
     const head = el("div", "combo-head");
     const title = el("b", "", word + " " + (run.total === null ? "(no clue)" : run.total) + " in " + n);
     head.appendChild(title);
-    head.appendChild(document.createTextNode(
-      " " + run.live + " of " + run.combos.length + " combination" + (run.combos.length === 1 ? "" : "s") + " left"));
     part.appendChild(head);
     const list = el("div", "combo-list");
     if (run.total === null && run.combos.length > 12) {
+      // a run without a clue: any digits (its combinations say nothing)
       list.textContent = "Any " + n + " different digits.";
-    } else {
-      for (const c of run.combos) {
-        const b = el("button", "combo" + (c.live ? "" : " struck"), c.text);
-        b.type = "button";
-        const said = c.live ? c.text + ": still possible" : c.text + ": struck, " + c.reason;
-        b.setAttribute("aria-label", said);
-        b.title = c.live ? "Still possible" : "Struck: " + c.reason;
-        b.addEventListener("click", () => { why.textContent = capital(said) + "."; });
-        list.appendChild(b);
-      }
+      part.appendChild(list);
+      box.appendChild(part);
+      continue;
+    }
+    head.appendChild(document.createTextNode(
+      " " + run.live + " of " + run.combos.length + " combination" + (run.combos.length === 1 ? "" : "s") + " left"));
+    for (const c of run.combos) {
+      const b = el("button", "combo" + (c.live ? "" : " struck"), c.text);
+      b.type = "button";
+      const said = c.live ? c.text + ": still possible" : c.text + ": struck, " + c.reason;
+      b.setAttribute("aria-label", said);
+      b.title = c.live ? "Still possible" : "Struck: " + c.reason;
+      b.addEventListener("click", () => { why.textContent = capital(said) + "."; });
+      list.appendChild(b);
     }
     part.appendChild(list);
     const digits = el("div", "combo-digits");
