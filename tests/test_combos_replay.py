@@ -1,11 +1,13 @@
 """The combination helper (``deducer combos``, deducer.assist.combos) and replaying a solving
-record (``deducer replay``, deducer.assist.replay), from the command line."""
+record (``deducer replay``, deducer.assist.replay), from the command line and through the
+play server's routes (/api/combos, /api/replay)."""
 
 from __future__ import annotations
 
 import bz2
 import itertools
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -219,3 +221,87 @@ def test_a_damaged_record_is_one_line_never_a_traceback(noise, at, tmp_path_fact
     assert code in (0, 2), err
     assert "Traceback" not in err and "internal error" not in err
     assert len(err.splitlines()) <= (0 if code == 0 else 1)
+
+
+# ---- the play server's routes -----------------------------------------------------------------
+@pytest.fixture()
+def client(tmp_path):
+    from deducer.app.play.server import create_app
+
+    (tmp_path / "four.txt").write_text(FOUR.read_text(), encoding="utf-8")
+    (tmp_path / "four-solve.x-janko").write_text(SAVED, encoding="utf-8")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.x-janko"
+    outside.write_text(SAVED, encoding="utf-8")
+    (tmp_path / "link.x-janko").symlink_to(outside)
+    return create_app(tmp_path, None).test_client()
+
+
+def _four_json(**progress) -> dict:
+    obj = json.loads(formats.dumps(formats.load(FOUR), "json"))
+    obj.update(progress)
+    return obj
+
+
+def test_the_combos_route_strikes_what_the_board_rules_out(client):
+    # r3c2 (row 2, col 1) pencilled 2 3: across 12 keeps 3+9, down 5 keeps 2+3
+    res = client.post("/api/combos", json={"puzzle": _four_json(pencil=[[2, 1, [2, 3]]]),
+                                           "cell": [2, 1]})
+    assert res.status_code == 200
+    runs = {(r["dir"], r["total"]): r for r in res.get_json()["runs"]}
+    assert [(c["text"], c["live"]) for c in runs[("A", 12)]["combos"]] == \
+        [("3+9", True), ("4+8", False), ("5+7", False)]
+    assert runs[("A", 12)]["needed"] == [3, 9]
+    assert runs[("D", 5)]["unused"] == [1, 4, 5, 6, 7, 8, 9]
+    # a clue square is no cell to ask about; a cell outside the grid neither
+    for cell in ([0, 1], [9, 9], "r1c1"):
+        res = client.post("/api/combos", json={"puzzle": _four_json(), "cell": cell})
+        assert res.status_code == 400 and "error" in res.get_json()
+
+
+def test_the_replay_route_reads_a_record_as_the_command_does(client, capsys, tmp_path):
+    res = client.post("/api/replay", json={"path": "four-solve.x-janko"})
+    assert res.status_code == 200
+    data = res.get_json()
+    assert data["puzzle"]["rows"] == 3 and len(data["runs"]) == 4
+    rep = data["replay"]
+    assert len(rep["moves"]) == 7 and rep["timed"] and rep["moves"][0]["wrong"]
+    assert rep["slowest"][0] == {"cell": [2, 1], "amount": 10900, "moves": 1}
+    assert "7 moves" in data["message"]
+    # the same answer from uploaded text, and as `deducer replay --json` prints it
+    up = client.post("/api/replay", json={"text": SAVED, "filename": "x.x-janko"}).get_json()
+    assert up["replay"] == rep
+    code, out, _ = run(capsys, "replay", tmp_path / "four-solve.x-janko", "--json")
+    assert code == 0 and json.loads(out) == rep
+
+
+@pytest.mark.parametrize("body,status,words", [
+    ({"path": "four.txt"}, 400, "holds no solving record"),
+    ({"path": "../four.txt"}, 403, "'..' is not allowed"),
+    ({"path": "link.x-janko"}, 403, "outside the folder"),
+    ({"path": "none.x-janko"}, 404, "no such file"),
+    ({"text": "  "}, 400, "the file is empty"),
+    ({"link": "https://example.org/002"}, 400, "not a janko.at Kakuro address"),
+    ({"link": "https://www.janko.at/Raetsel/Kakuro/002.a.htm"}, 404, "is not in the folder"),
+    ({}, 400, "give the record"),
+])
+def test_the_replay_route_refuses_in_one_line(client, body, status, words):
+    res = client.post("/api/replay", json=body)
+    assert res.status_code == status, res.get_json()
+    assert words in res.get_json()["error"]
+
+
+def test_the_replay_route_finds_a_janko_address_in_the_folder(tmp_path):
+    from deducer.app.play.server import create_app
+
+    path = _janko_file()
+    shutil.copy(path, tmp_path / "Kakuro.jsonl.bz2")
+    client = create_app(tmp_path, None).test_client()
+    res = client.post("/api/replay", json={"path": "Kakuro.jsonl.bz2"}).get_json()
+    # only the records that carry moves are offered (the even half)
+    assert len(res["choose"]) == 479 and all(int(n) % 2 == 0 for n in res["choose"])
+    res = client.post("/api/replay", json={"link": "janko.at/Raetsel/Kakuro/004.a.htm"})
+    assert res.status_code == 200
+    data = res.get_json()
+    assert data["source"] == "janko 004" and len(data["replay"]["moves"]) > 0
+    res = client.post("/api/replay", json={"link": "https://www.janko.at/Raetsel/Kakuro/3"})
+    assert res.status_code == 404  # odd: its record is held back
