@@ -468,3 +468,18 @@ def _janko_text(path: Path) -> str:
     import bz2
 
     return bz2.open(path, "rt", encoding="utf-8").read()
+
+
+def test_a_saved_solve_opened_to_play_offers_its_replay(phone, root):
+    pg = phone
+    pg.set_input_files("#file-input", str(root / "four-solve.x-janko"))
+    wait_idle(pg)
+    offer = pg.locator("#message button.replay-offer")
+    assert offer.count() == 1 and "holds a solving record" in pg.inner_text("#message")
+    assert pg.is_hidden("#replay-bar")  # opened to play: the grid is the player's
+    offer.tap()
+    pg.wait_for_selector("#replay-bar:not([hidden])")
+    wait_idle(pg)
+    assert pg.inner_text("#replay-status") == "Move 0 of 7"
+    assert pg.is_hidden("#pad")  # the replay's bar sits under the board instead
+    assert in_view(pg, "#replay-next")

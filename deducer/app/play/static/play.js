@@ -976,7 +976,7 @@ async function openText(text, filename, name) {
   await busy("Opening " + filename, async () => {
     const res = await api("POST", "/api/parse", {text, filename, name: name || null});
     if (res.choose) choose(res, (picked) => openText(text, filename, picked));
-    else loadModel(res);
+    else { loadModel(res); replayOffer(text, filename, name); }  // a record's moves: replay.js
   });
 }
 

@@ -17,19 +17,22 @@
  */
 "use strict";
 
-function replayOpenForm(open) {
+async function replayOpenForm(open) {
   const form = $("replay-open");
   form.hidden = !open;
   if (!open) return;
   $("chooser").hidden = true;
-  // the folder's files, as the file row lists them
-  const sel = $("replay-folder"), src = $("server-files");
-  while (sel.options.length > 1) sel.remove(1);
-  for (const o of Array.from(src.options).slice(1)) sel.appendChild(new Option(o.value, o.value));
-  sel.disabled = sel.options.length < 2;
   if (document.body.classList.contains("menu-open")) menu(false);
   form.scrollIntoView({block: "nearest"});
-  $("replay-link").focus();
+  // (no keyboard popping up on a touch screen)
+  if (!window.matchMedia("(pointer: coarse)").matches) $("replay-link").focus();
+  // the folder's files, as the file row lists them (asked again: the folder may have changed)
+  const sel = $("replay-folder");
+  sel.disabled = true;
+  await loadFiles();
+  while (sel.options.length > 1) sel.remove(1);
+  for (const o of Array.from($("server-files").options).slice(1)) sel.appendChild(new Option(o.value, o.value));
+  sel.disabled = sel.options.length < 2;
 }
 
 async function replayRequest(body, label) {
@@ -52,6 +55,19 @@ async function replayFile(file) {
   let text;
   try { text = await file.text(); } catch (e) { say("Cannot read " + file.name + ".", "err"); return; }
   await replayRequest({text, filename: file.name}, file.name);
+}
+
+/* A file opened to play that holds a solving record (a saved solve, a janko.at page):
+   the message offers to replay it. */
+function replayOffer(text, filename, name) {
+  if (!/^\s*moves\b/m.test(text) && !/"moves"\s*:/.test(text)) return;
+  const m = $("message");
+  const b = el("button", "replay-offer", "Replay its moves");
+  b.type = "button";
+  b.addEventListener("click", () => replayRequest(Object.assign({text, filename}, name ? {name} : {}),
+                                                  filename));
+  m.append(" It holds a solving record. ");
+  m.appendChild(b);
 }
 
 /* ---- stepping through ----------------------------------------------------------------- */
