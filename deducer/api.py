@@ -351,7 +351,9 @@ def replay(text: str, label: str = "record", *, name: str | None = None,
         left = None if timeout is None else max(0.05, timeout - (time.perf_counter() - started))
         found = solve(puzzle, max_solutions=1, timeout=left)
         solution = found.solutions[0] if found.solutions else None
-    return _replay.compare(puzzle, record, walk, solver, solution=solution)
+    rep = _replay.compare(puzzle, record, walk, solver, solution=solution)
+    rep.label = label
+    return rep
 
 
 def pencil_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], Run | None]:

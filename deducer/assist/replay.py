@@ -94,6 +94,8 @@ class Replay:
     partings: list[Parting] = field(default_factory=list)
     #: (cell, milliseconds or moves, moves on the cell), slowest first
     slowest: list[tuple[Coord, int, int]] = field(default_factory=list)
+    #: where the record was read from (its file), for a puzzle without a name
+    label: str = ""
 
     #: the walkthrough's next cells a move may fill and keep to its order
     ahead = AHEAD

@@ -58,7 +58,7 @@ def replay_lines(rep):
     p = rep.puzzle
     who = f", solved by {rep.solver}" if rep.solver else ""
     timing = "" if rep.timed else "; no times (janko.at's records have none)"
-    yield f"{p.name or 'puzzle'} ({p.rows}x{p.cols}){who}: {n} moves{timing}\n"
+    yield f"{p.name or rep.label or 'puzzle'} ({p.rows}x{p.cols}){who}: {n} moves{timing}\n"
     parting = {pt.move: pt for pt in rep.partings}
     width = len(str(n))
     for k, mv in enumerate(rep.record.moves):
