@@ -21,7 +21,8 @@ by the rules' code:
   as the cell's other digits leaving) the bound on one run excludes on the board before
   the step;
 - ``single after its step``: naked singles whose cell the step right before left with
-  one digit;
+  one digit by taking digits from it (told twice); counted apart, those whose cell lost its
+  digits to a digit the step before wrote in a run of the cell;
 - ``reasons by step number``: non-chain steps whose sentence sends the reader to a step
   by its number (``step 91``), as a share of non-chain steps;
 - ``conclusion as reason``: sentences of heavy steps (weight >= 2.4, non-chain) and chain
@@ -159,9 +160,11 @@ def record(puzzle, kinds: dict[str, str]) -> dict:
     problems = [str(p) for p in checker.check_walkthrough(puzzle, steps)]
     rec: dict = {"steps": len(steps), "problems": problems, "lengths": [],
                  "bound_left": [], "heavy_by_bound": [], "single_after": [],
+                 "single_after_write": [],
                  "step_numbers": [], "nonchain": 0, "conclusion": [], "heavy_and_links": 0,
                  "impossible": [], "twice": []}
     prev_before = None  # the board before the step before
+    prev_cut: dict[int, int] = {}  # the digits the step before took itself
     for rp, board, js in checker.states(puzzle, steps):
         n, rule, text = js["n"], js["rule"], js["text"]
         chain = kinds.get(rule) in CHAIN_KINDS
@@ -189,7 +192,10 @@ def record(puzzle, kinds: dict[str, str]) -> dict:
             (i, _d), = eff.places.items() if len(eff.places) == 1 else ((None, 0),)
             if i is not None and bin(prev_before.masks[i]).count("1") > 1 \
                     and not prev_before.written[i] and bin(board.masks[i]).count("1") == 1:
-                rec["single_after"].append(f"step {n}: {text[:200]}")
+                # told twice when the step before took the cell's digits itself; else a
+                # digit it wrote took them (what the cell's runs then need: a new look)
+                key = "single_after" if i in prev_cut else "single_after_write"
+                rec[key].append(f"step {n}: {text[:200]}")
         if not chain:
             rec["nonchain"] += 1
             if STEP_NUMBER.search(text):
@@ -205,6 +211,8 @@ def record(puzzle, kinds: dict[str, str]) -> dict:
             if _twice(t):
                 rec["twice"].append(f"step {n} [{rule}]: {t[:200]}")
         prev_before = board
+        peer = checker._peer_elims(rp, eff.places)  # what a written digit takes
+        prev_cut = {i: m & ~peer.get(i, 0) for i, m in eff.elims.items() if m & ~peer.get(i, 0)}
     return rec
 
 
@@ -270,7 +278,8 @@ def summarize(recs: dict[str, dict], cpu: int) -> dict:
         for rule, n in r["lengths"]:
             lengths[rule].append(n)
     out = {"puzzles": len(recs), "steps": steps, "cpu_seconds": cpu}
-    for key in ("problems", "bound_left", "heavy_by_bound", "single_after", "step_numbers",
+    for key in ("problems", "bound_left", "heavy_by_bound", "single_after",
+                "single_after_write", "step_numbers",
                 "conclusion", "impossible", "twice"):
         out[key] = listed(key)
     out["nonchain_steps"] = nonchain
@@ -290,8 +299,10 @@ def report(fig: dict, examples: int) -> str:
              len(fig["bound_left"]), "bound_left"),
             ("steps of weight >= 2.4 a one-run different-digit sum bound makes (0)",
              len(fig["heavy_by_bound"]), "heavy_by_bound"),
-            ("naked single right after the step that left its cell one digit (0)",
+            ("naked single right after the step whose eliminations left its cell one digit (0)",
              len(fig["single_after"]), "single_after"),
+            ("naked single right after a step whose written digit left its cell one digit",
+             len(fig.get("single_after_write", ())), "single_after_write"),
             ("reasons by step number, of non-chain steps (<= 3%)",
              pct(len(fig["step_numbers"]), fig["nonchain_steps"]), "step_numbers"),
             ("conclusion as reason, of heavy steps and chain links (<= 3%)",

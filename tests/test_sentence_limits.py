@@ -199,17 +199,21 @@ def test_a_naked_single_says_what_its_runs_still_need():
     assert "r3c1→ 7/3 is 1+2+4, and r1c3↓ 34/5 is 4+6+7+8+9, so r3c3 = 4." in texts
 
 
-def test_a_naked_single_names_the_steps_that_took_what_its_runs_do_not_explain():
-    """Digits a sum bound or a pair complement took are named with the step that took
-    them, by the run it worked in."""
+def test_a_naked_single_names_the_runs_that_took_what_its_runs_do_not_explain():
+    """Digits a sum bound or a pair complement took are named by the run the step worked
+    in (or its rule and runs), never by a step number (issue 51)."""
     found = []
     for _w, _p, steps in _steps(_bundled() + _generated()):
-        found += [s["text"] for s in steps if s["rule"] == "naked-single" and "(step" in s["text"]]
+        texts = [s["text"] for s in steps if s["rule"] == "naked-single"]
+        assert not [t for t in texts if re.search(r"\bsteps? \d", t)]
+        found += [t for t in texts if " took " in t]
     assert found, "no naked single needed an earlier step's help in the sample"
-    # "r9c6↓ 9/3 took 1 and 2 (steps 84 and 132)", or after a run the sentence names
-    # already "r1c2↓ 24/6 allows only 2 to 6 (step 48 took 9)"
-    assert all(re.search(r" took [\d, and]+ \(steps? [\d, and]+\)|\(steps? [\d, and]+ took "
-                         r"[\d, and]+\)", t) for t in found), found[:3]
+    # "r9c6↓ 9/3 took 1 and 2", or after a run the sentence names already "r1c2↓ 24/6
+    # allows only 2 to 6 (its sum bounds took 9)"
+    assert all(re.search(r"[→↓] \d+/\d+ took [\d, and]+|^the .* took [\d, and]+|"
+                         r"\(its [\w -]+ took [\d, and]+\)", t) or
+               re.search(r"(, |, and )the [\w -]+ (on .*)?took [\d, and]+", t)
+               for t in found), found[:3]
 
 
 # ---------------------------------------------------------------------------- "so ..." lists

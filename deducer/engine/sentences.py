@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 
 from ..errors import RuleError
-from ..puzzle.combos import BIT, DIGITS, SINGLE
+from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
 from ..puzzle.model import cell_name
 
 
@@ -27,11 +27,20 @@ def _digits(mask: int) -> str:
     return ", ".join(ds[:-1]) + " and " + ds[-1]
 
 
-def effect_text(view, place: dict, elim: dict, drop: dict) -> str:
-    """``r3c4 = 7``; ``1 and 2 leave r3c5``; ``8+9 is ruled out for r2c1→ 17/2``."""
+def effect_text(view, place: dict, elim: dict, drop: dict,
+                lost: dict | None = None) -> str:
+    """``r3c4 = 7``; ``1 and 2 leave r3c5``; ``8+9 is ruled out for r2c1→ 17/2``; a cell
+    the step's eliminations leave one digit, written in by the same step (``lost``: the
+    digits each such cell lost): ``1 and 2 leave r3c5, which is then 4``."""
     parts = []
+    lost = lost or {}
+    # a cell that lost more digits than a short list is said as written in ("r3c5 = 1"):
+    # its digit is what the sentence's reason and the board's list leave
+    lost = {i: m for i, m in lost.items() if POP[m] <= 3}
     for i, d in sorted(place.items()):
-        parts.append(f"{view.cell_name(i)} = {d}")
+        name = view.cell_name(i)
+        if i not in lost:
+            parts.append(f"{name} = {d}")
     # a cell this step leaves one digit is written in next (naked single): a list of a
     # cell in the same run that still shows that digit would read as stale, so that list
     # says what the cell holds once the forced cell is written, after the forced cell's
@@ -79,12 +88,32 @@ def effect_text(view, place: dict, elim: dict, drop: dict) -> str:
         alts = " or ".join(alts.rsplit(", ", 1))
         parts.append(f"{names} can {'then ' if then else ''}only hold {alts}")
     gone_groups = {g: [i for i in cs if i not in leaned] for g, cs in gone_groups.items()}
+    # a cell written in because this step left it one digit joins the cells that lost
+    # the same digits, its digit said after them: "7 and 8 leave r8c6 and r9c6, and r8c6
+    # is then 6" (one list of digits, not one per cell)
+    then: dict[int, list[int]] = {}
+    for i, gone in sorted(lost.items()):
+        if i in place:
+            gone_groups.setdefault(gone, [])
+            gone_groups[gone] = sorted([*gone_groups[gone], i])
+            then.setdefault(gone, []).append(i)
+    written_at = len([i for i in place if i not in lost])  # the written cells said first
     for gone, cells in gone_groups.items():
         if not cells:
             continue
         verb = "leaves" if len(DIGITS[gone]) == 1 else "leave"
         names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
-        parts.append(f"{_digits(gone)} {verb} {names}")
+        said = f"{_digits(gone)} {verb} {names}"
+        for k, i in enumerate(then.get(gone, ())):
+            if len(cells) == 1:
+                said += f", which is then {place[i]}"
+            else:
+                said += f"{',' if k == 0 else ''} and {view.cell_name(i)} is then {place[i]}"
+        if gone in then:  # a digit written in first: the lists after it read with it
+            parts.insert(written_at, said)
+            written_at += 1
+        else:
+            parts.append(said)
     cells_only = _joined(parts)
     for rid, cs in sorted(drop.items()):
         what = " and ".join(view.combo(c) for c in cs)

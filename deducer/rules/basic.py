@@ -289,26 +289,31 @@ def single_reason(view: View, i: int, d: int) -> str:
         left &= ~parity
     taken = view.context.taken
     if left and taken is not None:
-        # the steps that took the rest, by the run they worked in (else by rule)
+        # what took the rest: the run a step worked in, else its rule on the runs it
+        # read (a reader finds a run on the board; a step's number sends them back
+        # through the walkthrough)
         by: dict[str, list] = {}
-        for gone, n, name, truns in taken.get(i, ()):
+        for gone, _n, name, truns in taken.get(i, ()):
             took = gone & left
             if took:
-                # a rule's name as the subject reads "the forcing chain took 5 (step 36)"
-                who = view.run_name(truns[0]) if len(truns) == 1 else \
-                    f"the {name[0].lower() + name[1:]}"
-                got_by = by.setdefault(who, [0, [], truns[0] if len(truns) == 1 else None])
+                rule_name = name[0].lower() + name[1:]
+                if len(truns) == 1:
+                    who = view.run_name(truns[0])
+                elif len(truns) == 2:
+                    who = f"the {rule_name} on {both([view.run_name(r) for r in truns])}"
+                else:  # a chain or a region: its rule ("the forcing chain took 5")
+                    who = f"the {rule_name}"
+                got_by = by.setdefault(who, [0, truns[0] if len(truns) == 1 else None,
+                                             rule_name])
                 got_by[0] |= took
-                got_by[1].append(str(n))
                 left &= ~took
-        for who, (took, ns, rid) in by.items():
-            steps = f"step{'s' if len(ns) > 1 else ''} {both(ns)}"
+        for who, (took, rid, rule_name) in by.items():
             if rid in best:  # the run is named already: "r5c2→ 25/4 allows only 1, 4 or
-                # 6 to 9 (step 20 took 4)", not the run's name twice
+                # 6 to 9 (its sum bounds took 4)", not the run's name twice
                 at = best.index(rid)
-                parts[at] = f"{parts[at]} ({steps} took {digits_and(took)})"
+                parts[at] = f"{parts[at]} (its {rule_name} took {digits_and(took)})"
             else:
-                parts.append(f"{who} took {digits_and(took)} ({steps})")
+                parts.append(f"{who} took {digits_and(took)}")
     if left:  # taken on a hypothesis (a chain's links) or before the log began
         parts.append(f"{digits_and(left)} {'is' if POP[left] == 1 else 'are'} gone from "
                      f"{view.cell_name(i)}")
