@@ -78,12 +78,12 @@ CHAIN_LABEL = re.compile(r"^[^:]{0,60}?\bof \d+ links?(?: \([^)]*\))?: ")
 def _sums(masks: tuple[int, ...]) -> tuple[int, int] | None:
     """Least and most sum of different digits, one from each mask (None: no such digits)."""
     reach = {0}
-    for m in masks:
-        reach = {u | (1 << d) for u in reach for d in range(1, 10)
-                 if m >> d & 1 and not u >> d & 1}
+    for m in masks:  # digit d is bit d - 1, as on the checker's board
+        reach = {u | (1 << (d - 1)) for u in reach for d in range(1, 10)
+                 if m >> (d - 1) & 1 and not u >> (d - 1) & 1}
         if not reach:
             return None
-    totals = [sum(d for d in range(1, 10) if u >> d & 1) for u in reach]
+    totals = [sum(d for d in range(1, 10) if u >> (d - 1) & 1) for u in reach]
     return min(totals), max(totals)
 
 
@@ -97,8 +97,8 @@ def excluded(rp, board, rid: int) -> dict[int, int]:
     written = 0
     for i in run.cells:
         if board.written[i]:
-            d = board.masks[i].bit_length() - 1
-            placed |= 1 << d
+            d = board.masks[i].bit_length()
+            placed |= 1 << (d - 1)
             written += d
     open_ = [i for i in run.cells if not board.written[i]]
     need = run.total - written
@@ -112,8 +112,8 @@ def excluded(rp, board, rid: int) -> dict[int, int]:
             if got is None:
                 continue
             lo, hi = need - got[1], need - got[0]
-        gone = sum(1 << d for d in range(1, 10)
-                   if board.masks[i] >> d & 1 and not lo <= d <= hi)
+        gone = sum(1 << (d - 1) for d in range(1, 10)
+                   if board.masks[i] >> (d - 1) & 1 and not lo <= d <= hi)
         if gone:
             out[i] = gone
     return out
@@ -172,7 +172,7 @@ def record(puzzle, kinds: dict[str, str]) -> dict:
         eff = checker._effects(rp, js)
         cut = dict(eff.elims)
         for i, d in eff.places.items():
-            cut[i] = cut.get(i, 0) | (board.masks[i] & ~(1 << d))
+            cut[i] = cut.get(i, 0) | (board.masks[i] & ~(1 << (d - 1)))
         if rule == "sum-bounds":
             after = board.copy()
             rp.apply(after, eff)
