@@ -107,7 +107,14 @@ def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
                          for i, m in sorted(proof.cells.items())]
     facts += [{"run": runs[r].ref, "combos": [digits_of(c) for c in cs]}
               for r, cs in sorted(proof.combos.items())]
-    return {"facts": facts, "runs": [runs[r].ref for r in proof.runs]}
+    out = {"facts": facts, "runs": [runs[r].ref for r in proof.runs]}
+    if proof.bound is not None:
+        b = proof.bound
+        out["bound"] = {"cell": list(whites[b["cell"]]), "run": runs[b["run"]].ref,
+                        **{side: {"sum": b[side][0],
+                                  "digits": [[*whites[j], d] for j, d in b[side][1]]}
+                           for side in ("least", "most") if side in b}}
+    return out
 
 
 def link_json(puzzle: Puzzle, link: Link) -> dict:

@@ -462,6 +462,73 @@ def _unproved(rp: Replay, local: Local, eff: Effects, exempt: dict[int, int]
     return out
 
 
+def _sum_range(domains: list[int]) -> tuple[int, int] | None:
+    """Least and most sum of different digits, one from each domain (None: none fit): the
+    sets of digits the cells so far can take, one cell at a time."""
+    sets = {0}
+    for dom in domains:
+        sets = {s | _bit(d) for s in sets for d in _digits(dom) if not s & _bit(d)}
+        if not sets:
+            return None
+    sums = [sum(_digits(s)) for s in sets]
+    return min(sums), max(sums)
+
+
+def _check_bound(rp: Replay, board: Board, proof: dict, eff: Effects) -> list[str]:
+    """A stated sum bound (docs/json-contract.md, "Proofs"): the digits it adds are
+    different, one from each other open cell of its run and within that cell's fact (else
+    any digit not written in the run); their sum is the least (most) such digits make,
+    worked out here again; and the step takes from the cell exactly the digits the bound
+    excludes (a digit written in: the one the bound leaves it)."""
+    b = proof["bound"]
+    i = _cell(rp, *b["cell"])
+    rid = _run_ref(rp, b["run"])
+    cell_facts, _run_facts, runs = _proof_parts(rp, proof)
+    run = rp.runs[rid]
+    name = cell_name(rp.puzzle.whites[i])
+    if rid not in runs or i not in run.cells or board.written[i] or run.total is None:
+        return [f"the bound on {name} is not about an open cell of a listed run"]
+    written = [j for j in run.cells if board.written[j]]
+    used = _mask(_digits(board.masks[j])[0] for j in written)
+    need = run.total - sum(_digits(used))
+    others = [j for j in run.cells if j != i and not board.written[j]]
+    doms = {j: cell_facts.get(j, _ALL) & ~used for j in others}
+    got = _sum_range([doms[j] for j in others])
+    if got is None:
+        return [f"the other cells of {run.name} cannot all be filled"]
+    out = []
+    lo, hi = 1, 9
+    for side, best in (("least", got[0]), ("most", got[1])):
+        if side not in b:
+            continue
+        total = b[side]["sum"]
+        digits = {_cell(rp, r, c): d for r, c, d in b[side]["digits"]}
+        if sorted(digits) != sorted(others) or len(b[side]["digits"]) != len(others):
+            out.append(f"the {side} sum does not take one digit from each other open cell "
+                       f"of {run.name}")
+        elif len(set(digits.values())) != len(digits) or \
+                any(not doms[j] & _bit(d) for j, d in digits.items()):
+            out.append(f"the {side} sum's digits are not different digits of the cells' lists")
+        elif sum(digits.values()) != total:
+            out.append(f"the {side} sum's digits do not add up to {total}")
+        elif total != best:
+            out.append(f"the {side} sum is {total}, but the cells' lists make {best}")
+        if side == "least":
+            hi = need - total
+        else:
+            lo = need - total
+    inside = _mask(d for d in _digits(board.masks[i]) if lo <= d <= hi)
+    if i in eff.places:
+        if inside != _bit(eff.places[i]):
+            out.append(f"{name} = {eff.places[i]} is not what the bound leaves it")
+    else:
+        gone = eff.elims.get(i, 0) & board.masks[i]
+        if gone != board.masks[i] & ~inside:
+            out.append(f"the step does not take from {name} exactly the digits outside "
+                       f"{lo} to {hi}")
+    return out
+
+
 def _check_simple(rp: Replay, board: Board, proof: dict, eff: Effects, exempt: dict[int, int],
                   contradiction: bool = False) -> list[tuple[str, str]]:
     """Facts true on ``board``; every claim (or, for a contradiction, no filling at all)."""
@@ -596,6 +663,8 @@ def check_step(rp: Replay, board: Board, step: dict) -> list[Problem]:
             found = _check_assumption(rp, board, proof, eff, exempt)
         else:
             found = [("", k, m) for k, m in _check_simple(rp, board, proof, eff, exempt)]
+            if "bound" in proof:
+                found += [("", "bound", m) for m in _check_bound(rp, board, proof, eff)]
     except Malformed as e:
         return [Problem(n, rule, "malformed", str(e))]
     except (TypeError, ValueError, KeyError, IndexError) as e:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from ..engine.state import Deduction
-from ..puzzle.combos import ALL, BIT, DIGITS, HIGH, LOW, POP
+from ..puzzle.combos import ALL, BIT, DIGITS, HIGH, LOW, POP, SUM
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
@@ -72,75 +72,46 @@ def _sums() -> tuple[list[list[int]], list[list[int]]]:
 LEAST, MOST = _sums()
 
 
-def _extremes(masks: list[int]) -> tuple[tuple[int, str], tuple[int, str]]:
-    """:func:`sum_limits`, each with the sum that shows it (``1+2+3``), for the sentence: the
-    cells' own smallest (largest) candidates where that bound is the one kept, else the
-    smallest (largest) digits the cells can take."""
-    lo, hi = sum_limits(masks)
-    avail = 0
+def distinct_sums(masks: Sequence[int]) -> tuple[int, int] | None:
+    """The least and most sum of *different* digits, one from each mask (None: the masks
+    cannot all be filled so): the bound a person adds, each cell's own list on the
+    board. Worked out over digit masks, not by trying products of digits: the sets of
+    digits the cells so far can take (at most 126 of them), widened one cell at a time;
+    cached on the sorted masks (the answer does not depend on their order)."""
+    return _distinct_sums(tuple(sorted(masks)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _distinct_sums(masks: tuple[int, ...]) -> tuple[int, int] | None:
+    reach = {0}
     for m in masks:
-        avail |= m
-    ds, k = DIGITS[avail], len(masks)
-    lows = sorted(LOW[m] for m in masks)
-    highs = sorted(HIGH[m] for m in masks)
-    shown_lo = lows if sum(lows) == lo else ds[:k]
-    shown_hi = highs if sum(highs) == hi else ds[-k:]
-    return (lo, "+".join(map(str, shown_lo))), (hi, "+".join(map(str, shown_hi)))
+        nxt = set()
+        for u in reach:
+            free = m & ~u
+            while free:
+                b = free & -free
+                nxt.add(u | b)
+                free ^= b
+        if not nxt:
+            return None
+        reach = nxt
+    sums = [SUM[u] for u in reach]
+    return min(sums), max(sums)
 
 
-def _made(bound: tuple[int, str], masks: list[int], side: str, unlisted: int = 0) -> str:
-    """``as different digits they make at least 1+2+3 = 6``, or, where the bound adds each
-    cell's own least (most), which may repeat a digit, says so instead. ``unlisted`` cells
-    have no list in the sentence: what they may hold is any digit not yet in the run (not
-    their candidates, which the reader would check against the board), so it is said."""
-    value, shown = bound
-    own = sorted((LOW if side == "least" else HIGH)[m] for m in masks)
-    said = "+".join(map(str, _terms(masks, side, bound)))
-    if "+".join(map(str, own)) == shown:
-        free = (" (a cell without a list: any digit not yet in the run)" if unlisted
-                else "")
-        return (f"each at the {side} it may hold{free}, they make at {side} {said} = "
-                f"{value}")
-    return f"as different digits, they make at {side} {said} = {value}"
-
-
-def _terms(masks: Sequence[int], side: str, bound: tuple[int, str]) -> list[int]:
-    """The sum that shows ``bound``, its terms in the order of the cells (``masks``) as
-    the sentence names them (``r2c8 (8 or 9) and r2c6 make at least 8 + 1``, not ``1 +
-    8``, which reads as r2c8's 1): each cell's own least (most) where those add up to
-    the bound, else different digits one from each cell that do; where no digits of the
-    cells do (the bound of the smallest digits any cell holds), the bound's own sum,
-    which names no cell."""
-    value, shown = bound
-    own = [(LOW if side == "least" else HIGH)[m] for m in masks]
-    if sum(own) != value:
-        best = _distinct(masks, side)
-        if best is None or sum(best) != value:
-            return [int(d) for d in shown.split("+")]
-        own = best
-    return own
-
-
-def _bounds(need: int, masks: list[int]) -> tuple[int, int]:
-    """The least and most a cell can be when the other cells (``masks``) leave ``need``."""
-    least, most = sum_limits(masks)
-    return need - most, need - least
-
-
-def _exact(cells: Sequence[int], total: int | None, fixed: dict[int, int],
-           facts: dict[int, int], i: int, d: int) -> bool:
-    """Is ``d`` ruled out of cell ``i`` by the run alone, its cells limited to ``facts``
-    (the others free: ``fixed`` has each written cell's digit and each open cell's free
-    candidates)? (The per-run check over the local problem.) The run's exact filter keeps
-    ``d`` in ``i`` exactly when some filling puts it there; asked without ``d`` written in,
-    one filter answers for every digit of the cell (the solver's filters are kept)."""
-    got = run_filter(total, tuple([facts.get(j, fixed[j]) for j in cells]))
-    return got is None or not got[cells.index(i)] & BIT[d]
-
-
-def _covered(groups: dict[tuple, list[int]], key: tuple) -> list[int]:
-    """The digits whose facts are among ``key``."""
-    return [d for k, ds in groups.items() if set(k) <= set(key) for d in ds]
+def distinct_intervals(need: int, masks: Sequence[int]) -> list[tuple[int, int] | None]:
+    """:func:`intervals` with the others as different digits, each from its own list:
+    for each cell, ``need`` less the most the other cells make to ``need`` less the least
+    (None where they cannot all be filled)."""
+    out: list[tuple[int, int] | None] = []
+    for k in range(len(masks)):
+        others = [m for j, m in enumerate(masks) if j != k]
+        if not others:
+            out.append((need, need))
+            continue
+        got = distinct_sums(others)
+        out.append(None if got is None else (need - got[1], need - got[0]))
+    return out
 
 
 def _upshot(name: str, need: int, bound: int, side: str) -> str:
@@ -157,154 +128,103 @@ def _upshot(name: str, need: int, bound: int, side: str) -> str:
     return f"so {name} is at least {need} - {bound} = {need - bound}"
 
 
-def _repeats(used: Sequence[int], side: str, shown: str) -> bool:
-    """Does the bound kept add each cell's own least (most), with a digit twice (``2 + 2 +
-    7``), where two cells of one run never share a digit?"""
-    own = [(LOW if side == "least" else HIGH)[m] for m in used]
-    return len(set(own)) < len(own) and "+".join(map(str, sorted(own))) == shown
-
-
 def _distinct(masks: Sequence[int], side: str) -> list[int] | None:
-    """The least (``side`` "least") or most sum of different digits, one from each mask,
-    as the digits in mask order; None if none fits. (:func:`sum_limits` may add a digit
-    twice; this is the bound a solver says, worded where it removes no more.)"""
-    best: list[int] | None = None
-    best_sum = 0
-    pick: list[int] = []
-    order = range(1, 10) if side == "least" else range(9, 0, -1)
-
-    def walk(n: int, used: int, total: int) -> None:
-        nonlocal best, best_sum
-        if best is not None and (total >= best_sum if side == "least" else total <= best_sum):
-            return  # digits in order: the first fill found at each depth is kept if better
-        if n == len(masks):
-            best, best_sum = list(pick), total
-            return
-        for d in order:
-            if masks[n] & BIT[d] and not used & BIT[d]:
-                pick.append(d)
-                walk(n + 1, used | BIT[d], total + d)
-                pick.pop()
-
-    walk(0, 0, 0)
-    return best
-
-
-def _each_said(view: View, others: Sequence[int], used: Sequence[int],
-               listed: dict[int, int], side: str) -> str:
-    """The cells with what each gives on its own: ``r3c2 and r4c2 (at least 2 each),
-    r7c2 (7 or 9) and r5c2`` (a listed cell's own least is its list's first digit). A
-    cell that may hold any digit down to 1 (up to 9) is named bare, last: "(at most 9)"
-    would tell the reader nothing, and a list after a bare cell would read as its too."""
-    own = [(LOW if side == "least" else HIGH)[m] for m in used]
-    plain = 1 if side == "least" else 9
-    parts: list[str] = []
-    bare: list[str] = []
-    groups: dict[int, list[str]] = {}
-    for j, v in zip(others, own, strict=True):
-        if j in listed:
-            parts.append(f"{view.cell_name(j)} ({span(listed[j])})")
-        elif v == plain:
-            bare.append(view.cell_name(j))
-        else:
-            groups.setdefault(v, []).append(view.cell_name(j))
-    for v in sorted(groups, reverse=side == "most"):
-        each = " each" if len(groups[v]) > 1 else ""
-        parts.insert(0, f"{both(groups[v])} (at {side} {v}{each})")
-    return both(parts + bare)
-
-
-def _brief(view: View, rid: int, placed: int, need: int, others: Sequence[int],
-           facts: dict[int, int], used: Sequence[int], name: str, least: tuple[int, str],
-           most: tuple[int, str], lo: int, hi: int, too_small: Sequence[int],
-           too_big: Sequence[int], own: int) -> str:
-    """The deciding fact of sum bounds: ``r4c6↓ 18/4: r5c6, r7c6 (4 to 7) and r8c6 (8 or
-    9) make at least 1 + 4 + 8 = 13, so r6c6 is at most 18 - 13 = 5``; with digits
-    written in, ``r4c6↓ 18/4 still needs 10: ...`` (the board shows which)."""
-    head = f"{view.run_name(rid)} still needs {need}" if placed else view.run_name(rid)
-    # cells with a list first: a list after a cell without one would read as both cells'
-    named = [j for j in others if j in facts] + [j for j in others if j not in facts]
-    if len(others) > 3:  # the sum below shows what each gives; their lists are the detail's
-        named = list(others)
-    cells = both([f"{view.cell_name(j)} ({span(facts[j])})" if j in facts and len(others) <= 3
-                  else view.cell_name(j) for j in named])
-    # the masks in the order the cells are named: a sum's terms follow that order
-    in_order = [used[others.index(j)] for j in named]
-    verb = "makes" if len(others) == 1 else "make"
-    if too_small and too_big:
-        said = (f"{verb} {least[0]} to {most[0]}, so {name} is {lo} to {hi}" if lo != hi else
-                f"{verb} exactly {least[0]}, so {name} is {need} - {least[0]} = {lo}")
-        return f"{head}: {cells} {said}"
-    side, bound = ("least", least) if too_big else ("most", most)
-    if _repeats(used, side, bound[1]):  # the cells' own bounds, which repeat a digit
-        # a solver adds different digits (2 + 3 + 7 = 12, not 2 + 2 + 7): said so where
-        # that bound takes no more from the cell than this step does
-        best = _distinct(in_order, side)
-        if best is not None:
-            tight = sum(best)
-            lo2, hi2 = (lo, need - tight) if side == "least" else (need - tight, hi)
-            if tight != bound[0] and all(lo2 <= d <= hi2 for d in DIGITS[own]
-                                         if lo <= d <= hi):
-                said = " + ".join(map(str, best))
-                return (f"{head}: {cells}, as different digits, make at {side} {said} = "
-                        f"{tight}, {_upshot(name, need, tight, side)}")
-        # else the bound the step rests on, which counts each cell at its own least
-        # (most): true, and said as what the cells take of the sum, not as a sum of them
-        said = _each_said(view, others, used, facts if len(others) <= 3 else {}, side)
-        upshot = _upshot(name, need, bound[0], side)
-        return f"{head}: {said} take at {side} {bound[0]} of the {need}, {upshot}"
-    terms = " + ".join(map(str, _terms(in_order, side, bound)))
-    said = f"{verb} at {side} {terms} = {bound[0]}"
-    if sum((LOW if side == "least" else HIGH)[m] for m in used) != bound[0]:
-        # a term is not its cell's own least (most): "r2c7 (5 to 7) and r6c7 (5 or 7) make
-        # at least 6 + 5" says why r2c7 counts 6 only with this
-        said = f", as different digits, {said}"
-    else:
-        said = f" {said}"
-    return f"{head}: {cells}{said}, {_upshot(name, need, bound[0], side)}"
-
-
-def _wording(view: View, rid: int, placed: int, need: int, name: str,
-             others: Sequence[int], facts: dict[int, int], used: Sequence[int], lo: int,
-             hi: int, too_small: Sequence[int], too_big: Sequence[int], own: int
-             ) -> Callable[[], tuple[str, str, str]]:
-    """A sum-bounds step's words (the other cells, the bounds, the brief), worked out
-    once, when first asked: only for a step taken or a chain's link kept, not for each
-    deduction a search measures and drops."""
+    """Different digits, one from each mask (in mask order), that make the least (``side``
+    "least") or most sum; None if none fit. For the sentence only (a step taken): the
+    best sum of the cells after each, over the digits already used, remembered."""
+    n = len(masks)
+    pick = min if side == "least" else max
 
     @functools.cache
-    def words() -> tuple[str, str, str]:
-        least, most = _extremes(list(used))
-        unlisted = sum(1 for j in others if j not in facts)
-        parts = []
-        if too_big:
-            parts.append(f"{_made(least, list(used), 'least', unlisted)}, "
-                         f"{_upshot(name, need, least[0], 'least')}")
-        if too_small:
-            parts.append(f"{_made(most, list(used), 'most', unlisted)}, "
-                         f"{_upshot(name, need, most[0], 'most')}")
-        # the cells first, each list of digits in a clause of its own cells, so no list
-        # can be read as belonging to a cell named before it
-        named_others = both([view.cell_name(j) for j in others])
-        if facts:
-            named_others += "; " + holds(view, {j: facts[j] for j in others if j in facts})
-        brief = _brief(view, rid, placed, need, others, facts, used, name, least, most, lo,
-                       hi, too_small, too_big, own)
-        return named_others, "; ".join(parts), brief
+    def best(k: int, used: int) -> int | None:
+        if k == n:
+            return 0
+        got = [d + rest for d in DIGITS[masks[k] & ~used]
+               if (rest := best(k + 1, used | BIT[d])) is not None]
+        return pick(got) if got else None
 
-    return words
+    if best(0, 0) is None:
+        return None
+    out, used = [], 0
+    for k in range(n):
+        want = best(k, used)
+        for d in DIGITS[masks[k] & ~used]:
+            rest = best(k + 1, used | BIT[d])
+            if rest is not None and d + rest == want:
+                out.append(d)
+                used |= BIT[d]
+                break
+    return out
+
+
+def _terms(masks: Sequence[int], side: str) -> list[int]:
+    """Different digits one from each of ``masks`` (in that order) that make the least
+    (most) sum: the terms the sentence adds, each under the cell it names."""
+    got = _distinct(masks, side)
+    assert got is not None  # the bound exists, so some digits make it
+    return got
+
+
+def _listed(view: View, others: Sequence[int], facts: dict[int, int]) -> tuple[list[int], str]:
+    """The other cells in the order the sentence names them, cells with a list first (a
+    list after a cell without one would read as both cells'), and their names:
+    ``r3c5 (1 or 3), r3c4 (5 to 8) and r3c2``."""
+    named = [j for j in others if j in facts] + [j for j in others if j not in facts]
+    return named, both([f"{view.cell_name(j)} ({span(facts[j])})" if j in facts
+                        else view.cell_name(j) for j in named])
+
+
+def _said(masks: Sequence[int], side: str, value: int) -> str:
+    """``at most 3 + 8 + 9 = 20``; a term that is not its cell's own least (most) says why
+    it counts so: ``, as different digits, make at most 9 + 8 = 17``."""
+    terms = _terms(masks, side)
+    own = [(LOW if side == "least" else HIGH)[m] for m in masks]
+    sep = ", as different digits," if terms != own else ""
+    return sep, f"at {side} {' + '.join(map(str, terms))} = {value}"
+
+
+def _brief(view: View, rid: int, placed: int, need: int, i: int, others: Sequence[int],
+           facts: dict[int, int], free: int, least: int, most: int, cut_low: bool,
+           cut_high: bool) -> str:
+    """The deciding fact: ``r3c1→ 24/4: r3c5 (1 or 3), r3c4 (5 to 8) and r3c2 make at
+    most 3 + 8 + 9 = 20, so r3c3 is at least 24 - 20 = 4``; with digits written in,
+    ``r3c1→ 24/4 still needs 17: ...`` (the board shows which)."""
+    head = f"{view.run_name(rid)} still needs {need}" if placed else view.run_name(rid)
+    named, cells = _listed(view, others, facts)
+    masks = [facts.get(j, free) for j in named]
+    name = view.cell_name(i)
+    lo, hi = need - most, need - least
+    verb = "makes" if len(others) == 1 else "make"
+    if cut_low and cut_high:
+        sep_l, said_l = _said(masks, "least", least)
+        sep_m, said_m = _said(masks, "most", most)
+        sep = sep_l or sep_m
+        return (f"{head}: {cells}{sep} {verb} {said_l} and {said_m}, so {name} is "
+                f"{need} - {most} = {lo} to {need} - {least} = {hi}")
+    side, value = ("least", least) if cut_high else ("most", most)
+    sep, said = _said(masks, side, value)
+    return f"{head}: {cells}{sep} {verb} {said}, {_upshot(name, need, value, side)}"
+
+
+def _detail_bounds(least: int, most: int, cut_low: bool, cut_high: bool) -> str:
+    """``as different digits they make 9 to 14`` (or at least / at most one of them)."""
+    if cut_low and cut_high:
+        return f"as different digits they make {least} to {most}"
+    return (f"as different digits they make at least {least}" if cut_high else
+            f"as different digits they make at most {most}")
 
 
 @rule(values=("bounds", "brief", "count", "high", "low", "need", "need_text", "others"))
 def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
-    """Each empty cell is at least the remaining sum minus the most the other empty cells
-    can make, and at most the remaining sum minus the least they can make.
+    """Each empty cell is at least what the run still needs less the most the other empty
+    cells make, and at most that less the least they make, the others counted as
+    *different* digits, one from each cell's candidates (written digits out): the sums a
+    person adds. Every digit outside those bounds leaves the cell in one step.
 
-    The proof keeps the candidates of only those other cells whose candidates the bound
-    needs (a cell that may hold any digit not yet written in the run needs no fact). The
-    bound is set by a digit the run would not rule out with fewer of those facts (so the
-    sentence's arithmetic is what the proof rests on); every digit outside the bound it
-    states then goes, so that no digit the sentence excludes stays in the cell.
+    The proof keeps the candidates of only those other cells whose lists the bound needs
+    (a cell that may hold any digit not yet written in the run needs no fact), and says
+    the bound itself (``Proof.bound``: the sum and the digits that make it), which the
+    proof checker works out again from the facts.
     """
     need = view.remaining(rid)
     if need is None:
@@ -313,72 +233,71 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
     if len(open_) < 2:
         return
     placed = view.placed_mask(rid)
-    masks = {i: view.mask(i) & ~placed for i in open_}
-    if any(m == 0 for m in masks.values()):
+    masks = [view.mask(i) & ~placed for i in open_]
+    if not all(masks):
         return  # a broken cell: other rules report it
-    # the digits outside each cell's bounds first: most runs a chain search asks about
-    # have none, and need nothing more worked out
-    outs: dict[int, list[int]] = {}
-    for i, span_i in zip(open_, intervals(need, [masks[i] for i in open_]), strict=True):
-        if span_i is None:
-            continue  # the other cells cannot all be filled: other rules report it
-        lo, hi = span_i
-        out = [d for d in DIGITS[masks[i]] if d < lo or d > hi]
-        if out:
-            outs[i] = out
-    if not outs:
-        return
-    cells = list(view.layout.run_cells[rid])
-    total = view.layout.run_total[rid]
-    assert total is not None  # remaining() is None only for an unclued run
-    # every cell asked about is an open cell of this run: what it may hold without a fact
-    # (facts.free_mask) is any digit not written in the run, and its fact (cell_facts)
-    # is its candidates where they say more; read once for the run
+    # the run's exact filter first (cached by the solver): a digit the bound excludes
+    # fits no arrangement, so a run whose every candidate fits one has no bound to take
+    fit = run_filter(need, tuple(masks))
+    if fit is None:
+        return  # the run is broken: other rules report it
     free = ALL & ~placed
-    fixed = {j: view.mask(j) if view.is_placed(j) else free for j in cells}
-    stated = {j: m for j in open_ if (m := view.mask(j)) != free}
-    for i, out in outs.items():
-        others = [j for j in open_ if j != i]
-        # per digit, the fewest facts about the other cells its bound needs; a digit
-        # whose facts say more than the run needs (the sum alone rules it out with
-        # fewer) is left to a later step that can say why
-        groups: dict[tuple, list[int]] = {}
-        for d in out:
-            facts = {j: m for j, m in stated.items() if j != i}
-            for j in list(facts):
-                trial = [facts[k] if k in facts and k != j else free for k in others]
-                t_lo, t_hi = _bounds(need, trial)
-                if d < t_lo or d > t_hi:
-                    del facts[j]
-            if any(_exact(cells, total, fixed, {k: m for k, m in facts.items() if k != j},
-                          i, d) for j in facts):
-                continue
-            groups.setdefault(tuple(sorted(facts.items())), []).append(d)
-        if not groups:
+    for k, i in enumerate(open_):
+        if not masks[k] & ~fit[k]:
             continue
-        # one step takes every digit whose facts are among those of one digit (each fact
-        # then needed by that digit, and the bounds only tighten with more facts)
-        key = max(groups, key=lambda k: len(_covered(groups, k)))
-        digits = sorted(_covered(groups, key))
-        facts = dict(key)
-        used = [facts.get(j, free) for j in others]
-        lo, hi = _bounds(need, used)
-        # every digit the stated bounds exclude goes, not only the digits grouped here: a
-        # sentence saying "at most 5" while 8 stays in the cell misleads its reader (the
-        # stated facts imply the rest too, so the proof holds for them)
-        too_small = [d for d in DIGITS[masks[i]] if d < lo]
-        too_big = [d for d in DIGITS[masks[i]] if d > hi]
-        assert set(digits) <= set(too_small + too_big)
+        others = [j for j in open_ if j != i]
+        got = distinct_sums([masks[open_.index(j)] for j in others])
+        if got is None:
+            continue
+        least, most = got
+        lo, hi = need - most, need - least
+        out = [d for d in DIGITS[masks[k]] if d < lo or d > hi]
+        if not out:
+            continue
         gone = 0
-        for d in too_small + too_big:
+        for d in out:
             gone |= BIT[d]
+        # the fewest facts (other cells' lists) the bound needs to exclude all of them:
+        # a list the sum excludes as much without is left out, each in turn
+        facts = {j: m for j in others if (m := masks[open_.index(j)]) != free}
+        for j in list(facts):
+            trial = [facts.get(x, free) if x != j else free for x in others]
+            t = distinct_sums(trial)
+            if t is not None and all(d < need - t[1] or d > need - t[0] for d in out):
+                del facts[j]
+        used = [facts.get(j, free) for j in others]
+        least, most = distinct_sums(used) or got
+        lo, hi = need - most, need - least
         name = view.cell_name(i)
-        words = _wording(view, rid, placed, need, name, others, facts, used, lo, hi,
-                         too_small, too_big, masks[i])
+        cut_low = any(d < lo for d in out)
+        cut_high = any(d > hi for d in out)
+        named, _ = _listed(view, others, facts)
+        in_order = [facts.get(j, free) for j in named]
+        bound: dict = {"cell": i, "run": rid}
+        if cut_low:
+            bound["most"] = (most, tuple(zip(named, _terms(in_order, "most"), strict=True)))
+        if cut_high:
+            bound["least"] = (least, tuple(zip(named, _terms(in_order, "least"),
+                                                 strict=True)))
+
+        def words(i=i, others=others, facts=facts, least=least, most=most, lo=lo, hi=hi,
+                  cut_low=cut_low, cut_high=cut_high) -> tuple[str, str, str]:
+            brief = _brief(view, rid, placed, need, i, others, facts, free, least, most,
+                           cut_low, cut_high)
+            named_others = both([view.cell_name(j) for j in others])
+            if facts:
+                named_others += "; " + holds(view, {j: facts[j] for j in others if j in facts})
+            return (named_others, _detail_bounds(least, most, cut_low, cut_high)
+                    + f", leaving {view.cell_name(i)} {max(lo, 1)} to {min(hi, 9)}", brief)
+
+        cached = functools.cache(words)
+        pr = proof(view, (rid,), facts)
+        pr.bound = bound
         yield Deduction(eliminations={i: gone}, cells=tuple(open_), runs=(rid,),
-                        values={"need": need, "need_text": minus(total, placed),
+                        values={"need": need, "need_text": minus(view.layout.run_total[rid],
+                                                                 placed),
                                 "cell": name, "count": len(open_), "low": lo, "high": hi,
-                                "others": lambda words=words: words()[0],
-                                "bounds": lambda words=words: words()[1],
-                                "brief": lambda words=words: words()[2]},
-                        proof=proof(view, (rid,), facts))
+                                "others": lambda w=cached: w()[0],
+                                "bounds": lambda w=cached: w()[1],
+                                "brief": lambda w=cached: w()[2]},
+                        proof=pr)
