@@ -1,6 +1,6 @@
 """Chain walkthroughs' CPU against older code (a script, not a test):
 
-    python benchmarks/bench_chain_cpu.py --old PATH [--rounds N]
+    python benchmarks/bench_chain_cpu.py --old PATH [--rounds N] [--janko N] [--no-chains]
 
 Issue 40, item 1: on the published puzzles whose walkthroughs need a chain (janko 226,
 marcelgarus 30x30, minizinc 6x6 super, marcizhu cpu_burner and the zwvista puzzles that
@@ -11,6 +11,9 @@ process of its own (the ladder loaded, not timed; the walk's CPU timed), old and
 alternately, best of ``--rounds`` (default 5: here one process's CPU time for the same
 walk moves by a third from run to run, and with the best of three one puzzle's ratio
 still swung by 0.2 between runs). Needs the corpus (``DEDUCER_CORPUS``).
+``--janko N`` adds the first N janko.at puzzles with one solution (issue 51: explain
+within 1.1x on the chain puzzles and on 50 janko.at puzzles), ``--no-chains`` leaves the
+chain puzzles out; the geometric mean and the total CPU are printed per group.
 ``--ids FILE`` reuses the list of zwvista puzzles that need a chain (found by walking all
 131 with the current code, and written there when absent).
 """
@@ -49,6 +52,10 @@ print(json.dumps([time.process_time() - t, len(e.steps)]))
 """
 
 
+#: each puzzle's best CPU seconds, old and new
+TOTALS: dict[str, list[float]] = {"old": [], "new": []}
+
+
 def _arg(name: str, default: str | None = None) -> str | None:
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
@@ -80,6 +87,12 @@ def main() -> int:
         ids_file.write_text(json.dumps(zw))
     cases = [(f"{s}/{pid}", corpus.get(s, pid).puzzle) for s, pid in NAMED]
     cases += [(f"zwvista/{pid}", corpus.get("zwvista", pid).puzzle) for pid in zw]
+    if "--no-chains" in sys.argv:
+        cases = []
+    janko = int(_arg("--janko", "0"))  # issue 51: and the first N janko.at puzzles
+    if janko:
+        cases += [(f"janko/{cp.id}", cp.puzzle) for cp in corpus.janko()
+                  if cp.expected == "unique"][:janko]
     tmp = Path(_arg("--tmp", "/tmp"))
     ratios = []
     print(f"{'puzzle':<34} {'old s':>7} {'new s':>7} {'ratio':>6} {'steps':>11}")
@@ -92,11 +105,23 @@ def main() -> int:
             tn, nn = _cpu(str(ROOT), f)
             best_old, best_new = min(best_old, to), min(best_new, tn)
         ratios.append(best_new / best_old)
+        TOTALS["old"].append(best_old)
+        TOTALS["new"].append(best_new)
         print(f"{label:<34} {best_old:7.2f} {best_new:7.2f} {ratios[-1]:6.2f} "
               f"{no:>5}/{nn:<5}", flush=True)
     geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
     print(f"\n{len(ratios)} puzzles: geometric mean new/old {geo:.2f} (target <= 1.0), worst "
           f"{max(ratios):.2f} (target <= 1.5)")
+    for group in ("janko/", None):  # the chain puzzles and the janko ones apart
+        rs = [r for (label, _p), r in zip(cases, ratios, strict=True)
+              if (group is None) != label.startswith("janko/")]
+        if rs and janko:
+            g = math.exp(sum(math.log(r) for r in rs) / len(rs))
+            print(f"{'janko' if group else 'chain'} puzzles ({len(rs)}): geometric mean {g:.2f}, "
+                  f"worst {max(rs):.2f}")
+    totals = sum(t for t in TOTALS["old"]), sum(t for t in TOTALS["new"])
+    print(f"total CPU: old {totals[0]:.1f} s, new {totals[1]:.1f} s, new/old "
+          f"{totals[1] / totals[0]:.2f}")
     return 0
 
 

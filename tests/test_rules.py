@@ -808,8 +808,12 @@ def test_sum_bounds_keeps_only_the_facts_its_bound_needs():
     f, cells, _, _ = _proof_of(p, "sum-bounds", v, run_id(p, "r2c1>"))
     assert f.eliminations == {"r2c5": [1, 2, 3, 4, 5, 7, 8, 9]}
     assert cells == {"r2c2": "12", "r2c3": "123", "r2c4": "23"}
-    # the sum's terms are the digits of r2c2, r2c3 and r2c4 in the order they are named
-    assert "at most 2+1+3 = 6" in f.full and "r2c4 only 2 or 3" in f.full
+    # the sum's terms are the digits of r2c2, r2c3 and r2c4 in the order they are named,
+    # as different digits (issue 51): one sum, so the cell is what is left
+    assert f.text.startswith("r2c1→ 12/4: r2c2 (1 or 2), r2c3 (1 to 3) and r2c4 (2 or 3), as "
+                             "different digits, make exactly 1 + 2 + 3 = 6, so r2c5 is 12 - 6 "
+                             "= 6"), f.text
+    assert "r2c4 only 2 or 3" in f.full and "they make exactly 6" in f.full
 
 
 def test_combination_elimination_shows_what_it_changes():

@@ -40,8 +40,9 @@ class Proof:
     #: and the link before it) or "braid" (some link rests on several earlier links)
     kind: str = ""
     #: a sum bound the step states (docs/json-contract.md, "Proofs"): {"cell": i, "run":
-    #: rid, "least"/"most": (sum, ((cell, digit), ...))}, the different digits of the run's
-    #: other open cells that make the least (most) sum, which the checker works out again
+    #: rid, "least"/"most": (sum, ((cell, digit), ...)) (or a function giving those pairs,
+    #: worked out when the proof is shown)}, the different digits of the run's other open
+    #: cells that make the least (most) sum, which the checker works out again
     bound: dict | None = None
 
 

@@ -112,7 +112,8 @@ def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
         b = proof.bound
         out["bound"] = {"cell": list(whites[b["cell"]]), "run": runs[b["run"]].ref,
                         **{side: {"sum": b[side][0],
-                                  "digits": [[*whites[j], d] for j, d in b[side][1]]}
+                                  "digits": [[*whites[j], d] for j, d in (
+                                      b[side][1]() if callable(b[side][1]) else b[side][1])]}
                            for side in ("least", "most") if side in b}}
     return out
 

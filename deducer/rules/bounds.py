@@ -195,12 +195,17 @@ def _brief(view: View, rid: int, placed: int, need: int, i: int, others: Sequenc
     name = view.cell_name(i)
     lo, hi = need - most, need - least
     verb = "makes" if len(others) == 1 else "make"
+    if cut_low and cut_high and least == most:  # one sum: the cell is what is left
+        sep, said = _said(masks, "least", least)
+        return (f"{head}: {cells}{sep} {verb} exactly {said.split(' ', 2)[2]}, so {name} is "
+                f"{need} - {least} = {lo}")
     if cut_low and cut_high:
         sep_l, said_l = _said(masks, "least", least)
         sep_m, said_m = _said(masks, "most", most)
         sep = sep_l or sep_m
-        return (f"{head}: {cells}{sep} {verb} {said_l} and {said_m}, so {name} is "
-                f"{need} - {most} = {lo} to {need} - {least} = {hi}")
+        # one minus sign a clause: the two ends said apart
+        return (f"{head}: {cells}{sep} {verb} {said_l} and {said_m}, so {name} is at least "
+                f"{need} - {most} = {lo}, and at most {need} - {least} = {hi}")
     side, value = ("least", least) if cut_high else ("most", most)
     sep, said = _said(masks, side, value)
     return f"{head}: {cells}{sep} {verb} {said}, {_upshot(name, need, value, side)}"
@@ -209,7 +214,8 @@ def _brief(view: View, rid: int, placed: int, need: int, i: int, others: Sequenc
 def _detail_bounds(least: int, most: int, cut_low: bool, cut_high: bool) -> str:
     """``as different digits they make 9 to 14`` (or at least / at most one of them)."""
     if cut_low and cut_high:
-        return f"as different digits they make {least} to {most}"
+        return (f"as different digits they make exactly {least}" if least == most else
+                f"as different digits they make {least} to {most}")
     return (f"as different digits they make at least {least}" if cut_high else
             f"as different digits they make at most {most}")
 
@@ -273,12 +279,15 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         cut_high = any(d > hi for d in out)
         named, _ = _listed(view, others, facts)
         in_order = [facts.get(j, free) for j in named]
+        # the digits that make each sum, worked out only for a step shown (a chain's
+        # search asks this rule on many boards it never shows)
         bound: dict = {"cell": i, "run": rid}
         if cut_low:
-            bound["most"] = (most, tuple(zip(named, _terms(in_order, "most"), strict=True)))
+            bound["most"] = (most, lambda named=named, in_order=in_order: tuple(
+                zip(named, _terms(in_order, "most"), strict=True)))
         if cut_high:
-            bound["least"] = (least, tuple(zip(named, _terms(in_order, "least"),
-                                                 strict=True)))
+            bound["least"] = (least, lambda named=named, in_order=in_order: tuple(
+                zip(named, _terms(in_order, "least"), strict=True)))
 
         def words(i=i, others=others, facts=facts, least=least, most=most, lo=lo, hi=hi,
                   cut_low=cut_low, cut_high=cut_high) -> tuple[str, str, str]:
@@ -287,8 +296,10 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
             named_others = both([view.cell_name(j) for j in others])
             if facts:
                 named_others += "; " + holds(view, {j: facts[j] for j in others if j in facts})
+            low, high = max(lo, 1), min(hi, 9)
+            span_ = f"only {low}" if low == high else f"{low} to {high}"
             return (named_others, _detail_bounds(least, most, cut_low, cut_high)
-                    + f", leaving {view.cell_name(i)} {max(lo, 1)} to {min(hi, 9)}", brief)
+                    + f", leaving {view.cell_name(i)} {span_}", brief)
 
         cached = functools.cache(words)
         pr = proof(view, (rid,), facts)
