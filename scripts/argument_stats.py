@@ -173,13 +173,17 @@ def record(puzzle, kinds: dict[str, str]) -> dict:
         cut = dict(eff.elims)
         for i, d in eff.places.items():
             cut[i] = cut.get(i, 0) | (board.masks[i] & ~(1 << (d - 1)))
+        peer = checker._peer_elims(rp, eff.places)  # what a written digit takes
         if rule == "sum-bounds":
             after = board.copy()
             rp.apply(after, eff)
             runs = [checker._run_ref(rp, r) for r in (js.get("proof") or {}).get("runs", ())]
+            # the cells the bound is about: those the step took digits from itself (a digit
+            # it wrote in takes from the cells of its runs without a bound)
+            own = [i for i, m in eff.elims.items() if m & ~peer.get(i, 0)] + list(eff.places)
             for rid in runs[:1]:
                 ex = excluded(rp, board, rid)
-                for i in cut:
+                for i in own:
                     if ex.get(i, 0) & after.masks[i]:
                         rec["bound_left"].append(f"step {n}: {text[:200]}")
         if not chain and js["weight"] >= HEAVY and cut:
@@ -211,7 +215,6 @@ def record(puzzle, kinds: dict[str, str]) -> dict:
             if _twice(t):
                 rec["twice"].append(f"step {n} [{rule}]: {t[:200]}")
         prev_before = board
-        peer = checker._peer_elims(rp, eff.places)  # what a written digit takes
         prev_cut = {i: m & ~peer.get(i, 0) for i, m in eff.elims.items() if m & ~peer.get(i, 0)}
     return rec
 
