@@ -21,7 +21,7 @@ from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import BIT, combos, mask_of
 from deducer.rules import chainbound, chains
-from deducer.rules.bounds import intervals
+from deducer.rules.bounds import distinct_intervals
 from deducer.rules.facts import combo_fits
 from deducer.rules.fixture import position
 from deducer.solver.propagate import run_filter
@@ -128,12 +128,12 @@ def test_the_link_filter_takes_what_a_link_rule_takes_on_any_narrower_run(case):
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.integers(0, 0x1FF), min_size=1, max_size=8), st.integers(-20, 50))
 def test_the_rounds_sum_bounds_are_the_sum_bounds_rules(cut, need):
-    """The rounds work out sum bounds on their own (chainbound._bounded, for speed): each
-    open cell keeps what sum bounds' intervals leave it, no more and no less."""
+    """The rounds work out sum bounds on their own (chainbound._bounded): each open cell
+    keeps what sum bounds' different-digit intervals leave it, no more and no less."""
     free = list(range(len(cut)))
     got = [0x1FF] * len(cut)
     chainbound._bounded(got, free, list(cut), need)
-    for k, span in enumerate(intervals(need, cut)):
+    for k, span in enumerate(distinct_intervals(need, cut)):
         want = 0x1FF if span is None else sum(
             BIT[d] for d in range(1, 10) if span[0] <= d <= span[1])
         assert got[k] == want, (k, cut, need, span)
@@ -183,16 +183,19 @@ def _view(n, total, live, masks, placed):
 
 
 def test_the_link_filter_is_weaker_than_the_exact_filter():
-    # 4 cells making 20, r2c2 and r2c3 1 or 2: they are 1 and 2 (a naked pair), so the
-    # other two make 17 = 8 + 9. No one link sees that; the exact filter does, the link
-    # filter does not (its sum bounds leave 7 to 9: the others make at least 1 + 2 + 3)
-    masks = (BIT[1] | BIT[2], BIT[1] | BIT[2], 0x1FF, 0x1FF)
-    exact = _exact(20, combos(20, 4), masks)
-    weak = chainbound.link_filter(20, combos(20, 4), masks)
+    # 3 cells making 8, the first 1 or 9, the second 2, 4 or 6: the first is 1 (8 is too
+    # little for a 9) and then the third 3 or 5 (sum bounds make it 1 to 5, and the 1
+    # leaves it only once the first is written, a link later). The exact filter sees all
+    # of it at once; the link filter, one link's worth, does not. (Issue 51's different-
+    # digit bounds took what the earlier example, 1 or 2 twice making 20 with two cells
+    # more, left: 1 + 2 + 9 at most, so 8 or 9 for the others, as the exact filter says.)
+    masks = (BIT[1] | BIT[9], BIT[2] | BIT[4] | BIT[6], 0x1FF)
+    exact = _exact(8, combos(8, 3), masks)
+    weak = chainbound.link_filter(8, combos(8, 3), masks)
     assert exact is not None and weak is not None
     assert all(w & e == e for w, e in zip(weak, exact, strict=True))
-    assert exact[2] == BIT[8] | BIT[9]
-    assert weak[2] == BIT[7] | BIT[8] | BIT[9]
+    assert exact[2] == BIT[3] | BIT[5]
+    assert weak[2] == BIT[1] | BIT[2] | BIT[3] | BIT[4] | BIT[5]
     # where no arrangement is left, both say the run is broken
     broken = (BIT[1], BIT[1] | BIT[2], BIT[3])
     assert _exact(12, combos(12, 3), broken) is None

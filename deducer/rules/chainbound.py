@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ..puzzle.combos import BIT, DIGITS, HIGH, LOW, POP, SUM
+from ..puzzle.combos import BIT, DIGITS, SUM
 from ..solver.propagate import Changes, changes, run_filter
-from .bounds import LEAST, MOST
+from .bounds import distinct_sums
 from .chaincache import ChainCache
 
 if TYPE_CHECKING:
@@ -133,35 +133,18 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
 
 def _bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None:
     """Each open cell (``free``, their candidates ``cut``) kept within ``need`` (what the
-    sum still needs) less the most and least the other open cells make: sum bounds'
-    :func:`~deducer.rules.bounds.intervals`, worked out here for the rounds' many calls
-    (tests/test_chainbound.py checks the two agree; where the others cannot be filled, the
-    exact filter finds the run broken)."""
+    sum still needs) less the most and least the other open cells make as different
+    digits, one from each list: sum bounds' :func:`~deducer.rules.bounds.distinct_intervals`
+    (tests/test_chainbound.py checks the two agree; the rule takes no digit this keeps;
+    where the others cannot be filled, the exact filter finds the run broken)."""
     n = len(free)
     if n == 1:  # the others make 0: the cell is what the sum needs
         out[free[0]] &= _FROM[need] & _UPTO[need]
         return
-    lows = highs = seen = twice = 0
-    for m in cut:
-        lows += LOW[m]
-        highs += HIGH[m]
-        twice |= seen & m
-        seen |= m
-    alone = seen & ~twice  # digits of one cell only: the others lack them
-    k = n - 1
-    for i, m in zip(free, cut, strict=True):
-        avail = seen & ~(m & alone)  # the digits the others may hold
-        if POP[avail] < k:
-            continue
-        lo = lows - LOW[m]
-        least = LEAST[avail][k]
-        if least > lo:
-            lo = least
-        hi = highs - HIGH[m]
-        most = MOST[avail][k]
-        if most < hi:
-            hi = most
-        out[i] &= _FROM[need - hi] & _UPTO[need - lo]
+    for k, i in enumerate(free):
+        got = distinct_sums(cut[:k] + cut[k + 1:])
+        if got is not None:
+            out[i] &= _FROM[need - got[1]] & _UPTO[need - got[0]]
 
 
 def _reach(at_least: bool) -> tuple[int, ...]:
