@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..engine.state import Deduction
-from ..puzzle.combos import BIT, DIGITS
+from ..puzzle.combos import BIT, DIGITS, POP
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
@@ -23,13 +23,15 @@ from .facts import (
     alts,
     both,
     cell_facts,
-    cells_and,
     clue_combos,
+    digits_and,
     facts_brief,
     free_mask,
     holds,
+    minus,
     proof,
     run_trim,
+    span,
 )
 
 
@@ -46,6 +48,7 @@ def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
     clauses: list[str] = []
     briefs: list[str] = []
     leaned: set[int] = set()
+    raw: list[tuple[int, int, tuple[int, ...], int]] = []  # (cell, rest, group, digits)
     for c in with_d:
         rest = c & ~placed & ~BIT[d]
         groups: dict[tuple, list[int]] = {}
@@ -55,6 +58,7 @@ def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
             if found is None:  # cannot happen after run_filter; never claim it
                 return None
             groups.setdefault(found, []).append(i)
+            raw.append((i, rest, found[0], found[1]))
         for (group, u), at in groups.items():
             leaned.update(group)
             where = " or ".join(view.cell_name(i) for i in at)
@@ -73,7 +77,7 @@ def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
             brief = (f"{names} can hold none of {alts(rest)}" if not u else
                      f"{names} can only take {alts(u)} of {alts(rest).replace(' or ', ' and ')}")
             briefs.append(f"{d} in {where_} makes it {view.combo(c)}, and {brief}")
-    return clauses, leaned, briefs
+    return clauses, leaned, (briefs, raw)
 
 
 def alts_of(items: list[str]) -> str:
@@ -81,47 +85,137 @@ def alts_of(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
-#: the longest deciding fact a sentence gives before its effect (see _brief): with the
-#: effect after it, a sentence stays near the 160 characters aimed at (issue 37)
-BRIEF_MAX = 150
+#: the longest a step's cases run together (each digit's case, see _case): a step takes
+#: its digits, fewest reasons first, while their cases fit (the first always), and leaves
+#: the rest to the next steps, so that each digit's failing case is in the sentence
+CASES_MAX = 250
+
+
+def _group_said(view: View, group: tuple[int, ...], facts: dict[int, int],
+                shown: set[int]) -> str:
+    """The cells of a Hall group, each with its list the first time it is named."""
+    out = []
+    for j in group:
+        if j in facts and j not in shown:
+            out.append(f"{view.cell_name(j)} ({span(facts[j])})")
+            shown.add(j)
+        else:
+            out.append(view.cell_name(j))
+    return both(out)
+
+
+def _short(group: tuple[int, ...], us: list[int]) -> str:
+    """What a group of cells cannot do with the digits left to the others: ``has none of
+    them``; ``can take only 5 of them``; ``can take at most 1 of each`` (fewer digits than
+    cells, so some cell of the group is left without one)."""
+    many = len(group) > 1
+    if not any(us):
+        return f"{'have' if many else 'has'} none of {'them' if len(us) == 1 else 'their digits'}"
+    n = len(group)
+    if len(us) == 1:
+        k = POP[us[0]]
+        return (f"can take only {digits_and(us[0])} of them "
+                f"({_NUM[k]} digit{'s' if k > 1 else ''} for {_NUM[n]} cells)")
+    k = max(POP[u] for u in us)
+    return f"can take at most {_NUM[k]} of each ({_NUM[n]} cells)"
+
+
+_NUM = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...], int]],
+          facts: dict[int, int], shown: set[int]) -> str:
+    """The case that fails, per cell the digit leaves (cells failing alike said together):
+    ``if r7c9 were 8, r7c10 + r7c11 would make 15 - 8 = 7: 1+6 or 3+4, and r7c10 (5, 8
+    or 9) has none of them``. The digits left to the other cells are each combination of
+    the clue with ``d`` (and the digits written in) less those; a group of other cells
+    with fewer of them than cells (Hall's condition) leaves one cell without a digit."""
+    by_cell: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
+    for i, rest, group, u in raw:
+        by_cell.setdefault(i, []).append((rest, group, u))
+    alike: dict[tuple, list[int]] = {}
+    for i, ws in by_cell.items():
+        alike.setdefault(tuple(ws), []).append(i)
+    total = view.layout.run_total[rid]
+    placed = view.placed_mask(rid)
+    open_ = view.open_cells(rid)
+    out = []
+    for ws, at in alike.items():
+        where = alts_of([view.cell_name(i) for i in at])
+        others = [j for j in open_ if j not in at]
+        if len(at) == 1 and len(others) <= 3:
+            who = " + ".join(view.cell_name(j) for j in others)
+        else:
+            who = "the others"
+        rests = " or ".join(view.combo(rest) for rest, _, _ in ws)
+        head = f"if {where} were {d}, {who} would make {minus(total, placed | BIT[d])}: {rests}"
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for _rest, group, u in ws:
+            groups.setdefault(group, []).append(u)
+        if len(groups) == 1:
+            (group, us), = groups.items()
+            out.append(f"{head}, and {_group_said(view, group, facts, shown)} "
+                       f"{_short(group, us)}")
+        else:
+            parts = [f"{view.combo(rest)} leaves {_group_said(view, group, facts, shown)} "
+                     + ("nothing" if not u else f"only {alts(u)}")
+                     for rest, group, u in ws]
+            out.append(f"{head}; {'; '.join(parts)}")
+    return "; ".join(out)
+
+
+def _cases(view: View, rid: int, key: tuple, digits: list, facts: dict[int, int],
+           shown: set[int]) -> str:
+    """Several digits of the same cells whose cases one group fails alike: ``if r2c4 were
+    1 or 2, r2c2 + r2c3 would make 5 or 4: 2+3 or 1+3, and r2c2 (1 or 2) and r2c3 (1 or 2)
+    can take at most 1 of each``."""
+    at, group = key
+    total = view.layout.run_total[rid] - sum(DIGITS[view.placed_mask(rid)])
+    others = [j for j in view.open_cells(rid) if j not in at]
+    who = (" + ".join(view.cell_name(j) for j in others)
+           if len(at) == 1 and len(others) <= 3 else "the others")
+    rests = list(dict.fromkeys(rest for _d, raw in digits for _i, rest, _g, _u in raw))
+    us = [u for _d, raw in digits for _i, _r, _g, u in raw]
+    return (f"if {alts_of([view.cell_name(i) for i in at])} were "
+            f"{alts_of([str(d) for d, _ in digits])}, {who} would make "
+            f"{alts_of([str(total - d) for d, _ in digits])}: "
+            f"{' or '.join(view.combo(r) for r in rests)}, and "
+            f"{_group_said(view, group, facts, shown)} {_short(group, us if len(us) > 1 else us)}")
 
 
 def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple]) -> str:
-    """The deciding fact: ``in r8c14↓ 27/6, with r10c14 (2 or 5) and r13c14 (6 or 8), no
-    arrangement puts a 2 in r14c14``; a digit with
-    one short reason keeps it. As much as fits: the reasons, else their summary (one clause
-    for all the digits), else the cells without their lists (the detail has it all)."""
-    absent: list[str] = []  # digits in no combination at all
-    full: list[str] = []  # per digit: its one short reason, or its summary
-    summaries: list[str] = []
-    items: list[str] = []  # per digit: "a 4 in r2c3", for the summary
-    full_items: list[str] = []  # those of them whose one reason is too long to give
-    for pairs, (clauses, _leaned, briefs) in chosen:
+    """The deciding fact: ``in r7c8→ 15/3, if r7c9 were 8, r7c10 + r7c11 would make
+    15 - 8 = 7: 1+6 or 3+4, and r7c10 (5, 8 or 9) has none of them``: for each digit the
+    case that fails; digits no combination has, in one clause. Facts no case names (a cell
+    whose list the arrangements need beside the groups named) are given first."""
+    absent: list[str] = []
+    cases: list = []
+    shown: set[int] = set()
+    merged: dict[tuple, list] = {}
+    for pairs, (_clauses, _leaned, extra) in chosen:
         d, at = pairs[0]
         if len(pairs) > 1 or not at:
-            absent += clauses
+            absent += extra[0]  # "no combination has 4 to 9": the run is named before
             continue
-        a_d = f"{'an' if d == 8 else 'a'} {d}"
-        where = alts_of([view.cell_name(i) for i in at])
-        if len(briefs) == 1 and len(briefs[0]) <= 75:
-            full += briefs
+        raw = extra[1]
+        groups = {g for _i, _r, g, _u in raw}
+        if len(groups) == 1:  # one group fails every case: said with the digits alike
+            key = (tuple(sorted({i for i, *_ in raw})), groups.pop())
+            if key in merged:
+                merged[key].append((d, raw))
+                continue
+            merged[key] = [(d, raw)]
+            cases.append(key)
         else:
-            full_items.append(f"{a_d} in {where}")
-        items.append(f"{a_d} in {where}")
-    if full_items:
-        full.append(f"no arrangement puts {alts_of(full_items)}")
-    if items:
-        summaries = [f"no arrangement puts {alts_of(items)}"]
-    run = view.run_name(rid)
-    given = [f", with {facts_brief(view, facts)}",
-             f", with the candidates of {cells_and(view, list(facts))}"] if facts else [""]
-    brief = ""
-    for head, said in ((given[0], absent + full), (given[0], absent + summaries),
-                       (given[-1], absent + summaries)):
-        brief = f"in {run}{head}, {'; '.join(said)}"
-        if len(brief) <= BRIEF_MAX:
-            break
-    return brief
+            cases.append(_case(view, rid, d, raw, facts, shown))
+    cases = [c if isinstance(c, str) else
+             _case(view, rid, merged[c][0][0], merged[c][0][1], facts, shown)
+             if len(merged[c]) == 1 else _cases(view, rid, c, merged[c], facts, shown)
+             for c in cases]
+    rest = {j: m for j, m in facts.items() if j not in shown}
+    head = f"in {view.run_name(rid)}, with {facts_brief(view, rest)}, " if rest else \
+        f"in {view.run_name(rid)}, "
+    return head + "; ".join(absent + cases)
 
 
 @rule(values=("brief", "facts", "length", "open", "reasons", "what", "why"))
@@ -157,8 +251,12 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
     if absent:
         at = sorted({i for d in absent for i in by_digit.pop(d)})
         ds = both([str(d) for d in absent])
+        gone = 0
+        for d in absent:
+            gone |= BIT[d]
         found.append((1, 0, [(d, [i for i in at if elim[i] & BIT[d]]) for d in absent],
-                      ([f"no combination of {view.run_name(rid)} has {ds}"], set(), [])))
+                      ([f"no combination of {view.run_name(rid)} has {ds}"], set(),
+                       ([f"no combination has {span(gone)}"], []))))
     for d, at in by_digit.items():
         r = _reasons(view, rid, open_, placed, d, at)
         if r is None:
@@ -172,6 +270,15 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
             continue
         chosen.append((at, r))
         count += n
+    if len(chosen) > 1:  # as many digits as their cases fit in a sentence, the first always
+        first = cell_facts(view, [j for j in open_ if any(j in r[1] for _, r in chosen)],
+                           (rid,))
+        fit: list[tuple] = []
+        for at, r in chosen:
+            if fit and len(_brief(view, rid, first, [*fit, (at, r)])) > CASES_MAX:
+                break
+            fit.append((at, r))
+        chosen = fit
     take: dict[int, int] = {}
     clauses: list[str] = []
     leaned: set[int] = set()
