@@ -148,19 +148,30 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
         else:
             who = "the others"
         rests = " or ".join(view.combo(rest) for rest, _, _ in ws)
-        head = f"if {where} were {d}, {who} would make {minus(total, placed | BIT[d])}: {rests}"
+        head = f"if {where} were {d}, {who} would make {minus(total, placed | BIT[d])}"
         groups: dict[tuple[int, ...], list[int]] = {}
         for _rest, group, u in ws:
             groups.setdefault(group, []).append(u)
         if len(groups) == 1:
             (group, us), = groups.items()
-            out.append(f"{head}, and {_group_said(view, group, facts, shown)} "
+            out.append(f"{head}: {rests}, and {_group_said(view, group, facts, shown)} "
                        f"{_short(group, us)}")
-        else:
-            parts = [f"{view.combo(rest)} leaves {_group_said(view, group, facts, shown)} "
-                     + ("nothing" if not u else f"only {alts(u)}")
-                     for rest, group, u in ws]
-            out.append(f"{head}; {'; '.join(parts)}")
+        else:  # each group with the combinations it fails: "1+3+8 or 2+4+6 leave r4c2 nothing"
+            by_group: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+            for rest, group, u in ws:
+                by_group.setdefault(group, []).append((rest, u))
+            parts = []
+            for group, rs in by_group.items():
+                us = [u for _, u in rs]
+                what = ("nothing" if not any(us) else
+                        f"only {alts(us[0])}" if len(set(us)) == 1 else
+                        f"at most {_NUM[max(POP[u] for u in us)]} digit of each"
+                        if max(POP[u] for u in us) == 1 else
+                        f"at most {_NUM[max(POP[u] for u in us)]} digits of each")
+                parts.append(f"{alts_of([view.combo(r) for r, _ in rs])} "
+                             f"{'leaves' if len(rs) == 1 else 'leave'} "
+                             f"{_group_said(view, group, facts, shown)} {what}")
+            out.append(f"{head}: {'; '.join(parts)}")
     return "; ".join(out)
 
 
@@ -261,7 +272,20 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
         r = _reasons(view, rid, open_, placed, d, at)
         if r is None:
             return
-        found.append((len(r[0]), d, [(d, at)], r))
+        # cells whose cases fail alike are one case; others are each their own (a step
+        # may then take some of them and leave the rest to the next, see CASES_MAX)
+        how: dict[tuple, list[int]] = {}
+        for i in at:
+            how.setdefault(tuple((rest, g, u) for j, rest, g, u in r[2][1] if j == i),
+                           []).append(i)
+        if len(how) == 1:
+            found.append((len(r[0]), d, [(d, at)], r))
+            continue
+        for part in how.values():
+            rp = _reasons(view, rid, open_, placed, d, part)
+            if rp is None:
+                return
+            found.append((len(rp[0]), d, [(d, part)], rp))
     found.sort(key=lambda t: (t[0], t[1]))
     chosen: list[tuple] = []
     count = 0

@@ -21,7 +21,7 @@ from ..puzzle.combos import ALL, DIGITS, POP
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
-from .facts import facts_brief, proof
+from .facts import facts_brief, minus, proof
 
 
 def _one_way(masks: list[int], need: int) -> tuple[int, ...] | None:
@@ -35,7 +35,7 @@ def _one_way(masks: list[int], need: int) -> tuple[int, ...] | None:
     return tuple(DIGITS[m][0] for m in fit)
 
 
-@rule(values=("way", "facts", "filled"))
+@rule(values=("way", "facts", "filled", "need"))
 def settled_run(view: View, rid: int) -> Iterator[Deduction]:
     """A clued run with two or more open cells, one of them not yet down to one digit,
     that its open cells' candidates and the sum still needed leave one arrangement: every
@@ -74,9 +74,17 @@ def settled_run(view: View, rid: int) -> Iterator[Deduction]:
     # the cells by name, as later links of a chain refer to them ("9 went in (1)"), in a
     # plain list: the chain parts its links with semicolons
     filled = ", ".join(f"{view.cell_name(i)} = {d}" for i, d in zip(open_, way, strict=True))
+    def need_said() -> str:
+        """``r10c11 + r11c11 = 7 - 4 = 3``; ``its 5 empty cells make 37 - 8 = 29``: the
+        sum the open cells must make, which their lists leave one way to make."""
+        made = minus(view.layout.run_total[rid], placed)
+        if len(open_) <= 3:
+            return f"{' + '.join(view.cell_name(i) for i in open_)} = {made}"
+        return f"its {len(open_)} empty cells make {made}"
+
     yield Deduction(placements=dict(zip(open_, way, strict=True)),
                     cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
-                    values={"way": said, "filled": filled,
-                            "facts": lambda: (f" with {facts_brief(view, fewest())}"
+                    values={"way": said, "filled": filled, "need": need_said,
+                            "facts": lambda: (f", with {facts_brief(view, fewest())}"
                                               if fewest() else "")},
                     proof=lambda: proof(view, (rid,), fewest()))
