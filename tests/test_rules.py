@@ -175,7 +175,9 @@ def test_settled_run_fires():
     v = position(p, cands={"r2c2": "12", "r2c3": "13", "r2c4": "3456789"})
     f = first("settled-run", v, run_id(p, "r2c1>"))
     assert f.placements == {"r2c2": 2, "r2c3": 3, "r2c4": 9} and not f.eliminations
-    assert "only one way" in f.text and "r2c2 = 2, r2c3 = 3, r2c4 = 9" in f.text
+    # the sum the open cells make, which their lists leave one way (issue 51)
+    assert "r2c2 + r2c3 + r2c4 = 14" in f.text and "only as r2c2 = 2, r2c3 = 3, r2c4 = 9" \
+        in f.text
     # the fewest facts that keep it one way: r2c4's candidates are not needed
     proof = f.deduction.proof
     assert sorted(proof.cells) == [cell_id(p, "r2c2"), cell_id(p, "r2c3")]
@@ -765,11 +767,14 @@ def test_combination_filter_grammar_and_run_fact():
     f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run_id(p, "r2c1>"))
     assert f.eliminations == {"r2c3": [5]}  # 5 leaves r2c3 (it had already left r2c2)
     # 5+5 is no combination: the clue alone rules 5 out, no run fact needed
-    assert "5 appears in none" in f.text and combos_ == {}
+    # the combinations listed say which digits go; the effect names them once (issue 51)
+    assert "can only be 1+9 or 2+8 or 3+7 or 4+6, so 5 leaves r2c3" in f.text \
+        and combos_ == {}
     v = position(p, live={"r2c1>": ["1+9", "2+8"]})
     f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run_id(p, "r2c1>"))
     assert combos_ == {"r2c1→": ["1+9", "2+8"]}
-    assert "3, 4, 5, 6 and 7 appear in none" in f.text
+    assert f.text == ("r2c1→ 10/2 can only be 1+9 or 2+8, so r2c2 and r2c3 can only hold "
+                      "1, 2, 8 or 9.")
 
 
 def test_hidden_single_names_the_cells_that_cannot_hold_it():

@@ -320,7 +320,7 @@ def test_a_pair_says_its_arithmetic():
     texts = _texts("deducer-trial.txt")
     assert not [t for t in _all() if "no partner" in t]
     assert any("In r3c9↓ 18/4, r4c9 + r6c9 = 18 - (8 + 2) = 8; with r4c9 only 3 and r6c9 "
-               "only 7, 3 + 7 is not 8, so 3 leaves r4c9; and 7 leaves r6c9" in t
+               "only 7, 3 + 7 = 10, not 8, so 3 leaves r4c9; and 7 leaves r6c9" in t
                for t in texts)
     assert ("In r7c1→ 13/3, r7c2 + r7c4 = 13 - 1 = 12; with r7c2 only 3, 4, 7 or 9 and r7c4 "
             "only 3 to 5, 7 or 8, only 4 + 8, 7 + 5 or 9 + 3 fit, so 3 leaves r7c2; and 4 "
@@ -337,12 +337,16 @@ def test_a_pair_says_its_arithmetic():
         return f.text
 
     assert said(8, {"r2c2": "13", "r2c3": "36"}) == (
-        "In r2c1→ 8/2, r2c2 + r2c3 = 8; with r2c2 only 1 or 3 and r2c3 only 3 or 6, 1 + 3, "
-        "1 + 6, 3 + 3 and 3 + 6 are not 8, so 1 and 3 leave r2c2; and 3 and 6 leave r2c3.")
+        "In r2c1→ 8/2, r2c2 + r2c3 = 8; with r2c2 only 1 or 3 and r2c3 only 3 or 6, r2c2's "
+        "1 or 3 would need 7 or 5, which r2c3 cannot hold, so 1 and 3 leave r2c2; and 3 and 6 "
+        "leave r2c3.")
+    # no list of sums that cannot be (issue 51): the most (or least) the two make
+    assert said(9, {"r2c2": "23", "r2c3": "23"}).startswith(
+        "In r2c1→ 9/2, r2c2 + r2c3 = 9; with r2c2 only 2 or 3 and r2c3 only 2 or 3, they make "
+        "at most 6, so")
     assert said(9, {"r2c2": "123", "r2c3": "12"}) == (
-        "In r2c1→ 9/2, r2c2 + r2c3 = 9; with r2c2 only 1 to 3 and r2c3 only 1 or 2, r2c2's "
-        "1, 2 or 3 would need 8, 7 or 6, which r2c3 cannot hold, so 1, 2 and 3 leave r2c2; "
-        "and 1 and 2 leave r2c3.")
+        "In r2c1→ 9/2, r2c2 + r2c3 = 9; with r2c2 only 1 to 3 and r2c3 only 1 or 2, they "
+        "make at most 5, so 1, 2 and 3 leave r2c2; and 1 and 2 leave r2c3.")
 
 
 def _chain_texts(name: str) -> list[str]:
@@ -403,8 +407,8 @@ def test_combination_filter_with_no_combination_left_lists_none():
     view = position("\\  |\\ |\\\n\\10|  |", cands={"r2c2": "1289", "r2c3": "1289"},
                     live={"r2c1>": []})
     (found,) = fire("combination-filter", view, run="r2c1>")
-    assert found.text == ("r2c1→ 10/2 has no combination left; 1, 2, 8 and 9 are in none, "
-                          "so 1, 2, 8 and 9 leave r2c2 and r2c3.")
+    # the digits said once, in the effect (issue 51)
+    assert found.text == "r2c1→ 10/2 has no combination left, so 1, 2, 8 and 9 leave r2c2 and r2c3."
 
 
 def test_permutation_check_names_the_digits_left_to_the_other_cells():
@@ -417,7 +421,7 @@ def test_permutation_check_names_the_digits_left_to_the_other_cells():
 
     p = formats.load(Path(__file__).resolve().parents[1] / "puzzles" / "deducer-trial.txt")
     texts = [s.text for s in explain(p).steps if s.rule.startswith("permutation-check")]
-    assert any("if r2c2 or r3c2 were 7, the others would make 24 - (7 + 5 + 1) = 11: 2+3+6, "
+    assert any("if r2c2 or r3c2 were 7, the rest would make 24 - (7 + 5 + 1) = 11: 2+3+6, "
                "and r7c2 (4, 7 or 9) has none of them" in t for t in texts)
     assert not any("of the rest" in t for t in texts)
 

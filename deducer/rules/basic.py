@@ -359,10 +359,11 @@ def combination_filter(view: View, rid: int) -> Iterator[Deduction]:
         fact = alive or live
         if fact:
             ways = f"can only be {view.combos_text(fact)}"
-            absent = _absent(gone, len(fact))
+            absent = ""  # the effect names the digits none of them has (issue 51: no
+            # "6 and 7 are not in it, so 6 and 7 leave")
         else:  # every combination already gone (inside a chain): nothing to list
             ways = "has no combination left"
-            absent = f"{digits_and(gone)} {'are' if POP[gone] != 1 else 'is'} in none"
+            absent = ""
     else:
         ways, absent = _clue_ways(view, rid, alive, gone)
     yield Deduction(eliminations=elim, cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
@@ -370,26 +371,18 @@ def combination_filter(view: View, rid: int) -> Iterator[Deduction]:
                     proof=proof(view, (rid,), {}, {} if fact is None else {rid: fact}))
 
 
-def _absent(gone: int, ways: int) -> str:
-    """``6 and 7 appear in none of them`` (``is not in it`` when there is one way)."""
-    many = POP[gone] != 1
-    if ways == 1:
-        return f"{digits_and(gone)} {'are' if many else 'is'} not in it"
-    return f"{digits_and(gone)} {'appear' if many else 'appears'} in none of them"
-
-
 def _clue_ways(view: View, rid: int, alive: tuple[int, ...], gone: int) -> tuple[str, str]:
     """The run's combinations by its clue, when every one is still possible; else the clue
     in words (a list would name a combination its cells can no longer hold)."""
     clue = clue_combos(view, rid)
     if set(clue) == set(alive):
-        return f"can only be {view.combos_text(clue)}", _absent(gone, len(clue))
+        return f"can only be {view.combos_text(clue)}", ""
     run = view.run(rid)
     placed = view.placed_mask(rid)
     what = f"{run.length} different digits summing to {run.total}"
     if placed:
         what += f" with {digits_and(placed)} written in"
-    return f"is {what}", f"no such set of digits has {alts(gone)}"
+    return f"is {what}", f"; no such set of digits has {alts(gone)}"
 
 
 def _forced_without_combos(view: View, rid: int, facts: dict[int, int], home: int,

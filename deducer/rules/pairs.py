@@ -22,7 +22,6 @@ def _either(digits: Iterable[int]) -> str:
 MAX_PAIRS = 2
 #: the most sums a sentence lists as not making the run's need when no pair fits (more:
 #: the partners one cell's digits would need, which the other cannot hold)
-MAX_SUMS = 4
 #: the longest reason (why the digits that go have no partner) a sentence gives in full
 MAX_WHY = 90
 
@@ -110,11 +109,14 @@ def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
             ways = ways.replace(" or ", ", ", count - 2)
         fits = f"only {ways} {'fits' if count == 1 and ' and ' not in ways else 'fit'}"
         brief = f"in {view.run_name(rid)}, {xy}{given}{fits}"
-    elif (not pairs and long_why and len(ordered) == 2 and len(sums) <= MAX_SUMS
-          and all(a + b != need for a, b in sums)):  # both lists said: the sums are theirs
-        added = both([f"{a} + {b}" for a, b in sums])
-        brief = (f"in {view.run_name(rid)}, {xy}{given}{added} "
-                 f"{'is' if len(sums) == 1 else 'are'} not {need}")
+    elif (not pairs and long_why and len(ordered) == 2 and sums
+          and (max(a + b for a, b in sums) < need or min(a + b for a, b in sums) > need)):
+        # both lists said: the most (or least) they make, not each sum that cannot be
+        # (issue 51: "2 + 2, 2 + 3, 3 + 2 and 3 + 3 are not 9")
+        top, low = max(a + b for a, b in sums), min(a + b for a, b in sums)
+        bound = (f"{sums[0][0]} + {sums[0][1]} = {top}, not {need}" if len(sums) == 1 else
+                 f"they make at most {top}" if top < need else f"they make at least {low}")
+        brief = f"in {view.run_name(rid)}, {xy}{given}{bound}"
     elif not pairs and long_why and y in facts and all(
             1 <= need - a <= 9 and need - a != a and not placed & BIT[need - a]
             for a in DIGITS[view.mask(x) & ~placed]):

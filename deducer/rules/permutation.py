@@ -88,20 +88,21 @@ def alts_of(items: list[str]) -> str:
 #: the longest a step's cases run together (each digit's case, see _case): a step takes
 #: its digits, fewest reasons first, while their cases fit (the first always), and leaves
 #: the rest to the next steps, so that each digit's failing case is in the sentence
-CASES_MAX = 250
+CASES_MAX = 200
 
 
 def _group_said(view: View, group: tuple[int, ...], facts: dict[int, int],
                 shown: set[int]) -> str:
-    """The cells of a Hall group, each with its list the first time it is named."""
-    out = []
+    """The cells of a Hall group, each with its list the first time it is named (those
+    first: a list after a bare name would read as that cell's too)."""
+    listed, bare = [], []
     for j in group:
         if j in facts and j not in shown:
-            out.append(f"{view.cell_name(j)} ({span(facts[j])})")
+            listed.append(f"{view.cell_name(j)} ({span(facts[j])})")
             shown.add(j)
         else:
-            out.append(view.cell_name(j))
-    return both(out)
+            bare.append(view.cell_name(j))
+    return both(listed + bare)
 
 
 def _short(group: tuple[int, ...], us: list[int]) -> str:
@@ -143,12 +144,12 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
     for ws, at in alike.items():
         where = alts_of([view.cell_name(i) for i in at])
         others = [j for j in open_ if j not in at]
-        if len(at) == 1 and len(others) <= 3:
-            who = " + ".join(view.cell_name(j) for j in others)
-        else:
-            who = "the others"
+        who = (" + ".join(view.cell_name(j) for j in others)
+               if len(at) == 1 and len(others) == 2 else "the rest")
         rests = " or ".join(view.combo(rest) for rest, _, _ in ws)
-        head = f"if {where} were {d}, {who} would make {minus(total, placed | BIT[d])}"
+        # the arithmetic where digits are written in; else the sum left is plain
+        made = minus(total, placed | BIT[d]) if placed else str(total - d)
+        head = f"if {where} were {d}, {who} would make {made}"
         groups: dict[tuple[int, ...], list[int]] = {}
         for _rest, group, u in ws:
             groups.setdefault(group, []).append(u)
@@ -163,11 +164,13 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
             parts = []
             for group, rs in by_group.items():
                 us = [u for _, u in rs]
-                what = ("nothing" if not any(us) else
-                        f"only {alts(us[0])}" if len(set(us)) == 1 else
-                        f"at most {_NUM[max(POP[u] for u in us)]} digit of each"
-                        if max(POP[u] for u in us) == 1 else
-                        f"at most {_NUM[max(POP[u] for u in us)]} digits of each")
+                top = max(POP[u] for u in us)
+                # the count first: fewer digits than cells is the point ("X only 7"
+                # would read as X's candidates)
+                what = ("nothing" if not top else
+                        f"{_NUM[top]} digit{'s' if top > 1 else ''}, {digits_and(us[0])}"
+                        if len(set(us)) == 1 else
+                        f"at most {_NUM[top]} digit{'s' if top > 1 else ''} of each")
                 parts.append(f"{alts_of([view.combo(r) for r, _ in rs])} "
                              f"{'leaves' if len(rs) == 1 else 'leave'} "
                              f"{_group_said(view, group, facts, shown)} {what}")
@@ -184,7 +187,7 @@ def _cases(view: View, rid: int, key: tuple, digits: list, facts: dict[int, int]
     total = view.layout.run_total[rid] - sum(DIGITS[view.placed_mask(rid)])
     others = [j for j in view.open_cells(rid) if j not in at]
     who = (" + ".join(view.cell_name(j) for j in others)
-           if len(at) == 1 and len(others) <= 3 else "the others")
+           if len(at) == 1 and len(others) == 2 else "the rest")
     rests = list(dict.fromkeys(rest for _d, raw in digits for _i, rest, _g, _u in raw))
     us = [u for _d, raw in digits for _i, _r, _g, u in raw]
     return (f"if {alts_of([view.cell_name(i) for i in at])} were "
@@ -224,8 +227,8 @@ def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple]) -> 
              if len(merged[c]) == 1 else _cases(view, rid, c, merged[c], facts, shown)
              for c in cases]
     rest = {j: m for j, m in facts.items() if j not in shown}
-    head = f"in {view.run_name(rid)}, with {facts_brief(view, rest)}, " if rest else \
-        f"in {view.run_name(rid)}, "
+    head = f"{view.run_name(rid)}, with {facts_brief(view, rest)}: " if rest else \
+        f"{view.run_name(rid)}: "
     return head + "; ".join(absent + cases)
 
 

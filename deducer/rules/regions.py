@@ -190,11 +190,12 @@ def _identity(view: View, region: Region, chosen: list[Touch], excluded: list[To
 
 
 def _facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
-           ) -> tuple[dict, tuple[list[int], list[int]]]:
+           ) -> tuple[dict, tuple[list[int], list[int]], tuple[list[int], list[int]]]:
     """Sentence values, and the two known sides of the identity: (base total and the
     digits written in cells only the other runs cover, chosen total and the digits written
     in cells only the base runs cover), so that open base-only cells minus open other-only
-    cells make sum(first) - sum(second)."""
+    cells make sum(first) - sum(second); and the cells of those written digits, in the same
+    order."""
     chosen_total = sum(cast(int, t.total) for t in chosen)  # chosen touches are clued
     only_base = [i for t in excluded for i in t.inside]
     only_other = [i for t in chosen for i in t.outside]
@@ -208,7 +209,8 @@ def _facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch
     if only_other:
         apart.append(f"{_old_named(view, only_other)} (only in the {_WORD[not down]} runs)")
     said = {region.direction == DOWN: region.total, region.direction != DOWN: chosen_total}
-    groups = {down: _labels(view, region.base), not down: _labels(view, [t.run for t in chosen])}
+    groups = {down: _labels(view, region.base, _WORD[down]),
+              not down: _labels(view, [t.run for t in chosen], _WORD[not down])}
     facts = {
         "base_desc": _group(view, _WORD[down], region.base, region.total),
         "chosen_desc": _group(view, _WORD[not down], [t.run for t in chosen], chosen_total),
@@ -222,14 +224,25 @@ def _facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch
         # up to; each run's sum and the cells only one group covers are the detail's
         "cover": f"{groups[False]} ({said[False]}), {groups[True]} ({said[True]})",
     }
-    return facts, ([region.total] + other_vals, [chosen_total] + base_vals)
+    written = ([i for i in only_other if view.is_placed(i)],
+               [i for i in only_base if view.is_placed(i)])
+    return facts, ([region.total] + other_vals, [chosen_total] + base_vals), written
 
 
-def _labels(view: View, runs: Iterable[int]) -> str:
+#: a sentence names at most this many runs of one group; more are said as how many and
+#: the first and last (each is in the detail), so the area is found at a glance
+RUNS_MAX = 4
+
+
+def _labels(view: View, runs: Iterable[int], word: str = "") -> str:
     """``r2c1→ r3c1→ r4c1→``: runs by their short names, in the grid's order (the arrows
-    part them, so no commas are needed)."""
-    return " ".join(view.puzzle.runs[r].label
-                    for r in sorted(runs, key=lambda r: view.puzzle.runs[r].ref[:2]))
+    part them, so no commas are needed); more than :data:`RUNS_MAX`: ``the 9 across runs
+    r2c3→ to r9c4→``."""
+    labels = [view.puzzle.runs[r].label
+              for r in sorted(runs, key=lambda r: view.puzzle.runs[r].ref[:2])]
+    if word and len(labels) > RUNS_MAX:
+        return f"the {len(labels)} {word} runs {labels[0]} to {labels[-1]}"
+    return " ".join(labels)
 
 
 def _old_named(view: View, cells: Iterable[int]) -> str:
@@ -242,34 +255,41 @@ def _old_named(view: View, cells: Iterable[int]) -> str:
 WRITTEN_MAX = 2
 
 
-def _terms(xs: list[int], short: bool = False) -> str:
-    """``115``; ``(87 + 5 + 9)``; ``short``, with many digits written in: ``(41 + 42
-    written in)``."""
+def _terms(view: View, xs: list[int], short: bool = False, cells: Sequence[int] = ()
+           ) -> str:
+    """``115``; ``(87 + 5 + 9)``; ``short``, with many digits written in: ``(41 + 42 in
+    r3c4, r3c5 and r4c3)``, naming the cells whose digits are subtracted."""
     if short and len(xs) > WRITTEN_MAX + 1:
-        return f"({xs[0]} + {sum(xs[1:])} written in)"
+        where = f" in {both([view.cell_name(i) for i in cells])}" if cells else " written in"
+        return f"({xs[0]} + {sum(xs[1:])}{where})"
     return str(xs[0]) if len(xs) == 1 else f"({' + '.join(map(str, xs))})"
 
 
 def equation(view: View, plus: Sequence[int], minus: Sequence[int],
-             sides: tuple[list[int], list[int]], short: bool = False
+             sides: tuple[list[int], list[int]], short: bool = False,
+             written: tuple[list[int], list[int]] = ([], [])
              ) -> tuple[str, list[int], list[int], int]:
     """sum(plus) - sum(minus) = sum(sides[0]) - sum(sides[1]), said with no negative
     number and one minus sign: ``r5c8 + r7c8 = 115 - (87 + 5 + 9) = 14``, or for a
     difference ``r8c3 + r9c3 = r7c2 + 1, as 15 - 14 = 1``. Returns the text and the cells
     of each side as said (their sums differ by the last value, the first side larger).
-    ``short``: many digits written in are said as their sum (:func:`_terms`)."""
+    ``short``: many digits written in are said as their sum, with their cells (``written``,
+    in the order of ``sides``; :func:`_terms`)."""
     first, second = sides
+    c_first, c_second = written
     k = sum(first) - sum(second)
     if k < 0 or not plus:
         plus, minus, first, second, k = minus, plus, second, first, -k
+        c_first, c_second = c_second, c_first
     lhs = " + ".join(view.cell_name(i) for i in plus)
-    arith = f"{_terms(first, short)} - {_terms(second, short)} = {k}"
+    arith = (f"{_terms(view, first, short, c_first)} - "
+             f"{_terms(view, second, short, c_second)} = {k}")
     if not minus:
         return f"{lhs} = {arith}", list(plus), [], k
     rhs = " + ".join(view.cell_name(i) for i in minus)
     if not k:  # "as 52 - 52 = 0" says nothing: both groups make the same
-        arith = (f"{_terms(first, short)} and {_terms(second, short)} both make "
-                 f"{sum(first)}")
+        arith = (f"{_terms(view, first, short, c_first)} and "
+                 f"{_terms(view, second, short, c_second)} both make {sum(first)}")
     return (f"{lhs} = {rhs}{f' + {k}' if k else ''}, as {arith}", list(plus), list(minus),
             k)
 
@@ -324,9 +344,10 @@ def _one(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
     (x,), v = (plus, k) if plus else (minus, -k)
     if not 1 <= v <= 9 or not view.mask(x) & BIT[v]:
         return None  # a contradiction; the other rules report it
-    values, sides = _facts(view, region, chosen, excluded)
+    values, sides, written = _facts(view, region, chosen, excluded)
     eq = equation(view, plus, minus, sides)[0]
-    values.update(equation=equation(view, plus, minus, sides, short=True)[0], full=eq,
+    values.update(equation=equation(view, plus, minus, sides, short=True,
+                                    written=written)[0], full=eq,
                   digit=v, target=view.cell_name(x), fits="", reason="")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
@@ -393,10 +414,10 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
         elim[y] = gone_y
     if not elim:
         return None
-    values, sides = _facts(view, region, chosen, excluded)
+    values, sides, written = _facts(view, region, chosen, excluded)
     used_distinct = distinct and rel == "+"
     eq, first, second, _ = equation(view, plus, minus, sides)
-    eq_short = equation(view, plus, minus, sides, short=True)[0]
+    eq_short = equation(view, plus, minus, sides, short=True, written=written)[0]
     differ = (f" (both in {view.run_name(shared)}, so they differ)"
               if used_distinct and shared is not None else "")
     differ_brief = (f" (both in {view.puzzle.runs[shared].label})"
@@ -513,13 +534,13 @@ def _limits(cells: Sequence[int], masks: dict[int, int], groups: dict[int, list[
     return lo, hi
 
 
-def _bound_reason(view: View, first: list[int], second: list[int], k: int,
-                  masks: dict[int, int], elim: dict[int, int], groups: dict[int, list[int]]
-                  ) -> str | None:
-    """Why the digits go, where a bound says it, as briefly as the ``≠`` of the cells that
-    differ: ``r5c3 + r6c3 ≥ 10 and r2c5 + 4 ≤ 8: r3c5 ≥ 2`` (the equation sum(first) =
-    sum(second) + k); None where some digit goes for another reason (the ways say it)."""
-    said = []
+def _bound_clauses(view: View, first: list[int], second: list[int], k: int,
+                   masks: dict[int, int], elim: dict[int, int], groups: dict[int, list[int]]
+                   ) -> list[tuple[int, int, str]]:
+    """Per cell, the digits a bound takes and the bound said as briefly as the ``≠`` of the
+    cells that differ: ``(cell, digits, "r5c3 + r6c3 ≥ 10 and r2c5 + 4 ≤ 8: r3c5 ≥ 2")``
+    (the equation sum(first) = sum(second) + k); a digit no bound takes is in none."""
+    said: list[tuple[int, int, str]] = []
     for x, gone in sorted(elim.items()):
         # x = sum(big) - sum(small) with the constant on the side it is said on
         if x in first:
@@ -529,34 +550,57 @@ def _bound_reason(view: View, first: list[int], second: list[int], k: int,
         b_lo, b_hi = _limits(big, masks, groups)
         s_lo, s_hi = _limits(small, masks, groups)
         lo, hi = b_lo + const_big - s_hi, b_hi + const_big - s_lo
-        ds = DIGITS[gone]
-        if all(d < lo for d in ds):
-            side, value, b_val, s_val = "least", lo, b_lo, s_hi
-        elif all(d > hi for d in ds):
-            side, value, b_val, s_val = "most", hi, b_hi, s_lo
-        else:
-            return None
-        names = [view.cell_name(i) for i in big]
-        small_names = [view.cell_name(i) for i in small]
-        if const_big > 0:
-            names.append(str(const_big))
-        elif const_big < 0:
-            small_names.append(str(-const_big))
-        b_val += max(const_big, 0)
-        s_val += max(-const_big, 0)
-        x_name = view.cell_name(x)
-        if not names:  # x = -(small): not an equation a region gives
-            return None
-        sym, other_sym = ("≥", "≤") if side == "least" else ("≤", "≥")
-        if not small_names:
-            said.append(f"{' + '.join(names)} {sym} {b_val}: {x_name} {sym} {value}")
-        elif len(names) == 1 and names[0].isdigit():  # x = k - small: one minus sign
-            said.append(f"{' + '.join(small_names)} {other_sym} {s_val}: {x_name} {sym} "
+        for side, value, b_val, s_val, taken in (
+                ("least", lo, b_lo, s_hi, [d for d in DIGITS[gone] if d < lo]),
+                ("most", hi, b_hi, s_lo, [d for d in DIGITS[gone] if d > hi])):
+            if not taken:
+                continue
+            names = [view.cell_name(i) for i in big]
+            small_names = [view.cell_name(i) for i in small]
+            if const_big > 0:
+                names.append(str(const_big))
+            elif const_big < 0:
+                small_names.append(str(-const_big))
+            b_val += max(const_big, 0)
+            s_val += max(-const_big, 0)
+            x_name = view.cell_name(x)
+            if not names:  # x = -(small): not an equation a region gives
+                continue
+            sym, other_sym = ("≥", "≤") if side == "least" else ("≤", "≥")
+            if not small_names:
+                text = f"{' + '.join(names)} {sym} {b_val}: {x_name} {sym} {value}"
+            elif not small and const_big < 0:  # x = big - k: "≤ 24: r3c3 ≤ 24 - 17 = 7"
+                text = (f"{' + '.join(names)} {sym} {b_val - s_val + (-const_big)}: "
+                        f"{x_name} {sym} {b_val - s_val + (-const_big)} - {-const_big} = "
+                        f"{value}")
+            elif len(names) == 1 and names[0].isdigit():  # x = k - small: one minus sign
+                text = (f"{' + '.join(small_names)} {other_sym} {s_val}: {x_name} {sym} "
                         f"{names[0]} - {s_val} = {value}")
-        else:
-            said.append(f"{' + '.join(names)} {sym} {b_val} and {' + '.join(small_names)} "
+            else:
+                text = (f"{' + '.join(names)} {sym} {b_val} and {' + '.join(small_names)} "
                         f"{other_sym} {s_val}: {x_name} {sym} {value}")
-    return "; ".join(said) if said else None
+            mask = 0
+            for d in taken:
+                mask |= BIT[d]
+            said.append((x, mask, text))
+    return said
+
+
+def _bound_reason(view: View, first: list[int], second: list[int], k: int,
+                  masks: dict[int, int], elim: dict[int, int], groups: dict[int, list[int]]
+                  ) -> str | None:
+    """Why the digits go, where bounds say it for every one (:func:`_bound_clauses`);
+    None where some digit goes for another reason."""
+    said = _bound_clauses(view, first, second, k, masks, elim, groups)
+    took: dict[int, int] = {}
+    for x, m, _ in said:
+        took[x] = took.get(x, 0) | m
+    return "; ".join(t for _, _, t in said) if said and took == elim else None
+
+
+#: the longest the bounds a region sum's sentence gives run: a step whose bounds run
+#: longer takes the digits of those that fit and leaves the rest to the next steps
+BOUNDS_MAX = 110
 
 
 def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
@@ -588,9 +632,9 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
             elim[i] = masks[n] & ~seen
     if not elim:
         return None
-    values, sides = _facts(view, region, chosen, excluded)
+    values, sides, written = _facts(view, region, chosen, excluded)
     eq, first, second, k_said = equation(view, *as_found, sides)
-    eq_short = equation(view, *as_found, sides, short=True)[0]
+    eq_short = equation(view, *as_found, sides, short=True, written=written)[0]
     shared = sorted({r for _, _, r in apart})
     differ = ""
     groups: dict[int, list[int]] = {}
@@ -640,14 +684,26 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
         reason.append(said_differ)
     if listed and sum(len(r) + 2 for r in reason) + len(ways_said) + 2 <= room:
         reason.append(ways_said)
-    else:  # the ways are the detail's: the deciding bound, where one says why they go
-        bound = _bound_reason(view, first, second, k_said, dict(zip(cells, masks,
-                                                                     strict=True)),
-                              elim, groups)
-        # within what a sentence near the 160 characters aimed at can take
-        if bound is not None and (len(values["cover"]) + len(eq_short) + len(bound)
-                                  + sum(len(r) + 2 for r in reason) <= BRIEF_MAX + 50):
-            reason.append(bound)
+    else:  # the ways are the detail's: the deciding bounds, where they say why digits go
+        # the deciding fact is always said (issue 51: "cells of r9c5→ differ, so 7 leaves
+        # r4c4" left the reader the search): the bounds, the step taking the digits they
+        # take (as many as fit BOUNDS_MAX, the first always), else every way (at most
+        # max_ways of them)
+        clauses = _bound_clauses(view, first, second, k_said,
+                                 dict(zip(cells, masks, strict=True)), elim, groups)
+        if clauses:
+            kept, said_b = {}, []
+            for x, m, text in clauses:
+                if said_b and len("; ".join([*said_b, text])) > BOUNDS_MAX:
+                    break
+                said_b.append(text)
+                kept[x] = kept.get(x, 0) | m
+            elim = kept
+            reason.append("; ".join(said_b))
+        else:
+            reason.append(ways_said if listed else
+                          f"only {' or '.join(way(w) for w in ways)} "
+                          f"{'fit' if many else 'fits'}")
     values.update(equation=eq_short, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
     runs = _runs(region, chosen)
