@@ -172,8 +172,9 @@ def test_pdf_walkthrough_draws_a_diagram_for_every_step_beyond_the_easy_ones(tmp
         assert _colour_share(img, box, (0x2e, 0x2e, 0x2e), 20) > 0.03  # clue squares
         if s in chains:  # the assumed cell's dashed border and the links' numbers
             assert _colour_share(img, box, (0xb0, 0x17, 0x9b)) > 0.002, s.n
-        else:  # the region's cells and runs
-            assert _colour_share(img, box, (0xff, 0xd2, 0x4a)) > 0.01, s.n
+        else:  # the region's area in green, outlined
+            assert _colour_share(img, box, (0xd9, 0xf0, 0xd3), 12) > 0.01, s.n
+            assert _colour_share(img, box, (0x1b, 0x7a, 0x2a), 30) > 0.002, s.n
     art = Path(__file__).resolve().parent / "artifacts"
     art.mkdir(exist_ok=True)
     copyfile(images[drawn[(2, chains[0].n)][0]], art / "pdf-chain-page.png")

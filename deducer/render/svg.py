@@ -22,7 +22,15 @@ from xml.sax.saxutils import escape
 from ..puzzle.combos import BIT, combos
 from ..puzzle.model import ACROSS, Coord, Puzzle
 from . import Renderer
-from .walk import broken_cells, chain_cases, proof_marks
+from .walk import (
+    broken_cells,
+    chain_arrows,
+    chain_cases,
+    link_anchor,
+    outline_edges,
+    proof_marks,
+    region_parts,
+)
 
 S = 40.0  # cell size
 LABEL = 18.0  # room for the row / column numbers
@@ -74,6 +82,20 @@ text{font-family:'DejaVu Sans',Verdana,Arial,Helvetica,sans-serif}
 .bd.old circle{fill:#9a9a9a}
 .bd text{fill:#fff;font-size:9px;font-weight:bold;text-anchor:middle}
 .bd text.n2{font-size:7px}
+.in .bg{fill:#d9f0d3}
+.even.in .bg{fill:#b3c9ad}
+.in.lo .bg{fill:#9fd894}
+.out .bg{fill:#ead9f7}
+.even.out .bg{fill:#c6b6d3}
+.out.lo .bg{fill:#d2b3ef}
+.cr.in .tri{fill:#4caf50}
+.cr.out .tri{fill:#9c6ad0}
+.cr.in .ct,.cr.out .ct{fill:#000;font-weight:bold}
+.rgn{fill:none;stroke:#1b7a2a;stroke-width:4;stroke-linecap:square}
+.ar line{stroke:#b0179b;stroke-width:2.6;stroke-opacity:.8}
+.ar polygon{fill:#b0179b;fill-opacity:.85}
+.ar.old line{stroke:#8a8a8a}
+.ar.old polygon{fill:#8a8a8a}
 """
 
 
@@ -159,6 +181,14 @@ class Marks:
     badges: dict[Coord, list[int]] = field(default_factory=dict)
     broken: set[Coord] = field(default_factory=set)
     facts: set[Coord] = field(default_factory=set)  # cells whose candidates the proof uses
+    # a region sum: its area (outlined), the cells the crossing runs add beyond it, the
+    # cells only one group covers, and its runs of each group (walk.RegionParts)
+    inside: set[Coord] = field(default_factory=set)
+    outside: set[Coord] = field(default_factory=set)
+    left: set[Coord] = field(default_factory=set)
+    region_runs: dict[int, str] = field(default_factory=dict)  # run id -> "in" | "out"
+    # a chain's links joined on the board: (from cell, to cell)
+    arrows: list[tuple[Coord, Coord]] = field(default_factory=list)
 
 
 def run_ids(puzzle: Puzzle) -> dict[str, int]:
@@ -172,12 +202,24 @@ def step_marks(puzzle: Puzzle, step, names: dict[str, int] | None = None) -> Mar
     for r, c, ds in step.eliminations:
         for d in ds:
             struck[(r, c)] = struck.get((r, c), 0) | BIT[d]
-    return Marks(
+    marks = Marks(
         cells={tuple(rc) for rc in step.cells},
         runs={names[n] for n in step.runs if n in names},
         struck=struck,
         new={(r, c): d for r, c, d in step.placements},
     )
+    add_region(marks, puzzle, step)
+    return marks
+
+
+def add_region(marks: Marks, puzzle: Puzzle, step) -> Marks:
+    """A region sum's area on ``marks`` (nothing for another step)."""
+    parts = region_parts(puzzle, step)
+    if parts is not None:
+        marks.inside, marks.outside, marks.left = parts.inside, parts.outside, parts.left
+        marks.region_runs = {**{r: "in" for r in parts.base},
+                             **{r: "out" for r in parts.crossing}}
+    return marks
 
 
 def shown_candidates(puzzle: Puzzle, pos: Position, marks: Marks | None = None, *,
@@ -277,7 +319,7 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
     row_y = [oy + r * S for r in range(puzzle.rows)]
     plain_cols = _plain_cell_templates(col_x) if interactive else None
     marked = (run_cells or marks.cells or marks.facts or marks.assumed or marks.broken
-              or marks.new)
+              or marks.new or marks.inside)
     for r, row in enumerate(puzzle.squares):
         y0 = row_y[r]
         plain_row = _plain_cell_rows(y0) if interactive else None
@@ -308,6 +350,12 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
                 cls.append("as")
             if rc in marks.broken:
                 cls.append("bad")
+            if rc in marks.inside:
+                cls.append("in")
+            elif rc in marks.outside:
+                cls.append("out")
+            if rc in marks.left:
+                cls.append("lo")
             out.append(f'<g class="{" ".join(cls)}" data-cell="{r},{c}">')
             out.append(f'<rect class="bg" x="{num(x0)}" y="{num(y0)}" width="{num(S)}" '
                        f'height="{num(S)}"/>')
@@ -345,12 +393,54 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
     out.append("</g>")
     out.append(f'<rect class="frame" x="{num(ox)}" y="{num(oy)}" '
                f'width="{num(puzzle.cols * S)}" height="{num(puzzle.rows * S)}"/>')
+    # a region sum's area, outlined over the frame too (an empty path on a board the
+    # walkthrough's script draws on)
+    d = outline_path(marks.inside, ox, oy)
+    if d or interactive:
+        rid = f' id="{ident}-region"' if ident else ""
+        out.append(f'<path{rid} class="rgn" d="{d}"/>')
+    out.append(f'<g id="{ident}-arrows">' if ident else "<g>")
+    out.extend(arrow(ox + a[1] * S, oy + a[0] * S, ox + b[1] * S, oy + b[0] * S)
+               for a, b in marks.arrows)
+    out.append("</g>")
     out.append(f'<g id="{ident}-badges">' if ident else "<g>")  # over the frame too
     for (r, c), n, corner in badge_places(marks.badges, puzzle.rows, puzzle.cols):
         out.append(badge(ox + c * S, oy + r * S, n, corner=corner))
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def outline_path(cells, ox: float, oy: float) -> str:
+    """The SVG path data of the border of ``cells`` on a board whose top-left grid corner
+    is at (ox, oy) ("" for no cells)."""
+    return "".join(f"M{num(ox + a[1] * S)} {num(oy + a[0] * S)}H{num(ox + b[1] * S)}"
+                   if a[0] == b[0] else
+                   f"M{num(ox + a[1] * S)} {num(oy + a[0] * S)}V{num(oy + b[0] * S)}"
+                   for a, b in outline_edges(cells))
+
+
+#: an arrow between two cells starts this far from the first cell's centre and ends this
+#: far from the second's, with a head this long and half as wide as ARROW_HEAD * 0.55
+ARROW_FROM, ARROW_TO, ARROW_HEAD = 8.0, 9.0, 9.0
+
+
+def arrow(x0: float, y0: float, x1: float, y1: float, old: bool = False) -> str:
+    """An arrow from the centre of the cell whose top-left corner is (x0, y0) to that of
+    the cell at (x1, y1), kept off both centres (the script of the HTML walkthrough draws
+    the same, ``arrowAt``)."""
+    ax, ay, bx, by = x0 + S / 2, y0 + S / 2, x1 + S / 2, y1 + S / 2
+    dx, dy = bx - ax, by - ay
+    n = (dx * dx + dy * dy) ** 0.5 or 1.0
+    ux, uy = dx / n, dy / n
+    sx, sy = ax + ux * ARROW_FROM, ay + uy * ARROW_FROM
+    tx, ty = bx - ux * ARROW_TO, by - uy * ARROW_TO
+    hx, hy = tx - ux * ARROW_HEAD, ty - uy * ARROW_HEAD
+    w = ARROW_HEAD * 0.55
+    pts = (f"{num(tx)},{num(ty)} {num(hx - uy * w)},{num(hy + ux * w)} "
+           f"{num(hx + uy * w)},{num(hy - ux * w)}")
+    return (f'<g class="ar{" old" if old else ""}"><line x1="{num(sx)}" y1="{num(sy)}" '
+            f'x2="{num(hx)}" y2="{num(hy)}"/><polygon points="{pts}"/></g>')
 
 
 def _plain_cell_templates(col_x: list[float]) -> list[str]:
@@ -427,6 +517,8 @@ def _black(sq, r: int, c: int, x0: float, y0: float, clue_runs, marks: Marks) ->
                 continue
             rid = clue_runs.get(((r, c), direction))
             cls = "cr hl" if rid is not None and rid in marks.runs else "cr"
+            if rid is not None and rid in marks.region_runs:
+                cls += " " + marks.region_runs[rid]
             run_attr = f' data-run="{rid}"' if rid is not None else ""
             parts.append(f'<g class="{cls}"{run_attr}><polygon class="tri" points="{pts}"/>'
                          f'<text class="ct" x="{num(tx)}" y="{num(ty)}">{total}</text></g>')
@@ -482,15 +574,14 @@ def chain_marks(puzzle: Puzzle, case) -> tuple[Marks, dict[Coord, tuple[int, str
     marks = Marks(assumed={case.cell: case.digit})
     digits: dict[Coord, tuple[int, str]] = {}
     for k, link in enumerate(case.links, start=1):
-        changed = [(r, c) for r, c, _ in link.get("placements", ())]
-        changed += [(r, c) for r, c, _ in link.get("eliminations", ())]
         for r, c, d in link.get("placements", ()):
             digits[(r, c)] = (d, "link")
         if link.get("contradiction"):
             marks.broken = broken_cells(puzzle, link)
-            changed = changed or sorted(marks.broken)
-        if changed:
-            marks.badges.setdefault(changed[0], []).append(k)
+        at = link_anchor(puzzle, link)
+        if at is not None:
+            marks.badges.setdefault(at, []).append(k)
+    marks.arrows = [(a, b) for a, b, _ in chain_arrows(puzzle, case)]
     return marks, digits
 
 

@@ -270,17 +270,20 @@ def _page(title: str, body: str) -> str:
 
 
 def _boards(example) -> str:
-    """The board before the example's step (its cells, runs and proof's cells marked), the
-    chain on that board for a chain step, and the board after it."""
+    """The board before the example's step (its cells, runs and proof's cells marked, a
+    region sum's area outlined), the chain on that board for a chain step, and the board
+    after it: each as the walk has it there (the candidates its steps have left, as the
+    HTML walkthrough draws them), not every digit the runs' combinations allow."""
     from .svg import (
         Marks,
+        add_region,
         advance,
         board_svg,
-        combination_candidates,
         diagram_svg,
         position_at,
         position_digits,
         run_ids,
+        shown_candidates,
         step_marks,
     )
 
@@ -288,13 +291,13 @@ def _boards(example) -> str:
     step = steps[-1]
     before = position_at(puzzle, steps, len(steps) - 1)
     names = run_ids(puzzle)
-    marks = Marks(cells={tuple(rc) for rc in step.cells},
-                  runs={names[n] for n in step.runs if n in names},
-                  facts=proof_marks(puzzle, step)[0])
+    marks = add_region(Marks(cells={tuple(rc) for rc in step.cells},
+                             runs={names[n] for n in step.runs if n in names},
+                             facts=proof_marks(puzzle, step)[0]), puzzle, step)
     size = f"{puzzle.rows}×{puzzle.cols} Kakuro board"
     figs = [("before", f"Before step {step.n}",
              board_svg(puzzle, digits=position_digits(before),
-                       candidates=combination_candidates(puzzle, before), marks=marks,
+                       candidates=shown_candidates(puzzle, before), marks=marks,
                        standalone=False, title=f"{size} before step {step.n}"))]
     if chain_cases(step):
         figs.append(("chain", "The chain", diagram_svg(
@@ -304,7 +307,7 @@ def _boards(example) -> str:
     done = step_marks(puzzle, step, names)
     figs.append(("after", f"After step {step.n}",
                  board_svg(puzzle, digits=position_digits(after),
-                           candidates=combination_candidates(puzzle, after), marks=done,
+                           candidates=shown_candidates(puzzle, after, done), marks=done,
                            standalone=False, title=f"{size} after step {step.n}")))
     return ('<div class="boards">' + "".join(
         f'<figure class="{cls}"><figcaption>{escape(cap)}</figcaption>{svg}</figure>'

@@ -251,3 +251,113 @@ def chain_lines(step, indent: str) -> list[str]:
     if tail:
         out.append(indent + tail)
     return out
+
+
+# ---- pictures of the argument: a region sum's area, a chain's arrows ---------------------
+@dataclass
+class RegionParts:
+    """A region sum drawn on the board: the area its runs of one direction fill
+    (``inside``, outlined), the cells the crossing runs add beyond it (``outside``), the
+    cells only one of the two groups covers (``left``: what the identity is about), and
+    the runs of each group by id (``base``: those that fill the area; ``crossing``)."""
+
+    inside: set[tuple[int, int]]
+    outside: set[tuple[int, int]]
+    left: set[tuple[int, int]]
+    base: list[int]
+    crossing: list[int]
+
+
+def region_parts(puzzle, step) -> RegionParts | None:
+    """The area of a region sum's step (None for any other step). A region sum's runs are
+    its area's runs first, all of one direction, then the crossing runs that close it
+    (:func:`deducer.rules.regions.region_sum`): the groups are told apart by direction."""
+    if not step.rule.startswith("region-sum"):
+        return None
+    by_name = {run.name: run for run in puzzle.runs}
+    runs = [by_name[n] for n in step.runs if n in by_name]
+    if not runs:
+        return None
+    base = [r for r in runs if r.direction == runs[0].direction]
+    crossing = [r for r in runs if r.direction != runs[0].direction]
+    if not crossing:
+        return None
+    inside = {rc for r in base for rc in r.coords}
+    covered = {rc for r in crossing for rc in r.coords}
+    return RegionParts(inside, covered - inside, inside ^ covered,
+                       [r.id for r in base], [r.id for r in crossing])
+
+
+def outline_edges(cells) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The border of a set of cells as grid-line segments ``((row, col), (row, col))``
+    between grid corners (corner (r, c) is the top-left one of cell (r, c)), joined where
+    they run on in one line, so that a dashed or thick line reads as one border."""
+    cells = set(cells)
+    horiz: dict[int, list[int]] = {}  # grid row -> columns whose top (or bottom) edge is border
+    vert: dict[int, list[int]] = {}  # grid column -> rows of a border edge
+    for r, c in cells:
+        if (r - 1, c) not in cells:
+            horiz.setdefault(r, []).append(c)
+        if (r + 1, c) not in cells:
+            horiz.setdefault(r + 1, []).append(c)
+        if (r, c - 1) not in cells:
+            vert.setdefault(c, []).append(r)
+        if (r, c + 1) not in cells:
+            vert.setdefault(c + 1, []).append(r)
+    out = []
+    for gr, cols in sorted(horiz.items()):
+        for a, b in _spans(cols):
+            out.append(((gr, a), (gr, b + 1)))
+    for gc, rows in sorted(vert.items()):
+        for a, b in _spans(rows):
+            out.append(((a, gc), (b + 1, gc)))
+    return out
+
+
+def _spans(xs: list[int]) -> list[tuple[int, int]]:
+    """Runs of consecutive numbers: [1, 2, 3, 5] -> [(1, 3), (5, 5)]."""
+    out: list[tuple[int, int]] = []
+    for x in sorted(set(xs)):
+        if out and x == out[-1][1] + 1:
+            out[-1] = (out[-1][0], x)
+        else:
+            out.append((x, x))
+    return out
+
+
+def link_anchor(puzzle, link: dict) -> tuple[int, int] | None:
+    """The cell a link is drawn at (its number, its arrows): the first cell it writes in,
+    else the first it narrows, else where it breaks."""
+    for r, c, *_ in link.get("placements", ()):
+        return (r, c)
+    for r, c, *_ in link.get("eliminations", ()):
+        return (r, c)
+    broken = broken_cells(puzzle, link) if link.get("contradiction") else set()
+    return min(broken) if broken else None
+
+
+def link_sources(links: list[dict], k: int) -> list[int]:
+    """The links link ``k`` (1-based) rests on: its ``after`` list (a braid's), else the
+    one before it; 0 is the assumption."""
+    after = links[k - 1].get("after")
+    if after:
+        return sorted({int(a) for a in after if 0 <= int(a) < k})
+    return [k - 1]
+
+
+def chain_arrows(puzzle, case: ChainCase, upto: int | None = None
+                 ) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
+    """The arrows that join a chain's links on the board, up to link ``upto`` (all by
+    default): (from cell, to cell, link number), from the assumed cell or the link each
+    link rests on to the link's own cell (:func:`link_anchor`); none where both are one
+    cell."""
+    anchors = [case.cell] + [link_anchor(puzzle, lk) for lk in case.links]
+    last = len(case.links) if upto is None else min(upto, len(case.links))
+    out = []
+    for k in range(1, last + 1):
+        to = anchors[k]
+        for s in link_sources(case.links, k):
+            at = anchors[s]
+            if to is not None and at is not None and at != to:
+                out.append((at, to, k))
+    return out
