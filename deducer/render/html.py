@@ -25,12 +25,21 @@ from html import escape
 from ..puzzle.combos import BIT, combos
 from ..puzzle.model import cell_name
 from . import Renderer
-from .svg import board_svg, position_digits, solution_svg, start_position
+from .svg import (
+    LABEL,
+    PAD,
+    board_svg,
+    outline_path,
+    position_digits,
+    solution_svg,
+    start_position,
+)
 from .teach import CARD_SCRIPT, cards_html, rule_link
 from .text import unrated_reason
 from .walk import (
     NOTATION,
     broken_cells,
+    chain_arrows,
     chain_cases,
     chain_conclusion,
     easy_weight,
@@ -39,6 +48,7 @@ from .walk import (
     groups,
     link_cells,
     proof_marks,
+    region_parts,
     step_text,
 )
 
@@ -60,8 +70,14 @@ h1{font-size:19px;margin:0 0 2px}
 .about summary{cursor:pointer;font-size:13px;color:var(--muted)}
 .layout{flex:1 1 auto;min-height:0;display:flex;gap:18px;padding:8px 20px 10px}
 .boardpane{flex:1 1 auto;min-width:0;min-height:0;display:flex;flex-direction:column}
-.boardwrap{flex:1 1 auto;min-height:0}
-.boardwrap svg{display:block;width:100%;height:100%}
+.boardwrap{flex:1 1 auto;min-height:0;overflow:hidden;position:relative;touch-action:pan-y}
+.boardwrap svg{display:block;width:100%;height:100%;transform-origin:0 0}
+.boardwrap.zoomed{touch-action:none;cursor:grab}
+.boardwrap.zoomed.moving{cursor:grabbing}
+.boardwrap.glide svg{transition:transform .2s ease-out}
+.zoom{display:inline-flex;gap:4px;margin-left:6px}
+.zoom button{min-width:34px}
+#zoom-fit{font-size:13px}
 .controls{flex:none;display:flex;align-items:center;gap:6px;margin-bottom:6px;flex-wrap:wrap}
 .controls button,.chain-nav button{font-size:16px;min-width:38px;padding:3px 8px;cursor:pointer}
 #pos{min-width:120px;font-weight:bold;margin:0 8px}
@@ -116,11 +132,13 @@ h1{font-size:19px;margin:0 0 2px}
  .summary div{white-space:normal}
  .boardwrap{order:-1;margin-bottom:6px}
  .boardwrap svg{max-height:85vh}
+ .boardwrap.zoomed{min-height:62vh}
  #current{max-height:45vh}}
 @media print{
  body{display:block;height:auto;background:#fff;font-size:11pt}
  header{max-height:none;overflow:visible}
  .controls,.help,#current{display:none}
+ .boardwrap svg{transform:none!important}
  .layout{display:block;padding:0}
  .boardpane{display:block;margin-bottom:12pt}
  .boardwrap svg{height:auto;max-width:18cm}
@@ -135,9 +153,15 @@ h1{font-size:19px;margin:0 0 2px}
 
 
 def _js() -> str:
-    from .svg import BADGE_R
+    from .svg import ARROW_FROM, ARROW_HEAD, ARROW_TO, BADGE_R, S
 
-    return SCRIPT.replace("BADGE_R", f"{BADGE_R:g}")  # the static board's badge size
+    # the static board's badge and arrow sizes
+    sizes = {"BADGE_R": BADGE_R, "CELL_SIZE": S, "ARROW_FROM": ARROW_FROM,
+             "ARROW_HEAD": ARROW_HEAD, "ARROW_TO": ARROW_TO}
+    out = SCRIPT
+    for name, v in sizes.items():
+        out = out.replace(name, f"{v:g}")
+    return out
 
 
 def _json_script(obj) -> str:
@@ -159,6 +183,7 @@ def walkthrough_data(puzzle, explanation, start=None) -> dict:
             [idx[tuple(rc)] for rc in s.cells if tuple(rc) in idx],
             [names[n] for n in s.runs if n in names],
             *_proof_data(puzzle, s),
+            _region_data(puzzle, s),
         ])
     fixed = {str(idx[rc]): [d, start.kinds[rc]] for rc, d in start.digits.items()}
     return {
@@ -178,6 +203,22 @@ def walkthrough_data(puzzle, explanation, start=None) -> dict:
     }
 
 
+def _region_data(puzzle, step) -> list | int:
+    """A region sum's area for the script: [inside cells, outside cells, cells only one
+    group covers, its area's run ids, the crossing run ids, the outline's path data]; 0
+    for any other step."""
+    parts = region_parts(puzzle, step)
+    if parts is None:
+        return 0
+    idx = puzzle.index
+
+    def ids(cells) -> list[int]:
+        return sorted(idx[rc] for rc in cells if rc in idx)
+
+    return [ids(parts.inside), ids(parts.outside), ids(parts.left), parts.base,
+            parts.crossing, outline_path(parts.inside, LABEL + PAD, LABEL + PAD)]
+
+
 def _elim_masks(idx, eliminations) -> list[list[int]]:
     """[[cell index, mask of the digits removed]] of ``(row, col, digits)`` eliminations."""
     out = []
@@ -192,7 +233,8 @@ def _elim_masks(idx, eliminations) -> list[list[int]]:
 def _chain_data(puzzle, step) -> dict:
     """A chain step's cases for the script: per case the assumed cell index and digit, and
     per link [text, placements [[i, d]], eliminations [[i, mask]], cells it changes,
-    cells whose candidates it uses, run ids, contradiction (0/1), cells where it breaks]."""
+    cells whose candidates it uses, run ids, contradiction (0/1), cells where it breaks,
+    the arrows into it [[from, to]] (walk.chain_arrows)]."""
     idx = puzzle.index
     by_ref = puzzle.run_ids_by_ref
 
@@ -202,7 +244,8 @@ def _chain_data(puzzle, step) -> dict:
     cases = []
     for case in chain_cases(step):
         links = []
-        for link in case.links:
+        arrows = chain_arrows(puzzle, case)
+        for k, link in enumerate(case.links, start=1):
             changed, used = link_cells(link)
             runs = sorted(by_ref[tuple(ref)] for ref in link.get("runs", ())
                           if tuple(ref) in by_ref)
@@ -210,7 +253,9 @@ def _chain_data(puzzle, step) -> dict:
             links.append([link["text"], placed, _elim_masks(idx, link.get("eliminations", ())),
                           ids(changed), ids(used), runs,
                           1 if link.get("contradiction") else 0,
-                          ids(broken_cells(puzzle, link)) if link.get("contradiction") else []])
+                          ids(broken_cells(puzzle, link)) if link.get("contradiction") else [],
+                          # the arrows into this link, from the cells of those it rests on
+                          [[idx[a], idx[b]] for a, b, n in arrows if n == k]])
         cases.append({"cell": idx[case.cell], "digit": case.digit, "intro": case.intro,
                       "links": links})
     return {"cases": cases, "tail": chain_conclusion(step)}
@@ -360,6 +405,11 @@ it changes, digits of earlier links in green, the cell where it breaks in red.</
 <button id="next" type="button" title="Next step (→)" aria-label="next">▶</button>
 <button id="last" type="button" title="Last step (End)" aria-label="last">▶|</button>
 <span id="pos">Start</span>
+<span class="zoom" role="group" aria-label="zoom"><button id="zoom-out" type="button"
+title="Zoom out (−)" aria-label="zoom out">−</button><button id="zoom-in" type="button"
+title="Zoom in (+); drag, pinch or Ctrl + wheel on the board" aria-label="zoom in">+</button
+><button id="zoom-fit" type="button" title="The whole board (0)"
+aria-label="fit the board">fit</button></span>
 <label title="every empty cell: the digits its runs' combinations still allow">
 <input type="checkbox" id="all-cands"> all candidates</label>
 </div>
@@ -452,9 +502,11 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
 // Data (script#data): cells [[r,c]], start masks, fixed {index: [digit, kind]},
 // runs [[cell indices]],
 // steps [[placements [[i,d]], eliminations [[i,mask]], cells [i], runs [id],
-//         proof cells [i], proof runs [id]]],
+//         proof cells [i], proof runs [id], region (0, or [inside [i], outside [i],
+//         left over [i], its area's runs [id], crossing runs [id], outline path])]],
 // chains {step: {cases: [{cell, digit, intro, links: [[text, placements, eliminations,
-//         changed cells, fact cells, runs, contradiction, broken cells]]}], tail}}.
+//         changed cells, fact cells, runs, contradiction, broken cells,
+//         arrows in [[from i, to i]]]]}], tail}}.
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("data").textContent);
@@ -537,13 +589,17 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
   var marked = [];
   var cur = -1;
   var badges = document.getElementById("board-badges");
+  var zoom = null, focus = [], CELL = CELL_SIZE;
+  var arrows = document.getElementById("board-arrows");
+  var regionPath = document.getElementById("board-region");
   var SVGNS = "http://www.w3.org/2000/svg";
 
   // what one position shows: the board state and the marks drawn on it
   function stepView(k) {
-    var st = k > 0 ? D.steps[k - 1] : [[], [], [], [], [], []];
+    var st = k > 0 ? D.steps[k - 1] : [[], [], [], [], [], [], 0];
     var v = { s: stateAt(k), struck: {}, fresh: {}, hl: st[2], runs: st[3],
-              pf: st[4] || [], pr: st[5] || [], as: [], bad: [], badges: [] };
+              pf: st[4] || [], pr: st[5] || [], as: [], bad: [], badges: [],
+              region: st[6] || 0, arrows: [] };
     st[1].forEach(function (e) { v.struck[e[0]] = (v.struck[e[0]] || 0) | e[1]; });
     st[0].forEach(function (p) { v.fresh[p[0]] = p[1]; });
     return v;
@@ -565,9 +621,10 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     });
     place(s, a, ch.digit, "a");
     var v = { s: s, struck: {}, fresh: {}, hl: [], runs: [], pf: [], pr: [], as: [a],
-              bad: [], badges: [] };
+              bad: [], badges: [], region: 0, arrows: [] };
     for (var n = 1; n < j; n++) {
       var lk = ch.links[n - 1];
+      lk[8].forEach(function (ar) { v.arrows.push([ar[0], ar[1], true]); });
       lk[2].forEach(function (e) { s.masks[e[0]] &= ~e[1]; });
       lk[1].forEach(function (p) { place(s, p[0], p[1], "l"); });
       var at = lk[1].length ? lk[1].map(function (p) { return p[0]; }) : [];
@@ -581,6 +638,7 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
       v.pf = cur[4];
       v.runs = cur[5];
       v.bad = cur[7];
+      cur[8].forEach(function (ar) { v.arrows.push([ar[0], ar[1], false]); });
       (cur[3].length ? cur[3] : cur[7]).forEach(function (i) { v.badges.push([i, j, false]); });
     }
     return v;
@@ -661,7 +719,9 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
         t.setAttribute("class", "c" + (x & b ? " x" : "") + ((cand | x) & b ? "" : " off"));
       }
     }
-    marked.forEach(function (el) { el.classList.remove("hl", "run", "pf", "pr", "as", "bad"); });
+    marked.forEach(function (el) {
+      el.classList.remove("hl", "run", "pf", "pr", "as", "bad", "in", "out", "lo");
+    });
     marked = [];
     v.pr.forEach(function (rid) {
       D.runs[rid].forEach(function (i) { mark(cellEl[i], "pr"); });
@@ -675,6 +735,18 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     v.hl.forEach(function (i) { mark(cellEl[i], "hl"); });
     v.as.forEach(function (i) { mark(cellEl[i], "as"); });
     v.bad.forEach(function (i) { mark(cellEl[i], "bad"); });
+    // a region sum: its area green and outlined, the cells the crossing runs add purple
+    var rg = v.region;
+    if (rg) {
+      rg[0].forEach(function (i) { mark(cellEl[i], "in"); });
+      rg[1].forEach(function (i) { mark(cellEl[i], "out"); });
+      rg[2].forEach(function (i) { mark(cellEl[i], "lo"); });
+      rg[3].forEach(function (rid) { if (clueEl[rid]) mark(clueEl[rid], "in"); });
+      rg[4].forEach(function (rid) { if (clueEl[rid]) mark(clueEl[rid], "out"); });
+    }
+    if (regionPath) regionPath.setAttribute("d", rg ? rg[5] : "");
+    while (arrows.firstChild) arrows.removeChild(arrows.firstChild);
+    v.arrows.forEach(function (ar) { arrowAt(ar[0], ar[1], ar[2]); });
     while (strikes.firstChild) strikes.removeChild(strikes.firstChild);
     Object.keys(struck).forEach(function (i) {
       for (var n = 1; n <= 9; n++) {
@@ -690,6 +762,34 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     });
     while (badges.firstChild) badges.removeChild(badges.firstChild);
     badgePlaces(v.badges).forEach(function (p) { badge(p[0][0], p[0][1], p[0][2], p[1]); });
+    // what a zoomed board keeps in view: the step's cells, or the link's and its arrows'
+    focus = v.hl.concat(v.as, v.bad, Object.keys(v.fresh).map(Number),
+                        Object.keys(struck).map(Number));
+    v.arrows.forEach(function (ar) { focus.push(ar[0], ar[1]); });
+    if (zoom) zoom.follow(focus);
+  }
+
+  // an arrow from one cell's centre towards another's, kept off both centres (svg.py's
+  // arrow(): the same numbers)
+  function arrowAt(a, b, old) {
+    var A = cellEl[a].querySelector("rect.bg"), B = cellEl[b].querySelector("rect.bg");
+    var h = +A.getAttribute("width") / 2;
+    var ax = +A.getAttribute("x") + h, ay = +A.getAttribute("y") + h;
+    var bx = +B.getAttribute("x") + h, by = +B.getAttribute("y") + h;
+    var dx = bx - ax, dy = by - ay, n = Math.sqrt(dx * dx + dy * dy) || 1;
+    var ux = dx / n, uy = dy / n, w = ARROW_HEAD * 0.55;
+    var tx = bx - ux * ARROW_TO, ty = by - uy * ARROW_TO;
+    var hx = tx - ux * ARROW_HEAD, hy = ty - uy * ARROW_HEAD;
+    var g = document.createElementNS(SVGNS, "g");
+    g.setAttribute("class", old ? "ar old" : "ar");
+    var l = document.createElementNS(SVGNS, "line");
+    l.setAttribute("x1", ax + ux * ARROW_FROM); l.setAttribute("y1", ay + uy * ARROW_FROM);
+    l.setAttribute("x2", hx); l.setAttribute("y2", hy);
+    var p = document.createElementNS(SVGNS, "polygon");
+    p.setAttribute("points", tx + "," + ty + " " + (hx - uy * w) + "," + (hy + ux * w) + " " +
+                   (hx + uy * w) + "," + (hy - ux * w));
+    g.appendChild(l); g.appendChild(p);
+    arrows.appendChild(g);
   }
 
   function render(k) { draw(stepView(k)); }
@@ -886,6 +986,9 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
       goLink(link + (ev.key === "ArrowDown" ? 1 : -1));
       return;
     }
+    if (ev.key === "+" || ev.key === "=") { zoom.by(1.5); return; }
+    if (ev.key === "-" || ev.key === "_") { zoom.by(1 / 1.5); return; }
+    if (ev.key === "0") { zoom.fit(); return; }
     if (ev.key === "ArrowRight") to = cur + 1;
     else if (ev.key === "ArrowLeft") to = cur - 1;
     else if (ev.key === "Home") to = 0;
@@ -894,6 +997,136 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     ev.preventDefault();
     go(to);
   });
+  // ---- zoom and pan: buttons, + / - / 0, Ctrl (or ⌘) + wheel, pinch, drag -------------
+  // The board is scaled and moved with a CSS transform inside its box (.boardwrap, which
+  // keeps the size of the whole board): z = 1 is the whole board; a zoomed board follows
+  // the step or link on show, panning only when its cells leave the view.
+  zoom = (function () {
+    var box = document.querySelector(".boardwrap");
+    var vb = svg.viewBox.baseVal;
+    var z = 1, tx = 0, ty = 0, pointers = {}, gesture = null;
+    var fit = function () {  // px a board unit takes at z = 1, and the box's size
+      // the svg's own layout box (a bounding rectangle would be the transformed one)
+      var sw = svg.clientWidth, sh = svg.clientHeight;
+      return { f: Math.min(sw / vb.width, sh / vb.height), w: box.clientWidth,
+               h: box.clientHeight };
+    };
+    function most() {  // a cell of about 110 px at most (at least twice the whole board)
+      var cell = fit().f * CELL;
+      return Math.max(2, 110 / Math.max(cell, 1));
+    }
+    function clamp() {
+      var m = fit(), cw = vb.width * m.f * z, ch = vb.height * m.f * z;
+      tx = cw <= m.w ? 0 : Math.min(0, Math.max(m.w - cw, tx));
+      ty = ch <= m.h ? 0 : Math.min(0, Math.max(m.h - ch, ty));
+    }
+    function apply(glide) {
+      clamp();
+      box.classList.toggle("glide", !!glide);
+      svg.style.transform = z === 1 && !tx && !ty ? "" :
+        "translate(" + tx.toFixed(1) + "px," + ty.toFixed(1) + "px) scale(" + z.toFixed(3) + ")";
+      box.classList.toggle("zoomed", z > 1);
+      document.getElementById("zoom-out").disabled = z <= 1;
+      document.getElementById("zoom-fit").disabled = z <= 1;
+      document.getElementById("zoom-in").disabled = z >= most() - 1e-6;
+      document.body.setAttribute("data-zoom", z.toFixed(2));
+    }
+    function at(nz, px, py, glide) {  // zoom to nz keeping the box point (px, py) still
+      nz = Math.max(1, Math.min(most(), nz));
+      tx = px - (px - tx) * nz / z;
+      ty = py - (py - ty) * nz / z;
+      z = nz;
+      apply(glide);
+    }
+    function centre() { return [box.clientWidth / 2, box.clientHeight / 2]; }
+    function by(k) {
+      // the step's cells, not the box's middle, stay put when they are in view
+      var c = centre();
+      at(z * k, c[0], c[1], true);
+      follow(focus);
+    }
+    // pan, as little as it takes, so that the cells' box (with a margin) is in view;
+    // centred on them when it cannot all be
+    function follow(cells) {
+      if (z <= 1 || !cells || !cells.length) return;
+      var m = fit(), s = m.f * z, x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+      cells.forEach(function (i) {
+        var bg = cellEl[i] && cellEl[i].querySelector("rect.bg");
+        if (!bg) return;
+        var x = +bg.getAttribute("x"), y = +bg.getAttribute("y");
+        x0 = Math.min(x0, x); y0 = Math.min(y0, y);
+        x1 = Math.max(x1, x + CELL); y1 = Math.max(y1, y + CELL);
+      });
+      if (x0 > x1) return;
+      var pad = CELL * s * 0.6;
+      var L = x0 * s + tx, T = y0 * s + ty, R = x1 * s + tx, B = y1 * s + ty;
+      var ntx = tx, nty = ty;
+      if (R - L + 2 * pad > m.w) ntx = m.w / 2 - (L + R) / 2 + tx;
+      else if (L < pad) ntx = tx + pad - L;
+      else if (R > m.w - pad) ntx = tx - (R - (m.w - pad));
+      if (B - T + 2 * pad > m.h) nty = m.h / 2 - (T + B) / 2 + ty;
+      else if (T < pad) nty = ty + pad - T;
+      else if (B > m.h - pad) nty = ty - (B - (m.h - pad));
+      if (ntx !== tx || nty !== ty) {
+        tx = ntx; ty = nty;
+        apply(true);
+      }
+    }
+    document.getElementById("zoom-in").addEventListener("click", function () { by(1.5); });
+    document.getElementById("zoom-out").addEventListener("click", function () { by(1 / 1.5); });
+    document.getElementById("zoom-fit").addEventListener("click", function () {
+      z = 1; tx = 0; ty = 0;
+      apply(true);
+    });
+    box.addEventListener("wheel", function (ev) {
+      if (!(ev.ctrlKey || ev.metaKey)) return;  // a plain wheel scrolls the page
+      ev.preventDefault();
+      var r = box.getBoundingClientRect();
+      var d = ev.deltaMode === 1 ? ev.deltaY * 16 : ev.deltaY;
+      at(z * Math.exp(-d * 0.0025), ev.clientX - r.left, ev.clientY - r.top, false);
+    }, { passive: false });
+    // one pointer drags a zoomed board; two pinch (and drag) it
+    function spread() {
+      var ps = Object.keys(pointers).map(function (k) { return pointers[k]; });
+      var r = box.getBoundingClientRect();
+      if (ps.length === 1) return { x: ps[0].x - r.left, y: ps[0].y - r.top, d: 0 };
+      var a = ps[0], b = ps[1];
+      return { x: (a.x + b.x) / 2 - r.left, y: (a.y + b.y) / 2 - r.top,
+               d: Math.hypot(a.x - b.x, a.y - b.y) };
+    }
+    box.addEventListener("pointerdown", function (ev) {
+      if (ev.pointerType === "mouse" && ev.button !== 0) return;
+      pointers[ev.pointerId] = { x: ev.clientX, y: ev.clientY };
+      var n = Object.keys(pointers).length;
+      if (n > 2 || (n === 1 && z <= 1)) { gesture = null; return; }
+      try { box.setPointerCapture(ev.pointerId); } catch (e) { /* a synthetic pointer */ }
+      gesture = spread();
+      box.classList.add("moving");
+    });
+    box.addEventListener("pointermove", function (ev) {
+      if (!pointers[ev.pointerId]) return;
+      pointers[ev.pointerId] = { x: ev.clientX, y: ev.clientY };
+      if (!gesture) return;
+      ev.preventDefault();
+      var now = spread();
+      tx += now.x - gesture.x;
+      ty += now.y - gesture.y;
+      if (gesture.d && now.d) at(z * now.d / gesture.d, now.x, now.y, false);
+      else apply(false);
+      gesture = now;
+    });
+    function up(ev) {
+      delete pointers[ev.pointerId];
+      gesture = Object.keys(pointers).length && z > 1 ? spread() : null;
+      if (!gesture) box.classList.remove("moving");
+    }
+    box.addEventListener("pointerup", up);
+    box.addEventListener("pointercancel", up);
+    window.addEventListener("resize", function () { apply(false); });
+    apply(false);
+    return { follow: follow, by: by, fit: function () { z = 1; tx = 0; ty = 0; apply(true); } };
+  })();
+
   function stepOfHash() {
     var m = /^#(?:step-|s)(\d+)$/.exec(location.hash);
     return m ? +m[1] : null;
