@@ -549,7 +549,7 @@ def technique_pages(directory: str | Path, rules: RulesArg = None, *,
         pages[f"{t.id}.html"] = teach.technique_page(
             t, ex, missing=found.missing.get(t.id, ""),
             prev=paged[k - 1] if k else None,
-            next_=paged[k + 1] if k + 1 < len(paged) else None)
+            next_=paged[k + 1] if k + 1 < len(paged) else None, rules=lad)
         if ex is not None:
             pages[f"{t.id}.json"] = dumps(ex.to_json())
     try:

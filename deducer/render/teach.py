@@ -19,7 +19,14 @@ from __future__ import annotations
 from html import escape
 
 from ..puzzle.model import cell_name
-from .walk import chain_cases, chain_conclusion, proof_marks, step_text, step_title
+from .walk import (
+    chain_cases,
+    chain_conclusion,
+    proof_marks,
+    region_parts,
+    step_text,
+    step_title,
+)
 
 KIND_TEXT = {
     "simple": "a step of its own",
@@ -62,9 +69,10 @@ def counts_cell(counts: dict[str, int] | None) -> str:
 
 
 def level_line(t) -> str:
-    """``Medium · weight 1.8`` (with its growth, when it has one)."""
-    line = f"{t.level} · weight {t.weight:g}"
-    return line + (f" ({t.growth})" if t.growth else "")
+    """``Medium · weight 1.8``, ``Hard to Expert · weight 4.2 to 5.8`` (with its growth,
+    when it has one)."""
+    line = f"{t.levels} · weight {t.weights}"
+    return line + (f" ({t.heavier})" if t.heavier else "")
 
 
 # ---------------------------------------------------------------------------- text
@@ -111,9 +119,12 @@ def _paras(t) -> str:
 def _facts(t, *, aka: bool = True, level: bool = True) -> str:
     """The facts of a technique as a definition list (``level``: with its level and
     weight, which a card's heading already says)."""
-    rows = [("Level", escape(t.level)), ("Weight", escape(f"{t.weight:g}" + (
-        f" ({t.growth})" if t.growth else "")))] if level else []
-    rows.append(("Kind", escape(KIND_TEXT.get(t.kind, t.kind))))
+    rows = [("Level", escape(t.levels)), ("Weight", escape(t.weights + (
+        f" ({t.heavier})" if t.heavier else "")))] if level else []
+    kind = KIND_TEXT.get(t.kind, t.kind)
+    if t.chain_only:
+        kind = "a link of chains only: the walkthrough never takes it as a step of its own"
+    rows.append(("Kind", escape(kind)))
     if t.aka and aka:
         rows.insert(0, ("Also called", escape(", ".join(t.aka))))
     if t.case_of:
@@ -340,14 +351,15 @@ def _step_html(step, rid: str = "") -> str:
 def _instead(example) -> str:
     """The step the walkthrough takes where the example shows another, by its heading
     ("a forcing chain of 3 links")."""
-    title = step_title(example.instead)
-    return escape("a " + title[:1].lower() + title[1:])
+    return escape(_instead_of(example.instead))
 
 
-def technique_page(t, example, *, missing: str = "", prev=None, next_=None) -> str:
+def technique_page(t, example, *, missing: str = "", prev=None, next_=None,
+                   rules=None) -> str:
     """The page of technique ``t`` (a :class:`~deducer.engine.teaching.Technique`), with
     its worked ``example`` (:class:`~deducer.generator.examples.Example`, or None and the
-    reason it has none in ``missing``)."""
+    reason it has none in ``missing``); ``rules``: the ladder whose thresholds give the
+    example's level (None: the core ladder's)."""
     nav = ['<a href="index.html">All techniques</a>']
     if prev is not None:
         nav.append(f'<a href="{escape(prev.id)}.html" rel="prev">← {escape(prev.name)}</a>')
@@ -386,13 +398,11 @@ def technique_page(t, example, *, missing: str = "", prev=None, next_=None) -> s
                      "since a walkthrough shows the shortest chain any chain rule offers. "
                      f"This {escape(t.name.lower())} is open on the same board, and proved")
         body.append(f'<p class="source">Step {step.n} of the walkthrough of '
-                    f"<code>{source}</code>: {where}. The yellow "
-                    "cells and clues are what the step looks at, blue outlines the cells "
-                    "whose candidates its proof uses; red candidates are removed, orange "
-                    f'digits written. The steps as JSON: <a href="{escape(t.id)}.json">'
-                    f"{escape(t.id)}.json</a>.</p>")
+                    f"<code>{source}</code>: {where}. {_legend(example)} The steps as JSON: "
+                    f'<a href="{escape(t.id)}.json">{escape(t.id)}.json</a>.</p>')
         body.append(_boards(example))
         body.append(_step_html(step, t.id if step.rule != t.id else ""))
+        body.append(f'<p class="weighs">{escape(example_weight(t, step, rules))}</p>')
         if len(example.steps) > 1:
             body.append(f"<details class=\"earlier\"><summary>The {len(example.steps) - 1} "
                         "steps before it</summary><ol>")
@@ -403,6 +413,55 @@ def technique_page(t, example, *, missing: str = "", prev=None, next_=None) -> s
         body.append(f'<p class="source">Declared in <code>{escape(_short(t.source))}</code>.</p>')
     body.append("</main>")
     return _page(f"{t.name} — Kakuro technique", "\n".join(body))
+
+
+def example_weight(t, step, rules=None) -> str:
+    """What the example's step weighs and the level it gives a puzzle, said against the
+    technique's own weight (the ladder's YAML): "This step weighs 5.75 (5.5, and 0.25
+    for its size): a puzzle whose hardest step it is rates Expert"."""
+    from ..engine.rating import model_for
+    from ..engine.teaching import level_at
+
+    w, level = step.weight, level_at(step.weight, rules)
+    if step.rule != t.id:
+        why = (f"it is {_instead_of(step)}, which weighs what the chain weighs, not what "
+               f"its {t.name.lower()} link would weigh ({t.weights}) as a step")
+    elif abs(w - t.weight) <= 1e-9:
+        why = "the technique's own weight"
+    else:
+        m = model_for(rules)
+        floors = (m.small_search, m.full_search)
+        if any(abs(w - f) <= 1e-9 for f in floors) and t.heavier:
+            why = (f"{t.weight:g} for {t.name.lower()}, raised to what trying the "
+                   "arrangements of a run weighs, as its proof tries them")
+        else:
+            why = f"{t.weight:g}, and {round(w - t.weight, 3):g} for its size ({t.growth})"
+    tail = "" if t.chain_only else \
+        f"; steps of this technique weigh {t.weights} ({t.levels})"
+    return f"This step weighs {w:g}: {why}. A puzzle whose hardest step it is rates {level}{tail}."
+
+
+def _instead_of(step) -> str:
+    title = step_title(step)
+    return "a " + title[:1].lower() + title[1:]
+
+
+def _legend(example) -> str:
+    """What the colours of the example's boards mean."""
+    step = example.step
+    parts = ["The yellow cells and clues are what the step looks at, blue outlines the "
+             "cells whose candidates its proof uses; red candidates are removed, orange "
+             "digits written. A cell with no small digits has not been narrowed yet (any "
+             "digit its runs allow), as in the HTML walkthrough."]
+    if region_parts(example.puzzle, step) is not None:
+        parts.append("The green outline is the area the region's runs of one direction "
+                     "fill (their clues in green), purple the cells the crossing runs (purple "
+                     "clues) add outside it; darker: the cells only one of the two groups "
+                     "covers, whose sum the clues fix.")
+    if chain_cases(step):
+        parts.append("On the chain's board, arrows join each link to the link it rests on, "
+                     "from the assumed digit in its dashed cell.")
+    return escape(" ".join(parts))
 
 
 def _short(path: str) -> str:
@@ -429,8 +488,8 @@ def index_page(techs, missing: dict[str, str] | None = None, *,
         note = (f'<br><span class="missing">no example: {escape(missing[t.id])}</span>'
                 if t.id in missing else "")
         rows.append(f'<tr data-rule="{escape(t.id)}"><td><a href="{escape(t.id)}.html">'
-                    f"{escape(t.name)}</a></td><td>{escape(t.level)}</td>"
-                    f'<td class="num">{t.weight:g}</td>'
+                    f"{escape(t.name)}</a></td><td>{escape(t.levels)}</td>"
+                    f'<td class="num">{escape(t.weights)}</td>'
                     f'<td class="opt">{escape(", ".join(t.aka))}</td>'
                     f'<td class="says">{escape(t.summary)}{note}</td></tr>')
     body = ['<main id="index">', "<h1>Kakuro techniques</h1>",
