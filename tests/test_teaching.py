@@ -92,6 +92,35 @@ def test_levels_and_kinds_of_techniques():
     assert "run added up beyond two" in by_id["region-sum-two"].growth
 
 
+#: names that mean another technique than the rung they were once listed under: Nishio is
+#: a trial of one digit across the grid, a conjugate pair a digit's two places (a strong
+#: link), a locked pair or triple a subset in a box-line intersection (Sudoku), Cross Sums
+#: the puzzle itself
+WRONG_NAMES = ("nishio", "conjugate pair", "locked pair", "locked triple", "locked quad",
+               "crossing sums", "isolated cell", "combination of numbers")
+#: names a family of rungs share, each rung a case of the one technique
+FAMILY_NAMES = {"Innies and outies": "region-sum", "Region sums": "region-sum",
+                "Permutations": "permutation-check", "Arrangement check": "permutation-check"}
+
+
+def test_aliases_are_other_names_for_the_same_technique():
+    """An alias is a name people use for that technique (issue 51): not the technique's own
+    name, not another rung's name, not a name another technique goes by."""
+    rules = api.ladder()
+    names = {r.name.lower(): r.id for r in rules}
+    seen: dict[str, str] = {}
+    for r in rules:
+        for alias in r.aka:
+            low = alias.lower()
+            assert low != r.name.lower(), f"{r.id}: its own name as an alias"
+            assert names.get(low, r.id) == r.id, f"{r.id}: {alias} is another rung's name"
+            assert not any(w in low for w in WRONG_NAMES), f"{r.id}: {alias}"
+            if alias in FAMILY_NAMES:
+                assert r.id.startswith(FAMILY_NAMES[alias]), (r.id, alias)
+            else:
+                assert seen.setdefault(alias, r.id) == r.id, (alias, seen[alias], r.id)
+
+
 # ---------------------------------------------------------------------------- pages
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
@@ -177,6 +206,122 @@ def test_every_example_is_the_walkthrough_up_to_a_proved_step_of_its_rule(pages)
         else:
             assert got == steps and "walkthrough_step" not in data, rid
         assert "proof" in steps[-1]
+
+
+def _yaml_rating():
+    """The level thresholds and the search-floor rungs straight from rules/core.yaml."""
+    import yaml
+
+    data = yaml.safe_load((ROOT / "rules" / "core.yaml").read_text(encoding="utf-8"))
+    weights = {r["id"]: float(r["weight"]) for r in data["rules"]}
+    return data["rating"]["levels"], weights
+
+
+def _level(weight: float, levels: dict[str, float]) -> str:
+    for name, top in sorted(levels.items(), key=lambda kv: kv[1]):
+        if weight <= top + 1e-9:
+            return name
+    return "Extreme"
+
+
+def test_a_page_says_the_ladders_level_and_weight_and_its_example_agrees(pages):
+    """Each page's level and weight are the YAML's (a range where a step may weigh more),
+    and the page says what its example's step weighs and the level that gives, which lie
+    in that range (a chains-only link: the chain's weight, said as such)."""
+    out, _ = pages
+    levels, weights = _yaml_rating()
+    order = list(levels) + ["Extreme"]
+    for t in api.techniques():
+        path = out / f"{t.id}.html"
+        if not path.exists():
+            continue
+        page = path.read_text(encoding="utf-8")
+        assert t.weight == weights[t.id]
+        lo, hi = _level(t.weight, levels), _level(max(t.weight, t.weight_max), levels)
+        assert t.levels == (lo if lo == hi else f"{lo} to {hi}"), t.id
+        facts = " ".join(re.sub(r"<[^>]+>", " ",
+                                page.split('<dl class="facts">')[1].split("</dl>")[0]).split())
+        assert f"Level {t.levels} " in facts and f"Weight {t.weights}" in facts, t.id
+        step = json.loads((out / f"{t.id}.json").read_text(encoding="utf-8"))["steps"][-1]
+        weighs = re.search(r'<p class="weighs">([^<]+)</p>', page).group(1)
+        w = step["weight"]
+        assert weighs.startswith(f"This step weighs {w:g}: "), t.id
+        assert f"rates {_level(w, levels)}" in weighs, t.id
+        if step["rule"] == t.id:
+            # the example is a step of the technique: its weight is in the page's range
+            assert t.weight - 1e-9 <= w <= max(t.weight, t.weight_max) + 1e-9, t.id
+            assert order.index(lo) <= order.index(_level(w, levels)) <= order.index(hi), t.id
+        else:
+            assert t.chain_only and "link" in facts and "chain" in weighs, t.id
+
+
+def _drawn(svg: str) -> dict[tuple[int, int], tuple[str, list[int]]]:
+    """Per white cell of an SVG board: its digit and the candidates drawn."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    out = {}
+    for g in root.iter("g"):
+        if "w" not in (g.get("class") or "").split():
+            continue
+        r, c = map(int, g.get("data-cell").split(","))
+        digit = "".join(t.text or "" for t in g.iter("text")
+                        if (t.get("class") or "").split()[:1] == ["d"])
+        cands = sorted(int(t.text) for t in g.iter("text")
+                       if (t.get("class") or "").split()[:1] == ["c"]
+                       and "off" not in t.get("class").split())
+        out[(r, c)] = (digit, cands)
+    return out
+
+
+def test_a_page_draws_the_walks_board_at_its_step(pages):
+    """The boards before and after the example's step are the walk's, replayed from the
+    page's JSON: a narrowed cell shows the candidates the steps left it, a cell no step
+    has narrowed shows none (not every digit its runs' combinations allow), a written
+    cell its digit."""
+    from deducer.puzzle.combos import BIT, DIGITS
+    from deducer.render.svg import combination_candidates, start_position
+
+    out, _ = pages
+    blank_but_allowed = 0
+    for path in sorted(out.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        puzzle = formats.loads(json.dumps(data["puzzle"]), "json")
+        page = (out / f"{path.stem}.html").read_text(encoding="utf-8")
+        start = start_position(puzzle)
+        masks = {rc: start.masks[i] for i, rc in enumerate(puzzle.whites)}
+        digits = dict(start.digits)
+        steps = data["steps"]
+        for k, figure in ((len(steps) - 1, "before"), (len(steps), "after")):
+            masks = {rc: start.masks[i] for i, rc in enumerate(puzzle.whites)}
+            digits = dict(start.digits)
+            for s in steps[:k]:
+                for r, c, ds in s["eliminations"]:
+                    for d in ds:
+                        masks[(r, c)] &= ~BIT[d]
+                for r, c, d in s["placements"]:
+                    masks[(r, c)], digits[(r, c)] = BIT[d], d
+            svg = re.search(rf'<figure class="{figure}">.*?(<svg .*?</svg>)', page, re.S).group(1)
+            drawn = _drawn(svg)
+            struck = {(r, c) for r, c, _ in steps[-1]["eliminations"]} if figure == "after" \
+                else set()
+            for i, rc in enumerate(puzzle.whites):
+                if rc in digits:
+                    assert drawn[rc] == (str(digits[rc]), []), (path.stem, figure, rc)
+                    continue
+                narrowed = masks[rc] != start.masks[i]
+                want = list(DIGITS[masks[rc]]) if narrowed else []
+                got = drawn[rc][1]
+                if rc in struck:  # the removed digits are drawn too, struck out
+                    assert set(want) <= set(got), (path.stem, figure, rc)
+                else:
+                    assert (drawn[rc][0], got) == ("", want), (path.stem, figure, rc)
+            if figure == "before":
+                allowed = combination_candidates(puzzle)
+                blank_but_allowed += sum(1 for i, rc in enumerate(puzzle.whites)
+                                         if rc not in digits and masks[rc] == start.masks[i]
+                                         and allowed.get(rc))
+    assert blank_but_allowed  # the old pages drew those cells' combinations: not the walk's
 
 
 def test_pages_are_not_written_over_without_force(pages, capsys):
@@ -268,7 +413,7 @@ def test_html_walkthrough_has_a_card_for_every_technique_it_uses(chained):
     links = re.findall(r'<li data-step="(\d+)"[^>]*>.*?<a class="rule" href="#technique-([^"]+)"',
                        page)
     assert [(int(n), rid) for n, rid in links] == [(s.n, s.rule) for s in exp.steps]
-    assert "Forcing chain, Whip, Contradiction chain, Nishio" in page
+    assert "Whip, Contradiction chain" in page
 
 
 def test_markdown_and_pdf_walkthroughs_end_with_a_glossary(chained, tmp_path):
@@ -294,7 +439,7 @@ def test_markdown_and_pdf_walkthroughs_end_with_a_glossary(chained, tmp_path):
     tail = text.split("Glossary of the techniques used", 1)[1]
     for name in used.values():
         assert name in tail
-    assert "Also called: Forcing chain, Whip" in tail
+    assert "Also called: Whip, Contradiction" in tail
 
 
 def test_a_card_opens_from_a_step_in_a_browser(chained, tmp_path, browser):
