@@ -71,7 +71,8 @@ h1{font-size:19px;margin:0 0 2px}
 .layout{flex:1 1 auto;min-height:0;display:flex;gap:18px;padding:8px 20px 10px}
 .boardpane{flex:1 1 auto;min-width:0;min-height:0;display:flex;flex-direction:column}
 .boardwrap{flex:1 1 auto;min-height:0;overflow:hidden;position:relative;touch-action:pan-y}
-.boardwrap svg{display:block;width:100%;height:100%;transform-origin:0 0}
+.boardwrap svg{display:block;width:100%;height:100%;transform-origin:0 0;user-select:none;
+ -webkit-user-select:none}
 .boardwrap.zoomed{touch-action:none;cursor:grab}
 .boardwrap.zoomed.moving{cursor:grabbing}
 .boardwrap.glide svg{transition:transform .2s ease-out}
@@ -589,7 +590,7 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
   var marked = [];
   var cur = -1;
   var badges = document.getElementById("board-badges");
-  var zoom = null, focus = [], CELL = CELL_SIZE;
+  var zoom = null, focus = [[], []], CELL = CELL_SIZE;
   var arrows = document.getElementById("board-arrows");
   var regionPath = document.getElementById("board-region");
   var SVGNS = "http://www.w3.org/2000/svg";
@@ -762,10 +763,11 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     });
     while (badges.firstChild) badges.removeChild(badges.firstChild);
     badgePlaces(v.badges).forEach(function (p) { badge(p[0][0], p[0][1], p[0][2], p[1]); });
-    // what a zoomed board keeps in view: the step's cells, or the link's and its arrows'
-    focus = v.hl.concat(v.as, v.bad, Object.keys(v.fresh).map(Number),
-                        Object.keys(struck).map(Number));
-    v.arrows.forEach(function (ar) { focus.push(ar[0], ar[1]); });
+    // what a zoomed board keeps in view: the step's (or link's) cells, and with them, when
+    // they fit, the cells it narrows, the assumption and the arrows
+    var more = v.as.concat(v.bad, Object.keys(struck).map(Number));
+    v.arrows.forEach(function (ar) { more.push(ar[0], ar[1]); });
+    focus = [v.hl.concat(Object.keys(v.fresh).map(Number)), more];
     if (zoom) zoom.follow(focus);
   }
 
@@ -1045,11 +1047,9 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
       at(z * k, c[0], c[1], true);
       follow(focus);
     }
-    // pan, as little as it takes, so that the cells' box (with a margin) is in view;
-    // centred on them when it cannot all be
-    function follow(cells) {
-      if (z <= 1 || !cells || !cells.length) return;
-      var m = fit(), s = m.f * z, x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+    // the board units the cells span: [x0, y0, x1, y1], or null for none
+    function span(cells) {
+      var x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
       cells.forEach(function (i) {
         var bg = cellEl[i] && cellEl[i].querySelector("rect.bg");
         if (!bg) return;
@@ -1057,9 +1057,21 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
         x0 = Math.min(x0, x); y0 = Math.min(y0, y);
         x1 = Math.max(x1, x + CELL); y1 = Math.max(y1, y + CELL);
       });
-      if (x0 > x1) return;
-      var pad = CELL * s * 0.6;
-      var L = x0 * s + tx, T = y0 * s + ty, R = x1 * s + tx, B = y1 * s + ty;
+      return x0 > x1 ? null : [x0, y0, x1, y1];
+    }
+    // pan, as little as it takes, so that the cells' box (with a margin) is in view;
+    // centred on them when it cannot all be. ``cells``: [the step's own, the others it
+    // would keep in view too when all fit]
+    function follow(cells) {
+      if (z <= 1 || !cells) return;
+      var m = fit(), s = m.f * z, pad = CELL * s * 0.6;
+      var own = span(cells[0]), all = span(cells[0].concat(cells[1]));
+      var fits = function (b) {
+        return b && (b[2] - b[0]) * s + 2 * pad <= m.w && (b[3] - b[1]) * s + 2 * pad <= m.h;
+      };
+      var b = fits(all) || !own ? all : own;
+      if (!b) return;
+      var L = b[0] * s + tx, T = b[1] * s + ty, R = b[2] * s + tx, B = b[3] * s + ty;
       var ntx = tx, nty = ty;
       if (R - L + 2 * pad > m.w) ntx = m.w / 2 - (L + R) / 2 + tx;
       else if (L < pad) ntx = tx + pad - L;
