@@ -121,7 +121,7 @@ def test_html_carries_the_proof_marks_and_the_notation(k2):
     ref = {tuple(r.ref): r.id for r in p.runs}
     assert data["steps"][4][4] == [idx[(2, 1)]]
     assert data["steps"][4][5] == [ref[(2, 0, "across")]]
-    assert data["steps"][3][4:] == [[], []]
+    assert data["steps"][3][4:] == [[], [], 0]  # no proof marks, no region
     page = walkthrough_html(p, exp2)
     assert page.count('class="notation"') == 1
     assert page.count('<li class="grp"') == len([g for g in groups(exp.steps, easy_weight(exp))
@@ -170,3 +170,62 @@ def test_real_steps_mark_their_own_proofs(k2):
     first = exp.steps[0]  # a unique combination: its run alone, no fact
     assert first.rule == "unique-combination" and first.proof["facts"] == []
     assert data["steps"][0][5] and not data["steps"][0][4]
+
+
+# ---- pictures of the argument on a static board (issue 51 item 5) ------------------------
+def _svg_cells(svg: str, cls: str) -> set[tuple[int, int]]:
+    return {(int(r), int(c)) for r, c in re.findall(
+        rf'<g class="w[^"]*\b{cls}\b[^"]*" data-cell="(\d+),(\d+)"', svg)}
+
+
+def test_a_region_sum_is_drawn_as_its_area_and_what_sticks_out():
+    """``render --svg --step K`` (and the PDF's diagrams) of a region sum: the runs of the
+    direction its sentence names first fill the area (class ``in``, outlined), the crossing
+    runs' cells outside it are ``out``, the cells only one group covers ``lo``."""
+    from deducer.generator.examples import cached_puzzle, read_cache
+    from deducer.render.svg import step_svg
+
+    puzzle = cached_puzzle(read_cache()["region-sum-two"])
+    exp = explain(puzzle)
+    step = next(s for s in exp.steps if s.rule.startswith("region-sum"))
+    runs = {run.name: run for run in puzzle.runs}
+    named = [runs[n] for n in step.runs]
+    area = {rc for r in named if r.direction == named[0].direction for rc in r.coords}
+    crossing = {rc for r in named if r.direction != named[0].direction for rc in r.coords}
+    svg = step_svg(puzzle, exp, step.n)
+    assert _svg_cells(svg, "in") == area and _svg_cells(svg, "out") == crossing - area
+    assert _svg_cells(svg, "lo") == area ^ crossing
+    path = re.search(r'<path class="rgn" d="([^"]+)"/>', svg).group(1)
+    # the outline's segments run along grid lines only, around the area's border: as many
+    # unit edges as the area has sides facing a cell outside it
+    edges = sum(1 for r, c in area for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if n not in area)
+    length = 0.0
+    for x, y, kind, to in re.findall(r"M([\d.]+) ([\d.]+)([HV])([\d.]+)", path):
+        length += abs(float(to) - (float(x) if kind == "H" else float(y)))
+    assert length == pytest.approx(edges * 40)
+    # a step of another rule draws no area
+    other = next(s for s in exp.steps if not s.rule.startswith("region-sum"))
+    assert 'class="rgn"' not in step_svg(puzzle, exp, other.n)
+
+
+def test_a_chains_diagram_joins_its_links_with_arrows():
+    from deducer.render.svg import step_svg
+    from deducer.render.walk import chain_cases
+
+    puzzle = formats.load(PUZZLES / "deducer-trial.txt")
+    exp = explain(puzzle)
+    step = next(s for s in exp.steps if chain_cases(s))
+    links = step.proof["links"]
+    svg = step_svg(puzzle, exp, step.n)
+    arrows = re.findall(r'<g class="ar"><line [^>]*/><polygon points="([^"]+)"/></g>', svg)
+    # one arrow per link whose cell is not the one before it (a whip: each from the last)
+    cells = [tuple(step.proof["assume"][:2])]
+    for lk in links:
+        ch = [tuple(p[:2]) for p in lk.get("placements", []) + lk.get("eliminations", [])]
+        cells.append(ch[0] if ch else None)
+    want = sum(1 for k in range(1, len(links) + 1)
+               if cells[k] is not None and cells[k] != cells[k - 1])
+    # the closing contradiction, which changes no cell, is drawn where it breaks
+    closing = 1 if links[-1].get("contradiction") and cells[-1] is None else 0
+    assert want >= 1 and want <= len(arrows) <= want + closing
