@@ -76,8 +76,9 @@ h1{font-size:19px;margin:0 0 2px}
 .boardwrap.zoomed{touch-action:none;cursor:grab}
 .boardwrap.zoomed.moving{cursor:grabbing}
 .boardwrap.glide svg{transition:transform .2s ease-out}
-.zoom{display:inline-flex;gap:4px;margin-left:6px}
+.zoom{display:inline-flex;align-items:center;gap:4px;margin-left:6px}
 .zoom button{min-width:34px}
+#zoom-level{min-width:3.2em;text-align:center;font-size:13px;color:var(--muted)}
 #zoom-fit{font-size:13px}
 .controls{flex:none;display:flex;align-items:center;gap:6px;margin-bottom:6px;flex-wrap:wrap}
 .controls button,.chain-nav button{font-size:16px;min-width:38px;padding:3px 8px;cursor:pointer}
@@ -407,10 +408,10 @@ it changes, digits of earlier links in green, the cell where it breaks in red.</
 <button id="last" type="button" title="Last step (End)" aria-label="last">▶|</button>
 <span id="pos">Start</span>
 <span class="zoom" role="group" aria-label="zoom"><button id="zoom-out" type="button"
-title="Zoom out (−)" aria-label="zoom out">−</button><button id="zoom-in" type="button"
-title="Zoom in (+); drag, pinch or Ctrl + wheel on the board" aria-label="zoom in">+</button
-><button id="zoom-fit" type="button" title="The whole board (0)"
-aria-label="fit the board">fit</button></span>
+title="Zoom out (−, Ctrl+wheel, or pinch)" aria-label="zoom out">−</button><span
+id="zoom-level" aria-live="polite">Fit</span><button id="zoom-in" type="button"
+title="Zoom in (+, Ctrl+wheel, or pinch); drag a zoomed board" aria-label="zoom in">+</button
+><button id="zoom-fit" type="button" title="The whole board (0)">Fit</button></span>
 <label title="every empty cell: the digits its runs' combinations still allow">
 <input type="checkbox" id="all-cands"> all candidates</label>
 </div>
@@ -1007,6 +1008,7 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
     var box = document.querySelector(".boardwrap");
     var vb = svg.viewBox.baseVal;
     var z = 1, tx = 0, ty = 0, pointers = {}, gesture = null;
+    var level = document.getElementById("zoom-level");
     var fit = function () {  // px a board unit takes at z = 1, and the box's size
       // the svg's own layout box (a bounding rectangle would be the transformed one)
       var sw = svg.clientWidth, sh = svg.clientHeight;
@@ -1032,6 +1034,7 @@ SCRIPT = r"""// The walkthrough player: replays the logged steps on the inline S
       document.getElementById("zoom-fit").disabled = z <= 1;
       document.getElementById("zoom-in").disabled = z >= most() - 1e-6;
       document.body.setAttribute("data-zoom", z.toFixed(2));
+      level.textContent = z <= 1 ? "Fit" : Math.round(z * 100) + "%";
     }
     function at(nz, px, py, glide) {  // zoom to nz keeping the box point (px, py) still
       nz = Math.max(1, Math.min(most(), nz));
