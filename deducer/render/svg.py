@@ -395,10 +395,10 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
                f'width="{num(puzzle.cols * S)}" height="{num(puzzle.rows * S)}"/>')
     # a region sum's area, outlined over the frame too (an empty path on a board the
     # walkthrough's script draws on)
-    d = outline_path(marks.inside, ox, oy)
-    if d or interactive:
-        rid = f' id="{ident}-region"' if ident else ""
-        out.append(f'<path{rid} class="rgn" d="{d}"/>')
+    outline = outline_path(marks.inside, ox, oy)
+    if outline or interactive:
+        region_id = f' id="{ident}-region"' if ident else ""
+        out.append(f'<path{region_id} class="rgn" d="{outline}"/>')
     out.append(f'<g id="{ident}-arrows">' if ident else "<g>")
     out.extend(arrow(ox + a[1] * S, oy + a[0] * S, ox + b[1] * S, oy + b[0] * S)
                for a, b in marks.arrows)
