@@ -180,8 +180,9 @@ def _svg_cells(svg: str, cls: str) -> set[tuple[int, int]]:
 
 def test_a_region_sum_is_drawn_as_its_area_and_what_sticks_out():
     """``render --svg --step K`` (and the PDF's diagrams) of a region sum: the runs of the
-    direction its sentence names first fill the area (class ``in``, outlined), the crossing
-    runs' cells outside it are ``out``, the cells only one group covers ``lo``."""
+    direction its step's runs name first (the region's, then the crossing runs) fill the
+    area (class ``in``, outlined), the crossing runs' cells outside it are ``out``, the
+    cells only one group covers ``lo``."""
     from deducer.generator.examples import cached_puzzle, read_cache
     from deducer.render.svg import step_svg
 
