@@ -220,10 +220,14 @@ def test_out_refuses_to_replace_and_resume_checks_the_inputs(tmp_path, capsys):
     assert cli(capsys, "rate", a, b, "--out", out)[0] == 1
     code, _, err = cli(capsys, "rate", a, b, "--out", out)
     assert code == 2 and "already exists" in err and "--resume" in err
-    code, _, err = cli(capsys, "rate", b, a, "--out", out, "--resume")
-    assert code == 2 and "row 1 is for" in err and "not the same inputs" in err
-    code, said, _ = cli(capsys, "rate", a, b, "--out", out, "--resume")
+    c = tmp_path / "c.txt"
+    c.write_text(NONE, encoding="utf-8")
+    code, _, err = cli(capsys, "rate", a, c, "--out", out, "--resume")
+    assert code == 2 and "row 2 is for" in err and "not the same inputs" in err
+    # rows are written as they finish, so a rows file in any order resumes
+    code, said, _ = cli(capsys, "rate", b, a, "--out", out, "--resume")
     assert code == 1 and "(2 kept from before)" in said and len(rows_of(out)) == 2
+    assert [r["source"] for r in rows_of(out)] == [str(b), str(a)]  # sorted to input order
     out.write_text('{"source": "x"}\nnot json\n', encoding="utf-8")
     code, _, err = cli(capsys, "rate", a, "--out", out, "--resume")
     assert code == 2 and ":2: " in err and "cannot resume" in err
@@ -277,6 +281,105 @@ def test_a_run_killed_half_way_and_resumed_gives_the_same_file(tmp_path):
                    timeout=300)
     assert out.read_bytes() == whole.read_bytes()
     assert len(rows_of(whole)) == 26
+
+
+SLOW_RULE = """\
+import os
+import time
+
+from deducer.rules import rule
+
+
+@rule
+def slow(view):
+    if len(view.masks) > 30:  # the big puzzle only: its row comes long after the others
+        open(os.environ["DEDUCER_TEST_MARK"], "a").close()
+        time.sleep(0.01)
+    return
+    yield
+"""
+
+
+def slow_batch(tmp_path: Path, small: int = 8) -> tuple[list[str], Path]:
+    """A folder whose first puzzle (input order), the largest, is slowed down by a rule
+    that sleeps (wall time, whatever the load): the batch starts it first, and the small
+    ones finish meanwhile. The command (without its output options) and the marker file
+    the rule touches once the big puzzle is under way."""
+    d = tmp_path / "in"
+    d.mkdir()
+    (d / "00-big.txt").write_text((PUZZLES / "deducer-trial.txt").read_text(encoding="utf-8"),
+                                  encoding="utf-8")
+    for k in range(1, small + 1):
+        (d / f"{k:02d}.j").write_text(K2, encoding="utf-8")
+    (tmp_path / "slow.py").write_text(SLOW_RULE, encoding="utf-8")
+    (tmp_path / "slow.yaml").write_text(
+        "rules:\n  - id: slow\n    name: Slow\n    priority: 1\n    weight: 1\n"
+        "    score: 1\n    scope: global\n    implementation: slow.py:slow\n"
+        "    explain: \"never\"\n", encoding="utf-8")
+    return ([sys.executable, "-m", "deducer", "rate", str(d), "--rules", "slow.yaml",
+             "--jobs", "2", "--chunk", "1"], tmp_path / "mark")
+
+
+def _lines(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines() if path.exists() else []
+
+
+def test_rows_are_kept_as_they_finish_and_survive_sigint_and_sigkill(tmp_path):
+    cmd, mark = slow_batch(tmp_path)
+    run_env = dict(env(), DEDUCER_TEST_MARK=str(mark))
+    whole = tmp_path / "whole.jsonl"
+    cmd += ["--no-timing"]
+    res = subprocess.run(cmd + ["--out", str(whole)], cwd=tmp_path, env=run_env,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert [json.loads(r)["source"].rsplit("/", 1)[1] for r in _lines(whole)] == \
+        ["00-big.txt"] + [f"{k:02d}.j" for k in range(1, 9)]  # sorted back to input order
+    for sig in (signal.SIGINT, signal.SIGKILL):
+        out = tmp_path / f"cut-{sig.name}.jsonl"
+        proc = subprocess.Popen(cmd + ["--out", str(out)], cwd=tmp_path, env=run_env,
+                                start_new_session=True, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None and len(_lines(out)) < 2:
+            time.sleep(0.01)
+        # read mid-run: small puzzles' rows are there while the big one, first in input
+        # order, is still being rated (in input order they would all wait for it)
+        seen = _lines(out)
+        assert proc.poll() is None and len(seen) >= 2, "the rows file did not grow mid-run"
+        assert not any(b"00-big" in line for line in seen)
+        os.killpg(proc.pid, sig)  # SIGINT: a Ctrl-C at the terminal reaches the group
+        _, err = proc.communicate(timeout=120)
+        kept = _lines(out)
+        assert len(kept) >= len(seen) and all(json.loads(line) for line in kept)
+        if sig == signal.SIGINT:
+            assert proc.returncode == 130, err
+            assert f"keeps the {len(kept)} finished rows of 9" in err and "--resume" in err
+            assert "Traceback" not in err
+        again = subprocess.run(cmd + ["--out", str(out), "--resume"], cwd=tmp_path,
+                               env=run_env, capture_output=True, text=True, timeout=300)
+        assert f"({len(kept)} kept from before)" in again.stdout, again.stderr
+        assert out.read_bytes() == whole.read_bytes()
+
+
+def test_ctrl_c_without_out_prints_the_rows_finished_so_far(tmp_path):
+    cmd, mark = slow_batch(tmp_path, small=6)
+    proc = subprocess.Popen(cmd + ["--csv"], cwd=tmp_path,
+                            env=dict(env(), DEDUCER_TEST_MARK=str(mark)),
+                            start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None and not mark.exists():
+        time.sleep(0.01)
+    time.sleep(2.0)  # the small ones finish meanwhile (the big one sleeps for longer)
+    assert proc.poll() is None
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    lines = out.splitlines()
+    assert lines[0].startswith("file,")  # the CSV header, then the finished rows
+    names = [line.split(",")[0].rsplit("/", 1)[1] for line in lines[1:]]
+    assert names and names == sorted(names) and "00-big.txt" not in names
+    assert f"interrupted: {len(names)} of 7 puzzles rated" in err
 
 
 def test_parquet_out(tmp_path, capsys):

@@ -34,6 +34,8 @@ COMMANDS = {
 }
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1, 2, 3, 4
+#: Ctrl-C (SIGINT): the shell's code for it, after the answer so far is printed
+EXIT_INTERRUPTED = 130
 
 
 #: how long past ``--timeout`` the backstop waits for a command's own graceful stop, and
@@ -440,6 +442,32 @@ def time_limit(seconds: float | None, started: float | None = None):
         _CLOCK.update(outer)
 
 
+@contextlib.contextmanager
+def interruptible():
+    """Ctrl-C as a request to stop, not an exception: inside, SIGINT sets a flag the
+    caller's loop looks at (the callable yielded says whether it came), so that the work
+    finished so far is kept and printed whatever line was running; a second Ctrl-C raises
+    KeyboardInterrupt as usual. Only in the main thread (elsewhere the flag never rises)."""
+    import signal
+    import threading
+
+    came = {"on": False}
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: came["on"]
+        return
+
+    def on_sigint(signum, frame):
+        if came["on"]:
+            raise KeyboardInterrupt
+        came["on"] = True
+
+    old = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield lambda: came["on"]
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def main(argv: list[str] | None = None) -> int:
     import time
 
@@ -471,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("deducer: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
     except Exception as e:  # never a traceback for users; DEDUCER_DEBUG=1 shows it

@@ -112,12 +112,30 @@ def ordered(pairs: Iterator[tuple[int, Any] | None], start: int = 0,
         raise RuntimeError(f"batch engine lost item {nxt}")
 
 
+def finished(pairs: Iterator[tuple[int, Any] | None],
+             tick: Callable[[int], None] | None = None) -> Iterator[tuple[int, Any] | None]:
+    """``pairs`` as they come (heartbeats included), counting them for ``tick``."""
+    done = 0
+    for pair in pairs:
+        if pair is not None:
+            done += 1
+        if tick is not None:
+            tick(done)
+        yield pair
+
+
 def run(func: Callable[[Any], Any], items: Sequence, settings: Settings, on_fail: OnFail,
         *, tick: Callable[[int], None] | None = None,
         costs: Sequence[float] | None = None, init: Callable[[], Any] | None = None,
-        note: Callable[[int, Any], None] | None = None) -> Iterator[Any]:
+        note: Callable[[int, Any], None] | None = None, in_order: bool = True
+        ) -> Iterator[Any]:
     """``func(item)`` for every item, yielded in input order (a generator: close it, or run
     it to the end, to stop the workers).
+
+    ``in_order=False`` yields ``(index, result)`` pairs as the items finish instead, and
+    ``None`` as a heartbeat while none does (about every 0.2 s): what a caller that keeps
+    every finished result at once (a rows file, an interrupted run) needs; the input order
+    holds results back behind the largest items, which go first.
 
     ``costs``, an estimate of each item's work, has the largest handed out first
     (:mod:`.schedule`); ``init()`` runs once in each worker before its first item (load
@@ -146,6 +164,6 @@ def run(func: Callable[[Any], Any], items: Sequence, settings: Settings, on_fail
 
     pairs = engine.map(func, tasks, on_fail, init=init, note=note)
     try:
-        yield from ordered(pairs, tick=tick)
+        yield from (ordered(pairs, tick=tick) if in_order else finished(pairs, tick))
     finally:
         pairs.close()

@@ -1,9 +1,11 @@
 """Rows that survive: a JSON-lines file written row by row, resumable; Parquet at the end.
 
-Rows arrive in input order, so the file is always a prefix of the finished output: after an
-interruption or a crash, ``--resume`` keeps the complete rows (a half-written last line is
-cut off), checks that they are the first rows of the same inputs, and the run goes on from
-there. Parquet cannot be appended to safely, so ``--out x.parquet`` journals its rows to
+Each row is appended, unbuffered, the moment its puzzle is finished, whatever the order the
+batch finishes them in (the largest go first), and the file is sorted back to input order
+when the run is complete. So after an interruption or a crash the file holds every finished
+row, in any order: ``--resume`` keeps the complete rows (a half-written last line is cut
+off), matches each to its input by its source (:func:`match_rows`), and rates the rest.
+Parquet cannot be appended to safely, so ``--out x.parquet`` journals its rows to
 ``x.parquet.partial.jsonl`` as it goes (that is what a resume reads) and writes the Parquet
 file, through pyarrow (the ``parquet`` extra), when the run is complete.
 """
@@ -34,6 +36,21 @@ def need_pyarrow() -> None:
     except ImportError:
         raise DeducerError("Parquet output needs pyarrow: pip install 'deducer[parquet]' "
                            "(or pip install pyarrow)") from None
+
+
+def match_rows(sources: list, labels: list[str]) -> list[int | None]:
+    """The input (an index into ``labels``, the inputs' sources in order) each row of a
+    rows file is for, given the rows' ``sources`` in file order: a source the inputs give
+    several times (a file named twice) matches them in turn. None for a row the inputs do
+    not give (or give fewer times than the file holds it)."""
+    where: dict[str, list[int]] = {}
+    for k in range(len(labels) - 1, -1, -1):  # a stack per source, its first input on top
+        where.setdefault(labels[k], []).append(k)
+    out: list[int | None] = []
+    for src in sources:
+        stack = where.get(src) if isinstance(src, str) else None
+        out.append(stack.pop() if stack else None)
+    return out
 
 
 def cannot_write(e: OSError, kept: str) -> str:
@@ -144,7 +161,7 @@ class RowFile:
         for n, line in enumerate(data[:keep].decode("utf-8", "replace").splitlines(), 1):
             try:
                 row = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # a line nested thousands deep too
                 row = None
             if not isinstance(row, dict) or "source" not in row:
                 raise DeducerError("is not a rows file written by 'deducer rate --out' "
@@ -168,11 +185,14 @@ class RowFile:
         self.out.write(dumps(row))
         self.written += 1
 
-    def close(self, complete: bool) -> None:
-        """Close the file; on a complete Parquet run, write the Parquet file."""
+    def close(self, complete: bool, labels: list[str] | None = None) -> None:
+        """Close the file; on a complete run, sort its rows into the input order of
+        ``labels`` (the inputs' sources) and, for Parquet, write the Parquet file."""
         if complete:
             self._cut_half_row()
         self.out.close()
+        if complete and labels is not None:
+            self._sort(labels)
         if not complete and self.created and not self.written:
             os.unlink(self.journal)  # failed before the first row: leave nothing behind
             return
@@ -183,6 +203,43 @@ class RowFile:
                 raise DeducerError(cannot_write(e, f"the rows are kept in {self.journal}"),
                                    path=str(self.target)) from None
             os.unlink(self.journal)
+
+
+    def _sort(self, labels: list[str]) -> None:
+        """Put the journal's rows in input order (they were written as they finished): a
+        new file under a temporary name, renamed into place, so that an interruption
+        leaves the old one whole. Only the lines' places are held, not their text."""
+        from ...puzzle.fileio import temp_name
+
+        places: list[tuple[int, int]] = []  # (offset, length) of each line, in file order
+        sources = []
+        with open(self.journal, "rb") as fh:
+            at = 0
+            for line in fh:
+                places.append((at, len(line)))
+                at += len(line)
+                try:
+                    sources.append(json.loads(line).get("source"))
+                except (ValueError, AttributeError, RecursionError):
+                    sources.append(None)
+        index = match_rows(sources, labels)
+        keys = [(len(labels) if k is None else k, n) for n, k in enumerate(index)]
+        if keys == sorted(keys):
+            return
+        tmp = self.journal.with_name(temp_name(self.journal.name) + "tmp")
+        try:
+            with open(self.journal, "rb") as src, open(tmp, "wb") as dst:
+                for _key, n in sorted(keys):
+                    src.seek(places[n][0])
+                    dst.write(src.read(places[n][1]))
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            raise DeducerError(cannot_write(e, "the rows are kept, in the order they "
+                                               "finished"), path=str(self.journal)) from None
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        os.replace(tmp, self.journal)
 
 
 #: column types of the rows file, for Parquet (JSON lines need none)

@@ -14,10 +14,12 @@ from ...api import ExplainStatus
 from ..cli import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
     EXIT_NO_SOLUTION,
     EXIT_OK,
     EXIT_UNDECIDED,
     emit,
+    interruptible,
     not_over_a_puzzle,
 )
 from .explain import add_rule_args, check_timeout
@@ -247,17 +249,42 @@ def summary(counts: dict, total: int, kept: int, out: str, skipped: int = 0) -> 
 
 
 # ---------------------------------------------------------------------------- run
+def _check_resumed(sink, args, labels: list[str]) -> None:
+    """Refuse to go on with rows that are not this run's: each must be for one of the
+    inputs (in any order: rows are written as they finish), rated with the same options
+    and by the same rater version."""
+    from ...api import RATER_VERSION
+    from ...errors import DeducerError
+    from ..batch.output import match_rows
+
+    index = match_rows([row.get("source") for row in sink.done], labels)
+    for k, (row, at) in enumerate(zip(sink.done, index, strict=True)):
+        why = None
+        if at is None:
+            why = (f"row {k + 1} is for {row.get('source')!r}, which the inputs do not give "
+                   "(or give fewer times): not the same inputs, so not resumable")
+        elif row.get("options", "") != options_of(args):
+            was = row.get("options") or "no options"
+            why = (f"row {k + 1} was rated with {was}, this run with "
+                   f"{options_of(args) or 'no options'}: the rows would not compare")
+        elif row.get("rater") != RATER_VERSION:
+            why = (f"row {k + 1} was rated by rater version {row.get('rater')!r}, this "
+                   f"deducer rates with {RATER_VERSION!r}: the rows would not compare")
+        if why:
+            sink.close(False)
+            raise DeducerError(f"{why} (use --force to start over)", path=args.out)
+
+
 def run(args) -> int:
     from collections import Counter
 
-    from ...api import RATER_VERSION
     from ...errors import DeducerError
     from ...puzzle.fileio import check_outputs
     from ...render import get
     from ..batch import run as batch_run
     from ..batch import settings_from
     from ..batch.inputs import Embedded, find
-    from ..batch.output import RowFile, out_format
+    from ..batch.output import RowFile, match_rows, out_format
     from ..batch.progress import Bar
 
     check_timeout(args)
@@ -289,29 +316,16 @@ def run(args) -> int:
         print(note, file=sys.stderr)
     kept = 0
     counts: Counter = Counter()
+    labels = [t.label for t in tasks]
+    todo = list(range(len(tasks)))  # the inputs this run rates, by index
     if sink is not None and sink.done:
         kept = len(sink.done)
-        for k, row in enumerate(sink.done):
-            if k >= len(tasks) or row.get("source") != tasks[k].label:
-                sink.close(False)
-                given = tasks[k].label if k < len(tasks) else "nothing"
-                raise DeducerError(f"row {k + 1} is for {row.get('source')!r} but the inputs "
-                                   f"give {given!r} there: not the same inputs, so not "
-                                   "resumable (use --force to start over)", path=args.out)
-            if row.get("options", "") != options_of(args):
-                sink.close(False)
-                was = row.get("options") or "no options"
-                raise DeducerError(f"row {k + 1} was rated with {was}, this run with "
-                                   f"{options_of(args) or 'no options'}: the rows would not "
-                                   "compare (use --force to start over)", path=args.out)
-            if row.get("rater") != RATER_VERSION:
-                sink.close(False)
-                raise DeducerError(f"row {k + 1} was rated by rater version "
-                                   f"{row.get('rater')!r}, this deducer rates with "
-                                   f"{RATER_VERSION!r}: the rows would not compare (use "
-                                   "--force to start over)", path=args.out)
+        _check_resumed(sink, args, labels)
+        for row in sink.done:
             counts[row.get("status")] += 1
-        tasks = tasks[kept:]
+        had = set(i for i in match_rows([r.get("source") for r in sink.done], labels))
+        todo = [k for k in todo if k not in had]
+    tasks = [tasks[k] for k in todo]
     func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout,
                               args.ignore_entries))
     on_fail = partial(failed_row, args.timeout)
@@ -319,31 +333,46 @@ def run(args) -> int:
     if settings.engine == "dask":  # its workers may not see this machine's files
         tasks = Embedded(tasks)  # type: ignore[assignment]  # reads as the task list
     bar = Bar(len(tasks), sys.stderr.isatty() and not args.no_progress)
-    rows: list[dict] = []
+    rows: dict[int, dict] = {}  # without --out: the finished rows, by input index
     complete = False
-    try:
-        # the largest puzzles first, and every worker's ladder loaded before its first one
-        for row in batch_run(func, tasks, settings, on_fail, tick=bar, costs=costs,
-                             init=partial(_ladder, tuple(args.rules), tuple(args.disable))):
-            counts[row["status"]] += 1
-            if sink is not None:
-                sink.write(out_row(row, timing=not args.no_timing, options=options_of(args)))
+    with interruptible() as interrupted:
+        try:
+            # the largest puzzles first, every worker's ladder loaded before its first one,
+            # and each row kept the moment its puzzle is finished, whatever the order
+            for pair in batch_run(func, tasks, settings, on_fail, tick=bar, costs=costs,
+                                  init=partial(_ladder, tuple(args.rules), tuple(args.disable)),
+                                  in_order=False):
+                if pair is not None:
+                    at, row = pair
+                    counts[row["status"]] += 1
+                    if sink is not None:
+                        sink.write(out_row(row, timing=not args.no_timing,
+                                           options=options_of(args)))
+                    else:
+                        rows[todo[at]] = row
+                if interrupted():
+                    break
             else:
-                rows.append(row)
-        complete = True
-    except KeyboardInterrupt:
+                complete = True
+        finally:
+            bar.close()
+            if sink is not None:
+                sink.close(complete, labels)
+    done = sum(counts.values())
+    if not complete:  # Ctrl-C: every finished row is kept (or printed), and said
         if sink is not None:
-            done = sum(counts.values())
-            print(f"deducer: {args.out} holds the first {done} rows; run the same command "
-                  "with --resume to go on from there", file=sys.stderr)
-        raise
-    finally:
-        bar.close()
-        if sink is not None:
-            sink.close(complete)
+            print(f"deducer: interrupted: {args.out} keeps the {done} finished rows of "
+                  f"{kept + len(tasks)}; run the same command with --resume to rate the rest",
+                  file=sys.stderr)
+        else:
+            emit(get("json" if args.json else "csv" if args.csv else "text")
+                 .rate_rows([rows[k] for k in sorted(rows)], why=args.why))
+            print(f"deducer: interrupted: {done} of {len(tasks)} puzzles rated (their rows "
+                  "are above, in input order); the rest were not", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if sink is not None:
         emit(summary(counts, kept + len(tasks), kept, args.out, len(found.skipped)))
     else:
         emit(get("json" if args.json else "csv" if args.csv else "text")
-             .rate_rows(rows, why=args.why))
+             .rate_rows([rows[k] for k in sorted(rows)], why=args.why))
     return exit_code(counts)
