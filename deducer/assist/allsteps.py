@@ -17,7 +17,7 @@ Mistakes come first, as for a hint: an entry no solution has is reported instead
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..puzzle.combos import BIT
@@ -82,6 +82,45 @@ def _covers(big: tuple[dict[int, int], set], small: tuple[dict[int, int], set]) 
         and small[1] <= combos
 
 
+def _found(eng, rule, late) -> list:
+    """``rule``'s deductions at the position (with their effects), until ``late()``."""
+    out = []
+    for k, pair in enumerate(eng.deductions(rule)):
+        out.append(pair)
+        if k & 15 == 15 and late():
+            break
+    return out
+
+
+class _Kept:
+    """The effects of the steps listed so far, indexed by the cells and combinations they
+    touch: whether one covers a new step's effect is asked of the few that touch the same
+    first cell, not of all of them (tens of thousands on a big grid: quadratic)."""
+
+    def __init__(self) -> None:
+        self.effects: list[tuple[dict[int, int], set]] = []
+        self.by_cell: dict[int, list[int]] = {}
+        self.by_combo: dict[tuple, list[int]] = {}
+
+    def add(self, effect: tuple[dict[int, int], set]) -> None:
+        k = len(self.effects)
+        self.effects.append(effect)
+        for i in effect[0]:
+            self.by_cell.setdefault(i, []).append(k)
+        for rc in effect[1]:
+            self.by_combo.setdefault(rc, []).append(k)
+
+    def covers(self, mine: tuple[dict[int, int], set]) -> bool:
+        """Does a step listed so far make ``mine`` in full (:func:`_covers`)?"""
+        if mine[0]:
+            near = self.by_cell.get(next(iter(mine[0])), [])
+        elif mine[1]:
+            near = self.by_combo.get(next(iter(mine[1])), [])
+        else:
+            near = range(len(self.effects))  # no effect at all: any step covers it
+        return any(_covers(self.effects[k], mine) for k in near)
+
+
 def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
               max_solutions: int = DEFAULT_CAP) -> AllSteps:
     """Every deduction ``rules`` (None: the core ladder) find at the position of
@@ -93,7 +132,9 @@ def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
     if rules is None:
         rules = registry.load()
     deadline = None if timeout is None else time.perf_counter() + timeout
-    verdict = check(puzzle, max_solutions=max_solutions, timeout=timeout)
+    # at most half the time: a check stopped by it (inconclusive) leaves the steps theirs
+    verdict = check(puzzle, max_solutions=max_solutions,
+                    timeout=None if timeout is None else timeout / 2)
     if verdict.status == "unsolvable":
         return AllSteps("unsolvable", text=_capital(verdict.message) + ".")
     warning = _several(verdict, puzzle)
@@ -111,27 +152,37 @@ def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
         out.kind, out.text = "solved", "The grid is complete and correct."
         return out
     start = list(eng.state.masks)
-    found = []  # (rule, deduction, effect)
+    # every loop looks at the clock, and each rule's steps are worded as soon as they are
+    # found: a 150x150 grid holds tens of thousands of open deductions, and a limit checked
+    # only between rules was overrun by a minute, or spent finding steps none of which it
+    # had time left to word
+    late = eng.context.stopped
+    available = 0  # the easy moves open, which each step says: counted as they are found
+    kept = _Kept()
     for rule in asked:
-        if eng.context.stopped():
+        if late():
             out.complete = False
             break
-        found += [(rule, ded, effect) for ded, effect in eng.deductions(rule)]
-        if eng.context.stopped():  # the expensive rules stop at the deadline: partial
+        found = _found(eng, rule, late)
+        if rule.tier == 1:
+            available += len(found)
+        for ded, effect in found:
+            if late():
+                break
+            step = eng.preview(rule, ded, effect)
+            mine = (_after(puzzle, start, step),
+                    {(run, c) for run, cs in step.combos_removed for c in cs})
+            if kept.covers(mine):
+                out.hidden += 1
+                continue
+            kept.add(mine)
+            step.n = len(out.steps) + 1
+            out.steps.append(step)
+        if late():  # the expensive rules stop at the deadline: partial
             out.complete = False
             break
-    available = sum(1 for rule, _d, _e in found if rule.tier == 1)
-    kept: list[tuple[dict[int, int], set]] = []
-    for rule, ded, effect in found:
-        step = eng.preview(rule, ded, effect, available)
-        mine = (_after(puzzle, start, step),
-                {(run, c) for run, cs in step.combos_removed for c in cs})
-        if any(_covers(other, mine) for other in kept):
-            out.hidden += 1
-            continue
-        kept.append(mine)
-        step.n = len(out.steps) + 1
-        out.steps.append(step)
+    # (a lower bound when the time ran out before every easy rule was asked)
+    out.steps = [replace(step, available=available) for step in out.steps]
     n = len(out.steps)
     if n:
         out.text = (f"{n} step{'s are' if n != 1 else ' is'} open here, simplest first"

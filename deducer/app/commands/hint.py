@@ -42,7 +42,8 @@ listed before it already makes in full.
 
 Exit code 0 for a hint (or a complete grid), 1 when something is wrong (a mistake, entries
 from different solutions, no solution), 2 on bad input, 4 when --timeout ran out before a
-hint was found."""
+hint was found (with --all: before every step was found; the steps found so far are
+listed)."""
 
 
 def add_parser(sub) -> None:
@@ -74,6 +75,8 @@ def run(args) -> int:
         found = all_steps(puzzle, rules, timeout=time_left())
         answer_in_hand()
         emit(get("json" if args.json else "text").all_steps(puzzle, found))
+        if not found.complete:  # the steps found so far, said to be cut short
+            return EXIT_UNDECIDED
         return {"mistake": EXIT_NO_SOLUTION, "conflict": EXIT_NO_SOLUTION,
                 "unsolvable": EXIT_NO_SOLUTION, "timeout": EXIT_UNDECIDED}.get(found.kind,
                                                                               EXIT_OK)
