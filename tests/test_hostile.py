@@ -719,3 +719,63 @@ def test_deep_rule_yaml_is_refused_whatever_the_recursion_limit(tmp_path, capsys
     finally:
         sys.setrecursionlimit(old)
     assert code == 2 and "nested too deeply" in err and len(err.splitlines()) == 1, err
+
+
+# ------------------------------------------------------------------ Ctrl-C: the answer so far
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) process ``pid`` has used so far (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_ctrl_c_prints_the_answer_so_far_for_every_one_puzzle_command(tmp_path):
+    # issue 54: Ctrl-C gave "deducer: interrupted" and nothing else, where the --timeout
+    # form prints the answer so far. Each command here works for minutes (an unclued
+    # 170x170 grid; 600 two-way islands to list): interrupted after 2 s, each prints what
+    # its --timeout form would, says it was cut short, and exits 130
+    from tests.fuzz.bad_input_table import unclued_text
+
+    (tmp_path / "unclued.txt").write_text(unclued_text(), encoding="utf-8")
+    (tmp_path / "islands.txt").write_text(islands_text(), encoding="utf-8")
+    commands = {
+        "solve": ["solve", "islands.txt", "--json", "--max-solutions", "100000"],
+        "explain": ["explain", "unclued.txt", "--json"],
+        "hint": ["hint", "unclued.txt", "--all"],
+        "why": ["why", "unclued.txt", "r2c2", "1"],
+        "check": ["check", "unclued.txt"],
+        "render": ["render", "unclued.txt", "--html", "page.html"],
+    }
+    procs = {name: subprocess.Popen([sys.executable, "-m", "deducer", *argv], cwd=tmp_path,
+                                    env=env(), stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+             for name, argv in commands.items()}
+    # each is interrupted once it has had 1.5 s of CPU time (well past starting and reading
+    # its input, whatever the load: a Ctrl-C while Python is still importing is Python's)
+    waiting = dict(procs)
+    deadline = time.monotonic() + 300
+    while waiting and time.monotonic() < deadline:
+        for name, proc in list(waiting.items()):
+            if proc.poll() is not None or cpu_seconds(proc.pid) >= 1.5:
+                proc.send_signal(signal.SIGINT)
+                del waiting[name]
+        time.sleep(0.05)
+    for name, proc in procs.items():
+        out, err = proc.communicate(timeout=120)
+        no_traceback(err)
+        assert proc.returncode == 130, (name, proc.returncode, err)
+        assert "interrupted (Ctrl-C): what is printed above is the answer so far, cut short" \
+            in err, (name, err)
+        if name == "render":
+            assert (tmp_path / "page.html").read_text(encoding="utf-8").startswith("<!")
+        else:
+            assert out.strip(), name  # the answer so far, as --timeout prints it
+        if name == "solve":
+            data = json.loads(out)
+            assert data["complete"] is False and data["solution_count"] >= 1
+        if name == "explain":
+            data = json.loads(out)
+            assert data["status"] == "timeout" and "interrupted" in data["message"]

@@ -9,8 +9,8 @@ import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "deducer"
 # lowest first; a module may import from its own layer and any earlier one
-ORDER = ["errors", "puzzle", "proofcheck", "solver", "engine", "rules", "assist", "generator",
-         "render", "api", "app"]
+ORDER = ["clock", "errors", "puzzle", "proofcheck", "solver", "engine", "rules", "assist",
+         "generator", "render", "api", "app"]
 RANK = {name: i for i, name in enumerate(ORDER)}
 
 

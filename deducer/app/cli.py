@@ -442,6 +442,42 @@ def time_limit(seconds: float | None, started: float | None = None):
         _CLOCK.update(outer)
 
 
+#: the commands that answer about one puzzle: Ctrl-C stops their work as ``--timeout``
+#: would (every deadline check sees it, see :mod:`deducer.clock`), and they print the
+#: answer so far, cut short, before exit 130
+STOPPABLE = ("solve", "explain", "hint", "why", "check", "render")
+_INTERRUPTED = ("deducer: interrupted (Ctrl-C): what is printed above is the answer so far, "
+                "cut short\n")
+
+
+@contextlib.contextmanager
+def ctrl_c_stops_the_work():
+    """Inside, a first Ctrl-C asks the work to stop where it is (:func:`clock.ask_stop`),
+    as a time limit would; a second one raises KeyboardInterrupt (a rule that looks at no
+    clock). Only in the main thread."""
+    import signal
+    import threading
+
+    from .. import clock
+
+    clock.clear_stop()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigint(signum, frame):
+        if clock.stop_asked():
+            raise KeyboardInterrupt
+        clock.ask_stop()
+
+    old = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+        clock.clear_stop()
+
+
 @contextlib.contextmanager
 def interruptible():
     """Ctrl-C as a request to stop, not an exception: inside, SIGINT sets a flag the
@@ -487,8 +523,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if whole is not None and not whole > 0:  # also refuses nan
             raise DeducerError("--timeout must be a positive number of seconds")
-        with time_limit(whole, started):
-            return module.run(args)
+        if not (_PROGRAM["on"] and args.command in STOPPABLE):
+            with time_limit(whole, started):
+                return module.run(args)
+        with ctrl_c_stops_the_work(), time_limit(whole, started):
+            from ..clock import stop_asked
+
+            code = module.run(args)
+            if stop_asked():
+                sys.stdout.flush()
+                sys.stderr.write(_INTERRUPTED)
+                return EXIT_INTERRUPTED
+            return code
     except TimeLimit:
         sys.stdout.flush()
         sys.stderr.write(_STOPPED)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..clock import past
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import Coord, Puzzle, cell_name
 from ..solver.status import CheckStatus
@@ -173,7 +174,7 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
             continue
         if exhaustive:
             fits: bool | None = False
-        elif deadline is not None and time.perf_counter() > deadline:
+        elif past(deadline):
             fits = None  # out of time: not even a search set up for it
         else:
             fits = _fits_exactly(puzzle, i, m, left())

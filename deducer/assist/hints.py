@@ -41,6 +41,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..clock import past
 from ..puzzle.model import Puzzle, Run, cell_name
 from .checking import DEFAULT_CAP, Mistake, check
 
@@ -201,8 +202,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
     verdict = check(puzzle, max_solutions=max_solutions, timeout=timeout)
     if verdict.status == "unsolvable":
         return _simple("unsolvable", level, _capital(verdict.message) + ".")
-    if verdict.status == "unknown" and deadline is not None \
-            and time.perf_counter() > deadline:  # no time left to set up a walk
+    if verdict.status == "unknown" and past(deadline):  # no time left to set up a walk
         return _simple("timeout", level, TIMED_OUT)
     warning = _several(verdict, puzzle)
     if verdict.mistakes:

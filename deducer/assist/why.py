@@ -40,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 
 from .. import proofcheck
+from ..clock import past
 from ..errors import PuzzleError
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle, cell_name
@@ -486,7 +487,7 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
     after a pass that dropped some, the closure of what is left, and another pass (within
     a budget, and before ``deadline``: past it, the whole path, which proves the target
     as the walkthrough made it)."""
-    if deadline is not None and time.perf_counter() > deadline:
+    if past(deadline):
         return list(path)
     name = cell_name(puzzle.whites[i])
 
@@ -513,7 +514,7 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
         # could only say yes)
         prefix = start.copy()
         while k < len(kept) - 1 and budget > 0 and len(kept) - k - 1 <= feeds:
-            if deadline is not None and time.perf_counter() > deadline:
+            if past(deadline):
                 return kept  # the closure as shortened so far: it proves the target
             trial = kept[:k] + kept[k + 1:]
             budget -= 1
@@ -550,7 +551,7 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok, deadline: float | None = Non
     from ..engine.walk import Engine
 
     def late() -> bool:
-        return deadline is not None and time.perf_counter() > deadline
+        return past(deadline)
 
     by_id = {r.id: r for r in rules}
     if late() or any(by_id.get(s.rule) is None or by_id[s.rule].scope != "run"

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
+from ..clock import stop_asked
 from ..puzzle.combos import BIT, DIGITS, SINGLE, SUM, combos, fmt_combo, fmt_mask
 from ..puzzle.model import Puzzle, Run, cell_name
 from ..solver.propagate import Layout
@@ -353,7 +354,9 @@ class Context:
         return got
 
     def time_left(self) -> float | None:
-        """Seconds until the deadline (None: no limit)."""
+        """Seconds until the deadline (None: no limit; 0 once a stop is asked for)."""
+        if stop_asked():
+            return 0.0
         if self.deadline is None:
             return None
         import time

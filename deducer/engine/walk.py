@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import InitVar, dataclass, field, replace
 
+from ..clock import past, stop_asked
 from ..errors import RuleError
 from ..puzzle.combos import ALL, BIT, DIGITS, POP, SINGLE, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
@@ -335,7 +336,7 @@ class Engine:
         """Past the deadline? (Seconds only: a work budget is counted where work is done, so
         that it stops a walk at the same point on any machine.)"""
         deadline = self.context.deadline
-        return deadline is not None and time.perf_counter() > deadline
+        return past(deadline)
 
     def step(self, found: tuple[Rule, Deduction, Effect] | None = None) -> Step | None:
         """Find and apply the next deduction of the simplest rule that has one (``found``:
@@ -791,7 +792,8 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
         if use_entries and entries_to_blame(puzzle):
             message += ENTRY_BLAME
     elif status == TIMEOUT:
-        message = "the time limit stopped the walkthrough"
+        message = ("interrupted (Ctrl-C): the walkthrough so far" if stop_asked()
+                   else "the time limit stopped the walkthrough")
     elif status == STALLED:
         # why did the rules stop? Several solutions, none, or only a weaker ladder
         left = None if deadline is None else max(0.5, deadline - time.perf_counter())

@@ -24,9 +24,9 @@ search runs without an oracle (complete, but with no learning).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 
+from ..clock import past
 from ..puzzle.combos import BIT, DIGITS, SUM, combos
 
 _AVAILABLE: bool | None = None
@@ -154,7 +154,7 @@ class Oracle:
         s = self.solver
         # before each call, not only when one runs out of conflicts: a caller asking for
         # model after quick model would otherwise never hear of the deadline
-        if deadline is not None and time.perf_counter() > deadline:
+        if past(deadline):
             raise OracleTimeout
         if deadline is None and budget is None:
             ok = s.solve(assumptions=assumptions)
@@ -170,7 +170,7 @@ class Oracle:
                 used += self._count()
                 if ok is not None:
                     break
-                if deadline is not None and time.perf_counter() > deadline:
+                if past(deadline):
                     raise OracleTimeout
         if ok:
             model = s.get_model()

@@ -38,6 +38,7 @@ import itertools
 import time
 from collections.abc import Generator, Iterator
 
+from ..clock import past
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
 from ..puzzle.lean import FACTORY, record
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
@@ -412,7 +413,7 @@ def _island(layout: Layout, masks: list[int], cells: tuple[int, ...],
             d = order.pop(0)
             tried.append(d)
             st.nodes += 1
-            if deadline is not None and st.nodes & 127 == 0 and time.perf_counter() > deadline:
+            if st.nodes & 127 == 0 and past(deadline):
                 raise Timeout
             if st.work is not None and st.over():
                 raise Timeout
@@ -599,7 +600,7 @@ class SolutionStream:
                 if k == s:
                     continue
                 while not done[k]:
-                    if self.st.deadline is not None and time.perf_counter() > self.st.deadline:
+                    if past(self.st.deadline):
                         raise Timeout
                     if total >= cap:  # len(lists[k]) times the others' product
                         break
@@ -617,7 +618,7 @@ class SolutionStream:
                 for combo in itertools.product(*(lists[k] for k in rest)):
                     # combining islands costs a grid check a solution: it must look at the
                     # clock too (thousands of two-way islands once ran a minute past it)
-                    if deadline is not None and time.perf_counter() > deadline:
+                    if past(deadline):
                         raise Timeout
                     values = base.copy()
                     if s >= 0:
