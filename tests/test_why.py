@@ -347,3 +347,45 @@ def test_why_costs_no_more_than_explain_on_janko_960(corpus_dir):
     asked = time.process_time() - t
     assert answer.kind == EXPLAINED
     assert asked < 2.5 * walk, (asked, walk)
+
+
+MULTI = "\\|4\\|16\\|6\\\n\\12| | | \n\\14| | | \n"  # three solutions
+
+
+def test_must_on_a_puzzle_with_several_solutions_says_they_differ():
+    # issue 54, finding 10: the two solutions found first both put 1 in r2c2 and a third
+    # puts 3: --must walked, stalled on the cells they differ in, and said "stall"
+    from deducer import api
+    from deducer.puzzle import formats
+
+    p = formats.loads(MULTI, None)
+    for digit, must in ((1, True), (3, True), (3, False)):
+        w = api.why(p, (1, 1), digit, must=must)
+        assert w.kind == "possible", (digit, must, w.message)
+        assert "more than one solution" in w.message and "stall" not in w.message
+
+
+def test_a_trimming_cut_by_the_time_limit_is_flagged(monkeypatch):
+    # issue 54, finding 5: --timeout 0.5 gave the untrimmed answer with exit 0 where more
+    # time gives a shorter one; an answer whose trimming the clock stopped says so
+    import deducer.assist.why as why_mod
+    from deducer import api
+    from deducer.puzzle import formats
+
+    p = formats.load(ROOT / "puzzles" / "seed000-k2.j")
+    whole = api.why(p, (3, 2), 7, must=True)
+    assert whole.kind == "explained" and whole.complete and whole.to_json()["complete"]
+    real = why_mod._shortest
+    calls = []
+
+    def late_trim(puzzle, path, i, digit, must, deadline=None):
+        calls.append(deadline)
+        return list(path)  # as a trimming the deadline stopped at once
+
+    monkeypatch.setattr(why_mod, "_shortest", late_trim)
+    monkeypatch.setattr(why_mod, "past", lambda deadline: bool(calls))
+    cut = api.why(p, (3, 2), 7, must=True, timeout=60)
+    monkeypatch.setattr(why_mod, "_shortest", real)
+    assert cut.kind == "explained" and not cut.complete
+    assert "time limit stopped the trimming" in cut.message
+    assert cut.to_json()["complete"] is False

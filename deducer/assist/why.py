@@ -85,6 +85,9 @@ class Why:
     in_marks: list[int] = field(default_factory=list)
     #: the last line: what the steps come to for the cell
     closing: str = ""
+    #: False: the time limit (or Ctrl-C) stopped the trimming of an ``explained`` answer,
+    #: whose steps then prove it but may be more than a trimmed answer's
+    complete: bool = True
 
     @property
     def text(self) -> str:
@@ -102,7 +105,7 @@ class Why:
                 "must": self.must, "message": self.message, "closing": self.closing,
                 "steps": [s.to_json() for s in self.steps], "path": self.path,
                 "path_weight": self.path_weight, "long": self.long,
-                "in_marks": list(self.in_marks)}
+                "in_marks": list(self.in_marks), "complete": self.complete}
 
     @property
     def long(self) -> bool:
@@ -160,6 +163,11 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
                           "first (deducer check).")
         return answer(TIMEOUT, "The time ran out before the grid was solved.")
     seen = {s[i] for s in res.solutions}
+    if len(res.solutions) > 1 and (digit not in seen or (must and seen == {digit})):
+        # several solutions, and the two found may not show what a third does: ask for one
+        # that puts the digit there (or, for --must, another): else a --must answer walked,
+        # stalled on the cells the solutions differ in, and said "stall", not why
+        seen |= _other_digits(puzzle, i, digit, digit in seen, left(0.05))
     if must and seen != {digit}:
         if digit in seen:
             return answer(POSSIBLE, f"The puzzle has more than one solution, and they put "
@@ -191,6 +199,9 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
                          deadline)
         if hardest(again) <= ceiling + 1e-9 and ease(again) <= ease(kept):
             kept = again  # made again on a board with more candidates: never harder
+    # past the deadline, the trimming stopped where it was: the answer proves the target,
+    # but another run, with more time, may trim it further, so it says so
+    cut = past(deadline)
     kept = _counted(puzzle, rules, path, kept)
     steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
     in_marks = [s.n for s in steps if _in_marks(puzzle, s)]
@@ -199,8 +210,12 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     if len(steps) > LONG_ANSWER:
         message = (f"{head}: a long answer, {count} (the walkthrough takes {len(path)}; "
                    f"its step {len(path)} removes it).")
+    if cut:
+        message += (" The time limit stopped the trimming of this answer: a shorter one may "
+                    "exist (give it more time).")
     return answer(EXPLAINED, message, steps=steps, path=len(path), path_weight=ceiling,
-                  in_marks=in_marks, closing=_closing(puzzle, steps[-1], cell, digit, must))
+                  in_marks=in_marks, closing=_closing(puzzle, steps[-1], cell, digit, must),
+                  complete=not cut)
 
 
 def hardest(steps: list) -> float:
@@ -478,6 +493,20 @@ def _proved_after(rp, board, rest: list, i: int, digit: int, must: bool) -> bool
         if rp.feed(s):
             return False
     return _reached(rp.board.masks, i, digit, must)
+
+
+def _other_digits(puzzle: Puzzle, i: int, digit: int, must: bool,
+                  timeout: float | None) -> set[int]:
+    """Cell ``i``'s digit in a solution that puts another digit there than ``digit``
+    (``must``) or ``digit`` itself (not ``must``): a set of one, or empty when there is
+    none (or the time ran out before one was found)."""
+    from ..solver.search import solve
+
+    full = sum(BIT[d] for d in range(1, 10))  # every digit: sound starting candidates
+    masks = [full] * len(puzzle.whites)
+    masks[i] = full & ~BIT[digit] if must else BIT[digit]
+    res = solve(puzzle, max_solutions=1, use_entries=True, timeout=timeout, masks=masks)
+    return {s[i] for s in res.solutions}
 
 
 def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
