@@ -956,3 +956,41 @@ def test_the_commands_read_a_link_with_its_position(capsys):
     assert capsys.readouterr().out == "\\|5\\|16\\\n\\|2|(7,9)\n\\12|(3)|(7,9)\n"
     assert main(["solve", link[:-3] + "zz"]) == 2
     assert "<url>:1: the pencil marks after '#'" in capsys.readouterr().err
+
+
+def test_opening_and_listing_count_among_the_long_computations(root, monkeypatch):
+    # issue 54, finding 6: /api/parse and /api/open (a solve of up to 20 s each) and
+    # /api/files ran outside the limit of long computations: eight of them starved the page
+    import deducer.app.play.server as server
+
+    monkeypatch.setattr(server, "HEAVY", 0)  # every long computation's place is taken
+    busy = create_app(root, None).test_client()
+    for resp in (busy.post("/api/parse", json={"text": (root / "four.txt").read_text()}),
+                 busy.get("/api/open?path=four.txt"), busy.get("/api/files")):
+        assert resp.status_code == 503 and "busy" in resp.get_json()["error"]
+    assert busy.get("/").status_code == 200  # the page itself is never held up
+
+
+def test_listing_a_folder_of_many_notes_keeps_its_time_and_sniffs_each_once(root,
+                                                                            monkeypatch):
+    # issue 54, finding 15: /api/files read 64 KB of every .txt under the root, with no
+    # cap: 3,000 notes took 16-29 s a call. A listing now stops at LIST_SECONDS (truncated)
+    # and a file is sniffed once while it is unchanged
+    import deducer.app.play.server as server
+
+    notes = root / "notes"
+    notes.mkdir()
+    for k in range(40):
+        (notes / f"{k:03d}.txt").write_text("a note, not a puzzle\n" * 50, encoding="utf-8")
+    sniffed = []
+    real = server._sniff
+    monkeypatch.setattr(server, "_sniff", lambda p, n: sniffed.append(p) or real(p, n))
+    monkeypatch.setattr(server, "_SNIFFED", {})
+    files, truncated = server.list_files(root)
+    assert "four.txt" in files and not truncated and len(sniffed) >= 40
+    again = len(sniffed)
+    assert server.list_files(root) == (files, False) and len(sniffed) == again  # cached
+    monkeypatch.setattr(server, "LIST_SECONDS", -1.0)  # the time is up at once
+    monkeypatch.setattr(server, "_SNIFFED", {})
+    files, truncated = server.list_files(root)
+    assert truncated and files == []

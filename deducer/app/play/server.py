@@ -99,7 +99,10 @@ THREADS = 6  # worker threads: requests at once (the page sends one at a time)
 HEAVY = 4
 HEAVY_PATHS = frozenset({"/api/hint", "/api/solve", "/api/check", "/api/generate",
                          "/api/create", "/api/candidates", "/api/why", "/api/whatif",
-                         "/api/allsteps"})
+                         "/api/allsteps",
+                         # opening a puzzle solves it (up to TIMEOUT), and listing the
+                         # folder sniffs every file: eight of them once starved the page
+                         "/api/parse", "/api/open", "/api/files"})
 _TOO_BIG = f"the request is larger than {MAX_BODY // (1024 * 1024)} MiB"
 TIMEOUT = 20.0  # seconds for one solve / check / hint
 GENERATE_TIMEOUT = 60.0  # seconds for one new puzzle
@@ -421,13 +424,39 @@ def safe_path(root: Path, rel) -> Path:
 SNIFF_BYTES = 64 * 1024  # how much of a listed file is read to tell if it is a puzzle
 
 
+#: seconds one listing may spend sniffing files (3,000 notes took 16-29 s a call): past it
+#: the list is given as it stands, marked truncated, and the next call goes on from the
+#: answers kept in :data:`_SNIFFED`
+LIST_SECONDS = 2.0
+#: file (path, size, modification time) -> is it a puzzle: a file is sniffed once while it
+#: is unchanged; at most :data:`SNIFF_CACHE` answers kept
+_SNIFFED: dict[tuple, bool] = {}
+SNIFF_CACHE = 50_000
+
+
 def _is_puzzle_file(path: Path) -> bool:
     """Does the file read as a puzzle format (its start, by the formats' own sniffing)?
-    Keeps project files with a puzzle extension (SOURCES.txt, expected.json) off the list."""
+    Keeps project files with a puzzle extension (SOURCES.txt, expected.json) off the list.
+    Asked once per unchanged file (see :data:`_SNIFFED`)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    known = _SNIFFED.get(key)
+    if known is None:
+        known = _sniff(path, st.st_size)
+        if len(_SNIFFED) >= SNIFF_CACHE:
+            _SNIFFED.clear()
+        _SNIFFED[key] = known
+    return known
+
+
+def _sniff(path: Path, size: int) -> bool:
     from ...puzzle.fileio import compression
 
     try:
-        if path.stat().st_size > formats.MAX_BYTES:
+        if size > formats.MAX_BYTES:
             return False
         with path.open("rb") as f:
             head = f.read(SNIFF_BYTES)
@@ -445,7 +474,10 @@ def list_files(root: Path) -> tuple[list[str], bool]:
     exts: set[str] = set()
     for n in formats.names():
         exts.update(formats.get(n).extensions)
+    import time
+
     out: list[str] = []
+    deadline = time.monotonic() + LIST_SECONDS
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         here = Path(dirpath)
         depth = len(here.relative_to(root).parts)
@@ -454,6 +486,8 @@ def list_files(root: Path) -> tuple[list[str], bool]:
         for f in sorted(filenames):
             if f.startswith(".") or plain_suffix(f) not in exts:
                 continue
+            if time.monotonic() > deadline:  # a folder of thousands of notes: what it has
+                return out, True
             full = here / f
             try:
                 real = full.resolve()
