@@ -779,3 +779,35 @@ def test_ctrl_c_prints_the_answer_so_far_for_every_one_puzzle_command(tmp_path):
         if name == "explain":
             data = json.loads(out)
             assert data["status"] == "timeout" and "interrupted" in data["message"]
+
+
+# ------------------------------------------------------------------ resumes that read records
+def test_generate_resume_goes_by_the_records_indices_not_their_count(tmp_path, capsys):
+    # issue 54, finding 7: --resume counted the --jsonl file's lines; a record copied twice
+    # (or one missing) had it skip or repeat a puzzle. The indices are checked now
+    common = ["generate", "--size", "6x6", "--seed", "3", "--count", "3", "--no-progress"]
+    whole = tmp_path / "whole.jsonl"
+    assert cli(capsys, *common, "--jsonl", whole)[0] == 0
+    lines = whole.read_bytes().splitlines(keepends=True)
+    part = tmp_path / "part.jsonl"
+    part.write_bytes(lines[0] + lines[0])  # two lines, but only puzzle 0 made
+    code, _, err = cli(capsys, *common, "--jsonl", part, "--resume")
+    no_traceback(err)
+    assert code == 2 and f"{part}:2: record 2 is puzzle 0 where this run's record 2 is " \
+        "puzzle 1" in err, err
+    assert part.read_bytes() == lines[0] + lines[0]  # a refused resume leaves it as it was
+    part.write_bytes(lines[0])
+    assert cli(capsys, *common, "--jsonl", part, "--resume")[0] == 0
+    assert [json.loads(x)["index"] for x in part.read_bytes().splitlines()] == [0, 1, 2]
+
+
+def test_a_rows_line_nested_thousands_deep_is_bad_input(tmp_path, capsys):
+    # issue 54, finding 8: json.loads raises RecursionError, not ValueError, on such a
+    # line: `rate --resume` exited 3 (internal error)
+    (tmp_path / "a.txt").write_text(FOUR, encoding="utf-8")
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"source": "x"}\n' + "[" * 100_000 + "]" * 100_000 + "\n",
+                   encoding="utf-8")
+    code, _, err = cli(capsys, "rate", tmp_path / "a.txt", "--out", out, "--resume")
+    no_traceback(err)
+    assert code == 2 and f"{out}:2: " in err and "cannot resume" in err, err

@@ -275,6 +275,14 @@ def _jsonl_done(path: str, options: dict) -> int:
                                        "--jsonl writes (no 'run' options to go on with)",
                                        path=path, line=n)
                 refuse_other_run(was["run"], options, f"{path}:{n}")
+                # the records' own indices say what was made, not their count: a line
+                # copied twice or one missing would have the resume skip or repeat one
+                want = options.get("first", 1) - 1 + n - 1
+                if was.get("index") != want:
+                    raise DeducerError(f"record {n} is puzzle {was.get('index')!r} where this "
+                                       f"run's record {n} is puzzle {want}: not the run's "
+                                       "records in order, so not resumable (--force starts "
+                                       "over)", path=path, line=n)
             if keep < len(data):
                 fh.truncate(keep)
     except FileNotFoundError:
