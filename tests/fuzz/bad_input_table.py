@@ -388,6 +388,23 @@ that is not text) is refused when the rule yields it.
 
 Processes and servers (tested in `tests/test_hostile.py`, not tabulated):
 
+- Ctrl-C (SIGINT) stops a one-puzzle command (`solve`, `explain`, `hint`, `why`, `check`,
+  `render`) the way `--timeout` does: it prints the answer so far (the same output a
+  time-out gives: solutions with `"complete": false`, the walkthrough so far, the steps
+  found...), then `deducer: interrupted (Ctrl-C): what is printed above is the answer so
+  far, cut short` on stderr, and exits 130, with no traceback. A second Ctrl-C stops at
+  once (a user rule that looks at no clock).
+- `rate` keeps every row the moment its puzzle is finished, whatever order the batch
+  finishes them in (the largest go first): `--out` appends it (flushed), and the file is
+  sorted back to input order when the run is complete; `--resume` reads the rows of an
+  interrupted run in any order. Ctrl-C keeps every finished row and says how many
+  (`deducer: interrupted: rows.jsonl keeps the 41 finished rows of 300; ...`), exit 130;
+  without `--out` it prints the finished rows, in input order and the chosen format,
+  before exiting 130. A SIGKILL loses only the puzzles in hand.
+- `hint --all`, `why` and the play page's limits are deadlines every loop under them
+  checks: `hint --all --timeout 3` lists the steps found so far (exit 4, "the time limit
+  stopped the search"), and a `why` answer whose trimming the limit stopped says so
+  (`"complete": false`, exit 4).
 - Killing a batch's parent (`rate`, `generate`) by any signal, KILL included, ends its
   workers within a second: each asks the kernel for its parent's death signal (Linux) and
   watches its parent; none keeps the caller's pipes open.
@@ -395,10 +412,12 @@ Processes and servers (tested in `tests/test_hostile.py`, not tabulated):
   at ...`) and exit code 2; the rows already written are kept (`--resume` goes on).
 - A `--timeout` that falls while cairo writes a PNG or PDF stops the command with exit
   code 4, never inside cairo's callbacks (which would print a traceback).
-- `deducer play` runs at most 4 long computations (solve, check, hint, generate...) at
-  once, answering another with 503 "busy", so the page's quick requests always find one of
-  its 6 threads; it holds up to 500 connections, closes one idle for 15 s or whose request
-  has not arrived whole after 10 s (slow clients), and refuses file names too long (400).
+- `deducer play` runs at most 4 long computations (solve, check, hint, generate, and
+  opening, parsing or listing puzzles) at once, answering another with 503 "busy", so the
+  page's quick requests always find one of its 6 threads (a listing stops after 2 s with
+  what it has, and sniffs each unchanged file once); it holds up to 500 connections, closes
+  one idle for 15 s or whose request has not arrived whole after 10 s (slow clients), and
+  refuses file names too long (400).
 """
 
 if __name__ == "__main__":

@@ -71,9 +71,10 @@ def add_parser(sub) -> None:
     out.add_argument("--csv", action="store_true", help="print CSV")
     out.add_argument("--json", action="store_true", help="print JSON")
     out.add_argument("--out", metavar="FILE",
-                     help="write one JSON line per puzzle to FILE as it goes (source, status, "
-                          "level, hardest, weight, effort, steps, chain, rater, seconds, "
-                          "error, ...); print only a summary")
+                     help="write one JSON line per puzzle to FILE as each is finished "
+                          "(source, status, level, hardest, weight, effort, steps, chain, "
+                          "rater, seconds, error, ...), sorted to input order at the end; "
+                          "print only a summary. Ctrl-C keeps every finished row")
     p.add_argument("--out-format", choices=("jsonl", "parquet"),
                    help="format of --out (default: parquet for a .parquet name, else jsonl; "
                         "parquet needs the 'parquet' extra)")
