@@ -217,11 +217,12 @@ def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = Non
     else:
         from .solver.search import solve as _solve
 
-        result = _solve(puzzle, max_solutions=max_solutions, timeout=timeout,
+        result = _solve(puzzle, max_solutions=max_solutions, timeout=_limit(timeout),
                         use_entries=use_entries)
     if blame_entries and use_entries and result.status == NONE:
         # the second look (are the entries to blame?) gets what is left of the time limit
-        left = None if timeout is None else max(0.05, timeout - (time.perf_counter() - start))
+        limit = _limit(timeout)
+        left = None if limit is None else max(0.05, limit - (time.perf_counter() - start))
         if entries_to_blame(puzzle, left):
             result.reason = f"{result.reason}{ENTRY_BLAME}"
     return result
@@ -233,7 +234,7 @@ def _spooled(puzzle: Puzzle, max_solutions: int, timeout: float | None,
     from .solver.search import SolveResult, iter_solutions
     from .solver.spool import SolutionSpool
 
-    stream = iter_solutions(puzzle, max_solutions=max_solutions, timeout=timeout,
+    stream = iter_solutions(puzzle, max_solutions=max_solutions, timeout=_limit(timeout),
                             use_entries=use_entries)
     spool = SolutionSpool(len(puzzle.whites))
     for values in stream:
@@ -241,6 +242,25 @@ def _spooled(puzzle: Puzzle, max_solutions: int, timeout: float | None,
     return SolveResult(stream.status, spool,  # type: ignore[arg-type]  # reads as the list
                        stream.complete, nodes=stream.nodes,
                        reason=stream.reason, timed_out=stream.timed_out, stats=stream.stats)
+
+
+def _limit(timeout: object) -> float | None:
+    """A ``timeout`` given to the API, checked: a number of seconds (None: no limit); one
+    too large for a float (``2**2000``) is no limit, where it raised OverflowError deep in
+    the solver; not a number, or NaN, is a :class:`DeducerError`."""
+    if timeout is None:
+        return None
+    import numbers
+
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
+        raise DeducerError(f"timeout {timeout!r:.40} is not a number of seconds")
+    try:
+        seconds = float(timeout)
+    except OverflowError:
+        return None
+    if seconds != seconds:
+        raise DeducerError("timeout NaN is not a number of seconds")
+    return None if seconds == float("inf") else seconds
 
 
 def _after_rules(started: float, timeout: float | None) -> float | None:
@@ -260,14 +280,14 @@ def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = 
 
     started = time.perf_counter()
     active = ladder(rules, disable)
-    return _explain(puzzle, active, timeout=_after_rules(started, timeout),
+    return _explain(puzzle, active, timeout=_after_rules(started, _limit(timeout)),
                     max_steps=max_steps, use_entries=use_entries)
 
 
 def rate(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
          timeout: float | None = None) -> Rating:
     """The difficulty rating of the walkthrough."""
-    return explain(puzzle, rules, disable=disable, timeout=timeout).rating
+    return explain(puzzle, rules, disable=disable, timeout=_limit(timeout)).rating
 
 
 def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
@@ -280,7 +300,7 @@ def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
 
     started = time.perf_counter()
     active = ladder(rules, disable)
-    return _hint(puzzle, level, rules=active, timeout=_after_rules(started, timeout))
+    return _hint(puzzle, level, rules=active, timeout=_after_rules(started, _limit(timeout)))
 
 
 def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules: RulesArg = None, *,
@@ -298,7 +318,7 @@ def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules: RulesArg =
     from .assist.whatif import what_if as _what_if
 
     return _what_if(puzzle, cell, digit, ladder(rules, disable), max_links=max_links,
-                    timeout=timeout)
+                    timeout=_limit(timeout))
 
 
 def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False,
@@ -312,7 +332,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     started = time.perf_counter()
     active = ladder(rules, disable)
     return _why(puzzle, cell, digit, must=must, rules=active,
-                timeout=_after_rules(started, timeout))
+                timeout=_after_rules(started, _limit(timeout)))
 
 
 def combinations(total: int | None, length: int,
@@ -378,7 +398,7 @@ def check(puzzle: Puzzle, *, max_solutions: int = 50, timeout: float | None = No
     """The player's entries (and pencil marks) that fit no solution of the puzzle."""
     from .assist.checking import check as _check
 
-    return _check(puzzle, max_solutions=max_solutions, timeout=timeout, pencil=pencil)
+    return _check(puzzle, max_solutions=max_solutions, timeout=_limit(timeout), pencil=pencil)
 
 
 def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
@@ -396,7 +416,7 @@ def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,
     the same puzzles. Raises :class:`GenerateError` for a request no puzzle can meet.
     """
     req = generate_request(size, level, seed=seed, symmetry=symmetry, density=density,
-                           needs=needs, max_chain=max_chain, timeout=timeout, score=score)
+                           needs=needs, max_chain=max_chain, timeout=_limit(timeout), score=score)
     out = []
     for k in range(count):
         res = generate_one(req, k)
@@ -422,7 +442,7 @@ def generate_request(size: str | tuple[int, int] = "12x12", level: str | None = 
     if isinstance(score, str):
         score = parse_score(score)
     req = make_request(size, level, seed=seed, symmetry=symmetry, density=density,
-                       needs=needs, max_chain=max_chain, timeout=timeout, score=score)
+                       needs=needs, max_chain=max_chain, timeout=_limit(timeout), score=score)
     check_request(req)
     return req
 
@@ -452,7 +472,7 @@ def audit(puzzle: Puzzle, solution: list[int], rules: RulesArg = None, *,
     exception): the audit then says it timed out."""
     from .assist.audit import audit as _audit
 
-    return _audit(puzzle, solution, ladder(rules, disable), label=label, timeout=timeout,
+    return _audit(puzzle, solution, ladder(rules, disable), label=label, timeout=_limit(timeout),
                   watch=frozenset(watch), guard=guard)
 
 
@@ -478,7 +498,7 @@ def all_steps(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] 
 
     started = time.perf_counter()
     active = ladder(rules, disable)
-    return _all_steps(puzzle, active, timeout=_after_rules(started, timeout))
+    return _all_steps(puzzle, active, timeout=_after_rules(started, _limit(timeout)))
 
 
 def techniques(rules: RulesArg = None, *, disable: Sequence[str] = ()) -> list[Technique]:

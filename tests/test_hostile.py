@@ -811,3 +811,32 @@ def test_a_rows_line_nested_thousands_deep_is_bad_input(tmp_path, capsys):
     code, _, err = cli(capsys, "rate", tmp_path / "a.txt", "--out", out, "--resume")
     no_traceback(err)
     assert code == 2 and f"{out}:2: " in err and "cannot resume" in err, err
+
+
+# ------------------------------------------------------------------ the API's wrong values
+@pytest.mark.parametrize("cell", [(1,), (1, 2, 3), None, ("a", 1), (1.5, 2), (True, 2)])
+def test_a_wrong_cell_given_to_the_api_is_its_documented_error(cell):
+    # issue 54, finding 9: a 1-tuple escaped as IndexError, None as TypeError, ("a", 1) as
+    # ValueError, and (1.5, 2) was read as (1, 2)
+    from deducer import api
+    from deducer.errors import PuzzleError
+
+    p = api.load(PUZZLES / "seed000-k2.j")
+    for ask in (api.why, api.what_if):
+        with pytest.raises(PuzzleError, match="is not a cell"):
+            ask(p, cell, 3)
+    with pytest.raises(PuzzleError, match="not a digit"):
+        api.why(p, (3, 2), True)
+
+
+def test_a_huge_or_wrong_timeout_given_to_the_api_is_no_overflow():
+    # issue 54, finding 9: timeout=2**2000 raised OverflowError inside the solver
+    from deducer import api
+    from deducer.errors import DeducerError
+
+    p = api.load(PUZZLES / "seed002-four.txt")
+    assert api.solve(p, timeout=2**2000).status == "unique"
+    assert api.explain(p, timeout=float("inf")).status == "solved"
+    for wrong in ("3", float("nan"), [1]):
+        with pytest.raises(DeducerError, match="not a number of seconds"):
+            api.solve(p, timeout=wrong)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from ..errors import PuzzleError
 from ..puzzle.combos import BIT
-from ..puzzle.model import Puzzle, cell_name
+from ..puzzle.model import Puzzle, cell_arg, cell_name
 
 CONTRADICTION, SOLVED, OPEN, BUDGET, BROKEN = (
     "contradiction", "solved", "open", "budget", "broken")
@@ -77,7 +77,7 @@ def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules=None, *,
 
     if isinstance(digit, bool) or not isinstance(digit, int) or not 1 <= digit <= 9:
         raise PuzzleError(f"{digit!r} is not a digit 1-9")
-    cell = (int(cell[0]), int(cell[1]))
+    cell = cell_arg(cell)
     i = puzzle.index.get(cell)
     name = cell_name(cell)
     if i is None:

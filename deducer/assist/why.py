@@ -43,7 +43,7 @@ from .. import proofcheck
 from ..clock import past
 from ..errors import PuzzleError
 from ..puzzle.combos import BIT
-from ..puzzle.model import Puzzle, cell_name
+from ..puzzle.model import Puzzle, cell_arg, cell_name
 
 #: what a question can come to
 EXPLAINED, SOLUTION, POSSIBLE, WRITTEN, NOT_SOLUTION, UNSOLVABLE, NOT_FOUND, TIMEOUT = (
@@ -121,9 +121,9 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     from ..engine import registry
     from ..solver.search import solve
 
-    if not isinstance(digit, int) or not 1 <= digit <= 9:
+    if isinstance(digit, bool) or not isinstance(digit, int) or not 1 <= digit <= 9:
         raise PuzzleError(f"{digit!r} is not a digit 1-9")
-    cell = (int(cell[0]), int(cell[1]))
+    cell = cell_arg(cell)
     i = puzzle.index.get(cell)
     if i is None:
         raise PuzzleError(f"{cell_name(cell)} is not a white cell of the puzzle")

@@ -109,6 +109,21 @@ class Run:
         return f"r{r + 1}c{c + 1}{ARROW[self.direction]}"
 
 
+def cell_arg(cell: object) -> Coord:
+    """A cell given to the API, ``(row, col)`` as two whole numbers (0-based), checked:
+    anything else (a 1-tuple, None, ``("a", 1)``, ``(1.5, 2)``) is a :class:`PuzzleError`,
+    never an IndexError or TypeError from deep inside."""
+    from ..errors import PuzzleError
+
+    try:
+        r, c = cell  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise PuzzleError(f"{cell!r:.60} is not a cell: give (row, col), 0-based") from None
+    if any(isinstance(v, bool) or not isinstance(v, int) for v in (r, c)):
+        raise PuzzleError(f"{cell!r:.60} is not a cell: row and column are whole numbers")
+    return r, c
+
+
 def cell_name(coord: Coord) -> str:
     """``r3c4`` (1-based, over the whole grid)."""
     return f"r{coord[0] + 1}c{coord[1] + 1}"
