@@ -840,3 +840,23 @@ def test_a_huge_or_wrong_timeout_given_to_the_api_is_no_overflow():
     for wrong in ("3", float("nan"), [1]):
         with pytest.raises(DeducerError, match="not a number of seconds"):
             api.solve(p, timeout=wrong)
+
+
+def test_ctrl_c_during_generate_keeps_and_counts_every_puzzle_written(tmp_path):
+    recs = tmp_path / "g.jsonl"
+    argv = [sys.executable, "-m", "deducer", "generate", "--size", "6x6", "--seed", "4",
+            "--count", "500", "--no-progress", "--jsonl", str(recs)]
+    proc = subprocess.Popen(argv, cwd=tmp_path, env=env(), start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None and \
+            (not recs.exists() or recs.read_bytes().count(b"\n") < 2):
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    no_traceback(err)
+    kept = recs.read_bytes().count(b"\n")
+    assert proc.returncode == 130 and 2 <= kept < 500, err
+    assert f"interrupted: {kept} of 500 puzzles made and kept (--resume goes on" in err, err
+    assert [json.loads(x)["index"] for x in recs.read_bytes().splitlines()] == \
+        list(range(kept))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from ..cli import EXIT_INTERNAL, EXIT_OK, EXIT_UNDECIDED, number, whole
+from ..cli import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNDECIDED, number, whole
 
 EXTENSIONS = {"json": "json", "puzzlink": "url"}
 #: the most puzzles one run makes (a file name has four digits or more; beyond this
@@ -477,6 +477,14 @@ def run(args) -> int:
                 sys.stdout.flush()
         else:
             stopped = start + made + lost < args.count  # the backstop (cli.TimeLimit) ended it
+    except KeyboardInterrupt:  # Ctrl-C: what was made is kept, and said
+        batch.close()
+        kept = start + made
+        resume = " (--resume goes on from there)" if args.out or args.jsonl not in \
+            (None, "-") else ""
+        print(f"deducer: interrupted: {kept} of {args.count} puzzles made and kept{resume}",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
     finally:
         batch.close()  # stops the workers now, not when the generator is collected
         bar.close()
