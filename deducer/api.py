@@ -363,6 +363,7 @@ def replay(text: str, label: str = "record", *, name: str | None = None,
     :class:`DeducerError` naming ``label``."""
     from .assist import replay as _replay
 
+    timeout = _limit(timeout)
     started = time.perf_counter()
     puzzle, record, solver = _replay.read(text, label, name=name)
     walk = explain(puzzle, rules, disable=disable, timeout=timeout)

@@ -445,7 +445,7 @@ def time_limit(seconds: float | None, started: float | None = None):
 #: the commands that answer about one puzzle: Ctrl-C stops their work as ``--timeout``
 #: would (every deadline check sees it, see :mod:`deducer.clock`), and they print the
 #: answer so far, cut short, before exit 130
-STOPPABLE = ("solve", "explain", "hint", "why", "check", "render")
+STOPPABLE = ("solve", "explain", "hint", "why", "check", "render", "replay")
 _INTERRUPTED = ("deducer: interrupted (Ctrl-C): what is printed above is the answer so far, "
                 "cut short\n")
 

@@ -389,7 +389,7 @@ that is not text) is refused when the rule yields it.
 Processes and servers (tested in `tests/test_hostile.py`, not tabulated):
 
 - Ctrl-C (SIGINT) stops a one-puzzle command (`solve`, `explain`, `hint`, `why`, `check`,
-  `render`) the way `--timeout` does: it prints the answer so far (the same output a
+  `render`, `replay`) the way `--timeout` does: it prints the answer so far (the output a
   time-out gives: solutions with `"complete": false`, the walkthrough so far, the steps
   found...), then `deducer: interrupted (Ctrl-C): what is printed above is the answer so
   far, cut short` on stderr, and exits 130, with no traceback. A second Ctrl-C stops at
