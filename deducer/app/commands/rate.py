@@ -336,13 +336,14 @@ def run(args) -> int:
     bar = Bar(len(tasks), sys.stderr.isatty() and not args.no_progress)
     rows: dict[int, dict] = {}  # without --out: the finished rows, by input index
     complete = False
+    # the largest puzzles first, every worker's ladder loaded before its first one, and
+    # each row kept the moment its puzzle is finished, whatever the order
+    batch = batch_run(func, tasks, settings, on_fail, tick=bar, costs=costs,
+                      init=partial(_ladder, tuple(args.rules), tuple(args.disable)),
+                      in_order=False)
     with interruptible() as interrupted:
         try:
-            # the largest puzzles first, every worker's ladder loaded before its first one,
-            # and each row kept the moment its puzzle is finished, whatever the order
-            for pair in batch_run(func, tasks, settings, on_fail, tick=bar, costs=costs,
-                                  init=partial(_ladder, tuple(args.rules), tuple(args.disable)),
-                                  in_order=False):
+            for pair in batch:
                 if pair is not None:
                     at, row = pair
                     counts[row["status"]] += 1
@@ -356,6 +357,7 @@ def run(args) -> int:
             else:
                 complete = True
         finally:
+            batch.close()  # the workers stop now, not when the generator is collected
             bar.close()
             if sink is not None:
                 sink.close(complete, labels)
