@@ -64,6 +64,8 @@ def unrated_reason(status: str | None, message: str | None = None) -> str:
     ``message`` says why it stopped: --max-steps, or a false step)."""
     if str(status) == "stalled" and message:
         return message
+    if str(status) == "timeout" and message and message.startswith("interrupted"):
+        return "interrupted (Ctrl-C) before the end"  # not the time limit
     return _UNRATED.get(str(status), "the walkthrough did not reach the one solution")
 
 

@@ -154,7 +154,9 @@ def run(args) -> int:
 
         emit(get("html").walkthrough(puzzle, explanation), args.html, force=args.force)
     if explanation is not None and explanation.status == "timeout":
-        print(f"deducer: the time limit (--timeout) stopped the walkthrough after "
+        what = "Ctrl-C" if explanation.message.startswith("interrupted") else \
+            "the time limit (--timeout)"
+        print(f"deducer: {what} stopped the walkthrough after "
               f"{len(explanation.steps)} steps; the drawing shows them", file=sys.stderr)
         return EXIT_UNDECIDED
     return EXIT_OK
