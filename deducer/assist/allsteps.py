@@ -17,6 +17,7 @@ Mistakes come first, as for a hint: an entry no solution has is reported instead
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -112,6 +113,7 @@ class _Kept:
 
     def covers(self, mine: tuple[dict[int, int], set]) -> bool:
         """Does a step listed so far make ``mine`` in full (:func:`_covers`)?"""
+        near: Sequence[int]
         if mine[0]:
             near = self.by_cell.get(next(iter(mine[0])), [])
         elif mine[1]:

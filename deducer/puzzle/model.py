@@ -115,11 +115,14 @@ def cell_arg(cell: object) -> Coord:
     never an IndexError or TypeError from deep inside."""
     from ..errors import PuzzleError
 
-    try:
-        r, c = cell  # type: ignore[misc]
-    except (TypeError, ValueError):
-        raise PuzzleError(f"{cell!r:.60} is not a cell: give (row, col), 0-based") from None
-    if any(isinstance(v, bool) or not isinstance(v, int) for v in (r, c)):
+    parts: tuple = ()
+    if isinstance(cell, (tuple, list)):
+        parts = tuple(cell)
+    if len(parts) != 2:
+        raise PuzzleError(f"{cell!r:.60} is not a cell: give (row, col), 0-based")
+    r, c = parts
+    if not (isinstance(r, int) and isinstance(c, int)) or isinstance(r, bool) \
+            or isinstance(c, bool):
         raise PuzzleError(f"{cell!r:.60} is not a cell: row and column are whole numbers")
     return r, c
 

@@ -357,7 +357,8 @@ def run(args) -> int:
             else:
                 complete = True
         finally:
-            batch.close()  # the workers stop now, not when the generator is collected
+            # the workers stop now, not when the generator is collected
+            batch.close()  # type: ignore[attr-defined]  # run() is a generator
             bar.close()
             if sink is not None:
                 sink.close(complete, labels)
