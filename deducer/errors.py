@@ -58,3 +58,6 @@ class PuzzleError(DeducerError):
 
 class RuleError(DeducerError):
     """A rule declaration or rule implementation is faulty."""
+
+    #: the id of the rule to blame, where the walk knows it (``rules test`` names it)
+    rule: str | None = None

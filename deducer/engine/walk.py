@@ -465,11 +465,15 @@ class Engine:
                 effect = kernel.effect(self.state, rule, ded)
                 if effect is not None:
                     yield ded, effect
-        except RuleError:
+        except RuleError as e:
+            if e.rule is None:
+                e.rule = rule.id
             raise
         except (Exception, SystemExit) as e:
-            raise RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
-                            f"{type(e).__name__}: {e}", path=rule.source) from e
+            err = RuleError(f"rule {rule.id!r} ({rule.implementation}) raised "
+                            f"{type(e).__name__}: {e}", path=rule.source)
+            err.rule = rule.id
+            raise err from e
 
     def _count_available(self) -> int:
         total = 0

@@ -70,9 +70,10 @@ class Renderer:
         id the least and most weight its steps carry (``api.carried_weights``)."""
         raise DeducerError(f"the {self.name} renderer cannot show rule ladders")
 
-    def rules_test(self, report, *, verbose: bool = False) -> str:
+    def rules_test(self, report, *, verbose: bool = False, impact: bool = False) -> str:
         """A ``deducer rules test`` report (:class:`~deducer.assist.audit.RulesTest`);
-        ``verbose`` lists every puzzle, not only those with findings."""
+        ``verbose`` lists every puzzle, not only those with findings; ``impact`` every
+        puzzle the file's rules fired on, rated with and without them."""
         raise DeducerError(f"the {self.name} renderer cannot show rule tests")
 
     def generated(self, result, *, format: str = "pipe") -> str:

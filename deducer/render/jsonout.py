@@ -75,7 +75,7 @@ class JsonRenderer(Renderer):
                                  "weights": list(weights.get(r.id, (r.weight, r.weight)))}
                                 for r in rules]})
 
-    def rules_test(self, report, *, verbose: bool = False) -> str:
+    def rules_test(self, report, *, verbose: bool = False, impact: bool = False) -> str:
         return dumps(report.to_json())
 
     def generated(self, result, *, format: str = "pipe") -> str:

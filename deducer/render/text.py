@@ -281,7 +281,7 @@ def ladder_text(rules, weights: dict | None = None) -> str:
     return "\n".join(lines) + f"\n{n_on} of {len(rules)} rules enabled\n" + note
 
 
-def rules_test_text(report, verbose: bool = False) -> str:
+def rules_test_text(report, verbose: bool = False, impact: bool = False) -> str:
     """``deducer rules test``: the findings by puzzle, the unproved steps by rule, and what
     the run comes to (a :class:`~deducer.assist.audit.RulesTest`)."""
     from ..assist.audit import first_by_rule
@@ -304,12 +304,11 @@ def rules_test_text(report, verbose: bool = False) -> str:
             lines.append(f"{mark} {a.label}: step {f.step}, rule {f.rule} "
                          f"({shown_path(f.source)})")
             lines += [f"    {p}" for p in f.problems]
-            if a.label in replay:
+            line = report.replay_line(a.label, f.step)
+            if line is not None:
                 # the walk up to the board the false step was made on (a walk that takes
                 # the false step itself ends in the error that names it)
-                files = " ".join(f"--rules {x}" for x in report.extra)
-                lines.append(f"    replay: deducer explain {replay[a.label]} {files} "
-                             f"--max-steps {f.step - 1}")
+                lines.append(f"    replay: {line}")
         else:
             note = f" ({a.note})" if a.note else ""
             lines.append(f"{a.status:<8} {a.label}: {a.steps} steps{note}")
@@ -365,8 +364,44 @@ def rules_test_text(report, verbose: bool = False) -> str:
                      "docs/json-contract.md, proofs)")
     elif any(fired.values()):
         lines.append("every true step of the tested rules is proved by its proof")
+    lines += _impact_lines(report, impact)
+    if report.interrupted:
+        lines.append(report.interrupted)
     # a puzzle's name (a label from a URL list, a J block) must not steer the terminal
     return "\n".join(printable(line) for line in lines) + "\n"
+
+
+def _impact_lines(report, every: bool) -> list[str]:
+    """The impact section: the puzzles rated with and without the rule file."""
+    imp = report.impact()
+    if imp is None:
+        return []
+
+    def score(x) -> str:
+        return "-" if x is None else f"{x:.1f}"
+
+    lines = [f"impact (the same puzzles rated without {shown_path(report.rule_file)}): "
+             f"{imp.compared} solved both ways; steps {imp.steps_delta:+d}, scores "
+             f"{imp.score_delta:+.1f} in all ({imp.raised} raised, {imp.lowered} lowered)"]
+    if imp.moves:
+        lines.append("    levels moved (without -> with):")
+        lines += [f"      {a} -> {b}: {n} puzzle(s)" for (a, b), n in sorted(imp.moves.items())]
+    else:
+        lines.append("    no level moved")
+    if imp.rows:
+        lines.append(f"    fired in {len(imp.rows)} puzzle(s)"
+                     + ("" if every else " (--impact lists them)"))
+    if every:
+        for label, (s0, s1, c0, c1, l0, l1, at) in imp.rows.items():
+            where = "; ".join(f"{rid} at step {', '.join(map(str, ns))}"
+                              for rid, ns in at.items())
+            lines.append(f"      {label}: {l0} {score(c0)} -> {l1} {score(c1)}, steps "
+                         f"{s0 if s0 is not None else '-'} -> {s1}; {where}")
+            saved = report.saved_fired.get(label)
+            if saved:
+                lines.append(f"        saved: {saved}")
+    lines += [f"warning: {w}" for w in imp.warnings if "never fired" not in w]
+    return lines
 
 
 class TextRenderer(Renderer):
@@ -395,8 +430,8 @@ class TextRenderer(Renderer):
     def ladder(self, rules, *, weights: dict | None = None) -> str:
         return ladder_text(rules, weights)
 
-    def rules_test(self, report, *, verbose: bool = False) -> str:
-        return rules_test_text(report, verbose)
+    def rules_test(self, report, *, verbose: bool = False, impact: bool = False) -> str:
+        return rules_test_text(report, verbose, impact)
 
     def generated(self, result, *, format: str = "pipe") -> str:
         from ..puzzle.formats import dumps

@@ -34,10 +34,43 @@ def add_rule_args(p, *, timeout: bool = True) -> None:
 
 
 def load_rules(args):
-    """The ladder the command line asks for."""
+    """The ladder the command line asks for (with ``--priority ID=P`` where the command
+    has it)."""
     from ...api import ladder
 
-    return ladder(args.rules, args.disable)
+    return moved(ladder(args.rules, args.disable), getattr(args, "move", None) or [])
+
+
+def priority_arg(text: str) -> tuple[str, float]:
+    """``ID=P`` of ``--priority``: a rule id and a finite priority >= 0."""
+    import argparse
+    import math
+
+    rid, eq, p = text.partition("=")
+    try:
+        value = float(p)
+    except ValueError:
+        value = -1.0
+    if not eq or not rid or not (value >= 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not ID=P (a rule id and a finite "
+                                         "priority >= 0)")
+    return rid, value
+
+
+def moved(rules, moves):
+    """``rules`` with each ``(id, priority)`` of ``moves`` at its new place on the ladder
+    (``rules test --priority`` moves its file's rules so, and its replay line says it)."""
+    from ...errors import DeducerError
+
+    if not moves:
+        return rules
+    by_id = {r.id: r for r in rules}
+    for rid, p in moves:
+        if rid not in by_id:
+            raise DeducerError(f"--priority {rid}={p:g}: no active rule has that id")
+        by_id[rid].priority = p
+    rules.sort(key=lambda r: (r.priority, r.id))
+    return rules
 
 
 def cap_chains(rules, max_chain: int | None):
@@ -80,6 +113,10 @@ def add_parser(sub) -> None:
                    help="overwrite existing --markdown/--html files")
     add_rule_args(p)
     add_color_arg(p)
+    p.add_argument("--priority", dest="move", type=priority_arg, action="append",
+                   default=[], metavar="ID=P",
+                   help="put rule ID at priority P on the ladder (repeatable; what 'rules "
+                        "test --priority' does, and its replay lines say)")
     p.add_argument("--max-steps", type=whole, metavar="N", help="stop after N steps")
     p.add_argument("--max-chain", type=whole, metavar="N",
                    help="use chains of at most N links (the chain rules' max_len); a longer "

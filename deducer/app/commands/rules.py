@@ -91,6 +91,16 @@ def add_parser(sub) -> None:
     t.add_argument("--save-failing", metavar="DIR",
                    help="write each generated puzzle with a finding to DIR (| format), to "
                         "replay it with 'deducer explain'")
+    t.add_argument("--impact", action="store_true",
+                   help="list every puzzle the file's rules fired on, rated with and without "
+                        "the file (the default report sums it up: levels moved, step and "
+                        "score deltas)")
+    t.add_argument("--no-impact", action="store_true",
+                   help="skip the walks without the file (half the time; no impact section)")
+    t.add_argument("--save-fired", metavar="DIR",
+                   help="write each puzzle where the file's rules fired to DIR, with the "
+                        "step numbers, and DIR/fired.txt: the explain command that ends on "
+                        "the rule's first step in each")
     t.add_argument("--strict", action="store_true",
                    help="exit 1 also when a deduction is true but unproved")
     t.add_argument("-v", "--verbose", action="store_true",
@@ -159,32 +169,111 @@ def _files(paths):
         yield task.label, load(task, None), (task.path, task.name) if task.path else None
 
 
-def _test(args) -> int:
-    from ...api import Audit, RulesTest, audit, audit_puzzles, ladder, load_rules, solve
+#: the most generated puzzles one ``rules test`` makes (as ``generate --count``)
+MAX_COUNT = 1_000_000
+
+
+def _check_folder(path: str, flag: str) -> None:
+    """Refuse, before any work, a folder ``flag`` could not write into: an existing file,
+    a name the file system refuses, a missing or unwritable parent (docs/bad-input.md:
+    every output is checked before any is written)."""
+    import os
+
     from ...errors import DeducerError
-    from ...render import get
+    from ...puzzle.fileio import check_name
+
+    check_name(path)
+    folder = Path(path)
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise DeducerError(f"{flag} names a folder to write into, and this is a file",
+                               path=path)
+        near = folder
+        while not near.exists():  # the nearest folder that exists must take new files
+            if near.parent == near:
+                break
+            near = near.parent
+        if not os.access(near, os.W_OK | os.X_OK):
+            raise DeducerError(f"{flag}: cannot write into {str(near)!r} (permission "
+                               "denied)", path=path)
+    except OSError as e:
+        raise DeducerError(f"{flag}: {e.strerror or e}", path=path) from None
+
+
+def _test(args) -> int:
+    from ...api import RulesTest, ladder, load_rules
+    from ...errors import DeducerError
+    from .explain import moved
 
     check_timeout(args)
     count = args.count
     if count is None:
         count = 0 if args.puzzles else DEFAULT_COUNT
-    if count < 0:
-        raise DeducerError("--count must be 0 or more")
+    if not 0 <= count <= MAX_COUNT:
+        raise DeducerError(f"--count must be 0..{MAX_COUNT}")
+    for flag, folder in (("--save-failing", args.save_failing),
+                         ("--save-fired", args.save_fired)):
+        if folder:
+            _check_folder(folder, flag)
+    if args.priority is not None and not (args.priority >= 0
+                                          and args.priority != float("inf")):
+        raise DeducerError("--priority must be a finite number >= 0")
     user = load_rules(args.rule_file)
     user_ids = [r.id for r in user]
     extra = [*args.rules, *args.test_rules, args.rule_file]
-    rules = ladder(extra, [*args.disable, *args.test_disable])
+    disabled = [*args.disable, *args.test_disable]
+    rules = ladder(extra, disabled)
+    mine = [r for r in rules if r.id in user_ids and r.source == str(Path(args.rule_file))]
+    options = [f"--disable {x}" for x in disabled]
     if args.priority is not None:
-        if not (args.priority >= 0 and args.priority != float("inf")):
-            raise DeducerError("--priority must be a finite number >= 0")
-        for r in rules:
-            if r.id in user_ids and r.source == str(Path(args.rule_file)):
-                r.priority = args.priority
-        rules.sort(key=lambda r: (r.priority, r.id))
+        moves = [(r.id, args.priority) for r in mine]
+        rules = moved(rules, moves)
+        options += [f"--priority {rid}={p:g}" for rid, p in moves]
     active_user = [rid for rid in user_ids if any(r.id == rid for r in rules)]
+    base = None
+    if not args.no_impact:
+        # the same ladder without the file: what the file changes (--impact)
+        base = ladder([*args.rules, *args.test_rules], disabled)
+    from ...engine.rating import model_for
+
+    levels = model_for(rules).levels
+    report = RulesTest(args.rule_file, user_ids, active_user, len(rules), [], {}, extra,
+                       strict=args.strict, options=options,
+                       baseline=None if base is None else {},
+                       weights={r.id: r.weight for r in mine},
+                       easy=levels[0][1] if levels else 0.0)
+    try:
+        _audit_all(args, count, rules, base, user_ids, report)
+    except KeyboardInterrupt:
+        done = sum(a.status != "skipped" for a in report.audits)
+        report.interrupted = (f"interrupted (Ctrl-C): the report covers the {done} "
+                              "puzzle(s) audited before it")
+        if report.audits and report.audits[-1].status == "running":
+            report.audits.pop()
+    _emit_report(args, report)
+    if report.interrupted:
+        import sys
+
+        print(f"deducer: {report.interrupted}", file=sys.stderr)
+        return 130
+    return _exit(report)
+
+
+def _emit_report(args, report) -> None:
+    from ...render import get
+
+    emit(get("json" if args.test_json else "text").rules_test(
+        report, verbose=args.verbose, impact=args.impact))
+
+
+def _audit_all(args, count: int, rules, base, user_ids, report) -> None:
+    """Audit every puzzle into ``report`` as it goes (so that Ctrl-C keeps what is done)."""
+    from ...api import Audit, audit, audit_puzzles, explain, solve
+    from ...assist.audit import Baseline
+
+    audits = report.audits
     cases = []
     source = _files(args.puzzles) if args.puzzles else _bundled()
-    audits: list[Audit] = []
     for label, puzzle, where in source:
         res = solve(puzzle.without_progress(), max_solutions=2, timeout=args.timeout)
         if len(res.solutions) != 1 or not res.complete:
@@ -193,32 +282,77 @@ def _test(args) -> int:
             audits.append(Audit(label, "skipped", note=f"not a unique puzzle ({why})"))
             continue
         cases.append((label, puzzle.without_progress(), res.solutions[0], where))
+    given = len(cases)
     cases += [(*g, None) for g in audit_puzzles(count, args.seed)]
-    replay: dict[str, str] = {}
     for k, (label, puzzle, sol, where) in enumerate(cases):
+        audits.append(Audit(label, "running"))  # taken back if Ctrl-C comes now
         a = audit(puzzle, sol, rules, label=label, timeout=args.timeout, watch=user_ids,
                   guard=_backstop)
-        audits.append(a)
-        if a.finding is None:
+        audits[-1] = a
+        if base is not None and a.status != "skipped":
+            b = _walk(explain, puzzle, base, args.timeout)
+            report.baseline[label] = Baseline(*b)
+        if a.finding is None and not (a.fired_at and args.save_fired):
             continue
         if where is not None:
             path, name = where
-            replay[label] = _source(str(path)) + (f" --name {name}" if name else "")
-        elif args.save_failing:
-            from ...puzzle.fileio import write_output
-            from ...puzzle.formats import dumps as write_puzzle
+            report.replay[label] = _source(str(path)) + (f" --name {name}" if name else "")
+        number = k + 1 - given
+        if a.finding is not None and where is None and args.save_failing:
+            report.replay[label] = _save(args.save_failing, args.seed, number, label, puzzle)
+        if a.fired_at and args.save_fired:
+            report.saved_fired[label] = _save_fired(args, report, label, puzzle, a, number)
 
-            number = k + 1 - (len(cases) - count)
-            folder = Path(args.save_failing)
-            folder.mkdir(parents=True, exist_ok=True)
-            out = folder / f"generated-seed{args.seed}-{number}.txt"
-            if not out.exists():  # same seed and number: the same puzzle, already saved
-                write_output(out, f"# {label}\n" + write_puzzle(puzzle, "pipe"))
-            replay[label] = str(out)
-    report = RulesTest(args.rule_file, user_ids, active_user, len(rules), audits, replay,
-                       extra, strict=args.strict)
-    emit(get("json" if args.test_json else "text").rules_test(report, verbose=args.verbose))
-    return _exit(report)
+
+def _walk(explain, puzzle, rules, timeout):
+    """(status, steps, level, score) of the walk ``explain`` makes with ``rules``."""
+    from ...errors import DeducerError
+
+    try:
+        e = explain(puzzle, rules, timeout=timeout)
+    except DeducerError:
+        return ("error", 0, None, None)
+    return (e.status.value, len(e.steps), e.rating.level, e.rating.score)
+
+
+def _save(folder: str, seed: int, number: int, label: str, puzzle) -> str:
+    """A generated puzzle written to ``folder`` (same seed and number: the same puzzle,
+    kept if already there); the name to replay it by."""
+    from ...puzzle.fileio import write_output
+    from ...puzzle.formats import dumps as write_puzzle
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"generated-seed{seed}-{number}.txt"
+    if not path.exists():
+        write_output(path, f"# {label}\n" + write_puzzle(puzzle, "pipe"))
+    return _source(str(path))
+
+
+def _save_fired(args, report, label: str, puzzle, a, number: int) -> str:
+    """``--save-fired``: the puzzle ``label``, where a rule of the file fired, written to
+    the folder with a first line saying at which steps, and a line of the folder's
+    ``fired.txt`` with the ``explain`` command that ends on its first such step."""
+    import re
+
+    from ...puzzle.fileio import open_output, write_output
+    from ...puzzle.formats import dumps as write_puzzle
+
+    out = Path(args.save_fired)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-.")[:80] or f"puzzle-{number}"
+    path = out / f"{stem}.txt"
+    at = "; ".join(f"{rid} at step(s) {', '.join(map(str, ns))}"
+                   for rid, ns in a.fired_at.items())
+    write_output(path, f"# {label}: {at}\n" + write_puzzle(puzzle, "pipe"), force=True)
+    first = min(n for ns in a.fired_at.values() for n in ns)
+    shown = _source(str(path))
+    words = [f"deducer explain {shown}", *(f"--rules {x}" for x in report.extra),
+             *report.options, f"--max-steps {first}"]
+    index = out / "fired.txt"
+    with open_output(index, append=bool(report.saved_fired)) as fh:  # a new run: a new list
+        fh.write(f"{' '.join(words)}   # {at}\n")
+    return shown
 
 
 def _exit(report) -> int:
