@@ -528,6 +528,29 @@ def technique_examples(rules: RulesArg = None, *, disable: Sequence[str] = (),
                          progress=progress)
 
 
+def _only_pages(flag: str, path: str) -> None:
+    """``--force`` replaces a technique page, never another file that has a page's name
+    (a notes.html of one's own in the folder)."""
+    import re
+
+    p = Path(path)
+    if not p.exists():
+        return
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
+    except OSError:
+        head = ""
+    if p.suffix == ".html":
+        ours = '<meta name="generator" content="deducer">' in head
+    else:
+        ours = re.match(r'\s*\{\s*"puzzle"\s*:', head) is not None
+    if not ours:
+        raise DeducerError(f"{flag}: is not a technique page deducer wrote; --force "
+                           "replaces pages only: move this file away or pick another folder",
+                           path=path)
+
+
 class TechniquePages:
     """What :func:`technique_pages` wrote: ``files`` (paths), ``missing`` (rule id -> why
     its page has no example)."""
@@ -539,15 +562,23 @@ class TechniquePages:
 def technique_pages(directory: str | Path, rules: RulesArg = None, *,
                     disable: Sequence[str] = (), force: bool = False, generate: bool = True,
                     seconds: float | None = None,
-                    progress: Callable[[str], None] | None = None) -> TechniquePages:
+                    progress: Callable[[str], None] | None = None,
+                    guard: Callable[[float], AbstractContextManager] | None = None
+                    ) -> TechniquePages:
     """Write the technique pages into ``directory`` (made if missing): ``index.html``
     and, for every rule of the ladder but trial and backtracking, ``<id>.html`` and
     (when it has a worked example) ``<id>.json`` = ``{"puzzle": ..., "steps": [...]}`` (and
     ``"walkthrough_step"`` where the walkthrough takes another step at the last one).
-    No file is written over unless ``force``; nothing is written when one would be."""
+    Every page name is checked before any page is written (a rule id ``index`` would be
+    the index's name; one too long for the file system); no file is written over unless
+    ``force``, and ``force`` replaces only pages (a file that is not one is refused);
+    nothing is written when one would be refused. ``seconds`` bounds each walk and
+    generation of the example search (``guard(seconds)``, a context manager yielding a
+    dict, may stop a rule that never looks at the clock: see
+    :func:`deducer.generator.examples.find`)."""
     from .engine.teaching import technique
     from .generator import examples
-    from .puzzle.fileio import check_outputs, write_output
+    from .puzzle.fileio import check_name, check_outputs, write_output
     from .render import teach
     from .render.jsonout import dumps
 
@@ -558,11 +589,19 @@ def technique_pages(directory: str | Path, rules: RulesArg = None, *,
     if out.exists() and not out.is_dir():
         raise DeducerError("is not a directory (--pages names the folder the pages go in)",
                            path=str(out))
+    for t in paged:
+        if t.id.lower() == "index":  # its page would be the site's index page
+            raise DeducerError(f"rule {t.id!r}: 'index' names the pages' index "
+                               "(index.html); give the rule another id", path=t.source)
     names = ["index.html"] + [f"{t.id}{ext}" for t in paged for ext in (".html", ".json")]
+    for n in names:  # every name, in a new folder too: none fails half way through
+        check_name(out / n)
     if out.is_dir():  # a new folder is made once the pages are ready
-        check_outputs({f"--pages {n}": str(out / n) for n in names}, force=force)
-    found = technique_examples(lad, ids=[t.id for t in paged], generate=generate,
-                               seconds=seconds, progress=progress)
+        check_outputs({f"--pages {n}": str(out / n) for n in names}, force=force,
+                      guard=_only_pages if force else None)
+    found = examples.find(lad, [t.id for t in paged], generate=generate,
+                          seconds=examples.GENERATE_SECONDS if seconds is None else seconds,
+                          progress=progress, guard=guard)
     pages: dict[str, str] = {"index.html": teach.index_page(
         paged, found.missing, no_page=[t for t in techs if t not in paged])}
     for k, t in enumerate(paged):

@@ -15,6 +15,14 @@ class _Values(dict):
         self.rule = rule
 
     def __missing__(self, key):
+        from .registry import RULE_MARK
+
+        if key in (getattr(self.rule.func, RULE_MARK, None) or ()):
+            # declared with @rule(values=...), but this deduction's values lack it
+            raise RuleError(f"rule {self.rule.id!r}: a deduction of {self.rule.implementation}"
+                            f" gave no value for {{{key}}}, which the function declares "
+                            "(@rule(values=...)) and the explain template uses: put it in "
+                            "every Deduction's values", path=self.rule.source)
         raise RuleError(f"rule {self.rule.id!r}: explain template uses {{{key}}}, which the "
                         f"rule does not provide (it provides: {', '.join(sorted(self))})",
                         path=self.rule.source)

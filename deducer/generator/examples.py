@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -209,18 +210,79 @@ def generate_for(rule_id: str, rules, seconds: float,
 
 
 # ---------------------------------------------------------------------------- finding
+class _RanOut(Exception):
+    """A walk or a generation ran past its time: the search ends (see :func:`find`)."""
+
+
+def rule_in(tb, rules) -> str | None:
+    """The id of the innermost rule function running in traceback ``tb`` (where a time
+    limit stopped a walk), or None when no rule's code was running."""
+    codes = {}
+    for r in rules:
+        code = getattr(r.func, "__code__", None)
+        if code is not None:
+            codes.setdefault(code, r.id)
+    found = None
+    while tb is not None:
+        found = codes.get(tb.tb_frame.f_code, found)
+        tb = tb.tb_next
+    return found
+
+
+#: a hard stop around one walk (the CLI's backstop): given the seconds, a context manager
+#: yielding a dict, which holds the stopping exception's ``traceback`` if it stopped
+Guard = Callable[[float], AbstractContextManager]
+
+
 def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
          use_bundled: bool = True, generate: bool = True,
          seconds: float = GENERATE_SECONDS,
-         progress: Callable[[str], None] | None = None) -> Search:
+         progress: Callable[[str], None] | None = None, guard: Guard | None = None) -> Search:
     """An example for each rule of ``ids`` (default :func:`wanted`) on the ladder
     ``rules``: from the cache, else the bundled puzzle whose walkthrough uses the rule
-    soonest, else a generated one (at most ``seconds`` a rule). Every example's steps pass
-    the proof checker; a rule without one is in ``missing`` with the reason."""
+    soonest, else a generated one. Every example's steps pass the proof checker; a rule
+    without one is in ``missing`` with the reason.
+
+    Each walk and each generation is bounded by ``seconds`` (a deadline the walk checks;
+    ``guard`` also stops a rule that never looks at the clock, a ``while True`` body): when
+    one runs out, the search ends, and the rules still without an example say which rule
+    was running."""
     say = progress or (lambda _msg: None)
     todo = list(wanted(rules) if ids is None else ids)
     known = {r.id for r in rules}
     out = Search()
+    stop: dict[str, str] = {}
+
+    def bounded(what: str, fn, *args, **kw):
+        """``fn(*args, **kw)`` within ``seconds`` (a walk's ``deadline`` too)."""
+        if "why" in stop:
+            raise _RanOut
+        if fn is first_uses:
+            kw["deadline"] = time.perf_counter() + seconds
+        if guard is None:
+            return fn(*args, **kw)
+        got: dict = {}
+        with guard(seconds) as caught:
+            got["value"] = fn(*args, **kw)
+        if "value" in got:
+            return got["value"]
+        rid = rule_in(caught.get("traceback"), rules)
+        who = f"in rule {rid}" if rid else "in the walk"
+        stop["why"] = f"the time limit ({seconds:g} s, --seconds) ran out {who} ({what})"
+        stop["rest"] = f"not looked for: the search stopped when the time ran out {who}"
+        raise _RanOut
+
+    try:
+        _find(rules, todo, known, out, cache, use_bundled, generate, seconds, say, bounded)
+    except _RanOut:
+        why = stop["why"]
+        for rid in todo:
+            if rid not in out.examples and rid not in out.missing:
+                out.missing[rid], why = why, stop["rest"]  # told in full once
+    return out
+
+
+def _find(rules, todo, known, out, cache, use_bundled, generate, seconds, say, bounded):
     for rid in todo:
         if rid not in known:
             out.missing[rid] = "no rule of the ladder has that id"
@@ -247,7 +309,7 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
         if puzzle is None:
             continue
         say(f"{rid}: the cached example ({entry['from']})")
-        use = first_uses(puzzle, rules, [rid]).get(rid)
+        use = bounded(f"walking {entry['from']}", first_uses, puzzle, rules, [rid]).get(rid)
         if use is not None:
             take(rid, puzzle, use, str(entry["from"]), bool(entry.get("kept")))
     todo = [rid for rid in todo if rid not in out.examples]
@@ -257,7 +319,8 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
         walked = list(bundled())
         for label, puzzle in walked:
             say(f"walking {label}")
-            for rid, use in first_uses(puzzle, rules, todo).items():
+            for rid, use in bounded(f"walking {label}", first_uses, puzzle, rules,
+                                    todo).items():
                 seen.setdefault(rid, []).append(
                     (use.instead is not None, len(use.steps), label, puzzle, use))
         # a walk for all rules at once takes a chain step the walkthrough makes for one
@@ -267,7 +330,7 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
         for rid in [r for r in todo if kinds[r] == "chain" and r not in seen]:
             for label, puzzle in walked:
                 say(f"walking {label} for {rid} alone")
-                use = first_uses(puzzle, rules, [rid]).get(rid)
+                use = bounded(f"walking {label}", first_uses, puzzle, rules, [rid]).get(rid)
                 if use is not None:
                     seen.setdefault(rid, []).append(
                         (use.instead is not None, len(use.steps), label, puzzle, use))
@@ -285,7 +348,8 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
             continue
         say(f"{rid}: generating a puzzle that needs it (at most {seconds:g} s)")
         try:
-            made = generate_for(rid, rules, seconds)
+            made = bounded(f"generating a puzzle for {rid}", generate_for, rid, rules,
+                           seconds)
         except DeducerError as e:
             out.missing[rid] = f"the generator cannot make a puzzle that needs it: {e}"
             continue
@@ -294,12 +358,11 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
                 rid, f"no bundled puzzle uses it, and the generator found none in {seconds:g} s")
             continue
         source, puzzle = made
-        use = first_uses(puzzle, rules, [rid]).get(rid)
+        use = bounded(f"walking {source}", first_uses, puzzle, rules, [rid]).get(rid)
         if use is None:  # the generator's rating walk and this one disagree
             out.missing[rid] = f"the walkthrough of the puzzle of {source} does not use it"
         elif not take(rid, puzzle, use, source):
             out.missing[rid] = rejected[rid]
-    return out
 
 
 def cache_text(search: Search) -> str:

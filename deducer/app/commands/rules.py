@@ -151,6 +151,18 @@ def _backstop(seconds: float | None) -> Iterator[None]:
         pass  # swallowed: the audit says it timed out
 
 
+@contextlib.contextmanager
+def _example_guard(seconds: float) -> Iterator[dict]:
+    """The backstop around one walk of ``rules --pages``'s example search: a rule that
+    never looks at the clock is stopped too, and the traceback says which rule it was."""
+    caught: dict = {}
+    try:
+        with time_limit(seconds):
+            yield caught
+    except TimeLimit as e:
+        caught["traceback"] = e.__traceback__
+
+
 def _bundled():
     """(label, puzzle, (path, name)) of every bundled puzzle expected.json lists as unique."""
     from ...api import bundled_puzzles
@@ -380,9 +392,12 @@ def _pages(args) -> int:
 
     if args.action is not None or args.json:
         raise DeducerError("--pages goes without an action and without --json")
+    if not (args.seconds > 0 and args.seconds < 1e8):
+        raise DeducerError("--seconds must be a positive number of seconds")
     made = technique_pages(args.pages, args.rules, disable=args.disable, force=args.force,
                            seconds=args.seconds, progress=lambda m: print(
-                               f"deducer: {m}", file=sys.stderr) if sys.stderr.isatty() else None)
+                               f"deducer: {m}", file=sys.stderr) if sys.stderr.isatty() else None,
+                           guard=_example_guard)
     for rid, why in made.missing.items():
         print(f"deducer: no example for {rid}: {why}", file=sys.stderr)
     emit(f"wrote {len(made.files)} files to {made.directory}\n")
