@@ -20,7 +20,13 @@ import pytest
 
 from deducer.app.cli import main
 from tests.fuzz.bad_input_table import islands_text
-from tests.support.timing import Stopwatch, cpu_budget, cpu_of_children, cpu_of_this_process
+from tests.support.timing import (
+    Stopwatch,
+    cpu_budget,
+    cpu_of_children,
+    cpu_of_this_process,
+    stretch,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
@@ -860,3 +866,116 @@ def test_ctrl_c_during_generate_keeps_and_counts_every_puzzle_written(tmp_path):
     assert f"interrupted: {kept} of 500 puzzles made and kept (--resume goes on" in err, err
     assert [json.loads(x)["index"] for x in recs.read_bytes().splitlines()] == \
         list(range(kept))
+
+# ------------------------------------------- issue 54: rules --pages and rules test (1-4, 11-13)
+def _rule_file(folder: Path, rid: str = "no-half", body: str = "", name: str = "r") -> Path:
+    """A user rule file (``rid``) whose function is ``body`` (default: a sound run rule)."""
+    body = body or (
+        "    run = view.run(rid)\n"
+        "    if run.length == 2 and run.total % 2 == 0 and view.run(rid).total < 19:\n"
+        "        for i in view.open_cells(rid):\n"
+        "            if view.mask(i) & BIT[run.total // 2]:\n"
+        "                yield Deduction(eliminations={i: BIT[run.total // 2]}, cells=(i,),\n"
+        "                                runs=(rid,), proof=Proof(runs=(rid,)))\n")
+    (folder / f"{name}.py").write_text(
+        "from deducer.rules.api import BIT, Deduction, Proof, rule\n\n\n@rule\n"
+        f"def f(view, rid):\n{body}", encoding="utf-8")
+    path = folder / f"{name}.yaml"
+    path.write_text(f"rules:\n  - id: {rid}\n    name: N\n    priority: 10\n    weight: 1.0\n"
+                    f"    score: 5\n    scope: run\n    implementation: {name}.py:f\n"
+                    "    explain: \"{run}: {effect}.\"\n", encoding="utf-8")
+    return path
+
+
+def test_pages_refuse_a_rule_named_index_and_write_nothing(tmp_path, capsys):
+    rules = _rule_file(tmp_path, "index")
+    code, out, err = cli(capsys, "rules", "--pages", tmp_path / "site", "--rules", rules,
+                         "--seconds", "1")
+    assert code == 2 and "'index' names the pages' index" in err
+    assert not (tmp_path / "site").exists()
+
+
+def test_pages_check_every_name_before_writing_any(tmp_path, capsys):
+    rules = _rule_file(tmp_path, "x" * 300)
+    code, _, err = cli(capsys, "rules", "--pages", tmp_path / "site", "--rules", rules,
+                       "--seconds", "1")
+    assert code == 2 and "too long" in err and err.count("\n") == 1
+    assert not (tmp_path / "site").exists()  # no half site to block the rerun
+
+
+def test_pages_force_replaces_pages_never_other_files(tmp_path, capsys):
+    site = tmp_path / "site"
+    site.mkdir()
+    mine = site / "naked-single.html"
+    mine.write_text("my notes", encoding="utf-8")
+    code, _, err = cli(capsys, "rules", "--pages", site, "--force", "--seconds", "1")
+    assert code == 2 and "is not a technique page" in err
+    assert mine.read_text(encoding="utf-8") == "my notes" and len(list(site.iterdir())) == 1
+    mine.unlink()
+    # (the cached examples' walks take a fraction of a second; 60 s holds on a busy machine)
+    assert cli(capsys, "rules", "--pages", site, "--seconds", "60")[0] == 0
+    assert cli(capsys, "rules", "--pages", site, "--force", "--seconds", "60")[0] == 0
+
+
+def test_pages_bound_a_looping_rule_and_name_it(tmp_path):
+    rules = _rule_file(tmp_path, "spin", "    while True:\n        pass\n    yield\n")
+    with Stopwatch() as sw:
+        res = deducer("rules", "--pages", tmp_path / "site", "--rules", rules, "--seconds",
+                      "1", timeout=300)
+    no_traceback(res.stderr)
+    assert res.returncode == 1, res.stderr
+    assert "no example for spin: the time limit (1 s, --seconds) ran out in rule spin" \
+        in res.stderr
+    assert (tmp_path / "site" / "index.html").exists()
+    assert sw.within(40), sw  # one walk's second and the backstop's grace, not forever
+
+
+def test_rules_test_checks_save_failing_before_the_audit(tmp_path, capsys):
+    taken = tmp_path / "a-file"
+    taken.write_text("mine", encoding="utf-8")
+    rules = _rule_file(tmp_path)
+    code, out, err = cli(capsys, "rules", "test", rules, "--save-failing", taken)
+    assert code == 2 and "is a file" in err and out == ""
+    assert taken.read_text(encoding="utf-8") == "mine"
+    code, out, err = cli(capsys, "rules", "test", rules, "--save-fired", taken / "sub")
+    assert code == 2 and out == ""
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes anywhere")
+def test_rules_test_refuses_an_unwritable_save_failing(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        code, out, err = cli(capsys, "rules", "test", _rule_file(tmp_path), "--save-failing",
+                             locked / "out")
+    finally:
+        locked.chmod(0o700)
+    assert code == 2 and "permission denied" in err and out == ""
+
+
+def test_rules_test_caps_count(tmp_path, capsys):
+    code, out, err = cli(capsys, "rules", "test", _rule_file(tmp_path), "--count",
+                         "99999999999999999999")
+    assert code == 2 and "--count must be 0..1000000" in err and out == ""
+
+
+def test_rules_test_keeps_its_report_on_ctrl_c(tmp_path):
+    (tmp_path / "four.txt").write_text(FOUR, encoding="utf-8")
+    (tmp_path / "k2.j").write_text(K2, encoding="utf-8")
+    rules = _rule_file(tmp_path, "spin-big", "    if len(view.puzzle.whites) > 4:\n"
+                       "        while True:\n            pass\n    yield from ()\n")
+    proc = subprocess.Popen([sys.executable, "-m", "deducer", "rules", "test", str(rules),
+                             str(tmp_path / "four.txt"), str(tmp_path / "k2.j"), "-v",
+                             "--no-impact", "--priority", "1"], env=env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(4 * stretch())  # start-up and the 4-cell puzzle's audit
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    no_traceback(err)
+    assert proc.returncode == 130, err
+    assert "solved   " in out and "four.txt: 8 steps" in out  # the audit before Ctrl-C
+    assert "interrupted (Ctrl-C): the report covers the 1 puzzle(s) audited" in out

@@ -257,11 +257,11 @@ def _test(args) -> int:
     try:
         _audit_all(args, count, rules, base, user_ids, report)
     except KeyboardInterrupt:
+        if report.audits and report.audits[-1].status == "running":
+            report.audits.pop()  # the puzzle Ctrl-C cut short says nothing
         done = sum(a.status != "skipped" for a in report.audits)
         report.interrupted = (f"interrupted (Ctrl-C): the report covers the {done} "
                               "puzzle(s) audited before it")
-        if report.audits and report.audits[-1].status == "running":
-            report.audits.pop()
     _emit_report(args, report)
     if report.interrupted:
         import sys
