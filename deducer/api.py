@@ -431,20 +431,21 @@ def generate_request(size: str | tuple[int, int] = "12x12", level: str | None = 
                      seed: int = 0, symmetry: str = "rot180", density: float | None = None,
                      needs: str | None = None, max_chain: int | None = None,
                      timeout: float | None = None,
-                     score: tuple[float | None, float | None] | str | None = None
-                     ) -> GenerateRequest:
+                     score: tuple[float | None, float | None] | str | None = None,
+                     rules: RulesArg = None) -> GenerateRequest:
     """The checked request :func:`generate` makes puzzles for (its arguments), for a
     caller that makes them one at a time (:func:`generate_one`, in worker processes:
     the request pickles). ``score`` may be given as text, ``"3-6"``, ``"5-"`` or ``"-4"``;
-    ``timeout`` is the whole batch's, counted from now. Raises :class:`GenerateError`
-    for a request no puzzle can meet."""
+    ``timeout`` is the whole batch's, counted from now; ``rules``: the ladder the puzzles
+    are made for (default the core one: ``needs`` may name a rule of a user's file).
+    Raises :class:`GenerateError` for a request no puzzle can meet."""
     from .generator.request import check_request, make_request, parse_score
 
     if isinstance(score, str):
         score = parse_score(score)
     req = make_request(size, level, seed=seed, symmetry=symmetry, density=density,
                        needs=needs, max_chain=max_chain, timeout=_limit(timeout), score=score)
-    check_request(req)
+    check_request(req, None if rules is None else ladder(rules))
     return req
 
 

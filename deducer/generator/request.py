@@ -180,7 +180,7 @@ def check_request(req: Request, rules=None) -> None:
         rule = next((r for r in rules if r.id == req.needs), None)
         if rule is None:
             raise GenerateError(f"needs {req.needs!r}: no such rule in the ladder (see "
-                                "'deducer rules')")
+                                "'deducer rules'; a rule of your own file: --rules FILE)")
         if not rule.walk:
             raise GenerateError(f"needs {req.needs}: its steps are chain links only (walk: "
                                 "false), never a walkthrough's own step; ask for a chain "

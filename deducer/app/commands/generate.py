@@ -57,6 +57,11 @@ def add_parser(sub) -> None:
                    "(technique practice; see 'deducer rules')")
     p.add_argument("--max-chain", type=whole, metavar="N",
                    help="longest chain a step may use, where the rating measures chains")
+    p.add_argument("--rules", action="append", default=[], metavar="FILE",
+                   help="a YAML file of extra rules the walkthroughs use (repeatable); "
+                        "--needs may name one of them")
+    p.add_argument("--disable", action="append", default=[], metavar="ID",
+                   help="leave the rule with this id out of the ladder (repeatable)")
     p.add_argument("--timeout", type=number, metavar="SECONDS",
                    help="stop the whole run after this long, keeping what was made")
     p.add_argument("--force", action="store_true", help="overwrite existing files")
@@ -90,20 +95,22 @@ class Refused:
 
 #: seconds between a worker's notes on how a puzzle's search goes (the progress line)
 NOTE_EVERY = 0.5
-_LADDER: list = []
+_LADDER: dict = {}
 
 
-def ladder():
-    """The core ladder, loaded once per process (the batch's ``init`` loads it in each
-    worker before its first puzzle; a puzzle used to load it again, 50 ms each)."""
-    if not _LADDER:
+def ladder(files: tuple[str, ...] = (), disable: tuple[str, ...] = ()):
+    """The ladder (the core one, with ``--rules`` files and ``--disable`` ids), loaded once
+    per process (the batch's ``init`` loads it in each worker before its first puzzle; a
+    puzzle used to load it again, 50 ms each)."""
+    key = (tuple(files), tuple(disable))
+    if key not in _LADDER:
         from ...api import ladder as load
 
-        _LADDER.append(load())
-    return _LADDER[0]
+        _LADDER[key] = load(list(files), list(disable))
+    return _LADDER[key]
 
 
-def make(req, index: int):
+def make(req, index: int, files: tuple[str, ...] = (), disable: tuple[str, ...] = ()):
     """Puzzle ``index`` (runs in a worker): its Result, or :class:`Refused`. A DeducerError
     comes back as a value, since the engines report an exception as a failed puzzle. How
     the search goes is sent to the command now and then (:func:`progress_text`)."""
@@ -122,7 +129,7 @@ def make(req, index: int):
             note((p.attempts, p.level, p.low, p.high))
 
     try:
-        return generate_one(req, index, rules=ladder(), progress=progress)
+        return generate_one(req, index, rules=ladder(files, disable), progress=progress)
     except DeducerError as e:
         return Refused(str(e))
 
@@ -146,15 +153,19 @@ def failed(seed: int, index: int, kind: str, message: str) -> Failed:
     return Failed(index, f"{seed}:{index}", kind, message)
 
 
-def results(req, count: int, settings, tick=None, start: int = 0, note=None):
+def results(req, count: int, settings, tick=None, start: int = 0, note=None,
+            files: tuple[str, ...] = (), disable: tuple[str, ...] = ()):
     """The results of puzzles start..count-1, in order, from the batch engine (a generator:
-    closing it stops the workers); ``note(index, what)`` hears how a puzzle's search goes."""
+    closing it stops the workers); ``note(index, what)`` hears how a puzzle's search goes;
+    ``files`` and ``disable``: the ``--rules`` files (absolute paths) and ``--disable`` ids
+    each worker's ladder is loaded with."""
     from functools import partial
 
     from ..batch import run as batch_run
 
-    yield from batch_run(partial(make, req), range(start, count), settings,
-                         partial(failed, req.seed), tick=tick, init=ladder, note=note)
+    yield from batch_run(partial(make, req, files=files, disable=disable), range(start, count),
+                         settings, partial(failed, req.seed), tick=tick,
+                         init=partial(ladder, files, disable), note=note)
 
 
 #: the file in an ``--out`` folder that says which runs made its puzzles (hidden: ``rate``
@@ -395,9 +406,14 @@ def run(args) -> int:
         raise DeducerError(f"--format {args.format}: not a writable format; writable: "
                            f"{', '.join(formats.writable())}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    # --rules: the workers load the same files (by absolute path: a worker's folder may
+    # differ) and --needs may name one of their rules
+    files = tuple(str(Path(f).resolve()) for f in args.rules)
+    disable = tuple(args.disable)
+    rules = ladder(files, disable) if files or disable else None
     req = generate_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
                            density=args.density, needs=args.needs, max_chain=args.max_chain,
-                           timeout=args.timeout, score=args.score)
+                           timeout=args.timeout, score=args.score, rules=rules)
     ext = EXTENSIONS.get(args.format, "txt")
     options = run_options(req, args)
     start = plan_outputs(args, ext, options)  # every output checked before anything is made
@@ -433,7 +449,8 @@ def run(args) -> int:
     # run makes there, so a second batch with the same seed adds new puzzles
     offset = args.first - 1
     batch = results(req, offset + args.count, settings, tick=bar, start=offset + start,
-                    note=lambda idx, what: bar.describe(progress_text(idx, what, req.score)))
+                    note=lambda idx, what: bar.describe(progress_text(idx, what, req.score)),
+                    files=files, disable=disable)
     try:
         for res in _until_stopped(batch):
             if isinstance(res, Refused):
