@@ -282,6 +282,8 @@ class RulesTest:
     interrupted: str = ""
     #: by puzzle label, the files ``--save-fired`` wrote
     saved_fired: dict[str, str] = field(default_factory=dict)
+    #: the fixture files checked (:class:`deducer.rules.fixture.FixtureResult`)
+    fixtures: list = field(default_factory=list)
 
     @property
     def findings(self) -> list[Finding]:
@@ -303,7 +305,8 @@ class RulesTest:
     @property
     def failed(self) -> bool:
         """A false deduction or a rule error (or, ``strict``, an unproved step)."""
-        return bool(self.findings) or (self.strict and bool(self.unproved))
+        return (bool(self.findings) or (self.strict and bool(self.unproved))
+                or any(f.problems for f in self.fixtures))
 
     @property
     def timed_out(self) -> bool:
@@ -333,6 +336,9 @@ class RulesTest:
         extra = {"impact": impact.to_json()} if impact is not None else {}
         if self.interrupted:
             extra["interrupted"] = self.interrupted
+        if self.fixtures:
+            extra["fixtures"] = [{"file": f.path, "checked": f.checked, "problems": f.problems}
+                                 for f in self.fixtures]
         return {**extra, "rule_file": self.rule_file, "user_rules": self.user_ids,
                 "fired": self.fired, "puzzles": len(self.tested),
                 "steps": sum(a.steps for a in self.tested), "false": len(self.findings),

@@ -295,6 +295,11 @@ def rules_test_text(report, verbose: bool = False, impact: bool = False) -> str:
     for rid in user_ids:
         if rid not in report.active:
             lines.append(f"  note: {rid} is disabled, so it was not tested")
+    for fx in report.fixtures:
+        if fx.problems:
+            lines += [f"FIXTURE {shown_path(fx.path)}: {p}" for p in fx.problems]
+        lines.append(f"fixtures {shown_path(fx.path)}: {fx.checked} claim(s) checked, "
+                     + (f"{len(fx.problems)} failed" if fx.problems else "all hold"))
     for a in audits:
         if a.finding is None and not verbose and a.status in ("solved", "stalled"):
             continue

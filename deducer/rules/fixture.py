@@ -45,8 +45,9 @@ from ..puzzle import formats
 from ..puzzle.combos import BIT, DIGITS, mask_of
 from ..puzzle.model import Puzzle
 
-__all__ = ["Found", "cell_id", "core_rule", "fire", "first", "load_rule", "position",
-           "puzzle", "run_id"]
+__all__ = ["FIXTURE_SUFFIX", "Found", "FixtureResult", "cell_id", "core_rule", "fire", "first",
+           "fixture_path", "load_rule", "position", "puzzle", "read_fixtures", "run_fixtures",
+           "run_id"]
 
 _ARROWS = {">": "→", "v": "↓", "→": "→", "↓": "↓"}
 
@@ -224,3 +225,147 @@ def _named(rule: Rule, view: View, ded: Deduction, eff: kernel.Effect) -> Found:
         dropped={view.puzzle.runs[r].label: sorted(view.combo(c) for c in cs)
                  for r, cs in eff.drop},
         values=dict(ded.values), text=text, deduction=ded, detail=detail)
+
+
+# ---------------------------------------------------------------------------- fixture files
+#: the name of a rule file's fixture file beside it: ``sum_parity.yaml`` ->
+#: ``sum_parity.fixtures.yaml`` (``deducer rules test`` runs it)
+FIXTURE_SUFFIX = ".fixtures.yaml"
+_CASE_KEYS = {"rule", "position", "cands", "placed", "live", "makes", "silent", "note"}
+_MAKE_KEYS = {"run", "placements", "eliminations", "dropped"}
+
+
+def fixture_path(rule_file: str | Path) -> Path:
+    """Where the fixture file of ``rule_file`` lives (it may not exist)."""
+    p = Path(rule_file)
+    return p.with_name(p.name.removesuffix(".yaml").removesuffix(".yml") + FIXTURE_SUFFIX)
+
+
+@dataclass
+class FixtureResult:
+    """What one fixture file's cases came to: ``checked`` claims (a deduction made, a run
+    silent) and the ``problems`` (one line each, naming the case and the rule)."""
+
+    path: str
+    checked: int = 0
+    problems: list[str] = field(default_factory=list)
+    rules: set[str] = field(default_factory=set)
+
+
+def read_fixtures(path: str | Path) -> list[dict]:
+    """The cases of a fixture file (``fixtures:``, a list of mappings: ``rule``,
+    ``position``, optional ``cands``/``placed``/``live``, ``makes``, ``silent``), checked
+    for their shape; a one-line :class:`DeducerError` naming the file otherwise."""
+    import yaml
+
+    from ..puzzle.fileio import read_input
+
+    where = str(path)
+    try:
+        data = yaml.safe_load(read_input(path).decode("utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError) as e:
+        raise DeducerError(f"not a fixture file (YAML): {str(e).splitlines()[0]}",
+                           path=where) from None
+    cases = data.get("fixtures") if isinstance(data, dict) else None
+    if not isinstance(cases, list):
+        raise DeducerError("a fixture file holds 'fixtures:', a list of cases", path=where)
+    for k, case in enumerate(cases, 1):
+        if not isinstance(case, dict) or not isinstance(case.get("rule"), str) \
+                or not isinstance(case.get("position"), str):
+            raise DeducerError(f"case {k}: needs 'rule' (an id) and 'position' (the "
+                               "puzzle text, pencil marks as candidates)", path=where)
+        unknown = set(case) - _CASE_KEYS
+        if unknown:
+            raise DeducerError(f"case {k}: unknown key(s) {', '.join(sorted(unknown))} "
+                               f"(allowed: {', '.join(sorted(_CASE_KEYS))})", path=where)
+        makes = case.get("makes") or []
+        silent = case.get("silent") or []
+        if not isinstance(makes, list) or not all(
+                isinstance(m, dict) and not set(m) - _MAKE_KEYS for m in makes):
+            raise DeducerError(f"case {k}: 'makes' is a list of deductions (keys: "
+                               f"{', '.join(sorted(_MAKE_KEYS))})", path=where)
+        if not (silent is True or isinstance(silent, list)):
+            raise DeducerError(f"case {k}: 'silent' is a list of runs (r1c2v, r2c1>) or "
+                               "true (the rule makes no deduction at all)", path=where)
+    return cases
+
+
+def run_fixtures(path: str | Path, rules: dict[str, Rule] | None = None) -> FixtureResult:
+    """Check every case of the fixture file ``path``: each deduction of ``makes`` is one
+    the rule yields there (its placements, eliminations and dropped combinations, as
+    :func:`fire` names them: effects, never the sentence), and the rule yields nothing that
+    changes anything on each run of ``silent`` (``true``: anywhere). ``rules``: the rules
+    by id (a rule file's); a built-in rule's id is found in the core ladder otherwise."""
+    out = FixtureResult(str(path))
+    ladder = list(_core().values())
+    for k, case in enumerate(read_fixtures(path), 1):
+        rid = case["rule"]
+        rule = (rules or {}).get(rid) or _core().get(rid)
+        if rule is None:
+            out.problems.append(f"case {k}: no rule {rid!r} (neither the file's nor a "
+                                "built-in one)")
+            continue
+        out.rules.add(rid)
+        try:
+            view = position(case["position"], cands=case.get("cands"),
+                            placed=case.get("placed"), live=case.get("live"))
+            view.context.rules = [*(rules or {}).values(), *ladder]  # chains find links
+            _check_case(out, k, rule, view, case)
+        except DeducerError as e:
+            out.problems.append(f"case {k} ({rid}): {e}")
+    return out
+
+
+def _effect_of(m: dict) -> tuple:
+    return ({str(c): int(d) for c, d in (m.get("placements") or {}).items()},
+            {str(c): sorted(int(d) for d in ds)
+             for c, ds in (m.get("eliminations") or {}).items()},
+            {run_label(str(r)): sorted(str(x) for x in cs)
+             for r, cs in (m.get("dropped") or {}).items()})
+
+
+def run_label(label: str) -> str:
+    """``r2c1>`` as the sentences write it (``r2c1→``)."""
+    label = label.strip()
+    return label[:-1] + _ARROWS.get(label[-1:], label[-1:])
+
+
+def _check_case(out: FixtureResult, k: int, rule: Rule, view: View, case: dict) -> None:
+    rid = rule.id
+    for m in case.get("makes") or []:
+        run = m.get("run")
+        if (run is None) != (rule.scope != "run"):
+            out.problems.append(f"case {k} ({rid}): a deduction of a "
+                                f"{'run' if rule.scope == 'run' else 'global'} rule "
+                                f"{'needs' if rule.scope == 'run' else 'takes no'} 'run'")
+            continue
+        want = _effect_of(m)
+        got = [(f.placements, {c: sorted(ds) for c, ds in f.eliminations.items()},
+                {run_label(r): sorted(cs) for r, cs in f.dropped.items()})
+               for f in fire(rule, view, run=run)]
+        out.checked += 1
+        if want not in got:
+            shown = "; ".join(_said(g) for g in got[:3]) or "nothing"
+            out.problems.append(f"case {k} ({rid}{' on ' + run if run else ''}): must make "
+                                f"{_said(want)}, but makes {shown}")
+    silent = case.get("silent") or []
+    if silent is True:
+        runs: list[str | None] = ([r.label for r in view.puzzle.runs]
+                                  if rule.scope == "run" else [None])
+    else:
+        runs = [str(r) for r in silent]
+    for run in runs:
+        f = first(rule, view, run=run)
+        out.checked += 1
+        if f is not None:
+            made = _said((f.placements, f.eliminations, f.dropped))
+            out.problems.append(f"case {k} ({rid}{' on ' + run if run else ''}): must not "
+                                f"fire, but makes {made}")
+
+
+def _said(effect: tuple) -> str:
+    place, elim, drop = effect
+    parts = [f"{c} = {d}" for c, d in place.items()]
+    parts += [f"{', '.join(map(str, ds))} leave {c}" for c, ds in elim.items()]
+    parts += [f"{', '.join(cs)} ruled out for {r}" for r, cs in drop.items()]
+    return ", ".join(parts) or "no change"

@@ -101,6 +101,9 @@ def add_parser(sub) -> None:
                    help="write each puzzle where the file's rules fired to DIR, with the "
                         "step numbers, and DIR/fired.txt: the explain command that ends on "
                         "the rule's first step in each")
+    t.add_argument("--fixtures", action="append", default=[], metavar="FILE",
+                   help="a fixture file to check (repeatable; default: FILE.fixtures.yaml "
+                        "beside FILE.yaml, if there is one; docs/rule-authors-guide.md)")
     t.add_argument("--strict", action="store_true",
                    help="exit 1 also when a deduction is true but unproved")
     t.add_argument("-v", "--verbose", action="store_true",
@@ -254,6 +257,11 @@ def _test(args) -> int:
                        baseline=None if base is None else {},
                        weights={r.id: r.weight for r in mine},
                        easy=levels[0][1] if levels else 0.0)
+    from ...rules.fixture import fixture_path, run_fixtures
+
+    for fx in args.fixtures or ([fixture_path(args.rule_file)]
+                                if fixture_path(args.rule_file).is_file() else []):
+        report.fixtures.append(run_fixtures(fx, {r.id: r for r in mine}))
     try:
         _audit_all(args, count, rules, base, user_ids, report)
     except KeyboardInterrupt:
