@@ -55,6 +55,19 @@ def add_parser(sub) -> None:
     p.add_argument("--seconds", type=number, default=120.0, metavar="S", help="with --pages: "
                    "time to generate an example no stored puzzle has, per rule (default 120)")
     acts = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
+    n = acts.add_parser(
+        "new", help="write a starter rule: ID.yaml, its Python and its fixtures",
+        description="Write a starter rule named ID into DIR (default: the current folder): "
+                    "ID.yaml (the YAML entry), ID.py (the function: a two-cell run with an "
+                    "even sum cannot hold half of it) and ID.fixtures.yaml (where it must "
+                    "and must not fire), with - in ID written as _ in the file names. They "
+                    "pass 'deducer rules test ID.yaml' as written: change them into your "
+                    "technique (docs/rule-authors-guide.md).")
+    n.add_argument("new_id", metavar="ID", help="the rule's id (letters, digits and -)")
+    n.add_argument("--dir", dest="new_dir", default=".", metavar="DIR",
+                   help="the folder to write the files in (default: the current one)")
+    n.add_argument("--force", dest="new_force", action="store_true",
+                   help="write over files of the same names")
     t = acts.add_parser(
         "test", help="check a rule file's deductions against known solutions",
         description="Run the ladder, with the rules of FILE.yaml added, over puzzles whose "
@@ -386,6 +399,8 @@ def _exit(report) -> int:
 def run(args) -> int:
     if args.pages:
         return _pages(args)
+    if args.action == "new":
+        return _new(args)
     if args.action == "test":
         return _test(args)
     return _list(args)
@@ -410,3 +425,41 @@ def _pages(args) -> int:
         print(f"deducer: no example for {rid}: {why}", file=sys.stderr)
     emit(f"wrote {len(made.files)} files to {made.directory}\n")
     return EXIT_NO_SOLUTION if made.missing else EXIT_OK
+
+
+def _new(args) -> int:
+    """``rules new ID``: a starter rule (YAML, Python, fixtures) that passes ``rules test``."""
+    from ...errors import DeducerError
+    from ...puzzle.fileio import check_outputs, write_output
+    from ...rules.fixture import FIXTURE_SUFFIX, core_rule
+
+    rid = args.new_id
+    if not rid or not rid.replace("-", "").isalnum() or not rid.isascii() or len(rid) > 80:
+        raise DeducerError(f"rules new {rid!r}: an id is a word of letters, digits and - "
+                           "(like my-rule), at most 80 characters")
+    try:
+        core_rule(rid)
+    except DeducerError:
+        pass
+    else:
+        raise DeducerError(f"rules new {rid}: a core rule has that id, and a rule file's rule "
+                           "with it would replace it; pick another id")
+    stem = rid.replace("-", "_")
+    func = stem if stem[0].isalpha() else f"rule_{stem}"
+    name = rid.replace("-", " ").capitalize()
+    folder = Path(args.new_dir)
+    if not folder.is_dir():
+        raise DeducerError("is not a folder (--dir names the folder the files go in)",
+                           path=str(folder))
+    data = Path(__file__).resolve().parents[2] / "data" / "starter"
+    files = {f"{stem}.yaml": "rule.yaml", f"{stem}.py": "rule.py",
+             f"{stem}{FIXTURE_SUFFIX}": "rule.fixtures.yaml"}
+    check_outputs({f"rules new {n}": str(folder / n) for n in files}, force=args.new_force)
+    for out, template in files.items():
+        text = (data / template).read_text(encoding="utf-8")
+        write_output(folder / out, text.format(id=rid, name=name, func=func, stem=stem),
+                     force=args.new_force)
+    yaml = _source(str(folder / f"{stem}.yaml"))
+    emit(f"wrote {', '.join(_source(str(folder / n)) for n in files)}\n"
+         f"next: deducer rules test {yaml}\n")
+    return EXIT_OK
