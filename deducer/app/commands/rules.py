@@ -452,7 +452,7 @@ def _new(args) -> int:
         raise DeducerError("is not a folder (--dir names the folder the files go in)",
                            path=str(folder))
     data = Path(__file__).resolve().parents[2] / "data" / "starter"
-    files = {f"{stem}.yaml": "rule.yaml", f"{stem}.py": "rule.py",
+    files = {f"{stem}.yaml": "rule.yaml", f"{stem}.py": "rule.py.txt",
              f"{stem}{FIXTURE_SUFFIX}": "rule.fixtures.yaml"}
     check_outputs({f"rules new {n}": str(folder / n) for n in files}, force=args.new_force)
     for out, template in files.items():
