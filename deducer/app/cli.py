@@ -504,6 +504,26 @@ def interruptible():
         signal.signal(signal.SIGINT, old)
 
 
+def _say_replaced() -> None:
+    """One line on standard error for each rule a ``--rules`` file put in place of another
+    of the same id (a core rule, say): allowed, but never silent."""
+    import sys
+
+    from ..engine.registry import REPLACED
+
+    seen = set()
+    for rid, new, old in REPLACED:
+        if (rid, new, old) in seen:
+            continue
+        seen.add((rid, new, old))
+        from ..render.text import shown_path
+
+        print(f"deducer: note: rule {printable(rid)!r} of {printable(shown_path(new))} "
+              f"replaces the rule of the same id in {printable(shown_path(old))}",
+              file=sys.stderr)
+    REPLACED.clear()
+
+
 def main(argv: list[str] | None = None) -> int:
     import time
 
@@ -523,18 +543,21 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if whole is not None and not whole > 0:  # also refuses nan
             raise DeducerError("--timeout must be a positive number of seconds")
-        if not (_PROGRAM["on"] and args.command in STOPPABLE):
-            with time_limit(whole, started):
-                return module.run(args)
-        with ctrl_c_stops_the_work(), time_limit(whole, started):
-            from ..clock import stop_asked
+        try:
+            if not (_PROGRAM["on"] and args.command in STOPPABLE):
+                with time_limit(whole, started):
+                    return module.run(args)
+            with ctrl_c_stops_the_work(), time_limit(whole, started):
+                from ..clock import stop_asked
 
-            code = module.run(args)
-            if stop_asked():
-                sys.stdout.flush()
-                sys.stderr.write(_INTERRUPTED)
-                return EXIT_INTERRUPTED
-            return code
+                code = module.run(args)
+                if stop_asked():
+                    sys.stdout.flush()
+                    sys.stderr.write(_INTERRUPTED)
+                    return EXIT_INTERRUPTED
+                return code
+        finally:
+            _say_replaced()
     except TimeLimit:
         sys.stdout.flush()
         sys.stderr.write(_STOPPED)

@@ -610,8 +610,18 @@ def _by_id(extra: Sequence[str | Path], core: bool = True) -> dict[str, Rule]:
     by_id: dict[str, Rule] = {}
     for f in ([CORE] if core else []) + [Path(x) for x in extra]:
         for rule in load_file(f):
+            old = by_id.get(rule.id)
+            note = (rule.id, rule.source, old.source) if old is not None else None
+            if note is not None and note not in REPLACED and len(REPLACED) < 100:
+                REPLACED.append(note)
             by_id[rule.id] = rule
     return by_id
+
+
+#: (id, the replacing file, the replaced rule's file) of each rule a later file replaced,
+#: as ladders are loaded: the CLI says so once (a replacement is allowed, and silent in the
+#: API, but a user who reused a core id by chance must hear of it)
+REPLACED: list[tuple[str, str, str]] = []
 
 
 def load(extra: Sequence[str | Path] = (), disable: Sequence[str] = (), *,
