@@ -200,7 +200,28 @@ def read_puzzle(args, path: str | None = None):
         return formats.loads(text, args.format, name=args.name, path="<stdin>")
     if is_url(path):
         return formats.loads(path, args.format, name=args.name, path="<url>")
+    if args.name is None and ":" in path and not os.path.exists(path):
+        base, _, which = path.rpartition(":")
+        if base and os.path.isfile(base):
+            return _row_puzzle(base, which, path, args.format)
     return formats.load(path, args.format, name=args.name)
+
+
+def _row_puzzle(base: str, which: str, label: str, fmt: str | None):
+    """The puzzle a ``rate`` row names ``FILE:NAME`` (a puzzle of a multi-puzzle file) or
+    ``FILE:LINE`` (a line of a puzzle-per-line file): the command reads it as rate did."""
+    from .batch.inputs import expand, load
+
+    tasks = expand([base])
+    for task in tasks:
+        if task.label == label:
+            if task.error is not None:
+                raise DeducerError(task.error)
+            return load(task, fmt)
+    names = ", ".join(t.label.rpartition(":")[2] for t in tasks[:8] if ":" in t.label)
+    raise DeducerError(f"no puzzle {which!r} in this file"
+                       + (f" (it holds {names}{' ...' if len(tasks) > 8 else ''})"
+                          if names else ""), path=base)
 
 
 def not_over_a_puzzle(flag: str, path: str | None, *, may_replace=None) -> None:
