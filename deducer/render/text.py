@@ -379,7 +379,7 @@ def rules_test_text(report, verbose: bool = False, impact: bool = False) -> str:
 def _impact_lines(report, every: bool) -> list[str]:
     """The impact section: the puzzles rated with and without the rule file."""
     imp = report.impact()
-    if imp is None:
+    if imp is None or report.findings:  # a false rule's ratings are no measure of it
         return []
 
     def score(x) -> str:
@@ -387,7 +387,8 @@ def _impact_lines(report, every: bool) -> list[str]:
 
     lines = [f"impact (the same puzzles rated without {shown_path(report.rule_file)}): "
              f"{imp.compared} solved both ways; steps {imp.steps_delta:+d}, scores "
-             f"{imp.score_delta:+.1f} in all ({imp.raised} raised, {imp.lowered} lowered)"]
+             f"{round(imp.score_delta, 1) + 0.0:+.1f} in all ({imp.raised} raised, "
+             f"{imp.lowered} lowered)"]
     if imp.moves:
         lines.append("    levels moved (without -> with):")
         lines += [f"      {a} -> {b}: {n} puzzle(s)" for (a, b), n in sorted(imp.moves.items())]
@@ -398,7 +399,8 @@ def _impact_lines(report, every: bool) -> list[str]:
                      + ("" if every else " (--impact lists them)"))
     if every:
         for label, (s0, s1, c0, c1, l0, l1, at) in imp.rows.items():
-            where = "; ".join(f"{rid} at step {', '.join(map(str, ns))}"
+            where = "; ".join(f"{rid} at step {', '.join(map(str, ns[:8]))}"
+                              + (f" and {len(ns) - 8} more" if len(ns) > 8 else "")
                               for rid, ns in at.items())
             lines.append(f"      {label}: {l0} {score(c0)} -> {l1} {score(c1)}, steps "
                          f"{s0 if s0 is not None else '-'} -> {s1}; {where}")

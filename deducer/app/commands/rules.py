@@ -373,7 +373,8 @@ def _save_fired(args, report, label: str, puzzle, a, number: int) -> str:
 
     out = Path(args.save_fired)
     out.mkdir(parents=True, exist_ok=True)
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-.")[:80] or f"puzzle-{number}"
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-.")[:80].removesuffix(".txt") \
+        or f"puzzle-{number}"
     path = out / f"{stem}.txt"
     at = "; ".join(f"{rid} at step(s) {', '.join(map(str, ns))}"
                    for rid, ns in a.fired_at.items())
