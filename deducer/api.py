@@ -178,6 +178,61 @@ def ladder(rules: RulesArg = None, disable: Sequence[str] = (), *,
     return registry.load(extra=paths, disable=list(disable))
 
 
+def fixture_file(rule_file: str | Path) -> Path:
+    """Where a rule file's fixture file lives: ``NAME.fixtures.yaml`` beside ``NAME.yaml``
+    (docs/rule-contract.md, "Fixture files"; it may not exist)."""
+    from .rules.fixture import fixture_path
+
+    return fixture_path(rule_file)
+
+
+def rule_fixtures(path: str | Path, rules: Sequence[Rule] = ()) -> Any:
+    """Check the cases of the fixture file ``path`` with ``rules`` (a rule file's, by id;
+    a built-in rule is found by its id): a ``FixtureResult`` with ``checked`` and
+    ``problems`` (one line each)."""
+    from .rules.fixture import run_fixtures
+
+    return run_fixtures(path, {r.id: r for r in rules})
+
+
+def is_core_rule(rule_id: str) -> bool:
+    """Does the core ladder (rules/core.yaml) declare a rule with this id?"""
+    from .engine import registry
+
+    return any(r.id == rule_id for r in registry.all_rules())
+
+
+def baseline(puzzle: Puzzle, rules: RulesArg = None, *, timeout: float | None = None) -> Any:
+    """How the walkthrough of ``puzzle`` with ``rules`` ends and rates (``rules test``'s
+    walk without the tested file): a ``Baseline`` (status, steps, level, score)."""
+    from .assist.audit import Baseline
+
+    try:
+        e = explain(puzzle, rules, timeout=timeout)
+    except DeducerError:
+        return Baseline("error", 0)
+    return Baseline(e.status.value, len(e.steps), e.rating.level, e.rating.score)
+
+
+def replaced_rules() -> list[tuple[str, str, str]]:
+    """(id, the file of the rule that replaced it, the file of the rule it replaced) of each
+    rule a rule file replaced since the last call (ladders loaded with ``--rules`` files
+    that reuse an id): the CLI says so once a command."""
+    from .engine import registry
+
+    out = list(dict.fromkeys(registry.REPLACED))
+    registry.REPLACED.clear()
+    return out
+
+
+def level_thresholds(rules: RulesArg = None) -> list[tuple[str, float]]:
+    """The ladder's levels, each with the most weight its hardest step may have (the
+    ``rating: levels:`` section), easiest first."""
+    from .engine.rating import model_for
+
+    return list(model_for(ladder(rules) if rules is not None else None).levels)
+
+
 def carried_weights(rules: Sequence[Rule], active: Sequence[Rule] | None = None
                     ) -> dict[str, tuple[float, float]]:
     """Per rule id, the least and the most weight its steps carry in walkthroughs (its

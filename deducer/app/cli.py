@@ -209,19 +209,24 @@ def read_puzzle(args, path: str | None = None):
 
 def _row_puzzle(base: str, which: str, label: str, fmt: str | None):
     """The puzzle a ``rate`` row names ``FILE:NAME`` (a puzzle of a multi-puzzle file) or
-    ``FILE:LINE`` (a line of a puzzle-per-line file): the command reads it as rate did."""
-    from .batch.inputs import expand, load
+    ``FILE:LINE`` (a line of a puzzle-per-line file): read as rate read it."""
+    from ..puzzle import formats
+    from ..puzzle.fileio import plain_suffix
+    from ..puzzle.formats.lines import LINE_SUFFIXES, line_puzzle_text
 
-    tasks = expand([base])
-    for task in tasks:
-        if task.label == label:
-            if task.error is not None:
-                raise DeducerError(task.error)
-            return load(task, fmt)
-    names = ", ".join(t.label.rpartition(":")[2] for t in tasks[:8] if ":" in t.label)
-    raise DeducerError(f"no puzzle {which!r} in this file"
-                       + (f" (it holds {names}{' ...' if len(tasks) > 8 else ''})"
-                          if names else ""), path=base)
+    if fmt is None and plain_suffix(base) in LINE_SUFFIXES:
+        lines = formats.read_text(base).split("\n")
+        n = int(which) if which.isdigit() else 0
+        line = lines[n - 1].strip() if 1 <= n <= len(lines) else ""
+        if not line or line.startswith("#"):
+            raise DeducerError(f"no puzzle on line {which} ({label} names a line of the file)",
+                               path=base)
+        try:
+            return formats.loads(line_puzzle_text(line), fmt)
+        except DeducerError as e:
+            e.path, e.line = base, n
+            raise
+    return formats.load(base, fmt, name=which)
 
 
 def not_over_a_puzzle(flag: str, path: str | None, *, may_replace=None) -> None:
@@ -530,19 +535,13 @@ def _say_replaced() -> None:
     of the same id (a core rule, say): allowed, but never silent."""
     import sys
 
-    from ..engine.registry import REPLACED
+    from ..api import replaced_rules
+    from ..render.text import shown_path
 
-    seen = set()
-    for rid, new, old in REPLACED:
-        if (rid, new, old) in seen:
-            continue
-        seen.add((rid, new, old))
-        from ..render.text import shown_path
-
+    for rid, new, old in replaced_rules():
         print(f"deducer: note: rule {printable(rid)!r} of {printable(shown_path(new))} "
               f"replaces the rule of the same id in {printable(shown_path(old))}",
               file=sys.stderr)
-    REPLACED.clear()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -141,8 +141,8 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
             if m & BIT[solution[i]]:
                 problems.append(f"removes {solution[i]} from {_cell(name[i])}, but the "
                                 f"solution has {solution[i]} there")
-        for rid, cs in effect.drop:
-            run = puzzle.runs[rid]
+        for r, cs in effect.drop:
+            run = puzzle.runs[r]
             used = mask_of(solution[i] for i in run.cells)
             if used in cs:
                 problems.append(f"rules out {fmt_combo(used)} for {run.name}, the "
@@ -333,7 +333,7 @@ class RulesTest:
         unproved = self.unproved
         first = first_by_rule(unproved)
         impact = self.impact()
-        extra = {"impact": impact.to_json()} if impact is not None else {}
+        extra: dict = {"impact": impact.to_json()} if impact is not None else {}
         if self.interrupted:
             extra["interrupted"] = self.interrupted
         if self.fixtures:

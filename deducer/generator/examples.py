@@ -217,7 +217,7 @@ class _RanOut(Exception):
 def rule_in(tb, rules) -> str | None:
     """The id of the innermost rule function running in traceback ``tb`` (where a time
     limit stopped a walk), or None when no rule's code was running."""
-    codes = {}
+    codes: dict = {}
     for r in rules:
         code = getattr(r.func, "__code__", None)
         if code is not None:

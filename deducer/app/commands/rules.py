@@ -262,19 +262,19 @@ def _test(args) -> int:
     if not args.no_impact:
         # the same ladder without the file: what the file changes (--impact)
         base = ladder([*args.rules, *args.test_rules], disabled)
-    from ...engine.rating import model_for
+    from ...api import level_thresholds
 
-    levels = model_for(rules).levels
+    levels = level_thresholds(rules)
     report = RulesTest(args.rule_file, user_ids, active_user, len(rules), [], {}, extra,
                        strict=args.strict, options=options,
                        baseline=None if base is None else {},
                        weights={r.id: r.weight for r in mine},
                        easy=levels[0][1] if levels else 0.0)
-    from ...rules.fixture import fixture_path, run_fixtures
+    from ...api import fixture_file, rule_fixtures
 
-    for fx in args.fixtures or ([fixture_path(args.rule_file)]
-                                if fixture_path(args.rule_file).is_file() else []):
-        report.fixtures.append(run_fixtures(fx, {r.id: r for r in mine}))
+    for fx in args.fixtures or ([fixture_file(args.rule_file)]
+                                if fixture_file(args.rule_file).is_file() else []):
+        report.fixtures.append(rule_fixtures(fx, mine))
     try:
         _audit_all(args, count, rules, base, user_ids, report)
     except KeyboardInterrupt:
@@ -301,8 +301,7 @@ def _emit_report(args, report) -> None:
 
 def _audit_all(args, count: int, rules, base, user_ids, report) -> None:
     """Audit every puzzle into ``report`` as it goes (so that Ctrl-C keeps what is done)."""
-    from ...api import Audit, audit, audit_puzzles, explain, solve
-    from ...assist.audit import Baseline
+    from ...api import Audit, audit, audit_puzzles, baseline, solve
 
     audits = report.audits
     cases = []
@@ -323,8 +322,7 @@ def _audit_all(args, count: int, rules, base, user_ids, report) -> None:
                   guard=_backstop)
         audits[-1] = a
         if base is not None and a.status != "skipped":
-            b = _walk(explain, puzzle, base, args.timeout)
-            report.baseline[label] = Baseline(*b)
+            report.baseline[label] = baseline(puzzle, base, timeout=args.timeout)
         if a.finding is None and not (a.fired_at and args.save_fired):
             continue
         if where is not None:
@@ -335,17 +333,6 @@ def _audit_all(args, count: int, rules, base, user_ids, report) -> None:
             report.replay[label] = _save(args.save_failing, args.seed, number, label, puzzle)
         if a.fired_at and args.save_fired:
             report.saved_fired[label] = _save_fired(args, report, label, puzzle, a, number)
-
-
-def _walk(explain, puzzle, rules, timeout):
-    """(status, steps, level, score) of the walk ``explain`` makes with ``rules``."""
-    from ...errors import DeducerError
-
-    try:
-        e = explain(puzzle, rules, timeout=timeout)
-    except DeducerError:
-        return ("error", 0, None, None)
-    return (e.status.value, len(e.steps), e.rating.level, e.rating.score)
 
 
 def _save(folder: str, seed: int, number: int, label: str, puzzle) -> str:
@@ -430,19 +417,15 @@ def _pages(args) -> int:
 
 def _new(args) -> int:
     """``rules new ID``: a starter rule (YAML, Python, fixtures) that passes ``rules test``."""
+    from ...api import fixture_file, is_core_rule
     from ...errors import DeducerError
     from ...puzzle.fileio import check_outputs, write_output
-    from ...rules.fixture import FIXTURE_SUFFIX, core_rule
 
     rid = args.new_id
     if not rid or not rid.replace("-", "").isalnum() or not rid.isascii() or len(rid) > 80:
         raise DeducerError(f"rules new {rid!r}: an id is a word of letters, digits and - "
                            "(like my-rule), at most 80 characters")
-    try:
-        core_rule(rid)
-    except DeducerError:
-        pass
-    else:
+    if is_core_rule(rid):
         raise DeducerError(f"rules new {rid}: a core rule has that id, and a rule file's rule "
                            "with it would replace it; pick another id")
     stem = rid.replace("-", "_")
@@ -454,7 +437,7 @@ def _new(args) -> int:
                            path=str(folder))
     data = Path(__file__).resolve().parents[2] / "data" / "starter"
     files = {f"{stem}.yaml": "rule.yaml", f"{stem}.py": "rule.py.txt",
-             f"{stem}{FIXTURE_SUFFIX}": "rule.fixtures.yaml"}
+             fixture_file(f"{stem}.yaml").name: "rule.fixtures.yaml"}
     check_outputs({f"rules new {n}": str(folder / n) for n in files}, force=args.new_force)
     for out, template in files.items():
         text = (data / template).read_text(encoding="utf-8")
