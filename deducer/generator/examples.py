@@ -29,6 +29,9 @@ CACHE = DATA / "examples.yaml"
 SIZES = ("8x8", "10x10")
 #: seconds the generator may spend on one rule's example, all sizes together
 GENERATE_SECONDS = 120.0
+#: seconds one walk of the example search may take at least (``--seconds`` if more): a
+#: walk that takes longer is stopped and its rule named (a rule that loops)
+WALK_SECONDS = 10.0
 #: rules of these kinds get no example: they are fallbacks, not techniques to learn
 NO_EXAMPLE_KINDS = ("trial", "guess")
 
@@ -254,21 +257,24 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
     stop: dict[str, str] = {}
 
     def bounded(what: str, fn, *args, **kw):
-        """``fn(*args, **kw)`` within ``seconds`` (a walk's ``deadline`` too)."""
+        """``fn(*args, **kw)`` within its time: a generation ``seconds``, a walk
+        ``WALK_SECONDS`` at least (``seconds`` 0 asks for no generation, not for no walk)."""
         if "why" in stop:
             raise _RanOut
+        limit = seconds
         if fn is first_uses:
-            kw["deadline"] = time.perf_counter() + seconds
-        if guard is None:
+            limit = max(seconds, WALK_SECONDS)
+            kw["deadline"] = time.perf_counter() + limit
+        if guard is None or limit <= 0:
             return fn(*args, **kw)
         got: dict = {}
-        with guard(seconds) as caught:
+        with guard(limit) as caught:
             got["value"] = fn(*args, **kw)
         if "value" in got:
             return got["value"]
         rid = rule_in(caught.get("traceback"), rules)
         who = f"in rule {rid}" if rid else "in the walk"
-        stop["why"] = f"the time limit ({seconds:g} s, --seconds) ran out {who} ({what})"
+        stop["why"] = f"the time limit ({limit:g} s) ran out {who} ({what})"
         stop["rest"] = f"not looked for: the search stopped when the time ran out {who}"
         raise _RanOut
 

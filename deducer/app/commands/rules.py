@@ -53,7 +53,9 @@ def add_parser(sub) -> None:
                    "proved example), and index.html, into DIR (docs/user-guide.md)")
     p.add_argument("--force", action="store_true", help="with --pages: write over old pages")
     p.add_argument("--seconds", type=number, default=120.0, metavar="S", help="with --pages: "
-                   "time to generate an example no stored puzzle has, per rule (default 120)")
+                   "time to generate an example no stored puzzle has, per rule (default 120; "
+                   "0: none generated); each walk of the search may take this long, 10 s at "
+                   "least, and a rule that runs past it is named")
     acts = p.add_subparsers(dest="action", metavar="ACTION", parser_class=type(p))
     n = acts.add_parser(
         "new", help="write a starter rule: ID.yaml, its Python and its fixtures",
@@ -403,8 +405,8 @@ def _pages(args) -> int:
 
     if args.action is not None or args.json:
         raise DeducerError("--pages goes without an action and without --json")
-    if not (args.seconds > 0 and args.seconds < 1e8):
-        raise DeducerError("--seconds must be a positive number of seconds")
+    if not (args.seconds >= 0 and args.seconds < 1e8):
+        raise DeducerError("--seconds must be 0 or more seconds")
     made = technique_pages(args.pages, args.rules, disable=args.disable, force=args.force,
                            seconds=args.seconds, progress=lambda m: print(
                                f"deducer: {m}", file=sys.stderr) if sys.stderr.isatty() else None,
