@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -976,5 +977,5 @@ def test_rules_test_keeps_its_report_on_ctrl_c(tmp_path):
         proc.kill()
     no_traceback(err)
     assert proc.returncode == 130, err
-    assert "solved   " in out and "four.txt: 8 steps" in out  # the audit before Ctrl-C
+    assert re.search(r"solved +\S*four\.txt: \d+ steps", out), out  # audited before Ctrl-C
     assert "interrupted (Ctrl-C): the report covers the 1 puzzle(s) audited" in out
