@@ -174,6 +174,7 @@ def test_every_example_is_the_walkthrough_up_to_a_proved_step_of_its_rule(pages)
     for path in sorted(out.glob("*.json")):
         rid = path.stem
         data = json.loads(path.read_text(encoding="utf-8"))
+        core_alone = data.pop("ladder", None) == "core"
         assert set(data) in ({"puzzle", "steps"}, {"puzzle", "steps", "walkthrough_step"})
         puzzle = formats.loads(json.dumps(data["puzzle"]), "json")
         steps = data["steps"]
@@ -192,7 +193,12 @@ def test_every_example_is_the_walkthrough_up_to_a_proved_step_of_its_rule(pages)
         assert [s["n"] for s in steps] == list(range(1, len(steps) + 1))
         assert check_walkthrough(puzzle, steps) == [], rid
         # the very steps explain --json gives, from the start
-        walk = api.explain(puzzle, ladder, max_steps=len(steps))
+        if core_alone:  # the user's rule takes the technique's step on this puzzle
+            assert rid in {r.id for r in api.ladder()}
+            assert "walked with the core ladder alone" in (out / f"{rid}.html").read_text(
+                encoding="utf-8")
+        walk = api.explain(puzzle, api.ladder() if core_alone else ladder,
+                           max_steps=len(steps))
         got = [s.to_json() for s in walk.steps]
         if got[-1]["rule"] != steps[-1]["rule"]:
             # a chain rule the walk passes over for a shorter chain (examples.first_uses):
@@ -351,7 +357,7 @@ def test_a_chain_rung_offered_beside_another_wanted_chain_rule_gets_its_example(
     """A walk for several rules at once records the walkthrough's forcing chain as that
     rule's first use, and never asks the bivalue rung there (and stops at the next chain
     step where another wanted rung, the braid, is offered); the bundled generated-6x6-s23
-    offers a bivalue chain only beside the walkthrough's shorter forcing chain (step 24), so
+    offers a bivalue chain only beside the walkthrough's shorter forcing chain, so
     the rung is walked for on its own (scripts/technique_examples.py asks for every rule)."""
     from deducer.generator import examples
 
@@ -359,8 +365,12 @@ def test_a_chain_rung_offered_beside_another_wanted_chain_rule_gets_its_example(
                           cache=None, generate=False)
     assert "bivalue-chain" not in found.missing
     ex = found.examples["bivalue-chain"]
-    assert ex.source == "puzzles/generated-6x6-s23.txt" and len(ex.steps) == 24
+    assert ex.source == "puzzles/generated-6x6-s23.txt"
     assert ex.step.rule == "bivalue-chain" and ex.instead.rule == "forcing-chain"
+    # the example stops where the walkthrough itself takes that forcing chain
+    walk = api.explain(ex.puzzle, api.ladder(), max_steps=len(ex.steps))
+    assert walk.steps[-1].rule == "forcing-chain"
+    assert [s.rule for s in walk.steps[:-1]] == [s.rule for s in ex.steps[:-1]]
 
 
 def test_the_example_cache_names_how_to_make_each_puzzle_again():

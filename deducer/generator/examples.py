@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.registry import CORE as CORE_LADDER
 from ..engine.walk import Engine, Step, WalkOptions
 from ..errors import DeducerError
 from ..puzzle.model import Puzzle
@@ -54,6 +55,10 @@ class Example:
     #: a generated example kept from an earlier version of the generator, whose command
     #: no longer makes it (the cache's ``kept: true``; :func:`cache_text`)
     kept: bool = False
+    #: walked with the core ladder's rules alone: the user's extra rules take the step that
+    #: needed the technique on the cached puzzle, and ``--seconds 0`` allows no search for
+    #: another (the page and its JSON, ``"ladder": "core"``, say so)
+    core_ladder: bool = False
 
     @property
     def step(self) -> Step:
@@ -70,6 +75,8 @@ class Example:
                "steps": [s.to_json() for s in self.steps]}
         if self.instead is not None:
             out["walkthrough_step"] = self.instead.to_json()
+        if self.core_ladder:
+            out["ladder"] = "core"
         return out
 
 
@@ -295,18 +302,21 @@ def _find(rules, todo, known, out, cache, use_bundled, generate, seconds, say, b
     todo = [rid for rid in todo if rid in known]
     rejected: dict[str, str] = {}
 
-    def take(rid: str, puzzle: Puzzle, use: Use, source: str, kept: bool = False) -> bool:
+    def take(rid: str, puzzle: Puzzle, use: Use, source: str, kept: bool = False,
+             core_ladder: bool = False) -> bool:
         problems = proof_problems(puzzle, use.steps)
         if problems:
             rejected[rid] = (f"the steps of {source} do not pass the proof checker: "
                              + "; ".join(problems[:3]))
             return False
-        out.examples[rid] = Example(rid, puzzle, use.steps, source, use.instead, kept)
+        out.examples[rid] = Example(rid, puzzle, use.steps, source, use.instead, kept,
+                                    core_ladder)
         rejected.pop(rid, None)
         return True
 
     # 1. the cache: one short walk per rule, to its puzzle's first step of the rule
     entries = read_cache(cache) if cache is not None else {}
+    core = [r for r in rules if Path(r.source).resolve() == CORE_LADDER]
     for rid in todo:
         entry = entries.get(rid)
         if entry is None:
@@ -316,8 +326,15 @@ def _find(rules, todo, known, out, cache, use_bundled, generate, seconds, say, b
             continue
         say(f"{rid}: the cached example ({entry['from']})")
         use = bounded(f"walking {entry['from']}", first_uses, puzzle, rules, [rid]).get(rid)
+        alone = False
+        if use is None and len(core) < len(rules) and any(r.id == rid for r in core):
+            # the cache holds the core ladder's examples: a user's extra rule may take the
+            # step that needed the technique, and the example then shows it as the core
+            # ladder's walk has it (its steps are proved all the same; the page says so)
+            use = bounded(f"walking {entry['from']}", first_uses, puzzle, core, [rid]).get(rid)
+            alone = use is not None
         if use is not None:
-            take(rid, puzzle, use, str(entry["from"]), bool(entry.get("kept")))
+            take(rid, puzzle, use, str(entry["from"]), bool(entry.get("kept")), alone)
     todo = [rid for rid in todo if rid not in out.examples]
     # 2. the bundled puzzles: for each rule, the one that uses it soonest
     if todo and use_bundled:

@@ -384,6 +384,9 @@ def technique_page(t, example, *, missing: str = "", prev=None, next_=None,
         source = escape(example.source)
         if example.kept:  # its command no longer makes it: say so rather than mislead
             source += " (made by an earlier version of the generator)"
+        if example.core_ladder:  # the user's rules take that step another way
+            source += (" (walked with the core ladder alone: with your rules added, this "
+                       "puzzle's walkthrough does not need the technique)")
         if step.rule != t.id:
             # a rule only chains use (walk: false): its first use is a chain's link
             where = ("the first chain of the walkthrough with a link of this technique "
