@@ -109,13 +109,29 @@ def test_bad_input_one_line_exit_2(tmp_path, capsys):
 def test_explain_markdown_never_overwrites(tmp_path, capsys):
     md = tmp_path / "walk.md"
     code, out, _ = run(capsys, "explain", put(tmp_path, FOUR), "--markdown", md)
-    assert code == 0 and "rating: " in out
+    # a file asked for: one line naming it, not the walkthrough again on the terminal
+    assert code == 0 and "rating: " not in out and len(out.splitlines()) == 1
+    assert out.startswith(f"wrote {md} (markdown): ") and "score " in out
     text = md.read_text(encoding="utf-8")
     assert text.startswith("# Walkthrough") and "## Steps" in text and "1. **" in text
     code, _, err = run(capsys, "explain", put(tmp_path, FOUR), "--markdown", md)
     assert code == 2 and "--force" in err
     code, _, _ = run(capsys, "explain", put(tmp_path, FOUR), "--markdown", md, "--force")
     assert code == 0
+
+
+def test_explain_files_print_one_line_unless_print(tmp_path, capsys):
+    src = put(tmp_path, FOUR)
+    md, page = tmp_path / "w.md", tmp_path / "w.html"
+    code, out, _ = run(capsys, "explain", src, "--markdown", md, "--html", page)
+    assert code == 0 and out.splitlines() == [out.strip()]
+    assert f"{md} (markdown) and {page} (html)" in out
+    _, plain, _ = run(capsys, "explain", src)
+    code, printed, _ = run(capsys, "explain", src, "--markdown", md, "--html", page, "--force",
+                           "--print")
+    # --print: the walkthrough as without files (the files are written all the same)
+    assert code == 0 and printed == plain and "rating: " in printed
+    assert md.read_text(encoding="utf-8").startswith("# Walkthrough")
 
 
 def test_explain_with_user_rule_and_disable(tmp_path, capsys):

@@ -91,6 +91,19 @@ def check_timeout(args) -> None:
         raise DeducerError("--timeout must be a positive number of seconds")
 
 
+def written_line(files, exp) -> str:
+    """The one line ``explain --html/--markdown`` prints: the files written and the rating."""
+    from ...errors import printable
+
+    names = " and ".join(f"{printable(f)} ({kind})" for f, kind in files)
+    steps = len(exp.steps)
+    line = f"wrote {names}: {steps} step{'s' if steps != 1 else ''}"
+    rating = exp.rating
+    if rating is not None:
+        line += f", {rating.level} (score {rating.score:g})"
+    return line + f", {exp.status.value}\n"
+
+
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "explain", help="explain a solution step by step and rate it",
@@ -111,6 +124,9 @@ def add_parser(sub) -> None:
                    help="also write a self-contained HTML walkthrough (board at every step)")
     p.add_argument("--force", action="store_true",
                    help="overwrite existing --markdown/--html files")
+    p.add_argument("--print", action="store_true", dest="print_too",
+                   help="with --markdown/--html files, print the walkthrough on the terminal "
+                        "too (without it, one line names the files written)")
     add_rule_args(p)
     add_color_arg(p)
     p.add_argument("--priority", dest="move", type=priority_arg, action="append",
@@ -172,6 +188,9 @@ def run(args) -> int:
         emit(markdown)
     elif args.json:
         emit(get("json").walkthrough(puzzle, exp))
+    elif files and not args.print_too:
+        # a publisher asking for files wants the files, not hundreds of lines on the terminal
+        emit(written_line(files, exp))
     elif screen_renderer(args) == "terminal":
         from ...render.terminal import RENDERER as TERMINAL
 
