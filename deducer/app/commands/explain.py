@@ -99,7 +99,7 @@ def written_line(files, exp) -> str:
     steps = len(exp.steps)
     line = f"wrote {names}: {steps} step{'s' if steps != 1 else ''}"
     rating = exp.rating
-    if rating is not None:
+    if rating is not None and rating.level is not None and rating.score is not None:
         line += f", {rating.level} (score {rating.score:g})"
     return line + f", {exp.status.value}\n"
 
