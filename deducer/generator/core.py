@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..engine.rating import Rating
 from ..engine.walk import SOLVED
-from ..puzzle.model import Puzzle
+from ..puzzle.model import Grade, Puzzle
 from .draft import Draft, fill
 from .layout import make_layout
 from .level import Target, _unique, ease, exact_rating, fits, rate_lean, steer
@@ -102,6 +102,11 @@ def generate_one(req: Request, index: int = 0, rules=None, progress=None) -> Res
         res.message = found.message or "the time limit stopped the search"
         return res
     res.puzzle, res.solution, res.rating = found.puzzle, found.solution, found.rating
+    rating = found.rating
+    if rating is not None and rating.level is not None and rating.score is not None:
+        # the puzzle carries its grade: every file written of it says it (a publisher
+        # need not rate it again)
+        res.puzzle = found.puzzle.graded(Grade(rating.level, rating.score, rating.version))
     return res
 
 

@@ -132,10 +132,41 @@ def cell_name(coord: Coord) -> str:
     return f"r{coord[0] + 1}c{coord[1] + 1}"
 
 
+#: ``Hard, score 4.2, rater 7``: a grade as files carry it (:meth:`Grade.text`)
+_GRADE = re.compile(r"^\s*(?P<level>[A-Za-z]+),\s*score\s+(?P<score>[0-9]{1,4}(?:\.[0-9]{1,6})?),"
+                    r"\s*rater\s+(?P<rater>[0-9A-Za-z.\-]{1,20})\s*$")
+
+
+@record(frozen=True)
+class Grade:
+    """The rating a puzzle file carries (``generate --out`` writes it): level, score and
+    the rater version that gave them, kept by every reader and writer through a round
+    trip, so a publisher need not rate the puzzle again."""
+
+    level: str
+    score: float
+    rater: str
+
+    def __init__(self, level: str, score: float, rater: str):
+        self.__dict__.update(level=level, score=score, rater=rater)
+
+    def text(self) -> str:
+        """``Hard, score 4.2, rater 7`` (the score as the rating prints it)."""
+        return f"{self.level}, score {self.score:g}, rater {self.rater}"
+
+    @staticmethod
+    def parse(text: str) -> Grade | None:
+        """The grade :meth:`text` wrote (None when ``text`` is not one: a comment that
+        happens to start with "rating:" is left a comment)."""
+        m = _GRADE.match(text)
+        return None if m is None else Grade(m["level"], float(m["score"]), m["rater"])
+
+
 @record(frozen=True, options={
     "givens": {"default_factory": dict}, "entries": {"default_factory": dict},
     "pencil": {"default_factory": dict}, "even": {"default": None}, "name": {"default": None},
-    "row_lines": {"default": None, "compare": False}})
+    "row_lines": {"default": None, "compare": False}, "grade": {"default": None,
+                                                            "compare": False}})
 class Puzzle:
     """A Kakuro puzzle. Coordinates are 0-based ``(row, col)`` over the whole grid."""
 
@@ -147,11 +178,14 @@ class Puzzle:
     name: str | None
     # source line of each grid row, for error messages (None where unknown)
     row_lines: tuple[int | None, ...] | None
+    #: the rating the file carries (not compared: the same grid is the same puzzle)
+    grade: Grade | None
 
     def __init__(self, squares: tuple[tuple[Square, ...], ...],
                  givens: dict[Coord, int] = FACTORY, entries: dict[Coord, int] = FACTORY,
                  pencil: dict[Coord, int] = FACTORY, even: frozenset[Coord] | None = None,
-                 name: str | None = None, row_lines: tuple[int | None, ...] | None = None):
+                 name: str | None = None, row_lines: tuple[int | None, ...] | None = None,
+                 grade: Grade | None = None):
         if name is not None and _CONTROL.search(name):
             name = _CONTROL.sub("\ufffd", name)
         # straight into the instance's dict: frozen, and cached_property keeps its values there
@@ -159,13 +193,13 @@ class Puzzle:
             squares=squares, givens={} if givens is FACTORY else givens,
             entries={} if entries is FACTORY else entries,
             pencil={} if pencil is FACTORY else pencil, even=even, name=name,
-            row_lines=row_lines)
+            row_lines=row_lines, grade=grade)
 
     def _with_progress(self, entries: dict[Coord, int], pencil: dict[Coord, int]) -> Puzzle:
         """``dataclasses.replace(self, entries=..., pencil=...)``, without loading
         dataclasses."""
         return self.__class__(self.squares, self.givens, entries, pencil, self.even, self.name,
-                              self.row_lines)
+                              self.row_lines, self.grade)
 
     # ---- derived geometry -------------------------------------------------
     @property
@@ -316,6 +350,11 @@ class Puzzle:
             what = "a clue square" if sq.is_clue else "a black square"
             raise PuzzleError(f"{cell_name(rc)}: {label} on {what}, not on a white cell")
         return rc
+
+    def graded(self, grade: Grade | None) -> Puzzle:
+        """The puzzle carrying ``grade`` (what its file says it rated)."""
+        return self.__class__(self.squares, self.givens, self.entries, self.pencil, self.even,
+                              self.name, self.row_lines, grade)
 
     def without_progress(self) -> Puzzle:
         """The bare puzzle: givens kept, player's entries and pencil marks dropped."""

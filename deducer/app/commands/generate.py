@@ -443,6 +443,7 @@ def run(args) -> int:
     bar = Bar(args.count - start, sys.stderr.isatty() and not args.no_progress, "generating")
     made = lost = 0
     levels: dict[str, int] = {}
+    scores: list[float] = []
     written: list[Path] = []
     stopped = False
     # --first N goes on with the run's numbering: puzzle N of the seed is the one a longer
@@ -467,6 +468,8 @@ def run(args) -> int:
             made += 1
             level = getattr(res.rating, "level", None)
             levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
+            if getattr(res.rating, "score", None) is not None:
+                scores.append(res.rating.score)
             text = get("text").generated(res, format=args.format)
             if out_dir is not None:
                 if not written:  # with the first file: a run that made none leaves none
@@ -508,7 +511,7 @@ def run(args) -> int:
         if jsonl is not None:
             jsonl.close()
     if made:
-        print(_made_line(made, levels, req, args, written), file=sys.stderr)
+        print(_made_line(made, levels, req, args, written, scores), file=sys.stderr)
     if stopped:
         print(f"deducer: --timeout stopped the run after {start + made} of {args.count} "
               "puzzles (--resume goes on from there)", file=sys.stderr)
@@ -538,14 +541,20 @@ def _until_stopped(items):
         return
 
 
-def _made_line(made: int, levels: dict[str, int], req, args, written: list) -> str:
-    """``deducer: made 5 puzzles, 12x12, Hard 5: new/0001.txt .. new/0005.txt``."""
-    from ...api import LEVELS
+def _made_line(made: int, levels: dict[str, int], req, args, written: list,
+               scores: list[float] | None = None) -> str:
+    """``deducer: made 5 puzzles, 12x12, Hard 5, scores 4.1-5.3 (rater 7): new/0001.txt ..
+    new/0005.txt`` (each file carries its own level, score and rater)."""
+    from ...api import LEVELS, RATER_VERSION
 
     order = {name: k for k, name in enumerate(LEVELS)}
     mix = ", ".join(f"{name} {n}" for name, n in
                     sorted(levels.items(), key=lambda kv: order.get(kv[0], len(order))))
     size = f"{req.rows}x{req.cols}"
+    if scores:
+        low, high = min(scores), max(scores)
+        mix += (f", score {low:g}" if low == high else f", scores {low:g}-{high:g}") + \
+            f" (rater {RATER_VERSION})"
     if written:
         where = str(written[0]) if len(written) == 1 else f"{written[0]} .. {written[-1]}"
     elif args.jsonl == "-":

@@ -52,7 +52,8 @@ EXTENSIONS = {
 }
 
 
-@record(frozen=True, options={"write": {"default": None}, "names": {"default": None}})
+@record(frozen=True, options={"write": {"default": None}, "names": {"default": None},
+                              "comment": {"default": None}})
 class Format:
     """One puzzle notation."""
 
@@ -67,14 +68,20 @@ class Format:
     write: Callable[[Puzzle], str] | None
     #: names of the puzzles in a multi-puzzle text (None: one puzzle per file)
     names: Callable[[str], list[str]] | None
+    #: how a comment line starts (``#``, ``%``): the puzzle's grade is written and read
+    #: as one (:func:`dumps`, :func:`loads`); None: the reader and writer keep the grade
+    #: themselves (a field of json, a property of janko)
+    comment: str | None
 
     def __init__(self, name: str, description: str, extensions: tuple[str, ...],
                  sniff: Callable[[str], bool], read: Callable[..., Puzzle],
                  write: Callable[[Puzzle], str] | None = None,
-                 names: Callable[[str], list[str]] | None = None):
+                 names: Callable[[str], list[str]] | None = None,
+                 comment: str | None = None):
         # a dataclass made by hand (lean.record): a reader is on every first solve's path
         self.__dict__.update(name=name, description=description, extensions=extensions,
-                             sniff=sniff, read=read, write=write, names=names)
+                             sniff=sniff, read=read, write=write, names=names,
+                             comment=comment)
 
 
 def get(name: str) -> Format:
@@ -140,7 +147,12 @@ def loads(text: str, fmt: str | None = None, *, name: str | None = None,
     """Parse puzzle text (format detected unless given)."""
     try:
         f = get(fmt) if fmt else detect(text, path)
-        return f.read(text, name=name)
+        puzzle = f.read(text, name=name)
+        if f.comment is not None and puzzle.grade is None and GRADE_MARK in text:
+            grade = find_grade(text, f.comment)
+            if grade is not None:
+                puzzle = puzzle.graded(grade)
+        return puzzle
     except PuzzleError as e:
         raise e.located(path) from None
     except RecursionError:
@@ -184,12 +196,36 @@ def load_all(path: str | Path, fmt: str | None = None) -> list[Puzzle]:
 
 
 def dumps(puzzle: Puzzle, fmt: str) -> str:
-    """Write a puzzle in a format that has a writer."""
+    """Write a puzzle in a format that has a writer (its grade too, when it has one)."""
     f = get(fmt)
     if f.write is None:
         raise PuzzleError(f"format {fmt!r} can be read but not written; writable: "
                           f"{', '.join(writable())}")
-    return f.write(puzzle)
+    text = f.write(puzzle)
+    if f.comment is not None and puzzle.grade is not None:
+        line = f"{f.comment} {GRADE_MARK} {puzzle.grade.text()}\n"
+        # KakuroApp's boards start with their size line, which its apps read first
+        text = text + line if f.name == "fib" else line + text
+    return text
+
+
+#: the words a grade's comment line starts with: ``# rating: Hard, score 4.2, rater 7``
+GRADE_MARK = "rating:"
+
+
+def find_grade(text: str, comment: str):
+    """The grade a ``comment`` line of ``text`` carries (:data:`GRADE_MARK`), or None."""
+    from ..model import Grade
+
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line.startswith(comment):
+            rest = line[len(comment):].strip()
+            if rest.startswith(GRADE_MARK):
+                grade = Grade.parse(rest[len(GRADE_MARK):])
+                if grade is not None:
+                    return grade
+    return None
 
 
 def json_problem(e: Exception) -> str:

@@ -111,4 +111,5 @@ FORMAT = Format(
     sniff=sniff,
     read=read,
     write=write,
+    comment="#",
 )

@@ -241,4 +241,5 @@ FORMAT = Format(
     sniff=sniff,
     read=read,
     write=write,
+    comment="%",
 )

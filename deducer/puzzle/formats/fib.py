@@ -10,7 +10,9 @@ F15,?,?,?           1-9 a white cell holding a given digit
 ```
 
 Cells are separated by commas (spaces around them and a trailing comma are allowed); the
-header line is optional (the app's database stores boards without it). Every run has a
+header line is optional (the app's database stores boards without it); a line starting with
+``#`` is a comment (deducer writes a generated board's rating as one, after the board, where
+the apps, reading the rows the header counts, do not look). Every run has a
 clue: a white cell whose run has none is refused, as the apps refuse it.
 """
 
@@ -28,7 +30,9 @@ _CLUE = re.compile(r"^(?:C(?P<down>[0-9]+))?(?:F(?P<across>[0-9]+))?$")
 
 
 def _rows(text: str) -> list[tuple[int, str]]:
-    return [(ln, s.strip()) for ln, s in enumerate(text.split("\n"), start=1) if s.strip()]
+    # a ``#`` line is deducer's comment (a generated board's rating, after the board)
+    return [(ln, s.strip()) for ln, s in enumerate(text.split("\n"), start=1)
+            if s.strip() and not s.lstrip().startswith("#")]
 
 
 def _tokens(line: str) -> list[str]:
@@ -149,4 +153,5 @@ FORMAT = Format(
     sniff=sniff,
     read=read,
     write=write,
+    comment="#",
 )

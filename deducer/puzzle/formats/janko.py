@@ -26,7 +26,8 @@ taken out of it), and so is the JSON record the janko.at scrapes store a page as
 ``{"file": "/Kakuro/001.a.x-janko", "data": {"puzzle": "kakuro", "solution": [[...]]}}``,
 one per line (a file of several records: ``--name 001`` picks one).
 
-The writer writes ``begin``/``puzzle kakuro``/``rows``/``cols``/``problem``/``end``: clues and
+The writer writes ``begin``/``puzzle kakuro``/``rows``/``cols``/``problem``/``end`` (and
+``rating LEVEL, score N, rater V`` for a puzzle that carries its grade): clues and
 black squares only (givens, entries and pencil marks have no place in janko's problem grid).
 """
 
@@ -36,7 +37,7 @@ import json
 import re
 
 from ...errors import PuzzleError
-from ..model import BLANK, WHITE, Puzzle, Square
+from ..model import BLANK, WHITE, Grade, Puzzle, Square
 from . import Format, json_problem, parse_int
 from .solved import from_digit_grid
 
@@ -201,7 +202,10 @@ def _build(props: dict[str, tuple[str, int]], grids: dict[str, list], name: str 
         rows = grids.get(what)
         if rows is not None:
             _check_shape(rows, what, nr, nc, line)
-            return build(rows, name)
+            puzzle = build(rows, name)
+            rating = props.get("rating")  # deducer's own property: the grade it rated
+            grade = None if rating is None else Grade.parse(rating[0])
+            return puzzle if grade is None else puzzle.graded(grade)
     raise PuzzleError("neither a 'problem' nor a 'solution' grid", line=line)
 
 
@@ -223,7 +227,7 @@ def _from_record(rec: object, ln: int) -> Puzzle:
     if not isinstance(data, dict):
         raise PuzzleError("a janko record's 'data' is a JSON object", line=ln)
     props: dict[str, tuple[str, int]] = {}
-    for key in ("puzzle", "size", "rows", "cols"):
+    for key in ("puzzle", "size", "rows", "cols", "rating"):
         if key in data:
             if not isinstance(data[key], str | int) or isinstance(data[key], bool):
                 raise PuzzleError(f"'{key}' is not a word or a number", line=ln)
@@ -327,6 +331,8 @@ def write(puzzle: Puzzle) -> str:
     lines = ["begin", "puzzle kakuro"]
     lines.append(f"rows {puzzle.rows}")
     lines.append(f"cols {puzzle.cols}")
+    if puzzle.grade is not None:  # a property janko's pages do not have: they skip it
+        lines.append(f"rating {puzzle.grade.text()}")
     lines.append("problem")
     for row in puzzle.squares:
         lines.append(" ".join("-" if sq.white else _clue_token(sq) for sq in row))

@@ -36,13 +36,13 @@ import re
 
 from ...errors import PuzzleError
 from ..combos import DIGITS, mask_of
-from ..model import BLANK, WHITE, Puzzle, Square
+from ..model import BLANK, WHITE, Grade, Puzzle, Square
 from . import Format
 
 VERSION = 1
 _KNOWN_KEYS = {
     "format", "version", "name", "rows", "cols", "grid", "givens", "entries", "pencil", "even",
-    "comment",
+    "comment", "rating",
 }
 _SNIFF = re.compile(r'"format"\s*:\s*"deducer"')
 
@@ -301,6 +301,7 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
     pname = data.get("name")
     if pname is not None and not isinstance(pname, str):
         raise PuzzleError('"name" must be a string or null', line=kl("name"))
+    grade = _grade(data.get("rating"), kl("rating"))
     return Puzzle(
         tuple(rows),
         givens=tables["givens"],
@@ -309,7 +310,23 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
         even=even,
         name=pname if pname is not None else name,
         row_lines=tuple(gl(r) for r in range(nrows)),
+        grade=grade,
     ).validate()
+
+
+def _grade(value, line: int) -> Grade | None:
+    """``"rating": {"level": "Hard", "score": 4.2, "rater": "7"}`` (null or absent: none)."""
+    if value is None:
+        return None
+    ok = (isinstance(value, dict) and set(value) == {"level", "score", "rater"}
+          and isinstance(value["level"], str) and isinstance(value["rater"], str)
+          and isinstance(value["score"], int | float) and not isinstance(value["score"], bool))
+    grade = Grade.parse(f"{value['level']}, score {value['score']}, rater {value['rater']}") \
+        if ok else None
+    if grade is None:
+        raise PuzzleError('"rating" must be {"level": NAME, "score": NUMBER, "rater": '
+                          'VERSION} or null', line=line)
+    return grade
 
 
 # ---- writer ---------------------------------------------------------------------------------
@@ -342,6 +359,9 @@ def write(p: Puzzle) -> str:
         items("pencil", [[r, c, list(DIGITS[m])] for (r, c), m in sorted(p.pencil.items())]),
         '  "even": null' if p.even is None else items("even", [list(rc) for rc in sorted(p.even)]),
     ]
+    if p.grade is not None:
+        g = {"level": p.grade.level, "score": p.grade.score, "rater": p.grade.rater}
+        parts.append(f'  "rating": {json.dumps(g)}')
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 

@@ -112,4 +112,5 @@ FORMAT = Format(
     sniff=sniff,
     read=read,
     write=write,
+    comment="#",
 )

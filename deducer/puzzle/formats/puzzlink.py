@@ -398,5 +398,6 @@ FORMAT = Format(
     sniff=sniff,
     read=read,
     write=write,
+    comment="#",
     names=names,
 )
