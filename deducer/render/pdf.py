@@ -125,7 +125,7 @@ class _Page:
 
     def __init__(self, size: tuple[float, float]):
         self.w, self.h = size
-        self.boards: list[str] = []
+        self.boards: list[tuple[str, float, float, float]] = []  # (svg, x, y, scale)
         #: where the walkthrough's boards sit: ((puzzle number, step number), x, y, width,
         #: height) in points, the step whose diagram it is (None: a page's board state)
         self.figures: list[tuple[tuple[int, int] | None, float, float, float, float]] = []
@@ -136,12 +136,12 @@ class _Page:
         self.texts.append((x, y, s, size, bold, anchor, color))
 
     def board(self, svg: str, x: float, y: float, scale: float) -> None:
-        self.boards.append(f'<g transform="translate({x:.2f},{y:.2f}) scale({scale:.4f})">'
-                           f"{svg}</g>")
+        self.boards.append((svg, x, y, scale))
 
     def svg(self, *, with_text: bool = True) -> str:
         """The page as one SVG (points as user units)."""
-        parts = list(self.boards)
+        parts = [f'<g transform="translate({x:.2f},{y:.2f}) scale({scale:.4f})">{svg}</g>'
+                 for svg, x, y, scale in self.boards]
         if with_text:
             for x, y, s, size, bold, anchor, color in self.texts:
                 weight = ' font-weight="bold"' if bold else ""
@@ -420,9 +420,10 @@ def book_pages(entries: list[Entry], *, walkthroughs: bool = False, measure=None
     return pages
 
 
-def pdf_bytes(pages: list[_Page], title: str = "Kakuro") -> bytes:
-    """Draw the pages onto one multi-page PDF: boards by cairosvg, text by cairo."""
-    cairocffi, cairosvg = _cairo()
+def pdf_bytes(pages: list[_Page], title: str = "Kakuro", progress=None) -> bytes:
+    """Draw the pages onto one multi-page PDF (boards and text by cairo); ``progress(done,
+    total)`` hears of each page drawn."""
+    cairocffi, _ = _cairo()
     out = io.BytesIO()
     target = cairocffi.PDFSurface(out, *A4)
     try:
@@ -431,31 +432,30 @@ def pdf_bytes(pages: list[_Page], title: str = "Kakuro") -> bytes:
     except (AttributeError, cairocffi.CairoError):  # cairo older than 1.16
         pass
 
-    class OnePage(cairosvg.surface.PDFSurface):  # type: ignore[name-defined]
-        """cairosvg draws the page onto the shared surface instead of a file of its own."""
+    from .cairodraw import Drawer
 
-        def _create_surface(self, width, height):
-            return target, width, height
-
+    drawer = Drawer(cairocffi)  # the boards drawn by cairo directly (cairodraw's docstring)
     ctx = cairocffi.Context(target)
-    for page in pages:
+    for n, page in enumerate(pages, 1):
         target.set_size(page.w, page.h)
-        if page.boards:
-            svg = page.svg(with_text=False)
-            OnePage(cairosvg.parser.Tree(bytestring=svg.encode("utf-8")), None, 96)
+        for svg, x, y, scale in page.boards:
+            drawer.draw(ctx, svg, x, y, scale)
         page.draw_text(ctx, cairocffi)
         target.show_page()
+        if progress is not None:
+            progress(n, len(pages))
     target.finish()
     return out.getvalue()
 
 
-def book(entries: list[Entry], *, walkthroughs: bool = False, title: str = "Kakuro") -> bytes:
-    """The booklet as PDF bytes."""
+def book(entries: list[Entry], *, walkthroughs: bool = False, title: str = "Kakuro",
+         progress=None) -> bytes:
+    """The booklet as PDF bytes (``progress(done, total)``: pages drawn)."""
     if not entries:
         raise DeducerError("no puzzles for the booklet")
     cairocffi, _ = _cairo()
     return pdf_bytes(book_pages(entries, walkthroughs=walkthroughs,
-                                measure=_Measure(cairocffi)), title)
+                                measure=_Measure(cairocffi)), title, progress)
 
 
 class PdfRenderer(Renderer):
@@ -469,8 +469,9 @@ class PdfRenderer(Renderer):
         return book([Entry(puzzle.name or "puzzle", puzzle, explanation.solution,
                            explanation=explanation)], walkthroughs=True)
 
-    def book(self, entries: list[Entry], *, walkthroughs: bool = False) -> bytes:
-        return book(entries, walkthroughs=walkthroughs)
+    def book(self, entries: list[Entry], *, walkthroughs: bool = False,
+             progress=None) -> bytes:
+        return book(entries, walkthroughs=walkthroughs, progress=progress)
 
 
 RENDERER = PdfRenderer()

@@ -66,6 +66,8 @@ def add_parser(sub) -> None:
     p.add_argument("--force", action="store_true", help="overwrite existing output files")
     p.add_argument("--timeout", type=number, metavar="SECONDS",
                    help="stop after this long (exit code 4)")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar for --pdf (it is drawn only on a terminal)")
 
 
 def run(args) -> int:
@@ -97,9 +99,15 @@ def run(args) -> int:
         from ...puzzle.fileio import write_output
         from ...render import get
 
-        entries = _book_entries(args)
-        with shielded():  # cairo must not be stopped inside a callback
-            data = get("pdf").book(entries, walkthroughs=args.walkthroughs)  # before writing
+        shown = sys.stderr.isatty() and not args.no_progress
+        entries = _book_entries(args, shown)
+        bar = _Bars(shown, "drawing pages")
+        try:
+            with shielded():  # cairo must not be stopped inside a callback
+                data = get("pdf").book(entries, walkthroughs=args.walkthroughs,
+                                       progress=bar)  # before writing
+        finally:
+            bar.close()
         write_output(args.pdf, data, force=args.force)
         if outputs == [args.pdf]:
             return EXIT_OK
@@ -162,35 +170,64 @@ def run(args) -> int:
     return EXIT_OK
 
 
-def _book_entries(args) -> list:
-    """Every puzzle the booklet holds, solved and rated; one with no solution is refused."""
-    from pathlib import Path
+class _Bars:
+    """A progress bar on a terminal for one stage of the booklet, called with (done,
+    total); nothing when not ``shown``."""
 
-    from ...api import explain, solve
+    def __init__(self, shown: bool, what: str):
+        self.shown, self.what, self.bar = shown, what, None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.shown:
+            return
+        if self.bar is None:
+            from ..batch.progress import Bar
+
+            self.bar = Bar(total, True, self.what)
+        self.bar(done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _book_entries(args, shown: bool = False) -> list:
+    """Every puzzle the booklet holds, solved and rated; one with no solution is refused.
+    Each is titled by its level and score (a publisher's booklet shows no file names)."""
+    from ...api import RATER_VERSION, explain, solve
     from ...errors import DeducerError
     from ...puzzle import formats
     from ...render.pdf import Entry
 
-    entries = []
-    # a file is named by its name, or by the path given when two files share a name
-    # (lib/med/0001.txt and lib/hard/0001.txt were both "0001.txt")
-    names = [Path(path).name for path in args.puzzles]
+    found = []
     for path in args.puzzles:
         if path == "-":
             raise DeducerError("--pdf reads puzzle files, not standard input")
         puzzles = ([formats.load(path, args.format, name=args.name)] if args.name
                    else formats.load_all(path, args.format))
-        shown = Path(path).name if names.count(Path(path).name) == 1 else str(path)
-        for p in puzzles:
-            label = shown + (f": {p.name}" if p.name and len(puzzles) > 1 else "")
+        found += [(path, p) for p in puzzles]
+    entries = []
+    bar = _Bars(shown, "rating")
+    try:
+        for k, (path, p) in enumerate(found, 1):
             res = solve(p.without_progress(), max_solutions=2)
             if not res.solutions:
                 raise DeducerError(f"no solution to print: {res.reason or 'none found'}",
                                    path=path)
-            exp = explain(p.without_progress())
-            note = f"Level {exp.rating.level}" if exp.status == "solved" else ""
-            if len(res.solutions) > 1:
-                note = "several solutions (one shown)"
-            entries.append(Entry(label, p, res.solutions[0], note, exp))
+            grade = p.grade
+            exp = None
+            if args.walkthroughs or grade is None or grade.rater != RATER_VERSION:
+                # the file's own grade (generate --out writes it) saves the walk when
+                # no walkthrough is printed and the rater is this one
+                exp = explain(p.without_progress())
+                rating = exp.rating if exp.status == "solved" else None
+                grade = None if rating is None or rating.level is None else rating
+            title = (f"{grade.level}, score {grade.score:g}" if grade is not None
+                     else "not rated")
+            note = "several solutions (one shown)" if len(res.solutions) > 1 else ""
+            entries.append(Entry(title, p, res.solutions[0], note, exp))
+            bar(k, len(found))
+    finally:
+        bar.close()
     return entries
 

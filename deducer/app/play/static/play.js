@@ -1189,9 +1189,21 @@ function wire() {
   });
   $("btn-edit").addEventListener("click", () => { if (S.model) { editorFromPuzzle(); showView("editor"); } });
   $("btn-generate").addEventListener("click", () => busy("Generating a puzzle", async () => {
-    const res = await api("POST", "/api/generate",
-                          {size: $("gen-size").value, level: $("gen-level").value || null});
-    loadModel(res);
+    // a hard level at a large size can take most of the server's minute: say it is still
+    // looking, with the time so far, so the page does not look stuck
+    const started = Date.now();
+    const looking = () => `Generating a puzzle… still looking (${Math.round((Date.now() - started) / 1000)} s; ` +
+      "Extreme and large grids can take up to a minute)";
+    const tick = setInterval(() => say(looking(), "info"), 5000);
+    try {
+      const res = await api("POST", "/api/generate",
+                            {size: $("gen-size").value, level: $("gen-level").value || null});
+      clearInterval(tick);
+      if ($("message").textContent.includes("still looking")) say("", "");
+      loadModel(res);
+    } finally {
+      clearInterval(tick);
+    }
   }));
   $("ed-grid").addEventListener("click", () => {
     const rows = Math.max(2, Math.min(40, Number($("ed-rows").value) || 5));
