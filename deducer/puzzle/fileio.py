@@ -6,6 +6,10 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 from ..errors import DeducerError, printable
 
@@ -309,7 +313,8 @@ def write_output(path: str | Path, data: str | bytes, *, force: bool = False) ->
                 pass
 
 
-def write_outputs(files: list[tuple[str | Path, str | bytes]], *, force: bool = False) -> None:
+def write_outputs(files: Sequence[tuple[str | Path, str | bytes]], *,
+                  force: bool = False) -> None:
     """:func:`write_output` for many files at once (a converted collection): each written
     to its temporary file, one ``os.sync`` for them all (960 ``fsync`` calls took 35 s of
     wall time on a busy disk), then each put in place by the same rules (never over an

@@ -81,9 +81,10 @@ class Renderer:
         JSON line."""
         raise DeducerError(f"the {self.name} renderer cannot show generated puzzles")
 
-    def book(self, entries, *, walkthroughs: bool = False) -> bytes:
+    def book(self, entries, *, walkthroughs: bool = False, progress=None) -> bytes:
         """A printable booklet of several puzzles (``pdf.Entry`` items): the puzzles, then
-        their solutions, then (optionally) their walkthroughs."""
+        their solutions, then (optionally) their walkthroughs; ``progress(done, total)``
+        hears of each page drawn."""
         raise DeducerError(f"the {self.name} renderer cannot make a booklet")
 
 

@@ -175,7 +175,10 @@ class _Bars:
     total); nothing when not ``shown``."""
 
     def __init__(self, shown: bool, what: str):
-        self.shown, self.what, self.bar = shown, what, None
+        from ..batch.progress import Bar
+
+        self.shown, self.what = shown, what
+        self.bar: Bar | None = None
 
     def __call__(self, done: int, total: int) -> None:
         if not self.shown:
@@ -216,14 +219,17 @@ def _book_entries(args, shown: bool = False) -> list:
                                    path=path)
             grade = p.grade
             exp = None
+            title = "not rated"
             if args.walkthroughs or grade is None or grade.rater != RATER_VERSION:
                 # the file's own grade (generate --out writes it) saves the walk when
                 # no walkthrough is printed and the rater is this one
                 exp = explain(p.without_progress())
                 rating = exp.rating if exp.status == "solved" else None
-                grade = None if rating is None or rating.level is None else rating
-            title = (f"{grade.level}, score {grade.score:g}" if grade is not None
-                     else "not rated")
+                if rating is not None and rating.level is not None \
+                        and rating.score is not None:
+                    title = f"{rating.level}, score {rating.score:g}"
+            else:
+                title = f"{grade.level}, score {grade.score:g}"
             note = "several solutions (one shown)" if len(res.solutions) > 1 else ""
             entries.append(Entry(title, p, res.solutions[0], note, exp))
             bar(k, len(found))
