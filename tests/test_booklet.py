@@ -57,6 +57,15 @@ def _boards() -> list[tuple[str, str]]:
                 candidates=shown_candidates(trial, pos), standalone=True)))
         advance(trial, pos, s)
     assert chains == 2
+    assert any('class="ar' in svg for _, svg in out)  # the chains' arrows are drawn
+    # a region sum's marks: its area outlined (a path), the cells beyond it, one group's
+    from deducer.render.svg import Marks
+
+    whites = list(trial.whites)
+    marks = Marks(inside=set(whites[:7]), outside=set(whites[7:10]), left={whites[3]},
+                  cells={whites[12]})
+    out.append(("region", board_svg(trial, marks=marks, standalone=True)))
+    assert "<path" in out[-1][1]
     return out
 
 
@@ -100,5 +109,5 @@ def test_the_drawer_refuses_what_it_cannot_draw():
     from deducer.render.cairodraw import Drawer
 
     surf = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, 10, 10)
-    with pytest.raises(ValueError, match="cannot draw <path>"):
-        Drawer(cairocffi).draw(cairocffi.Context(surf), '<svg><path d="M0 0"/></svg>', 0, 0, 1)
+    with pytest.raises(ValueError, match="cannot draw <ellipse>"):
+        Drawer(cairocffi).draw(cairocffi.Context(surf), "<svg><ellipse rx=\"1\"/></svg>", 0, 0, 1)

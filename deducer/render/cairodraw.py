@@ -4,7 +4,8 @@ The PDF booklet drew every board through cairosvg, a general SVG renderer: for e
 tens of thousands of nodes it matched the CSS selectors, deep-copied the node and parsed
 its URLs, and a five-puzzle 12x12 walkthrough booklet (153 pages, ~95,000 nodes) took 47
 CPU seconds, four fifths of them in cairosvg. The boards use a small, fixed part of SVG
-(``svg``, ``g``, ``rect``, ``line``, ``polygon``, ``circle``, ``text`` with ``x``/``y``,
+(``svg``, ``g``, ``rect``, ``line``, ``polygon``, ``circle``, ``path`` of straight lines,
+``text`` with ``x``/``y``,
 styled by the classes of :data:`deducer.render.svg.STYLE`), so this module draws that part
 itself: the stylesheet is read once, each element's style is looked up by the classes of
 its ancestors and itself (cached), and cairo draws it. Anything else in the text is
@@ -22,8 +23,11 @@ _ATTR = re.compile(r"([\w:-]+)=\"([^\"]*)\"")
 _RULE = re.compile(r"([^{}]+)\{([^}]*)\}")
 #: properties a child takes from its parent (SVG's inherited properties, those STYLE uses)
 _INHERITED = ("fill", "stroke", "stroke-width", "stroke-dasharray", "font-size",
-              "font-weight", "text-anchor", "font-family")
-_DRAWN = {"svg", "g", "rect", "line", "polygon", "circle", "text", "style", "title"}
+              "font-weight", "text-anchor", "font-family", "stroke-linecap", "fill-opacity",
+              "stroke-opacity")
+_DRAWN = {"svg", "g", "rect", "line", "polygon", "circle", "path", "text", "style", "title"}
+#: a path's commands and numbers (the region outline: ``M x y H x``, ``M x y V y``)
+_PATH = re.compile(r"([MLHVZmlhvz])|(-?[0-9]*\.?[0-9]+(?:e-?[0-9]+)?)")
 _DEFAULT = {"fill": "#000", "stroke": "none", "stroke-width": "1", "font-size": "16px",
             "font-weight": "normal", "text-anchor": "start"}
 FONT = "DejaVu Sans"
@@ -114,16 +118,17 @@ class Drawer:
         fill = self._rgb(style.get("fill", "#000"))
         stroke = self._rgb(style.get("stroke", "none"))
         if fill is not None:
-            ctx.set_source_rgb(*fill)
+            ctx.set_source_rgba(*fill, float(style.get("fill-opacity", "1")))
             if stroke is not None:
                 ctx.fill_preserve()
             else:
                 ctx.fill()
         if stroke is not None:
-            ctx.set_source_rgb(*stroke)
+            ctx.set_source_rgba(*stroke, float(style.get("stroke-opacity", "1")))
             ctx.set_line_width(float(style.get("stroke-width", "1").rstrip("px")))
             dash = style.get("stroke-dasharray")
             ctx.set_dash([float(v) for v in dash.replace(",", " ").split()] if dash else [])
+            ctx.set_line_cap(_CAPS[style.get("stroke-linecap", "butt")])
             ctx.stroke()
         ctx.new_path()
 
@@ -214,6 +219,8 @@ class Drawer:
             for p in pts[1:]:
                 ctx.line_to(*p)
             ctx.close_path()
+        elif tag == "path":
+            _path(ctx, a.get("d", ""))
         elif tag == "circle":
             import math
 
@@ -221,6 +228,47 @@ class Drawer:
         else:
             return
         self._paint(ctx, style)
+
+
+#: cairo's line caps by SVG's names (0 butt, 1 round, 2 square)
+_CAPS = {"butt": 0, "round": 1, "square": 2}
+
+
+def _path(ctx, d: str) -> None:
+    """A path of straight lines (M, L, H, V, Z, absolute or relative)."""
+    cmd = "M"
+    nums: list[float] = []
+    x = y = sx = sy = 0.0
+
+    def flush() -> None:
+        nonlocal x, y, sx, sy, cmd
+        rel = cmd.islower()
+        c = cmd.upper()
+        if c == "Z":
+            ctx.close_path()
+            x, y = sx, sy
+            return
+        step = 2 if c in "ML" else 1
+        for k in range(0, len(nums) - step + 1, step):
+            if c == "H":
+                x = x + nums[k] if rel else nums[k]
+            elif c == "V":
+                y = y + nums[k] if rel else nums[k]
+            else:
+                x, y = (x + nums[k], y + nums[k + 1]) if rel else (nums[k], nums[k + 1])
+            if c == "M" and k == 0:
+                ctx.move_to(x, y)
+                sx, sy = x, y
+            else:
+                ctx.line_to(x, y)
+
+    for m in _PATH.finditer(d):
+        if m[1]:
+            flush()
+            cmd, nums = m[1], []
+        else:
+            nums.append(float(m[2]))
+    flush()
 
 
 def _unescape(text: str) -> str:
