@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import sys
 import time
@@ -90,19 +91,34 @@ def _file_jobs(path: Path):
         yield path.stem, parts[0].strip(), group, int(parts[1]), formats.load(pz)
 
 
+def _janko_jobs():
+    """(source, id, group, rank, puzzle) for every unique janko.at puzzle: the even half's
+    records are fitted on (``notes``), and the level-change table rates all of them."""
+    from tests.support import corpus
+
+    for cp in corpus.janko():
+        if cp.expected == "unique":
+            yield "janko", cp.id, "janko", 0, cp.puzzle
+
+
 def _walk(job):
-    """Explain one puzzle; keep what the rater reads of each step."""
+    """Explain one puzzle; keep what the rater reads of each step, and the no-notes
+    solver's figures (deducer.engine.inhead) of its grid."""
     source, pid, group, rank, puzzle, rules_path = job
     from deducer.engine import registry
+    from deducer.engine.rating import head_of
     from deducer.engine.walk import explain
 
     rules = registry.load(rules_path) if rules_path else None
-    t = time.perf_counter()
+    t = time.process_time()
     exp = explain(puzzle, rules, timeout=120)
+    r = exp.rating
     return {
         "source": source, "id": pid, "group": group, "rank": rank,
         "status": exp.status, "cells": len(puzzle.whites), "givens": len(puzzle.givens),
-        "seconds": round(time.perf_counter() - t, 3),
+        "seconds": round(time.process_time() - t, 3),
+        "level": r.level, "level_rule": r.level_rule, "level_weight": r.level_weight,
+        "head": list(head_of(puzzle, rules)),
         "steps": [[s.rule, s.weight, s.score, s.available, s.chain or _links(s),
                    len(s.placements), s.round] for s in exp.steps],
     }
@@ -119,7 +135,9 @@ UNWALKED = frozenset({"kind", "description", "explain", "hint", "name"})
 
 
 def ladder_key(rules_path: str | None) -> str:
-    """A digest of the rule file(s) a path was walked with (a changed ladder walks again)."""
+    """A digest of the rule file(s) a path was walked with and of the code that walks it
+    (a changed ladder or engine walks again; the ``rating:`` section's fitted figures do
+    not change a path)."""
     import yaml
 
     files = [ROOT / "rules" / "core.yaml"] + ([Path(rules_path)] if rules_path else [])
@@ -130,8 +148,16 @@ def ladder_key(rules_path: str | None) -> str:
                   for r in data.get("rules") or []]
         # the order section changes the path too (and what each step finds open)
         order = {k: v for k, v in (data.get("order") or {}).items() if k != "fitted"}
-        h.update(json.dumps([walked, order], sort_keys=True).encode())
-    h.update(b"placements round")  # cached steps carry their placements' count, round
+        notes = {k: v for k, v in ((data.get("rating") or {}).get("notes") or {}).items()
+                 if k in ("passes",)}
+        h.update(json.dumps([walked, order, notes], sort_keys=True).encode())
+    for pkg in ("puzzle", "solver", "engine", "rules"):
+        for f in sorted((ROOT / "deducer" / pkg).rglob("*.py")):
+            # the rater reads the cached steps again, and the loader's checks of a rule
+            # file change no path (what the file says is digested above)
+            if f.name not in ("rating.py", "registry.py"):
+                h.update(f.read_bytes())
+    h.update(b"placements round head level")  # what a cached row carries
     return h.hexdigest()[:16]
 
 
@@ -160,7 +186,9 @@ def collect(jobs_in, jobs: int, rules_path: str | None, cache: Path) -> list[dic
                     print(f"  {k}/{len(todo)} ({time.perf_counter() - t0:.0f} s)",
                           file=sys.stderr)
                     _save(cache, key, rows)
-    _save(cache, key, rows)
+    # the cache keeps the rows of puzzles this call did not ask for (another script's)
+    asked = {(r["source"], r["id"]) for r in rows}
+    _save(cache, key, rows + [r for k, r in old.items() if k not in asked])
     return rows
 
 
@@ -434,28 +462,7 @@ def _cx16_without_givens() -> dict:
             "rho_level": spearman(ys, level)}
 
 
-# ---------------------------------------------------------------------------- the records
-def human_rows(jobs: int) -> list[dict]:
-    """Angela Janko's fitting records of the even half (scripts/human.py) as labelled
-    rows: group = her period of a hundred puzzles (her habit drifts across them), rank =
-    the share of white cells she pencil-marked, ``pencil`` = whether she marked any."""
-    from scripts import human
-
-    humans = [h for h in human.load() if h.fits]
-    walks = human.collect(humans, jobs)
-    pen = {r["id"]: r for r in human.pencil_rows(humans, walks)}
-    rows = []
-    for h in humans:
-        w = walks.get(h.id)
-        if h.id not in pen or w is None or w["status"] != "solved":
-            continue
-        p = pen[h.id]
-        rows.append({"source": "janko", "id": h.id, "group": f"janko {p['hundred']}",
-                     "rank": p["share"], "pencil": p["pencil"], "hundred": p["hundred"],
-                     "status": "solved", "cells": w["cells"], "steps": w["steps"]})
-    return rows
-
-
+# ---------------------------------------------------------------------------- gates
 def krazydad_aucs(rows: list[dict], score) -> dict[str, float | None]:
     """Per KrazyDad size: AUC of the score separating books 96-99 from books 1-4, over the
     pairs of one volume only (scripts/stats.within_auc)."""
@@ -470,100 +477,95 @@ def krazydad_aucs(rows: list[dict], score) -> dict[str, float | None]:
     return out
 
 
-def held_out(pub: list[dict], fp: list[dict], hum: list[dict], fh: list[dict],
-             folds: int = 5) -> list[float]:
-    """Each record's score by a model fitted on the publishers' labels and the records of
-    the other folds (record ``i`` is in fold ``i % folds``), on the score's scale.
+def score_gates(rows: list[dict], coef: dict[str, float]) -> list[str]:
+    """The score's gates on the publishers' labels (in sample, as docs/rating.md gives
+    them): Nikoli's rho and KrazyDad's within-volume AUC per size."""
+    from scripts.stats import spearman
 
-    Each fold's model is scaled on the publishers' puzzles (which every fold fits on)
-    before its records are pooled with the other folds': raw sums of features have no
-    common offset, and pooling them mixed the folds' offsets into the AUC (the figure
-    reported before rater 7 was lowered by that)."""
-    from deducer.engine.rating import FEATURES
-
-    held = [0.0] * len(hum)
-    for f in range(folds):
-        rows = pub + [r for i, r in enumerate(hum) if i % folds != f]
-        feats = fp + [x for i, x in enumerate(fh) if i % folds != f]
-        coef, offset = scaled(fit(rows, feats, FEATURES), fp)
-        for i in range(f, len(hum), folds):
-            held[i] = offset + predict(coef, fh[i])
-    return held
-
-
-def joint(pub: list[dict], hum: list[dict], folds: int = 5, weight: float = 1.0
-          ) -> tuple[list[str], dict[str, float], float]:
-    """Fit the score jointly on the publishers' labels and the records' pencil marks;
-    report the gates: on the records cross-validated over ``folds`` folds of puzzles (the
-    publishers' labels always in the fit), on the publishers' labels in sample."""
-    from deducer.engine.rating import FEATURES
-    from scripts.stats import auc, spearman, within_auc, within_spearman
-
-    pub = [r for r in pub if r["status"] == "solved"]
-    fp = [features(r) for r in pub]
-    fh = [features(r) for r in hum]
-    # a record group weighs ``weight`` times a publisher's group
-    hum = [{**r, "weight": weight} for r in hum]
-
-    def fit_on(hidx: list[int]) -> dict[str, float]:
-        rows = pub + [hum[i] for i in hidx]
-        feats = fp + [fh[i] for i in hidx]
-        return fit(rows, feats, FEATURES)
-
-    held = held_out(pub, fp, hum, fh, folds)
-    full = fit_on(list(range(len(hum))))
-    y = [r["pencil"] for r in hum]
-    share = [r["rank"] for r in hum]
-    hundreds = [r["hundred"] for r in hum]
-    ins = [predict(full, f) for f in fh]
-    ps = [predict(full, f) for f in fp]
-    gec = [i for i, r in enumerate(pub) if r["group"] == "gecode"]
-    nik = spearman([pub[i]["rank"] for i in gec], [ps[i] for i in gec])
-    kd = krazydad_aucs(pub, ps)
-
-    def f3(v):
-        return "n/a" if v is None else f"{v:.3f}"
+    rows = [r for r in rows if r["status"] == "solved"]
+    ps = [predict(coef, features(r)) for r in rows]
+    gec = [i for i, r in enumerate(rows) if r["group"] == "gecode"]
+    nik = spearman([rows[i]["rank"] for i in gec], [ps[i] for i in gec])
+    kd = krazydad_aucs(rows, ps)
 
     def gate(v, lim):
         return "n/a" if v is None else ("met" if v >= lim else "**not met**")
 
-    lines = [
-        f"Angela Janko's even-half records: {len(hum)} ({sum(y)} with pencil marks); "
-        f"publishers' labelled puzzles: {len(pub)}.",
-        "",
-        "| figure | value | gate |",
-        "|---|---|---|",
-        f"| pencil AUC, {folds}-fold cross-validated | {f3(auc(held, y))} | >= 0.85: "
-        f"{gate(auc(held, y), 0.85)} |",
-        f"| pencil AUC within periods of a hundred, cross-validated | "
-        f"{f3(within_auc(held, y, hundreds)[0])} | (reported) |",
-        f"| rho with the share marked, cross-validated | {f3(spearman(held, share))} | "
-        f">= 0.65: {gate(spearman(held, share), 0.65)} |",
-        f"| rho with the share marked within periods, cross-validated | "
-        f"{f3(within_spearman(held, share, hundreds)[0])} | (reported) |",
-        f"| pencil AUC / rho, in sample | {f3(auc(ins, y))} / {f3(spearman(ins, share))} "
-        "| (reported) |",
-        f"| grid size alone: pencil AUC / rho | {f3(auc([r['cells'] for r in hum], y))} / "
-        f"{f3(spearman([r['cells'] for r in hum], share))} | (baseline) |",
-        f"| Nikoli (gecode) rho | {f3(nik)} | >= 0.85: {gate(nik, 0.85)} |",
-        *(f"| KrazyDad {k} AUC books 96-99 over 1-4, within volumes | {f3(v)} | >= 0.95: "
-          f"{gate(v, 0.95)} |" for k, v in kd.items()),
-    ]
-    return lines, *scaled(full, fp)
+    return ["| figure | value | gate |", "|---|---|---|",
+            f"| Nikoli (gecode) rho | {_f3(nik)} | >= 0.85: {gate(nik, 0.85)} |",
+            *(f"| KrazyDad {k} AUC books 96-99 over 1-4, within volumes | {_f3(v)} | "
+              f">= 0.95: {gate(v, 0.95)} |" for k, v in kd.items())]
 
 
-def write_coefficients(path: Path, coef: dict[str, float], offset: float, note: str) -> None:
-    """Replace the ``rating: score:`` block of a rule file, leaving the rest as written."""
+def _f3(v) -> str:
+    return "n/a" if v is None else f"{v:.3f}"
+
+
+def notes_section(rows: list[dict], coef: dict[str, float] | None = None
+                  ) -> tuple[list[str], dict | None]:
+    """The notes figure's fit (scripts/notes_fit.py) on the even half's records, and its
+    model ([] and None without the records or numpy)."""
+    from scripts import human, notes_fit
+
+    humans = [h for h in human.load() if h.fits]
+    recs = notes_fit.record_rows([r for r in rows if r["source"] == "janko"], humans)
+    if len(recs) < 50:
+        return [], None
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        print("the notes figure's fit needs numpy (pip install deducer[fit])",
+              file=sys.stderr)
+        return [], None
+    scores = None
+    if coef is not None:
+        scores = {r["id"]: predict(coef, features(r)) for r in rows
+                  if r["source"] == "janko" and r["status"] == "solved"}
+    return notes_fit.report(recs, scores)
+
+
+def write_coefficients(path: Path, coef: dict[str, float], offset: float, note: str,
+                       notes: dict | None = None, notes_note: str = "") -> None:
+    """Replace the ``rating: score:`` block of a rule file (and with ``notes``, its
+    ``rating: notes:`` block, added after the score's when there is none), leaving the
+    rest as written."""
     import re
 
     text = path.read_text(encoding="utf-8")
     items = "".join(f"      {k}: {v:g}\n" for k, v in coef.items())
     block = (f"  score:\n    fitted: \"{note}\"\n    offset: {offset:g}\n"
              f"    coefficients:\n{items}")
-    new, n = re.subn(r"  score:\n(?:    .*\n|\s{6,}.*\n)*", lambda _m: block, text)
+    pattern = r"  {name}:\n(?:    .*\n|\s{{6,}}.*\n)*"
+    new, n = re.subn(pattern.format(name="score"), lambda _m: block, text)
     if n != 1:
         raise SystemExit(f"{path}: no 'rating: score:' block to replace")
+    if notes is not None:
+        passes = re.search(r"  notes:\n(?:    .*\n)*?    passes: (\d+)", new)
+        nblock = (f"  notes:\n    fitted: \"{notes_note}\"\n"
+                  f"    passes: {passes.group(1) if passes else 3}\n"
+                  f"    offset: {notes['offset']:g}\n    coefficients:\n"
+                  + "".join(f"      {k}: {v:g}\n" for k, v in notes["coefficients"].items())
+                  + "    centre:\n"
+                  + "".join(f"      {k}: {v:g}\n" for k, v in notes["centre"].items()))
+        new, n = re.subn(pattern.format(name="notes"), lambda _m: nblock, new)
+        if n == 0:
+            new = new.replace(block, block + nblock)
     path.write_text(new, encoding="utf-8")
+
+
+DOC = ROOT / "docs" / "rating.md"
+BEGIN, END = "<!-- fit_rating.py: begin -->", "<!-- fit_rating.py: end -->"
+
+
+def write_doc(lines: list[str], doc: Path = DOC) -> None:
+    """Put the fit's figures between the markers of docs/rating.md."""
+    text = doc.read_text(encoding="utf-8")
+    if BEGIN not in text or END not in text:
+        raise SystemExit(f"{doc}: no '{BEGIN}' ... '{END}' block to replace")
+    head, rest = text.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1]
+    doc.write_text(head + BEGIN + "\n" + "\n".join(lines) + "\n" + END + tail,
+                   encoding="utf-8")
 
 
 def main() -> int:
@@ -573,14 +575,12 @@ def main() -> int:
     ap.add_argument("--rules", help="rule file the puzzles are walked with and --write writes")
     ap.add_argument("--cache", type=Path, default=CACHE)
     ap.add_argument("--collect-only", action="store_true")
-    ap.add_argument("--human", action="store_true",
-                    help="fit jointly with the janko.at records' pencil marks (even half)")
-    ap.add_argument("--human-weight", type=float, default=1.0,
-                    help="a record group's weight against a publisher's group")
     ap.add_argument("--write", action="store_true",
-                    help="write the fitted coefficients into the rule file")
+                    help="write the fitted coefficients into the rule file (and, fitting the "
+                    "corpus, the figures into docs/rating.md)")
     args = ap.parse_args()
-    jobs_in = _file_jobs(args.labels) if args.labels else _corpus_jobs()
+    jobs_in = (_file_jobs(args.labels) if args.labels
+               else itertools.chain(_corpus_jobs(), _janko_jobs()))
     rows = collect(jobs_in, args.jobs, args.rules, args.cache)
     if args.collect_only:
         return 0
@@ -589,23 +589,37 @@ def main() -> int:
         from deducer.engine import registry
 
         rules = registry.load([args.rules])
-    lines, coef, offset = rho_table(rows, rules)
+    pub = [r for r in rows if r["source"] != "janko"]
+    lines, coef, offset = rho_table(pub, rules)
     print("\n".join(lines))
-    if args.human:
-        hum = human_rows(args.jobs)
-        jl, coef, offset = joint(rows, hum, weight=args.human_weight)
-        print("\njoint fit (publishers' labels and the even half's pencil marks):")
-        print("\n".join(jl))
+    doc = ["The score (publishers' labels alone; in sample):", "", *lines, ""]
+    notes = None
+    if not args.labels:
+        from deducer.engine.rating import FEATURES
+
+        raw = fit([r for r in pub if r["status"] == "solved"],
+                  [features(r) for r in pub if r["status"] == "solved"], FEATURES)
+        gates = score_gates(pub, raw)
+        print("\n".join(gates))
+        doc += ["The score's gates (in sample):", "", *gates, ""]
+        nl, notes = notes_section(rows, raw)
+        if nl:
+            print("\nnotes (the chance of pencil marks):")
+            print("\n".join(nl))
+            doc += ["The `notes` figure:", "", *nl]
     print("coefficients:", coef, "offset:", offset)
+    if notes is not None:
+        print("notes:", notes)
     if args.write:
         target = Path(args.rules) if args.rules else ROOT / "rules" / "core.yaml"
-        note = (f"{COMMAND} on {len(rows)} labelled puzzles" if not args.labels
+        note = (f"{COMMAND} --write on {len(pub)} labelled puzzles" if not args.labels
                 else f"{COMMAND} --labels {args.labels.name}")
-        if args.human:
-            note = (f"{COMMAND} --human --human-weight {args.human_weight:g}: "
-                    f"{len(rows)} labelled puzzles and the even half's janko records")
-        write_coefficients(target, coef, offset, note)
+        write_coefficients(target, coef, offset, note, notes,
+                           f"{COMMAND} --write: the even half's janko.at records")
         print(f"wrote the coefficients into {target}", file=sys.stderr)
+        if not args.labels and not args.rules:
+            write_doc(doc)
+            print(f"wrote the figures into {DOC}", file=sys.stderr)
     return 0
 
 

@@ -90,8 +90,7 @@ def fit_section(jobs: int) -> list[str]:
 
     rows = fit_rating.collect(fit_rating._corpus_jobs(), jobs, None, fit_rating.CACHE)
     table, _coef, _offset = fit_rating.rho_table(rows)
-    # the shipped score is fitted jointly with the janko.at records (docs/rating.md): its
-    # own figures on the labels the gates name
+    # the shipped score's own figures on the labels the gates name
     solved = [r for r in rows if r["status"] == "solved"]
     model = model_for(None)
     shipped = [score_of(fit_rating.features(r), model) for r in solved]
@@ -102,9 +101,8 @@ def fit_section(jobs: int) -> list[str]:
     return [
         "## Level and score against the publishers' labels",
         "",
-        "The shipped score (rules/core.yaml), fitted jointly on these labels and the "
-        "janko.at test-solvers' pencil marks (`python scripts/fit_rating.py --human "
-        f"--human-weight 0.5 --write`; docs/rating.md): Nikoli (gecode) rho "
+        "The shipped score (rules/core.yaml), fitted on these labels alone (`python "
+        "scripts/fit_rating.py --write`; docs/rating.md): Nikoli (gecode) rho "
         f"{'n/a' if nik is None else f'{nik:+.3f}'} (gate >= 0.85); KrazyDad books 96-99 "
         f"over 1-4, AUC within volumes, 6x6 / 8x8 / 10x10: {kd_text} (gate >= 0.95 each).",
         "",
@@ -311,6 +309,11 @@ def ratings(jobs: int) -> None:
     slow = max(rows, key=lambda r: r["seconds"])
     print(f"rated {len(rows)} puzzles in {elapsed:.1f} s with {jobs} jobs; slowest "
           f"{slow['source']} {slow['id']} {slow['seconds']:.2f} s", file=sys.stderr)
+    from scripts import level_changes
+
+    changes = level_changes.section()  # from the saved ratings of each rater version
+    if changes:
+        lines += ["", *changes]
     REPORTS.mkdir(exist_ok=True)
     (REPORTS / "ratings.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (REPORTS / "ratings.svg").write_text(chart_svg(chart_groups, LEVELS), encoding="utf-8")

@@ -87,10 +87,13 @@ def test_a_folder_of_good_and_bad_files_rates_to_one_row_each(tmp_path, capsys):
     for r in rows:
         assert list(r) == ["source", "status", "level", "hardest", "weight", "effort", "steps",
                            "chain", "trial", "guessing", "rows", "cols", "cells", "rater",
-                           "seconds", "error", "score", "why", "rules"]
+                           "seconds", "error", "score", "notes", "why", "rules"]
         assert r["rater"]
         # a rated row counts the steps of each technique (issue 39), an unrated one none
         assert (r["rules"] is None) == (r["level"] is None)
+        # the chance of pencil marks: a probability for a rated row, none for the others
+        assert (r["notes"] is None) == (r["level"] is None)
+        assert r["notes"] is None or 0 <= r["notes"] <= 1
     assert by["a.txt"]["chain"] == 0 and by["a.txt"]["seconds"] >= 0
     assert code == 2  # an unreadable row is bad input, whatever else happened
     assert said.startswith("6 puzzles: ") and "1 unreadable" in said
@@ -171,9 +174,10 @@ def test_timed_out_puzzle_is_unrated_and_exits_4(tmp_path, capsys):
     code, out, _ = cli(capsys, "rate", big, tmp_path / "multi.txt", "--csv",
                        "--timeout", "0.0001")
     head, *rows = out.splitlines()
-    assert head.split(",")[13:] == ["rater_version", "error", "effort", "why", "rules"]
+    assert head.split(",")[13:] == ["rater_version", "error", "effort", "why", "rules",
+                                    "notes"]
     assert rows[0].split(",")[4:6] == ["timeout", ""]  # not rated "Medium"
-    assert rows[0].endswith("timed out after 0.0001 s,,,")
+    assert rows[0].endswith("timed out after 0.0001 s,,,,")
     assert code == 4  # a time-out outranks "not unique"
 
 
@@ -398,6 +402,9 @@ def test_parquet_out(tmp_path, capsys):
 
     steps = len(api.explain(api.load(a)).steps)  # the walkthrough's own count
     assert sum(n for _rid, n in table[0]["rules"]) == steps and table[1]["rules"] is None
+    # the score, the chance of pencil marks and the why are columns too
+    assert table[0]["score"] is not None and 0 <= table[0]["notes"] <= 1
+    assert table[1]["notes"] is None and table[0]["why"]
     assert not (tmp_path / "r.parquet.partial.jsonl").exists()
     # the issue's spelling: --format parquet names the output format
     assert cli(capsys, "rate", a, "--out", tmp_path / "s.pq", "--format", "parquet")[0] == 0

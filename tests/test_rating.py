@@ -336,3 +336,88 @@ def test_the_score_weighs_the_rounds_a_walk_works_in():
     exp = explain(formats.load(PUZZLES / "deducer-trial.txt"))
     f = score_features(exp.steps, len(exp.puzzle.whites))
     assert f["rounds"] == math.log1p(len({s.round for s in exp.steps})) > math.log1p(1)
+
+
+# ---------------------------------------------------------------------------- notes
+def test_notes_is_a_probability_in_every_output(capsys):
+    """The chance of pencil marks (docs/rating.md, "Pencil marks"): in the rating, its JSON,
+    the text, Markdown, HTML and PDF headers, and `rate`'s table, rows and --why."""
+    from deducer.render.pdf import _summary
+
+    p = formats.load(PUZZLES / "deducer-trial.txt")
+    exp = explain(p)
+    r = exp.rating
+    assert r.notes is not None and 0.0 <= r.notes <= 1.0
+    assert exp.to_json()["rating"]["notes"] == r.notes
+    said = r.notes_text()
+    assert re.fullmatch(r"pencil marks: (likely|unlikely) \(\d+%\)", said)
+    assert said.endswith(f"({round(100 * r.notes)}%)")
+    assert ("unlikely" in said) == (r.notes < 0.5)
+    for name in ("text", "markdown"):
+        assert said in get(name).walkthrough(p, exp), name
+    assert "<dt>Pencil marks</dt>" in get("html").walkthrough(p, exp)
+    assert said in _summary(exp)
+    code, out = _cli(capsys, "rate", PUZZLES / "deducer-trial.txt", "--json")
+    row = json.loads(out)["puzzles"][0]
+    assert row["notes"] == r.notes and row["rating"]["notes"] == r.notes
+    code, out = _cli(capsys, "rate", PUZZLES / "deducer-trial.txt", "--why")
+    assert f"{round(100 * r.notes)}%" in out and "most from the" in out
+
+
+def test_an_unfinished_walkthrough_has_no_notes(unfinished):
+    _p, exp = unfinished
+    assert exp.rating.notes is None and exp.rating.notes_text() == ""
+    assert exp.to_json()["rating"]["notes"] is None
+
+
+def test_notes_reads_its_model_from_the_rule_file(tmp_path):
+    """logit = offset + sum of coefficient x (feature - centre), all from the rule file; a
+    feature it does not know, or passes that are not a whole number, is one clear error."""
+    import math
+
+    from deducer.engine.rating import head_of, notes_features
+
+    p = formats.load(PUZZLES / "deducer-trial.txt")
+    mine = tmp_path / "notes.yaml"
+    from deducer.engine.rating import NOTES_FEATURES
+
+    # a user file overrides the core file's coefficients one by one: the others set to 0
+    zero = ", ".join(f"{k}: 0" for k in NOTES_FEATURES if k != "held")
+    mine.write_text("rules: []\nrating:\n  notes:\n    offset: 0.5\n    passes: 1\n"
+                    f"    coefficients: {{held: 2.0, {zero}}}\n    centre: {{held: 1.0}}\n",
+                    encoding="utf-8")
+    rules = registry.load([mine])
+    exp = explain(p, rules)
+    f = notes_features(exp.steps, len(p.whites), head_of(p, rules), rules)
+    want = 1 / (1 + math.exp(-(0.5 + 2.0 * (f["held"] - 1.0))))
+    assert exp.rating.notes == pytest.approx(want, abs=0.005)
+    assert exp.rating.notes_feature == "held"
+    # one pass a round holds no fewer candidates than three (it narrows less each look)
+    assert head_of(p, rules)[1] >= head_of(p)[1]
+    for section, words in (("rating: {notes: {coefficients: {luck: 1}}}", "features"),
+                           ("rating: {notes: {passes: two}}", "passes"),
+                           ("rating: {notes: {slope: 1}}", "unknown key")):
+        f = tmp_path / "r.yaml"
+        f.write_text("rules: []\n" + section + "\n", encoding="utf-8")
+        with pytest.raises(RuleError, match=words):
+            registry.load([f])
+
+
+@pytest.mark.parametrize("name", ["deducer-trial.txt", "seed000-k2.j", "generated-6x6-s23.txt",
+                                  "seed003-example.txt"])
+def test_the_no_notes_solver_agrees_with_the_reports_own(name):
+    """deducer.engine.inhead against scripts/human_ceiling.head_features, written apart
+    (a matching per combination there, a memoised one here): the same rounds, the same
+    candidates held, the same share reached."""
+    import math
+
+    from deducer.engine.inhead import in_head
+    from scripts.human_ceiling import head_features
+
+    p = formats.load(PUZZLES / name)
+    for passes in (1, 3):
+        mine, theirs = in_head(p, passes), head_features(p, passes)
+        assert math.log1p(mine.rounds) == pytest.approx(theirs["head_rounds"])
+        assert math.log1p(mine.held) == pytest.approx(theirs["head_held"])
+        assert mine.share == pytest.approx(theirs["head_share"])
+    assert 0.0 < in_head(p).share <= 1.0

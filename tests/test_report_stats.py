@@ -125,27 +125,71 @@ def test_the_report_scripts_import_no_circle():
     assert circles == []
 
 
-def test_held_out_records_are_scored_on_the_scores_scale():
-    """scripts/fit_rating.held_out: each fold's model is scaled on the publishers' puzzles
-    before the folds' records are pooled (raw sums have a different offset in each fold,
-    and pooling them mixed those offsets into the cross-validated AUC). Every feature here
-    grows with one hidden difficulty ``t``, so every fold's model ranks the publishers'
-    puzzles alike: a record copying the puzzle at their 5th percentile scores 1 in any
-    fold, one copying the 95th scores 9."""
-    from scripts.fit_rating import features, held_out
+def test_the_notes_fit_recovers_a_known_logistic_model():
+    """scripts/notes_fit.logistic: on records drawn from a known logistic model (a fixed
+    generator), the intercept and slope come back; and the shipped model's folded form
+    (offset + coefficient x (feature - centre)) is the ridge's prediction put through that
+    calibration, so the rule file's figure is the fitted one."""
+    import math
+    import random
 
-    def row(t: int, **extra) -> dict:
-        steps = [["unique-combination", 1.0 + 0.1 * t, 1 + t, max(1, 20 - t // 2), 0, 1, k]
-                 for k in range(3)]
-        return {"status": "solved", "cells": 10 + t, "steps": steps, **extra}
+    pytest.importorskip("numpy")
+    from scripts import notes_fit
 
-    pub = [row(t, group="gecode", rank=t // 14, source="gecode", id=str(t))
-           for t in range(40)]
-    hum = [row(t, group=f"janko {t % 2}", rank=t / 40, weight=0.5)
-           for t in (2, 38, 5, 2, 38, 20, 2, 38, 30, 2, 38)]
-    held = held_out(pub, [features(r) for r in pub], hum, [features(r) for r in hum], 5)
-    for r, s in zip(hum, held, strict=True):
-        if r["cells"] == 12:
-            assert s == pytest.approx(1.0, abs=0.05)
-        if r["cells"] == 48:
-            assert s == pytest.approx(9.0, abs=0.05)
+    rng = random.Random(7)
+    z = [rng.uniform(-3, 3) for _ in range(4000)]
+    y = [rng.random() < 1 / (1 + math.exp(-(0.4 + 1.5 * v))) for v in z]
+    a, b = notes_fit.logistic(z, y)
+    assert a == pytest.approx(0.4, abs=0.15) and b == pytest.approx(1.5, abs=0.2)
+    # records whose share marked grows with one feature (the other is noise)
+    rows = []
+    for i in range(200):
+        t = rng.random()
+        rows.append({"share": t if t > 0.4 else 0.0, "pencil": t > 0.4,
+                     "f": {"held": 3 * t + rng.gauss(0, 0.3), "scan": rng.random()}})
+    names = ("held", "scan")
+    model = notes_fit.fit(rows, names)
+    assert model["coefficients"]["held"] > 0
+    assert abs(model["coefficients"]["scan"]) < model["coefficients"]["held"] / 3
+    probs = [notes_fit.probability(model, r["f"]) for r in rows]
+    assert all(0 < p < 1 for p in probs)
+    # marked records get the higher figures (the cross-validated AUC of the procedure)
+    held = notes_fit.calibrated_cv(rows, names)
+    assert auc(held, [r["pencil"] for r in rows]) > 0.9
+    # calibrated: the mean figure is near the marking rate
+    assert sum(held) / len(held) == pytest.approx(sum(r["pencil"] for r in rows) / len(rows),
+                                                  abs=0.05)
+
+
+def test_the_level_change_table_names_the_moves_and_their_reasons(tmp_path):
+    """scripts/level_changes: two raters' saved ratings give how many puzzles changed level,
+    between which levels, and the step that set the level before and after."""
+    from scripts import level_changes
+
+    def rated(level, rule, weight, score, notes="-"):
+        return {"level": level, "level_rule": rule, "level_weight": weight, "score": score,
+                "notes": notes, "cells": "9"}
+
+    before = {"001": rated("Expert", "permutation-check", "5.8", "9.1"),
+              "002": rated("Easy", "lone-cell", "1.1", "2"),
+              "003": rated("Expert", "permutation-check", "5.8", "8.5")}
+    after = {"001": rated("Medium", "sum-bounds", "2", "7.7", "0.6"),
+             "002": rated("Easy", "lone-cell", "1.1", "2.1", "0.1"),
+             "003": rated("Medium", "sum-bounds", "2", "7", "0.7")}
+    for name, table in (("7", before), ("8", after)):
+        level_changes.save([{"id": k, **v} for k, v in sorted(table.items())], name, tmp_path)
+    assert level_changes.saved_versions(tmp_path) == ["7", "8"]
+    back = level_changes.load(tmp_path / "janko-rater8.tsv")
+    assert back["001"]["level_rule"] == "sum-bounds"
+    text = "\n".join(level_changes.markdown(before, after, "7", "8"))
+    assert "**2 changed level** (0 harder, 2 easier); 1 kept it" in text
+    assert "| Expert | Medium | 2 |" in text
+    assert ("| Expert -> Medium | permutation-check (5.8) | sum-bounds (2) | 2 | 001, 003 |"
+            in text)
+    assert "1 of 3 puzzles at 0.5" not in text and "2 of 3 puzzles at 0.5" in text
+    report = tmp_path / "ratings.md"
+    report.write_text("# R\n\n## A\n\ntext\n", encoding="utf-8")
+    level_changes.put_section(level_changes.markdown(before, after, "7", "8"), report)
+    level_changes.put_section(level_changes.markdown(before, after, "7", "8"), report)
+    got = report.read_text(encoding="utf-8")
+    assert got.count(level_changes.TITLE) == 1 and got.startswith("# R\n\n## A\n\ntext\n")

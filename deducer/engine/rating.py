@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 # the rule file's vocabulary: levels, rule kinds and score features are declared there
-from .registry import FEATURES, KINDS, LEVELS  # noqa: F401  (re-exported)
+from .registry import FEATURES, KINDS, LEVELS, NOTES_FEATURES  # noqa: F401  (re-exported)
 
 # 5: the level is the hardest technique's tier (no effort bump); score is the fitted model,
 # effort the old sum of step scores; unfinished walkthroughs have no level
@@ -34,8 +34,30 @@ from .registry import FEATURES, KINDS, LEVELS  # noqa: F401  (re-exported)
 # scan features
 # 7: the score weighs the rounds a person works in (``rounds``, ``round_scan``), refitted;
 # its pencil-mark figures are cross-validated with each fold's model on the score's scale
-RATER_VERSION = "7"
+# 8: ``notes``, the chance a solver like the janko.at test-solvers needs pencil marks (a
+# calibrated logistic model over the path's and a no-notes solver's features, fitted on the
+# test-solvers' records); the score refitted on the publishers' labels alone
+RATER_VERSION = "8"
 
+
+
+#: what each feature of the ``notes`` figure is, in words a player knows (``rate --why``
+#: names the one that moves a puzzle's figure most)
+NOTES_WORDS = {
+    "hardest": "the hardest step", "effort": "the work of the whole solve",
+    "size": "the size of the grid", "narrow": "few easy moves open at each step",
+    "scarcity": "few easy moves for the size of the grid",
+    "bottlenecks": "the steps with no easy move open",
+    "hard_effort": "the work of the harder steps", "thinking": "the harder steps",
+    "chain": "the longest chain", "scan": "the cells scanned for each move open",
+    "scan_mean": "the cells scanned for a step",
+    "rounds": "the rounds of the solve",
+    "round_scan": "the cells looked over per cell a round writes",
+    "held": "the candidates held in mind per cell written",
+    "head_rounds": "the rounds a solver without notes needs",
+    "mean_weight": "the steps' mean weight",
+    "eliminating": "the steps that only remove candidates",
+}
 
 
 @dataclass(frozen=True)
@@ -51,6 +73,12 @@ class RatingModel:
     small_arrangements: int  # ... or with this few arrangements of its candidates
     coefficients: dict[str, float]
     offset: float = 0.0
+    #: the notes model: logit = notes_offset + sum of coefficient x (feature - centre)
+    notes_coefficients: dict[str, float] = field(default_factory=dict)
+    notes_offset: float = 0.0
+    notes_centre: dict[str, float] = field(default_factory=dict)
+    #: the no-notes solver's narrowing passes per round (deducer.engine.inhead)
+    notes_passes: int = 3
 
     def kind(self, rule_id: str) -> str:
         return self.kinds.get(rule_id, "simple")
@@ -84,21 +112,34 @@ class Rating:
     #: Easy to Expert), for renderers that group and colour steps by level; not in the
     #: JSON, whose readers have the ladder
     levels: dict[str, float] = field(default_factory=dict)
+    #: the chance (0-1) that a solver like the janko.at test-solvers needs pencil marks
+    #: (docs/rating.md, "Pencil marks"); None when not rated
+    notes: float | None = None
+    #: the feature that moves ``notes`` most from the fitted records' mean (not in the JSON)
+    notes_feature: str | None = None
 
     def to_json(self) -> dict:
         d = asdict(self)
-        del d["levels"]
+        del d["levels"], d["notes_feature"]
         d["mean_available"] = round(self.mean_available, 3)
         d["max_weight"] = round(self.max_weight, 3)
         return d
+
+    def notes_text(self) -> str:
+        """``pencil marks: likely (72%)`` (or ``unlikely (18%)``); "" when not rated."""
+        if self.notes is None:
+            return ""
+        word = "likely" if self.notes >= 0.5 else "unlikely"
+        return f"pencil marks: {word} ({self.notes:.0%})"
 
     @property
     def rank(self) -> int:
         """The level's place in :data:`LEVELS` (-1 when not rated)."""
         return LEVELS.index(self.level) if self.level is not None else -1
 
-    def why(self) -> str:
-        """Which step set the level and where the solve is narrowest, in a sentence."""
+    def why(self, notes: bool = True) -> str:
+        """Which step set the level and where the solve is narrowest, in a sentence; with
+        ``notes``, how likely pencil marks are and the feature that weighs most there."""
         if self.level is None:
             return "not rated: the walkthrough did not reach the one solution"
         parts = []
@@ -110,6 +151,11 @@ class Rating:
                      else f"{self.narrowest_open} easy move"
                      + ("s" if self.narrowest_open != 1 else ""))
             parts.append(f"narrowest at step {self.narrowest_step} ({moves} open)")
+        if notes and self.notes is not None:
+            said = self.notes_text().replace(": ", " ", 1)
+            if self.notes_feature in NOTES_WORDS:
+                said += f", most from {NOTES_WORDS[self.notes_feature]}"
+            parts.append(said)
         return "; ".join(parts) or self.level
 
 
@@ -163,13 +209,19 @@ def build_model(rules, section: dict) -> RatingModel:
     small_cells = int((small.params.get("max_open") if small is not None else None)
                       or search["small_cells"])
     score = section["score"]
+    notes = section.get("notes") or {}
     return RatingModel(
         levels=levels, kinds=kinds, max_chain=max(chains) if chains else None,
         small_search=weight_of(search["small"], levels[2][1]),
         full_search=weight_of(search["full"], levels[3][1]),
         small_cells=small_cells, small_arrangements=int(search["small_arrangements"]),
         coefficients={k: float(score["coefficients"].get(k, 0.0)) for k in FEATURES},
-        offset=float(score.get("offset", 0.0)))
+        offset=float(score.get("offset", 0.0)),
+        notes_coefficients={k: float(v) for k, v in notes.get("coefficients", {}).items()
+                            if v},
+        notes_offset=float(notes.get("offset", 0.0)),
+        notes_centre={k: float(v) for k, v in notes.get("centre", {}).items()},
+        notes_passes=int(notes.get("passes", 3)))
 
 
 # ---------------------------------------------------------------------------- pieces
@@ -272,6 +324,49 @@ def score_features(steps, cells: int, rules=None) -> dict[str, float]:
     }
 
 
+def head_of(puzzle, rules=None) -> tuple[int, float]:
+    """The no-notes solver's rounds and the candidates it holds per cell written (summed
+    over its rounds; deducer.engine.inhead), with the ladder's ``rating: notes: passes``."""
+    from .inhead import in_head
+
+    h = in_head(puzzle, model_for(rules).notes_passes)
+    return h.rounds, h.held
+
+
+def notes_features(steps, cells: int, head: tuple, rules=None) -> dict[str, float]:
+    """The features the ``notes`` figure may weigh (docs/rating.md, "Pencil marks"): the
+    score's, the no-notes solver's (``head``: :func:`head_of`), the mean step weight and
+    the share of steps that only remove candidates."""
+    f = score_features(steps, cells, rules)
+    rounds, held = head[:2]
+    n = max(len(steps), 1)
+    f.update({
+        # the candidates a solver without notes must hold in mind per cell they write
+        "held": math.log1p(held),
+        # the rounds such a solver needs (each a fresh look at the board)
+        "head_rounds": math.log1p(rounds),
+        "mean_weight": sum(s.weight for s in steps) / n,
+        # steps that only remove candidates: what a person must remember, or write down
+        "eliminating": sum(1 for s in steps if not s.placements) / n,
+    })
+    return f
+
+
+def notes_of(features: dict[str, float], m: RatingModel
+             ) -> tuple[float | None, str | None]:
+    """The chance (0-1, two decimals) that a solver needs pencil marks, and the feature
+    that moves it most from the fitted records' mean (None, None without a notes model)."""
+    if not m.notes_coefficients:
+        return None, None
+    parts = {k: c * (features[k] - m.notes_centre.get(k, 0.0))
+             for k, c in m.notes_coefficients.items()}
+    z = m.notes_offset + sum(parts.values())
+    p = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+    # the feature pushing hardest the way the figure leans
+    top = max(parts, key=lambda k: parts[k] if z >= 0 else -parts[k])
+    return round(p, 2), top
+
+
 def score_of(features: dict[str, float], m: RatingModel) -> float:
     """The model's score of a path's features (one decimal), never below 0: the model is
     scaled on published puzzles (their 5th percentile scores 1), and a path easier than
@@ -280,10 +375,12 @@ def score_of(features: dict[str, float], m: RatingModel) -> float:
     return max(0.0, round(raw, 1))
 
 
-def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = None) -> Rating:
+def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = None,
+               puzzle=None, head: tuple | None = None) -> Rating:
     """Rate a walkthrough made with ``rules`` (None: the core ladder) on a grid of
     ``cells`` white cells (None: counted from the steps' placements). A walkthrough that
-    did not end solved gets no level and no score."""
+    did not end solved gets no level, no score and no ``notes``; ``notes`` needs the
+    ``puzzle`` (its no-notes solver's figures, or those figures as ``head``)."""
     m = model_for(rules)
     counts = Counter(s.rule for s in steps)
     max_w = max((s.weight for s in steps), default=0.0)
@@ -298,6 +395,11 @@ def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = No
     if cells is None:
         cells = sum(len(s.placements) for s in steps)
     score = score_of(score_features(steps, cells, rules), m) if solved else None
+    notes = notes_top = None
+    if solved and m.notes_coefficients and (head is not None or puzzle is not None):
+        if head is None:
+            head = head_of(puzzle, rules)
+        notes, notes_top = notes_of(notes_features(steps, cells, head, rules), m)
     kinds = Counter(m.kind(s.rule) for s in steps)
     max_chain = max((chain_length(s) for s in steps), default=0)
     longest = {getattr(s, "chain_kind", "") for s in steps
@@ -322,6 +424,8 @@ def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = No
         trial=kinds["trial"],
         guessing=kinds["guess"],
         levels=dict(m.levels),
+        notes=notes,
+        notes_feature=notes_top,
     )
 
 

@@ -48,6 +48,9 @@ LEVELS = ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
 #: the score model's features, in the order the rule file lists their coefficients
 FEATURES = ("hardest", "effort", "size", "narrow", "scarcity", "bottlenecks", "hard_effort",
             "thinking", "chain", "scan", "scan_mean", "rounds", "round_scan")
+#: the features the ``notes`` figure (the chance a solver needs pencil marks) may weigh:
+#: the score's and the no-notes solver's (deducer.engine.inhead), docs/rating.md
+NOTES_FEATURES = FEATURES + ("held", "head_rounds", "mean_weight", "eliminating")
 #: the attribute :func:`deducer.rules.rule` sets on a rule function: the names of the
 #: template values it provides (in ``Deduction.values``)
 RULE_MARK = "__deducer_rule_values__"
@@ -702,14 +705,16 @@ def _rating_of(path: Path):
 #: the keys of the ``rating:`` section and of its parts (docs/rule-contract.md)
 RATING_KEYS: dict[str, tuple[str, ...]] = {
     "levels": (), "search": ("small", "full", "small_cells", "small_arrangements"),
-    "score": ("coefficients", "offset", "fitted")}
+    "score": ("coefficients", "offset", "fitted"),
+    "notes": ("coefficients", "offset", "centre", "passes", "fitted")}
 
 
 def rating_section(files=None) -> dict:
     """The ``rating:`` section of the core file, each part overridden by the same part of
     later files (a user file may change one threshold or one coefficient)."""
     files = [CORE] if files is None else list(files)
-    out: dict = {"levels": {}, "search": {}, "score": {"coefficients": {}}}
+    out: dict = {"levels": {}, "search": {}, "score": {"coefficients": {}},
+                 "notes": {"coefficients": {}, "centre": {}}}
     for f in files:
         sec = _rating_of(Path(f))
         if sec is None:
@@ -732,13 +737,18 @@ def rating_section(files=None) -> dict:
                 if k in ("small", "full", "fitted"):
                     if not isinstance(v, str):
                         raise RuleError(f"rating: {part}: {k} must be text", path=src)
-                elif k == "coefficients":
-                    if not isinstance(v, dict) or set(v) - set(FEATURES) or not all(
+                elif k in ("coefficients", "centre"):
+                    names = FEATURES if part == "score" else NOTES_FEATURES
+                    if not isinstance(v, dict) or set(v) - set(names) or not all(
                             _number(x, signed=True) for x in v.values()):
-                        raise RuleError(f"rating: score: coefficients must map features "
-                                        f"({', '.join(FEATURES)}) to numbers", path=src)
-                    out["score"]["coefficients"].update(v)
+                        raise RuleError(f"rating: {part}: {k} must map features "
+                                        f"({', '.join(names)}) to numbers", path=src)
+                    out[part][k].update(v)
                     continue
+                elif k == "passes":
+                    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 9:
+                        raise RuleError(f"rating: notes: bad passes {_short(v)} "
+                                        "(a whole number 0-9)", path=src)
                 elif not _number(v, signed=(k == "offset")):
                     raise RuleError(f"rating: {part}: bad {k} {_short(v)} (a number)",
                                     path=src)

@@ -171,7 +171,8 @@ class Explanation:
     ladder: list[Rule] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self, rules: list[Rule] | None) -> None:
-        self.rating = rate_steps(self.steps, self.status, rules, len(self.puzzle.whites))
+        self.rating = rate_steps(self.steps, self.status, rules, len(self.puzzle.whites),
+                                 self.puzzle)
         self.ladder = rules
 
     @property

@@ -482,4 +482,4 @@ def exact_rating(puzzle: Puzzle, rules, steps: list, solution: list[int]):
     if [SINGLE[m] for m in eng.state.masks] != solution:
         raise RuleError("the rules reached a grid that breaks the puzzle; one of the active "
                         "rules made a false deduction (try 'deducer rules test')")
-    return rate_steps(steps, SOLVED, rules, len(puzzle.whites))
+    return rate_steps(steps, SOLVED, rules, len(puzzle.whites), puzzle)

@@ -7,7 +7,7 @@ from . import Renderer
 #: the columns, in order
 CSV_HEAD = ["file", "rows", "cols", "cells", "status", "level", "max_weight", "hardest_rule",
             "score", "steps", "trial", "guessing", "max_chain", "rater_version", "error",
-            "effort", "why", "rules"]
+            "effort", "why", "rules", "notes"]
 
 
 class CsvRenderer(Renderer):
@@ -34,7 +34,8 @@ class CsvRenderer(Renderer):
                                     "chain")]
                        + [r["rater"], r["error"] or ""]
                        + ["" if r[k] is None else r[k] for k in ("effort", "why")]
-                       + [counts_cell(r.get("rules"))])
+                       + [counts_cell(r.get("rules"))]
+                       + ["" if r.get("notes") is None else r["notes"]])
         return buf.getvalue()
 
 

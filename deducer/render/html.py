@@ -295,6 +295,8 @@ def _summary(explanation) -> str:
             level += f' (from <a href="#s{n}" data-goto="{n}">step {n}</a>)'
         items.append(("Level", level))
         items.append(("Score", f"{rating.score:g}"))
+        if rating.notes is not None:
+            items.append(("Pencil marks", escape(rating.notes_text().split(": ", 1)[1])))
         if steps:
             hardest = max(steps, key=lambda s: (s.weight, -s.n))
             items.append(("Hardest step", f'<a href="#s{hardest.n}" data-goto="{hardest.n}">'

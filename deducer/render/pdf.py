@@ -386,7 +386,8 @@ def _summary(exp) -> str:
     if r is not None and r.level is not None:
         # "hardest step 2 (step 36)" read as if step 2 were the hardest: the weight is
         # named as one
-        text = (f"Level {r.level} (from step {r.level_step}), score {r.score:g}, hardest "
+        notes = f"{r.notes_text()}, " if r.notes is not None else ""
+        text = (f"Level {r.level} (from step {r.level_step}), score {r.score:g}, {notes}hardest "
                 f"step's weight {r.max_weight:g}, narrowest at step {r.narrowest_step}, "
                 f"effort {r.effort}, " + text)
     elif r is not None:

@@ -70,8 +70,9 @@ def unrated_reason(status: str | None, message: str | None = None) -> str:
 
 
 def rating_line(rating, status: str | None = None, message: str | None = None) -> str:
-    """``Hard, score 4.2 (hardest step 3.8, effort 412, 59 steps; Hard from step 17
-    (naked-pair, weight 3.8); narrowest at step 30 (no easy move open); rater v5)``;
+    """``Hard, score 4.2, pencil marks: likely (72%) (hardest step 3.8, effort 412, 59
+    steps; Hard from step 17 (naked-pair, weight 3.8); narrowest at step 30 (no easy move
+    open); rater v8)``;
     ``not rated`` and why (the walkthrough's ``status``) for one that did not reach the
     one solution."""
     if rating is None:
@@ -81,8 +82,10 @@ def rating_line(rating, status: str | None = None, message: str | None = None) -
         steps = "" if why.startswith("stopped after") else \
             f"{rating.steps} step{'s' if rating.steps != 1 else ''}; "  # said already
         return f"not rated: {why} ({steps}rater v{rating.version})"
-    return (f"{rating.level}, score {rating.score:g} (hardest step {rating.max_weight:g}, "
-            f"effort {rating.effort}, {rating.steps} steps; {rating.why()}; "
+    notes = f", {rating.notes_text()}" if rating.notes is not None else ""
+    return (f"{rating.level}, score {rating.score:g}{notes} (hardest step "
+            f"{rating.max_weight:g}, "
+            f"effort {rating.effort}, {rating.steps} steps; {rating.why(notes=False)}; "
             f"rater v{rating.version})")
 
 
@@ -192,8 +195,8 @@ def check_text(result) -> str:
 
 # ---------------------------------------------------------------------------- rate rows
 #: the columns of ``deducer rate``'s table
-COLUMNS = ("file", "size", "status", "level", "score", "hardest", "effort", "steps", "chain",
-           "trial/guessing")
+COLUMNS = ("file", "size", "status", "level", "score", "notes", "hardest", "effort", "steps",
+           "chain", "trial/guessing")
 
 
 def _cells(row: dict) -> list[str]:
@@ -205,7 +208,7 @@ def _cells(row: dict) -> list[str]:
 def _raw_cells(row: dict) -> list[str]:
     size = "-" if row["rows"] is None else f"{row['rows']}x{row['cols']}/{row['cells']}"
     if row["level"] is None:
-        return [row["file"], size, row["status"], "-", "", "", "", "", "",
+        return [row["file"], size, row["status"], "-", "", "", "", "", "", "",
                 row["error"] or ""]
     fallback = []
     if row["trial"]:
@@ -215,7 +218,9 @@ def _raw_cells(row: dict) -> list[str]:
     # one decimal in the table, so that the columns line up (2 beside 1.8 did not)
     hardest = f"{row['max_weight']:.1f}" + (f" {row['hardest_rule']}" if row["hardest_rule"]
                                              else "")
-    return [row["file"], size, row["status"], row["level"], f"{row['score']:.1f}", hardest,
+    notes = "" if row.get("notes") is None else f"{row['notes']:.0%}"
+    return [row["file"], size, row["status"], row["level"], f"{row['score']:.1f}", notes,
+            hardest,
             str(row["effort"]), str(row["steps"]), str(row["chain"] or "-"),
             ", ".join(fallback) or "-"]
 
@@ -229,7 +234,7 @@ def rate_table(rows: list[dict], why: bool = False) -> str:
                 cells[-2], cells[-1] = "", cells[-2]
     heads = list(COLUMNS) + (["why"] if why else [])
     widths = [max(len(x) for x in col) for col in zip(heads, *body, strict=True)]
-    right = {4, 6, 7, 8}  # numbers
+    right = {4, 5, 7, 8, 9}  # numbers
     lines = []
     for line in [heads] + body:
         cells = [c.rjust(w) if k in right and line is not heads else c.ljust(w)

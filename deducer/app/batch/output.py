@@ -247,7 +247,8 @@ SCHEMA = (("source", "string"), ("status", "string"), ("level", "string"),
           ("hardest", "string"), ("weight", "float64"), ("effort", "int64"),
           ("steps", "int64"), ("chain", "int64"), ("trial", "int64"), ("guessing", "int64"),
           ("rows", "int64"), ("cols", "int64"), ("cells", "int64"), ("rater", "string"),
-          ("seconds", "float64"), ("error", "string"), ("rules", "map"))
+          ("seconds", "float64"), ("error", "string"), ("score", "float64"),
+          ("notes", "float64"), ("why", "string"), ("rules", "map"))
 
 
 def _arrow_type(pa, kind: str):

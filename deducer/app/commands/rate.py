@@ -119,6 +119,7 @@ def _blank(task) -> dict:
 
     return {"file": task.label, "path": task.path, "name": task.name, "status": None,
             "level": None, "hardest_rule": None, "max_weight": None, "score": None,
+            "notes": None,
             "steps": None, "chain": None, "trial": None, "guessing": None, "rows": None,
             "cols": None, "cells": None, "rater": RATER_VERSION, "seconds": None,
             "error": None, "message": "", "rating": None, "effort": None, "why": None,
@@ -175,7 +176,8 @@ def rate_one(settings: tuple, task) -> dict:
         hardest = max(exp.steps, key=lambda s: s.weight, default=None)
         row.update(
             level=r.level, max_weight=round(r.max_weight, 3),
-            hardest_rule=hardest.rule if hardest else None, score=r.score, steps=r.steps,
+            hardest_rule=hardest.rule if hardest else None, score=r.score, notes=r.notes,
+            steps=r.steps,
             chain=r.max_chain, trial=r.trial, guessing=r.guessing, effort=r.effort,
             why=r.why(), rules=dict(r.rules))
     return row
@@ -226,7 +228,8 @@ def out_row(row: dict, timing: bool = True, options: str = "") -> dict:
             "trial": row["trial"], "guessing": row["guessing"], "rows": row["rows"],
             "cols": row["cols"], "cells": row["cells"], "rater": row["rater"],
             "seconds": row["seconds"] if timing else None, "error": row["error"],
-            "score": row["score"], "why": row["why"], "rules": row["rules"],
+            "score": row["score"], "notes": row["notes"], "why": row["why"],
+            "rules": row["rules"],
             **({"options": options} if options else {})}
 
 

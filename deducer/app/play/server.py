@@ -323,10 +323,19 @@ def solvability(p: Puzzle) -> dict:
     return {"status": "unique", "message": "the puzzle has exactly one solution"}
 
 
+def rating_json(r) -> dict:
+    """A solved walkthrough's rating for the page: ``{"level", "score", "notes",
+    "notes_text", "text"}`` as ``deducer rate`` gives them."""
+    notes = r.notes_text()
+    return {"level": r.level, "score": r.score, "notes": r.notes, "notes_text": notes,
+            "text": f"Rated {r.level} (score {r.score:g}" + (f"; {notes}" if notes else "")
+            + ")."}
+
+
 def rating(p: Puzzle) -> dict:
-    """The rater's verdict on ``p`` for the page: ``{"level", "score", "text"}`` as
-    ``deducer rate`` gives them, or ``{"level": None, "text"}`` when the walkthrough did
-    not reach the solution within :data:`TIMEOUT`."""
+    """The rater's verdict on ``p`` for the page (:func:`rating_json`), or ``{"level":
+    None, "text"}`` when the walkthrough did not reach the solution within
+    :data:`TIMEOUT`."""
     from ... import api
 
     exp = api.explain(p.without_progress(), timeout=TIMEOUT)
@@ -334,7 +343,7 @@ def rating(p: Puzzle) -> dict:
     if r is None or not r.solved:
         why = exp.message or "the walkthrough did not reach the solution"
         return {"level": None, "score": None, "text": f"Not rated: {why}."}
-    return {"level": r.level, "score": r.score, "text": f"Rated {r.level} (score {r.score:g})."}
+    return rating_json(r)
 
 
 def _read_text(text: str, fmt: str | None, which: str | None, label: str) -> Puzzle | dict:
@@ -371,6 +380,8 @@ def _opened(p: Puzzle, source: str | None) -> dict:
     if verdict["status"] == "multiple":
         out["message"] += " Check compares your entries with every solution."
         out["cells"] = verdict["cells"]
+    elif verdict["status"] == "unique":  # the header rates every puzzle, a file's too
+        out["rating"] = rating(p)
     return out
 
 
@@ -711,8 +722,7 @@ def create_app(root: Path, puzzle_path: str | None = None, *, fmt: str | None = 
         assert res.puzzle is not None and res.rating is not None  # made: found in time
         out = model(res.puzzle)
         out.update(status="unique", source=f"generated {size} (seed {res.seed})",
-                   rating={"level": res.rating.level, "score": res.rating.score,
-                           "text": f"Rated {res.rating.level} (score {res.rating.score:g})."},
+                   rating=rating_json(res.rating),
                    message=f"A new {size} puzzle with one solution, rated "
                            f"{res.rating.level} (seed {res.seed}).")
         return jsonify(out)

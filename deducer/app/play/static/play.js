@@ -293,7 +293,8 @@ function build() {
   $("title").textContent = S.source ? S.source + " (" + p.rows + "×" + p.cols + ")" : "";
   const rated = S.model.rating;
   $("rating").hidden = !(rated && rated.level);
-  $("rating").textContent = rated && rated.level ? rated.level + " · score " + rated.score : "";
+  $("rating").textContent = rated && rated.level ? rated.level + " · score " + rated.score
+    + (rated.notes_text ? " · " + rated.notes_text : "") : "";
   fitBoard();
 }
 
