@@ -303,7 +303,8 @@ def test_lean_steps_are_the_full_walkthroughs_steps():
         # replaying the lean walk: the generator's final rating, without a second walk
         replayed = Engine(draft.puzzle(), rules).recount(eng.steps)
         assert [s.available for s in replayed] == [s.available for s in full.steps]
-        assert rate_steps(replayed, "solved", rules, cells).to_json() == full.rating.to_json()
+        assert (rate_steps(replayed, "solved", rules, cells, draft.puzzle()).to_json()
+                == full.rating.to_json())
         chains += full.rating.max_chain > 0
     assert chains  # a proof by assumption among them: its length is rated too
 

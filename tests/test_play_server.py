@@ -156,6 +156,9 @@ def test_open_a_file_in_the_root(bare_client):
     r = bare_client.get("/api/open?path=sub/also.txt")
     assert r.status_code == 200
     assert r.get_json()["status"] == "unique"
+    # a puzzle opened from a file is rated too: the header shows its level and notes
+    rated = r.get_json()["rating"]
+    assert rated["level"] and rated["notes_text"].startswith("pencil marks: ")
     r = bare_client.get("/api/open", query_string={"path": "two.txt"})
     body = r.get_json()
     assert body["status"] == "multiple"
@@ -241,7 +244,10 @@ def test_create_answers_with_the_raters_level_and_score(bare_client):
     body = bare_client.post("/api/create", json={"grid": FIXED_GRID}).get_json()
     rated = api.rate(api.load(str_grid(FIXED_GRID)))
     assert (body["rating"]["level"], body["rating"]["score"]) == (rated.level, rated.score)
-    assert f"Rated {rated.level} (score {rated.score:g})." in body["message"]
+    assert f"Rated {rated.level} (score {rated.score:g}; {rated.notes_text()})." in body["message"]
+    # the chance of pencil marks, as the rater gives it, for the page's header
+    assert body["rating"]["notes"] == rated.notes
+    assert body["rating"]["notes_text"] == rated.notes_text()
 
 
 def test_generate_answers_with_the_raters_level_and_score(bare_client):
@@ -249,7 +255,9 @@ def test_generate_answers_with_the_raters_level_and_score(bare_client):
     rated = body["rating"]
     assert isinstance(rated["score"], int | float) and rated["level"]
     assert f"rated {rated['level']} (seed " in body["message"]
-    assert rated["text"] == f"Rated {rated['level']} (score {rated['score']:g})."
+    assert rated["text"] == (f"Rated {rated['level']} (score {rated['score']:g}; "
+                             f"{rated['notes_text']}).")
+    assert 0 <= rated["notes"] <= 1 and rated["notes_text"].startswith("pencil marks: ")
 
 
 def str_grid(grid) -> str:

@@ -379,17 +379,21 @@ def test_notes_reads_its_model_from_the_rule_file(tmp_path):
 
     p = formats.load(PUZZLES / "deducer-trial.txt")
     mine = tmp_path / "notes.yaml"
+    from deducer.engine.inhead import in_head
     from deducer.engine.rating import NOTES_FEATURES
 
+    # centred near this grid's own figure, so that the chance is not at its bounds
+    centre = round(math.log1p(in_head(p, 1).held) - 0.3, 3)
     # a user file overrides the core file's coefficients one by one: the others set to 0
     zero = ", ".join(f"{k}: 0" for k in NOTES_FEATURES if k != "held")
     mine.write_text("rules: []\nrating:\n  notes:\n    offset: 0.5\n    passes: 1\n"
-                    f"    coefficients: {{held: 2.0, {zero}}}\n    centre: {{held: 1.0}}\n",
+                    f"    coefficients: {{held: 2.0, {zero}}}\n    centre: {{held: {centre}}}\n",
                     encoding="utf-8")
     rules = registry.load([mine])
     exp = explain(p, rules)
     f = notes_features(exp.steps, len(p.whites), head_of(p, rules), rules)
-    want = 1 / (1 + math.exp(-(0.5 + 2.0 * (f["held"] - 1.0))))
+    want = 1 / (1 + math.exp(-(0.5 + 2.0 * (f["held"] - centre))))
+    assert 0.05 < want < 0.95
     assert exp.rating.notes == pytest.approx(want, abs=0.005)
     assert exp.rating.notes_feature == "held"
     # one pass a round holds no fewer candidates than three (it narrows less each look)

@@ -361,7 +361,9 @@ def notes_of(features: dict[str, float], m: RatingModel
     parts = {k: c * (features[k] - m.notes_centre.get(k, 0.0))
              for k, c in m.notes_coefficients.items()}
     z = m.notes_offset + sum(parts.values())
-    p = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+    # a chance, never a certainty: the records it is fitted on cannot support 0 or 1 (a
+    # grid far outside them would otherwise read "100%")
+    p = min(0.99, max(0.01, 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))))
     # the feature pushing hardest the way the figure leans
     top = max(parts, key=lambda k: parts[k] if z >= 0 else -parts[k])
     return round(p, 2), top
