@@ -148,8 +148,8 @@ def ladder_key(rules_path: str | None) -> str:
                   for r in data.get("rules") or []]
         # the order section changes the path too (and what each step finds open)
         order = {k: v for k, v in (data.get("order") or {}).items() if k != "fitted"}
-        notes = {k: v for k, v in ((data.get("rating") or {}).get("notes") or {}).items()
-                 if k in ("passes",)}
+        # the no-notes solver's passes change the cached figures of the grid (3 unless set)
+        notes = {"passes": ((data.get("rating") or {}).get("notes") or {}).get("passes", 3)}
         h.update(json.dumps([walked, order, notes], sort_keys=True).encode())
     for pkg in ("puzzle", "solver", "engine", "rules"):
         for f in sorted((ROOT / "deducer" / pkg).rglob("*.py")):
@@ -185,14 +185,16 @@ def collect(jobs_in, jobs: int, rules_path: str | None, cache: Path) -> list[dic
                 if k % 25 == 0:
                     print(f"  {k}/{len(todo)} ({time.perf_counter() - t0:.0f} s)",
                           file=sys.stderr)
-                    _save(cache, key, rows)
-    # the cache keeps the rows of puzzles this call did not ask for (another script's)
-    asked = {(r["source"], r["id"]) for r in rows}
-    _save(cache, key, rows + [r for k, r in old.items() if k not in asked])
+                    _save(cache, key, rows, old)
+    _save(cache, key, rows, old)
     return rows
 
 
-def _save(cache: Path, key: str, rows: list[dict]) -> None:
+def _save(cache: Path, key: str, rows: list[dict], old: dict | None = None) -> None:
+    """Write the cache: ``rows``, and the cached rows (``old``, by source and id) of the
+    puzzles this run did not ask for (another script's: they stay cached)."""
+    asked = {(r["source"], r["id"]) for r in rows}
+    rows = rows + [r for k, r in (old or {}).items() if k not in asked]
     cache.parent.mkdir(exist_ok=True)
     tmp = cache.with_suffix(".tmp")
     tmp.write_text(json.dumps({"ladder": key, "paths": rows}), encoding="utf-8")

@@ -469,12 +469,11 @@ ORDER_DECISION = [
     "| a learned model of each cell's time, picking among the open steps (several extra "
     "walks a puzzle) | 0.734 |",
     "| **today's walkthrough (kept)** | **0.703** |",
-    "| reading order | +0.06 |",
+    "| reading order | 0.06 |",
     "",
-    "The noise of a median over a held-out sample of 120 puzzles: SD about 0.016, so two "
-    "orders 0.03 apart on one sample are two SDs apart, not more. Logic does not forbid 0.80 "
-    "(the oracle reaches 0.93), but no policy built reaches it: every one lands at "
-    "0.58-0.75. **The walkthrough keeps today's order**: three hundredths (0.734 against "
+    "The noise of a median over a held-out sample of 120 puzzles: SD about 0.016. Logic "
+    "does not forbid 0.80 (the oracle reaches 0.93), but no policy built reaches it: "
+    "every one lands at 0.58-0.75. **The walkthrough keeps today's order**: three hundredths (0.734 against "
     "0.703) are not worth the walk's speed or simplicity. The order may change only where a "
     "paired comparison on the same puzzles shows a gain larger than that noise; 0.80 stays "
     "a research question.",
