@@ -143,7 +143,7 @@ def test_the_notes_fit_recovers_a_known_logistic_model():
     assert a == pytest.approx(0.4, abs=0.15) and b == pytest.approx(1.5, abs=0.2)
     # records whose share marked grows with one feature (the other is noise)
     rows = []
-    for i in range(200):
+    for _ in range(200):
         t = rng.random()
         rows.append({"share": t if t > 0.4 else 0.0, "pencil": t > 0.4,
                      "f": {"held": 3 * t + rng.gauss(0, 0.3), "scan": rng.random()}})
