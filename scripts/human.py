@@ -474,9 +474,9 @@ ORDER_DECISION = [
     "The noise of a median over a held-out sample of 120 puzzles: SD about 0.016. Logic "
     "does not forbid 0.80 (the oracle reaches 0.93), but no policy built reaches it: "
     "every one lands at 0.58-0.75. **The walkthrough keeps today's order**: three "
-    "hundredths (0.734 against 0.703) are not worth the walk's speed or simplicity. The order may change only where a "
-    "paired comparison on the same puzzles shows a gain larger than that noise; 0.80 stays "
-    "a research question.",
+    "hundredths (0.734 against 0.703) are not worth the walk's speed or simplicity. The "
+    "order may change only where a paired comparison on the same puzzles shows a gain "
+    "larger than that noise; 0.80 stays a research question.",
 ]
 
 
