@@ -105,3 +105,33 @@ def test_engine_orders_follow_the_walkthrough(puzzles_dir):
     assert all(by[(r, c)] == first.rule for r, c, _d in first.placements)
     assert all(single[c] <= placed[c] for c in placed)
     assert human.order_rho(placed, placed) == pytest.approx(1.0)
+
+
+def test_the_held_out_figures_read_only_the_odd_half(tmp_path):
+    """scripts/held_out.py (run by whoever holds the odd half): it reads the odd-numbered
+    puzzles' records only, fits nothing, and gives the notes' AUC and the order's rho."""
+    from deducer.puzzle import records
+    from scripts import held_out
+    from scripts.stats import spearman
+
+    root = _corpus(tmp_path, [
+        ("001", human.MAIN_SOLVER, "Z1;bb,1;cb,2;bc,3;cc,4;"),
+        ("003", human.MAIN_SOLVER, "Z2;cc,-,,45;cc,4;bc,3;cb,2;bb,9;bb,1;"),
+        ("004", human.MAIN_SOLVER, "Z1;bb,1;cb,2;bc,3;cc,4;"),  # even: not read
+        ("005", "Someone", "Z2;bb,5;cb,6;bc,7;cc,8;"),  # not this puzzle's record
+    ])
+    humans = held_out.odd_records(root)
+    assert [h.id for h in humans] == ["001", "003"]
+    rated = {h.id: held_out.rate((h.id, h.puzzle)) for h in humans}
+    assert all(0 <= r["notes"] <= 1 for r in rated.values())
+    text = "\n".join(held_out.figures(humans, rated))
+    assert f"held-out records: 2 of {human.MAIN_SOLVER}'s, 0 of the others'" in text
+    # 001's person follows the reading order, 003's goes backwards: a median of the two
+    rhos = []
+    for h in humans:
+        person = records.entry_order(h.record, h.solution)
+        placed = rated[h.id]["placed"]
+        cells = sorted(person)
+        rhos.append(spearman([placed[c] for c in cells], [person[c] for c in cells]))
+    assert f"median rho {(rhos[0] + rhos[1]) / 2:.3f}" in text
+    assert "notes of 2 rated puzzles within [0, 1]: True" in text
