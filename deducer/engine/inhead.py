@@ -83,15 +83,22 @@ def in_head(puzzle, passes: int = 3) -> InHead:
             for i in opn:
                 cand[i] &= u
             info.append((opn, rest))
+        # a run is filtered again in a pass only when a cell of it has narrowed since it
+        # was last filtered (the same candidates give the same answer)
+        seen: list[tuple | None] = [None] * len(info)
         for _ in range(passes):
             for k, (opn, rest) in enumerate(info):
-                good = [c for c in rest if _fits(tuple(sorted([cand[i] & c for i in opn])))]
+                now = tuple([cand[i] for i in opn])
+                if now == seen[k]:
+                    continue
+                good = [c for c in rest if _fits(tuple(sorted([m & c for m in now])))]
                 u = 0
                 for c in good:
                     u |= c
                 for i in opn:
                     cand[i] &= u
                 info[k] = (opn, good)
+                seen[k] = tuple([cand[i] for i in opn])
         new: dict[int, int] = {i: cand[i] for i in range(n) if not val[i] and POP[cand[i]] == 1}
         for opn, good in info:
             if not good:

@@ -333,11 +333,12 @@ def head_of(puzzle, rules=None) -> tuple[int, float]:
     return h.rounds, h.held
 
 
-def notes_features(steps, cells: int, head: tuple, rules=None) -> dict[str, float]:
+def notes_features(steps, cells: int, head: tuple, rules=None,
+                   score: dict[str, float] | None = None) -> dict[str, float]:
     """The features the ``notes`` figure may weigh (docs/rating.md, "Pencil marks"): the
     score's, the no-notes solver's (``head``: :func:`head_of`), the mean step weight and
     the share of steps that only remove candidates."""
-    f = score_features(steps, cells, rules)
+    f = dict(score) if score is not None else score_features(steps, cells, rules)
     rounds, held = head[:2]
     n = max(len(steps), 1)
     f.update({
@@ -396,12 +397,13 @@ def rate_steps(steps, status: str = "solved", rules=None, cells: int | None = No
     narrow = min(steps, key=lambda s: s.available, default=None)
     if cells is None:
         cells = sum(len(s.placements) for s in steps)
-    score = score_of(score_features(steps, cells, rules), m) if solved else None
+    feats = score_features(steps, cells, rules) if solved else None
+    score = score_of(feats, m) if feats is not None else None
     notes = notes_top = None
-    if solved and m.notes_coefficients and (head is not None or puzzle is not None):
+    if feats is not None and m.notes_coefficients and (head is not None or puzzle is not None):
         if head is None:
             head = head_of(puzzle, rules)
-        notes, notes_top = notes_of(notes_features(steps, cells, head, rules), m)
+        notes, notes_top = notes_of(notes_features(steps, cells, head, rules, feats), m)
     kinds = Counter(m.kind(s.rule) for s in steps)
     max_chain = max((chain_length(s) for s in steps), default=0)
     longest = {getattr(s, "chain_kind", "") for s in steps
