@@ -36,7 +36,8 @@ from .registry import FEATURES, KINDS, LEVELS, NOTES_FEATURES  # noqa: F401  (re
 # its pencil-mark figures are cross-validated with each fold's model on the score's scale
 # 8: ``notes``, the chance a solver like the janko.at test-solvers needs pencil marks (a
 # calibrated logistic model over the path's and a no-notes solver's features, fitted on the
-# test-solvers' records); the score refitted on the publishers' labels alone
+# test-solvers' records); the score refitted on the publishers' labels alone; both fitted on
+# the paths of issue 51 (sum bounds as a person adds, one deduction one step)
 RATER_VERSION = "8"
 
 
