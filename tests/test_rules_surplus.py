@@ -84,7 +84,7 @@ def test_combination_elimination_places_by_the_arrangements_with_fewer_facts():
     assert c.clean, (c.problems, c.surplus, c.unnamed)
     assert c.facts == {"r2c2": "45", "r2c5": "56"}
     # the sentence no longer says "only r2c2 can hold its 4": r2c3 and r2c4 are not stated
-    assert f.text == ("With r2c2 (4 or 5) and r2c5 (5 or 6), r2c1→ 12/4 must be 1+2+4+5 "
+    assert f.text == ("With r2c2 (4 or 5) and r2c5 (5 or 6), r2c1→ 12/4 is 1+2+4+5 "
                       "(1+2+3+6 has nothing for r2c2), and every arrangement puts its 4 in "
                       "r2c2; so r2c2 = 4; and 6 leaves r2c5.")
     assert "every arrangement puts 4 in r2c2" in f.detail and "r2c3" not in f.full
@@ -97,9 +97,8 @@ def test_combination_elimination_that_needs_every_fact_is_said_as_before():
                 cands={"r2c2": "24", "r2c3": "28", "r2c4": "28"})
     assert c.found.placements == {"r2c2": 4}
     assert c.clean, (c.problems, c.surplus, c.unnamed)
-    assert c.found.text == ("With r2c3 (2 or 8) and r2c4 (2 or 8), r2c1→ 14/3 must be "
-                            "2+4+8 (no other way fits them), and only r2c2 can hold its 4; "
-                            "so r2c2 = 4.")
+    assert c.found.text == ("With r2c3 (2 or 8) and r2c4 (2 or 8), r2c1→ 14/3 is "
+                            "2+4+8, and only r2c2 can hold its 4; so r2c2 = 4.")
     assert "every arrangement" not in c.found.full
 
 
@@ -116,7 +115,7 @@ def test_combination_elimination_drops_the_runs_narrowed_combinations_when_not_n
     assert c.clean, (c.problems, c.surplus, c.unnamed)
     assert c.facts == {"r2c3": "37"} and f.deduction.proof.combos == {}
     # every way of the clue beyond those left is given its reason
-    assert f.text == ("With r2c3 (3 or 7), r2c1→ 19/3 can only be 3+7+9 or 4+7+8 (2+8+9, "
+    assert f.text == ("With r2c3 (3 or 7), r2c1→ 19/3 is 3+7+9 or 4+7+8 (2+8+9, "
                       "4+6+9 and 5+6+8 have nothing for r2c3); so 6 leaves r2c2 and r2c4.")
 
 

@@ -634,11 +634,14 @@ def _both_ends(texts: list[str]) -> list[str]:
         hi = _MOST.match(t)
         if lo and hi and lo.group(1) == hi.group(1) and lo.group(3) == hi.group(3):
             expr, cell = lo.group(1), lo.group(3)
-            if lo.group(2) == hi.group(2) and lo.group(4) == hi.group(4):
-                out[-1] = f"{expr} = {lo.group(2)}: {cell} = {lo.group(4)}"
+            # the cell's own bounds only where they are not those of the sum it equals
+            same = lo.group(2) == lo.group(4) and hi.group(2) == hi.group(4)
+            if lo.group(2) == hi.group(2):
+                out[-1] = f"{expr} = {lo.group(2)}" + ("" if same else
+                                                       f": {cell} = {lo.group(4)}")
             else:
-                out[-1] = (f"{lo.group(2)} ≤ {expr} ≤ {hi.group(2)}: "
-                           f"{lo.group(4)} ≤ {cell} ≤ {hi.group(4)}")
+                out[-1] = (f"{lo.group(2)} ≤ {expr} ≤ {hi.group(2)}" + ("" if same else
+                           f": {lo.group(4)} ≤ {cell} ≤ {hi.group(4)}"))
             continue
         out.append(t)
     return out
