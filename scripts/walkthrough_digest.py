@@ -1,6 +1,7 @@
 """One sha256 per corpus walkthrough, to tell whether a change moved any step.
 
     python scripts/walkthrough_digest.py [--sample N] [--jobs J] [--source NAME ...]
+                                         [--steps] [--bundled]
 
 Explains every puzzle the corpus loaders (tests/support/corpus.py) find, or a sample of
 them, with the built-in ladder and no time limit, and prints for each ``<sha256>  <key>``
@@ -16,11 +17,18 @@ checkout with this script (this checkout is only the fallback when nothing else 
 walkthroughs need a chain (:data:`CHAINED`) first, then from every source a share of N in
 proportion to its size (at least :data:`AT_LEAST` each), evenly spaced in the loader's
 order.
+
+``--steps``: digest what each step does, not what it says: its rule, effect (placements,
+eliminations, combinations removed, cells and runs) and proof, every ``text`` (a chain
+link's sentence) left out, so a change of wording alone digests the same (issue 51: the
+sentences shortened with every step kept). ``--bundled``: the bundled puzzles (puzzles/,
+every puzzle of a file with several) as well, first.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import sys
 import time
@@ -80,14 +88,54 @@ def _puzzle(key: tuple[str, str]):
     return _PUZZLES[key]
 
 
-def digest(key: tuple[str, str]) -> tuple[str, str, float]:
-    """(key, sha256 of the walkthrough's JSON text, CPU seconds)."""
+#: the parts of a step's JSON that say what it does (``--steps``)
+DOES = ("rule", "placements", "eliminations", "combos_removed", "cells", "runs", "proof")
+
+
+def _wordless(x):
+    """``x`` without any ``text`` (a chain link's sentence) at any depth."""
+    if isinstance(x, dict):
+        return {k: _wordless(v) for k, v in x.items() if k != "text"}
+    if isinstance(x, list):
+        return [_wordless(v) for v in x]
+    return x
+
+
+def _bundled_keys() -> list[tuple[str, str]]:
+    """("bundled", file or file:name) of every bundled puzzle."""
+    from deducer.puzzle.formats import load_all
+
+    out = []
+    for f in sorted((ROOT / "puzzles").iterdir()):
+        if f.is_file() and f.name != "expected.json":  # the bundled puzzles' answers
+            ps = load_all(f)
+            out += [("bundled", f.name if len(ps) == 1 else f"{f.name}:{p.name}")
+                    for p in ps]
+    return out
+
+
+def digest(key: tuple[str, str], steps: bool = False) -> tuple[str, str, float]:
+    """(key, sha256 of the walkthrough's JSON text, or with ``steps`` of what its steps
+    do, CPU seconds)."""
+    import json
+
     from deducer.api import explain
     from deducer.render import get
 
-    puzzle = _puzzle(key)
+    if key[0] == "bundled":
+        from deducer.puzzle.formats import load
+
+        f, _, name = key[1].partition(":")
+        puzzle = load(ROOT / "puzzles" / f, name=name or None)
+    else:
+        puzzle = _puzzle(key)
     t = time.process_time()
-    text = get("json").walkthrough(puzzle, explain(puzzle))
+    e = explain(puzzle)
+    if steps:
+        text = json.dumps([_wordless({k: s.to_json().get(k) for k in DOES})
+                           for s in e.steps], sort_keys=True)
+    else:
+        text = get("json").walkthrough(puzzle, e)
     return f"{key[0]}/{key[1]}", hashlib.sha256(text.encode()).hexdigest(), \
         time.process_time() - t
 
@@ -98,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, metavar="J", help="processes (default 1)")
     ap.add_argument("--source", action="append", metavar="NAME",
                     help="only this corpus source (folder name or alias; repeatable)")
+    ap.add_argument("--steps", action="store_true",
+                    help="digest each step's rule, effect and proof, not its words")
+    ap.add_argument("--bundled", action="store_true", help="the bundled puzzles as well")
     args = ap.parse_args(argv)
     from tests.support import corpus
 
@@ -110,12 +161,15 @@ def main(argv: list[str] | None = None) -> int:
     keys = _keys(args.source)
     if args.sample is not None:
         keys = sample(keys, args.sample)
+    if args.bundled:
+        keys = _bundled_keys() + keys
     print(f"digesting {len(keys)} walkthroughs with {Path(deducer.__file__).parent}",
           file=sys.stderr)
     total = hashlib.sha256()
     cpu = 0.0
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        for name, sha, secs in pool.map(digest, keys, chunksize=1):
+        for name, sha, secs in pool.map(functools.partial(digest, steps=args.steps), keys,
+                                        chunksize=1):
             line = f"{sha}  {name}"
             print(line, flush=True)
             total.update(line.encode() + b"\n")

@@ -421,7 +421,8 @@ def test_permutation_check_names_the_digits_left_to_the_other_cells():
 
     p = formats.load(Path(__file__).resolve().parents[1] / "puzzles" / "deducer-trial.txt")
     texts = [s.text for s in explain(p).steps if s.rule.startswith("permutation-check")]
-    assert any("if r2c2 or r3c2 were 7, the rest would make 24 - (7 + 5 + 1) = 11: 2+3+6, "
+    # the sum the rest would make, without its arithmetic (issue 51: shorter sentences)
+    assert any("if r2c2 or r3c2 were 7, the rest would make 11: 2+3+6, "
                "and r7c2 (4, 7 or 9) has none of them" in t for t in texts)
     assert not any("of the rest" in t for t in texts)
 
@@ -438,3 +439,18 @@ def test_unique_intersection_with_the_cells_own_list_reads_as_a_choice_among_the
     texts = [s.text for s in explain(p).steps if s.rule == "unique-intersection"]
     assert "Of r2c7's 5 or 7, only 7 fits r2c5→ 16/3 (6 to 9), so r2c7 = 7." in texts
     assert not any(" itself (" in t for t in texts)
+
+
+def test_a_cells_two_bounds_from_one_sum_are_said_once():
+    """"r8c5 + r8c4 + 3 ≥ 8: r7c3 ≥ 8; r8c5 + r8c4 + 3 ≤ 8: r7c3 ≤ 8" said twice what the
+    equation before it (r7c3 = r8c5 + r8c4 + 3) gives once (zwvista 81, issue 51)."""
+    from deducer.rules.regions import _both_ends
+
+    assert _both_ends(["r8c5 + r8c4 + 3 ≥ 8: r7c3 ≥ 8", "r8c5 + r8c4 + 3 ≤ 8: r7c3 ≤ 8"]) \
+        == ["r8c5 + r8c4 + 3 = 8"]
+    assert _both_ends(["r3c2 + 4 ≥ 6: r4c4 ≥ 6", "r3c2 + 4 ≤ 9: r4c4 ≤ 9"]) \
+        == ["6 ≤ r3c2 + 4 ≤ 9"]
+    # bounds of other cells, or from other sums, stay as they are
+    kept = ["r5c3 + r6c3 ≥ 10 and r2c5 + 4 ≤ 8: r3c5 ≥ 2", "r3c2 + 4 ≤ 9: r4c4 ≤ 9",
+            "r3c3 ≥ 6: r4c5 ≥ 6"]
+    assert _both_ends(kept) == kept

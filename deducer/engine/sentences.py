@@ -112,10 +112,13 @@ def effect_text(view, place: dict, elim: dict, drop: dict,
         verb = "leaves" if len(DIGITS[gone]) == 1 else "leave"
         names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
         said = f"{_digits(gone)} {verb} {names}"
-        for k, i in enumerate(then.get(gone, ())):
-            if len(cells) == 1:
-                said += f", which is then {place[i]}"
-            else:
+        written = then.get(gone, [])
+        if len(cells) == 1 and written:
+            said += f", which is then {place[written[0]]}"
+        elif written and written == cells:  # each in turn: "which are then 8 and 5"
+            said += f", which are then {both(str(place[i]) for i in written)}"
+        else:
+            for k, i in enumerate(written):
                 said += f"{',' if k == 0 else ''} and {view.cell_name(i)} is then {place[i]}"
         if gone in then:  # a digit written in first: the lists after it read with it
             parts.insert(written_at, said)
@@ -141,6 +144,12 @@ class Effect(str):
         out = super().__new__(cls, text)
         out.changes = changes if changes and changes != "nothing changes" else text
         return out
+
+
+def both(items) -> str:
+    """``a``; ``a and b``; ``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _joined(parts: list[str]) -> str:

@@ -300,9 +300,13 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     # the deciding fact, as much of it as fits: the cells' lists and each combination's
     # reason, then a summary of the reasons, then the cells by name (the rest is the detail)
     must = combos_brief(view, view.run_name(rid), left, said, bool(place))
-    them = ("it" if len(facts) == 1 else "them") if facts else "its cells"
-    summary = (f" (none of these fits {them})" if " cannot be " in must else
-               f" (no other way fits {them})")
+    # "r1c6↓ 27/5 is 2+3+5+8+9", as a naked single says "r4c6↓ 4/2 is 1+3": the lists
+    # before it are the reason ("must be" and "can only be" said it twice)
+    must = must.replace(" must be ", " is ").replace(" can only be ", " is ")
+    # with the cells' lists given, "must be 4+7+9" says that no other way fits them (the
+    # words "(no other way fits them)" made a median sentence 25 characters longer)
+    summary = "" if facts else (" (none of these fits its cells)" if " cannot be " in must
+                                else " (no other way fits its cells)")
     tail = f", {placing}" if placing else ""
     given = [f"with {facts_brief(view, facts)}, ",
              f"with the candidates of {cells_and(view, list(facts))}, "] if facts else [""]

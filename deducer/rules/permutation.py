@@ -105,19 +105,25 @@ def _group_said(view: View, group: tuple[int, ...], facts: dict[int, int],
     return both(listed + bare)
 
 
-def _short(group: tuple[int, ...], us: list[int]) -> str:
+def _short(group: tuple[int, ...], us: list[int], terse: bool = True) -> str:
     """What a group of cells cannot do with the digits left to the others: ``has none of
-    them``; ``can take only 5 of them``; ``can take at most 1 of each`` (fewer digits than
-    cells, so some cell of the group is left without one)."""
+    them``; ``have only 1 and 5 of them for three cells``; ``have at most one of each for
+    two cells`` (fewer digits than cells, so some cell of the group is left without one).
+    ``terse=False``: the words of before (``can take only 1 and 5 of them (two digits
+    for three cells)``), which :func:`_brief` is measured by (see :data:`CASES_MAX`)."""
     many = len(group) > 1
     if not any(us):
         return f"{'have' if many else 'has'} none of {'them' if len(us) == 1 else 'their digits'}"
     n = len(group)
     if len(us) == 1:
         k = POP[us[0]]
+        if terse:  # the digits are listed: their count is the reader's to see
+            return f"have only {digits_and(us[0])} of them for {_NUM[n]} cells"
         return (f"can take only {digits_and(us[0])} of them "
                 f"({_NUM[k]} digit{'s' if k > 1 else ''} for {_NUM[n]} cells)")
     k = max(POP[u] for u in us)
+    if terse:
+        return f"have at most {_NUM[k]} of each for {_NUM[n]} cells"
     return f"can take at most {_NUM[k]} of each ({_NUM[n]} cells)"
 
 
@@ -125,7 +131,7 @@ _NUM = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "n
 
 
 def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...], int]],
-          facts: dict[int, int], shown: set[int]) -> str:
+          facts: dict[int, int], shown: set[int], terse: bool = True) -> str:
     """The case that fails, per cell the digit leaves (cells failing alike said together):
     ``if r7c9 were 8, r7c10 + r7c11 would make 15 - 8 = 7: 1+6 or 3+4, and r7c10 (5, 8
     or 9) has none of them``. The digits left to the other cells are each combination of
@@ -147,8 +153,9 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
         who = (" + ".join(view.cell_name(j) for j in others)
                if len(at) == 1 and len(others) == 2 else "the rest")
         rests = " or ".join(view.combo(rest) for rest, _, _ in ws)
-        # the arithmetic where digits are written in; else the sum left is plain
-        made = minus(total, placed | BIT[d]) if placed else str(total - d)
+        # the sum left (terse: its arithmetic, with the digits written in, is the detail's)
+        made = minus(total, placed | BIT[d]) if placed and not terse else \
+            str(total - sum(DIGITS[placed]) - d)
         head = f"if {where} were {d}, {who} would make {made}"
         groups: dict[tuple[int, ...], list[int]] = {}
         for _rest, group, u in ws:
@@ -156,7 +163,7 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
         if len(groups) == 1:
             (group, us), = groups.items()
             out.append(f"{head}: {rests}, and {_group_said(view, group, facts, shown)} "
-                       f"{_short(group, us)}")
+                       f"{_short(group, us, terse)}")
         else:  # each group with the combinations it fails: "1+3+8 or 2+4+6 leave r4c2 nothing"
             by_group: dict[tuple[int, ...], list[tuple[int, int]]] = {}
             for rest, group, u in ws:
@@ -179,7 +186,7 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
 
 
 def _cases(view: View, rid: int, key: tuple, digits: list, facts: dict[int, int],
-           shown: set[int]) -> str:
+           shown: set[int], terse: bool = True) -> str:
     """Several digits of the same cells whose cases one group fails alike: ``if r2c4 were
     1 or 2, r2c2 + r2c3 would make 5 or 4: 2+3 or 1+3, and r2c2 (1 or 2) and r2c3 (1 or 2)
     can take at most 1 of each``."""
@@ -194,10 +201,12 @@ def _cases(view: View, rid: int, key: tuple, digits: list, facts: dict[int, int]
             f"{alts_of([str(d) for d, _ in digits])}, {who} would make "
             f"{alts_of([str(total - d) for d, _ in digits])}: "
             f"{' or '.join(view.combo(r) for r in rests)}, and "
-            f"{_group_said(view, group, facts, shown)} {_short(group, us if len(us) > 1 else us)}")
+            f"{_group_said(view, group, facts, shown)} "
+            f"{_short(group, us if len(us) > 1 else us, terse)}")
 
 
-def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple]) -> str:
+def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple],
+           terse: bool = True) -> str:
     """The deciding fact: ``in r7c8→ 15/3, if r7c9 were 8, r7c10 + r7c11 would make
     15 - 8 = 7: 1+6 or 3+4, and r7c10 (5, 8 or 9) has none of them``: for each digit the
     case that fails; digits no combination has, in one clause. Facts no case names (a cell
@@ -221,10 +230,10 @@ def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple]) -> 
             merged[key] = [(d, raw)]
             cases.append(key)
         else:
-            cases.append(_case(view, rid, d, raw, facts, shown))
+            cases.append(_case(view, rid, d, raw, facts, shown, terse))
     cases = [c if isinstance(c, str) else
-             _case(view, rid, merged[c][0][0], merged[c][0][1], facts, shown)
-             if len(merged[c]) == 1 else _cases(view, rid, c, merged[c], facts, shown)
+             _case(view, rid, merged[c][0][0], merged[c][0][1], facts, shown, terse)
+             if len(merged[c]) == 1 else _cases(view, rid, c, merged[c], facts, shown, terse)
              for c in cases]
     rest = {j: m for j, m in facts.items() if j not in shown}
     head = f"{view.run_name(rid)}, with {facts_brief(view, rest)}: " if rest else \
@@ -302,7 +311,9 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
                            (rid,))
         fit: list[tuple] = []
         for at, r in chosen:
-            if fit and len(_brief(view, rid, first, [*fit, (at, r)])) > CASES_MAX:
+            # measured in the words of before (terse=False), so that a step takes the
+            # digits it took when the sentence was longer (the paths stay as rated)
+            if fit and len(_brief(view, rid, first, [*fit, (at, r)], terse=False)) > CASES_MAX:
                 break
             fit.append((at, r))
         chosen = fit

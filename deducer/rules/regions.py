@@ -10,6 +10,7 @@ open, its value is known; when two are, they obey a sum (or difference).
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import product
 from typing import cast
@@ -229,6 +230,20 @@ def _facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch
     return facts, ([region.total] + other_vals, [chosen_total] + base_vals), written
 
 
+def _homes(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
+           ) -> dict[int, int]:
+    """The run each cell only one group covers sits in, in that group: a sentence names
+    the runs whose written digits it subtracts ("(42 + 19 in r1c6↓)"), not each cell."""
+    out = {i: t.run for t in chosen for i in t.outside}
+    base = set(region.base)
+    for t in excluded:
+        for i in t.inside:
+            r = next((r for r in view.runs_of(i) if r in base), None)
+            if r is not None:
+                out[i] = r
+    return out
+
+
 #: a sentence names at most this many runs of one group; more are said as how many and
 #: the first and last (each is in the detail), so the area is found at a glance
 RUNS_MAX = 4
@@ -255,26 +270,32 @@ def _old_named(view: View, cells: Iterable[int]) -> str:
 WRITTEN_MAX = 2
 
 
-def _terms(view: View, xs: list[int], short: bool = False, cells: Sequence[int] = ()
-           ) -> str:
+def _terms(view: View, xs: list[int], short: bool = False, cells: Sequence[int] = (),
+           homes: dict[int, int] | None = None) -> str:
     """``115``; ``(87 + 5 + 9)``; ``short``, with many digits written in: ``(41 + 42 in
-    r3c4, r3c5 and r4c3)``, naming the cells whose digits are subtracted."""
+    r3c4, r3c5 and r4c3)``, naming the cells whose digits are subtracted, or with
+    ``homes`` (each cell's run) the runs they sit in where that is shorter: ``(41 + 42 in
+    r2c4↓)``."""
     if short and len(xs) > WRITTEN_MAX + 1:
         where = f" in {both([view.cell_name(i) for i in cells])}" if cells else " written in"
+        if homes and cells and all(i in homes for i in cells):
+            runs = list(dict.fromkeys(homes[i] for i in cells))
+            by_run = f" in {both([view.puzzle.runs[r].label for r in runs])}"
+            where = min(where, by_run, key=len)
         return f"({xs[0]} + {sum(xs[1:])}{where})"
     return str(xs[0]) if len(xs) == 1 else f"({' + '.join(map(str, xs))})"
 
 
 def equation(view: View, plus: Sequence[int], minus: Sequence[int],
              sides: tuple[list[int], list[int]], short: bool = False,
-             written: tuple[list[int], list[int]] = ([], [])
-             ) -> tuple[str, list[int], list[int], int]:
+             written: tuple[list[int], list[int]] = ([], []),
+             homes: dict[int, int] | None = None) -> tuple[str, list[int], list[int], int]:
     """sum(plus) - sum(minus) = sum(sides[0]) - sum(sides[1]), said with no negative
     number and one minus sign: ``r5c8 + r7c8 = 115 - (87 + 5 + 9) = 14``, or for a
     difference ``r8c3 + r9c3 = r7c2 + 1, as 15 - 14 = 1``. Returns the text and the cells
     of each side as said (their sums differ by the last value, the first side larger).
     ``short``: many digits written in are said as their sum, with their cells (``written``,
-    in the order of ``sides``; :func:`_terms`)."""
+    in the order of ``sides``; :func:`_terms`, ``homes`` the runs they sit in)."""
     first, second = sides
     c_first, c_second = written
     k = sum(first) - sum(second)
@@ -282,14 +303,14 @@ def equation(view: View, plus: Sequence[int], minus: Sequence[int],
         plus, minus, first, second, k = minus, plus, second, first, -k
         c_first, c_second = c_second, c_first
     lhs = " + ".join(view.cell_name(i) for i in plus)
-    arith = (f"{_terms(view, first, short, c_first)} - "
-             f"{_terms(view, second, short, c_second)} = {k}")
+    arith = (f"{_terms(view, first, short, c_first, homes)} - "
+             f"{_terms(view, second, short, c_second, homes)} = {k}")
     if not minus:
         return f"{lhs} = {arith}", list(plus), [], k
     rhs = " + ".join(view.cell_name(i) for i in minus)
     if not k:  # "as 52 - 52 = 0" says nothing: both groups make the same
-        arith = (f"{_terms(view, first, short, c_first)} and "
-                 f"{_terms(view, second, short, c_second)} both make {sum(first)}")
+        arith = (f"{_terms(view, first, short, c_first, homes)} and "
+                 f"{_terms(view, second, short, c_second, homes)} both make {sum(first)}")
     return (f"{lhs} = {rhs}{f' + {k}' if k else ''}, as {arith}", list(plus), list(minus),
             k)
 
@@ -346,8 +367,8 @@ def _one(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
         return None  # a contradiction; the other rules report it
     values, sides, written = _facts(view, region, chosen, excluded)
     eq = equation(view, plus, minus, sides)[0]
-    values.update(equation=equation(view, plus, minus, sides, short=True,
-                                    written=written)[0], full=eq,
+    values.update(equation=equation(view, plus, minus, sides, short=True, written=written,
+                                    homes=_homes(view, region, chosen, excluded))[0], full=eq,
                   digit=v, target=view.cell_name(x), fits="", reason="")
     cells = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))
     runs = _runs(region, chosen)
@@ -417,7 +438,8 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
     values, sides, written = _facts(view, region, chosen, excluded)
     used_distinct = distinct and rel == "+"
     eq, first, second, _ = equation(view, plus, minus, sides)
-    eq_short = equation(view, plus, minus, sides, short=True, written=written)[0]
+    eq_short = equation(view, plus, minus, sides, short=True, written=written,
+                        homes=_homes(view, region, chosen, excluded))[0]
     differ = (f" (both in {view.run_name(shared)}, so they differ)"
               if used_distinct and shared is not None else "")
     differ_brief = (f" (both in {view.puzzle.runs[shared].label})"
@@ -598,6 +620,33 @@ def _bound_reason(view: View, first: list[int], second: list[int], k: int,
     return "; ".join(t for _, _, t in said) if said and took == elim else None
 
 
+_LEAST = re.compile(r"^(.+) ≥ (\d+): (r\d+c\d+) ≥ (\d+)$")
+_MOST = re.compile(r"^(.+) ≤ (\d+): (r\d+c\d+) ≤ (\d+)$")
+
+
+def _both_ends(texts: list[str]) -> list[str]:
+    """A cell's two bounds from one sum said once: ``r8c5 + r8c4 + 3 ≥ 8: r7c3 ≥ 8`` and
+    ``... ≤ 9: r7c3 ≤ 9`` as ``8 ≤ r8c5 + r8c4 + 3 ≤ 9: 8 ≤ r7c3 ≤ 9``, and where both
+    ends meet ``r8c5 + r8c4 + 3 = 8: r7c3 = 8``."""
+    out: list[str] = []
+    for t in texts:
+        lo = _LEAST.match(out[-1]) if out else None
+        hi = _MOST.match(t)
+        if lo and hi and lo.group(1) == hi.group(1) and lo.group(3) == hi.group(3):
+            expr, cell = lo.group(1), lo.group(3)
+            # the cell's own bounds only where they are not those of the sum it equals
+            same = lo.group(2) == lo.group(4) and hi.group(2) == hi.group(4)
+            if lo.group(2) == hi.group(2):
+                out[-1] = f"{expr} = {lo.group(2)}" + ("" if same else
+                                                       f": {cell} = {lo.group(4)}")
+            else:
+                out[-1] = (f"{lo.group(2)} ≤ {expr} ≤ {hi.group(2)}" + ("" if same else
+                           f": {lo.group(4)} ≤ {cell} ≤ {hi.group(4)}"))
+            continue
+        out.append(t)
+    return out
+
+
 #: the longest the bounds a region sum's sentence gives run: a step whose bounds run
 #: longer takes the digits of those that fit and leaves the rest to the next steps
 BOUNDS_MAX = 110
@@ -634,7 +683,12 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
         return None
     values, sides, written = _facts(view, region, chosen, excluded)
     eq, first, second, k_said = equation(view, *as_found, sides)
+    # the lengths that decide what the step takes are measured on the equation as it was
+    # said before the written digits were put by run (eq_short), so the steps stay those
+    # the ratings were fitted on; the sentence says eq_said
     eq_short = equation(view, *as_found, sides, short=True, written=written)[0]
+    eq_said = equation(view, *as_found, sides, short=True, written=written,
+                       homes=_homes(view, region, chosen, excluded))[0]
     shared = sorted({r for _, _, r in apart})
     differ = ""
     groups: dict[int, list[int]] = {}
@@ -699,12 +753,12 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
                 said_b.append(text)
                 kept[x] = kept.get(x, 0) | m
             elim = kept
-            reason.append("; ".join(said_b))
+            reason.append("; ".join(_both_ends(said_b)))
         else:
             reason.append(ways_said if listed else
                           f"only {' or '.join(way(w) for w in ways)} "
                           f"{'fit' if many else 'fits'}")
-    values.update(equation=eq_short, target=view.cells_name(cells), digit="", ways=shown,
+    values.update(equation=eq_said, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
     runs = _runs(region, chosen)
     extra = tuple(r for r in shared if r not in runs)

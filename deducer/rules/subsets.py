@@ -27,6 +27,37 @@ from .facts import (
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
+#: the longest a hidden subset's failing cases run (longer: what no arrangement puts)
+FAILING_MAX = 240
+
+
+def _failing(view: View, rid: int, open_: list[int], placed: int, elims: dict[int, int],
+             facts: dict[int, int], needs: str) -> str | None:
+    """Where the stated lists leave the homes' other digits to the run's arrangements,
+    the case that fails for each digit, as the permutation check says it (``r10c1→ 37/7
+    needs 4 and 5, with r10c3 (6 or 7): if r10c6 were 6, the rest would make 25: ..., and
+    ... has none of them``), from the stated lists alone (every other open cell may hold
+    any digit not written in the run): no fact beyond the proof's. None where a case is
+    not found so, or runs long."""
+    from .permutation import _brief, _reasons
+
+    by_digit: dict[int, list[int]] = {}
+    for i, m in elims.items():
+        for d in DIGITS[m]:
+            by_digit.setdefault(d, []).append(i)
+    chosen = []
+    for d, at in sorted(by_digit.items()):
+        r = _reasons(view, rid, open_, placed, d, at, facts)
+        if r is None or not r[2][1]:  # no case found, or no combination has d
+            return None
+        chosen.append(([(d, at)], r))
+    said = _brief(view, rid, facts, chosen)
+    run = view.run_name(rid)
+    if not said.startswith(run):
+        return None
+    out = f"{needs}; {said[len(run) + 2:]}"  # the run named once: "RUN, with ...: " or "RUN: "
+    return out if len(out) <= FAILING_MAX else None
+
 
 @rule(values=("digits", "group", "kind", "size"))
 def naked_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
@@ -115,7 +146,8 @@ def hidden_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
         cells = both([view.cell_name(i) for i in homes])
         needs = f"{view.run_name(rid)} needs {digits_and(want)}"
         if trimmed:
-            brief = (f"{needs}, and {'with ' + facts_brief(view, facts) + ', ' if facts else ''}"
+            brief = (_failing(view, rid, open_, placed, elim, facts, needs) or
+                     f"{needs}, and {'with ' + facts_brief(view, facts) + ', ' if facts else ''}"
                      f"no arrangement puts {puts(view, elim)}")
             why = (f"{holds(view, facts) + ', so ' if facts else ''}no arrangement puts "
                    f"{puts(view, elim)}")
