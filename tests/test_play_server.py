@@ -348,7 +348,10 @@ def test_apply_hint(client):
     body = client.post("/api/hint", json={"puzzle": four(), "level": "vague",
                                           "apply": True}).get_json()
     assert body["level"] == "full"
-    assert body["edits"] == [{"cell": [2, 1], "entry": 3}]  # no marks appear unasked
+    # no marks appear unasked: the hint leads to the first digit the walk writes, r2c3 = 7
+    # since the sum bounds took r3c2's other digits in a step of their own (issue 51)
+    assert body["edits"] == [{"cell": [1, 2], "entry": 7}]
+    assert body["step"]["placements"] == [[1, 2, 7]]
     marked = four(pencil=[[1, 2, [1, 7, 9]], [2, 2, [7, 8, 9]]])
     body = client.post("/api/hint", json={"puzzle": marked, "apply": True}).get_json()
     assert body["edits"] == [{"cell": [1, 2], "pencil": [7, 9]},
