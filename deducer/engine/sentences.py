@@ -87,14 +87,14 @@ def effect_text(view, place: dict, elim: dict, drop: dict,
     for d, cells in by_digit.items():
         names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
         parts.append(f"{names} can only hold {d}")
-    for (left, then), cells in shown.items():
+    for (left, after), cells in shown.items():
         cells = [i for i in cells if i not in leaned]
         if not cells:
             continue
         names = " and ".join(view.cells_name(cells).rsplit(", ", 1))
         alts = ", ".join(str(d) for d in DIGITS[left])
         alts = " or ".join(alts.rsplit(", ", 1))
-        parts.append(f"{names} can {'then ' if then else ''}only hold {alts}")
+        parts.append(f"{names} can {'then ' if after else ''}only hold {alts}")
     gone_groups = {g: [i for i in cs if i not in leaned] for g, cs in gone_groups.items()}
     # a cell written in because this step left it one digit joins the cells that lost
     # the same digits, its digit said after them: "7 and 8 leave r8c6 and r9c6, and r8c6

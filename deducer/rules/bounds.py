@@ -10,7 +10,7 @@ from ..puzzle.combos import ALL, BIT, DIGITS, HIGH, LOW, POP, SUM
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
-from .facts import both, holds, minus, proof, span
+from .facts import both, clue, holds, minus, proof, span
 
 
 def sum_limits(masks: list[int]) -> tuple[int, int]:
@@ -174,7 +174,7 @@ def _listed(view: View, others: Sequence[int], facts: dict[int, int]) -> tuple[l
                         else view.cell_name(j) for j in named])
 
 
-def _said(masks: Sequence[int], side: str, value: int) -> str:
+def _said(masks: Sequence[int], side: str, value: int) -> tuple[str, str]:
     """``at most 3 + 8 + 9 = 20``; a term that is not its cell's own least (most) says why
     it counts so: ``, as different digits, make at most 9 + 8 = 17``."""
     terms = _terms(masks, side)
@@ -289,8 +289,9 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
             bound["least"] = (least, lambda named=named, in_order=in_order: tuple(
                 zip(named, _terms(in_order, "least"), strict=True)))
 
-        def words(i=i, others=others, facts=facts, least=least, most=most, lo=lo, hi=hi,
-                  cut_low=cut_low, cut_high=cut_high) -> tuple[str, str, str]:
+        def words(i: int = i, others: Sequence[int] = others, facts: dict[int, int] = facts,
+                  least: int = least, most: int = most, lo: int = lo, hi: int = hi,
+                  cut_low: bool = cut_low, cut_high: bool = cut_high) -> tuple[str, str, str]:
             brief = _brief(view, rid, placed, need, i, others, facts, free, least, most,
                            cut_low, cut_high)
             named_others = both([view.cell_name(j) for j in others])
@@ -305,7 +306,7 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         pr = proof(view, (rid,), facts)
         pr.bound = bound
         yield Deduction(eliminations={i: gone}, cells=tuple(open_), runs=(rid,),
-                        values={"need": need, "need_text": minus(view.layout.run_total[rid],
+                        values={"need": need, "need_text": minus(clue(view, rid),
                                                                  placed),
                                 "cell": name, "count": len(open_), "low": lo, "high": hi,
                                 "others": lambda w=cached: w()[0],

@@ -207,6 +207,14 @@ def named(view: View, i: int, facts: dict[int, int]) -> str:
     return f"{name} ({alts(facts[i])})" if i in facts else name
 
 
+def clue(view: View, rid: int) -> int:
+    """The sum a clued run must make (every rule that words a sum reads a clued run)."""
+    total = view.layout.run_total[rid]
+    if total is None:
+        raise ValueError(f"run {rid} has no clue")
+    return total
+
+
 def minus(total: int, placed_mask: int) -> str:
     """``24 - (9 + 8) = 7``: what a run's open cells still need, as arithmetic with one
     minus sign (``24 - 9 = 15``; ``24`` when nothing is written in)."""

@@ -23,6 +23,7 @@ from .facts import (
     alts,
     both,
     cell_facts,
+    clue,
     clue_combos,
     digits_and,
     facts_brief,
@@ -34,10 +35,15 @@ from .facts import (
     span,
 )
 
+#: the clauses that rule a digit out, the cells they lean on, and (each clause said briefly,
+#: the raw cases: (cell, rest, group, digits))
+Reasons = tuple[list[str], set[int],
+                tuple[list[str], list[tuple[int, int, tuple[int, ...], int]]]]
+
 
 def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
              cells: Iterable[int], facts: dict[int, int] | None = None
-             ) -> tuple[list[str], set[int], list[str]] | None:
+             ) -> Reasons | None:
     """The clauses that rule ``d`` out of ``cells``, the cells they lean on, and each
     clause said briefly for the one way with ``d`` (``4 in r12c12 makes it 3+4+6+7+8+9, and
     r10c12 can hold none of 3, 6, 7, 8 or 9``). With ``facts``, only those cells' candidates are
@@ -141,9 +147,9 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
     for i, rest, group, u in raw:
         by_cell.setdefault(i, []).append((rest, group, u))
     alike: dict[tuple, list[int]] = {}
-    for i, ws in by_cell.items():
-        alike.setdefault(tuple(ws), []).append(i)
-    total = view.layout.run_total[rid]
+    for i, cases in by_cell.items():
+        alike.setdefault(tuple(cases), []).append(i)
+    total = clue(view, rid)
     placed = view.placed_mask(rid)
     open_ = view.open_cells(rid)
     out = []

@@ -746,7 +746,8 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
         clauses = _bound_clauses(view, first, second, k_said,
                                  dict(zip(cells, masks, strict=True)), elim, groups)
         if clauses:
-            kept, said_b = {}, []
+            kept: dict[int, int] = {}
+            said_b: list[str] = []
             for x, m, text in clauses:
                 if said_b and len("; ".join([*said_b, text])) > BOUNDS_MAX:
                     break

@@ -21,7 +21,7 @@ from ..puzzle.combos import ALL, DIGITS, POP
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
-from .facts import facts_brief, minus, proof
+from .facts import clue, facts_brief, minus, proof
 
 
 def _one_way(masks: list[int], need: int) -> tuple[int, ...] | None:
@@ -77,7 +77,7 @@ def settled_run(view: View, rid: int) -> Iterator[Deduction]:
     def need_said() -> str:
         """``r10c11 + r11c11 = 7 - 4 = 3``; ``its 5 empty cells make 37 - 8 = 29``: the
         sum the open cells must make, which their lists leave one way to make."""
-        made = minus(view.layout.run_total[rid], placed)
+        made = minus(clue(view, rid), placed)
         if len(open_) <= 3:
             return f"{' + '.join(view.cell_name(i) for i in open_)} = {made}"
         return f"its {len(open_)} empty cells make {made}"
