@@ -153,19 +153,24 @@ def failed(seed: int, index: int, kind: str, message: str) -> Failed:
     return Failed(index, f"{seed}:{index}", kind, message)
 
 
-def results(req, count: int, settings, tick=None, start: int = 0, note=None,
+def results(req, indices, settings, tick=None, note=None,
             files: tuple[str, ...] = (), disable: tuple[str, ...] = ()):
-    """The results of puzzles start..count-1, in order, from the batch engine (a generator:
-    closing it stops the workers); ``note(index, what)`` hears how a puzzle's search goes;
+    """The results of the puzzles ``indices``, as each is made (not in index order: a
+    puzzle finished ahead of a slower earlier one is written at once), from the batch
+    engine (a generator: closing it stops the workers); ``note(index, what)`` hears how a
+    puzzle's search goes;
     ``files`` and ``disable``: the ``--rules`` files (absolute paths) and ``--disable`` ids
     each worker's ladder is loaded with."""
     from functools import partial
 
     from ..batch import run as batch_run
 
-    yield from batch_run(partial(make, req, files=files, disable=disable), range(start, count),
-                         settings, partial(failed, req.seed), tick=tick,
-                         init=partial(ladder, files, disable), note=note)
+    items = list(indices)
+    for pair in batch_run(partial(make, req, files=files, disable=disable), items,
+                          settings, partial(failed, req.seed), tick=tick,
+                          init=partial(ladder, files, disable), note=note, in_order=False):
+        if pair is not None:  # None: a heartbeat (the bar is redrawn by tick)
+            yield pair[1]
 
 
 #: the file in an ``--out`` folder that says which runs made its puzzles (hidden: ``rate``
@@ -264,14 +269,18 @@ def write_manifest(out, options: dict) -> None:
     write_output(out / MANIFEST, text + "\n", force=True)
 
 
-def _jsonl_done(path: str, options: dict) -> int:
-    """Complete lines of an interrupted ``--jsonl`` file (a half-written last line is cut),
-    after checking that they were made by this run (a refused resume leaves the file as
-    it was)."""
+def _jsonl_done(path: str, options: dict) -> set[int]:
+    """The puzzles (0-based in the run) an interrupted ``--jsonl`` file holds, by the
+    records' own indices, in any order and with any gaps (puzzles are written as they are
+    made); a half-written last line is cut, after checking that every record was made by
+    this run (a refused resume leaves the file as it was)."""
     import json
 
     from ...errors import DeducerError
 
+    first = options.get("first", 1) - 1
+    count = options.get("count", 0)
+    done: set[int] = set()
     try:
         with open(path, "r+b") as fh:
             data = fh.read()
@@ -286,21 +295,61 @@ def _jsonl_done(path: str, options: dict) -> int:
                                        "--jsonl writes (no 'run' options to go on with)",
                                        path=path, line=n)
                 refuse_other_run(was["run"], options, f"{path}:{n}")
-                # the records' own indices say what was made, not their count: a line
-                # copied twice or one missing would have the resume skip or repeat one
-                want = options.get("first", 1) - 1 + n - 1
-                if was.get("index") != want:
-                    raise DeducerError(f"record {n} is puzzle {was.get('index')!r} where this "
-                                       f"run's record {n} is puzzle {want}: not the run's "
-                                       "records in order, so not resumable (--force starts "
-                                       "over)", path=path, line=n)
+                index = was.get("index")
+                if not isinstance(index, int) or isinstance(index, bool) or \
+                        not first <= index < first + count:
+                    raise DeducerError(f"record {n} is puzzle {index!r}, not one of this "
+                                       f"run's {first}..{first + count - 1}: not resumable "
+                                       "(--force starts over)", path=path, line=n)
+                if index - first in done:
+                    raise DeducerError(f"record {n} is puzzle {index} again: not resumable "
+                                       "(--force starts over)", path=path, line=n)
+                done.add(index - first)
             if keep < len(data):
                 fh.truncate(keep)
     except FileNotFoundError:
-        return 0
+        return set()
     except OSError as e:
         raise DeducerError(f"cannot resume: {e.strerror or e}", path=path) from None
-    return data[:keep].count(b"\n")
+    return done
+
+
+def sort_jsonl(path: str) -> None:
+    """Put a ``--jsonl`` file's records in index order (they are written as they are
+    made): a new file under a temporary name, renamed into place, so an interruption
+    leaves the old one whole. A finished run's file is then the same bytes whether it
+    ran through or was resumed."""
+    import json
+    import os
+
+    from ...errors import DeducerError
+    from ...puzzle.fileio import temp_name
+
+    with open(path, "rb") as fh:
+        lines = fh.read().splitlines(keepends=True)
+    keys = []
+    for line in lines:
+        try:
+            keys.append(json.loads(line).get("index"))
+        except (ValueError, AttributeError, RecursionError):
+            keys.append(None)
+    if None in keys or keys == sorted(keys):
+        return
+    tmp = os.path.join(os.path.dirname(os.path.abspath(path)),
+                       temp_name(os.path.basename(path)) + "tmp")
+    try:
+        with open(tmp, "wb") as dst:
+            for _k, line in sorted(zip(keys, lines, strict=True), key=lambda kl: kl[0]):
+                dst.write(line)
+    except OSError as e:
+        os.unlink(tmp) if os.path.exists(tmp) else None
+        raise DeducerError(f"cannot write: {e.strerror or e}; the puzzles are kept, in the "
+                           "order they were made", path=path) from None
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    os.replace(tmp, path)
 
 
 def _generated(text: str) -> bool:
@@ -317,9 +366,11 @@ def _generated(text: str) -> bool:
                               for o in objs)
 
 
-def plan_outputs(args, ext: str, options: dict | None = None) -> int:
-    """Check every output before anything is made, and return the index to start from
-    (``--resume``: the puzzles already written in order, by the same run). One-line
+def plan_outputs(args, ext: str, options: dict | None = None
+                 ) -> tuple[set[int], set[int]]:
+    """Check every output before anything is made, and return the puzzles (0-based in the
+    run) already in ``--out`` and in ``--jsonl`` (``--resume``: those the same run wrote,
+    in any order and with any gaps; empty sets otherwise). One-line
     errors: a folder that cannot be made, a name too long, an existing file without
     --force, a puzzle file as --jsonl (--force or not), two outputs that are one file, a
     resume with other options than the run's."""
@@ -341,7 +392,8 @@ def plan_outputs(args, ext: str, options: dict | None = None) -> int:
     if args.first < 1:
         raise DeducerError("--first must be 1 or more")
     names = [f"{k + args.first:04d}.{ext}" for k in range(args.count)]
-    start = args.count
+    in_out: set[int] = set()
+    in_jsonl: set[int] = set()
     if args.out:
         out = Path(args.out)
         check_name(out)
@@ -353,10 +405,10 @@ def plan_outputs(args, ext: str, options: dict | None = None) -> int:
             raise DeducerError(f"cannot read the folder: {e.strerror or e}", path=args.out) \
                 from None
         if args.resume:
-            start = next((k for k, n in enumerate(names) if n not in have), args.count)
+            in_out = {k for k, n in enumerate(names) if n in have}
             if options is not None:
-                check_out_resume(out, options, start)
-        clash = [n for n in (names[start:] if args.resume else names) if n in have]
+                check_out_resume(out, options, len(in_out))
+        clash = [n for n in names if n in have] if not args.resume else []
         if clash and not args.force and not args.resume:
             shown = ", ".join(clash[:3]) + (f" and {len(clash) - 3} more" if len(clash) > 3
                                             else "")
@@ -378,10 +430,8 @@ def plan_outputs(args, ext: str, options: dict | None = None) -> int:
         check_outputs({"--jsonl": args.jsonl}, force=args.force or args.resume, guard=guard)
         if args.resume:
             refuse_a_link(args.jsonl)
-            start = min(start, _jsonl_done(args.jsonl, options or {}))
-    if not args.resume:
-        return 0
-    return start
+            in_jsonl = _jsonl_done(args.jsonl, options or {})
+    return in_out, in_jsonl
 
 
 def run(args) -> int:
@@ -416,7 +466,15 @@ def run(args) -> int:
                            timeout=args.timeout, score=args.score, rules=rules)
     ext = EXTENSIONS.get(args.format, "txt")
     options = run_options(req, args)
-    start = plan_outputs(args, ext, options)  # every output checked before anything is made
+    # every output checked before anything is made; --resume: what each already holds
+    in_out, in_jsonl = plan_outputs(args, ext, options)
+    jsonl_file = args.jsonl not in (None, "-")
+    have = (in_out if args.out else set(range(args.count))) & \
+        (in_jsonl if jsonl_file else set(range(args.count)))
+    if not (args.out or jsonl_file):
+        have = set()
+    todo = [k for k in range(args.count) if k not in have]
+    start = len(have)
     out_dir = Path(args.out) if args.out else None
     jsonl = None
     where = args.out
@@ -424,13 +482,13 @@ def run(args) -> int:
         if out_dir is not None:
             out_dir.mkdir(parents=True, exist_ok=True)
         where = args.jsonl
-        if args.jsonl not in (None, "-"):
+        if jsonl_file:
             from ..batch.output import LineFile
 
-            # unbuffered whole lines: a full disk takes the cut line back off and says so
-            jsonl = LineFile(args.jsonl, append=bool(args.resume), lines=start, what="puzzle")
-            if args.resume:  # the lines past the start are made again
-                _cut_lines(jsonl.fh, args.jsonl, start)
+            # unbuffered whole lines, each the moment its puzzle is made: a full disk
+            # takes the cut line back off and says so
+            jsonl = LineFile(args.jsonl, append=bool(args.resume), lines=len(in_jsonl),
+                             what="puzzle")
     except OSError as e:
         raise DeducerError(f"cannot write: {e.strerror or e}", path=where) from None
     if args.seed is None:
@@ -440,7 +498,7 @@ def run(args) -> int:
               file=sys.stderr)
     # on a terminal: puzzles made, and how the puzzle in hand goes (a score range far from
     # what a level gives at a size takes many attempts: the scores seen say why)
-    bar = Bar(args.count - start, sys.stderr.isatty() and not args.no_progress, "generating")
+    bar = Bar(len(todo), sys.stderr.isatty() and not args.no_progress, "generating")
     made = lost = 0
     levels: dict[str, int] = {}
     scores: list[float] = []
@@ -449,9 +507,13 @@ def run(args) -> int:
     # --first N goes on with the run's numbering: puzzle N of the seed is the one a longer
     # run makes there, so a second batch with the same seed adds new puzzles
     offset = args.first - 1
-    batch = results(req, offset + args.count, settings, tick=bar, start=offset + start,
+    batch = results(req, [offset + k for k in todo], settings, tick=bar,
                     note=lambda idx, what: bar.describe(progress_text(idx, what, req.score)),
                     files=files, disable=disable)
+    # the files take each puzzle the moment it is made; standard output gets them in
+    # index order (held back behind a slower earlier one)
+    held: dict[int, tuple[str, str]] = {}
+    shown = 0
     try:
         for res in _until_stopped(batch):
             if isinstance(res, Refused):
@@ -471,14 +533,15 @@ def run(args) -> int:
             if getattr(res.rating, "score", None) is not None:
                 scores.append(res.rating.score)
             text = get("text").generated(res, format=args.format)
+            k = res.index - offset
             if out_dir is not None:
                 if not written:  # with the first file: a run that made none leaves none
                     write_manifest(out_dir, options)
                 target = out_dir / f"{res.index + 1:04d}.{ext}"
                 written.append(target)
-                if not (args.resume and target.exists()):  # made before: the same puzzle
+                if not (args.resume and k in in_out):  # made before: the same puzzle
                     try:
-                        write_output(target, text, force=args.force)
+                        write_output(target, text, force=args.force or args.resume)
                     except DeducerError as e:
                         if e.message.startswith("cannot write"):  # a full disk, say
                             kept = start + made - 1
@@ -487,21 +550,24 @@ def run(args) -> int:
                         raise
             line = json_dumps({**res.to_json(), "run": options}).replace("\n", "") + "\n" \
                 if args.jsonl else ""
-            if jsonl is not None:
+            if jsonl is not None and k not in in_jsonl:
                 jsonl.write(line)
-            elif args.jsonl == "-":
-                sys.stdout.write(line)
-                sys.stdout.flush()
-            if out_dir is None and args.jsonl != "-":
-                sys.stdout.write(("\n" if made > 1 else "") + text)
-                sys.stdout.flush()
+            if args.jsonl == "-" or (out_dir is None and jsonl is None):
+                held[k] = (line, text)
+                while shown < len(todo) and todo[shown] in held:
+                    line, text = held.pop(todo[shown])
+                    shown += 1
+                    if args.jsonl == "-":
+                        sys.stdout.write(line)
+                    else:
+                        sys.stdout.write(("\n" if shown > 1 else "") + text)
+                    sys.stdout.flush()
         else:
             stopped = start + made + lost < args.count  # the backstop (cli.TimeLimit) ended it
     except KeyboardInterrupt:  # Ctrl-C: what was made is kept, and said
         batch.close()
         kept = start + made
-        resume = " (--resume goes on from there)" if args.out or args.jsonl not in \
-            (None, "-") else ""
+        resume = " (--resume goes on from there)" if args.out or jsonl_file else ""
         print(f"deducer: interrupted: {kept} of {args.count} puzzles made and kept{resume}",
               file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -510,6 +576,9 @@ def run(args) -> int:
         bar.close()
         if jsonl is not None:
             jsonl.close()
+    if jsonl_file:
+        sort_jsonl(args.jsonl)  # the index order an uninterrupted run's file has
+    written.sort()
     if made:
         print(_made_line(made, levels, req, args, written, scores), file=sys.stderr)
     if stopped:
@@ -519,14 +588,6 @@ def run(args) -> int:
         print(f"deducer: {lost} of {args.count} puzzles failed", file=sys.stderr)
         return EXIT_INTERNAL
     return EXIT_UNDECIDED if stopped else EXIT_OK
-
-
-def _cut_lines(fh, path: str, keep: int) -> None:
-    """Keep the first ``keep`` lines of the file open (for appending) as ``fh``."""
-    with open(path, "rb") as src:
-        size = sum(len(src.readline()) for _ in range(keep))
-    fh.truncate(size)
-    fh.seek(size)
 
 
 def _until_stopped(items):
