@@ -408,7 +408,7 @@ def test_dask_engine_gives_the_pools_files_byte_for_byte(tmp_path):
         assert (a / n).read_bytes() == (b / n).read_bytes()
 
 
-def flaky_make(req, index):
+def flaky_make(req, index, **kw):
     """The command's worker function, except that puzzle 2 raises and puzzle 3 kills its
     worker (module-level: a forkserver worker imports it by name)."""
     import signal
@@ -417,7 +417,7 @@ def flaky_make(req, index):
         raise ValueError("no fill")
     if index == 2:
         os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer would
-    return real_make(req, index)  # imported above, before any patching
+    return real_make(req, index, **kw)  # imported above, before any patching
 
 
 def test_a_failed_puzzle_is_one_line_and_the_others_are_made(tmp_path, capsys, monkeypatch):
