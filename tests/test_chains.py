@@ -109,7 +109,18 @@ def check_chain(puzzle, step, before):
     r, c, d = proof["assume"]
     cell = index[(r, c)]
     assert d in dom[cell], "the assumed digit is not a candidate"
-    assert step["eliminations"] == [[r, c, [d]]]
+    left = dom[cell] - {d}
+    if len(left) == 1:
+        # issue 51: a step that leaves a cell one digit writes it in that same step; its
+        # eliminations are then that digit leaving the cell's peers that still held it
+        (e,) = left
+        assert step["placements"] == [[r, c, e]]
+        peers = {j for rid in puzzle.cell_runs[cell] for j in puzzle.runs[rid].cells
+                 if j != cell and e in dom[j]}
+        assert sorted(step["eliminations"]) == sorted(
+            [[*puzzle.whites[j], [e]] for j in peers])
+    else:
+        assert step["eliminations"] == [[r, c, [d]]] and not step["placements"]
     _written_in(puzzle, dom, written, cell, d)
     links = proof["links"]
     assert links and links[-1].get("contradiction") and \

@@ -187,7 +187,7 @@ def test_hint_tiers(tmp_path, capsys):
     code, out, _ = run(capsys, "hint", path, "--level", "full", "--json")
     obj = json.loads(out)
     # no pencil marks: the hint is the next digit (r3c2 = 3), after the steps it rests on
-    assert obj["kind"] == "deduction" and obj["step"]["placements"] == [[2, 1, 3]]
+    assert obj["kind"] == "deduction" and obj["step"]["placements"] == [[2, 1, 3], [2, 2, 9]]
     assert obj["reasoning"][0]["rule"] == "unique-combination"
     assert full.count("\n") == len(obj["reasoning"]) + 1  # one numbered line per step
     _, out, _ = run(capsys, "hint", path, "--json")

@@ -60,6 +60,12 @@ def replay(p, hnt):
     for rid in range(len(p.runs)) if rule.scope == "run" else [None]:
         for ded in (rule.call(view, rid) if rid is not None else rule.call(view)) or ():
             found += [(*p.whites[i], d) for i, d in ded.placements.items()]
+            # a cell the deduction's eliminations leave one digit is written by its step
+            # (one deduction, one step)
+            for i, m in ded.eliminations.items():
+                left = masks[i] & ~m
+                if left and not left & (left - 1) and not state.placed[i]:
+                    found.append((*p.whites[i], left.bit_length()))
     return found
 
 
@@ -103,11 +109,11 @@ def test_hint_on_a_real_puzzle_without_marks_is_one_digit_away():
 
 def test_full_hint_carries_the_steps_proof():
     full = hint(pz(FOUR), "full").to_json()
-    # the hint is the first digit to write: r3c2 = 3, a naked single once the steps of
-    # its reasoning have left r3c2 only 3; its proof is that one candidate
-    assert full["step"]["placements"] == [[2, 1, 3]]
-    assert full["proof"] == {"facts": [{"cell": [2, 1], "candidates": [3]}], "runs": []}
-    assert full["proof"] == full["step"]["proof"]
+    # the hint is the first step that writes digits: the pair complement of r3c1→ 12/2,
+    # which leaves r3c2 only 3 and r3c3 only 9 and so writes both (one deduction, one step)
+    assert full["step"]["placements"] == [[2, 1, 3], [2, 2, 9]]
+    assert full["step"]["rule"] == "pair-complement"
+    assert full["proof"] == full["step"]["proof"] and full["proof"]["facts"]
     # and each step of the reasoning carries its own (the first: r1c3↓ 16/2 alone)
     assert full["reasoning"][0]["proof"] == {"facts": [], "runs": [[0, 2, "down"]]}
     assert all("proof" in s for s in full["reasoning"])
@@ -239,10 +245,12 @@ def test_a_full_hint_shows_only_the_steps_its_target_needs():
     assert h.step.placements == [(2, 2, 4)]
     steps = [*h.reasoning, h.step]
     assert proofcheck.check_walkthrough(p, steps) == []
-    assert [s.runs for s in h.reasoning] == [["r3c1→ 7/3"], ["r1c3↓ 34/5"]]
+    # r1c3↓ 34/5's unique combination writes r3c3 = 4 itself, after r3c1→ 7/3's
+    assert [s.runs for s in h.reasoning] == [["r3c1→ 7/3"]]
+    assert h.step.runs == ["r1c3↓ 34/5"]
     for k in range(len(h.reasoning)):
         assert proofcheck.check_walkthrough(p, steps[:k] + steps[k + 1:]), k
-    assert len(h.full.splitlines()) == 3
+    assert len(h.full.splitlines()) == 2
 
 
 def test_check_and_hint_name_a_repeated_digit_by_the_rule_it_breaks():

@@ -130,15 +130,24 @@ def test_region_limits_come_from_the_ladder(tmp_path):
     assert found(changed(tmp_path, "region-sum-one", regions=limits), position(p)) == []
 
 
-def test_the_reasons_a_permutation_step_states_come_from_the_ladder(tmp_path):
+def test_the_reasons_a_permutation_step_states_come_from_the_ladder(tmp_path, monkeypatch):
+    from deducer.rules import permutation
+
     p = puzzle(line(30, 6))
     cands = {"r2c2": "12", "r2c3": "12", "r2c4": "12345"}
     rid = run_id(p, "r2c1>")
+    loose = changed(tmp_path, "permutation-check", max_reasons=100)
     few = found(core("permutation-check"), position(p, cands=cands), rid)
-    many = found(changed(tmp_path, "permutation-check", max_reasons=100), position(p, cands=cands),
-                 rid)
     assert few == [({}, {"r2c5": "5", "r2c6": "5", "r2c7": "5"})]
-    assert len(many[0][1]) > len(few[0][1])
+    # issue 51: a step also takes no more digits than its sentence fits (CASES_MAX), which
+    # here holds the step to the 5s whatever max_reasons says; with no sentence limit,
+    # max_reasons is what decides how much the step takes
+    assert found(loose, position(p, cands=cands), rid) == few
+    monkeypatch.setattr(permutation, "CASES_MAX", 10**6)
+    assert found(core("permutation-check"), position(p, cands=cands), rid) == few
+    many = found(loose, position(p, cands=cands), rid)
+    assert len(many) == 1 and len(many[0][1]) > len(few[0][1])
+    assert all(set(ds) >= set(few[0][1].get(c, "")) for c, ds in many[0][1].items())
 
 
 def test_what_a_solver_node_costs_a_walk_comes_from_the_ladder(tmp_path):

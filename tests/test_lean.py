@@ -50,6 +50,7 @@ class RefPuzzle:
     even: frozenset | None = None
     name: str | None = None
     row_lines: tuple | None = field(default=None, compare=False)
+    grade: object | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class RefFormat:
     read: Callable
     write: Callable | None = None
     names: Callable | None = None
+    comment: str | None = None
 
 
 @dataclass

@@ -254,13 +254,20 @@ def test_the_editor_shows_the_rating_of_the_puzzle_it_accepts(desk):
     pg.wait_for_selector("#play-view:not([hidden])")
     rated = api.rate(api.load("\\|4\\|11\\\n\\4| | \n\\11| | \n"))
     # scores read as everywhere else (7.0 as "7", as Python's :g and JavaScript's numbers)
-    assert pg.inner_text("#rating") == f"{rated.level} · score {rated.score:g}"
-    assert f"Rated {rated.level} (score {rated.score:g})." in message(pg)
+    # rater v8: the header also says how likely pencil marks are, as the rating words it
+    assert rated.notes is not None and rated.notes_text()
+    assert pg.inner_text("#rating") == \
+        f"{rated.level} · score {rated.score:g} · {rated.notes_text()}"
+    assert f"Rated {rated.level} (score {rated.score:g}; {rated.notes_text()})." in message(pg)
     pg.screenshot(path=str(ARTIFACTS / "play-rated.png"))
-    # another puzzle, unrated, shows none
+    # another puzzle, opened from a file, shows its own rating (rater v8: files opened are
+    # rated too), not the editor puzzle's
     pg.select_option("#server-files", "four.txt")
     wait_idle(pg)
-    assert pg.is_hidden("#rating")
+    four = api.rate(api.load(play.FOUR).without_progress())
+    assert pg.is_visible("#rating")
+    assert pg.inner_text("#rating") == \
+        f"{four.level} · score {four.score:g} · {four.notes_text()}"
 
 
 def chain_state(root_dir: Path) -> dict:

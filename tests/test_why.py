@@ -129,21 +129,24 @@ def test_why_not_on_a_corpus_sample(corpus_dir):
 
 def test_on_k2_only_the_steps_that_lead_there():
     p = load(K2)
-    # r4c3: the walkthrough takes 11 steps to write r3c3 = 4; a rule on r4c3's own run
-    # r1c3↓ 34/5 does it at once (unique intersection with r3c1→ 7/3)
+    # r4c3: the walkthrough takes 10 steps to write r3c3 = 4 (issue 51: the unique
+    # combination on r4c3's own run r1c3↓ 34/5 writes it in the same step, once
+    # r3c1→ 7/3 has left r3c3 only 1, 2 or 4 -- 4+6+7+8+9 and 1+2+4 share only 4)
     answer = why(p, (3, 2), 4)
     assert answer.kind == EXPLAINED
-    assert [s.rule for s in answer.steps] == ["unique-intersection"]
-    assert answer.steps[0].placements == [(2, 2, 4)]
-    assert answer.path == 11 and [s.n for s in answer.steps] == [1]
-    assert answer.text.startswith("Why 4 cannot go in r4c3: 1 step (the walkthrough takes 11")
+    assert [s.rule for s in answer.steps] == ["unique-combination", "unique-combination"]
+    assert [s.runs for s in answer.steps] == [["r3c1→ 7/3"], ["r1c3↓ 34/5"]]
+    assert not answer.steps[0].placements and (2, 2, 4) in answer.steps[1].placements
+    assert proofcheck.check_walkthrough(p, answer.steps) == []
+    assert answer.path == 10 and [s.n for s in answer.steps] == [1, 2]
+    assert answer.text.startswith("Why 4 cannot go in r4c3: 2 steps (the walkthrough takes 10")
     assert answer.text.endswith("So 4 cannot go in r4c3: r3c3, in the same run r1c3↓ 34/5, "
                                 "holds it.")
-    # the closure alone, from the walkthrough's path: 3 of its 11 steps
+    # the closure alone, from the walkthrough's path: 2 of its 10 steps
     from deducer.assist.why import closure
 
-    walk = explain(p).steps[:11]
-    assert [s.n for s in closure(p, walk)] == [2, 10, 11]
+    walk = explain(p).steps[:10]
+    assert [s.n for s in closure(p, walk)] == [2, 10]
 
 
 def test_must_leaves_only_the_digit():
@@ -204,11 +207,13 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 
 def test_cli_text_json_and_exit_codes(capsys):
     code, out, _ = run(capsys, "why", K2, "r4c3", "4")
-    assert code == 0 and out.startswith("Why 4 cannot go in r4c3: 1 step")
-    assert "1. Unique intersection: Only 4 fits both r1c3↓ 34/5" in out
+    assert code == 0 and out.startswith("Why 4 cannot go in r4c3: 2 steps")
+    assert "1. Unique combination: r3c1→ 7/3 needs 3 digits summing to 7" in out
+    assert "2. Unique combination: r1c3↓ 34/5 needs 5 digits summing to 34" in out
+    assert "r3c3, which is then 4" in out
     code, out, _ = run(capsys, "why", K2, "r4c3", "4", "--json")
     obj = json.loads(out)
-    assert code == 0 and obj["kind"] == "explained" and len(obj["steps"]) == 1
+    assert code == 0 and obj["kind"] == "explained" and len(obj["steps"]) == 2
     assert all("proof" in s for s in obj["steps"])
     code, out, _ = run(capsys, "why", K2, "r4c3", "7")
     assert code == 1 and "solution digit" in out
@@ -241,7 +246,9 @@ def test_a_steps_sentence_mentions_only_digits_the_answer_wrote():
     from deducer import api
 
     p = api.generate(size="10x10", level="Hard", seed=3)[0].puzzle
-    got = why(p, (5, 3), 7)
+    # issue 51 moved the path: the answer for r6c4 = 7 no longer keeps a step that says
+    # what is "written in" a run; r3c2 = 7's does (r2c1→ 30/7, in its last step's detail)
+    got = why(p, (2, 1), 7)
     assert got.kind == EXPLAINED and got.steps
     assert proofcheck.check_walkthrough(p, got.steps) == []
     runs = {run.name: run for run in p.runs}

@@ -560,6 +560,10 @@ def main(argv: list[str] | None = None) -> int:
     # rate and rules test limit each puzzle themselves; the others the whole command
     whole = None if getattr(module, "PER_PUZZLE_TIMEOUT", False) else \
         getattr(args, "timeout", None)
+    from ..api import replaced_rules
+
+    replaced_rules()  # only this command's replacements are said (a library caller's
+    # ladders loaded before it in the same process are not this command's)
     try:
         if whole is not None and not whole > 0:  # also refuses nan
             raise DeducerError("--timeout must be a positive number of seconds")

@@ -251,7 +251,9 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
         rule, ded, effect = found
         known, shown = _known(puzzle, effect)
         step = eng.step(found)
-        if _visible(puzzle, effect):
+        # a step that leaves a cell one digit writes it itself (its placements, not the
+        # rule's effect, say so): a digit to write is always the player's to see
+        if step is not None and step.placements or _visible(puzzle, effect):
             break
         if known:
             skipped += 1
