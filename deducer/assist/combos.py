@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..puzzle.combos import ALL, BIT, DIGITS, combos, fmt_combo, sum_range
+from ..rules.facts import matchable
 
 #: a cell as the helper sees it: (its digit or None, its pencil-mark mask, its name)
 Cell = tuple[int | None, int, str]
@@ -77,24 +78,6 @@ class RunCombos:
                 "unused": list(DIGITS[self.unused])}
 
 
-def _fits(mask: int, allowed: Sequence[int]) -> bool:
-    """Can the cells, each taking a digit of its ``allowed`` mask, hold the digits of
-    ``mask`` one each? (a matching, by the sets of digits used so far: at most 512)."""
-    states = {0}
-    for a in allowed:
-        nxt = set()
-        for used in states:
-            free = a & mask & ~used
-            while free:
-                low = free & -free
-                nxt.add(used | low)
-                free ^= low
-        if not nxt:
-            return False
-        states = nxt
-    return mask in states
-
-
 def _why_not(mask: int, cells: Sequence[Cell]) -> str:
     """Why the board rules combination ``mask`` out ("" when it does not)."""
     written = [(d, name) for d, _m, name in cells if d]
@@ -113,7 +96,7 @@ def _why_not(mask: int, cells: Sequence[Cell]) -> str:
     for d in DIGITS[mask]:
         if not any(a & BIT[d] for a in allowed):
             return f"no cell is marked {d}"
-    if not _fits(mask, allowed):
+    if not matchable(mask, allowed):  # one digit of the combination a cell
         return "its digits do not fit the cells' marks"
     return ""
 
