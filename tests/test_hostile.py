@@ -462,9 +462,10 @@ def served(tmp_path, monkeypatch):
     """A real play server on 127.0.0.1 (any free port), stopped after the test."""
     import threading
 
+    from deducer.app.play import limits
     from deducer.app.play import server as play
 
-    monkeypatch.setattr(play, "TIMEOUT", 3.0)  # each hint's limit, short for the test
+    monkeypatch.setattr(limits, "TIMEOUT", 3.0)  # each hint's limit, short for the test
     root = tmp_path / "root"
     root.mkdir()
     made = []

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from deducer.app.cli import build_parser
-from deducer.app.play.server import MAX_BODY, create_app
+from deducer.app.play.limits import MAX_BODY
+from deducer.app.play.server import create_app
 from deducer.puzzle import formats
 from tests.support.timing import Stopwatch, stretch
 
@@ -82,8 +84,13 @@ def test_page_and_static_files(client):
     r = client.get("/")
     assert r.status_code == 200 and b"deducer play" in r.data
     assert "script-src 'self'" in r.headers["Content-Security-Policy"]
-    for name in ("play.js", "play.css"):
-        assert client.get(f"/static/{name}").status_code == 200
+    # every script and style sheet the page names is served (chainstep.js, the chain
+    # walker the HTML walkthrough shares, from the render layer's static folder)
+    named = re.findall(r'(?:src|href)="/static/([^"]+)"', r.get_data(as_text=True))
+    assert {"play.css", "chainstep.js"} <= set(named)
+    for name in named:
+        served = client.get(f"/static/{name}")
+        assert served.status_code == 200 and len(served.data) > 100, name
     assert_error(client.get("/static/nothing.js"), 404)
     assert_error(client.get("/no/such/page"), 404, "no such page")
 
@@ -586,11 +593,11 @@ def test_foreign_host_and_origin_are_refused(client):
 ])
 def test_cross_site_requests_of_any_method_are_refused_before_any_work(root, monkeypatch,
                                                                       headers):
-    from deducer.app.play import server as srv
+    from deducer.app.play import answers
 
     client = create_app(root, None).test_client()
     solved = []
-    monkeypatch.setattr(srv, "solvability", lambda p: solved.append(p) or {})
+    monkeypatch.setattr(answers, "solvability", lambda p: solved.append(p) or {})
     headers = {"Host": "127.0.0.1:8765", **headers}
     assert_error(client.get("/api/open?path=four.txt", headers=headers), 403, "other web sites")
     assert_error(client.post("/api/check", json={"puzzle": four()}, headers=headers), 403,
@@ -971,9 +978,9 @@ def test_the_commands_read_a_link_with_its_position(capsys):
 def test_opening_and_listing_count_among_the_long_computations(root, monkeypatch):
     # issue 54, finding 6: /api/parse and /api/open (a solve of up to 20 s each) and
     # /api/files ran outside the limit of long computations: eight of them starved the page
-    import deducer.app.play.server as server
+    from deducer.app.play import limits
 
-    monkeypatch.setattr(server, "HEAVY", 0)  # every long computation's place is taken
+    monkeypatch.setattr(limits, "HEAVY", 0)  # every long computation's place is taken
     busy = create_app(root, None).test_client()
     for resp in (busy.post("/api/parse", json={"text": (root / "four.txt").read_text()}),
                  busy.get("/api/open?path=four.txt"), busy.get("/api/files")):
@@ -986,7 +993,7 @@ def test_listing_a_folder_of_many_notes_keeps_its_time_and_sniffs_each_once(root
     # issue 54, finding 15: /api/files read 64 KB of every .txt under the root, with no
     # cap: 3,000 notes took 16-29 s a call. A listing now stops at LIST_SECONDS (truncated)
     # and a file is sniffed once while it is unchanged
-    import deducer.app.play.server as server
+    from deducer.app.play import files as server
 
     notes = root / "notes"
     notes.mkdir()
