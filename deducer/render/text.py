@@ -108,15 +108,11 @@ def explanation_verdict(explanation) -> str:
 DETAIL_LABEL = "In full:"
 
 
-def step_lines(steps, verbose: bool = False) -> list[str]:
-    """``  1. Lone cell: r1c2↓ 2/1 has one empty cell left ...`` (numbers aligned); a
-    chain's links on lines of their own, numbered under its assumption; with ``verbose``,
-    each step's whole case analysis (its ``detail``) on a line of its own under it."""
-    return list(iter_step_lines(steps, verbose))
-
-
 def iter_step_lines(steps, verbose: bool = False) -> Iterator[str]:
-    """:func:`step_lines` one line at a time."""
+    """``  1. Lone cell: r1c2↓ 2/1 has one empty cell left ...`` (numbers aligned), one
+    line at a time; a chain's links on lines of their own, numbered under its assumption;
+    with ``verbose``, each step's whole case analysis (its ``detail``) on a line of its own
+    under it."""
     from .walk import chain_cases, chain_lines, step_text, step_title
 
     width = len(str(len(steps))) if steps else 1

@@ -145,11 +145,6 @@ def chain_cases(step) -> list[ChainCase]:
     return out
 
 
-def step_links(step) -> int:
-    """A chain step's links, its cases' together, the closing contradictions left out."""
-    return sum(link_count(case.links) for case in chain_cases(step))
-
-
 def link_count(links: list[dict]) -> int:
     """A chain's links as a reader counts them: the closing contradiction (the cell left
     with no digit) is what the links lead to, not a link."""
