@@ -2,8 +2,9 @@
 the default run and CI include them).
 
 * A plain (non-editable) ``pip install .`` works from any folder: ``rules test`` finds the
-  bundled puzzles and the core ladder inside the wheel, and ``render`` draws (``--svg``, and
-  the ``--pdf`` booklet where the system has libcairo).
+  bundled puzzles and the core ladder inside the wheel, ``render`` draws (``--svg``, and
+  the ``--pdf`` booklet where the system has libcairo), and the web pages' static files
+  are installed (the HTML walkthrough holds their text).
 * A fresh clone in a fresh virtual environment runs the README's two commands: the install
   and explain command as written, then the test command with its pytest part limited to the
   ``smoke`` marker (the full suite is this very run).
@@ -108,6 +109,18 @@ def test_plain_install_in_a_fresh_venv_runs_rules_test_and_render(tmp_path):
                        capture_output=True, text=True, cwd=elsewhere, env=env, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert (elsewhere / "k2.svg").read_text().lstrip().startswith(("<svg", "<?xml"))
+    # the web pages' static files are in the wheel, and the HTML walkthrough (one file that
+    # opens offline) carries their text: its style, the chain walker and its player
+    for folder in ("render/static", "app/play/static"):
+        shipped = {f.name for f in (installed.parent / folder).iterdir()}
+        assert shipped == {f.name for f in (ROOT / "deducer" / folder).iterdir()
+                           if f.is_file()}, folder
+    r = subprocess.run([deducer, "explain", "k2.j", "--html", "k2.html"],
+                       capture_output=True, text=True, cwd=elsewhere, env=env, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    page = (elsewhere / "k2.html").read_text(encoding="utf-8")
+    for name in ("walkthrough.css", "chainstep.js", "walkthrough.js"):
+        assert (ROOT / "deducer" / "render" / "static" / name).read_text() in page, name
     # the printable booklet needs cairosvg over the system's libcairo2
     cairo = subprocess.run([str(py), "-c", "import cairosvg"], capture_output=True, env=env)
     if cairo.returncode != 0:

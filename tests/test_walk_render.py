@@ -230,3 +230,34 @@ def test_a_chains_diagram_joins_its_links_with_arrows():
     # the closing contradiction, which changes no cell, is drawn where it breaks
     closing = 1 if links[-1].get("contradiction") and cells[-1] is None else 0
     assert want >= 1 and want <= len(arrows) <= want + closing
+
+
+# ---- one page, one chain walker (issue 53 point 2) ---------------------------------------
+def test_the_pages_static_files_are_package_data_and_the_walkthrough_inlines_them(k2):
+    """Every file of the pages' static folders matches pyproject's package-data (so that
+    ``pip install .`` ships it; tests/test_install.py installs and looks), and the HTML
+    walkthrough, one file that opens offline, holds the text of its style, of the play
+    page's chain walker and of its player; its chains travel as the JSON log's proofs."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = pyproject["tool"]["setuptools"]["package-data"]["deducer"]
+    static = [f for f in (root / "deducer").glob("**/static/*") if f.is_file()]
+    assert {"chainstep.js", "walkthrough.js", "walkthrough.css", "play.js"} <= {
+        f.name for f in static}
+    for f in static:
+        rel = f.relative_to(root / "deducer").as_posix()
+        assert any(fnmatch.fnmatch(rel, g) for g in globs), rel
+    trial = formats.load(PUZZLES / "deducer-trial.txt")
+    exp = explain(trial)
+    page = walkthrough_html(trial, exp)
+    for name in ("walkthrough.css", "chainstep.js", "walkthrough.js"):
+        text = (root / "deducer" / "render" / "static" / name).read_text(encoding="utf-8")
+        assert text in page, name
+    assert "<link " not in page and "src=" not in page.split("<body>")[0]  # nothing fetched
+    chains = walkthrough_data(trial, exp)["chains"]
+    by_n = {s.n: s for s in exp.steps}
+    assert chains and all(json.loads(json.dumps(by_n[int(n)].proof)) == c["proof"]
+                          for n, c in chains.items())

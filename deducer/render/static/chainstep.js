@@ -1,4 +1,6 @@
-/* deducer play: walking a chain step of a hint on the board, link by link.
+/* deducer's chain walker: a chain step, link by link, for the play page and the HTML
+ * walkthrough (deducer/render/html.py inlines this file into the page; the play server
+ * serves it as /static/chainstep.js).
  *
  * A chain step's proof is a proof by assumption, {"assume": [r, c, digit], "links": [...]},
  * or a proof by cases, {"cases": [{"assume", "links"}, ...]} (docs/json-contract.md,
@@ -6,7 +8,9 @@
  * the runs it reads ([row, col, "across"|"down"] of the clue square), and the last one
  * "contradiction": true. chainFrames() turns the chain steps of a hint into frames, one per
  * thing the player looks at: the assumption, each link, the conclusion. play.js draws a
- * frame with chainDraw() and steps through them with the hint box's Back / Next buttons.
+ * frame with chainDraw() and steps through them with the hint box's Back / Next buttons;
+ * the HTML walkthrough walks the same frames (the conclusions left out) on its board, with
+ * arrows() and broken() to join the links and mark where the chain breaks.
  * whatIfFrames() does the same for the answer of "What if" (POST /api/whatif): the digit the
  * player wrote, each link that follows, and where it leads.
  */
@@ -25,7 +29,9 @@ function chainSteps(res) {
 
 /* The frames of every chain step of a hint (empty when it has none).
    A frame: {head, text, kind: assume|link|contradiction|end, number, assume: [r, c, d],
-   written: [[r, c, d]] (digits earlier links placed), placing, cells, runs (refs)}. */
+   written: [[r, c, d]] (digits earlier links placed), placing, cells, runs (refs)}; an
+   assumption's and a link's also {index (0: the assumption, k: link k), links (its case's),
+   link (the link on show, or null)}. */
 function chainFrames(res) {
   const steps = chainSteps(res);
   const frames = [];
@@ -38,7 +44,8 @@ function chainFrames(res) {
       const suppose = "if " + cellName(ar, ac) + " were " + ad;
       const head = where + (cases.length > 1 ? "case " + (ci + 1) + " of " + cases.length + ", " : "") +
         suppose;
-      const base = {assume: kase.assume, written: [], placing: [], cells: [[ar, ac]], runs: []};
+      const base = {assume: kase.assume, written: [], placing: [], cells: [[ar, ac]], runs: [],
+                    index: 0, links: kase.links || [], link: null};
       frames.push(Object.assign({}, base, {
         kind: "assume", number: null, head: capital(head),
         text: "Suppose " + cellName(ar, ac) + " were " + ad + ". Follow the " + links.length +
@@ -76,6 +83,7 @@ function linkFrames(kase, head) {
       text: (link.contradiction ? "✗ " : "(" + (li + 1) + ") ") + capital(link.text) +
             (link.contradiction ? ": a contradiction." : "."),
       assume: kase.assume, written: written.slice(), placing: link.placements || [],
+      index: li + 1, links, link,
       cells, runs: (link.runs || []).concat((link.facts || []).filter((f) => f.run).map((f) => f.run)),
     };
     written.push(...(link.placements || []));
@@ -113,5 +121,60 @@ function chainBadgeCell(frame) {
   return frame.cells.length ? frame.cells[frame.cells.length - 1] : null;
 }
 
-return {frames: chainFrames, whatIfFrames, badgeCell: chainBadgeCell};
+/* The cells a link changes ({changed}) and those whose candidates it uses ({used}). */
+function linkCells(link) {
+  const changed = [...(link.placements || []), ...(link.eliminations || [])].map(([r, c]) => [r, c]);
+  const used = (link.facts || []).filter((f) => f.cell).map((f) => f.cell.slice(0, 2));
+  return {changed: unique(changed), used: unique(used)};
+}
+
+function unique(cells) {
+  const seen = new Set();
+  return cells.filter(([r, c]) => !seen.has(r + "," + c) && seen.add(r + "," + c));
+}
+
+/* Where a contradiction link breaks: the cells its facts leave without a candidate, else
+   the cells it names, else the cells of its runs (runCells(ref) -> [[r, c]]). As
+   deducer.render.walk.broken_cells, which draws the static boards. */
+function broken(link, runCells) {
+  const empty = (link.facts || []).filter((f) => f.cell && !(f.candidates || []).length);
+  if (empty.length) return unique(empty.map((f) => f.cell.slice(0, 2)));
+  const at = linkCells(link);
+  const named = unique([...at.changed, ...at.used]);
+  if (named.length) return named;
+  return unique((link.runs || []).flatMap((ref) => runCells(ref)));
+}
+
+/* The cell a link is drawn at: the first it writes in, else the first it narrows, else
+   the first (by row, then column) where it breaks; null for none (walk.link_anchor). */
+function anchor(link, runCells) {
+  const first = (link.placements || [])[0] || (link.eliminations || [])[0];
+  if (first) return [first[0], first[1]];
+  if (!link.contradiction) return null;
+  const at = broken(link, runCells).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return at.length ? at[0] : null;
+}
+
+/* The arrows joining an assumption's links ({assume, links}) up to link upto: [from cell,
+   to cell, link number], from the cell of each link a link rests on (its "after" list, a
+   braid's, else the link before it; 0: the assumed cell) to its own (walk.chain_arrows). */
+function arrows(kase, upto, runCells) {
+  const links = kase.links || [];
+  const anchors = [kase.assume.slice(0, 2), ...links.map((l) => anchor(l, runCells))];
+  const out = [];
+  for (let k = 1; k <= Math.min(upto, links.length); k++) {
+    const after = links[k - 1].after;
+    const from = after && after.length
+      ? [...new Set(after.map(Number).filter((a) => a >= 0 && a < k))].sort((a, b) => a - b)
+      : [k - 1];
+    for (const s of from) {
+      const a = anchors[s], b = anchors[k];
+      if (a && b && (a[0] !== b[0] || a[1] !== b[1])) out.push([a, b, k]);
+    }
+  }
+  return out;
+}
+
+return {frames: chainFrames, whatIfFrames, badgeCell: chainBadgeCell, cellName, linkCells,
+        broken, anchor, arrows};
 })();
