@@ -87,7 +87,8 @@ def test_page_and_static_files(client):
     # every script and style sheet the page names is served (chainstep.js, the chain
     # walker the HTML walkthrough shares, from the render layer's static folder)
     named = re.findall(r'(?:src|href)="/static/([^"]+)"', r.get_data(as_text=True))
-    assert {"play.css", "chainstep.js"} <= set(named)
+    assert {"play.css", "chainstep.js", "state.js", "board.js", "editor.js", "chainwalk.js",
+            "play.js"} <= set(named)
     for name in named:
         served = client.get(f"/static/{name}")
         assert served.status_code == 200 and len(served.data) > 100, name

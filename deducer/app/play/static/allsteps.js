@@ -6,7 +6,8 @@
  * ↑ / ↓ move in the list) shows its sentence and highlights its cells and runs on the
  * board, and walks a chain step link by link as a hint's chain is walked. It reads the
  * page's state (S, puzzleBody, api, busy, showHintHighlights, chain, drawChain from
- * play.js) and changes none of it but the highlights and the hint box; play.js's endHint()
+ * hints.js and chainwalk.js) and changes none of it but the highlights and the hint box;
+ * hints.js's endHint()
  * calls endAllSteps() whenever the hint box is closed or taken over.
  */
 "use strict";

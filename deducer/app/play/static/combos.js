@@ -6,7 +6,7 @@
  * digits written in the run or its cells' pencil marks rule it out; then the digits every
  * combination still alive needs and those none has. A combination is a button: pressing
  * it (a tap, a click, Enter) says why it is struck, or that it is still possible. The box
- * follows the selection and every change of the grid (play.js calls combosRefresh()).
+ * follows the selection and every change of the grid (board.js calls combosRefresh()).
  */
 "use strict";
 

@@ -11,7 +11,7 @@
  * walkthrough's order, the moves that parted from it and the cells the solver took
  * longest over, each a button that goes to its move.
  *
- * Nothing of a replay is written on the player's grid: play.js's edit() refuses while
+ * Nothing of a replay is written on the player's grid: board.js's edit() refuses while
  * S.replay is set, and persist() keeps the player's own grid of the puzzle (S.replay.saved),
  * which Leave replay puts back.
  */

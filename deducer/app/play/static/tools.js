@@ -10,8 +10,9 @@
  * - "Save my solve": the moves made, each with its time, in janko.at's notation
  *   (POST /api/record writes the x-janko file).
  *
- * It reads and changes the page's state through play.js (S, edit, refreshAll, ...); the
- * board's chain drawing is play.js's (drawChain), the frames chainstep.js's.
+ * It reads and changes the page's state through state.js and board.js (S, edit,
+ * refreshAll, ...); the board's chain drawing is chainwalk.js's (drawChain), the frames
+ * chainstep.js's.
  */
 "use strict";
 

@@ -3,8 +3,8 @@
  * Beside the hint buttons, one button per pencil mark of the selected cell: "Why not 3?"
  * asks the server (POST /api/why) why that digit cannot go there and shows the steps
  * that lead to it in the hint box, their cells highlighted. It reads the page's state
- * (S, puzzleBody, api, busy, refreshHighlights from play.js) and changes none of it but
- * the highlights, so play.js needs no more than a call to whyRefresh() when the
+ * (S, puzzleBody, api, busy, refreshHighlights from state.js and board.js) and changes
+ * none of it but the highlights, so the page needs no more than a call to whyRefresh() when the
  * selection or the marks change (it also refreshes on clicks and keys itself).
  */
 "use strict";
@@ -52,7 +52,7 @@ function whyRefresh() {
 async function whyNot(r, c, d) {
   await busy("Working out why", async () => {
     const res = await api("POST", "/api/why", {puzzle: puzzleBody(), cell: [r, c], digit: d});
-    endHint();  // the answer takes the hint box: All steps, a hint's chain close (play.js)
+    endHint();  // the answer takes the hint box: All steps, a hint's chain close (hints.js)
     const box = document.getElementById("hint-box");
     box.hidden = false;
     document.getElementById("hint-level").textContent = "Why not " + d + " in " + cellName(r, c) + "?";

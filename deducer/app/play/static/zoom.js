@@ -1,12 +1,12 @@
 /* deducer play: zoom and pan on a big board (docs/play.md, "Big boards").
  *
- * The board is drawn at the size fitBoard() (play.js) works out for the window; the player
+ * The board is drawn at the size fitBoard() (board.js) works out for the window; the player
  * may zoom from there: the + / − / Fit buttons above the board, Ctrl+wheel (or a
  * trackpad's pinch, which the browser sends as one) at the pointer, two fingers pinching
  * on a touch screen. A zoomed board pans in its frame (#board-wrap scrolls: the wheel,
  * the scroll bars, a finger). followCells() scrolls the frame, never the page, so that
  * the cells a hint, a chain's link, a replayed move or the selection are about are in
- * view; play.js, allsteps.js and replay.js call it.
+ * view; board.js, chainwalk.js, allsteps.js and replay.js call it.
  */
 "use strict";
 
