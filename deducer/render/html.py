@@ -249,11 +249,9 @@ def _page(title: str, body: str, script: str = "") -> str:
     )
 
 
-def walkthrough_html(puzzle, explanation) -> str:
-    start = start_position(puzzle)
-    title = f"Kakuro walkthrough{': ' + puzzle.name if puzzle.name else ''}"
-    board = board_svg(puzzle, digits=position_digits(start), interactive=True, ident="board",
-                      standalone=False, title=f"{puzzle.rows}×{puzzle.cols} Kakuro board")
+def _step_items(puzzle, explanation, start) -> list[str]:
+    """The list of steps: the start, then every step (a stretch of one easy rule under a
+    heading that folds it)."""
     items = ['<li data-step="0" id="s0" class="start"><span class="n">0</span>'
              '<span class="rule">Start</span><span class="text">'
              f"{escape(_start_text(puzzle, start))}</span></li>"]
@@ -276,6 +274,15 @@ def walkthrough_html(puzzle, explanation) -> str:
                          f"{rule_link(s)}"
                          f'<span class="text">{escape(step_text(s))}</span>{_detail(s)}'
                          f'{_chain_list(s)}</li>')
+    return items
+
+
+def walkthrough_html(puzzle, explanation) -> str:
+    start = start_position(puzzle)
+    title = f"Kakuro walkthrough{': ' + puzzle.name if puzzle.name else ''}"
+    board = board_svg(puzzle, digits=position_digits(start), interactive=True, ident="board",
+                      standalone=False, title=f"{puzzle.rows}×{puzzle.cols} Kakuro board")
+    items = _step_items(puzzle, explanation, start)
     even = "; grey cells are even" if puzzle.even is not None else ""
     body = f"""<header>
 <h1>{escape(title)}</h1>

@@ -146,7 +146,7 @@ def highlight(p: Puzzle, at: Iterable, runs: Iterable[str] | None = None) -> dic
     if runs is not None:
         by_name = {r.name: r for r in p.runs}
         out["runs"] = [{"name": n, "cells": cells(by_name[n].coords),
-                        "clue": list(by_name[n].clue_at) if by_name[n].clue_at else None}
+                        "clue": list(clue) if (clue := by_name[n].clue_at) else None}
                        for n in runs if n in by_name]
     return out
 
