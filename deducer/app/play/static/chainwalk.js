@@ -83,6 +83,9 @@ function chainGo(delta) {
   if (!chain.frames.length) return;
   chain.at = Math.max(0, Math.min(chain.frames.length - 1, chain.at + delta));
   drawChain();
+  // a link's text may take a line more than the last one's: the buttons the player is
+  // tapping stay on screen (on a phone they may sit at its bottom edge, under the board)
+  $("chain-nav").scrollIntoView({block: "nearest"});
 }
 
 function chainOff() {
