@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
 from html import escape
-from pathlib import Path
 
 from ..puzzle.combos import BIT, combos
 from ..puzzle.model import cell_name
 from . import Renderer
+from .assets import static_text
 from .svg import (
     ARROW_FROM,
     ARROW_HEAD,
@@ -44,7 +43,7 @@ from .svg import (
     solution_svg,
     start_position,
 )
-from .teach import CARD_SCRIPT, cards_html, rule_link
+from .teach import cards_html, rule_link
 from .text import unrated_reason
 from .walk import (
     NOTATION,
@@ -58,16 +57,6 @@ from .walk import (
     region_parts,
     step_text,
 )
-
-#: the page's style and scripts, shipped with the package (pyproject's package-data) and
-#: written into the page, which stays one file that opens offline (docs/walkthroughs.md)
-STATIC = Path(__file__).resolve().parent / "static"
-
-
-@cache
-def static_text(name: str) -> str:
-    """The text of ``render/static/<name>`` (read once a process)."""
-    return (STATIC / name).read_text(encoding="utf-8")
 
 
 def _sizes() -> dict:
@@ -343,7 +332,7 @@ title="next link (↓)" aria-label="next link">▼</button><span id="link-pos"><
     data = _json_script(walkthrough_data(puzzle, explanation, start))
     script = (f'<script type="application/json" id="data">{data}</script>\n'
               f"<script>\n{static_text('chainstep.js')}{static_text('walkthrough.js')}"
-              f"{CARD_SCRIPT}</script>\n")
+              f"{static_text('cards.js')}</script>\n")
     return _page(title, body, script)
 
 

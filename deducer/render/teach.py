@@ -11,7 +11,9 @@ Stable hooks: a page's ``main#technique`` with ``data-rule``; its boards ``figur
 and ``figure.after`` (``figure.chain`` for a chain step); the index's ``table#techniques``
 with a row ``tr[data-rule]`` per technique. In a walkthrough, each card is
 ``details.tech#technique-<id>`` inside ``section#techniques``, and each step's rule name is
-an ``a.rule[data-tech=<id>]`` that opens its card.
+an ``a.rule[data-tech=<id>]`` that opens its card. The style and the script are files of
+``render/static/`` (``technique.css`` for the pages; ``cards.css``, and ``cards.js``, which
+opens a card from a step's rule name, for the walkthrough), written into each page.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 from html import escape
 
 from ..puzzle.model import cell_name
+from .assets import static_text
 from .walk import (
     chain_cases,
     chain_conclusion,
@@ -134,69 +137,6 @@ def _facts(t, *, aka: bool = True, level: bool = True) -> str:
                                            for k, v in rows) + "</dl>")
 
 
-CARD_CSS = """
-.techniques{margin:12px 0 8px;padding:0 2px}
-.techniques h2{font-size:16px;margin:8px 0 4px}
-details.tech{background:#fff;border:1px solid var(--line,#ddd);border-left:4px solid #1f5fbf;
- margin:0 0 6px;padding:4px 10px}
-details.tech summary{cursor:pointer;font-weight:bold}
-details.tech summary .lvl{font-weight:normal;color:var(--muted,#666);margin-left:6px}
-details.tech p{margin:4px 0}
-details.tech .facts{margin:4px 0;font-size:13px}
-details.tech .facts div{display:inline-block;margin-right:14px}
-details.tech .facts dt{display:inline;color:var(--muted,#666)}
-details.tech .facts dd{display:inline;margin:0 0 0 4px}
-details.tech .look{font-style:italic}
-details.tech:target,details.tech.flash{box-shadow:0 0 0 3px #ffd24a}
-#steps a.rule,#cur-rule a{color:inherit;text-decoration:underline dotted;
- text-underline-offset:3px}
-#steps a.rule:hover,#cur-rule a:hover{color:var(--accent,#d14400)}
-"""
-
-#: opens a technique's card from a step's rule name (here and in the current-step panel)
-CARD_SCRIPT = r"""(function () {
-  "use strict";
-  var cur = document.getElementById("cur-rule");
-  function open(id, focus) {
-    var card = document.getElementById("technique-" + id);
-    if (!card) return false;
-    card.open = true;
-    card.classList.add("flash");
-    setTimeout(function () { card.classList.remove("flash"); }, 1200);
-    card.scrollIntoView({ block: "nearest" });
-    if (focus) card.querySelector("summary").focus();
-    return true;
-  }
-  document.addEventListener("click", function (ev) {
-    var a = ev.target.closest ? ev.target.closest("a[data-tech]") : null;
-    if (!a) return;
-    if (open(a.getAttribute("data-tech"), ev.detail === 0)) {
-      ev.preventDefault();
-      ev.stopPropagation();  // the step is not re-shown: the card is what was asked for
-    }
-  }, true);
-  // the current-step panel names the rule as text: make it the same link as the list's
-  function linkCurrent() {
-    if (!cur) return;
-    var li = document.querySelector("#steps li.current a.rule");
-    if (!li || cur.querySelector("a")) return;
-    var a = document.createElement("a");
-    a.href = li.getAttribute("href");
-    a.setAttribute("data-tech", li.getAttribute("data-tech"));
-    a.title = "what this technique is";
-    a.textContent = cur.textContent;
-    cur.textContent = "";
-    cur.appendChild(a);
-  }
-  new MutationObserver(linkCurrent).observe(document.body,
-    { attributes: true, attributeFilter: ["data-current"] });
-  linkCurrent();
-  var m = /^#technique-(.+)$/.exec(location.hash);
-  if (m) open(m[1], false);
-})();
-"""
-
-
 def rule_link(step) -> str:
     """A step's rule name, linked to its technique card."""
     return (f'<a class="rule" href="#technique-{escape(step.rule)}" '
@@ -213,7 +153,7 @@ def cards_html(explanation) -> str:
     uses: dict[str, list[int]] = {}
     for s in explanation.steps:
         uses.setdefault(s.rule, []).append(s.n)
-    out = [f"<style>{CARD_CSS}</style>",
+    out = [f"<style>{static_text('cards.css')}</style>",
            '<section id="techniques" class="techniques" aria-labelledby="techniques-h">',
            '<h2 id="techniques-h">Techniques in this walkthrough</h2>']
     for t in techs:
@@ -233,50 +173,11 @@ def cards_html(explanation) -> str:
 
 
 # ---------------------------------------------------------------------------- pages
-PAGE_CSS = """
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.5 'DejaVu Sans',system-ui,-apple-system,'Segoe UI',Arial,sans-serif;
- color:#1b1b1b;background:#fafafa}
-header,main,footer{max-width:1100px;margin:0 auto;padding:10px 20px}
-header{border-bottom:1px solid #ddd;background:#fff;max-width:none}
-header nav{max-width:1060px;margin:0 auto;display:flex;flex-wrap:wrap;gap:6px 18px}
-a{color:#1f5fbf}
-h1{font-size:26px;margin:6px 0 2px}
-h2{font-size:19px;margin:22px 0 6px}
-.aka{color:#555;margin:0 0 8px}
-.facts{display:flex;flex-wrap:wrap;gap:4px 24px;margin:8px 0}
-.facts dt{display:inline;color:#666}
-.facts dd{display:inline;margin:0 0 0 6px;font-weight:bold}
-.look{border-left:4px solid #d14400;background:#fff;padding:6px 12px}
-.boards{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
-.boards figure{margin:0;flex:1 1 300px;max-width:520px;background:#fff;padding:8px;
- border:1px solid #ddd}
-.boards figcaption{font-weight:bold;margin-bottom:4px}
-.boards svg{display:block;width:100%;height:auto}
-.step{background:#fff;border-left:4px solid #ffd24a;padding:8px 12px}
-.step .rule{font-weight:bold}
-.step ol{margin:4px 0}
-.step li.shown{font-weight:bold}
-.source{color:#555;font-size:14px}
-.earlier li{margin:2px 0}
-table{border-collapse:collapse;width:100%;background:#fff}
-th,td{text-align:left;vertical-align:top;padding:6px 8px;border-bottom:1px solid #ddd}
-th{background:#f0f0f0}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-.missing{color:#b00020}
-.legend{font-size:14px;color:#555}
-@media (max-width:600px){h1{font-size:22px}header,main{padding:8px 12px}
- thead{display:none}table,tbody,tr,td{display:block}tr{padding:6px 4px;border-bottom:1px solid #ddd}
- td{display:inline;border:0;padding:0 6px 0 0}td.num::before{content:"weight ";color:#666}
- td.opt{display:none}td.says{display:block;margin-top:2px}}
-"""
-
-
 def _page(title: str, body: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             '<meta name="generator" content="deducer">\n'
-            f"<title>{escape(title)}</title>\n<style>{PAGE_CSS}</style>\n</head>\n<body>\n"
+            f"<title>{escape(title)}</title>\n<style>{static_text('technique.css')}</style>\n</head>\n<body>\n"
             f"{body}\n</body>\n</html>\n")
 
 
