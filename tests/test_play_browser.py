@@ -7,11 +7,10 @@ installs both; never ``playwright install``). Screenshots go to tests/artifacts/
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
-from browserkit import playwright_or_skip
+from browserkit import opened, play_server, playwright_or_skip
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,7 +18,6 @@ FOUR = (ROOT / "puzzles" / "seed002-four.txt").read_text(encoding="utf-8")
 TWO = "\\|4\\|4\\\n\\4||\n\\4||\n"
 
 sync_api = playwright_or_skip()
-from deducer.app.play.server import create_app  # noqa: E402
 from deducer.puzzle import formats  # noqa: E402
 
 # what the page shows in every white cell: digit, visible pencil marks, classes
@@ -81,37 +79,16 @@ def big_puzzle(rows: int, cols: int):
 
 @pytest.fixture(scope="module")
 def server(root):
-    from deducer.app.play.server import make_server, stop_server
-
-    app = create_app(root, str(root / "four.txt"))
-    srv = make_server(app, 0)  # the server `deducer play` runs
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.effective_port}/"
-    stop_server(srv)
-    thread.join(5)
+    with play_server(root, root / "four.txt") as url:
+        yield url
 
 
 @pytest.fixture()
 def page(browser, server):
     """A fresh page (empty localStorage) on the server, with page errors collected."""
-    ctx = browser.new_context(viewport={"width": 1200, "height": 760}, accept_downloads=True)
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-
-    def console(m):
-        # the browser logs every 4xx answer; the page shows those itself (tested below)
-        if m.type == "error" and "server responded with a status of 4" not in m.text:
-            errors.append(m.text)
-
-    pg.on("console", console)
-    pg.goto(server)
-    pg.wait_for_selector("body[data-ready='1']")
-    pg.errors = errors
-    yield pg
-    ctx.close()
-    assert not errors, errors
+    with opened(browser, server, viewport={"width": 1200, "height": 760},
+                accept_downloads=True) as pg:
+        yield pg
 
 
 def state(pg) -> dict:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from browserkit import playwright_or_skip
 
 sync_api = playwright_or_skip()
@@ -26,39 +25,6 @@ from deducer.puzzle import formats  # noqa: E402
 root, server = play.root, play.server
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
-         "device_scale_factor": 2}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-
-
-def open_page(browser, server, **context):
-    ctx = browser.new_context(**context)
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error"
-          and "server responded with a status of 4" not in m.text else None)
-    pg.goto(server)
-    pg.wait_for_selector("body[data-ready='1']")
-    pg.errors = errors
-    return ctx, pg
-
-
-@pytest.fixture()
-def phone(browser, server):
-    """The page on a 390x844 touch screen (a phone held upright)."""
-    ctx, pg = open_page(browser, server, **PHONE)
-    yield pg
-    ctx.close()
-    assert not pg.errors, pg.errors
-
-
-@pytest.fixture()
-def desk(browser, server):
-    ctx, pg = open_page(browser, server, **DESKTOP)
-    yield pg
-    ctx.close()
-    assert not pg.errors, pg.errors
 
 
 def pad(pg, label: str):
@@ -138,8 +104,8 @@ def test_a_big_puzzle_on_a_phone_keeps_the_pad_on_screen(phone):
     pg.screenshot(path=str(ARTIFACTS / "play-phone-big.png"))
 
 
-def test_a_screen_reader_hears_the_cell_its_two_clues_and_its_digit_or_marks(desk):
-    pg = desk
+def test_a_screen_reader_hears_the_cell_its_two_clues_and_its_digit_or_marks(laptop):
+    pg = laptop
     # four.txt: r2c2 lies in row 2's unclued across run and in the down run of 5
     name = "r2c2, across without a clue in 2 cells, down 5 in 2 cells: empty"
     assert pg.get_by_role("gridcell", name=name, exact=True).count() == 1
@@ -168,8 +134,8 @@ def test_a_screen_reader_hears_the_cell_its_two_clues_and_its_digit_or_marks(des
     assert pg.get_by_role("button", name="digit 7").count() == 1
 
 
-def test_messages_go_when_their_cause_does(desk):
-    pg = desk
+def test_messages_go_when_their_cause_does(laptop):
+    pg = laptop
     cell(pg, 1, 1).click()
     pg.keyboard.press("4")
     cell(pg, 1, 2).click()
@@ -214,8 +180,8 @@ def test_messages_go_when_their_cause_does(desk):
     assert message(pg) == ""
 
 
-def test_no_praise_after_solve(desk):
-    pg = desk
+def test_no_praise_after_solve(laptop):
+    pg = laptop
     pg.click("#btn-solve")
     pg.wait_for_function("() => document.querySelector('#message').textContent.includes('Solved')")
     wait_idle(pg)
@@ -238,8 +204,8 @@ def test_no_praise_after_solve(desk):
     assert "Well done" not in message(pg)
 
 
-def test_the_editor_shows_the_rating_of_the_puzzle_it_accepts(desk):
-    pg = desk
+def test_the_editor_shows_the_rating_of_the_puzzle_it_accepts(laptop):
+    pg = laptop
     pg.click("#btn-new")
     pg.fill("#ed-rows", "3")
     pg.fill("#ed-cols", "3")
@@ -361,9 +327,9 @@ def walk_the_chain(pg, proof: dict, shots: str) -> None:
     assert pg.locator("#board .hintcell").count() > 0  # the hint's own highlights are back
 
 
-def test_a_chain_hint_is_walked_link_by_link_on_the_board(desk, root):
+def test_a_chain_hint_is_walked_link_by_link_on_the_board(laptop, root):
     ARTIFACTS.mkdir(exist_ok=True)
-    walk_the_chain(desk, chain_state(root), "play-chain")
+    walk_the_chain(laptop, chain_state(root), "play-chain")
 
 
 def test_a_chain_hint_on_a_phone(phone, root):
@@ -372,7 +338,7 @@ def test_a_chain_hint_on_a_phone(phone, root):
     walk_the_chain(pg, proof, "play-chain-phone")
 
 
-def test_a_proof_by_cases_is_walked_case_by_case(desk):
+def test_a_proof_by_cases_is_walked_case_by_case(laptop):
     """No rule of the ladder proves by cases yet; the JSON contract allows it, so the
     stepper walks each case's assumption and links, then the conclusion."""
     link = {"text": "r2c3 = 9", "placements": [[1, 2, 9]], "eliminations": [], "facts": [],
@@ -383,7 +349,7 @@ def test_a_proof_by_cases_is_walked_case_by_case(desk):
         "placements": [[2, 2, 9]], "eliminations": [],
         "proof": {"cases": [{"assume": [1, 1, 1], "links": [link, bad]},
                             {"assume": [1, 1, 2], "links": [link]}]}}}
-    frames = desk.evaluate("(res) => ChainStep.frames(res)", hint)
+    frames = laptop.evaluate("(res) => ChainStep.frames(res)", hint)
     assert [(f["kind"], f["head"]) for f in frames] == [
         ("assume", "Case 1 of 2, if r2c2 were 1"),
         ("link", "Case 1 of 2, if r2c2 were 1: link 1 of 1"),
@@ -396,8 +362,8 @@ def test_a_proof_by_cases_is_walked_case_by_case(desk):
     assert frames[4]["written"] == [] and frames[2]["written"] == [[1, 2, 9]]
 
 
-def test_pencil_mode_of_the_pad_turns_the_digit_keys_into_marks(desk):
-    pg = desk
+def test_pencil_mode_of_the_pad_turns_the_digit_keys_into_marks(laptop):
+    pg = laptop
     cell(pg, 1, 2).click()
     pg.click("#pad-pencil")
     assert pg.get_by_role("button", name="pencil mark 7").count() == 1

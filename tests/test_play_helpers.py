@@ -11,41 +11,23 @@ play-walk-phone.png).
 from __future__ import annotations
 
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
-from browserkit import playwright_or_skip
+from browserkit import SIZES, opened, play_server, playwright_or_skip
 
 sync_api = playwright_or_skip()
 import test_play_devices as devices  # noqa: E402
+from test_combos_replay import SAVED  # noqa: E402
 from test_play_browser import ARTIFACTS, big_puzzle, cell, state, wait_idle  # noqa: E402
+from test_play_tools import press  # noqa: E402
 
 from deducer import api  # noqa: E402
-from deducer.app.play.server import create_app, make_server, stop_server  # noqa: E402
 from deducer.puzzle import formats  # noqa: E402
 from deducer.puzzle.combos import mask_of  # noqa: E402
 from tests.support import corpus  # noqa: E402
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
-SIZES = {
-    "laptop": {"viewport": {"width": 1280, "height": 800}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
-              "device_scale_factor": 2},
-}
-# a solve of seed002-four.txt saved by the page: a wrong 4 first, marks, then the solution
-SAVED = """begin
-puzzle kakuro
-rows 3
-cols 3
-problem
-x 500 1600
-x - -
-12 - -
-moves
-Z1;bb,4@2104;cb,-,,7@3310;cb,-,,79@3650;bb,2@5020;cb,7,,79@7400;cc,9@9100;bc,3@20000;
-end
-"""
 
 
 def janko_file() -> Path | None:
@@ -69,48 +51,14 @@ def root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(root):
-    app = create_app(root, str(root / "four.txt"))
-    srv = make_server(app, 0)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.effective_port}/"
-    stop_server(srv)
-    thread.join(5)
-
-
-def _open(browser, server, size):
-    ctx = browser.new_context(**SIZES[size], accept_downloads=True)
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error"
-          and "server responded with a status of 4" not in m.text else None)
-    pg.goto(server)
-    pg.wait_for_selector("body[data-ready='1']")
-    return ctx, pg, errors
+    with play_server(root, root / "four.txt") as url:
+        yield url
 
 
 @pytest.fixture(params=sorted(SIZES))
 def person(request, browser, server):
-    ctx, pg, errors = _open(browser, server, request.param)
-    yield pg, request.param
-    ctx.close()
-    assert not errors, errors
-
-
-@pytest.fixture()
-def phone(browser, server):
-    ctx, pg, errors = _open(browser, server, "phone")
-    yield pg
-    ctx.close()
-    assert not errors, errors
-
-
-def press(pg, size: str, selector: str) -> None:
-    if size == "phone":
-        pg.tap(selector)
-    else:
-        pg.click(selector)
+    with opened(browser, server, **SIZES[request.param], accept_downloads=True) as pg:
+        yield pg, request.param
 
 
 def open_file(pg, size: str, name: str) -> None:
@@ -481,8 +429,11 @@ def _janko_text(path: Path) -> str:
 def test_a_saved_solve_opened_to_play_offers_its_replay(phone, root):
     pg = phone
     pg.set_input_files("#file-input", str(root / "four-solve.x-janko"))
-    wait_idle(pg)
     offer = pg.locator("#message button.replay-offer")
+    # the page reads the file before it asks the server (and shows itself busy): waiting
+    # for idle alone may come too early
+    offer.wait_for()
+    wait_idle(pg)
     assert offer.count() == 1 and "holds a solving record" in pg.inner_text("#message")
     assert pg.is_hidden("#replay-bar")  # opened to play: the grid is the player's
     offer.tap()

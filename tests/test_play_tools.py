@@ -1,5 +1,5 @@
 """The play page's player tools in a real headless Chromium, as a person uses them, on a
-laptop (1366x768, mouse and keyboard) and on a phone (390x844, taps): highlight a digit,
+laptop (1280x800, mouse and keyboard) and on a phone (390x844, taps): highlight a digit,
 colour pencil marks, "What if" and back, a link that reopens the position, "Save my solve".
 
 Screenshots go to tests/artifacts/ (play-tools-*.png).
@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browserkit import playwright_or_skip
+from browserkit import READY, SIZES, opened, play_server, playwright_or_skip
 
 sync_api = playwright_or_skip()
 import test_play_browser as play  # noqa: E402
@@ -23,11 +23,6 @@ from deducer.puzzle import formats  # noqa: E402
 root, server = play.root, play.server
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
-SIZES = {
-    "laptop": {"viewport": {"width": 1366, "height": 768}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
-              "device_scale_factor": 2},
-}
 FOUR_LINK = "https://puzz.link/p?kakuro/2/2/n5g-c"
 # the page's own state, beyond what the board shows
 GRID_JS = """() => ({entries: [...S.entries].sort(), pencil: [...S.pencil].sort(),
@@ -38,19 +33,9 @@ GRID_JS = """() => ({entries: [...S.entries].sort(), pencil: [...S.pencil].sort(
 @pytest.fixture(params=sorted(SIZES))
 def person(request, browser, server):
     """(page, size): a fresh page on the server (empty localStorage) at one of the sizes."""
-    size = request.param
-    ctx = browser.new_context(**SIZES[size], accept_downloads=True)
-    ctx.grant_permissions(["clipboard-read", "clipboard-write"])
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error"
-          and "server responded with a status of 4" not in m.text else None)
-    pg.goto(server)
-    pg.wait_for_selector("body[data-ready='1']")
-    yield pg, size
-    ctx.close()
-    assert not errors, errors
+    with opened(browser, server, **SIZES[request.param], accept_downloads=True,
+                permissions=["clipboard-read", "clipboard-write"]) as pg:
+        yield pg, request.param
 
 
 def press(pg, size: str, selector: str) -> None:
@@ -315,16 +300,12 @@ def test_the_link_reopens_the_same_position(person, browser, server):
     press(pg, size, "#pad-undo" if size == "phone" else "#btn-undo")
     assert all(v["digit"] == "" for v in state(pg).values())
     # another person, another browser: the same position
-    ctx = browser.new_context(**SIZES[size])
-    other = ctx.new_page()
-    other.goto(server)
-    other.wait_for_selector("body[data-ready='1']")
-    open_files(other, size)
-    other.fill("#link-text", link)
-    other.press("#link-text", "Enter")
-    wait_idle(other)
-    assert position(other) == before
-    ctx.close()
+    with opened(browser, server, **SIZES[size]) as other:
+        open_files(other, size)
+        other.fill("#link-text", link)
+        other.press("#link-text", "Enter")
+        wait_idle(other)
+        assert position(other) == before
 
 
 # ---- save my solve ---------------------------------------------------------------------------
@@ -381,54 +362,33 @@ def test_save_my_solve_reads_back(person):
 
 
 # ---- deducer play 'LINK' -------------------------------------------------------------------------
-def serve(root, puzzle: str, port: int):
-    """``deducer play PUZZLE`` on ``port`` in a thread: (server, thread)."""
-    import threading
-
-    from deducer.app.play.server import create_app, make_server
-
-    srv = make_server(create_app(root, puzzle), port)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    return srv, thread
-
-
 def test_deducer_play_with_a_link_opens_its_position_once(browser, root):
     import socket
-
-    from deducer.app.play.server import stop_server
 
     with socket.socket() as probe:  # one port for both runs: the page's storage is per port
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/"
     ctx = browser.new_context(**SIZES["laptop"])
     pg = ctx.new_page()
-    srv, thread = serve(root, FOUR_LINK + "#e=2&m=Aa004", port)
-    try:
-        pg.goto(f"http://127.0.0.1:{port}/")
-        pg.wait_for_selector("body[data-ready='1']")
+    with play_server(root, FOUR_LINK + "#e=2&m=Aa004", port):
+        pg.goto(url)
+        pg.wait_for_selector(READY)
         assert position(pg) == {"1,1": ("2", ""), "1,2": ("", "79"), "2,1": ("", "3"),
                                 "2,2": ("", "")}
         assert "link" in pg.inner_text("#title")
         # the player goes on; a reload keeps their grid (the link's position is not put back)
         write(pg, "laptop", 1, 2, 7)
         pg.reload()
-        pg.wait_for_selector("body[data-ready='1']")
+        pg.wait_for_selector(READY)
         assert position(pg)["1,2"] == ("7", "79")
-    finally:
-        stop_server(srv)
-        thread.join(5)
     # another link of the same puzzle, later: its position, and Undo gives the grid back
-    srv, thread = serve(root, FOUR_LINK + "#e=c9", port)
-    try:
-        pg.goto(f"http://127.0.0.1:{port}/")
-        pg.wait_for_selector("body[data-ready='1']")
+    with play_server(root, FOUR_LINK + "#e=c9", port):
+        pg.goto(url)
+        pg.wait_for_selector(READY)
         assert position(pg) == {"1,1": ("", ""), "1,2": ("", ""), "2,1": ("", ""),
                                 "2,2": ("9", "")}
         assert "Opened the link's position" in message(pg)
         pg.click("#btn-undo")
         assert position(pg)["1,2"] == ("7", "79")
-    finally:
-        stop_server(srv)
-        thread.join(5)
-        ctx.close()
+    ctx.close()

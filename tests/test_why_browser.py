@@ -3,40 +3,24 @@ pencil mark of the selected cell, and the answer in the hint box with its cells 
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
-from browserkit import playwright_or_skip
+from browserkit import play_puzzle, playwright_or_skip
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-ROOT = Path(__file__).resolve().parents[1]
 
 sync_api = playwright_or_skip()
-from deducer.app.play.server import create_app  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from deducer.app.play.server import make_server, stop_server
-
-    d = tmp_path_factory.mktemp("whyroot")
-    (d / "k2.j").write_text((ROOT / "puzzles" / "seed000-k2.j").read_text(), encoding="utf-8")
-    srv = make_server(create_app(d, str(d / "k2.j")), 0)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.effective_port}/"
-    stop_server(srv)
-    thread.join(5)
+    with play_puzzle(tmp_path_factory.mktemp("play"), "seed000-k2.j") as url:
+        yield url
 
 
-def test_why_not_a_pencil_mark(browser, server):
-    ctx = browser.new_context(viewport={"width": 1200, "height": 760})
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server)
-    pg.wait_for_selector("body[data-ready='1']")
+def test_why_not_a_pencil_mark(laptop):
+    pg = laptop
     assert pg.locator("#why-group button").count() == 0  # no marks: nothing to ask
     pg.locator("#board .sq[data-r='3'][data-c='2']").click()  # r4c3 (its digit is 7)
     pg.keyboard.press("Shift+Digit4")
@@ -61,5 +45,3 @@ def test_why_not_a_pencil_mark(browser, server):
     pg.wait_for_function("() => document.getElementById('hint-text').textContent"
                          ".includes('solution digit')")
     assert pg.inner_text("#hint-level") == "Why not 7 in r4c3?"
-    ctx.close()
-    assert not errors, errors
