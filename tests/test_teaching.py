@@ -351,6 +351,10 @@ def test_a_rule_without_an_example_gets_a_page_saying_why(tmp_path, capsys):
     t = next(t for t in api.techniques() if t.id == "naked-pair")
     page = technique_page(t, None, missing=found.missing["naked-pair"])
     assert "No worked example: no bundled or cached puzzle uses it" in page
+    # one file that opens offline: its style (render/static/technique.css) is in the page
+    from deducer.render.assets import static_text
+
+    assert f"<style>{static_text('technique.css')}</style>" in page
 
 
 def test_a_chain_rung_offered_beside_another_wanted_chain_rule_gets_its_example():

@@ -253,7 +253,7 @@ def test_the_pages_static_files_are_package_data_and_the_walkthrough_inlines_the
     trial = formats.load(PUZZLES / "deducer-trial.txt")
     exp = explain(trial)
     page = walkthrough_html(trial, exp)
-    for name in ("walkthrough.css", "chainstep.js", "walkthrough.js"):
+    for name in ("walkthrough.css", "chainstep.js", "walkthrough.js", "cards.css", "cards.js"):
         text = (root / "deducer" / "render" / "static" / name).read_text(encoding="utf-8")
         assert text in page, name
     assert "<link " not in page and "src=" not in page.split("<body>")[0]  # nothing fetched
