@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from deducer.engine import registry
+from deducer.engine import registry, rulecheck
 from deducer.engine.walk import Engine, Step, WalkOptions
 from deducer.puzzle.formats import load
 from tests.support.fresh import fresh_python
@@ -100,7 +100,7 @@ def test_a_plain_rule_function_is_checked_as_inspect_would(func, positional, par
         fits = False
     except ValueError:  # no signature
         fits = None
-    if registry._plainly_binds(func, positional, params):
+    if rulecheck._plainly_binds(func, positional, params):
         assert fits is True
     elif func in (_run, _needs, _global, _only):
         assert fits is False  # a plain function is told either way

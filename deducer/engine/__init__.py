@@ -2,8 +2,10 @@
 
 ``walk`` (the :class:`~deducer.engine.walk.Engine`: simplest rule first, to fixpoint, each
 deduction logged as a step), ``state`` (candidates and live combinations, the read-only
-view rules see, the deduction they yield), ``registry`` (the YAML ladder), ``sentences``
-(step text from templates) and ``rating`` (difficulty from the path).
+view rules see, the deduction they yield), ``registry`` (the YAML ladder's one import, over
+``ruleyaml``, ``rule``, ``rulecheck`` and ``ladder``), ``kernel`` (a deduction checked,
+measured and applied), ``sentences`` (step text from templates) and ``rating`` (difficulty
+from the path).
 
 May import: ``deducer.solver``, ``deducer.puzzle`` and ``deducer.errors``. It never imports
 a renderer, the rule implementations (they are loaded by name from the YAML ladder) or the

@@ -3,7 +3,7 @@
 Everything that moves a state on goes through here: the engine's steps, the chains' links
 on hypothetical states (:mod:`deducer.rules.chains`), the rule fixture kit
 (:mod:`deducer.rules.fixture`) and the tests. :func:`effect` checks a rule's deduction
-(:func:`~.registry.check_deduction`) and measures what it really changes; :func:`apply`
+(:func:`check_deduction`) and measures what it really changes; :func:`apply`
 makes that change: digits written (each leaves the other cells of its runs, and the runs'
 combinations without it go), candidates removed, combinations dropped. It returns the cells
 and runs it touched (the engine's incremental bookkeeping) and can note in an undo log what
@@ -19,8 +19,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import RuleError
 from ..puzzle.combos import BIT
-from .registry import Rule, check_deduction
+from .rule import Rule
+from .ruleyaml import number, short
 from .state import Deduction, State
 
 
@@ -168,3 +170,99 @@ def settle(state: State) -> None:
                 written |= masks[j]
         if written:
             live[r] = tuple(c for c in live[r] if c & written == written)
+
+
+# ------------------------------------------------- a rule's deduction, checked
+def _badnumber(v, *, whole: bool = False) -> bool:
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return True
+    if whole:
+        return not isinstance(v, int) or not 0 <= v <= 10**9
+    return not number(v)
+
+
+def _plainly_well_formed(ded, n_cells: int, n_runs: int) -> bool:
+    """The common deduction, checked quickly: plain ints and dicts, in range, no
+    combinations dropped, no weight or score of its own (anything else is checked by
+    :func:`check_deduction` in full, with the same verdict). Chain searches check every
+    deduction their link rules give."""
+    if type(ded.placements) is not dict or type(ded.eliminations) is not dict \
+            or type(ded.drop_combos) is not dict or type(ded.values) is not dict \
+            or ded.drop_combos or ded.weight is not None or ded.score is not None:
+        return False
+    for i, d in ded.placements.items():
+        if type(i) is not int or not 0 <= i < n_cells or type(d) is not int or not 1 <= d <= 9:
+            return False
+    for i, m in ded.eliminations.items():
+        if type(i) is not int or not 0 <= i < n_cells or type(m) is not int:
+            return False
+    cells, runs = ded.cells, ded.runs
+    if type(cells) is not tuple and type(cells) is not list or \
+            type(runs) is not tuple and type(runs) is not list:
+        return False
+    for i in cells:
+        if type(i) is not int or not 0 <= i < n_cells:
+            return False
+    for r in runs:
+        if type(r) is not int or not 0 <= r < n_runs:
+            return False
+    for k in ded.values:
+        if type(k) is not str:
+            return False
+    return ded.text is None or type(ded.text) is str
+
+
+def check_deduction(rule: Rule, ded, n_cells: int, n_runs: int) -> None:
+    """Refuse a malformed :class:`~deducer.engine.state.Deduction` from a rule with a
+    one-line :class:`RuleError` naming the rule and its file (not a crash somewhere later,
+    not NaN in the JSON)."""
+    if type(ded) is Deduction and _plainly_well_formed(ded, n_cells, n_runs):
+        return
+
+    def bad(what: str):
+        raise RuleError(f"rule {rule.id!r} ({rule.implementation}) yielded a deduction with "
+                        f"{what}", path=rule.source)
+
+    def cell_ok(i) -> bool:
+        return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n_cells
+
+    def run_ok(r) -> bool:
+        return isinstance(r, int) and not isinstance(r, bool) and 0 <= r < n_runs
+
+    if not isinstance(ded, Deduction):
+        raise RuleError(f"rule {rule.id!r} yielded {type(ded).__name__}, not a Deduction",
+                        path=rule.source)
+    for key in ("placements", "eliminations", "drop_combos", "values"):
+        if not isinstance(getattr(ded, key), dict):
+            bad(f"{key} that is not a dict ({short(getattr(ded, key))})")
+    for i, d in ded.placements.items():
+        if not (cell_ok(i) and isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 9):
+            bad(f"a placement outside the grid or not a digit 1..9 ({short(i)}, {short(d)}) "
+                f"(cells are 0..{n_cells - 1})")
+    for i, m in ded.eliminations.items():
+        if not (cell_ok(i) and isinstance(m, int) and not isinstance(m, bool)):
+            bad(f"an elimination outside the grid or not a digit mask ({short(i)}, "
+                f"{short(m)}) (cells are 0..{n_cells - 1})")
+    for r, cs in ded.drop_combos.items():
+        if not run_ok(r):
+            bad(f"drop_combos for run {short(r)}, which is not a run (runs are "
+                f"0..{n_runs - 1})")
+        if not isinstance(cs, tuple | list | set | frozenset) or not all(
+                isinstance(c, int) and not isinstance(c, bool) for c in cs):
+            bad(f"drop_combos for run {r} that are not digit masks ({short(cs)})")
+    for key, ok, kind in (("cells", cell_ok, "cell"), ("runs", run_ok, "run")):
+        seq = getattr(ded, key)
+        if not isinstance(seq, tuple | list):
+            bad(f"{key} that is not a tuple ({short(seq)})")
+        for x in seq:
+            if not ok(x):
+                top = (n_cells if kind == "cell" else n_runs) - 1
+                bad(f"{key} naming {short(x)}, which is not a {kind} ({kind}s are 0..{top})")
+    if not all(isinstance(k, str) for k in ded.values):
+        bad("values whose keys are not all text")
+    if ded.weight is not None and _badnumber(ded.weight):
+        bad(f"weight {short(ded.weight)} (a finite number >= 0, or None)")
+    if ded.score is not None and _badnumber(ded.score, whole=True):
+        bad(f"score {short(ded.score)} (a whole number 0..10**9, or None)")
+    if ded.text is not None and not isinstance(ded.text, str):
+        bad(f"text {short(ded.text)} (a sentence, or None)")

@@ -175,11 +175,11 @@ def bundled_puzzle(label: str) -> Puzzle | None:
 
 def read_cache(path: Path = CACHE) -> dict[str, dict]:
     """rule id -> ``{"from": source, "puzzle": pipe text (generated puzzles only)}``."""
-    from ..engine.registry import _load_yaml
+    from ..engine.ruleyaml import load_yaml
 
     if not path.is_file():
         return {}
-    data = _load_yaml(path)
+    data = load_yaml(path)
     got = data.get("examples") if isinstance(data, dict) else None
     if not isinstance(got, dict):
         raise DeducerError("the example cache must hold an 'examples:' mapping", path=str(path))
