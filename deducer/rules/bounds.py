@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from ..engine.state import Deduction
 from ..puzzle.combos import ALL, BIT, DIGITS, HIGH, LOW, POP, SUM
@@ -183,32 +184,73 @@ def _said(masks: Sequence[int], side: str, value: int) -> tuple[str, str]:
     return sep, f"at {side} {' + '.join(map(str, terms))} = {value}"
 
 
-def _brief(view: View, rid: int, placed: int, need: int, i: int, others: Sequence[int],
-           facts: dict[int, int], free: int, least: int, most: int, cut_low: bool,
-           cut_high: bool) -> str:
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What the bound found for one cell of run ``rid`` (one value, not a dozen arguments
+    handed from function to function): the run still needs ``need`` (``placed``: the
+    digits written in it), its ``others`` (its other open cells, those in ``facts`` with
+    the candidate list the bound needs, the rest ``free``: any digit not yet written)
+    make ``least`` to ``most``, and which end excludes digits of the ``cell``."""
+
+    rid: int
+    cell: int
+    need: int
+    placed: int
+    others: tuple[int, ...]
+    facts: dict[int, int]
+    free: int
+    least: int
+    most: int
+    cut_low: bool
+    cut_high: bool
+
+    @property
+    def lo(self) -> int:
+        """The least the cell can be: what the run needs less the most the others make."""
+        return self.need - self.most
+
+    @property
+    def hi(self) -> int:
+        """The most the cell can be: what the run needs less the least the others make."""
+        return self.need - self.least
+
+
+def _brief(view: View, f: Found) -> str:
     """The deciding fact: ``r3c1→ 24/4: r3c5 (1 or 3), r3c4 (5 to 8) and r3c2 make at
     most 3 + 8 + 9 = 20, so r3c3 is at least 24 - 20 = 4``; with digits written in,
     ``r3c1→ 24/4 still needs 17: ...`` (the board shows which)."""
-    head = f"{view.run_name(rid)} still needs {need}" if placed else view.run_name(rid)
-    named, cells = _listed(view, others, facts)
-    masks = [facts.get(j, free) for j in named]
-    name = view.cell_name(i)
-    lo, hi = need - most, need - least
-    verb = "makes" if len(others) == 1 else "make"
-    if cut_low and cut_high and least == most:  # one sum: the cell is what is left
+    need, least, most = f.need, f.least, f.most
+    head = f"{view.run_name(f.rid)} still needs {need}" if f.placed else view.run_name(f.rid)
+    named, cells = _listed(view, f.others, f.facts)
+    masks = [f.facts.get(j, f.free) for j in named]
+    name = view.cell_name(f.cell)
+    verb = "makes" if len(f.others) == 1 else "make"
+    if f.cut_low and f.cut_high and least == most:  # one sum: the cell is what is left
         sep, said = _said(masks, "least", least)
         return (f"{head}: {cells}{sep} {verb} exactly {said.split(' ', 2)[2]}, so {name} is "
-                f"{need} - {least} = {lo}")
-    if cut_low and cut_high:
+                f"{need} - {least} = {f.lo}")
+    if f.cut_low and f.cut_high:
         sep_l, said_l = _said(masks, "least", least)
         sep_m, said_m = _said(masks, "most", most)
         sep = sep_l or sep_m
         # one minus sign a clause: the two ends said apart
         return (f"{head}: {cells}{sep} {verb} {said_l} and {said_m}, so {name} is at least "
-                f"{need} - {most} = {lo}, and at most {need} - {least} = {hi}")
-    side, value = ("least", least) if cut_high else ("most", most)
+                f"{need} - {most} = {f.lo}, and at most {need} - {least} = {f.hi}")
+    side, value = ("least", least) if f.cut_high else ("most", most)
     sep, said = _said(masks, side, value)
     return f"{head}: {cells}{sep} {verb} {said}, {_upshot(name, need, value, side)}"
+
+
+def _words(view: View, f: Found) -> tuple[str, str, str]:
+    """The step's ``others``, ``bounds`` and ``brief`` values (worked out only for a step
+    shown: a chain's search asks this rule on many boards it never shows)."""
+    named_others = both([view.cell_name(j) for j in f.others])
+    if f.facts:
+        named_others += "; " + holds(view, {j: f.facts[j] for j in f.others if j in f.facts})
+    low, high = max(f.lo, 1), min(f.hi, 9)
+    span_ = f"only {low}" if low == high else f"{low} to {high}"
+    return (named_others, _detail_bounds(f.least, f.most, f.cut_low, f.cut_high)
+            + f", leaving {view.cell_name(f.cell)} {span_}", _brief(view, f))
 
 
 def _detail_bounds(least: int, most: int, cut_low: bool, cut_high: bool) -> str:
@@ -289,20 +331,9 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
             bound["least"] = (least, lambda named=named, in_order=in_order: tuple(
                 zip(named, _terms(in_order, "least"), strict=True)))
 
-        def words(i: int = i, others: Sequence[int] = others, facts: dict[int, int] = facts,
-                  least: int = least, most: int = most, lo: int = lo, hi: int = hi,
-                  cut_low: bool = cut_low, cut_high: bool = cut_high) -> tuple[str, str, str]:
-            brief = _brief(view, rid, placed, need, i, others, facts, free, least, most,
-                           cut_low, cut_high)
-            named_others = both([view.cell_name(j) for j in others])
-            if facts:
-                named_others += "; " + holds(view, {j: facts[j] for j in others if j in facts})
-            low, high = max(lo, 1), min(hi, 9)
-            span_ = f"only {low}" if low == high else f"{low} to {high}"
-            return (named_others, _detail_bounds(least, most, cut_low, cut_high)
-                    + f", leaving {view.cell_name(i)} {span_}", brief)
-
-        cached = functools.cache(words)
+        found = Found(rid, i, need, placed, tuple(others), facts, free, least, most,
+                      cut_low, cut_high)
+        cached = functools.cache(functools.partial(_words, view, found))
         pr = proof(view, (rid,), facts)
         pr.bound = bound
         yield Deduction(eliminations={i: gone}, cells=tuple(open_), runs=(rid,),
