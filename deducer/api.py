@@ -267,30 +267,28 @@ def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = Non
     from .solver.search import ENTRY_BLAME, NONE, entries_to_blame
 
     start = time.perf_counter()
+    bare = puzzle if use_entries else puzzle.without_progress()  # entries dropped once, here
     if spool:
-        result = _spooled(puzzle, max_solutions, timeout, use_entries)
+        result = _spooled(bare, max_solutions, timeout)
     else:
         from .solver.search import solve as _solve
 
-        result = _solve(puzzle, max_solutions=max_solutions, timeout=_limit(timeout),
-                        use_entries=use_entries)
-    if blame_entries and use_entries and result.status == NONE:
+        result = _solve(bare, max_solutions=max_solutions, timeout=_limit(timeout))
+    if blame_entries and result.status == NONE:
         # the second look (are the entries to blame?) gets what is left of the time limit
         limit = _limit(timeout)
         left = None if limit is None else max(0.05, limit - (time.perf_counter() - start))
-        if entries_to_blame(puzzle, left):
+        if entries_to_blame(bare, left):
             result.reason = f"{result.reason}{ENTRY_BLAME}"
     return result
 
 
-def _spooled(puzzle: Puzzle, max_solutions: int, timeout: float | None,
-             use_entries: bool) -> SolveResult:
+def _spooled(puzzle: Puzzle, max_solutions: int, timeout: float | None) -> SolveResult:
     """Solve with the solutions streamed into a :class:`SolutionSpool` (bounded memory)."""
     from .solver.search import SolveResult, iter_solutions
     from .solver.spool import SolutionSpool
 
-    stream = iter_solutions(puzzle, max_solutions=max_solutions, timeout=_limit(timeout),
-                            use_entries=use_entries)
+    stream = iter_solutions(puzzle, max_solutions=max_solutions, timeout=_limit(timeout))
     spool = SolutionSpool(len(puzzle.whites))
     for values in stream:
         spool.append(values)
@@ -330,13 +328,15 @@ def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = 
             timeout: float | None = None, max_steps: int | None = None,
             use_entries: bool = True) -> Explanation:
     """The step-by-step walkthrough (``.steps``, ``.status``, ``.rating``, ``.solution``);
-    ``use_entries`` False walks the bare puzzle, leaving the player's entries out."""
+    ``use_entries`` False walks the bare puzzle, ``puzzle.without_progress()`` (the one
+    place entries are dropped: the explanation's ``puzzle`` is then that bare puzzle)."""
     from .engine.walk import explain as _explain
 
     started = time.perf_counter()
     active = ladder(rules, disable)
-    return _explain(puzzle, active, timeout=_after_rules(started, _limit(timeout)),
-                    max_steps=max_steps, use_entries=use_entries)
+    bare = puzzle if use_entries else puzzle.without_progress()  # entries dropped once, here
+    return _explain(bare, active, timeout=_after_rules(started, _limit(timeout)),
+                    max_steps=max_steps)
 
 
 def rate(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),

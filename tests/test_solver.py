@@ -390,7 +390,7 @@ def test_givens():
 def test_entries_used_or_ignored():
     p = puzzle(block()).with_entries({(1, 1): 2})
     assert solve(p, max_solutions=10).solution_count == 1
-    assert solve(p, max_solutions=10, use_entries=False).solution_count == 2
+    assert solve(p.without_progress(), max_solutions=10).solution_count == 2
 
 
 def test_components_solved_independently():

@@ -104,7 +104,7 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
     label = out.label
     deadline = None if timeout is None else time.perf_counter() + timeout
     eng = Engine(puzzle, _guarded(rules, watch), WalkOptions(deadline=deadline))
-    replay = Replay(puzzle, use_entries=True)
+    replay = Replay(puzzle)
     name = puzzle.whites
     sources = {r.id: r.source for r in rules}
 

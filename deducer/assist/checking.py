@@ -201,7 +201,7 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
         base.message = " and ".join(parts)
         return base
     if puzzle.entries:
-        together = solve(puzzle, max_solutions=1, use_entries=True, timeout=left())
+        together = solve(puzzle, max_solutions=1, timeout=left())
         if not together.solutions and not together.timed_out:
             # on a puzzle with several solutions each entry may fit one, yet two of them
             # break a run's rule together: that is still a located mistake

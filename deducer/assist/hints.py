@@ -239,7 +239,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
             from ..solver.search import solve
 
             left = None if deadline is None else max(0.05, deadline - time.perf_counter())
-            here = solve(puzzle, max_solutions=2, use_entries=True, timeout=left)
+            here = solve(puzzle, max_solutions=2, timeout=left)
             if len(here.solutions) > 1:
                 diff = differences(puzzle, here.solutions)
                 text = ("No deduction is possible: the puzzle has more than one solution "

@@ -156,7 +156,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         # the rule of a run answers it, whatever else the grid holds (even a grid whose
         # entries leave no solution)
         return from_the_grid()
-    res = solve(puzzle, max_solutions=2, use_entries=True, timeout=left(0.05))
+    res = solve(puzzle, max_solutions=2, timeout=left(0.05))
     if not res.solutions:
         if res.status == "none":
             return answer(UNSOLVABLE, "The grid as given has no solution; check the entries "
@@ -478,7 +478,7 @@ def closure(puzzle: Puzzle, steps: list, seeds: set[int] | None = None) -> list:
 def _proved(puzzle: Puzzle, steps: list, i: int, digit: int, must: bool) -> bool:
     """Do the steps pass the proof checker, one after another from the grid as given, and
     reach the target?"""
-    rp = proofcheck.Replay(puzzle, use_entries=True)
+    rp = proofcheck.Replay(puzzle)
     for s in steps:
         if rp.feed(s):
             return False
@@ -505,7 +505,7 @@ def _other_digits(puzzle: Puzzle, i: int, digit: int, must: bool,
     full = sum(BIT[d] for d in range(1, 10))  # every digit: sound starting candidates
     masks = [full] * len(puzzle.whites)
     masks[i] = full & ~BIT[digit] if must else BIT[digit]
-    res = solve(puzzle, max_solutions=1, use_entries=True, timeout=timeout, masks=masks)
+    res = solve(puzzle, max_solutions=1, timeout=timeout, masks=masks)
     return {s[i] for s in res.solutions}
 
 
@@ -532,7 +532,7 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
         return list(path)
     budget = SHORTEN_BUDGET
     feeds = max(SHORTEN_FEEDS, len(path))
-    rp = proofcheck.Replay(puzzle, use_entries=True)  # the geometry, built once
+    rp = proofcheck.Replay(puzzle)  # the geometry, built once
     start = rp.board
     # a step only an unneeded later step rested on leaves the closure once that later
     # step has gone (one pass left 23 steps of a --must answer that 10 make)

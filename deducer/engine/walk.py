@@ -203,8 +203,6 @@ class Explanation:
 class WalkOptions:
     """How one walk runs (everything but the puzzle, the ladder and where it resumes)."""
 
-    #: start from the player's entries as well as the givens
-    use_entries: bool = True
     #: ``time.perf_counter()`` value at which the walk ends as TIMEOUT
     deadline: float | None = None
     #: steps after which the walk ends as STALLED (a walkthrough cut short)
@@ -249,7 +247,7 @@ class Engine:
         if not options.lean:  # only a walk that words its steps says what took digits
             self.context.taken = {}
         if state is None:
-            state = State(puzzle, puzzle.initial_masks(with_entries=options.use_entries))
+            state = State(puzzle, puzzle.initial_masks(with_entries=True))
         self.state = state
         #: what each step changes, for rules that track the grid
         self.journal: list[int] = []
@@ -288,11 +286,12 @@ class Engine:
         self.avail: dict[str, dict[int, int]] = {r.id: {} for r in self.tier1}
         self.avail_dirty = {r.id: set(every) for r in self.tier1}
         self._placed = self.state.placed
-        # givens (and entries, unless left out) are written in from the start; a state
-        # passed in may hold runs reopened since its digits were written: settled again
+        # givens and entries (a bare walk is of ``puzzle.without_progress()``) are written
+        # in from the start; a state passed in may hold runs reopened since its digits
+        # were written: settled again
         for rc, d in {**puzzle.givens, **puzzle.entries}.items():
             i = puzzle.index[rc]
-            if state.masks[i] == BIT[d]:  # else: entries not applied (use_entries=False)
+            if state.masks[i] == BIT[d]:  # else: a state passed in that dropped them
                 kernel.write(state, i, d)
         kernel.settle(state)
         # bookkeeping kept up to date from the cells each step touches (no grid scan per
@@ -431,8 +430,7 @@ class Engine:
     def preview(self, rule: Rule, ded: Deduction, effect: Effect, available: int = 0) -> Step:
         """The step ``ded`` would be if it were made next, as the walk would log it
         (sentence, effect, proof), made on a copy of the grid: this engine is unchanged."""
-        twin = Engine(self.puzzle, self.ladder, WalkOptions(use_entries=self.options.use_entries),
-                      state=self.state.copy())
+        twin = Engine(self.puzzle, self.ladder, WalkOptions(), state=self.state.copy())
         twin.steps = list(self.steps)  # the step's number follows this walk's
         if self.context.taken is not None:  # so that a naked single names what took digits
             twin.context.taken = {i: list(v) for i, v in self.context.taken.items()}
@@ -723,8 +721,7 @@ class Engine:
 
         if solve(self.puzzle, max_solutions=1).solutions:
             # an earlier false step (a user rule's) is the cause more often than this one
-            _blame_false_step(self.puzzle, self.steps, self.ladder, self.options.use_entries,
-                              last_resort=False)
+            _blame_false_step(self.puzzle, self.steps, self.ladder, last_resort=False)
             raise RuleError(f"rule {rule.id!r} made an impossible deduction: {bad}, yet the "
                             "puzzle has a solution", path=rule.source)
 
@@ -758,9 +755,10 @@ class Engine:
             ds |= wide
 
 
-def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: bool = True,
-            timeout: float | None = None, max_steps: int | None = None) -> Explanation:
-    """Solve ``puzzle`` step by step with the ladder and rate the path."""
+def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, timeout: float | None = None,
+            max_steps: int | None = None) -> Explanation:
+    """Solve ``puzzle`` step by step with the ladder and rate the path (from its givens and
+    the player's entries: the bare walk is of ``puzzle.without_progress()``)."""
     from ..solver.search import ENTRY_BLAME, entries_to_blame, solve
     from . import registry
 
@@ -769,11 +767,10 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     deadline = None if timeout is None else time.perf_counter() + timeout
     # the solver's look for a second solution gets at most a quarter of a time limit: the
     # walk keeps the rest (when the look runs out, the walk decides as it always did)
-    several = _several_solutions(puzzle, use_entries, None if timeout is None else timeout / 4)
+    several = _several_solutions(puzzle, None if timeout is None else timeout / 4)
     if several is not None:
         return several
-    eng = Engine(puzzle, rules, WalkOptions(use_entries=use_entries, deadline=deadline,
-                                            max_steps=max_steps))
+    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline, max_steps=max_steps))
     status = eng.run()
     masks = eng.state.masks
     message = ""
@@ -781,20 +778,20 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     if status == SOLVED:
         values = [SINGLE[m] for m in masks]
         bad = check_solution(puzzle, values)
-        if bad is not None and use_entries and entries_to_blame(puzzle, timeout):
+        if bad is not None and entries_to_blame(puzzle, timeout):
             # the player's entries filled a run wrongly (a mistake, not a faulty rule)
             status, message = NONE, f"{bad}{ENTRY_BLAME}"
         elif bad is not None:  # a faulty user rule must never pass a wrong grid off as right
             raise RuleError(f"the rules reached a grid that breaks the puzzle ({bad}); one of "
                             "the active rules made a false deduction (try 'deducer rules test')")
     elif status == NONE:
-        _blame_false_step(puzzle, eng.steps, rules, use_entries)
+        _blame_false_step(puzzle, eng.steps, rules)
         kind, where = eng.state.broken() or ("", 0)  # NONE: something is broken
         if kind == "cell":
             message = f"cell {cell_name(puzzle.whites[where])} has no digit left"
         else:
             message = f"run {puzzle.runs[where].name} has no combination left"
-        if use_entries and entries_to_blame(puzzle):
+        if entries_to_blame(puzzle):
             message += ENTRY_BLAME
     elif status == TIMEOUT:
         message = ("interrupted (Ctrl-C): the walkthrough so far" if stop_asked()
@@ -802,13 +799,12 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, use_entries: boo
     elif status == STALLED:
         # why did the rules stop? Several solutions, none, or only a weaker ladder
         left = None if deadline is None else max(0.5, deadline - time.perf_counter())
-        res = solve(puzzle, max_solutions=2, masks=masks, use_entries=use_entries,
-                    timeout=left)
+        res = solve(puzzle, max_solutions=2, masks=masks, timeout=left)
         stopped = max_steps is not None and len(eng.steps) >= max_steps
         if res.status == SolveStatus.NONE:
             # the grid reached has no solution: if the puzzle has one, a step was false,
             # and that is said as when the walk breaks the grid (--max-steps or not)
-            _blame_false_step(puzzle, eng.steps, rules, use_entries)
+            _blame_false_step(puzzle, eng.steps, rules)
             status, message = NONE, str(res.reason)
         elif len(res.solutions) > 1:
             status, sols = MULTIPLE, res.solutions
@@ -828,8 +824,7 @@ def _several_message(puzzle: Puzzle, sols: list[list[int]]) -> str:
             f"{len(diff)} cells: {', '.join(diff[:12])}" + (" …" if len(diff) > 12 else ""))
 
 
-def _several_solutions(puzzle: Puzzle, use_entries: bool,
-                       timeout: float | None) -> Explanation | None:
+def _several_solutions(puzzle: Puzzle, timeout: float | None) -> Explanation | None:
     """The walkthrough of a puzzle the solver finds two solutions for, before any step.
 
     A walk over such a puzzle only stalls somewhere (on a large grid after tens of seconds
@@ -839,19 +834,19 @@ def _several_solutions(puzzle: Puzzle, use_entries: bool,
     """
     from ..solver.search import solve
 
-    res = solve(puzzle, max_solutions=2, use_entries=use_entries, timeout=timeout)
+    res = solve(puzzle, max_solutions=2, timeout=timeout)
     if len(res.solutions) < 2:
         return None
-    return Explanation(puzzle, MULTIPLE, [], puzzle.initial_masks(with_entries=use_entries),
+    return Explanation(puzzle, MULTIPLE, [], puzzle.initial_masks(with_entries=True),
                        _several_message(puzzle, res.solutions), res.solutions)
 
 
-def _false_step(puzzle: Puzzle, steps: list[Step], use_entries: bool) -> Step | None:
+def _false_step(puzzle: Puzzle, steps: list[Step]) -> Step | None:
     """The first step after which the puzzle, which has a solution, has none (None: no
     step is to blame)."""
     from ..solver.search import solve
 
-    masks = puzzle.initial_masks(with_entries=use_entries)
+    masks = puzzle.initial_masks(with_entries=True)
     index = puzzle.index
     for step in steps:
         for r, c, d in step.placements:
@@ -864,18 +859,18 @@ def _false_step(puzzle: Puzzle, steps: list[Step], use_entries: bool) -> Step | 
     return None
 
 
-def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule],
-                      use_entries: bool, *, last_resort: bool = True) -> None:
+def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule], *,
+                      last_resort: bool = True) -> None:
     """The rules ran the grid into a contradiction. If the puzzle has a solution after
     all, some step was false: name the first one (and its rule's file) instead of
     reporting a solvable puzzle as unsolvable. Without ``last_resort``, return when no
     logged step is to blame (the caller blames the step being made)."""
     from ..solver.search import solve
 
-    res = solve(puzzle, max_solutions=1, use_entries=use_entries, timeout=30)
+    res = solve(puzzle, max_solutions=1, timeout=30)
     if not res.solutions:
         return  # a real contradiction: the puzzle has no solution
-    step = _false_step(puzzle, steps, use_entries)
+    step = _false_step(puzzle, steps)
     if step is not None:
         source = next((r.source for r in rules if r.id == step.rule), None)
         raise RuleError(f"rule {step.rule!r} made a false deduction at step {step.n} "

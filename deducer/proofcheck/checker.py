@@ -98,18 +98,18 @@ class Board:
 class Replay:
     """The puzzle's geometry in the shapes the checker needs, and the replayed board."""
 
-    def __init__(self, puzzle: Puzzle, use_entries: bool = True):
+    def __init__(self, puzzle: Puzzle):
         self.puzzle = puzzle
         self.runs = puzzle.runs
         self.cell_runs = puzzle.cell_runs
         self.by_ref = {(r.ref[0], r.ref[1], r.ref[2]): r.id for r in self.runs}
         self.by_name = {r.name: r.id for r in self.runs}
         self.index = puzzle.index
-        masks = puzzle.initial_masks(with_entries=use_entries)
+        # the player's entries are written in as the walk wrote them (a walk of the bare
+        # puzzle was of ``puzzle.without_progress()``, which has none)
+        masks = puzzle.initial_masks(with_entries=True)
         board = Board(masks, [False] * len(masks))
-        written = dict(puzzle.givens)
-        if use_entries:
-            written.update(puzzle.entries)
+        written = {**puzzle.givens, **puzzle.entries}
         for rc, d in written.items():
             self.write(board, self.index[rc], d)
         self.board = board
@@ -672,21 +672,21 @@ def check_step(rp: Replay, board: Board, step: dict) -> list[Problem]:
     return [Problem(n, rule, kind, msg, where) for where, kind, msg in found]
 
 
-def check_walkthrough(puzzle: Puzzle, steps, *, use_entries: bool = True) -> list[Problem]:
+def check_walkthrough(puzzle: Puzzle, steps) -> list[Problem]:
     """Check every step of a walkthrough (``Step`` objects or their JSON) in order.
 
     Each step is checked in the state the earlier steps left, and then applied whether or
     not its proof held, so one bad step does not hide the next."""
-    rp = Replay(puzzle, use_entries)
+    rp = Replay(puzzle)
     out: list[Problem] = []
     for step in steps:
         out += rp.feed(step)
     return out
 
 
-def states(puzzle: Puzzle, steps, *, use_entries: bool = True):
+def states(puzzle: Puzzle, steps):
     """Yield (replay, board before the step, step JSON) along a walkthrough."""
-    rp = Replay(puzzle, use_entries)
+    rp = Replay(puzzle)
     for step in steps:
         js = _as_json(step)
         yield rp, rp.board.copy(), js
@@ -736,11 +736,11 @@ def surplus_step(rp: Replay, board: Board, step: dict) -> list[Problem]:
     return out
 
 
-def surplus(puzzle: Puzzle, steps, *, only=None, use_entries: bool = True) -> list[Problem]:
+def surplus(puzzle: Puzzle, steps, *, only=None) -> list[Problem]:
     """Surplus facts and runs in a walkthrough's proofs (the steps numbered in ``only``, or
     every step)."""
     out = []
-    for rp, board, js in states(puzzle, steps, use_entries=use_entries):
+    for rp, board, js in states(puzzle, steps):
         if js.get("proof") is not None and (only is None or js.get("n") in only):
             out += surplus_step(rp, board, js)
     return out

@@ -124,15 +124,14 @@ class Position:
                         self.k)
 
 
-def start_position(puzzle: Puzzle, *, use_entries: bool = True) -> Position:
-    """Before step 1: the puzzle's masks with givens (and entries) written in and their
+def start_position(puzzle: Puzzle) -> Position:
+    """Before step 1: the puzzle's masks with givens and entries written in and their
     digits removed from their runs, exactly as the engine starts."""
-    masks = puzzle.initial_masks(with_entries=use_entries)
+    masks = puzzle.initial_masks(with_entries=True)
     digits: dict[Coord, int] = {}
     kinds: dict[Coord, str] = {}
-    if use_entries:
-        for rc, d in puzzle.entries.items():
-            digits[rc], kinds[rc] = d, "entry"
+    for rc, d in puzzle.entries.items():
+        digits[rc], kinds[rc] = d, "entry"
     for rc, d in puzzle.givens.items():
         digits[rc], kinds[rc] = d, "given"
     idx = puzzle.index
@@ -159,9 +158,9 @@ def advance(puzzle: Puzzle, pos: Position, step) -> None:
     pos.k += 1
 
 
-def position_at(puzzle: Puzzle, steps, k: int, *, use_entries: bool = True) -> Position:
+def position_at(puzzle: Puzzle, steps, k: int) -> Position:
     """The board after steps 1..k (k = 0: the start)."""
-    pos = start_position(puzzle, use_entries=use_entries)
+    pos = start_position(puzzle)
     for step in steps[:k]:
         advance(puzzle, pos, step)
     return pos

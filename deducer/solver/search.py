@@ -665,20 +665,20 @@ def _prod(xs) -> int:
     return p
 
 
-def iter_solutions(puzzle: Puzzle, *, max_solutions: int = 2, use_entries: bool = True,
-                   timeout: float | None = None, masks: list[int] | None = None,
-                   work: int | None = None) -> SolutionStream:
+def iter_solutions(puzzle: Puzzle, *, max_solutions: int = 2, timeout: float | None = None,
+                   masks: list[int] | None = None, work: int | None = None) -> SolutionStream:
     """A :class:`SolutionStream` of up to ``max_solutions`` solutions (see :func:`solve`)."""
     cap = max(1, max_solutions)
     deadline = None if timeout is None else time.perf_counter() + timeout
-    start = masks[:] if masks is not None else puzzle.initial_masks(with_entries=use_entries)
+    start = masks[:] if masks is not None else puzzle.initial_masks(with_entries=True)
     return SolutionStream(puzzle, cap, start, deadline, work)
 
 
-def solve(puzzle: Puzzle, *, max_solutions: int = 2, use_entries: bool = True,
-          timeout: float | None = None, masks: list[int] | None = None,
-          work: int | None = None) -> SolveResult:
+def solve(puzzle: Puzzle, *, max_solutions: int = 2, timeout: float | None = None,
+          masks: list[int] | None = None, work: int | None = None) -> SolveResult:
     """Find solutions up to ``max_solutions``; prove uniqueness when the cap allows (>= 2).
+
+    The player's entries count as givens (the bare puzzle is ``puzzle.without_progress()``).
 
     ``complete`` is True when the search space was exhausted: the solutions are all there
     are. Reaching the cap stops the search (nothing looks for one more), so ``complete`` is
@@ -692,8 +692,8 @@ def solve(puzzle: Puzzle, *, max_solutions: int = 2, use_entries: bool = True,
     the machine or its load, so a caller that must give the same answer everywhere (the
     generator, whose puzzles a seed fixes) limits work, not time.
     """
-    stream = iter_solutions(puzzle, max_solutions=max_solutions, use_entries=use_entries,
-                            timeout=timeout, masks=masks, work=work)
+    stream = iter_solutions(puzzle, max_solutions=max_solutions, timeout=timeout, masks=masks,
+                            work=work)
     solutions = list(stream)
     return SolveResult(stream.status, solutions, stream.complete, nodes=stream.nodes,
                        reason=stream.reason, timed_out=stream.timed_out, work=stream.work,
@@ -706,7 +706,7 @@ ENTRY_BLAME = "; the puzzle itself has a solution, so an entry is wrong (see 'de
 def entries_to_blame(puzzle: Puzzle, timeout: float | None = 30) -> bool:
     """With the player's entries there is no solution: is the bare puzzle solvable?"""
     return bool(puzzle.entries) and bool(
-        solve(puzzle, max_solutions=1, use_entries=False, timeout=timeout).solutions)
+        solve(puzzle.without_progress(), max_solutions=1, timeout=timeout).solutions)
 
 
 def _no_room(puzzle: Puzzle, run, masks: list[int]) -> str:
