@@ -19,6 +19,7 @@ like ``pydoc:pipepager``), but importing a module runs it: load only rule files 
 
 from __future__ import annotations
 
+from ..errors import RuleError
 from .kernel import check_deduction
 from .ladder import (
     ORDER_KEYS,
@@ -56,8 +57,7 @@ from .rule import (
 from .ruleyaml import MAX_NESTING
 
 __all__ = ["AKA_LEN", "AKA_MAX", "CASE_OF_MAX", "CORE", "FEATURES", "GROWTH_KEYS", "HINT_MAX",
-           "KINDS", "LEVELS", "MAX_NESTING", "NOTES_FEATURES", "OPTIONAL", "ORDER_KEYS",
-           "RATING_KEYS", "REPLACED", "REQUIRED", "RULE_MARK", "RULE_SEARCHES", "SCOPES",
-           "STANDARD_FIELDS", "TEACH_MAX", "WITHIN", "Ladder", "Rule", "all_rules",
-           "check_deduction", "core_ladder", "load", "load_file", "order_section",
-           "rating_section"]
+           "KINDS", "LEVELS", "Ladder", "MAX_NESTING", "NOTES_FEATURES", "OPTIONAL", "ORDER_KEYS",
+           "RATING_KEYS", "REPLACED", "REQUIRED", "RULE_MARK", "RULE_SEARCHES", "Rule",
+           "RuleError", "SCOPES", "STANDARD_FIELDS", "TEACH_MAX", "WITHIN", "all_rules",
+           "check_deduction", "core_ladder", "load", "load_file", "order_section", "rating_section"]
