@@ -57,6 +57,7 @@ def main() -> int:
     ap.add_argument("--every", type=int, default=6)
     ap.add_argument("--big", action="store_true")
     args = ap.parse_args()
+    from deducer.clock import Limits
     from deducer.engine.walk import explain
 
     rounds, plain = _ladders()
@@ -67,7 +68,7 @@ def main() -> int:
         # who goes first alternates: a first walk warms caches the second one reads
         for label, ladder in pair if k % 2 == 0 else pair[::-1]:
             t = time.process_time()
-            exp = explain(pz, ladder, timeout=300)
+            exp = explain(pz, ladder, limits=Limits.within(300))
             times[label] = time.process_time() - t
             times[label + " status"] = exp.status
         rows.append((name, len(pz.whites), times))

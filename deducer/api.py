@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .clock import Limits
 from .errors import DeducerError
 from .puzzle.model import Puzzle
 from .solver.status import SolveStatus
@@ -324,6 +325,12 @@ def _after_rules(started: float, timeout: float | None) -> float | None:
     return max(min(0.05, timeout), timeout - (time.perf_counter() - started))
 
 
+def _limits(started: float, timeout: object) -> Limits:
+    """The one :class:`~deducer.clock.Limits` a call carries down, made from its
+    ``timeout`` once its ladder is loaded (what is left of the time since ``started``)."""
+    return Limits.within(_after_rules(started, _limit(timeout)))
+
+
 def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
             timeout: float | None = None, max_steps: int | None = None,
             use_entries: bool = True) -> Explanation:
@@ -335,8 +342,7 @@ def explain(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = 
     started = time.perf_counter()
     active = ladder(rules, disable)
     bare = puzzle if use_entries else puzzle.without_progress()  # entries dropped once, here
-    return _explain(bare, active, timeout=_after_rules(started, _limit(timeout)),
-                    max_steps=max_steps)
+    return _explain(bare, active, limits=_limits(started, timeout), max_steps=max_steps)
 
 
 def rate(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] = (),
@@ -355,7 +361,7 @@ def hint(puzzle: Puzzle, level: str = "vague", rules: RulesArg = None, *,
 
     started = time.perf_counter()
     active = ladder(rules, disable)
-    return _hint(puzzle, level, rules=active, timeout=_after_rules(started, _limit(timeout)))
+    return _hint(puzzle, level, rules=active, limits=_limits(started, timeout))
 
 
 def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules: RulesArg = None, *,
@@ -387,7 +393,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     started = time.perf_counter()
     active = ladder(rules, disable)
     return _why(puzzle, cell, digit, must=must, rules=active,
-                timeout=_after_rules(started, _limit(timeout)))
+                limits=_limits(started, timeout))
 
 
 def combinations(total: int | None, length: int,

@@ -5,12 +5,14 @@ each loop under the limit compares ``time.perf_counter()`` with its deadline. Ct
 for the same stop at once (``deducer.app.cli`` sets the flag from its SIGINT handler), so
 those loops ask :func:`past` rather than the clock alone: an interrupted command prints
 what a timed-out one would, instead of nothing. Below every other module (it imports
-none of them), so that the solver, the engine and the assistants all see one flag.
+none of them), so that the solver, the engine and the assistants all see one flag. Here
+too :class:`Limits`, the time limit and work budget one call carries down.
 """
 
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
 #: [asked]: a list, so that the flag is shared by every module that imported it
 STOP = [False]
@@ -35,3 +37,43 @@ def past(deadline: float | None) -> bool:
     """Is ``deadline`` (a ``time.perf_counter()`` reading; None: no limit) past, or a stop
     asked for?"""
     return STOP[0] or (deadline is not None and time.perf_counter() > deadline)
+
+
+class Limits(NamedTuple):
+    """How long one piece of work may go on, made once where a time limit comes in (the
+    API, a command, the generator) and carried down by the walk's options: the one way a
+    limit is passed. ``deadline``: a ``time.perf_counter()`` reading (None: no time
+    limit); ``work``: units of counted work (chain links, search nodes: the same on any
+    machine, so a reproducible caller limits work, not time; None: no budget).
+
+    Immutable; a NamedTuple, not a dataclass: this module loads before the puzzle layer
+    installs its lean dataclasses hook, and a dataclass here would load inspect on every
+    first solve (tests/test_api.py)."""
+
+    deadline: float | None = None
+    work: int | None = None
+
+    @classmethod
+    def within(cls, seconds: float | None, *, work: int | None = None) -> Limits:
+        """Limits ``seconds`` from now (None: no time limit)."""
+        return cls(None if seconds is None else time.perf_counter() + seconds, work)
+
+    def left(self, least: float = 0.0) -> float | None:
+        """Seconds until the deadline, at least ``least`` (None: no time limit)."""
+        if self.deadline is None:
+            return None
+        return max(least, self.deadline - time.perf_counter())
+
+    def part(self, fraction: float) -> Limits:
+        """The same limits with a deadline ``fraction`` of the time left from now (a first
+        look that must leave the rest of the time to the work after it)."""
+        left = self.left()
+        return self if left is None else Limits.within(left * fraction, work=self.work)
+
+    def past(self) -> bool:
+        """Is the deadline past, or a stop asked for (:func:`past`)?"""
+        return past(self.deadline)
+
+
+#: no limit at all
+NO_LIMITS = Limits()

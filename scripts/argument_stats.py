@@ -153,10 +153,11 @@ def _twice(text: str) -> bool:
 
 def record(puzzle, kinds: dict[str, str]) -> dict:
     """One puzzle's figures (JSON-able)."""
+    from deducer.clock import Limits
     from deducer.engine.walk import explain
     from deducer.proofcheck import checker
 
-    steps = [s.to_json() for s in explain(puzzle, timeout=300).steps]
+    steps = [s.to_json() for s in explain(puzzle, limits=Limits.within(300)).steps]
     problems = [str(p) for p in checker.check_walkthrough(puzzle, steps)]
     rec: dict = {"steps": len(steps), "problems": problems, "lengths": [],
                  "bound_left": [], "heavy_by_bound": [], "single_after": [],

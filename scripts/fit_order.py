@@ -67,11 +67,12 @@ def _ladder(order: dict | None):
 def walk(job) -> dict:
     """One puzzle under one setting: the step (and the round) that places each cell."""
     name, pid, puzzle = job
+    from deducer.clock import Limits
     from deducer.engine.walk import Engine, WalkOptions
 
     t = time.perf_counter()
     eng = Engine(puzzle, _ladder(CANDIDATES[name]),
-                 WalkOptions(lean=True, deadline=time.perf_counter() + TIMEOUT))
+                 WalkOptions(lean=True, limits=Limits.within(TIMEOUT)))
     status = eng.run()
     step_of, round_of = {}, {}
     for st in eng.steps:

@@ -105,13 +105,14 @@ def _walk(job):
     """Explain one puzzle; keep what the rater reads of each step, and the no-notes
     solver's figures (deducer.engine.inhead) of its grid."""
     source, pid, group, rank, puzzle, rules_path = job
+    from deducer.clock import Limits
     from deducer.engine import registry
     from deducer.engine.rating import head_of
     from deducer.engine.walk import explain
 
     rules = registry.load(rules_path) if rules_path else None
     t = time.process_time()
-    exp = explain(puzzle, rules, timeout=120)
+    exp = explain(puzzle, rules, limits=Limits.within(120))
     r = exp.rating
     return {
         "source": source, "id": pid, "group": group, "rank": rank,
@@ -437,6 +438,7 @@ def _cx16_without_givens() -> dict:
     their rating then agrees with the labels."""
     import dataclasses
 
+    from deducer.clock import Limits
     from deducer.engine.walk import explain
     from deducer.solver.search import solve
     from scripts.stats import spearman
@@ -452,7 +454,7 @@ def _cx16_without_givens() -> dict:
         if len(solve(bare, max_solutions=2, timeout=20).solutions) != 1:
             multiple += 1
             continue
-        r = explain(bare, timeout=60).rating
+        r = explain(bare, limits=Limits.within(60)).rating
         if r.level is None:
             continue
         ys.append(CX16_RANK[cp.label])

@@ -55,10 +55,11 @@ def odd_records(root: Path) -> list:
 def rate(job) -> dict:
     """One puzzle: its rating's notes and score, and the step that places each cell."""
     pid, puzzle = job
+    from deducer.clock import Limits
     from deducer.engine.walk import explain
     from scripts.human import engine_orders
 
-    exp = explain(puzzle, timeout=120)
+    exp = explain(puzzle, limits=Limits.within(120))
     placed, _by, _single = engine_orders(puzzle, exp.steps)
     return {"id": pid, "status": str(exp.status), "notes": exp.rating.notes,
             "score": exp.rating.score, "placed": placed}

@@ -122,6 +122,7 @@ def source_key() -> str:
 def rounds_walk(puzzle, rules=None, timeout: float | None = TIMEOUT) -> dict:
     """The rounds order (see the module's docstring): for each cell the round that places
     it and the round in which it is down to one candidate, and the rounds' count."""
+    from deducer.clock import Limits
     from deducer.engine import kernel, registry
     from deducer.engine.walk import Engine, WalkOptions
     from deducer.puzzle.combos import POP
@@ -130,7 +131,7 @@ def rounds_walk(puzzle, rules=None, timeout: float | None = TIMEOUT) -> dict:
     deadline = None if timeout is None else time.perf_counter() + timeout
     # the engine's own bookkeeping (which runs changed since they were last looked at, the
     # grid, applying a deduction) is used as it is; only the choice of steps differs
-    eng = Engine(puzzle, rules, WalkOptions(lean=True, deadline=deadline))
+    eng = Engine(puzzle, rules, WalkOptions(lean=True, limits=Limits(deadline)))
     easy = [r for r in rules if r.tier == 1 and r.scope == "run"]
     whites = puzzle.whites
     masks = eng.state.masks
@@ -221,11 +222,12 @@ def walk(job) -> dict:
     """One puzzle: the explain walk (its rating, the steps the rater reads, the order it
     places cells in) and the rounds order."""
     pid, puzzle = job
+    from deducer.clock import Limits
     from deducer.engine.rating import chain_length
     from deducer.engine.walk import explain
 
     t = time.perf_counter()
-    exp = explain(puzzle, timeout=TIMEOUT)
+    exp = explain(puzzle, limits=Limits.within(TIMEOUT))
     seconds = time.perf_counter() - t
     placed, by, single = engine_orders(puzzle, exp.steps)
     t = time.perf_counter()

@@ -46,10 +46,11 @@ WALKTHROUGHS = (
 
 def _rate(job):
     source, pid, label, puzzle = job
+    from deducer.clock import Limits
     from deducer.engine.walk import explain
 
     t = time.perf_counter()
-    exp = explain(puzzle, timeout=120)
+    exp = explain(puzzle, limits=Limits.within(120))
     r = exp.rating
     return {
         "source": source, "id": pid, "label": label, "status": exp.status,

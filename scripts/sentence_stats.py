@@ -97,10 +97,11 @@ def _named_reason(step: dict) -> bool:
 def _rows(puzzle, kinds) -> list[list]:
     """Per step: [n, rule, characters, weight, negative number?, two minus signs?, a naked
     single naming its reason?, the sentence's first 160 characters]."""
+    from deducer.clock import Limits
     from deducer.engine.walk import explain
 
     rows = []
-    for step in (s.to_json() for s in explain(puzzle, timeout=120).steps):
+    for step in (s.to_json() for s in explain(puzzle, limits=Limits.within(120)).steps):
         rule = step["rule"]
         text = _reads(step) if kinds.get(rule) in CHAIN_KINDS else step["text"]
         every_text = [text, step.get("detail") or ""]

@@ -17,6 +17,7 @@ from itertools import permutations
 
 import pytest
 
+from deducer.clock import Limits
 from deducer.engine import registry
 from deducer.engine.rating import chain_length, rate_steps
 from deducer.engine.walk import Engine, WalkOptions, explain
@@ -265,16 +266,16 @@ def test_a_walks_work_budget_ends_it_as_a_deadline_would():
     free = Engine(p, rules)
     assert free.run() == SOLVED
     assert any(s.rule in CHAIN_RULES for s in free.steps) and free.context.spent > 0
-    large = Engine(p, rules, WalkOptions(work=10 * free.context.spent))
+    large = Engine(p, rules, WalkOptions(limits=Limits(work=10 * free.context.spent)))
     assert large.run() == SOLVED and [s.to_json() for s in large.steps] == \
         [s.to_json() for s in free.steps]
     runs = []
     for _ in range(2):
-        eng = Engine(p, rules, WalkOptions(work=free.context.spent // 2))
+        eng = Engine(p, rules, WalkOptions(limits=Limits(work=free.context.spent // 2)))
         assert eng.run() == TIMEOUT
         runs.append((len(eng.steps), eng.context.spent, eng.state.masks))
     assert runs[0] == runs[1] and runs[0][0] < len(free.steps)
-    tiny = Engine(p, rules, WalkOptions(work=1))
+    tiny = Engine(p, rules, WalkOptions(limits=Limits(work=1)))
     assert tiny.run() == TIMEOUT and not any(s.rule in CHAIN_RULES for s in tiny.steps)
 
 
@@ -287,7 +288,7 @@ def test_backtracking_spends_the_walks_budget_and_stops_with_it():
     p = formats.load("puzzles/deducer-trial.txt")
 
     def view(work):
-        return View(State(p), Context(p, work=work))
+        return View(State(p), Context(p, Limits(work=work)))
 
     free = view(None)
     assert list(fallback.backtracking(free)) and free.context.spent > 0

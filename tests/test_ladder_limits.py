@@ -13,6 +13,7 @@ import pytest
 import yaml
 from test_rules import AREA, FOUR, line
 
+from deducer.clock import Limits
 from deducer.engine import registry
 from deducer.engine.state import Context, State, View
 from deducer.engine.walk import Engine, WalkOptions, explain
@@ -154,7 +155,7 @@ def test_what_a_solver_node_costs_a_walk_comes_from_the_ladder(tmp_path):
     p = formats.load(PUZZLES / "deducer-trial.txt")
 
     def view(work):
-        return View(State(p), Context(p, work=work))
+        return View(State(p), Context(p, Limits(work=work)))
 
     free = view(None)
     assert found(core("backtracking"), free)

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deducer.app.cli import COMMANDS, main
+from deducer.clock import Limits
 from deducer.engine import registry
 from deducer.engine.walk import explain
 from deducer.errors import RuleError
@@ -430,7 +431,7 @@ def test_unsound_rule_never_yields_a_wrong_solution(tmp_path_factory, which, see
     puzzle = formats.load(which[0], name=which[1])
     truth = _truth(puzzle)
     try:
-        exp = explain(puzzle, registry.load(extra=[path]), timeout=20)
+        exp = explain(puzzle, registry.load(extra=[path]), limits=Limits.within(20))
     except RuleError as e:  # caught: the rule's deduction was impossible
         assert_one_line(str(e))
         return

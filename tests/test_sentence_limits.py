@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from deducer import proofcheck
+from deducer.clock import Limits
 from deducer.engine import registry
 from deducer.engine.walk import explain
 from deducer.generator.seeded import generate
@@ -87,7 +88,8 @@ _WALKED: dict[str, tuple] = {}
 def _walked(where: str, puzzle):
     """The walkthrough's steps as JSON, once per puzzle per session (by its name)."""
     if where not in _WALKED:
-        _WALKED[where] = (puzzle, [s.to_json() for s in explain(puzzle, timeout=120).steps])
+        steps = explain(puzzle, limits=Limits.within(120)).steps
+        _WALKED[where] = (puzzle, [s.to_json() for s in steps])
     return _WALKED[where]
 
 

@@ -18,6 +18,7 @@ import pytest
 from deducer import proofcheck
 from deducer.app.cli import main
 from deducer.assist.why import EXPLAINED, NOT_SOLUTION, SOLUTION, WRITTEN, why
+from deducer.clock import Limits
 from deducer.engine.walk import explain
 from deducer.puzzle.combos import BIT
 from deducer.puzzle.formats import load
@@ -76,7 +77,7 @@ def _triples(puzzle, per_point: int):
 
 
 def _check(p, rc, digit, solution):
-    answer = why(p, rc, digit, timeout=60)
+    answer = why(p, rc, digit, limits=Limits.within(60))
     assert answer.kind == EXPLAINED, answer.message
     steps = answer.steps
     assert steps
@@ -88,7 +89,7 @@ def _check(p, rc, digit, solution):
     assert rp.board.masks[i] & BIT[digit]  # not out before the last step...
     rp.feed(steps[-1])
     assert not rp.board.masks[i] & BIT[digit]  # ...and out after it
-    path = _path(explain(p, timeout=60).steps, rc, digit)
+    path = _path(explain(p, limits=Limits.within(60)).steps, rc, digit)
     assert path is not None and len(steps) <= path == answer.path
     # the same cell's solution digit: the answer says so
     assert why(p, rc, solution).kind == SOLUTION

@@ -4,6 +4,7 @@ same answer on a slow machine (issue 40, item 2)."""
 from __future__ import annotations
 
 import itertools
+import time
 from pathlib import Path
 
 from deducer.assist import why as why_module
@@ -28,6 +29,6 @@ def test_a_slow_clock_does_not_change_the_answer(monkeypatch):
     # every reading of the clock 5 s after the last: a machine many times slower (no
     # deadline was asked for, so nothing may be cut short)
     ticks = itertools.count(0.0, 5.0)
-    monkeypatch.setattr(why_module.time, "perf_counter", lambda: next(ticks))
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks))
     slow = [why_module.why(puzzle, rc, d).to_json() for rc, d in questions]
     assert slow == normal

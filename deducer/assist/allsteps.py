@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from ..clock import Limits
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle
 from .checking import DEFAULT_CAP, Mistake, check
@@ -146,7 +147,7 @@ def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
                         mistakes=verdict.mistakes, several=bool(warning))
     if verdict.status == "conflict":
         return AllSteps("conflict", text=_capital(verdict.message) + ".")
-    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
+    eng = Engine(puzzle, rules, WalkOptions(limits=Limits(deadline)))
     # the walk's rules: a ``walk: false`` rule's steps are a chain's links, never the board's
     asked = [r for r in eng.rules if r.kind not in LEFT_OUT]
     out = AllSteps("steps", several=bool(warning), rules=[r.id for r in asked])

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
+from ..clock import Limits
 from ..errors import RuleError
 from ..puzzle.model import Puzzle
 
@@ -103,7 +104,7 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
 
     label = out.label
     deadline = None if timeout is None else time.perf_counter() + timeout
-    eng = Engine(puzzle, _guarded(rules, watch), WalkOptions(deadline=deadline))
+    eng = Engine(puzzle, _guarded(rules, watch), WalkOptions(limits=Limits(deadline)))
     replay = Replay(puzzle)
     name = puzzle.whites
     sources = {r.id: r.source for r in rules}

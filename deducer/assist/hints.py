@@ -37,11 +37,10 @@ Kept free of argparse and printing so the CLI and a web play mode can share it.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..clock import past
+from ..clock import NO_LIMITS, Limits, past
 from ..puzzle.model import Puzzle, Run, cell_name
 from .checking import DEFAULT_CAP, Mistake, check
 
@@ -185,7 +184,7 @@ TIMED_OUT = ("No hint within the time limit: the next deduction takes longer to 
              "(try again with more time).")
 
 
-def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | None = None,
+def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, limits: Limits = NO_LIMITS,
          max_solutions: int = DEFAULT_CAP) -> Hint:
     """The next thing the player should do with ``puzzle`` (its entries and marks)."""
     from ..engine import registry
@@ -198,8 +197,8 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
         rules = registry.load()
     # one deadline for the whole hint: the check, the walk (through the Engine's own
     # deadline, which the expensive rules watch) and the last look at the solutions
-    deadline = None if timeout is None else time.perf_counter() + timeout
-    verdict = check(puzzle, max_solutions=max_solutions, timeout=timeout)
+    deadline = limits.deadline
+    verdict = check(puzzle, max_solutions=max_solutions, timeout=limits.left())
     if verdict.status == "unsolvable":
         return _simple("unsolvable", level, _capital(verdict.message) + ".")
     if verdict.status == "unknown" and past(deadline):  # no time left to set up a walk
@@ -223,7 +222,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
                        warning)
     if verdict.status == "conflict":
         return _simple("conflict", level, _capital(verdict.message) + ".")
-    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
+    eng = Engine(puzzle, rules, WalkOptions(limits=limits))
     skipped = 0
     reasoning: list = []  # (step, deduction, effect) of steps the player cannot see
     while True:
@@ -238,8 +237,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, timeout: float | N
             text = "No rule of the ladder finds a deduction from here."
             from ..solver.search import solve
 
-            left = None if deadline is None else max(0.05, deadline - time.perf_counter())
-            here = solve(puzzle, max_solutions=2, timeout=left)
+            here = solve(puzzle, max_solutions=2, timeout=limits.left(0.05))
             if len(here.solutions) > 1:
                 diff = differences(puzzle, here.solutions)
                 text = ("No deduction is possible: the puzzle has more than one solution "

@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..clock import Limits
 from ..errors import PuzzleError
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle, cell_arg, cell_name
@@ -89,7 +90,7 @@ def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules=None, *,
     entries = {rc: d for rc, d in puzzle.entries.items() if rc != cell}
     grid = puzzle.with_entries(entries, puzzle.pencil)
     deadline = None if timeout is None else time.perf_counter() + timeout
-    eng = Engine(grid, rules, WalkOptions(deadline=deadline))
+    eng = Engine(grid, rules, WalkOptions(limits=Limits(deadline)))
     if eng.state.broken() is not None:
         return WhatIf(cell, digit, BROKEN, "Your grid already breaks a rule before "
                       f"{digit} is written in {name}: check it first.")

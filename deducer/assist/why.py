@@ -36,11 +36,10 @@ Kept free of argparse and printing so the CLI and the play page share it.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 from .. import proofcheck
-from ..clock import past
+from ..clock import NO_LIMITS, Limits, past
 from ..errors import PuzzleError
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle, cell_arg, cell_name
@@ -115,7 +114,7 @@ class Why:
 
 
 def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False,
-        rules=None, timeout: float | None = None) -> Why:
+        rules=None, limits: Limits = NO_LIMITS) -> Why:
     """Why ``digit`` cannot go in ``cell`` (``must``: why it must), from ``puzzle`` with its
     entries. Raises :class:`PuzzleError` for a cell that is not white or a digit not 1-9."""
     from ..engine import registry
@@ -129,10 +128,8 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         raise PuzzleError(f"{cell_name(cell)} is not a white cell of the puzzle")
     name = cell_name(cell)
     # one deadline for the whole answer: the solve, the walk, and the trimming after it
-    deadline = None if timeout is None else time.perf_counter() + timeout
-
-    def left(least: float) -> float | None:
-        return None if deadline is None else max(least, deadline - time.perf_counter())
+    deadline = limits.deadline
+    left = limits.left
 
     if rules is None:
         rules = registry.load()
@@ -179,7 +176,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
             return answer(POSSIBLE, f"The puzzle has more than one solution, and one of them "
                           f"puts {digit} in {name}: nothing rules it out.")
         return answer(SOLUTION, f"{digit} is {name}'s solution digit: nothing rules it out.")
-    walked = _walk(puzzle, rules, i, digit, must, left(0.1))
+    walked = _walk(puzzle, rules, i, digit, must, Limits.within(left(0.1)))
     if walked is None or isinstance(walked, str):
         goal = f"{name} down to {digit}" if must else f"{digit} out of {name}"
         if walked == TIMEOUT:
@@ -300,15 +297,14 @@ def _reached(masks: list[int], i: int, digit: int, must: bool) -> bool:
 
 
 def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
-          timeout: float | None) -> tuple[list, list | None] | str | None:
+          limits: Limits) -> tuple[list, list | None] | str | None:
     """The ladder's steps up to the one that reaches the target (None if the ladder stalls
     first, :data:`TIMEOUT` if the time runs out),
     and a shortcut: the steps before the first state where a rule on the cell's own runs
     takes the digit out at once, that step last (None if none is found first)."""
     from ..engine.walk import Engine, WalkOptions
 
-    deadline = None if timeout is None else time.perf_counter() + timeout
-    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline, count=False))
+    eng = Engine(puzzle, rules, WalkOptions(limits=limits, count=False))
     if _reached(eng.state.masks, i, digit, must):
         return [], None
     shortcut = None

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
-from ..clock import stop_asked
+from ..clock import NO_LIMITS, Limits, stop_asked
 from ..puzzle.combos import BIT, DIGITS, SINGLE, SUM, combos, fmt_combo, fmt_mask
 from ..puzzle.model import Puzzle, Run, cell_name
 from ..solver.propagate import Layout
@@ -323,16 +323,17 @@ class Context:
     through :meth:`cache`), and the limits of the walk: a deadline (seconds) and a work
     budget (counted units)."""
 
-    def __init__(self, puzzle: Puzzle, deadline: float | None = None,
-                 work: int | None = None):
+    def __init__(self, puzzle: Puzzle, limits: Limits = NO_LIMITS):
         self.puzzle = puzzle
+        #: the walk's limits, as its options carry them
+        self.limits = limits
         #: perf_counter() time by which the walkthrough must end (expensive rules honour it)
-        self.deadline = deadline
+        self.deadline = limits.deadline
         #: units of work the walk may spend (None: no limit), counted by the expensive
         #: rules: a chain link walked, a search node of the complete solver (see
         #: :meth:`spend`). Unlike the deadline it ends a walk at the same point on any
         #: machine at any load, so callers that must be reproducible (the generator) use it
-        self.work = work
+        self.work = limits.work
         self.spent = 0
         #: rules' caches for this walk, by name (see :meth:`cache`)
         self.caches: dict[str, dict] = {}

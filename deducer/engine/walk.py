@@ -13,12 +13,11 @@ rescan would give, because runs are always visited in id order.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import InitVar, dataclass, field, replace
 
-from ..clock import past, stop_asked
+from ..clock import NO_LIMITS, Limits, past, stop_asked
 from ..errors import RuleError
 from ..puzzle.combos import ALL, BIT, DIGITS, POP, SINGLE, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
@@ -203,8 +202,10 @@ class Explanation:
 class WalkOptions:
     """How one walk runs (everything but the puzzle, the ladder and where it resumes)."""
 
-    #: ``time.perf_counter()`` value at which the walk ends as TIMEOUT
-    deadline: float | None = None
+    #: the deadline at which the walk ends as TIMEOUT, and the units the expensive rules
+    #: may spend (Context.spend) before it ends as TIMEOUT too, but at the same point on
+    #: any machine
+    limits: Limits = NO_LIMITS
     #: steps after which the walk ends as STALLED (a walkthrough cut short)
     max_steps: int | None = None
     #: steps for rating only (no sentences, no proofs in JSON, no count of open easy
@@ -212,9 +213,6 @@ class WalkOptions:
     lean: bool = False
     #: end as OVER at the first step that weighs more (the generator's early exit)
     stop_above: float | None = None
-    #: units the expensive rules may spend (Context.spend) before the walk ends as
-    #: TIMEOUT, as at the deadline, but at the same point on any machine
-    work: int | None = None
     #: count the open easy moves before each step (a step's ``available``, which only the
     #: rating reads): ``why`` walks without and counts for the few steps it shows
     #: (:meth:`Engine.recount`), half of its walk's time on a large grid
@@ -242,7 +240,7 @@ class Engine:
         self.ladder = rules
         #: the rules the walk asks on the board: a ``walk: false`` rule only serves chains
         self.rules = _walked(rules)
-        self.context = Context(puzzle, options.deadline, options.work)
+        self.context = Context(puzzle, options.limits)
         self.context.rules = rules
         if not options.lean:  # only a walk that words its steps says what took digits
             self.context.taken = {}
@@ -755,7 +753,7 @@ class Engine:
             ds |= wide
 
 
-def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, timeout: float | None = None,
+def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, limits: Limits = NO_LIMITS,
             max_steps: int | None = None) -> Explanation:
     """Solve ``puzzle`` step by step with the ladder and rate the path (from its givens and
     the player's entries: the bare walk is of ``puzzle.without_progress()``)."""
@@ -764,13 +762,12 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, timeout: float |
 
     if rules is None:
         rules = registry.load()
-    deadline = None if timeout is None else time.perf_counter() + timeout
     # the solver's look for a second solution gets at most a quarter of a time limit: the
     # walk keeps the rest (when the look runs out, the walk decides as it always did)
-    several = _several_solutions(puzzle, None if timeout is None else timeout / 4)
+    several = _several_solutions(puzzle, limits.part(0.25))
     if several is not None:
         return several
-    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline, max_steps=max_steps))
+    eng = Engine(puzzle, rules, WalkOptions(limits=limits, max_steps=max_steps))
     status = eng.run()
     masks = eng.state.masks
     message = ""
@@ -778,7 +775,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, timeout: float |
     if status == SOLVED:
         values = [SINGLE[m] for m in masks]
         bad = check_solution(puzzle, values)
-        if bad is not None and entries_to_blame(puzzle, timeout):
+        if bad is not None and entries_to_blame(puzzle, limits.left(0.05)):
             # the player's entries filled a run wrongly (a mistake, not a faulty rule)
             status, message = NONE, f"{bad}{ENTRY_BLAME}"
         elif bad is not None:  # a faulty user rule must never pass a wrong grid off as right
@@ -798,8 +795,7 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, timeout: float |
                    else "the time limit stopped the walkthrough")
     elif status == STALLED:
         # why did the rules stop? Several solutions, none, or only a weaker ladder
-        left = None if deadline is None else max(0.5, deadline - time.perf_counter())
-        res = solve(puzzle, max_solutions=2, masks=masks, timeout=left)
+        res = solve(puzzle, max_solutions=2, masks=masks, timeout=limits.left(0.5))
         stopped = max_steps is not None and len(eng.steps) >= max_steps
         if res.status == SolveStatus.NONE:
             # the grid reached has no solution: if the puzzle has one, a step was false,
@@ -824,7 +820,7 @@ def _several_message(puzzle: Puzzle, sols: list[list[int]]) -> str:
             f"{len(diff)} cells: {', '.join(diff[:12])}" + (" …" if len(diff) > 12 else ""))
 
 
-def _several_solutions(puzzle: Puzzle, timeout: float | None) -> Explanation | None:
+def _several_solutions(puzzle: Puzzle, limits: Limits) -> Explanation | None:
     """The walkthrough of a puzzle the solver finds two solutions for, before any step.
 
     A walk over such a puzzle only stalls somewhere (on a large grid after tens of seconds
@@ -834,7 +830,7 @@ def _several_solutions(puzzle: Puzzle, timeout: float | None) -> Explanation | N
     """
     from ..solver.search import solve
 
-    res = solve(puzzle, max_solutions=2, timeout=timeout)
+    res = solve(puzzle, max_solutions=2, timeout=limits.left(), work=limits.work)
     if len(res.solutions) < 2:
         return None
     return Explanation(puzzle, MULTIPLE, [], puzzle.initial_masks(with_entries=True),

@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..clock import Limits
 from ..engine.registry import CORE as CORE_LADDER
 from ..engine.walk import Engine, Step, WalkOptions
 from ..errors import DeducerError
@@ -110,7 +111,7 @@ def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
     made a step or the walk ends; for each rule that did, the steps up to and including
     its first. Cheap rules first means the walk stops as soon as the last one shows."""
     todo = set(ids)
-    eng = Engine(puzzle, rules, WalkOptions(deadline=deadline))
+    eng = Engine(puzzle, rules, WalkOptions(limits=Limits(deadline)))
     chains = [r for r in rules if r.kind == "chain"]
     chain_only = {r.id for r in rules if not r.walk}
     found: dict[str, Use] = {}

@@ -21,6 +21,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from ..clock import Limits
 from ..engine.rating import LEVELS, model_for, rate_steps
 from ..engine.state import State
 from ..engine.walk import SOLVED, Engine, Explanation, WalkOptions
@@ -142,8 +143,8 @@ class Walk:
 
 def _lean(draft: Draft, cap: float | None, deadline: float | None) -> WalkOptions:
     """A draft's walk: lean, ended early by a step over ``cap``, and a work budget."""
-    return WalkOptions(lean=True, stop_above=cap, deadline=deadline,
-                       work=walk_work(len(draft.values)))
+    return WalkOptions(lean=True, stop_above=cap,
+                       limits=Limits(deadline, walk_work(len(draft.values))))
 
 
 def walk(draft: Draft, ladder, cap: float | None, deadline: float | None) -> Walk:
