@@ -379,7 +379,7 @@ def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules: RulesArg =
     from .assist.whatif import what_if as _what_if
 
     return _what_if(puzzle, cell, digit, ladder(rules, disable), max_links=max_links,
-                    timeout=_limit(timeout))
+                    limits=Limits.within(_limit(timeout)))
 
 
 def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False,
@@ -561,7 +561,7 @@ def all_steps(puzzle: Puzzle, rules: RulesArg = None, *, disable: Sequence[str] 
 
     started = time.perf_counter()
     active = ladder(rules, disable)
-    return _all_steps(puzzle, active, timeout=_after_rules(started, _limit(timeout)))
+    return _all_steps(puzzle, active, limits=_limits(started, timeout))
 
 
 def techniques(rules: RulesArg = None, *, disable: Sequence[str] = ()) -> list[Technique]:

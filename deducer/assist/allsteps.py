@@ -16,12 +16,11 @@ Mistakes come first, as for a hint: an entry no solution has is reported instead
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from ..clock import Limits
+from ..clock import NO_LIMITS, Limits
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle
 from .checking import DEFAULT_CAP, Mistake, check
@@ -124,7 +123,7 @@ class _Kept:
         return any(_covers(self.effects[k], mine) for k in near)
 
 
-def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
+def all_steps(puzzle: Puzzle, rules=None, *, limits: Limits = NO_LIMITS,
               max_solutions: int = DEFAULT_CAP) -> AllSteps:
     """Every deduction ``rules`` (None: the core ladder) find at the position of
     ``puzzle``, simplest first (see the module docstring)."""
@@ -134,10 +133,8 @@ def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
 
     if rules is None:
         rules = registry.load()
-    deadline = None if timeout is None else time.perf_counter() + timeout
     # at most half the time: a check stopped by it (inconclusive) leaves the steps theirs
-    verdict = check(puzzle, max_solutions=max_solutions,
-                    timeout=None if timeout is None else timeout / 2)
+    verdict = check(puzzle, max_solutions=max_solutions, timeout=limits.part(0.5).left())
     if verdict.status == "unsolvable":
         return AllSteps("unsolvable", text=_capital(verdict.message) + ".")
     warning = _several(verdict, puzzle)
@@ -147,7 +144,7 @@ def all_steps(puzzle: Puzzle, rules=None, *, timeout: float | None = None,
                         mistakes=verdict.mistakes, several=bool(warning))
     if verdict.status == "conflict":
         return AllSteps("conflict", text=_capital(verdict.message) + ".")
-    eng = Engine(puzzle, rules, WalkOptions(limits=Limits(deadline)))
+    eng = Engine(puzzle, rules, WalkOptions(limits=limits))
     # the walk's rules: a ``walk: false`` rule's steps are a chain's links, never the board's
     asked = [r for r in eng.rules if r.kind not in LEFT_OUT]
     out = AllSteps("steps", several=bool(warning), rules=[r.id for r in asked])

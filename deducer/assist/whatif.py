@@ -20,10 +20,9 @@ Nothing here changes the puzzle: the page keeps the player's grid and comes back
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
-from ..clock import Limits
+from ..clock import NO_LIMITS, Limits
 from ..errors import PuzzleError
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle, cell_arg, cell_name
@@ -67,7 +66,7 @@ class WhatIf:
 
 
 def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules=None, *,
-            max_links: int = MAX_LINKS, timeout: float | None = None) -> WhatIf:
+            max_links: int = MAX_LINKS, limits: Limits = NO_LIMITS) -> WhatIf:
     """What follows from ``digit`` in ``cell`` on the grid of ``puzzle`` (its entries; an
     entry in ``cell`` itself is replaced). ``rules``: the ladder (default the core one),
     whose ``kind: link`` rules are followed. Raises :class:`PuzzleError` for a cell that is
@@ -89,8 +88,7 @@ def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules=None, *,
         rules = registry.load()
     entries = {rc: d for rc, d in puzzle.entries.items() if rc != cell}
     grid = puzzle.with_entries(entries, puzzle.pencil)
-    deadline = None if timeout is None else time.perf_counter() + timeout
-    eng = Engine(grid, rules, WalkOptions(limits=Limits(deadline)))
+    eng = Engine(grid, rules, WalkOptions(limits=limits))
     if eng.state.broken() is not None:
         return WhatIf(cell, digit, BROKEN, "Your grid already breaks a rule before "
                       f"{digit} is written in {name}: check it first.")
