@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..clock import Limits
+from ..clock import NO_LIMITS, Limits
 from ..engine.registry import CORE as CORE_LADDER
 from ..engine.walk import Engine, Step, WalkOptions
 from ..errors import DeducerError
@@ -106,12 +106,12 @@ class Use:
 
 
 def first_uses(puzzle: Puzzle, rules, ids: Iterable[str], *,
-               deadline: float | None = None) -> dict[str, Use]:
+               limits: Limits = NO_LIMITS) -> dict[str, Use]:
     """Walk ``puzzle`` with ``rules`` (as ``explain`` does) until every rule of ``ids`` has
     made a step or the walk ends; for each rule that did, the steps up to and including
     its first. Cheap rules first means the walk stops as soon as the last one shows."""
     todo = set(ids)
-    eng = Engine(puzzle, rules, WalkOptions(limits=Limits(deadline)))
+    eng = Engine(puzzle, rules, WalkOptions(limits=limits))
     chains = [r for r in rules if r.kind == "chain"]
     chain_only = {r.id for r in rules if not r.walk}
     found: dict[str, Use] = {}
@@ -272,7 +272,7 @@ def find(rules, ids: Iterable[str] | None = None, *, cache: Path | None = CACHE,
         limit = seconds
         if fn is first_uses:
             limit = max(seconds, WALK_SECONDS)
-            kw["deadline"] = time.perf_counter() + limit
+            kw["limits"] = Limits.within(limit)
         if guard is None or limit <= 0:
             return fn(*args, **kw)
         got: dict = {}
