@@ -460,7 +460,8 @@ def check(puzzle: Puzzle, *, max_solutions: int = 50, timeout: float | None = No
     """The player's entries (and pencil marks) that fit no solution of the puzzle."""
     from .assist.checking import check as _check
 
-    return _check(puzzle, max_solutions=max_solutions, timeout=_limit(timeout), pencil=pencil)
+    return _check(puzzle, max_solutions=max_solutions, limits=Limits.within(_limit(timeout)),
+                  pencil=pencil)
 
 
 def generate(size: str | tuple[int, int] = "12x12", level: str | None = None, *,

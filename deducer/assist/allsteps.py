@@ -134,7 +134,7 @@ def all_steps(puzzle: Puzzle, rules=None, *, limits: Limits = NO_LIMITS,
     if rules is None:
         rules = registry.load()
     # at most half the time: a check stopped by it (inconclusive) leaves the steps theirs
-    verdict = check(puzzle, max_solutions=max_solutions, timeout=limits.part(0.5).left())
+    verdict = check(puzzle, max_solutions=max_solutions, limits=limits.part(0.5))
     if verdict.status == "unsolvable":
         return AllSteps("unsolvable", text=_capital(verdict.message) + ".")
     warning = _several(verdict, puzzle)

@@ -12,10 +12,9 @@ Kept free of argparse and printing so the CLI and a web play mode can share it.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
-from ..clock import past
+from ..clock import NO_LIMITS, Limits, past
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import Coord, Puzzle, cell_name
 from ..solver.status import CheckStatus
@@ -125,20 +124,20 @@ def _fits_exactly(puzzle: Puzzle, i: int, mask: int, timeout: float | None) -> b
 
 
 def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
-          timeout: float | None = None, pencil: bool = True) -> CheckResult:
+          limits: Limits = NO_LIMITS, pencil: bool = True) -> CheckResult:
     """Check every entry (and, with ``pencil``, every cell's pencil marks)."""
     from ..solver.search import solve
 
     # one deadline for the whole check: each entry's own search and the look at the
     # entries together get what is left (each once had the whole time limit)
-    deadline = None if timeout is None else time.perf_counter() + timeout
+    deadline = limits.deadline
 
     def left() -> float | None:
-        return None if deadline is None else max(0.01, deadline - time.perf_counter())
+        return limits.left(0.01)
 
     cap = max(1, max_solutions)
     bare = puzzle.without_progress()
-    res = solve(bare, max_solutions=cap, timeout=timeout)
+    res = solve(bare, max_solutions=cap, timeout=limits.left())
     n_entries = len(puzzle.entries)
     n_pencil = sum(1 for rc in puzzle.pencil if rc not in puzzle.entries) if pencil else 0
     base = CheckResult(OK, entries_checked=n_entries, pencil_checked=n_pencil,

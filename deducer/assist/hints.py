@@ -198,7 +198,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, limits: Limits = N
     # one deadline for the whole hint: the check, the walk (through the Engine's own
     # deadline, which the expensive rules watch) and the last look at the solutions
     deadline = limits.deadline
-    verdict = check(puzzle, max_solutions=max_solutions, timeout=limits.left())
+    verdict = check(puzzle, max_solutions=max_solutions, limits=limits)
     if verdict.status == "unsolvable":
         return _simple("unsolvable", level, _capital(verdict.message) + ".")
     if verdict.status == "unknown" and past(deadline):  # no time left to set up a walk
