@@ -76,28 +76,50 @@ LEAST, MOST = _sums()
 def distinct_sums(masks: Sequence[int]) -> tuple[int, int] | None:
     """The least and most sum of *different* digits, one from each mask (None: the masks
     cannot all be filled so): the bound a person adds, each cell's own list on the
-    board. Worked out over digit masks, not by trying products of digits: the sets of
-    digits the cells so far can take (at most 126 of them), widened one cell at a time;
-    cached on the sorted masks (the answer does not depend on their order)."""
+    board. Worked out over digit masks, not by trying products of digits; cached on the
+    sorted masks (the answer does not depend on their order)."""
     return _distinct_sums(tuple(sorted(masks)))
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def _distinct_sums(masks: tuple[int, ...]) -> tuple[int, int] | None:
-    reach = {0}
+    # ``reach``: the digit sets the cells so far can take, one digit each, as the bits of
+    # one integer (bit ``s`` for the set ``s``); a cell's digit ``d`` moves each set
+    # without ``d`` up by ``BIT[d]``: a few big-integer operations per digit where a set of
+    # sets cost a loop over them (this runs for every run the chain bound filters)
+    reach = 1
     for m in masks:
-        nxt = set()
-        for u in reach:
-            free = m & ~u
-            while free:
-                b = free & -free
-                nxt.add(u | b)
-                free ^= b
-        if not nxt:
+        got = 0
+        for d in DIGITS[m]:
+            got |= (reach & _WITHOUT[d]) << BIT[d]
+        if not got:
             return None
-        reach = nxt
-    sums = [SUM[u] for u in reach]
-    return min(sums), max(sums)
+        reach = got
+    n = len(masks)
+    least = n * (n + 1) // 2  # 1 + 2 + ... + n: no n different digits make less
+    while not reach & _SUMMING[least]:
+        least += 1
+    most = 45 - (9 - n) * (10 - n) // 2  # (n + 1) + ... + 9 taken from 45
+    while not reach & _SUMMING[most]:
+        most -= 1
+    return least, most
+
+
+def _sets_bits() -> tuple[list[int], list[int]]:
+    """``[d]``: the digit sets without ``d``; ``[t]``: the sets whose digits make ``t``
+    (each as the bits of an integer, bit ``s`` for the set ``s``)."""
+    every = (1 << 512) - 1
+    # without d: in each stretch of 2 * BIT[d] sets, the first BIT[d] (built at once, as
+    # import time counts)
+    without = [0] + [((1 << BIT[d]) - 1) * (every // ((1 << 2 * BIT[d]) - 1))
+                     for d in range(1, 10)]
+    by_sum: list[list[int]] = [[] for _ in range(46)]
+    for s in range(512):
+        by_sum[SUM[s]].append(s)
+    return without, [sum(1 << s for s in sets) for sets in by_sum]
+
+
+_WITHOUT, _SUMMING = _sets_bits()
 
 
 def distinct_intervals(need: int, masks: Sequence[int]) -> list[tuple[int, int] | None]:
