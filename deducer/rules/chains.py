@@ -37,7 +37,7 @@ from ..engine.kernel import Effect, UndoLog
 from ..engine.registry import CORE, check_deduction
 from ..engine.sentences import effect_text, sentence
 from ..engine.state import Deduction, Link, Proof, View, resolve_proof
-from ..puzzle.combos import BIT, DIGITS, POP, combos
+from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
 from . import rule
 from .chainbound import (
     NAKED_SINGLE,
@@ -1279,7 +1279,11 @@ def to_deduction(view: api.View, cell: int, digit: int, links: list[Link]) -> De
     shown = sum(1 for lk in links if not lk.contradiction)
     # no label ("A whip of 9 links:"): every walkthrough heads the step with the rule and
     # the length, and the JSON gives both (``rule``, ``proof.kind``, the links)
-    text = f"If {name} were {digit}: {'; '.join(parts)}. So {digit} leaves {name}."
+    # one deduction, one step: a cell the chain leaves one digit is written in by this
+    # step (the walk's rule), and the sentence says which digit goes in
+    left = SINGLE[view.mask(cell) & ~BIT[digit]]
+    then = f", which is then {left}" if left else ""
+    text = f"If {name} were {digit}: {'; '.join(parts)}. So {digit} leaves {name}{then}."
     involved = [cell] + sorted({i for lk in links
                                 for i in (*lk.placements, *lk.proof.cells)} - {cell})
     runs = tuple(sorted({r for lk in links for r in lk.proof.runs}))
