@@ -78,11 +78,12 @@ def distinct_sums(masks: Sequence[int]) -> tuple[int, int] | None:
     cannot all be filled so): the bound a person adds, each cell's own list on the
     board. Worked out over digit masks, not by trying products of digits; cached on the
     sorted masks (the answer does not depend on their order)."""
-    return _distinct_sums(tuple(sorted(masks)))
+    return sorted_distinct_sums(tuple(sorted(masks)))
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _distinct_sums(masks: tuple[int, ...]) -> tuple[int, int] | None:
+def sorted_distinct_sums(masks: tuple[int, ...]) -> tuple[int, int] | None:
+    """:func:`distinct_sums` of masks already sorted (the chain bound's many calls)."""
     # ``reach``: the digit sets the cells so far can take, one digit each, as the bits of
     # one integer (bit ``s`` for the set ``s``); a cell's digit ``d`` moves each set
     # without ``d`` up by ``BIT[d]``: a few big-integer operations per digit where a set of
@@ -341,7 +342,8 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         name = view.cell_name(i)
         cut_low = any(d < lo for d in out)
         cut_high = any(d > hi for d in out)
-        named, _ = _listed(view, others, facts)
+        # (the order _listed names them in; its words only for a step shown)
+        named = [j for j in others if j in facts] + [j for j in others if j not in facts]
         in_order = [facts.get(j, free) for j in named]
         # the digits that make each sum, worked out only for a step shown (a chain's
         # search asks this rule on many boards it never shows)

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..puzzle.combos import BIT, DIGITS, SUM
 from ..solver.propagate import Changes, changes, run_filter
-from .bounds import distinct_sums
+from .bounds import sorted_distinct_sums
 from .chaincache import ChainCache
 
 if TYPE_CHECKING:
@@ -141,10 +141,16 @@ def _bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None
     if n == 1:  # the others make 0: the cell is what the sum needs
         out[free[0]] &= _FROM[need] & _UPTO[need]
         return
-    for k, i in enumerate(free):
-        got = distinct_sums(cut[:k] + cut[k + 1:])
+    # the others of each cell, from the cells sorted once (as distinct_sums keeps them);
+    # cells with the same candidates have the same others, so the same bound
+    order = sorted(range(n), key=cut.__getitem__)
+    srt = tuple([cut[k] for k in order])
+    got: tuple[int, int] | None = None
+    for pos, k in enumerate(order):
+        if not pos or srt[pos] != srt[pos - 1]:
+            got = sorted_distinct_sums(srt[:pos] + srt[pos + 1:])
         if got is not None:
-            out[i] &= _FROM[need - got[1]] & _UPTO[need - got[0]]
+            out[free[k]] &= _FROM[need - got[1]] & _UPTO[need - got[0]]
 
 
 def _reach(at_least: bool) -> tuple[int, ...]:
