@@ -354,7 +354,17 @@ def test_permutation_check_small_fires():
     p = puzzle(line(6, 3))
     v = position(p, cands={"r2c2": "12", "r2c3": "12"})
     f = first("permutation-check-small", v, run_id(p, "r2c1>"))
-    assert f.eliminations == {"r2c4": [1, 2, 4, 5, 6, 7, 8, 9]}  # r2c4 = 3
+    # a step takes the digits whose cases fit one short sentence (CASES_MAX): 4 to 9,
+    # in no combination, first; then 1 (r2c2 + r2c3 would make 5: 2+3, only 2 for two
+    # cells), then 2, and r2c4 = 3
+    assert f.eliminations == {"r2c4": [4, 5, 6, 7, 8, 9]}
+    v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "123"})
+    f = first("permutation-check-small", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c4": [1]}
+    assert "r2c2 + r2c3 would make 5: 2+3" in f.text
+    v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "23"})
+    f = first("permutation-check-small", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {"r2c4": [2]}  # r2c4 = 3
 
 
 def test_permutation_check_small_quiet_on_long_runs():
@@ -367,7 +377,11 @@ def test_permutation_check_fires():
     p = puzzle(line(15, 5))  # 1+2+3+4+5 only
     v = position(p, cands={"r2c2": "12", "r2c3": "12"})
     f = first("permutation-check", v, run_id(p, "r2c1>"))
-    assert f.eliminations == {c: [1, 2, 6, 7, 8, 9] for c in ("r2c4", "r2c5", "r2c6")}
+    assert f.eliminations == {c: [6, 7, 8, 9] for c in ("r2c4", "r2c5", "r2c6")}
+    v = position(p, cands={"r2c2": "12", "r2c3": "12",
+                           **{c: "12345" for c in ("r2c4", "r2c5", "r2c6")}})
+    f = first("permutation-check", v, run_id(p, "r2c1>"))
+    assert f.eliminations == {c: [1] for c in ("r2c4", "r2c5", "r2c6")}
 
 
 def test_permutation_check_quiet():
@@ -877,11 +891,17 @@ def test_permutation_check_gives_a_short_reason_per_combination():
     p = puzzle(line(15, 5))
     v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "123456789"})
     f, cells, _, _ = _proof_of(p, "permutation-check", v, run_id(p, "r2c1>"))
-    # 1+2+3+4+5 is the only combination: 1 or 2 elsewhere leaves r2c2, r2c3 one digit
-    # for two cells; 6..9 are in no combination
-    assert f.eliminations == {c: [1, 2, 6, 7, 8, 9] for c in ("r2c4", "r2c5", "r2c6")}
-    assert cells == {"r2c2": "12", "r2c3": "12"}
+    # 6..9 are in no combination: a step of its own (the cases of 1 and 2 would run the
+    # sentence past CASES_MAX), which rests on no cell's candidates
+    assert f.eliminations == {c: [6, 7, 8, 9] for c in ("r2c4", "r2c5", "r2c6")}
     assert "no combination of r2c1→ 15/5 has 6, 7, 8 and 9" in f.full
+    v = position(p, cands={"r2c2": "12", "r2c3": "12",
+                           **{c: "12345" for c in ("r2c4", "r2c5", "r2c6")}})
+    f, cells, _, _ = _proof_of(p, "permutation-check", v, run_id(p, "r2c1>"))
+    # 1+2+3+4+5 is the only combination: 1 elsewhere leaves r2c2, r2c3 one digit for two
+    # cells (2 is the next step's: both cases would run past CASES_MAX)
+    assert f.eliminations == {c: [1] for c in ("r2c4", "r2c5", "r2c6")}
+    assert cells == {"r2c2": "12", "r2c3": "12"}
     assert ("1+2+3+4+5 with 1 in r2c4 or r2c5 or r2c6 leaves 2+3+4+5 to the other cells, "
             "and r2c2 and r2c3 can only take 2 of it") in f.full
     assert "trying every arrangement" not in f.text

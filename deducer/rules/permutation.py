@@ -29,7 +29,6 @@ from .facts import (
     facts_brief,
     free_mask,
     holds,
-    minus,
     proof,
     run_trim,
     span,
@@ -91,10 +90,11 @@ def alts_of(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
-#: the longest a step's cases run together (each digit's case, see _case): a step takes
-#: its digits, fewest reasons first, while their cases fit (the first always), and leaves
-#: the rest to the next steps, so that each digit's failing case is in the sentence
-CASES_MAX = 200
+#: the longest a step's cases run together as the sentence says them (each digit's case,
+#: see _case): a step takes its digits, fewest reasons first, while their cases fit (the
+#: first always), and leaves the rest to the next steps, so that each digit's failing case
+#: is in the sentence, which stays near 160 characters (issue 51: median 160, longest 320)
+CASES_MAX = 140
 
 
 def _group_said(view: View, group: tuple[int, ...], facts: dict[int, int],
@@ -111,33 +111,25 @@ def _group_said(view: View, group: tuple[int, ...], facts: dict[int, int],
     return both(listed + bare)
 
 
-def _short(group: tuple[int, ...], us: list[int], terse: bool = True) -> str:
+def _short(group: tuple[int, ...], us: list[int]) -> str:
     """What a group of cells cannot do with the digits left to the others: ``has none of
     them``; ``have only 1 and 5 of them for three cells``; ``have at most one of each for
-    two cells`` (fewer digits than cells, so some cell of the group is left without one).
-    ``terse=False``: the words of before (``can take only 1 and 5 of them (two digits
-    for three cells)``), which :func:`_brief` is measured by (see :data:`CASES_MAX`)."""
+    two cells`` (fewer digits than cells, so some cell of the group is left without one)."""
     many = len(group) > 1
     if not any(us):
         return f"{'have' if many else 'has'} none of {'them' if len(us) == 1 else 'their digits'}"
     n = len(group)
-    if len(us) == 1:
-        k = POP[us[0]]
-        if terse:  # the digits are listed: their count is the reader's to see
-            return f"have only {digits_and(us[0])} of them for {_NUM[n]} cells"
-        return (f"can take only {digits_and(us[0])} of them "
-                f"({_NUM[k]} digit{'s' if k > 1 else ''} for {_NUM[n]} cells)")
+    if len(us) == 1:  # the digits are listed: their count is the reader's to see
+        return f"have only {digits_and(us[0])} of them for {_NUM[n]} cells"
     k = max(POP[u] for u in us)
-    if terse:
-        return f"have at most {_NUM[k]} of each for {_NUM[n]} cells"
-    return f"can take at most {_NUM[k]} of each ({_NUM[n]} cells)"
+    return f"have at most {_NUM[k]} of each for {_NUM[n]} cells"
 
 
 _NUM = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...], int]],
-          facts: dict[int, int], shown: set[int], terse: bool = True) -> str:
+          facts: dict[int, int], shown: set[int]) -> str:
     """The case that fails, per cell the digit leaves (cells failing alike said together):
     ``if r7c9 were 8, r7c10 + r7c11 would make 15 - 8 = 7: 1+6 or 3+4, and r7c10 (5, 8
     or 9) has none of them``. The digits left to the other cells are each combination of
@@ -159,9 +151,8 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
         who = (" + ".join(view.cell_name(j) for j in others)
                if len(at) == 1 and len(others) == 2 else "the rest")
         rests = " or ".join(view.combo(rest) for rest, _, _ in ws)
-        # the sum left (terse: its arithmetic, with the digits written in, is the detail's)
-        made = minus(total, placed | BIT[d]) if placed and not terse else \
-            str(total - sum(DIGITS[placed]) - d)
+        # the sum left (its arithmetic, with the digits written in, is the detail's)
+        made = str(total - sum(DIGITS[placed]) - d)
         head = f"if {where} were {d}, {who} would make {made}"
         groups: dict[tuple[int, ...], list[int]] = {}
         for _rest, group, u in ws:
@@ -169,7 +160,7 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
         if len(groups) == 1:
             (group, us), = groups.items()
             out.append(f"{head}: {rests}, and {_group_said(view, group, facts, shown)} "
-                       f"{_short(group, us, terse)}")
+                       f"{_short(group, us)}")
         else:  # each group with the combinations it fails: "1+3+8 or 2+4+6 leave r4c2 nothing"
             by_group: dict[tuple[int, ...], list[tuple[int, int]]] = {}
             for rest, group, u in ws:
@@ -178,12 +169,11 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
             for group, rs in by_group.items():
                 us = [u for _, u in rs]
                 top = max(POP[u] for u in us)
-                # the count first: fewer digits than cells is the point ("X only 7"
-                # would read as X's candidates)
+                # a group of cells is named before what it is left ("leaves r4c2 (1 or
+                # 3) and r4c5 (1 or 3) only 1"): the cells outnumber the digits
                 what = ("nothing" if not top else
-                        f"{_NUM[top]} digit{'s' if top > 1 else ''}, {digits_and(us[0])}"
-                        if len(set(us)) == 1 else
-                        f"at most {_NUM[top]} digit{'s' if top > 1 else ''} of each")
+                        f"only {digits_and(us[0])}" if len(set(us)) == 1 else
+                        f"at most {_NUM[top]} of each")
                 parts.append(f"{alts_of([view.combo(r) for r, _ in rs])} "
                              f"{'leaves' if len(rs) == 1 else 'leave'} "
                              f"{_group_said(view, group, facts, shown)} {what}")
@@ -192,7 +182,7 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
 
 
 def _cases(view: View, rid: int, key: tuple, digits: list, facts: dict[int, int],
-           shown: set[int], terse: bool = True) -> str:
+           shown: set[int]) -> str:
     """Several digits of the same cells whose cases one group fails alike: ``if r2c4 were
     1 or 2, r2c2 + r2c3 would make 5 or 4: 2+3 or 1+3, and r2c2 (1 or 2) and r2c3 (1 or 2)
     can take at most 1 of each``."""
@@ -208,11 +198,10 @@ def _cases(view: View, rid: int, key: tuple, digits: list, facts: dict[int, int]
             f"{alts_of([str(total - d) for d, _ in digits])}: "
             f"{' or '.join(view.combo(r) for r in rests)}, and "
             f"{_group_said(view, group, facts, shown)} "
-            f"{_short(group, us if len(us) > 1 else us, terse)}")
+            f"{_short(group, us)}")
 
 
-def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple],
-           terse: bool = True) -> str:
+def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple]) -> str:
     """The deciding fact: ``in r7c8→ 15/3, if r7c9 were 8, r7c10 + r7c11 would make
     15 - 8 = 7: 1+6 or 3+4, and r7c10 (5, 8 or 9) has none of them``: for each digit the
     case that fails; digits no combination has, in one clause. Facts no case names (a cell
@@ -236,10 +225,10 @@ def _brief(view: View, rid: int, facts: dict[int, int], chosen: list[tuple],
             merged[key] = [(d, raw)]
             cases.append(key)
         else:
-            cases.append(_case(view, rid, d, raw, facts, shown, terse))
+            cases.append(_case(view, rid, d, raw, facts, shown))
     cases = [c if isinstance(c, str) else
-             _case(view, rid, merged[c][0][0], merged[c][0][1], facts, shown, terse)
-             if len(merged[c]) == 1 else _cases(view, rid, c, merged[c], facts, shown, terse)
+             _case(view, rid, merged[c][0][0], merged[c][0][1], facts, shown)
+             if len(merged[c]) == 1 else _cases(view, rid, c, merged[c], facts, shown)
              for c in cases]
     rest = {j: m for j, m in facts.items() if j not in shown}
     head = f"{view.run_name(rid)}, with {facts_brief(view, rest)}: " if rest else \
@@ -317,9 +306,7 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
                            (rid,))
         fit: list[tuple] = []
         for at, r in chosen:
-            # measured in the words of before (terse=False), so that a step takes the
-            # digits it took when the sentence was longer (the paths stay as rated)
-            if fit and len(_brief(view, rid, first, [*fit, (at, r)], terse=False)) > CASES_MAX:
+            if fit and len(_brief(view, rid, first, [*fit, (at, r)])) > CASES_MAX:
                 break
             fit.append((at, r))
         chosen = fit

@@ -647,9 +647,10 @@ def _both_ends(texts: list[str]) -> list[str]:
     return out
 
 
-#: the longest the bounds a region sum's sentence gives run: a step whose bounds run
-#: longer takes the digits of those that fit and leaves the rest to the next steps
-BOUNDS_MAX = 110
+#: the longest the bounds a region sum's sentence gives run, as said: a step whose bounds
+#: run longer takes the digits of those that fit (the first always) and leaves the rest to
+#: the next steps (issue 51: a sentence of about 160 characters)
+BOUNDS_MAX = 60
 
 
 def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
@@ -683,10 +684,7 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
         return None
     values, sides, written = _facts(view, region, chosen, excluded)
     eq, first, second, k_said = equation(view, *as_found, sides)
-    # the lengths that decide what the step takes are measured on the equation as it was
-    # said before the written digits were put by run (eq_short), so the steps stay those
-    # the ratings were fitted on; the sentence says eq_said
-    eq_short = equation(view, *as_found, sides, short=True, written=written)[0]
+    # the lengths that decide what the step says are measured on the equation as said
     eq_said = equation(view, *as_found, sides, short=True, written=written,
                        homes=_homes(view, region, chosen, excluded))[0]
     shared = sorted({r for _, _, r in apart})
@@ -716,14 +714,14 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
     full = (f"{eq}, with {_cands(view, cells)}{differ}. "
             f"The only way{'s' if many else ''} to make it: {shown}")
     fits = f"only {' or '.join(way(w) for w in ways)} {'fit' if many else 'fits'}"
-    listed = len(eq_short) + len(fits) <= FITS_MAX or len(ways) <= 2
+    listed = len(eq_said) + len(fits) <= FITS_MAX or len(ways) <= 2
     if not listed:
         fits = f"only {len(ways)} ways fit"  # each of them is in the detail
     # the sentence's reason after the equation, as much as fits in BRIEF_MAX with the
     # runs and the equation: which cells differ (each pair, else the runs that make them
     # differ, which the proof needs named), then the ways when they are few enough to
     # read (a count of ways the reader cannot see says nothing; the detail lists them)
-    room = BRIEF_MAX - len(values["cover"]) - len(eq_short)
+    room = BRIEF_MAX - len(values["cover"]) - len(eq_said)
     reason = []
     ways_said = fits
     if groups:  # the runs that make cells differ are named (the proof lists them)
@@ -736,25 +734,29 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
                        and len(differing) <= len(runs_differ) + 8 else runs_differ)
         fits = f"{said_differ}; {fits}"
         reason.append(said_differ)
-    if listed and sum(len(r) + 2 for r in reason) + len(ways_said) + 2 <= room:
+    # the deciding fact is always said (issue 51: "cells of r9c5→ differ, so 7 leaves
+    # r4c4" left the reader the search): the ways where they fit, or the bounds where
+    # they are shorter (the step taking the digits they take, as many as fit BOUNDS_MAX,
+    # the first always), else every way (at most max_ways of them)
+    clauses = _bound_clauses(view, first, second, k_said,
+                             dict(zip(cells, masks, strict=True)), elim, groups)
+    bounds_said, kept = "", dict(elim)
+    if clauses:
+        kept = {}
+        said_b: list[str] = []
+        for x, m, text in clauses:
+            if said_b and len("; ".join(_both_ends([*said_b, text]))) > BOUNDS_MAX:
+                break
+            said_b.append(text)
+            kept[x] = kept.get(x, 0) | m
+        bounds_said = "; ".join(_both_ends(said_b))
+    if (listed and sum(len(r) + 2 for r in reason) + len(ways_said) + 2 <= room
+            and not (bounds_said and len(bounds_said) < len(ways_said))):
         reason.append(ways_said)
     else:  # the ways are the detail's: the deciding bounds, where they say why digits go
-        # the deciding fact is always said (issue 51: "cells of r9c5→ differ, so 7 leaves
-        # r4c4" left the reader the search): the bounds, the step taking the digits they
-        # take (as many as fit BOUNDS_MAX, the first always), else every way (at most
-        # max_ways of them)
-        clauses = _bound_clauses(view, first, second, k_said,
-                                 dict(zip(cells, masks, strict=True)), elim, groups)
-        if clauses:
-            kept: dict[int, int] = {}
-            said_b: list[str] = []
-            for x, m, text in clauses:
-                if said_b and len("; ".join([*said_b, text])) > BOUNDS_MAX:
-                    break
-                said_b.append(text)
-                kept[x] = kept.get(x, 0) | m
+        if bounds_said:
             elim = kept
-            reason.append("; ".join(_both_ends(said_b)))
+            reason.append(bounds_said)
         else:
             reason.append(ways_said if listed else
                           f"only {' or '.join(way(w) for w in ways)} "
