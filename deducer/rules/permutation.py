@@ -169,11 +169,12 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
             for group, rs in by_group.items():
                 us = [u for _, u in rs]
                 top = max(POP[u] for u in us)
-                # a group of cells is named before what it is left ("leaves r4c2 (1 or
-                # 3) and r4c5 (1 or 3) only 1"): the cells outnumber the digits
+                # the count first: fewer digits than cells is the point ("X only 7"
+                # would read as X's candidates, and the sentence checker reads it so)
                 what = ("nothing" if not top else
-                        f"only {digits_and(us[0])}" if len(set(us)) == 1 else
-                        f"at most {_NUM[top]} of each")
+                        f"{_NUM[top]} digit{'s' if top > 1 else ''}, {digits_and(us[0])}"
+                        if len(set(us)) == 1 else
+                        f"at most {_NUM[top]} digit{'s' if top > 1 else ''} of each")
                 parts.append(f"{alts_of([view.combo(r) for r, _ in rs])} "
                              f"{'leaves' if len(rs) == 1 else 'leave'} "
                              f"{_group_said(view, group, facts, shown)} {what}")
