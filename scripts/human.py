@@ -202,14 +202,14 @@ def ladder_walk(puzzle) -> dict:
     """The step that places each cell when the ladder has no ``order:`` section (the plain
     ladder order: the first rule with a deduction, runs by id; the engine before issue 38's
     rounds), a baseline."""
+    from deducer.clock import Limits
     from deducer.engine import registry
     from deducer.engine.walk import Engine, WalkOptions
 
     core = registry.core_ladder()
     ladder = core.part(list(core))
     ladder.order = None
-    eng = Engine(puzzle, ladder, WalkOptions(lean=True,
-                                             deadline=time.perf_counter() + TIMEOUT))
+    eng = Engine(puzzle, ladder, WalkOptions(lean=True, limits=Limits.within(TIMEOUT)))
     eng.run()
     placed: dict = {}
     for st in eng.steps:

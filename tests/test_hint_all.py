@@ -178,6 +178,7 @@ def test_a_run_rules_scan_of_every_run_stops_at_the_deadline():
     # with a deduction, so no "found" came back to look at the clock) ran on past the limit
     import time
 
+    from deducer.clock import Limits
     from deducer.engine import registry
     from deducer.engine.walk import Engine, WalkOptions
     from tests.fuzz.bad_input_table import unclued_text
@@ -185,7 +186,7 @@ def test_a_run_rules_scan_of_every_run_stops_at_the_deadline():
 
     puzzle = formats.loads(unclued_text(200), "pipe")
     rule = next(r for r in registry.load() if r.id == "combination-elimination")
-    eng = Engine(puzzle, [rule], WalkOptions(deadline=time.perf_counter()))
+    eng = Engine(puzzle, [rule], WalkOptions(limits=Limits(time.perf_counter())))
     assert len(puzzle.runs) > 7000
     with cpu_budget(0.5):  # the deadline has passed: the scan stops within 64 runs
         assert list(eng.deductions(rule)) == []
