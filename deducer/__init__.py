@@ -12,7 +12,48 @@ and ``deducer.generate`` are the API's plain functions (the layers are ``solver`
 
 from __future__ import annotations
 
+import sys
+
 __version__ = "0.1.0"
+
+
+def _interrupted_while_starting(signum, frame) -> None:
+    """Ctrl-C before the command's own handling is in place (while Python imports the
+    package and the command's modules, or once the answer is printed): the documented line
+    and exit 130, not the traceback of whatever import was running (docs/bad-input.md)."""
+    import os
+
+    try:
+        sys.stdout.flush()  # an answer already printed is kept
+    except Exception:
+        pass
+    os.write(2, b"deducer: interrupted\n")
+    os._exit(130)
+
+
+def _as_program() -> bool:
+    """Is deducer the program (``python -m deducer``, the ``deducer`` command), rather than
+    a library some other program imports? Only then does it handle Ctrl-C itself."""
+    argv = list(getattr(sys, "orig_argv", ()))[1:]
+    k = 0
+    while k < len(argv):  # the interpreter's options, up to -m (or a script: not us)
+        a = argv[k]
+        if a == "-m":
+            return argv[k + 1:k + 2] == ["deducer"]
+        if a.startswith("-m"):
+            return a == "-mdeducer"
+        if not a.startswith("-") or a in ("-c", "-"):
+            break
+        k += 2 if a in ("-X", "-W") else 1
+    name = sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1].lower() if sys.argv else ""
+    return name in ("deducer", "deducer.exe", "deducer-script.py")
+
+
+if _as_program():
+    import _signal  # the C module: ``signal`` builds its enums first, a window of its own
+
+    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not ignored
+        _signal.signal(_signal.SIGINT, _interrupted_while_starting)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (keeps the import cheap)
 if TYPE_CHECKING:

@@ -545,11 +545,41 @@ def _say_replaced() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one ``deducer`` command (``argv``: its arguments; None: the program's own)."""
     import time
 
     _PROGRAM["on"] = argv is None  # deducer is the program, not a library call
     # --timeout counts from the command's launch: starting, parsing and reading are part of it
     started = time.perf_counter() - (_process_age() if _PROGRAM["on"] else 0.0)
+    try:
+        with _ctrl_c_as_usual():
+            return _main(argv, started)
+    except KeyboardInterrupt:  # while parsing or importing the command's modules
+        print("deducer: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+@contextlib.contextmanager
+def _ctrl_c_as_usual():
+    """While the command runs, Ctrl-C is Python's KeyboardInterrupt, which the commands
+    handle (or their own handlers); before and after, deducer's start-up handler (see
+    ``deducer/__init__.py``: a Ctrl-C while Python imports the package and the command's
+    modules says ``deducer: interrupted`` and exits 130, never a traceback)."""
+    import signal
+
+    from .. import _interrupted_while_starting as early
+
+    if signal.getsignal(signal.SIGINT) is not early:  # not the program, or SIGINT ignored
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, early)  # the answer is printed: exiting is all left
+
+
+def _main(argv: list[str] | None, started: float) -> int:
     if argv is None:
         argv = sys.argv[1:]
     if not argv:  # bare `deducer`: the help, and a clean exit (nothing went wrong)

@@ -43,6 +43,22 @@ def _bits_table() -> tuple[tuple[int, ...], ...]:
 _BITS = _bits_table()
 
 
+def reachable(masks) -> int:
+    """The digit sets that cells with candidates ``masks`` can hold, each a different
+    digit, as one 512-bit int (bit ``s``: the set ``s``): the forward half of the run
+    filter, for a caller that asks which whole combinations fit (0: none)."""
+    x = 1  # {empty set}
+    lacks, bits = _LACKS, _BITS
+    for m in masks:
+        nxt = 0
+        for b in bits[m]:
+            nxt |= (x & lacks[b]) << b
+        if not nxt:
+            return 0
+        x = nxt
+    return x
+
+
 def run_filter(total: int | None, masks: tuple[int, ...]) -> tuple[int, ...] | None:
     """Candidates of a run's cells that fit a full arrangement; None if none exists."""
     # canonical key: the answer does not depend on the cells' order, and cells with equal

@@ -72,6 +72,9 @@ def rule(impl="impl.py:fine", explain="{cells}: {effect}.", extra=""):
 
 
 FOUR = (PUZZLES / "seed002-four.txt").read_bytes()
+#: a collection's lines (generate --jsonl records): one puzzle, then a cut URL and prose
+GOOD = b'{"puzzle": "https://puzz.link/p?kakuro/2/2/n5g-c"}\n'
+BAD_RECORDS = b'{"puzzle": "https://puzz.link/p?kakuro/5/5/48la0.na0l"}\nnot json\n'
 SMALL = (PUZZLES / "seed001-small.kakuro").read_bytes()
 
 # (what, files {name: bytes}, argv)
@@ -127,6 +130,23 @@ CASES = [
     ("Target format cannot hold the puzzle", {"given.txt": b"\\|5\\|16\\\n\\|!2| \n\\12| | \n"},
      ["convert", "given.txt", "--to", "puzzlink"]),
     ("Unknown target format", {}, ["convert", str(PUZZLES / "seed002-four.txt"), "--to", "xml"]),
+    # convert of a collection (--out DIR): every name checked before any file is written
+    ("convert --out: a collection with bad records (the others are written)",
+     {"coll.jsonl": GOOD + BAD_RECORDS}, ["convert", "coll.jsonl", "--to", "pipe", "--out", "c1"]),
+    ("convert --out: no record of the collection is a puzzle",
+     {"bad.jsonl": b'nope\n{"puzzle": 5}\n'},
+     ["convert", "bad.jsonl", "--to", "pipe", "--out", "c2"]),
+    ("convert --out into a folder already holding one of its files",
+     {"one.jsonl": GOOD, "c3/one-1.txt": b"mine\n"},
+     ["convert", "one.jsonl", "--to", "pipe", "--out", "c3"]),
+    ("convert --out over the collection's own files, even with --force", {"lib/a.txt": FOUR},
+     ["convert", "lib", "--to", "pipe", "--out", "lib", "--force"]),
+    ("convert --out naming a file", {"one.jsonl": GOOD},
+     ["convert", "one.jsonl", "--to", "pipe", "--out", "one.jsonl"]),
+    ("convert --out in a missing folder", {"one.jsonl": GOOD},
+     ["convert", "one.jsonl", "--to", "pipe", "--out", "nodir/sub"]),
+    ("convert with both -o and --out", {"one.jsonl": GOOD},
+     ["convert", "one.jsonl", "--to", "pipe", "--out", "c4", "-o", "x.txt"]),
     # rule files
     ("Rule file: !!python/object tag", {"r.yaml": b'rules:\n  - !!python/object/apply:os.system '
                                         b'["touch PWNED"]\n'}, "rules"),
@@ -273,8 +293,15 @@ def unclued_text(n: int = 170) -> str:
 
 
 def cell(s: str) -> str:
-    s = s.replace("|", "\\|").replace("`", "'")
+    # an answer of several lines (a collection's errors, then its summary) on one table row
+    s = s.replace("|", "\\|").replace("`", "'").replace("\n", " ⏎ ")
     return s if len(s) <= 400 else s[:400] + " …"
+
+
+def shown(argv: list[str]) -> str:
+    """A command line as the table shows it (the bundled puzzles' folder as ``puzzles/``)."""
+    line = " ".join(a if " " not in a and a.isprintable() else repr(a) for a in argv)
+    return line.replace(str(PUZZLES) + "/", "puzzles/")
 
 
 def main() -> None:
@@ -317,9 +344,7 @@ def main() -> None:
             if what.startswith("--out inside"):  # and again: the rows are resumed, not read
                 code, answer = run(argv + ["--resume"], cwd)
                 argv = argv + ["--resume"]
-            shown = " ".join(a if " " not in a and a.isprintable() else repr(a) for a in argv)
-            shown = shown.replace(str(PUZZLES) + "/", "puzzles/")
-            rows.append(f"| {cell(what)} | `{cell(shown)}` | {code} | `{cell(answer)}` |")
+            rows.append(f"| {cell(what)} | `{cell(shown(argv))}` | {code} | `{cell(answer)}` |")
             if (cwd / "PWNED").exists():
                 raise SystemExit("a YAML tag ran code")
     print(HEAD)
@@ -351,15 +376,16 @@ the API calls that take a timeout, counted from the command's start (reading the
 format detection included, uses it up: the work gets what is left), stopping with what was
 found so far: a stopped `solve` prints its solutions with `"complete": false`, `explain
 --json` the walkthrough so far with `"status": "timeout"`, `hint` "No hint within the time
-limit", `why` and `check` what is left undecided, `render --html` the page of the steps
-made so far, each with exit 4 (a stopped `rate` keeps the rows written). Should the work not stop
-by itself (a user rule that loops), a backstop
-ends it 0.7 s of its CPU time past the limit (10 s of wall time at most), with exit 4 and one
-line, `deducer: stopped: ...`; once the answer is in hand the backstop waits for it to be
-printed. On an idle machine the answer comes within a second of the limit; `python
-benchmarks/timeout_matrix.py` measures how far past it on a loaded one. `--jobs` is
-capped at 4 workers a core (with a message), and a batch never starts more workers than it
-has puzzles; `generate --count` is at most 1000000.
+limit", `why` and `check` what is left undecided, `render --html` the page of the steps made
+so far, each with exit 4 (a stopped `rate` keeps the rows written). Should the work not stop
+by itself (a user rule that loops), a backstop ends it 0.7 s of its CPU time past the limit
+(10 s of wall time at most; counted from the start of the work if the limit passed while the
+command was still starting or reading its input), with exit 4 and one line, `deducer:
+stopped: ...`; once the answer is in hand the backstop waits for it to be printed. On an
+idle machine the answer comes within a second of the limit; `python
+benchmarks/timeout_matrix.py` measures how far past it on a loaded one. `--jobs` is capped
+at 4 workers a core (with a message), and a batch never starts more workers than it has
+puzzles; `generate --count` is at most 1000000.
 
 Every output of a command is checked before any is written, by one rule: no output may be
 one of the command's inputs (`rate X --out X` is refused, `--force` or not), nothing but a
@@ -393,7 +419,12 @@ Processes and servers (tested in `tests/test_hostile.py`, not tabulated):
   time-out gives: solutions with `"complete": false`, the walkthrough so far, the steps
   found...), then `deducer: interrupted (Ctrl-C): what is printed above is the answer so
   far, cut short` on stderr, and exits 130, with no traceback. A second Ctrl-C stops at
-  once (a user rule that looks at no clock).
+  once (a user rule that looks at no clock). A Ctrl-C while deducer starts (Python
+  importing the package and the command's modules) or once the answer is printed says
+  `deducer: interrupted` and exits 130 (`tests/test_ctrl_c_start.py`). One in the first
+  tens of milliseconds, before any of deducer's code runs (Python's own start: `site` and
+  its `.pth` files, `runpy` looking for the package), is Python's, as for any program: it
+  may end the process silently or with Python's own traceback.
 - `rate` keeps every row the moment its puzzle is finished, whatever order the batch
   finishes them in (the largest go first): `--out` appends it (flushed), and the file is
   sorted back to input order when the run is complete; `--resume` reads the rows of an

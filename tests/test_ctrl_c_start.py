@@ -1,0 +1,89 @@
+"""Ctrl-C while deducer starts (issue 54): a SIGINT that comes while Python imports the
+package and the command's modules says ``deducer: interrupted`` and exits 130, never the
+traceback of whatever import was running. Before deducer's code runs (Python's own start:
+``site`` and the ``.pth`` files, ``runpy`` looking for the package) the interrupt is
+Python's, as for any program; docs/bad-input.md says so."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import deducer
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = str(ROOT / "deducer")
+FOUR = ROOT / "puzzles" / "seed002-four.txt"
+LINES = ("deducer: interrupted\n",
+         "deducer: interrupted (Ctrl-C): what is printed above is the answer so far, "
+         "cut short\n")
+
+
+def _env() -> dict:
+    return dict(os.environ, PYTHONPATH=str(ROOT), DEDUCER_DEBUG="")
+
+
+def _launch(how: str, tmp_path: Path) -> list[str]:
+    argv = ["solve", str(FOUR)]
+    if how == "-m":
+        return [sys.executable, "-m", "deducer", *argv]
+    script = tmp_path / "deducer"  # what pip writes for the `deducer` command
+    script.write_text("import sys\nfrom deducer.app.cli import main\n"
+                      "if __name__ == '__main__':\n    sys.exit(main())\n", encoding="utf-8")
+    return [sys.executable, str(script), *argv]
+
+
+def _run(cmd: list[str], after: float) -> tuple[int, str]:
+    proc = subprocess.Popen(cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        time.sleep(after)
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    return proc.returncode, err
+
+
+@pytest.mark.parametrize("how", ["-m", "script"])
+def test_ctrl_c_at_any_moment_of_the_start_is_one_line_and_exit_130(tmp_path, how):
+    cmd = _launch(how, tmp_path)
+    began = time.perf_counter()  # the whole run, as this machine is now: its start is most
+    done = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=60)
+    whole = time.perf_counter() - began
+    assert done.returncode == 0, done.stderr
+    ours = 0
+    for k in range(24):  # interrupts spread over the run, imports and all
+        code, err = _run(cmd, whole * k / 24)
+        # deducer's code never shows a traceback, whatever it was doing
+        assert PACKAGE not in err and "internal error" not in err, (k, err)
+        if code == 130:
+            assert err in LINES, (k, err)
+            ours += 1
+        else:  # Python's own start (nothing of deducer's ran), or the answer came first
+            assert code in (0, 1, -signal.SIGINT), (k, code, err)
+            assert code != 0 or err == ""
+    assert ours >= 4  # the interrupts did land while deducer ran
+
+
+@pytest.mark.parametrize("argv, program", [
+    (["python", "-m", "deducer", "solve", "x"], True),
+    (["python", "-mdeducer"], True),
+    (["python", "-X", "importtime", "-W", "error", "-m", "deducer"], True),
+    (["python", "-m", "pytest", "-m", "deducer"], False),
+    (["python", "-m", "deducer.app.cli"], False),
+    (["python", "-c", "import deducer", "-m", "deducer"], False),
+    (["python", "/usr/local/bin/deducer", "solve"], True),
+    (["python", "tool.py", "-m", "deducer"], False),
+])
+def test_deducer_handles_ctrl_c_itself_only_as_the_program(monkeypatch, argv, program):
+    # a program that imports deducer as a library keeps its own Ctrl-C
+    monkeypatch.setattr(sys, "orig_argv", argv)
+    monkeypatch.setattr(sys, "argv", [argv[1] if argv[1].endswith("deducer") else "x"])
+    assert deducer._as_program() is program
