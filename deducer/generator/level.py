@@ -104,6 +104,12 @@ class Target:
         self.rules = rules
         model = model_for(rules)
         self.guesses = frozenset(r.id for r in rules if model.kind(r.id) == "guess")
+        #: a whole-ladder walk's work budget grows by one trial step's own budget (the
+        #: trial rules' ``work`` in the rule files): a walk that needs trial spends that
+        #: much on one step, more than a 10x10 draft's budget, and every Extreme puzzle
+        #: needs one (10x10 Extreme, seed 1: the first Extreme draft ran out 27% short and
+        #: was thrown away, and 7 more attempts were made). Capped ladders hold no trial
+        self.trial_work = 0
         self.cap = dict(model.levels).get(level) if level is not None else None
         #: the heaviest step short of guessing: a walk that needs more is Unreasonable
         self.top = max((r.weight for r in rules if r.id not in self.guesses), default=None)
@@ -116,6 +122,9 @@ class Target:
             over = next((k for k, r in enumerate(rules)
                          if r.walk and r.weight > self.cap + 1e-9), len(rules))
             self.ladder = list(rules[:over])
+        else:
+            self.trial_work = sum(int(r.params.get("work", 0)) for r in rules
+                                  if model.kind(r.id) == "trial")
         if hasattr(rules, "part"):  # keep the rule files' rating section with the head
             self.ladder = rules.part(self.ladder)
 
@@ -141,17 +150,20 @@ class Walk:
         return Explanation(self.puzzle, self.status, self.steps, [], rules=rules)
 
 
-def _lean(draft: Draft, cap: float | None, deadline: float | None) -> WalkOptions:
-    """A draft's walk: lean, ended early by a step over ``cap``, and a work budget."""
+def _lean(draft: Draft, cap: float | None, deadline: float | None,
+          extra: int = 0) -> WalkOptions:
+    """A draft's walk: lean, ended early by a step over ``cap``, and a work budget (with
+    ``extra`` units more)."""
     return WalkOptions(lean=True, stop_above=cap,
-                       limits=Limits(deadline, walk_work(len(draft.values))))
+                       limits=Limits(deadline, walk_work(len(draft.values)) + extra))
 
 
-def walk(draft: Draft, ladder, cap: float | None, deadline: float | None) -> Walk:
+def walk(draft: Draft, ladder, cap: float | None, deadline: float | None,
+         extra: int = 0) -> Walk:
     """Run ``ladder`` lean over the draft's puzzle until solved, stalled or a step weighs
-    over ``cap``."""
+    over ``cap`` (``extra``: work units beyond :func:`walk_work`)."""
     puzzle = draft.puzzle()
-    eng = Engine(puzzle, ladder, _lean(draft, cap, deadline))
+    eng = Engine(puzzle, ladder, _lean(draft, cap, deadline, extra))
     status = eng.run()
     masks = eng.state.masks
     placed = sum(eng.state.placed)
@@ -193,7 +205,7 @@ def walk_work(cells: int) -> int:
 def rate_lean(draft: Draft, target: Target, deadline: float | None,
               cap: float | None = None) -> Explanation:
     """The whole ladder's rating of the draft (lean), stopped early past ``cap``."""
-    w = walk(draft, target.rules, cap, deadline)
+    w = walk(draft, target.rules, cap, deadline, target.trial_work)
     return w.explanation(target.rules)
 
 
