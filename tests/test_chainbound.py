@@ -1,4 +1,4 @@
-"""The chain bound (deducer/rules/chainbound.py): sound, and it changes no walkthrough.
+"""The chain bound (deducer/rules/chains/bound.py): sound, and it changes no walkthrough.
 
 The bound rests on one fact about the built-in link rules: whatever one of them takes
 from a run, filtering that run exactly (every arrangement of a live combination) takes too.
@@ -20,8 +20,9 @@ from deducer.engine import registry
 from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import BIT, combos, mask_of
-from deducer.rules import chainbound, chains
+from deducer.rules import chains
 from deducer.rules.bounds import distinct_intervals
+from deducer.rules.chains import bound as chainbound
 from deducer.rules.facts import combo_fits
 from deducer.rules.fixture import position
 from deducer.solver.propagate import run_filter
@@ -228,24 +229,26 @@ def _walks(puzzle, bound: bool, monkeypatch) -> tuple[list, list]:
     found: list[tuple[int, int]] = []
     with monkeypatch.context() as m:
         if not bound:  # no bound at all: from the assumptions nor from a search's nodes
-            m.setattr(chains, "bounds_for", lambda view, singles=False: None)
+            for mod in (chains.whip, chains.braid):
+                m.setattr(mod, "bounds_for", lambda view, singles=False: None)
         whip, braid = chains.find_whip, chains.find_braid
 
         def whip_seen(view, rules, **kw):
             s = whip(view, rules, **kw)
-            if s is not None and len(chains._local(rules)) == len(rules):
+            if s is not None and len(chains.links._local(rules)) == len(rules):
                 found.append((chainbound.rounds(view, s.cell, s.digit, 10**6)[0], s.length))
             return s
 
         def braid_seen(view, rules, **kw):
             got = braid(view, rules, **kw)
-            if got is not None and len(chains._local(rules)) == len(rules):
+            if got is not None and len(chains.links._local(rules)) == len(rules):
                 i, d, links = got
                 found.append((chainbound.rounds(view, i, d, 10**6)[0], len(links)))
             return got
 
-        m.setattr(chains, "find_whip", whip_seen)
-        m.setattr(chains, "find_braid", braid_seen)
+        m.setattr(chains.rungs, "find_whip", whip_seen)
+        m.setattr(chains.rungs, "find_braid", braid_seen)
+        m.setattr(chains, "find_braid", braid_seen)  # trial's (rules/fallback.py)
         steps = [(s.rule, s.text) for s in explain(puzzle).steps]
     return steps, found
 
@@ -290,7 +293,7 @@ def test_asking_for_no_links_leaves_nothing_behind():
 
 def test_a_whip_search_says_how_far_it_ruled_whips_out():
     from deducer.engine.kernel import Effect
-    from deducer.rules.chaincache import NO_WHIP, Node, WhipSearch
+    from deducer.rules.chains.cache import NO_WHIP, Node, WhipSearch
 
     s = WhipSearch(0, 1)
     assert s.ruled_out() == 0  # not started
@@ -318,7 +321,7 @@ def test_braids_found_as_before_where_whips_are_ruled_out(monkeypatch):
         pytest.skip("corpus not present (DEDUCER_CORPUS)")
     puzzle = corpus.get("zwvista", "84").puzzle  # two braid steps
     used = []
-    real = chains._whips_ruled_out
+    real = chains.braid._whips_ruled_out
 
     def seen(view, rules):
         got = real(view, rules)
@@ -326,10 +329,10 @@ def test_braids_found_as_before_where_whips_are_ruled_out(monkeypatch):
         return got
 
     with monkeypatch.context() as m:
-        m.setattr(chains, "_whips_ruled_out", seen)
+        m.setattr(chains.braid, "_whips_ruled_out", seen)
         steps = [(s.rule, s.text) for s in explain(puzzle).steps]
     with monkeypatch.context() as m:
-        m.setattr(chains, "_whips_ruled_out", lambda view, rules: {})
+        m.setattr(chains.braid, "_whips_ruled_out", lambda view, rules: {})
         plain = [(s.rule, s.text) for s in explain(puzzle).steps]
     assert steps == plain
     assert any(rule == "forcing-braid" for rule, _ in steps)
@@ -359,6 +362,6 @@ def test_rounds_kept_across_steps_agree_with_rounds_afresh(monkeypatch):
                 checked.append((i, d))
         return got
 
-    monkeypatch.setattr(chains, "find_whip", whip_checked)
+    monkeypatch.setattr(chains.rungs, "find_whip", whip_checked)
     explain(puzzle)
     assert len(checked) > 100

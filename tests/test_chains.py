@@ -303,7 +303,7 @@ def test_kept_searches_give_the_walkthrough_fresh_searches_give(monkeypatch):
     """Whip searches and braid walks are kept from step to step (chaincache) and dropped
     only near a change; the walkthrough, sentences and proofs included, is the one searching afresh
     at every step gives."""
-    from deducer.rules.chaincache import ChainCache
+    from deducer.rules.chains.cache import ChainCache
 
     p = formats.load("puzzles/deducer-trial.txt")
     kept = explain(p)
@@ -605,17 +605,18 @@ def test_a_braid_search_goes_on_with_each_walk_from_round_to_round(monkeypatch):
     chain found are those of walking afresh."""
     from collections import Counter
 
-    from deducer.rules import chainbound, chains
+    from deducer.rules import chains
+    from deducer.rules.chains import bound as chainbound
 
     p = formats.load("puzzles/deducer-trial.txt")
     made: Counter = Counter()
-    add = chains._Tracker.add
+    add = chains.braid._Tracker.add
 
     def counting(self, *args, **kwargs):
         made[(self.cell, self.digit)] += 1
         return add(self, *args, **kwargs)
 
-    monkeypatch.setattr(chains._Tracker, "add", counting)
+    monkeypatch.setattr(chains.braid._Tracker, "add", counting)
     # every assumption walked, as the reference below walks them (the chain bound, which
     # skips assumptions no short chain starts from, is tests/test_chainbound.py's)
     monkeypatch.setattr(chainbound.Bounds, "within", lambda self, view, c, d, n: True)
@@ -640,8 +641,8 @@ def test_a_braid_search_goes_on_with_each_walk_from_round_to_round(monkeypatch):
     fresh = at_first_chain()
     spent, best = 0, None
     for budget in budgets:
-        for i, d in chains._order(fresh.view, False):
-            walk = chains._BraidWalk(fresh.view, rules, i, d, None)
+        for i, d in chains.links._order(fresh.view, False):
+            walk = chains.braid._BraidWalk(fresh.view, rules, i, d, None)
             length = walk.go(fresh.view, rules, budget, None)
             links = walk.chain() if length is not None else None
             spent += walk.walked
@@ -692,7 +693,9 @@ def test_a_link_rule_is_asked_about_a_runs_contents_once(monkeypatch):
 
     monkeypatch.setattr(Rule, "call", counting)
     for name in ("find_whip", "find_braid"):
-        monkeypatch.setattr(chains, name, inside(getattr(chains, name)))
+        wrapped = inside(getattr(chains, name))
+        monkeypatch.setattr(chains.rungs, name, wrapped)
+        monkeypatch.setattr(chains, name, wrapped)  # trial's (rules/fallback.py)
     exp = explain(formats.load("puzzles/deducer-trial.txt"))
     assert sum(s.rule.startswith("forcing") for s in exp.steps) >= 5
     assert asked and not empty_again, len(empty_again)
@@ -712,8 +715,8 @@ def test_a_whip_level_writes_a_parents_path_in_once_for_its_children(monkeypatch
         eng.step()
     eng.context.caches.clear()  # the search from its assumptions, not the one kept
     applied, paths, inside = [0], [0], [False]
-    apply, expand_node = kernel.apply, chains._expand_node
-    expand_frontier = chains._expand_frontier
+    apply, expand_node = kernel.apply, chains.whip._expand_node
+    expand_frontier = chains.whip._expand_frontier
 
     def counting_apply(*args, **kwargs):
         applied[0] += inside[0]
@@ -735,8 +738,8 @@ def test_a_whip_level_writes_a_parents_path_in_once_for_its_children(monkeypatch
             inside[0] = True
 
     monkeypatch.setattr(kernel, "apply", counting_apply)
-    monkeypatch.setattr(chains, "_expand_frontier", counting_frontier)
-    monkeypatch.setattr(chains, "_expand_node", counting_node)
+    monkeypatch.setattr(chains.whip, "_expand_frontier", counting_frontier)
+    monkeypatch.setattr(chains.whip, "_expand_node", counting_node)
     found = chains.find_whip(eng.view, chains.link_rules(eng.view), max_len=12,
                              search_nodes=4_000)
     assert found is not None and found.length >= 5
@@ -786,7 +789,7 @@ def test_a_kept_whip_search_goes_only_where_a_run_it_read_changed(wide):
     about: a change in a run crossing one of them leaves it kept (``wide``, for rules that
     may read the crossing runs too, drops it)."""
     from deducer.engine import kernel
-    from deducer.rules.chaincache import ChainCache
+    from deducer.rules.chains.cache import ChainCache
 
     p = formats.load("puzzles/deducer-trial.txt")
     eng = Engine(p, registry.load())
@@ -817,7 +820,7 @@ def test_a_braid_walks_next_link_looks_up_each_run_once(monkeypatch):
     for _ in range(40):
         eng.step()
     looked: list[Counter] = []
-    contents, next_link = chains._contents, chains._next
+    contents, next_link = chains.links._contents, chains.braid._next
 
     def counting_contents(state, rid, looks):
         if looked:
@@ -831,8 +834,8 @@ def test_a_braid_walks_next_link_looks_up_each_run_once(monkeypatch):
         finally:
             looked.append(looked.pop())
 
-    monkeypatch.setattr(chains, "_contents", counting_contents)
-    monkeypatch.setattr(chains, "_next", counting_next)
+    monkeypatch.setattr(chains.braid, "_contents", counting_contents)
+    monkeypatch.setattr(chains.braid, "_next", counting_next)
     found = chains.find_braid(eng.view, chains.link_rules(eng.view), max_len=12,
                               work=100_000, budgets=(6, 12, 24), reach=3)
     assert found is not None and len(looked) > 100
@@ -962,7 +965,8 @@ def test_a_kept_braid_walk_not_found_again_is_walked_afresh(monkeypatch):
     where a link is not found again there (the board moved on), the assumption is walked
     afresh, as a fresh walk finds it, instead of the rule raising StopIteration (a 12x12
     generation once stopped on "generator raised StopIteration")."""
-    from deducer.rules import chainbound, chains
+    from deducer.rules import chains
+    from deducer.rules.chains import bound as chainbound
 
     monkeypatch.setattr(chainbound.Bounds, "within", lambda self, view, c, d, n: True)
     p = formats.load("puzzles/deducer-trial.txt")
@@ -982,16 +986,16 @@ def test_a_kept_braid_walk_not_found_again_is_walked_afresh(monkeypatch):
     kept = {id(k[3].track) for k in eng.context.cache("chains.braids")["walks"].values()
             if k[3] is not None}
     assert kept
-    word = chains._Tracker.word
+    word = chains.braid._Tracker.word
     stale = []
 
     def once_stale(self, rules, keep):
         if not stale and id(self) in kept:  # the first kept walk to word its chain finds
             stale.append(self.cell)  # the board moved on
-            raise chains._Stale
+            raise chains.braid._Stale
         return word(self, rules, keep)
 
-    monkeypatch.setattr(chains._Tracker, "word", once_stale)
+    monkeypatch.setattr(chains.braid._Tracker, "word", once_stale)
     got = braid(30)
     assert stale and got is not None
     assert (got[0], got[1], [lk.text for lk in got[2]]) == (

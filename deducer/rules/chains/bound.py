@@ -20,7 +20,7 @@ The exact filter (a digit stays only if some arrangement of a live combination p
 there) would be sound too, but it takes much more than any one link, so its rounds break
 sooner and bound less: the link filter is as weak as the rules allow.
 
-Chain searches (:mod:`.chains`) ask this before following an assumption, and from the
+Chain searches (:mod:`.whip`, :mod:`.braid`) ask this before following an assumption, and from the
 nodes a whip search has reached: it costs a few run filters (memoised per run), where
 following costs asking every link rule about every run near every link. It holds only for
 the built-in link rules; a search that has other rules among its links does not ask
@@ -34,16 +34,16 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ..puzzle.combos import BIT, DIGITS, SUM
-from ..solver.propagate import Changes, changes, run_filter
-from .bounds import sorted_distinct_sums
-from .chaincache import ChainCache
+from ...puzzle.combos import BIT, DIGITS, SUM
+from ...solver.propagate import Changes, changes, run_filter
+from ..bounds import sorted_distinct_sums
+from .cache import ChainCache
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
-    from ..solver.propagate import Layout
-    from .api import View
+    from ...solver.propagate import Layout
+    from ..api import View
 
     #: a run's filter for the rounds: (clue, live combinations, candidates) -> the
     #: candidates left (None: the run is broken)
