@@ -24,11 +24,12 @@ Weights, scores, cut-offs and search budgets are the rule files' (each rule's ``
 ``max_len``, ``search_nodes``, ``work``, ``budgets``, ``reach``): a chain's deduction gives
 its length as its ``size``, and the rule's ``growth:`` adds per link (Rule.weight_of).
 
-The package, by idea: :mod:`.links` asks the link rules on a hypothetical state and words
-a link; :mod:`.whip` and :mod:`.braid` are the fast searches; :mod:`.bound` bounds a chain's
-length without searching; :mod:`.cache` is what the searches keep from step to step;
-:mod:`.rungs` the rule functions the ladder names (``deducer.rules.chains:forcing_chain``...),
-re-exported here.
+The package, by idea: :mod:`.spec` says what a whip and a braid are, plainly (read it
+first; the fast searches are held to it); :mod:`.links` asks the link rules on a
+hypothetical state and words a link; :mod:`.whip` and :mod:`.braid` are the fast searches;
+:mod:`.bound` bounds a chain's length without searching; :mod:`.cache` is what the
+searches keep from step to step; :mod:`.rungs` the rule functions the ladder names
+(``deducer.rules.chains:forcing_chain``...), re-exported here.
 """
 
 from .braid import KEPT_WALK_CELLS, find_braid, follow

@@ -1,5 +1,6 @@
 """The braid walk: an assumption followed with every link rule, simplest first, keeping only
-the links the contradiction rests on (:func:`find_braid`, :func:`follow`).
+the links the contradiction rests on (:func:`find_braid`, :func:`follow`). What a braid is,
+without the speed-ups: :mod:`.spec`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The whip search: every link follows from the one just before it. Searched breadth first
 over all assumptions together (:func:`find_whip`), kept from step to step (:mod:`.cache`)
-and cut short by the bound (:mod:`.bound`).
+and cut short by the bound (:mod:`.bound`). What a whip is, without the speed-ups:
+:mod:`.spec`.
 """
 
 from __future__ import annotations
