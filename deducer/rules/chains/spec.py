@@ -206,3 +206,22 @@ def braid_from(view: api.View, rules: list[Rule], cell: int, digit: int, max_lin
             kept.add(k)
             todo.extend(deps[k])
     return len(kept) + 1
+
+
+def find_braid(view: api.View, rules: list[Rule], max_len: int, budgets: Sequence[int]
+               ) -> tuple[int, int, int] | None:
+    """The braid the forcing-braid rung takes: (cell, digit, length). Every assumption is
+    walked for ``budgets[0]`` links, in order; the shortest chain of at most ``max_len``
+    links found wins (the first on ties); if none, every assumption again with the next
+    budget (a walk's links the contradiction does not rest on are dropped, so a longer
+    walk may still give a short chain)."""
+    for budget in budgets:
+        best: tuple[int, int, int] | None = None
+        for cell, digit in _order(view, False):
+            length = braid_from(view, rules, cell, digit, budget)
+            if length is not None and length <= max_len and (best is None
+                                                              or length < best[2]):
+                best = (cell, digit, length)
+        if best is not None:
+            return best
+    return None
