@@ -129,11 +129,11 @@ def test_the_link_filter_takes_what_a_link_rule_takes_on_any_narrower_run(case):
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.integers(0, 0x1FF), min_size=1, max_size=8), st.integers(-20, 50))
 def test_the_rounds_sum_bounds_are_the_sum_bounds_rules(cut, need):
-    """The rounds work out sum bounds on their own (chainbound._bounded): each open cell
+    """The rounds work out sum bounds on their own (chainbound.sum_bounded): each open cell
     keeps what sum bounds' different-digit intervals leave it, no more and no less."""
     free = list(range(len(cut)))
     got = [0x1FF] * len(cut)
-    chainbound._bounded(got, free, list(cut), need)
+    chainbound.sum_bounded(got, free, list(cut), need)
     for k, span in enumerate(distinct_intervals(need, cut)):
         want = 0x1FF if span is None else sum(
             BIT[d] for d in range(1, 10) if span[0] <= d <= span[1])
@@ -326,7 +326,7 @@ def test_braids_found_as_before_where_whips_are_ruled_out(monkeypatch):
         pytest.skip("corpus not present (DEDUCER_CORPUS)")
     puzzle = corpus.get("zwvista", "84").puzzle  # two braid steps
     used = []
-    real = chains.braid._whips_ruled_out
+    real = chains.braid.whips_ruled_out
 
     def seen(view, rules):
         got = real(view, rules)
@@ -334,10 +334,10 @@ def test_braids_found_as_before_where_whips_are_ruled_out(monkeypatch):
         return got
 
     with monkeypatch.context() as m:
-        m.setattr(chains.braid, "_whips_ruled_out", seen)
+        m.setattr(chains.braid, "whips_ruled_out", seen)
         steps = [(s.rule, s.text) for s in explain(puzzle).steps]
     with monkeypatch.context() as m:
-        m.setattr(chains.braid, "_whips_ruled_out", lambda view, rules: {})
+        m.setattr(chains.braid, "whips_ruled_out", lambda view, rules: {})
         plain = [(s.rule, s.text) for s in explain(puzzle).steps]
     assert steps == plain
     assert any(rule == "forcing-braid" for rule, _ in steps)

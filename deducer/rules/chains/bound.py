@@ -113,7 +113,7 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
         if len(free) == 2:  # (keeps no digit the sum bounds would take)
             _paired(out, free, cut, need)
         else:
-            _bounded(out, free, cut, need)
+            sum_bounded(out, free, cut, need)
     for m in out:
         if not m:
             return None
@@ -131,7 +131,7 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
     return exact if way in live else None  # one way: it must be a live combination
 
 
-def _bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None:
+def sum_bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None:
     """Each open cell (``free``, their candidates ``cut``) kept within ``need`` (what the
     sum still needs) less the most and least the other open cells make as different
     digits, one from each list: sum bounds' :func:`~deducer.rules.bounds.distinct_intervals`

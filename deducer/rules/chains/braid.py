@@ -475,7 +475,7 @@ def find_braid(view: api.View, rules: list[Rule], *, max_len: int, work: int,
         return None if found is None else (found[0], found[1], found[2].chain())
 
 
-def _whips_ruled_out(view: api.View, rules: list[Rule]) -> dict[tuple[int, int], int]:
+def whips_ruled_out(view: api.View, rules: list[Rule]) -> dict[tuple[int, int], int]:
     """What the whip searches with these link rules have shown on the board as it is:
     per assumption, the links up to which no whip from it exists (as far as those searches
     looked; empty when none searched this board)."""
@@ -523,7 +523,7 @@ def _find_braid(view: api.View, rules: list[Rule], max_len: int, work: int,
             walks.pop(key, None)
     reuse = len(local) == len(rules)
     bounds = bounds_for(view) if reuse else None
-    whipless = _whips_ruled_out(view, rules) if bounds is not None else {}
+    whipless = whips_ruled_out(view, rules) if bounds is not None else {}
     # without reuse from step to step, a walk still goes on from round to round
     store = walks if reuse else {}
     room = KEPT_WALK_CELLS // max(1, len(view.puzzle.whites))  # walks kept resumable
