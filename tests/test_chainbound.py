@@ -29,11 +29,17 @@ from deducer.solver.propagate import run_filter
 from tests.support import corpus
 
 ROOT = Path(__file__).resolve().parents[1]
-LINKS = [r for r in registry.load() if r.link]
+#: every rule that declares a chain bound (``bound:`` in its YAML): the properties below
+#: are what declaring one promises
+LINKS = [r for r in registry.load() if r.bound is not None]
+SINGLES = [r for r in LINKS if r.bound == "singles"]
 
 
 def test_the_ladder_has_link_rules_to_check():
     assert {r.id for r in LINKS} >= {"naked-single", "hidden-single", "sum-bounds"}
+    assert [r.id for r in SINGLES] == ["naked-single"]
+    # the core ladder's link rules all declare one: its chains are bounded
+    assert LINKS == [r for r in registry.load() if r.link]
 
 
 @st.composite
@@ -153,12 +159,13 @@ def test_the_singles_filter_takes_what_a_naked_single_takes_on_any_narrower_run(
     if got is None:
         return
     have = dict(zip(cells, got, strict=True))
-    naked = [r for r in LINKS if r.id == chainbound.NAKED_SINGLE]
-    assert naked
-    for ded in naked[0].call(view, 0) or ():
-        assert not ded.eliminations and not ded.drop_combos
-        for i, d in ded.placements.items():
-            assert not have[i] & ~BIT[d], "it writes a digit, others stay"
+    for rl in SINGLES:
+        for ded in rl.call(view, 0) or ():
+            assert not ded.drop_combos, (rl.id, "a link rule drops a combination")
+            for i, m in ded.eliminations.items():
+                assert not have[i] & m, (rl.id, "a digit it takes stays")
+            for i, d in ded.placements.items():
+                assert not have[i] & ~BIT[d], (rl.id, "it writes a digit, others stay")
 
 
 def test_the_singles_filter_is_weaker_than_the_link_filter():

@@ -516,6 +516,9 @@ def test_region_sum_weights_come_from_the_rule_file(tmp_path):
     ({"growth": {"max": True}}, "bad growth max"),
     ({"walk": "no"}, "walk must be true or false"),
     ({"walk": False, "kind": "simple"}, "walk: false is for rules of kind: link"),
+    ({"bound": "tight", "kind": "link", "scope": "run"}, "bound must be one of link, singles"),
+    ({"bound": "link", "kind": "simple", "scope": "run"}, "bound: is for rules of kind: link"),
+    ({"bound": "link", "kind": "link"}, "bound: is for rules of kind: link and scope: run"),
 ])
 def test_kind_and_growth_keys_are_checked(tmp_path, entry, message):
     import yaml
@@ -770,8 +773,9 @@ def test_what_follows_leaves_out_the_steps_the_board_allowed_anyway():
 
 
 def _built_in_link_gone_wrong():
-    """A link rule whose file is the built-in one (the chains once trusted those without
-    the engine's check) yielding a deduction about a cell that does not exist."""
+    """A link rule of the built-in file declaring the link bound (the chains once trusted
+    built-in rules without the engine's check) yielding a deduction about a cell that
+    does not exist."""
     from dataclasses import replace
 
     from deducer.engine.state import Deduction, Proof
@@ -781,7 +785,7 @@ def _built_in_link_gone_wrong():
 
     naked = next(r for r in registry.load() if r.id == "naked-single")
     assert naked.link and naked.source == str(registry.CORE)
-    return replace(naked, id="bad-link", func=bad)
+    return replace(naked, id="bad-link", func=bad, bound="link")
 
 
 @pytest.mark.parametrize("shape", ["whip", "braid"])

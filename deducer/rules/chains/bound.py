@@ -23,9 +23,9 @@ sooner and bound less: the link filter is as weak as the rules allow.
 Chain searches (:mod:`.whip`, :mod:`.braid`) ask this before following an assumption, and from the
 nodes a whip search has reached: it costs a few run filters (memoised per run), where
 following costs asking every link rule about every run near every link. It holds only for
-the built-in link rules; a search that has other rules among its links does not ask
-(docs/rule-contract.md "Chains"). tests/test_chainbound.py checks the two properties of
-the link filter rule by rule on random runs.
+link rules that declare it (``bound:`` in their YAML); a search that has a rule declaring
+none among its links does not ask (docs/rule-contract.md "Chains"). tests/test_chainbound.py
+checks the two properties of the link filter rule by rule on random runs.
 """
 
 from __future__ import annotations
@@ -196,11 +196,6 @@ def singles_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...
         return None
     out = tuple([m if not m & (m - 1) else m & ~alone for m in masks])
     return out if all(out) else None
-
-
-#: the built-in link rule a bivalue chain is made of (chains.find_whip bounds searches made
-#: of it alone with :func:`singles_filter`)
-NAKED_SINGLE = "naked-single"
 
 
 class Memo:

@@ -17,7 +17,6 @@ from .bound import (
 )
 from .cache import ChainCache, Looks, Snapshot
 from .links import (
-    _CORE,
     _as_link,
     _assume,
     _broken,
@@ -285,7 +284,7 @@ def _next(hview: api.View, state: State, rules: list[Rule], dirty: dict[int, set
     for k, rl in enumerate(rules):
         if rl.scope == "run":
             ds = dirty[k]
-            core = looks is not None and rl.source == _CORE
+            core = looks is not None and rl.bound is not None
             for rid in sorted(ds):
                 if core:
                     assert looks is not None

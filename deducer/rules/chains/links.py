@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine import kernel
 from ...engine.kernel import Effect, UndoLog
-from ...engine.registry import CORE, check_deduction
+from ...engine.registry import check_deduction
 from ...engine.sentences import effect_text, sentence
 from ...engine.state import Deduction, Link, Proof, resolve_proof
 from ...puzzle.combos import BIT, DIGITS, POP, combos
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from ...engine.state import State
     from .. import api
 
-_CORE = str(CORE)
 
 
 # ---------------------------------------------------------------------------- the ladder
@@ -223,8 +222,7 @@ def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], ca
     rule in ladder order. The built-in rules' offers on a run are kept together by the
     run's contents (they read nothing else): one look per run and contents."""
     if cache.core is None:  # the cache's rules never change: worked out once, not per node
-        cache.core = frozenset(k for k, rl in enumerate(rules)
-                               if rl.scope == "run" and rl.source == _CORE)
+        cache.core = frozenset(_local(rules))
         cache.looks = looks_for(view)
     core, looks = cache.core, cache.looks
     seen: dict[int, dict[Any, Any]] = {}
@@ -394,10 +392,11 @@ def _by_whom(view: api.View, cell: int, assumed: tuple[int, int], links: list[_M
 
 
 def _local(rules: list[Rule]) -> set[int]:
-    """Indices of the built-in run rules: they read only their run's contents and claim
-    only in its cells (as the whip search relies on too), so only a change in the run
-    itself gives them something new to say there."""
-    return {k for k, r in enumerate(rules) if r.scope == "run" and r.source == _CORE}
+    """Indices of the rules that declare a chain bound (``bound:`` in their YAML): such a
+    rule reads only its run's contents and claims only in its cells (as the whip search
+    relies on too), so only a change in the run itself gives it something new to say
+    there, and the bound holds for it (docs/rule-contract.md "Chains")."""
+    return {k for k, r in enumerate(rules) if r.scope == "run" and r.bound is not None}
 
 
 def _order(view: api.View, bivalue: bool) -> list[tuple[int, int]]:

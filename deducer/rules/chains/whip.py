@@ -12,7 +12,6 @@ from ...engine import kernel
 from ...engine.kernel import Effect, UndoLog
 from ...engine.state import Link, View
 from .bound import (
-    NAKED_SINGLE,
     NEVER,
     Memo,
     bounds_for,
@@ -216,7 +215,7 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
     # with built-in link rules only, an assumption is followed only once a chain from it
     # may be as short as the length looked for (bound.py: rounds of run filters that
     # take what any link takes); of naked singles alone, by a filter of singles alone
-    singles = all(r.id == NAKED_SINGLE for r in rules)
+    singles = all(r.bound == "singles" for r in rules)
     bounds = bounds_for(view, singles) if local and (singles or not bivalue) else None
     rank = {a: k for k, a in enumerate(_order(view, bivalue))}
     # by the first target a search is looked at for: past its depth and, with the bound,
