@@ -1,4 +1,4 @@
-"""The chain bound (deducer/rules/chainbound.py): sound, and it changes no walkthrough.
+"""The chain bound (deducer/rules/chains/bound.py): sound, and it changes no walkthrough.
 
 The bound rests on one fact about the built-in link rules: whatever one of them takes
 from a run, filtering that run exactly (every arrangement of a live combination) takes too.
@@ -20,19 +20,26 @@ from deducer.engine import registry
 from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import BIT, combos, mask_of
-from deducer.rules import chainbound, chains
+from deducer.rules import chains
 from deducer.rules.bounds import distinct_intervals
+from deducer.rules.chains import bound as chainbound
 from deducer.rules.facts import combo_fits
 from deducer.rules.fixture import position
 from deducer.solver.propagate import run_filter
 from tests.support import corpus
 
 ROOT = Path(__file__).resolve().parents[1]
-LINKS = [r for r in registry.load() if r.link]
+#: every rule that declares a chain bound (``bound:`` in its YAML): the properties below
+#: are what declaring one promises
+LINKS = [r for r in registry.load() if r.bound is not None]
+SINGLES = [r for r in LINKS if r.bound == "singles"]
 
 
 def test_the_ladder_has_link_rules_to_check():
     assert {r.id for r in LINKS} >= {"naked-single", "hidden-single", "sum-bounds"}
+    assert [r.id for r in SINGLES] == ["naked-single"]
+    # the core ladder's link rules all declare one: its chains are bounded
+    assert LINKS == [r for r in registry.load() if r.link]
 
 
 @st.composite
@@ -128,11 +135,11 @@ def test_the_link_filter_takes_what_a_link_rule_takes_on_any_narrower_run(case):
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.integers(0, 0x1FF), min_size=1, max_size=8), st.integers(-20, 50))
 def test_the_rounds_sum_bounds_are_the_sum_bounds_rules(cut, need):
-    """The rounds work out sum bounds on their own (chainbound._bounded): each open cell
+    """The rounds work out sum bounds on their own (chainbound.sum_bounded): each open cell
     keeps what sum bounds' different-digit intervals leave it, no more and no less."""
     free = list(range(len(cut)))
     got = [0x1FF] * len(cut)
-    chainbound._bounded(got, free, list(cut), need)
+    chainbound.sum_bounded(got, free, list(cut), need)
     for k, span in enumerate(distinct_intervals(need, cut)):
         want = 0x1FF if span is None else sum(
             BIT[d] for d in range(1, 10) if span[0] <= d <= span[1])
@@ -152,12 +159,13 @@ def test_the_singles_filter_takes_what_a_naked_single_takes_on_any_narrower_run(
     if got is None:
         return
     have = dict(zip(cells, got, strict=True))
-    naked = [r for r in LINKS if r.id == chainbound.NAKED_SINGLE]
-    assert naked
-    for ded in naked[0].call(view, 0) or ():
-        assert not ded.eliminations and not ded.drop_combos
-        for i, d in ded.placements.items():
-            assert not have[i] & ~BIT[d], "it writes a digit, others stay"
+    for rl in SINGLES:
+        for ded in rl.call(view, 0) or ():
+            assert not ded.drop_combos, (rl.id, "a link rule drops a combination")
+            for i, m in ded.eliminations.items():
+                assert not have[i] & m, (rl.id, "a digit it takes stays")
+            for i, d in ded.placements.items():
+                assert not have[i] & ~BIT[d], (rl.id, "it writes a digit, others stay")
 
 
 def test_the_singles_filter_is_weaker_than_the_link_filter():
@@ -223,29 +231,36 @@ def test_rounds_say_at_once_and_never():
     assert first == 0  # the assumed digit alone empties r2c3: a chain of one link
 
 
+def _built_in_runs(rules) -> bool:
+    """Are these link rules all built-in run rules, the ones the bound holds for?"""
+    return all(r.scope == "run" and r.source == str(registry.CORE) for r in rules)
+
+
 def _walks(puzzle, bound: bool, monkeypatch) -> tuple[list, list]:
     """The walk's steps (rule, text) and every chain found with its exact bound."""
     found: list[tuple[int, int]] = []
     with monkeypatch.context() as m:
         if not bound:  # no bound at all: from the assumptions nor from a search's nodes
-            m.setattr(chains, "bounds_for", lambda view, singles=False: None)
+            for mod in (chains.whip, chains.braid):
+                m.setattr(mod, "bounds_for", lambda view, singles=False: None)
         whip, braid = chains.find_whip, chains.find_braid
 
         def whip_seen(view, rules, **kw):
             s = whip(view, rules, **kw)
-            if s is not None and len(chains._local(rules)) == len(rules):
+            if s is not None and _built_in_runs(rules):
                 found.append((chainbound.rounds(view, s.cell, s.digit, 10**6)[0], s.length))
             return s
 
         def braid_seen(view, rules, **kw):
             got = braid(view, rules, **kw)
-            if got is not None and len(chains._local(rules)) == len(rules):
+            if got is not None and _built_in_runs(rules):
                 i, d, links = got
                 found.append((chainbound.rounds(view, i, d, 10**6)[0], len(links)))
             return got
 
-        m.setattr(chains, "find_whip", whip_seen)
-        m.setattr(chains, "find_braid", braid_seen)
+        m.setattr(chains.rungs, "find_whip", whip_seen)
+        m.setattr(chains.rungs, "find_braid", braid_seen)
+        m.setattr(chains, "find_braid", braid_seen)  # trial's (rules/fallback.py)
         steps = [(s.rule, s.text) for s in explain(puzzle).steps]
     return steps, found
 
@@ -290,7 +305,7 @@ def test_asking_for_no_links_leaves_nothing_behind():
 
 def test_a_whip_search_says_how_far_it_ruled_whips_out():
     from deducer.engine.kernel import Effect
-    from deducer.rules.chaincache import NO_WHIP, Node, WhipSearch
+    from deducer.rules.chains.cache import NO_WHIP, Node, WhipSearch
 
     s = WhipSearch(0, 1)
     assert s.ruled_out() == 0  # not started
@@ -318,7 +333,7 @@ def test_braids_found_as_before_where_whips_are_ruled_out(monkeypatch):
         pytest.skip("corpus not present (DEDUCER_CORPUS)")
     puzzle = corpus.get("zwvista", "84").puzzle  # two braid steps
     used = []
-    real = chains._whips_ruled_out
+    real = chains.braid.whips_ruled_out
 
     def seen(view, rules):
         got = real(view, rules)
@@ -326,10 +341,10 @@ def test_braids_found_as_before_where_whips_are_ruled_out(monkeypatch):
         return got
 
     with monkeypatch.context() as m:
-        m.setattr(chains, "_whips_ruled_out", seen)
+        m.setattr(chains.braid, "whips_ruled_out", seen)
         steps = [(s.rule, s.text) for s in explain(puzzle).steps]
     with monkeypatch.context() as m:
-        m.setattr(chains, "_whips_ruled_out", lambda view, rules: {})
+        m.setattr(chains.braid, "whips_ruled_out", lambda view, rules: {})
         plain = [(s.rule, s.text) for s in explain(puzzle).steps]
     assert steps == plain
     assert any(rule == "forcing-braid" for rule, _ in steps)
@@ -359,6 +374,6 @@ def test_rounds_kept_across_steps_agree_with_rounds_afresh(monkeypatch):
                 checked.append((i, d))
         return got
 
-    monkeypatch.setattr(chains, "find_whip", whip_checked)
+    monkeypatch.setattr(chains.rungs, "find_whip", whip_checked)
     explain(puzzle)
     assert len(checked) > 100

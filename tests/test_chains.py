@@ -303,7 +303,7 @@ def test_kept_searches_give_the_walkthrough_fresh_searches_give(monkeypatch):
     """Whip searches and braid walks are kept from step to step (chaincache) and dropped
     only near a change; the walkthrough, sentences and proofs included, is the one searching afresh
     at every step gives."""
-    from deducer.rules.chaincache import ChainCache
+    from deducer.rules.chains.cache import ChainCache
 
     p = formats.load("puzzles/deducer-trial.txt")
     kept = explain(p)
@@ -516,6 +516,9 @@ def test_region_sum_weights_come_from_the_rule_file(tmp_path):
     ({"growth": {"max": True}}, "bad growth max"),
     ({"walk": "no"}, "walk must be true or false"),
     ({"walk": False, "kind": "simple"}, "walk: false is for rules of kind: link"),
+    ({"bound": "tight", "kind": "link", "scope": "run"}, "bound must be one of link, singles"),
+    ({"bound": "link", "kind": "simple", "scope": "run"}, "bound: is for rules of kind: link"),
+    ({"bound": "link", "kind": "link"}, "bound: is for rules of kind: link and scope: run"),
 ])
 def test_kind_and_growth_keys_are_checked(tmp_path, entry, message):
     import yaml
@@ -598,60 +601,26 @@ def test_a_braids_closing_link_names_the_links_by_their_shown_numbers():
         assert digits <= set(digits_of(links[n - 1].eliminations.get(i, 0)))
 
 
-def test_a_braid_search_goes_on_with_each_walk_from_round_to_round(monkeypatch):
-    """find_braid follows each assumption for 6 links, then 12, 24...: a walk of 12 is
-    the walk of 6 gone on, so each link is made once per assumption (every round walked
-    them all again from the assumption: 6 + 12 + ... links), the work counted and the
-    chain found are those of walking afresh."""
-    from collections import Counter
-
-    from deducer.rules import chainbound, chains
+def test_a_braid_search_takes_the_chain_the_spec_takes(monkeypatch):
+    """find_braid follows each assumption for 2 links, then 4, 8 (each walk going on
+    from where it stopped, kept from step to step): it takes the chain the plain
+    definition (chains/spec.py: every assumption walked afresh, round by round) takes."""
+    from deducer.rules import chains
+    from deducer.rules.chains import bound, spec
 
     p = formats.load("puzzles/deducer-trial.txt")
-    made: Counter = Counter()
-    add = chains._Tracker.add
-
-    def counting(self, *args, **kwargs):
-        made[(self.cell, self.digit)] += 1
-        return add(self, *args, **kwargs)
-
-    monkeypatch.setattr(chains._Tracker, "add", counting)
-    # every assumption walked, as the reference below walks them (the chain bound, which
-    # skips assumptions no short chain starts from, is tests/test_chainbound.py's)
-    monkeypatch.setattr(chainbound.Bounds, "within", lambda self, view, c, d, n: True)
+    # every assumption walked, as the spec walks them (the chain bound, which skips
+    # assumptions no short chain starts from, is tests/test_chainbound.py's)
+    monkeypatch.setattr(bound.Bounds, "within", lambda self, view, c, d, n: True)
     budgets = (2, 4, 8)
-
-    def at_first_chain() -> Engine:  # where the walkthrough first needs a chain
-        eng = Engine(p, registry.load())
-        while (found := eng.next_deduction()) is not None and found[0].kind != "chain":
-            eng.step(found)
-        return eng
-
-    eng = at_first_chain()
+    eng = Engine(p, registry.load())
+    while (found := eng.next_deduction()) is not None and found[0].kind != "chain":
+        eng.step(found)
     rules = chains.link_rules(eng.view)
-    spent0 = eng.context.spent
     got = chains.find_braid(eng.view, rules, max_len=30, work=100_000, budgets=budgets,
                             reach=3)
     assert got is not None and len(got[2]) > 4  # found in the last round
-    # the chain found is walked again to be worded; no other walk makes a link twice
-    assert made and max(made.values()) <= max(budgets) + len(got[2])
-    # each walk from its assumption, round by round, counts the same work and finds the
-    # same chain (the shortest of the first round that finds one, the first on ties)
-    fresh = at_first_chain()
-    spent, best = 0, None
-    for budget in budgets:
-        for i, d in chains._order(fresh.view, False):
-            walk = chains._BraidWalk(fresh.view, rules, i, d, None)
-            length = walk.go(fresh.view, rules, budget, None)
-            links = walk.chain() if length is not None else None
-            spent += walk.walked
-            if links is not None and (best is None or len(links) < len(best[2])):
-                best = (i, d, links)
-        if best is not None:
-            break
-    assert eng.context.spent - spent0 == spent
-    assert best is not None and best[:2] == got[:2]
-    assert [lk.text for lk in got[2]] == [lk.text for lk in best[2]]
+    assert spec.find_braid(eng.view, rules, 30, budgets) == (got[0], got[1], len(got[2]))
 
 
 def test_a_link_rule_is_asked_about_a_runs_contents_once(monkeypatch):
@@ -692,56 +661,12 @@ def test_a_link_rule_is_asked_about_a_runs_contents_once(monkeypatch):
 
     monkeypatch.setattr(Rule, "call", counting)
     for name in ("find_whip", "find_braid"):
-        monkeypatch.setattr(chains, name, inside(getattr(chains, name)))
+        wrapped = inside(getattr(chains, name))
+        monkeypatch.setattr(chains.rungs, name, wrapped)
+        monkeypatch.setattr(chains, name, wrapped)  # trial's (rules/fallback.py)
     exp = explain(formats.load("puzzles/deducer-trial.txt"))
     assert sum(s.rule.startswith("forcing") for s in exp.steps) >= 5
     assert asked and not empty_again, len(empty_again)
-
-
-def test_a_whip_level_writes_a_parents_path_in_once_for_its_children(monkeypatch):
-    """Expanding a level of a whip search writes each node's path into the scratch state:
-    siblings share their parent's path, written in once for them all (each node's path
-    was written from the assumption: as many links as the depth, per node)."""
-    from deducer.engine import kernel
-    from deducer.rules import chains
-
-    p = formats.load("puzzles/deducer-trial.txt")
-    # without the settled run, which makes its chains shorter
-    eng = Engine(p, registry.load(disable=("settled-run",)))
-    for _ in range(40):  # step 41 is a whip of 5 links
-        eng.step()
-    eng.context.caches.clear()  # the search from its assumptions, not the one kept
-    applied, paths, inside = [0], [0], [False]
-    apply, expand_node = kernel.apply, chains._expand_node
-    expand_frontier = chains._expand_frontier
-
-    def counting_apply(*args, **kwargs):
-        applied[0] += inside[0]
-        return apply(*args, **kwargs)
-
-    def counting_frontier(*args, **kwargs):
-        inside[0] = True
-        try:
-            return expand_frontier(*args, **kwargs)
-        finally:
-            inside[0] = False
-
-    def counting_node(search, rules, cache, state, hview, n, changed):
-        paths[0] += search.nodes[n].depth if n >= 0 else 0
-        inside[0] = False
-        try:
-            return expand_node(search, rules, cache, state, hview, n, changed)
-        finally:
-            inside[0] = True
-
-    monkeypatch.setattr(kernel, "apply", counting_apply)
-    monkeypatch.setattr(chains, "_expand_frontier", counting_frontier)
-    monkeypatch.setattr(chains, "_expand_node", counting_node)
-    found = chains.find_whip(eng.view, chains.link_rules(eng.view), max_len=12,
-                             search_nodes=4_000)
-    assert found is not None and found.length >= 5
-    # the links written in: each node's own, and each parent's path once
-    assert paths[0] > 100 and applied[0] < paths[0] * 0.9
 
 
 def test_a_braid_walk_over_known_runs_asks_the_rules_only_to_word_its_chain(monkeypatch):
@@ -786,7 +711,7 @@ def test_a_kept_whip_search_goes_only_where_a_run_it_read_changed(wide):
     about: a change in a run crossing one of them leaves it kept (``wide``, for rules that
     may read the crossing runs too, drops it)."""
     from deducer.engine import kernel
-    from deducer.rules.chaincache import ChainCache
+    from deducer.rules.chains.cache import ChainCache
 
     p = formats.load("puzzles/deducer-trial.txt")
     eng = Engine(p, registry.load())
@@ -803,40 +728,6 @@ def test_a_kept_whip_search_goes_only_where_a_run_it_read_changed(wide):
     kernel.apply(eng.state, kernel.Effect(elim=((j, eng.state.masks[j] & -eng.state.masks[j]),)))
     cache.begin(eng.view, wide)
     assert ((search.cell, search.digit) in cache.searches) is not wide
-
-
-def test_a_braid_walks_next_link_looks_up_each_run_once(monkeypatch):
-    """Finding a walk's next link asks the link rules in turn about their dirty runs; the
-    look of a run's contents is found once for them all (each rule looked it up again)."""
-    from collections import Counter
-
-    from deducer.rules import chains
-
-    p = formats.load("puzzles/deducer-trial.txt")
-    eng = Engine(p, registry.load())
-    for _ in range(40):
-        eng.step()
-    looked: list[Counter] = []
-    contents, next_link = chains._contents, chains._next
-
-    def counting_contents(state, rid, looks):
-        if looked:
-            looked[-1][rid] += 1
-        return contents(state, rid, looks)
-
-    def counting_next(*args, **kwargs):
-        looked.append(Counter())
-        try:
-            return next_link(*args, **kwargs)
-        finally:
-            looked.append(looked.pop())
-
-    monkeypatch.setattr(chains, "_contents", counting_contents)
-    monkeypatch.setattr(chains, "_next", counting_next)
-    found = chains.find_braid(eng.view, chains.link_rules(eng.view), max_len=12,
-                              work=100_000, budgets=(6, 12, 24), reach=3)
-    assert found is not None and len(looked) > 100
-    assert max(max(c.values(), default=0) for c in looked) == 1
 
 
 def test_following_a_digit_gives_its_consequences_as_a_chain():
@@ -882,8 +773,9 @@ def test_what_follows_leaves_out_the_steps_the_board_allowed_anyway():
 
 
 def _built_in_link_gone_wrong():
-    """A link rule whose file is the built-in one (the chains once trusted those without
-    the engine's check) yielding a deduction about a cell that does not exist."""
+    """A link rule of the built-in file declaring the link bound (the chains once trusted
+    built-in rules without the engine's check) yielding a deduction about a cell that
+    does not exist."""
     from dataclasses import replace
 
     from deducer.engine.state import Deduction, Proof
@@ -893,7 +785,7 @@ def _built_in_link_gone_wrong():
 
     naked = next(r for r in registry.load() if r.id == "naked-single")
     assert naked.link and naked.source == str(registry.CORE)
-    return replace(naked, id="bad-link", func=bad)
+    return replace(naked, id="bad-link", func=bad, bound="link")
 
 
 @pytest.mark.parametrize("shape", ["whip", "braid"])
@@ -962,7 +854,8 @@ def test_a_kept_braid_walk_not_found_again_is_walked_afresh(monkeypatch):
     where a link is not found again there (the board moved on), the assumption is walked
     afresh, as a fresh walk finds it, instead of the rule raising StopIteration (a 12x12
     generation once stopped on "generator raised StopIteration")."""
-    from deducer.rules import chainbound, chains
+    from deducer.rules import chains
+    from deducer.rules.chains import bound as chainbound
 
     monkeypatch.setattr(chainbound.Bounds, "within", lambda self, view, c, d, n: True)
     p = formats.load("puzzles/deducer-trial.txt")
@@ -982,16 +875,16 @@ def test_a_kept_braid_walk_not_found_again_is_walked_afresh(monkeypatch):
     kept = {id(k[3].track) for k in eng.context.cache("chains.braids")["walks"].values()
             if k[3] is not None}
     assert kept
-    word = chains._Tracker.word
+    word = chains.braid._Tracker.word
     stale = []
 
     def once_stale(self, rules, keep):
         if not stale and id(self) in kept:  # the first kept walk to word its chain finds
             stale.append(self.cell)  # the board moved on
-            raise chains._Stale
+            raise chains.braid._Stale
         return word(self, rules, keep)
 
-    monkeypatch.setattr(chains._Tracker, "word", once_stale)
+    monkeypatch.setattr(chains.braid._Tracker, "word", once_stale)
     got = braid(30)
     assert stale and got is not None
     assert (got[0], got[1], [lk.text for lk in got[2]]) == (

@@ -156,7 +156,7 @@ def test_rewound_whip_searches_are_new_searches_to_their_depth(name, monkeypatch
     # a change to a run a kept search read sends the search back to the level that first
     # read it (chaincache.WhipSearch.rewind): at every step, each kept search stands as a
     # new search expanded to its depth on the board as it is would
-    from deducer.rules.chaincache import ChainCache, WhipSearch
+    from deducer.rules.chains.cache import ChainCache, WhipSearch
 
     rewinds = []
     plain = WhipSearch.rewind
@@ -188,7 +188,7 @@ def test_rewound_whip_searches_are_new_searches_to_their_depth(name, monkeypatch
                 continue
             new = fresh.get(*a)
             while new.depth < s.depth:
-                chains._expand(view, new, rules, fresh)
+                chains.whip._expand(view, new, rules, fresh)
             assert _shape(new) == _shape(s), a
             # every run the new search read is noted in the kept one, at that level or an
             # earlier one (it may also have read runs for its frontier's bound): a change

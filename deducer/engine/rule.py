@@ -11,7 +11,7 @@ from ..errors import RuleError
 
 REQUIRED = ("id", "name", "priority", "weight", "score", "implementation", "explain")
 OPTIONAL = ("enabled", "scope", "params", "description", "tier", "hint", "kind", "growth",
-            "aka", "teach", "case_of", "detail", "walk")
+            "aka", "teach", "case_of", "detail", "walk", "bound")
 #: teaching keys (technique pages, walkthrough cards): the most names ``aka:`` lists, the
 #: longest of them, and the longest ``teach:`` and ``case_of:`` texts
 AKA_MAX, AKA_LEN, TEACH_MAX, CASE_OF_MAX = 12, 80, 3000, 400
@@ -26,6 +26,10 @@ SCOPES = ("run", "global")
 #: link: one a chain may also use), a chain of steps on an assumption (its length counted
 #: against the rule's ``max_len``), trial (Extreme), a guess (Unreasonable)
 KINDS = ("simple", "link", "chain", "trial", "guess")
+#: the chain bounds a link rule may declare (``bound:``, docs/rule-contract.md "Chains"):
+#: the rule reads only its run's contents and takes no more than ``link`` (the link filter)
+#: takes; ``singles`` also no more than the singles filter (a naked single's)
+BOUNDS = ("link", "singles")
 #: the levels a rating names, easiest first; the rule file's ``rating: levels:`` gives the
 #: hardest step's weight at most for the first four
 LEVELS = ("Easy", "Medium", "Hard", "Expert", "Extreme", "Unreasonable")
@@ -77,6 +81,9 @@ class Rule:
     #: ``walk: false``: a link rule only chains use; the walkthrough (and hints, ``why``,
     #: every step list) never takes one of its steps on the board itself
     walk: bool = True
+    #: the chain bound the rule declares it keeps within (:data:`BOUNDS`; None: none):
+    #: chain searches bound their chains only when every link rule declares one
+    bound: str | None = None
     #: weight and score one unit of a deduction's size adds, and the units that count
     #: (None: all); see :meth:`weight_of`
     growth_weight: float = 0.0

@@ -19,6 +19,7 @@ from ..puzzle.model import MAX_CELLS
 from .rule import (
     AKA_LEN,
     AKA_MAX,
+    BOUNDS,
     CASE_OF_MAX,
     GROWTH_KEYS,
     HINT_MAX,
@@ -121,6 +122,17 @@ def _walk(v, entry: dict) -> bool:
     return v
 
 
+def _bound(v, entry: dict) -> str | None:
+    if v is None:
+        return None
+    if v not in BOUNDS:
+        raise Bad(f"bound must be one of {', '.join(BOUNDS)}")
+    if entry.get("kind") != "link" or entry.get("scope") != "run":
+        # the bounds hold for links that read one run's contents (docs/rule-contract.md)
+        raise Bad("bound: is for rules of kind: link and scope: run")
+    return v
+
+
 def _description(v, entry: dict) -> str:
     if v is None:
         return ""
@@ -220,6 +232,7 @@ CHECKS: dict[str, tuple[object, Callable[[object, dict], object]]] = {
     "tier": (None, _tier),
     "kind": ("simple", _kind),
     "walk": (True, _walk),
+    "bound": (None, _bound),
     "description": ("", _description),
     "hint": (None, _hint),
     "growth": (None, _growth),

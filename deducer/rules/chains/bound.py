@@ -20,12 +20,12 @@ The exact filter (a digit stays only if some arrangement of a live combination p
 there) would be sound too, but it takes much more than any one link, so its rounds break
 sooner and bound less: the link filter is as weak as the rules allow.
 
-Chain searches (:mod:`.chains`) ask this before following an assumption, and from the
+Chain searches (:mod:`.whip`, :mod:`.braid`) ask this before following an assumption, and from the
 nodes a whip search has reached: it costs a few run filters (memoised per run), where
 following costs asking every link rule about every run near every link. It holds only for
-the built-in link rules; a search that has other rules among its links does not ask
-(docs/rule-contract.md "Chains"). tests/test_chainbound.py checks the two properties of
-the link filter rule by rule on random runs.
+link rules that declare it (``bound:`` in their YAML); a search that has a rule declaring
+none among its links does not ask (docs/rule-contract.md "Chains"). tests/test_chainbound.py
+checks the two properties of the link filter rule by rule on random runs.
 """
 
 from __future__ import annotations
@@ -34,16 +34,16 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ..puzzle.combos import BIT, DIGITS, SUM
-from ..solver.propagate import Changes, changes, run_filter
-from .bounds import sorted_distinct_sums
-from .chaincache import ChainCache
+from ...puzzle.combos import BIT, DIGITS, SUM
+from ...solver.propagate import Changes, changes, run_filter
+from ..bounds import sorted_distinct_sums
+from .cache import ChainCache
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
-    from ..solver.propagate import Layout
-    from .api import View
+    from ...solver.propagate import Layout
+    from ..api import View
 
     #: a run's filter for the rounds: (clue, live combinations, candidates) -> the
     #: candidates left (None: the run is broken)
@@ -113,7 +113,7 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
         if len(free) == 2:  # (keeps no digit the sum bounds would take)
             _paired(out, free, cut, need)
         else:
-            _bounded(out, free, cut, need)
+            sum_bounded(out, free, cut, need)
     for m in out:
         if not m:
             return None
@@ -131,7 +131,7 @@ def link_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...]
     return exact if way in live else None  # one way: it must be a live combination
 
 
-def _bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None:
+def sum_bounded(out: list[int], free: list[int], cut: list[int], need: int) -> None:
     """Each open cell (``free``, their candidates ``cut``) kept within ``need`` (what the
     sum still needs) less the most and least the other open cells make as different
     digits, one from each list: sum bounds' :func:`~deducer.rules.bounds.distinct_intervals`
@@ -196,11 +196,6 @@ def singles_filter(total: int | None, live: Sequence[int], masks: tuple[int, ...
         return None
     out = tuple([m if not m & (m - 1) else m & ~alone for m in masks])
     return out if all(out) else None
-
-
-#: the built-in link rule a bivalue chain is made of (chains.find_whip bounds searches made
-#: of it alone with :func:`singles_filter`)
-NAKED_SINGLE = "naked-single"
 
 
 class Memo:

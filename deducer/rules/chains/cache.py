@@ -1,4 +1,4 @@
-"""What chain searches keep from step to step (the searching is in :mod:`.chains`).
+"""What chain searches keep from step to step (the searching: :mod:`.whip`, :mod:`.braid`).
 
 A whip search follows one assumption level by level. What it found depends only on the
 runs its link rules were asked about (and the runs crossing them, which rules such as
@@ -20,11 +20,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..engine.kernel import Effect
+from ...engine.kernel import Effect
 
 if TYPE_CHECKING:
-    from ..engine.state import State
-    from .api import View
+    from ...engine.state import State
+    from ..api import View
 
 #: nodes all the kept searches of one walk may hold; the oldest go first beyond it (memory
 #: only: a dropped search is redone from its assumption and finds what it found)
@@ -61,7 +61,7 @@ class Looks:
         #: rules it needs); and (rule id, "proofs") -> offer -> the proof of the
         #: deduction that offer came from, once a braid walk took it as a link
         self.kept: dict[tuple, dict[Any, Any]] = {}
-        #: run -> reads its cells' values from a grid's (chainbound.readers_for: one
+        #: run -> reads its cells' values from a grid's (bound.readers_for: one
         #: per walk, shared with the bounds)
         self.readers: dict[int, Any] = {}
 
