@@ -149,9 +149,6 @@ class State:
         out.placed = placed
         return out
 
-    def solved(self) -> bool:
-        return all(self.placed)
-
     def broken(self) -> tuple[str, int] | None:
         """("cell", i) or ("run", id) where nothing is possible any more, else None."""
         for i, m in enumerate(self.masks):

@@ -19,8 +19,6 @@ from pathlib import Path
 from ...errors import DeducerError
 from ...render.jsonout import dumps
 
-FORMATS = ("jsonl", "parquet")
-
 
 def out_format(path: str, asked: str | None) -> str:
     """``asked``, else ``parquet`` for a ``.parquet`` name, else ``jsonl``."""
