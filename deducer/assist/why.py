@@ -498,9 +498,10 @@ def _other_digits(puzzle: Puzzle, i: int, digit: int, must: bool,
     none (or the time ran out before one was found)."""
     from ..solver.search import solve
 
-    full = sum(BIT[d] for d in range(1, 10))  # every digit: sound starting candidates
-    masks = [full] * len(puzzle.whites)
-    masks[i] = full & ~BIT[digit] if must else BIT[digit]
+    # the grid as given (givens and entries: a solution they rule out is no answer), the
+    # cell narrowed to the digits asked about; the solver takes these masks as they are
+    masks = puzzle.initial_masks(with_entries=True)
+    masks[i] &= ~BIT[digit] if must else BIT[digit]
     res = solve(puzzle, max_solutions=1, timeout=timeout, masks=masks)
     return {s[i] for s in res.solutions}
 
