@@ -50,8 +50,10 @@ def test_rounds_walk_is_proved_and_ends_where_the_ladder_does(puzzle):
         assert exp.solution == plain.solution
     assert check_walkthrough(puzzle, [s.to_json() for s in exp.steps]) == []
     # the tiers stay the law: no step of a harder rule while a round's deduction is open
-    easy = [r for r in RULES if r.id in RULES.order["round"] + RULES.order["first"]]
     eng = Engine(puzzle, RULES)
+    # the round's rules, the first ones and those placed below them (asked before a round)
+    easy = eng.before_rules + eng.first_rules + eng.round_rules
+    assert {r.id for r in easy} >= {"naked-single", "lone-cell", *RULES.order["round"]}
     while eng.open_count and eng._broken is None:
         found = eng.next_deduction()
         if found is None:
@@ -158,3 +160,37 @@ def test_a_user_file_overrides_one_key(tmp_path):
     puzzle = _puzzles()[0]
     exp = explain(puzzle, rules)
     assert check_walkthrough(puzzle, [s.to_json() for s in exp.steps]) == []
+
+
+def _steps(puzzle, rules):
+    return [(s.rule, s.placements, s.eliminations) for s in explain(puzzle, rules).steps]
+
+
+def test_first_makes_a_later_rule_as_soon_as_it_opens(tmp_path):
+    """``first: [combination-filter]`` (a rule placed above the round's): its deductions
+    are made the moment they open, inside a round too; the walk changes and stays proved."""
+    extra = tmp_path / "first.yaml"
+    extra.write_text("rules: []\norder:\n  first: [combination-filter]\n", encoding="utf-8")
+    lad = registry.load([str(extra)])
+    puzzle = formats.load(PUZZLES / "seed000-k2.j")
+    assert _steps(puzzle, lad) != _steps(puzzle, RULES)
+    rule = next(r for r in lad if r.id == "combination-filter")
+    eng = Engine(puzzle, lad)
+    while eng.open_count and eng._broken is None:
+        found = eng.next_deduction()
+        if found is None:
+            break
+        if next(eng.deductions(rule), None) is not None:  # open: it is the next step
+            assert found[0] in (rule, *eng.before_rules), len(eng.steps)
+        eng.step()
+    assert check_walkthrough(puzzle, [s.to_json() for s in eng.steps]) == []
+
+
+@pytest.mark.parametrize("puzzle", _puzzles(), ids=lambda p: f"{p.rows}x{p.cols}")
+def test_rules_below_the_round_need_no_first(puzzle):
+    """The core file lists no ``first``: its singles, placed below the round's rules, are
+    asked before every round anyway; listing them changes no step."""
+    assert RULES.order["first"] == []
+    listed = RULES.part(list(RULES))
+    listed.order = {**RULES.order, "first": ["naked-single", "lone-cell"]}
+    assert _steps(puzzle, listed) == _steps(puzzle, RULES)
