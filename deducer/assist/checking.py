@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..clock import NO_LIMITS, Limits, past
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import Coord, Puzzle, cell_name
+from ..solver.search import solve
 from ..solver.status import CheckStatus
 
 DEFAULT_CAP = 50
@@ -110,7 +111,6 @@ class CheckResult:
 
 def _fits_exactly(puzzle: Puzzle, i: int, mask: int, timeout: float | None) -> bool | None:
     """Does some solution of the bare puzzle put a digit of ``mask`` in cell ``i``?"""
-    from ..solver.search import solve
 
     bare = puzzle.without_progress()
     masks = bare.initial_masks()
@@ -126,7 +126,6 @@ def _fits_exactly(puzzle: Puzzle, i: int, mask: int, timeout: float | None) -> b
 def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
           limits: Limits = NO_LIMITS, pencil: bool = True) -> CheckResult:
     """Check every entry (and, with ``pencil``, every cell's pencil marks)."""
-    from ..solver.search import solve
 
     # one deadline for the whole check: each entry's own search and the look at the
     # entries together get what is left (each once had the whole time limit)

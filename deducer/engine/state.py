@@ -4,6 +4,7 @@ read-only :class:`View` that rule functions receive, and the :class:`Deduction` 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
@@ -357,7 +358,6 @@ class Context:
             return 0.0
         if self.deadline is None:
             return None
-        import time
 
         return self.deadline - time.perf_counter()
 

@@ -93,7 +93,6 @@ def cell_arg(cell: object) -> Coord:
     """A cell given to the API, ``(row, col)`` as two whole numbers (0-based), checked:
     anything else (a 1-tuple, None, ``("a", 1)``, ``(1.5, 2)``) is a :class:`PuzzleError`,
     never an IndexError or TypeError from deep inside."""
-    from ..errors import PuzzleError
 
     parts: tuple = ()
     if isinstance(cell, (tuple, list)):

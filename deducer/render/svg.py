@@ -19,6 +19,7 @@ import functools
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
+from ..errors import DeducerError
 from ..puzzle.combos import BIT, combos
 from ..puzzle.model import ACROSS, Coord, Puzzle
 from . import Renderer
@@ -552,7 +553,6 @@ def step_svg(puzzle: Puzzle, explanation, k: int, *, candidates: bool = True,
     chain step k shows its chain on the board before it."""
     steps = explanation.steps
     if not 0 <= k <= len(steps):
-        from ..errors import DeducerError
 
         raise DeducerError(f"the walkthrough has steps 1..{len(steps)}; there is no step {k}")
     if k and chain_cases(steps[k - 1]) and not show_all:
@@ -608,7 +608,6 @@ def to_png(svg_text: str, scale: float = 2.0) -> bytes:
     try:
         import cairosvg
     except (ImportError, OSError):  # OSError: the package is there but libcairo is not
-        from ..errors import DeducerError
 
         raise DeducerError("--png needs the optional package cairosvg (and the cairo library): "
                            "pip install cairosvg (from a checkout: pip install '.[png]')"

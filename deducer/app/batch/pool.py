@@ -33,6 +33,7 @@ from functools import partial
 from multiprocessing.connection import wait
 from typing import Any
 
+from . import notes
 from .settings import GRACE, OnFail, Settings
 
 TICK = 0.2  # seconds between heartbeats (progress redraw, deadline checks)
@@ -71,7 +72,6 @@ def _worker_main(conn, func: Callable[[Any], Any], parent: int | None = None,
             init()
         except Exception:  # noqa: BLE001 - each item then says what went wrong
             pass
-    from . import notes
 
     while True:
         try:

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import sys
+from pathlib import Path, PurePath
 
-from ..cli import EXIT_OK, add_puzzle_args, emit, read_puzzle
+from ...errors import DeducerError, PuzzleError, printable
+from ...puzzle.fileio import check_name, check_outputs, not_an_input, write_outputs
+from ...puzzle.formats import dumps, get, loads
+from ..batch import inputs
+from ..batch.progress import Bar
+from ..cli import EXIT_BAD_INPUT, EXIT_OK, add_puzzle_args, emit, read_puzzle
 
 
 def add_parser(sub) -> None:
@@ -37,10 +46,6 @@ MULTI = {"json": ".jsonl", "janko": ".jsonl", "puzzlink": ".url"}
 
 
 def run(args) -> int:
-    from ...errors import DeducerError
-    from ...puzzle.fileio import check_outputs
-    from ...puzzle.formats import dumps, get
-
     get(args.to)  # an unknown format: refused before anything is read
     if args.out is not None:
         if args.output is not None:
@@ -61,8 +66,6 @@ def run(args) -> int:
 def _left_out(puzzle, text: str, fmt: str) -> str:
     """What of the player's progress the written text lost ("the player's 2 entries and 5
     pencil marks"), found by reading it back; "" when nothing was."""
-    from ...errors import PuzzleError
-    from ...puzzle.formats import loads
 
     if not puzzle.entries and not puzzle.pencil:
         return ""
@@ -84,7 +87,6 @@ def _left_out(puzzle, text: str, fmt: str) -> str:
 def file_stem(name: str) -> str:
     """A puzzle's name as a file name: letters, digits, ``.``, ``_`` and ``-`` kept, any
     run of other characters one ``-`` (``janko 001`` -> ``janko-001``)."""
-    import re
 
     stem = re.sub(r"[^0-9A-Za-z._-]+", "-", name).strip("-.")[:80]
     return stem or "puzzle"
@@ -93,7 +95,6 @@ def file_stem(name: str) -> str:
 def _stem_of(task, puzzle) -> str:
     """What a puzzle's file is called: its name, else its source's (the file, and the
     line of a JSON-lines file or the puzzle's name within a file of several)."""
-    from pathlib import PurePath
 
     if puzzle.name:
         return file_stem(puzzle.name)
@@ -112,10 +113,6 @@ def _stem_of(task, puzzle) -> str:
 def _multi_line(puzzle, fmt: str, stem: str, index: int) -> str:
     """The puzzle as line ``index`` (from 1) of the format's file of several
     (:data:`MULTI`)."""
-    import json
-    import re
-
-    from ...puzzle.formats import dumps
 
     if fmt == "json":
         return json.dumps(json.loads(dumps(puzzle, "json")), separators=(",", ":"))
@@ -140,15 +137,6 @@ def run_collection(args) -> int:
     output name checked before any is written, then one file each (and the file of them
     all). A puzzle that cannot be read or written is one line on stderr and exit 2; the
     others are still written."""
-    import os
-    from pathlib import Path
-
-    from ...errors import DeducerError, printable
-    from ...puzzle.fileio import check_name, write_outputs
-    from ...puzzle.formats import dumps, get
-    from ..batch import inputs
-    from ..batch.progress import Bar
-    from ..cli import EXIT_BAD_INPUT
 
     out = Path(args.out)
     check_name(out)
@@ -231,10 +219,6 @@ def _check_folder(out, names: list[str], args, found) -> None:
     """Before anything is written: no output over an input (``--force`` or not), over a
     puzzle of another kind than this run writes, and none over an existing file without
     ``--force`` (every one named in one line)."""
-    import os
-
-    from ...errors import DeducerError
-    from ...puzzle.fileio import not_an_input
 
     if not out.is_dir():
         return

@@ -2,10 +2,37 @@
 
 from __future__ import annotations
 
+import json
+import os
+import random
 import sys
+import time
 from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
 
-from ..cli import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNDECIDED, number, whole
+from ...api import LEVELS, RATER_VERSION, SYMMETRIES, generate_one, generate_request
+from ...api import ladder as load
+from ...errors import DeducerError
+from ...puzzle import formats
+from ...puzzle.fileio import check_name, check_outputs, refuse_a_link, temp_name, write_output
+from ...render import get
+from ...render.jsonout import dumps as json_dumps
+from ..batch import add_engine_args, settings_from
+from ..batch import run as batch_run
+from ..batch.notes import note
+from ..batch.output import LineFile
+from ..batch.progress import Bar
+from ..cli import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    TimeLimit,
+    not_over_a_puzzle,
+    number,
+    whole,
+)
 
 EXTENSIONS = {"json": "json", "puzzlink": "url"}
 #: the most puzzles one run makes (a file name has four digits or more; beyond this
@@ -14,8 +41,6 @@ MAX_COUNT = 1_000_000
 
 
 def add_parser(sub) -> None:
-    from ...api import SYMMETRIES
-
     p = sub.add_parser(
         "generate", help="make new puzzles with a unique solution at an exact level",
         description="Make new Kakuro puzzles: a symmetric layout like a published grid (runs "
@@ -69,7 +94,6 @@ def add_parser(sub) -> None:
                    help="go on with an interrupted run (the same --seed, --count and outputs): "
                         "the puzzles already in --out and --jsonl are kept, the rest made; "
                         "other options than the run's are refused")
-    from ..batch import add_engine_args
 
     add_engine_args(p, "generate")
 
@@ -104,7 +128,6 @@ def ladder(files: tuple[str, ...] = (), disable: tuple[str, ...] = ()):
     puzzle used to load it again, 50 ms each)."""
     key = (tuple(files), tuple(disable))
     if key not in _LADDER:
-        from ...api import ladder as load
 
         _LADDER[key] = load(list(files), list(disable))
     return _LADDER[key]
@@ -114,11 +137,6 @@ def make(req, index: int, files: tuple[str, ...] = (), disable: tuple[str, ...] 
     """Puzzle ``index`` (runs in a worker): its Result, or :class:`Refused`. A DeducerError
     comes back as a value, since the engines report an exception as a failed puzzle. How
     the search goes is sent to the command now and then (:func:`progress_text`)."""
-    import time
-
-    from ...api import generate_one
-    from ...errors import DeducerError
-    from ..batch.notes import note
 
     last = [time.monotonic()]
 
@@ -161,9 +179,6 @@ def results(req, indices, settings, tick=None, note=None,
     puzzle's search goes;
     ``files`` and ``disable``: the ``--rules`` files (absolute paths) and ``--disable`` ids
     each worker's ladder is loaded with."""
-    from functools import partial
-
-    from ..batch import run as batch_run
 
     items = list(indices)
     for pair in batch_run(partial(make, req, files=files, disable=disable), items,
@@ -181,7 +196,6 @@ MANIFEST = ".deducer-generate.json"
 def run_options(req, args) -> dict:
     """What a run is: the options that decide which puzzles it makes, where they go in its
     numbering and how they are written. A resume with other ones would mix two runs."""
-    from ...api import RATER_VERSION
 
     return {"seed": req.seed, "size": f"{req.rows}x{req.cols}", "level": req.level,
             "score": None if req.score is None else list(req.score),
@@ -206,7 +220,6 @@ def _said(key: str, value) -> str:
 
 def refuse_other_run(was: dict, now: dict, where: str) -> None:
     """Refuse a resume whose options are not the run's (a one-line error naming them)."""
-    from ...errors import DeducerError
 
     differ = [k for k in _FLAGS if was.get(k) != now.get(k)]
     if differ:
@@ -219,9 +232,6 @@ def refuse_other_run(was: dict, now: dict, where: str) -> None:
 
 def _read_manifest(out) -> list[dict]:
     """The runs an ``--out`` folder's manifest lists (none when it has none)."""
-    import json
-
-    from ...errors import DeducerError
 
     path = out / MANIFEST
     try:
@@ -240,7 +250,6 @@ def _read_manifest(out) -> list[dict]:
 def check_out_resume(out, options: dict, made: int) -> None:
     """An ``--out`` folder may be resumed only by the run that made its puzzles: the one
     its manifest lists at the same ``--first``, with the same options."""
-    from ...errors import DeducerError
 
     was = next((r for r in _read_manifest(out) if r.get("first") == options["first"]), None)
     if was is not None:
@@ -255,9 +264,6 @@ def check_out_resume(out, options: dict, made: int) -> None:
 def write_manifest(out, options: dict) -> None:
     """Record the run in the folder's manifest: it replaces the runs whose numbers it
     overlaps (their files are written over)."""
-    import json
-
-    from ...puzzle.fileio import write_output
 
     lo, hi = options["first"], options["first"] + options["count"]
     runs = [r for r in _read_manifest(out)
@@ -274,9 +280,6 @@ def _jsonl_done(path: str, options: dict) -> set[int]:
     records' own indices, in any order and with any gaps (puzzles are written as they are
     made); a half-written last line is cut, after checking that every record was made by
     this run (a refused resume leaves the file as it was)."""
-    import json
-
-    from ...errors import DeducerError
 
     first = options.get("first", 1) - 1
     count = options.get("count", 0)
@@ -319,11 +322,6 @@ def sort_jsonl(path: str) -> None:
     made): a new file under a temporary name, renamed into place, so an interruption
     leaves the old one whole. A finished run's file is then the same bytes whether it
     ran through or was resumed."""
-    import json
-    import os
-
-    from ...errors import DeducerError
-    from ...puzzle.fileio import temp_name
 
     with open(path, "rb") as fh:
         lines = fh.read().splitlines(keepends=True)
@@ -355,7 +353,6 @@ def sort_jsonl(path: str) -> None:
 def _generated(text: str) -> bool:
     """Is this text the JSON lines a ``generate --jsonl`` run wrote (which ``--force`` may
     replace, where another file holding puzzles is never replaced)?"""
-    import json
 
     lines = [line for line in text.split("\n") if line.strip()]
     try:
@@ -374,13 +371,6 @@ def plan_outputs(args, ext: str, options: dict | None = None
     errors: a folder that cannot be made, a name too long, an existing file without
     --force, a puzzle file as --jsonl (--force or not), two outputs that are one file, a
     resume with other options than the run's."""
-    import os
-    from functools import partial
-    from pathlib import Path
-
-    from ...errors import DeducerError
-    from ...puzzle.fileio import check_name, check_outputs, refuse_a_link
-    from ..cli import not_over_a_puzzle
 
     if args.resume and args.force:
         raise DeducerError("--resume keeps what was made, --force replaces it: give one")
@@ -435,18 +425,6 @@ def plan_outputs(args, ext: str, options: dict | None = None
 
 
 def run(args) -> int:
-    import random
-    from pathlib import Path
-
-    from ...api import generate_request
-    from ...errors import DeducerError
-    from ...puzzle import formats
-    from ...puzzle.fileio import write_output
-    from ...render import get
-    from ...render.jsonout import dumps as json_dumps
-    from ..batch import settings_from
-    from ..batch.progress import Bar
-
     if not 1 <= args.count <= MAX_COUNT:
         raise DeducerError(f"--count must be 1..{MAX_COUNT}")
     # --timeout is the whole run's (the shared deadline in the request); given to the engine
@@ -483,7 +461,6 @@ def run(args) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
         where = args.jsonl
         if jsonl_file:
-            from ..batch.output import LineFile
 
             # unbuffered whole lines, each the moment its puzzle is made: a full disk
             # takes the cut line back off and says so
@@ -594,7 +571,6 @@ def _until_stopped(items):
     """``items`` until the command's --timeout backstop (cli.TimeLimit) interrupts them:
     a layout or a fill does not look at the clock, so the backstop can fire first; the
     puzzles made so far are kept and reported the same way as a stop at the deadline."""
-    from ..cli import TimeLimit
 
     try:
         yield from items
@@ -606,7 +582,6 @@ def _made_line(made: int, levels: dict[str, int], req, args, written: list,
                scores: list[float] | None = None) -> str:
     """``deducer: made 5 puzzles, 12x12, Hard 5, scores 4.1-5.3 (rater 7): new/0001.txt ..
     new/0005.txt`` (each file carries its own level, score and rater)."""
-    from ...api import LEVELS, RATER_VERSION
 
     order = {name: k for k, name in enumerate(LEVELS)}
     mix = ", ".join(f"{name} {n}" for name, n in

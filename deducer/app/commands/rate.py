@@ -8,9 +8,20 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from collections import Counter
 from functools import partial
 
-from ...api import ExplainStatus
+from ...api import RATER_VERSION, ExplainStatus, explain, ladder
+from ...errors import DeducerError
+from ...puzzle import formats
+from ...puzzle.fileio import check_outputs
+from ...render import get
+from ..batch import add_engine_args, settings_from
+from ..batch import run as batch_run
+from ..batch.inputs import Embedded, find, load
+from ..batch.output import RowFile, match_rows, out_format
+from ..batch.progress import Bar
 from ..cli import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
@@ -61,7 +72,6 @@ def add_parser(sub) -> None:
                     "solution or several, else 0.")
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
                    help="puzzle files, folders, globs, or '-' (standard input)")
-    from ...puzzle import formats
 
     p.add_argument("--format", choices=formats.names() + ["parquet"],
                    help="the files' format (default: detect for each file); 'parquet' is "
@@ -90,7 +100,6 @@ def add_parser(sub) -> None:
     p.add_argument("--no-timing", action="store_true",
                    help="leave 'seconds' empty in --out rows, so that two runs give "
                         "byte-identical files")
-    from ..batch import add_engine_args
 
     add_engine_args(p, "rate")
     add_rule_args(p)
@@ -105,8 +114,6 @@ _RULES: dict = {}
 
 
 def _ladder(rule_files: tuple, disable: tuple):
-    from ...api import ladder
-
     key = (rule_files, disable)
     if key not in _RULES:
         _RULES[key] = ladder(list(rule_files), list(disable))
@@ -115,7 +122,6 @@ def _ladder(rule_files: tuple, disable: tuple):
 
 def _blank(task) -> dict:
     """A row with nothing rated yet (every key present, in the order rows are written)."""
-    from ...api import RATER_VERSION
 
     return {"file": task.label, "path": task.path, "name": task.name, "status": None,
             "level": None, "hardest_rule": None, "max_weight": None, "score": None,
@@ -141,11 +147,6 @@ def _why(status: str, message: str, timeout: float | None) -> str | None:
 
 def rate_one(settings: tuple, task) -> dict:
     """Rate one puzzle (runs in a worker): a row of plain data, whatever happens."""
-    import time
-
-    from ...api import explain
-    from ...errors import DeducerError
-    from ..batch.inputs import load
 
     fmt, rule_files, disable, timeout, ignore_entries = settings
     row = _blank(task)
@@ -257,9 +258,6 @@ def _check_resumed(sink, args, labels: list[str]) -> None:
     """Refuse to go on with rows that are not this run's: each must be for one of the
     inputs (in any order: rows are written as they finish), rated with the same options
     and by the same rater version."""
-    from ...api import RATER_VERSION
-    from ...errors import DeducerError
-    from ..batch.output import match_rows
 
     index = match_rows([row.get("source") for row in sink.done], labels)
     for k, (row, at) in enumerate(zip(sink.done, index, strict=True)):
@@ -280,17 +278,6 @@ def _check_resumed(sink, args, labels: list[str]) -> None:
 
 
 def run(args) -> int:
-    from collections import Counter
-
-    from ...errors import DeducerError
-    from ...puzzle.fileio import check_outputs
-    from ...render import get
-    from ..batch import run as batch_run
-    from ..batch import settings_from
-    from ..batch.inputs import Embedded, find
-    from ..batch.output import RowFile, match_rows, out_format
-    from ..batch.progress import Bar
-
     check_timeout(args)
     settings = settings_from(args)
     fmt = args.format

@@ -5,6 +5,13 @@ from __future__ import annotations
 
 import sys
 
+from ...api import RATER_VERSION, explain, solve
+from ...errors import DeducerError
+from ...puzzle import formats
+from ...puzzle.fileio import check_outputs, write_output
+from ...render import get, svg
+from ...render.pdf import Entry
+from ..batch.progress import Bar
 from ..cli import (
     EXIT_OK,
     EXIT_UNDECIDED,
@@ -71,10 +78,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-
-    from ...errors import DeducerError
-    from ...render import svg
-
     outputs = [o for o in (args.svg, args.png, args.html, args.pdf) if o is not None]
     if not outputs:
         raise DeducerError("name an output: --svg FILE, --png FILE, --html FILE or --pdf FILE")
@@ -88,7 +91,6 @@ def run(args) -> int:
         raise DeducerError("--walkthroughs goes with --pdf")
     if outputs.count("-") > 1:
         raise DeducerError("only one output can go to standard output")
-    from ...puzzle.fileio import check_outputs
 
     drawn = {"--svg": args.svg, "--png": args.png, "--html": args.html, "--pdf": args.pdf}
     check_outputs(drawn, force=args.force, inputs=args.puzzles, guard=not_over_a_puzzle)
@@ -96,8 +98,6 @@ def run(args) -> int:
         raise DeducerError("--step must be 0 (the start) or more")
 
     if args.pdf is not None:
-        from ...puzzle.fileio import write_output
-        from ...render import get
 
         shown = sys.stderr.isatty() and not args.no_progress
         entries = _book_entries(args, shown)
@@ -115,7 +115,6 @@ def run(args) -> int:
     puzzle = read_puzzle(args, args.puzzles[0])
     explanation = None
     if args.html is not None or args.step is not None:
-        from ...api import explain
 
         # the time left after reading, less the drawing's (scaled to the machine's load: the
         # limit counts wall time): a walkthrough cut short by --timeout is still drawn (its
@@ -129,7 +128,6 @@ def run(args) -> int:
     if args.svg is not None or args.png is not None:
         kw = {"labels": not args.no_labels}
         if args.solution:
-            from ...api import solve
 
             result = solve(puzzle, max_solutions=2, timeout=time_left())
             answer_in_hand()
@@ -153,12 +151,10 @@ def run(args) -> int:
         if args.svg is not None:
             emit(text, args.svg, force=args.force)
         if png is not None:
-            from ...puzzle.fileio import write_output
 
             write_output(args.png, png, force=args.force)
 
     if args.html is not None:
-        from ...render import get
 
         emit(get("html").walkthrough(puzzle, explanation), args.html, force=args.force)
     if explanation is not None and explanation.status == "timeout":
@@ -175,8 +171,6 @@ class _Bars:
     total); nothing when not ``shown``."""
 
     def __init__(self, shown: bool, what: str):
-        from ..batch.progress import Bar
-
         self.shown, self.what = shown, what
         self.bar: Bar | None = None
 
@@ -184,7 +178,6 @@ class _Bars:
         if not self.shown:
             return
         if self.bar is None:
-            from ..batch.progress import Bar
 
             self.bar = Bar(total, True, self.what)
         self.bar(done)
@@ -197,10 +190,6 @@ class _Bars:
 def _book_entries(args, shown: bool = False) -> list:
     """Every puzzle the booklet holds, solved and rated; one with no solution is refused.
     Each is titled by its level and score (a publisher's booklet shows no file names)."""
-    from ...api import RATER_VERSION, explain, solve
-    from ...errors import DeducerError
-    from ...puzzle import formats
-    from ...render.pdf import Entry
 
     found = []
     for path in args.puzzles:

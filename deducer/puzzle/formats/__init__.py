@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ...errors import PuzzleError
 from ..fileio import MAX_BYTES, plain_suffix, read_input
-from ..model import Puzzle
+from ..model import Grade, Puzzle
 
 # Modules are imported lazily so `deducer solve` pays only for the format it reads.
 _MODULES = {
@@ -204,7 +204,6 @@ GRADE_MARK = "rating:"
 
 def find_grade(text: str, comment: str):
     """The grade a ``comment`` line of ``text`` carries (:data:`GRADE_MARK`), or None."""
-    from ..model import Grade
 
     for raw in text.split("\n"):
         line = raw.strip()

@@ -37,7 +37,7 @@ import re
 from ...errors import PuzzleError
 from ..combos import DIGITS, mask_of
 from ..model import BLANK, WHITE, Grade, Puzzle, Square
-from . import Format
+from . import Format, json_problem
 
 VERSION = 1
 _KNOWN_KEYS = {
@@ -162,7 +162,6 @@ def load_json(text: str):
     except json.JSONDecodeError as e:
         raise PuzzleError(f"bad JSON: {e.msg}", line=e.lineno) from None
     except (ValueError, RecursionError) as e:
-        from . import json_problem
 
         raise PuzzleError(f"bad JSON: {json_problem(e)}", line=1) from None
 
