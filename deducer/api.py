@@ -273,7 +273,6 @@ def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = Non
     if spool:
         result = _spooled(bare, max_solutions, timeout)
     else:
-
         result = _solve(bare, max_solutions=max_solutions, timeout=_limit(timeout))
     if blame_entries and result.status == NONE:
         # the second look (are the entries to blame?) gets what is left of the time limit

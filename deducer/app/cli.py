@@ -561,7 +561,6 @@ def main(argv: list[str] | None = None) -> int:
                 with time_limit(whole, started):
                     return module.run(args)
             with ctrl_c_stops_the_work(), time_limit(whole, started):
-
                 code = module.run(args)
                 if stop_asked():
                     sys.stdout.flush()
@@ -575,7 +574,6 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(_STOPPED)
         return EXIT_UNDECIDED
     except DeducerError as e:
-
         print(f"deducer: error: {printable(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

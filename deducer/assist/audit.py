@@ -104,12 +104,10 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
     Whatever goes wrong in a rule (an exception, a malformed deduction, a template value
     missing, the state written behind the view) ends this puzzle's audit as a finding
     that names the rule: the next puzzle is audited all the same."""
-
     label = out.label
     deadline = None if timeout is None else time.perf_counter() + timeout
     eng = Engine(puzzle, _guarded(rules, watch), WalkOptions(limits=Limits(deadline)))
     replay = Replay(puzzle)
-    name = puzzle.whites
     sources = {r.id: r.source for r in rules}
 
     def error(rid: str, msg: str) -> Audit:
@@ -136,21 +134,7 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
                 out.note = "no rule applies (the ladder has no fallback?)"
             break
         rule, ded, effect = found
-        problems = []
-        for i, d in effect.place:
-            if solution[i] != d:
-                problems.append(f"places {d} in {_cell(name[i])}, but the solution has "
-                                f"{solution[i]} there")
-        for i, m in effect.elim:
-            if m & BIT[solution[i]]:
-                problems.append(f"removes {solution[i]} from {_cell(name[i])}, but the "
-                                f"solution has {solution[i]} there")
-        for r, cs in effect.drop:
-            run = puzzle.runs[r]
-            used = mask_of(solution[i] for i in run.cells)
-            if used in cs:
-                problems.append(f"rules out {fmt_combo(used)} for {run.name}, the "
-                                "combination the solution uses")
+        problems = _against(effect, puzzle, solution)
         n = len(eng.steps) + 1
         if problems:
             out.status = "false"
@@ -174,7 +158,6 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
             out.fired_at.setdefault(rule.id, []).append(n)
     out.steps = len(eng.steps)
     if out.status == "solved":
-
         rating = rate_steps(eng.steps, ExplainStatus.SOLVED, rules, len(puzzle.whites))
         out.level, out.score = rating.level, rating.score
     return out
@@ -182,6 +165,27 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
 
 class _BehindView(RuleError):
     """A watched rule changed the grid itself instead of yielding a deduction."""
+
+
+def _against(effect, puzzle, solution: list[int]) -> list[str]:
+    """What a deduction's effect does against the known ``solution`` (empty: nothing)."""
+    name = puzzle.whites
+    problems = []
+    for i, d in effect.place:
+        if solution[i] != d:
+            problems.append(f"places {d} in {_cell(name[i])}, but the solution has "
+                            f"{solution[i]} there")
+    for i, m in effect.elim:
+        if m & BIT[solution[i]]:
+            problems.append(f"removes {solution[i]} from {_cell(name[i])}, but the "
+                            f"solution has {solution[i]} there")
+    for r, cs in effect.drop:
+        run = puzzle.runs[r]
+        used = mask_of(solution[i] for i in run.cells)
+        if used in cs:
+            problems.append(f"rules out {fmt_combo(used)} for {run.name}, the "
+                            "combination the solution uses")
+    return problems
 
 
 def _blamed(message: str, rules) -> str:

@@ -170,7 +170,6 @@ _CORE_SECTION: dict | None = None
 def _core_section() -> dict:
     global _CORE_SECTION
     if _CORE_SECTION is None:
-
         _CORE_SECTION = registry.rating_section()
     return _CORE_SECTION
 
@@ -179,7 +178,6 @@ def model_for(rules=None) -> RatingModel:
     """The rating model of a ladder (a list from :func:`registry.load`; None: the core
     ladder). The ladder's own ``rating:`` section is used where it has one."""
     if rules is None:
-
         rules = registry.core_ladder()
     cached = getattr(rules, "rating_model", None)
     if cached is not None:

@@ -92,7 +92,6 @@ def generate_one(req: Request, index: int = 0, rules=None, progress=None) -> Res
         deadline = left if deadline is None else min(deadline, left)
     level = mixed_level(req, rng)
     if level != req.level:
-
         req = replace(req, level=level)
     found = find(req, rng, deadline, rules, progress)
     res = Result(index, key, None, attempts=found.attempts,

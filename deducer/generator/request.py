@@ -175,7 +175,6 @@ def check_request(req: Request, rules=None) -> None:
             raise GenerateError(why)
     if req.needs is not None:
         if rules is None:
-
             rules = registry.load()
         rule = next((r for r in rules if r.id == req.needs), None)
         if rule is None:

@@ -224,7 +224,6 @@ class Drawer:
         elif tag == "path":
             _path(ctx, a.get("d", ""))
         elif tag == "circle":
-
             ctx.arc(float(a["cx"]), float(a["cy"]), float(a["r"]), 0, 2 * math.pi)
         else:
             return

@@ -553,7 +553,6 @@ def step_svg(puzzle: Puzzle, explanation, k: int, *, candidates: bool = True,
     chain step k shows its chain on the board before it."""
     steps = explanation.steps
     if not 0 <= k <= len(steps):
-
         raise DeducerError(f"the walkthrough has steps 1..{len(steps)}; there is no step {k}")
     if k and chain_cases(steps[k - 1]) and not show_all:
         # a chain is drawn on the board it starts from, link by link (see diagram_svg)

@@ -73,7 +73,6 @@ def settings_from(args) -> Settings:
 
     cap = MAX_JOBS_PER_CORE * cpu_count()
     if args.jobs > cap:
-
         print(f"deducer: --jobs {args.jobs} is more than this machine can use; using {cap} "
               f"({MAX_JOBS_PER_CORE} a core)", file=sys.stderr)
         args.jobs = cap
@@ -84,7 +83,6 @@ def settings_from(args) -> Settings:
     if args.scheduler and args.engine != "dask":
         raise DeducerError("--scheduler goes with --engine dask")
     if args.engine == "dask":
-
         why = missing()
         if why:
             raise DeducerError(why)
@@ -151,10 +149,8 @@ def run(func: Callable[[Any], Any], items: Sequence, settings: Settings, on_fail
         settings = replace(settings, jobs=max(1, len(items)))
     idx = order(len(items), costs)
     if settings.engine == "dask":
-
         engine: Any = DaskEngine(settings)
     else:
-
         engine = PoolEngine(settings)
 
     def tasks(workers: int):

@@ -247,7 +247,6 @@ def find(args: Iterable[str], fmt: str | None = None, name: str | None = None, s
             continue
         if arg == "-":
             if stdin is None:
-
                 stdin = sys.stdin.buffer
             tasks += stdin_tasks(stdin)
             continue

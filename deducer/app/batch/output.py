@@ -139,7 +139,6 @@ class RowFile:
         journal = name + ".partial.jsonl"
 
         if len(os.fsencode(journal)) > name_max(head or "."):
-
             digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
             journal = f"{name[:40]}.{digest}.partial.jsonl"
         return os.path.join(head, journal)

@@ -188,10 +188,8 @@ def run(args) -> int:
         # a publisher asking for files wants the files, not hundreds of lines on the terminal
         emit(written_line(files, exp))
     elif screen_renderer(args) == "terminal":
-
         emit(TERMINAL.walkthrough(puzzle, exp, verbose=args.verbose))
     else:
-
         emit_lines(TEXT.walkthrough_lines(puzzle, exp, verbose=args.verbose))
     if exp.status == ExplainStatus.NONE:
         return EXIT_NO_SOLUTION

@@ -128,7 +128,6 @@ def ladder(files: tuple[str, ...] = (), disable: tuple[str, ...] = ()):
     puzzle used to load it again, 50 ms each)."""
     key = (tuple(files), tuple(disable))
     if key not in _LADDER:
-
         _LADDER[key] = load(list(files), list(disable))
     return _LADDER[key]
 
@@ -461,7 +460,6 @@ def run(args) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
         where = args.jsonl
         if jsonl_file:
-
             # unbuffered whole lines, each the moment its puzzle is made: a full disk
             # takes the cut line back off and says so
             jsonl = LineFile(args.jsonl, append=bool(args.resume), lines=len(in_jsonl),

@@ -69,7 +69,6 @@ def run(args) -> int:
     puzzle = read_puzzle(args)
     rules = load_rules(args)
     if args.all:
-
         found = all_steps(puzzle, rules, timeout=time_left())
         answer_in_hand()
         emit(get("json" if args.json else "text").all_steps(puzzle, found))

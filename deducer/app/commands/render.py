@@ -98,7 +98,6 @@ def run(args) -> int:
         raise DeducerError("--step must be 0 (the start) or more")
 
     if args.pdf is not None:
-
         shown = sys.stderr.isatty() and not args.no_progress
         entries = _book_entries(args, shown)
         bar = _Bars(shown, "drawing pages")
@@ -115,7 +114,6 @@ def run(args) -> int:
     puzzle = read_puzzle(args, args.puzzles[0])
     explanation = None
     if args.html is not None or args.step is not None:
-
         # the time left after reading, less the drawing's (scaled to the machine's load: the
         # limit counts wall time): a walkthrough cut short by --timeout is still drawn (its
         # steps so far), and the command says so and exits 4
@@ -128,7 +126,6 @@ def run(args) -> int:
     if args.svg is not None or args.png is not None:
         kw = {"labels": not args.no_labels}
         if args.solution:
-
             result = solve(puzzle, max_solutions=2, timeout=time_left())
             answer_in_hand()
             if not result.solutions and result.timed_out:
@@ -151,11 +148,9 @@ def run(args) -> int:
         if args.svg is not None:
             emit(text, args.svg, force=args.force)
         if png is not None:
-
             write_output(args.png, png, force=args.force)
 
     if args.html is not None:
-
         emit(get("html").walkthrough(puzzle, explanation), args.html, force=args.force)
     if explanation is not None and explanation.status == "timeout":
         what = "Ctrl-C" if explanation.message.startswith("interrupted") else \
@@ -178,7 +173,6 @@ class _Bars:
         if not self.shown:
             return
         if self.bar is None:
-
             self.bar = Bar(total, True, self.what)
         self.bar(done)
 

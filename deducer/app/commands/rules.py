@@ -157,7 +157,6 @@ def _source(path: str) -> str:
     """A puzzle's file as the replay command line names it (a URL quoted for the shell)."""
 
     if is_url(path):
-
         return shlex.quote(path)
     return shown_path(path)
 
@@ -167,7 +166,6 @@ def _list(args) -> int:
     known = {r.id for r in rules}
     for rid in args.disable:
         if rid not in known:
-
             raise RuleError(f"--disable {rid}: no rule has that id")
 
     # the active ladder's rating: section sets the search floor a step may carry
@@ -292,7 +290,6 @@ def _test(args) -> int:
                               "puzzle(s) audited before it")
     _emit_report(args, report)
     if report.interrupted:
-
         print(f"deducer: {report.interrupted}", file=sys.stderr)
         return 130
     return _exit(report)

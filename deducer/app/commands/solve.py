@@ -57,7 +57,6 @@ def run(args) -> int:
                    use_entries=not args.ignore_entries, spool=streamed, blame_entries=True)
     answer_in_hand()
     if streamed:
-
         renderer.write_solve(puzzle, result, sys.stdout.write)
         sys.stdout.flush()
         result.solutions.close()  # type: ignore[attr-defined]  # spooled: a SolutionSpool

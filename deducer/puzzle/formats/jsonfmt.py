@@ -162,7 +162,6 @@ def load_json(text: str):
     except json.JSONDecodeError as e:
         raise PuzzleError(f"bad JSON: {e.msg}", line=e.lineno) from None
     except (ValueError, RecursionError) as e:
-
         raise PuzzleError(f"bad JSON: {json_problem(e)}", line=1) from None
 
 

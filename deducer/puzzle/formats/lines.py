@@ -25,7 +25,6 @@ def line_puzzle_text(text: str) -> str:
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError) as e:
-
         raise PuzzleError(f"not a JSON line: {json_problem(e)}") from None
     puzzle = obj.get("puzzle") if isinstance(obj, dict) else None
     if isinstance(obj, dict) and obj.get("format") == "deducer":
