@@ -61,16 +61,12 @@ LONG_FUNCTIONS = {
     "rules/pairs.py:pair_complement": "not yet split",
     "assist/why.py:why": "not yet split",
     "engine/sentences.py:effect_text": "not yet split",
-    "app/commands/rate.py:run": "not yet split",
     "rules/bounds.py:sum_bounds": "not yet split",
     "render/text.py:rules_test_text": "not yet split",
     "generator/examples.py:_find": "not yet split",
     "solver/search.py:SolutionStream.__iter__": "the stream's hot loop, not yet split",
     "render/pdf.py:_walk_pages": "not yet split",
-    "app/commands/rules.py:add_parser": "one parser's options, not yet split",
-    "app/commands/render.py:run": "not yet split",
     "proofcheck/checker.py:_satisfiable": "not yet split",
-    "app/commands/convert.py:run_collection": "not yet split",
 }
 
 

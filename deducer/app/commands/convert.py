@@ -137,13 +137,7 @@ def run_collection(args) -> int:
     output name checked before any is written, then one file each (and the file of them
     all). A puzzle that cannot be read or written is one line on stderr and exit 2; the
     others are still written."""
-
-    out = Path(args.out)
-    check_name(out)
-    if out.exists() and not out.is_dir():
-        raise DeducerError("--out must be a folder", path=args.out)
-    if not out.exists() and not out.parent.is_dir():
-        raise DeducerError(f"folder {str(out.parent)!r} does not exist", path=args.out)
+    out = _out_folder(args.out)
     found = inputs.find([args.puzzle], args.format, args.name)
     if found.nothing():
         raise DeducerError(found.nothing() or "no puzzle")
@@ -201,11 +195,7 @@ def run_collection(args) -> int:
     if lines:
         files.append((out / (ALL + MULTI[args.to]), "\n".join(lines) + "\n"))
     write_outputs(files, force=args.force)
-    if lost:
-        print(f"deducer: warning: the {args.to} format leaves out the player's entries or "
-              f"pencil marks of {len(lost)} puzzle{'s' if len(lost) != 1 else ''} "
-              f"({', '.join(lost[:3])}{' ...' if len(lost) > 3 else ''}); the pipe and json "
-              "formats keep them", file=sys.stderr)
+    _warn_lost(lost, args.to)
     where = str(out / texts[0][0]) if len(texts) == 1 else \
         f"{out / texts[0][0]} .. {out / texts[-1][0]}"
     also = f", and all of them in {out / (ALL + MULTI[args.to])}" if lines else ""
@@ -213,6 +203,26 @@ def run_collection(args) -> int:
     print(f"deducer: converted {len(texts)} puzzle{'s' if len(texts) != 1 else ''} to "
           f"{args.to}: {printable(where)}{printable(also)}{fail}", file=sys.stderr)
     return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+def _out_folder(path: str) -> Path:
+    """``--out`` of a collection: a folder, or one to be made in a folder that exists."""
+    out = Path(path)
+    check_name(out)
+    if out.exists() and not out.is_dir():
+        raise DeducerError("--out must be a folder", path=path)
+    if not out.exists() and not out.parent.is_dir():
+        raise DeducerError(f"folder {str(out.parent)!r} does not exist", path=path)
+    return out
+
+
+def _warn_lost(lost: list[str], to: str) -> None:
+    """One warning naming the puzzles whose entries or pencil marks ``to`` leaves out."""
+    if lost:
+        print(f"deducer: warning: the {to} format leaves out the player's entries or "
+              f"pencil marks of {len(lost)} puzzle{'s' if len(lost) != 1 else ''} "
+              f"({', '.join(lost[:3])}{' ...' if len(lost) > 3 else ''}); the pipe and json "
+              "formats keep them", file=sys.stderr)
 
 
 def _check_folder(out, names: list[str], args, found) -> None:

@@ -305,17 +305,9 @@ def run(args) -> int:
     note = found.note()
     if note:
         print(note, file=sys.stderr)
-    kept = 0
     counts: Counter = Counter()
     labels = [t.label for t in tasks]
-    todo = list(range(len(tasks)))  # the inputs this run rates, by index
-    if sink is not None and sink.done:
-        kept = len(sink.done)
-        _check_resumed(sink, args, labels)
-        for row in sink.done:
-            counts[row.get("status")] += 1
-        had = set(i for i in match_rows([r.get("source") for r in sink.done], labels))
-        todo = [k for k in todo if k not in had]
+    kept, todo = _resumed(sink, args, labels, counts)
     tasks = [tasks[k] for k in todo]
     func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout,
                               args.ignore_entries))
@@ -354,15 +346,7 @@ def run(args) -> int:
                 sink.close(complete, labels)
     done = sum(counts.values())
     if not complete:  # Ctrl-C: every finished row is kept (or printed), and said
-        if sink is not None:
-            print(f"deducer: interrupted: {args.out} keeps the {done} finished rows of "
-                  f"{kept + len(tasks)}; run the same command with --resume to rate the rest",
-                  file=sys.stderr)
-        else:
-            emit(get("json" if args.json else "csv" if args.csv else "text")
-                 .rate_rows([rows[k] for k in sorted(rows)], why=args.why))
-            print(f"deducer: interrupted: {done} of {len(tasks)} puzzles rated (their rows "
-                  "are above, in input order); the rest were not", file=sys.stderr)
+        _interrupted(args, sink is not None, rows, done, kept + len(tasks))
         return EXIT_INTERRUPTED
     if sink is not None:
         emit(summary(counts, kept + len(tasks), kept, args.out, len(found.skipped)))
@@ -370,3 +354,29 @@ def run(args) -> int:
         emit(get("json" if args.json else "csv" if args.csv else "text")
              .rate_rows([rows[k] for k in sorted(rows)], why=args.why))
     return exit_code(counts)
+
+
+def _resumed(sink, args, labels: list[str], counts: Counter) -> tuple[int, list[int]]:
+    """With ``--resume``: how many rows the file keeps (counted into ``counts``) and the
+    inputs still to rate, by index; else none kept and every input."""
+    todo = list(range(len(labels)))  # the inputs this run rates, by index
+    if sink is None or not sink.done:
+        return 0, todo
+    _check_resumed(sink, args, labels)
+    for row in sink.done:
+        counts[row.get("status")] += 1
+    had = set(i for i in match_rows([r.get("source") for r in sink.done], labels))
+    return len(sink.done), [k for k in todo if k not in had]
+
+
+def _interrupted(args, to_file: bool, rows: dict[int, dict], done: int, total: int) -> None:
+    """Ctrl-C: the rows finished so far printed (without ``--out``), and what is left said."""
+    if to_file:
+        print(f"deducer: interrupted: {args.out} keeps the {done} finished rows of "
+              f"{total}; run the same command with --resume to rate the rest",
+              file=sys.stderr)
+    else:
+        emit(get("json" if args.json else "csv" if args.csv else "text")
+             .rate_rows([rows[k] for k in sorted(rows)], why=args.why))
+        print(f"deducer: interrupted: {done} of {total} puzzles rated (their rows "
+              "are above, in input order); the rest were not", file=sys.stderr)

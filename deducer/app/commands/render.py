@@ -78,19 +78,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    outputs = [o for o in (args.svg, args.png, args.html, args.pdf) if o is not None]
-    if not outputs:
-        raise DeducerError("name an output: --svg FILE, --png FILE, --html FILE or --pdf FILE")
-    if args.png == "-" or args.pdf == "-":
-        raise DeducerError(f"--{'png' if args.png == '-' else 'pdf'} needs a file name, not "
-                           "standard output")
-    if len(args.puzzles) > 1 and outputs != [args.pdf]:
-        raise DeducerError("--svg, --png and --html draw one puzzle; only --pdf takes several "
-                           "files")
-    if args.walkthroughs and args.pdf is None:
-        raise DeducerError("--walkthroughs goes with --pdf")
-    if outputs.count("-") > 1:
-        raise DeducerError("only one output can go to standard output")
+    outputs = _outputs(args)
 
     drawn = {"--svg": args.svg, "--png": args.png, "--html": args.html, "--pdf": args.pdf}
     check_outputs(drawn, force=args.force, inputs=args.puzzles, guard=not_over_a_puzzle)
@@ -124,25 +112,7 @@ def run(args) -> int:
         answer_in_hand()
 
     if args.svg is not None or args.png is not None:
-        kw = {"labels": not args.no_labels}
-        if args.solution:
-            result = solve(puzzle, max_solutions=2, timeout=time_left())
-            answer_in_hand()
-            if not result.solutions and result.timed_out:
-                raise TimeLimit()  # nothing to draw: the command's one "stopped" line
-            if not result.solutions:
-                raise DeducerError(f"no solution to draw: {result.reason or 'none found'}")
-            if len(result.solutions) > 1:
-                print("deducer: warning: the puzzle has more than one solution; drawing one",
-                      file=sys.stderr)
-            text = svg.solution_svg(puzzle, result.solutions[0], **kw)
-        elif args.step is not None:
-            if (explanation is not None and explanation.status == "timeout"
-                    and args.step > len(explanation.steps)):
-                raise TimeLimit()  # the walk did not get to step K in time
-            text = svg.step_svg(puzzle, explanation, args.step, candidates=args.candidates, **kw)
-        else:
-            text = svg.puzzle_svg(puzzle, candidates=args.candidates, **kw)
+        text = _board(args, puzzle, explanation)
         with shielded():  # cairo must not be stopped inside a callback
             png = svg.to_png(text) if args.png is not None else None  # fail before writing
         if args.svg is not None:
@@ -159,6 +129,48 @@ def run(args) -> int:
               f"{len(explanation.steps)} steps; the drawing shows them", file=sys.stderr)
         return EXIT_UNDECIDED
     return EXIT_OK
+
+
+def _outputs(args) -> list[str]:
+    """The outputs asked for, checked against each other (usage errors as DeducerError)."""
+    outputs = [o for o in (args.svg, args.png, args.html, args.pdf) if o is not None]
+    if not outputs:
+        raise DeducerError("name an output: --svg FILE, --png FILE, --html FILE or --pdf FILE")
+    if args.png == "-" or args.pdf == "-":
+        raise DeducerError(f"--{'png' if args.png == '-' else 'pdf'} needs a file name, not "
+                           "standard output")
+    if len(args.puzzles) > 1 and outputs != [args.pdf]:
+        raise DeducerError("--svg, --png and --html draw one puzzle; only --pdf takes several "
+                           "files")
+    if args.walkthroughs and args.pdf is None:
+        raise DeducerError("--walkthroughs goes with --pdf")
+    if outputs.count("-") > 1:
+        raise DeducerError("only one output can go to standard output")
+    return outputs
+
+
+def _board(args, puzzle, explanation) -> str:
+    """The SVG of ``--svg``/``--png``: the solution, the board at ``--step``, or the puzzle."""
+    kw = {"labels": not args.no_labels}
+    if args.solution:
+        result = solve(puzzle, max_solutions=2, timeout=time_left())
+        answer_in_hand()
+        if not result.solutions and result.timed_out:
+            raise TimeLimit()  # nothing to draw: the command's one "stopped" line
+        if not result.solutions:
+            raise DeducerError(f"no solution to draw: {result.reason or 'none found'}")
+        if len(result.solutions) > 1:
+            print("deducer: warning: the puzzle has more than one solution; drawing one",
+                  file=sys.stderr)
+        text = svg.solution_svg(puzzle, result.solutions[0], **kw)
+    elif args.step is not None:
+        if (explanation is not None and explanation.status == "timeout"
+                and args.step > len(explanation.steps)):
+            raise TimeLimit()  # the walk did not get to step K in time
+        text = svg.step_svg(puzzle, explanation, args.step, candidates=args.candidates, **kw)
+    else:
+        text = svg.puzzle_svg(puzzle, candidates=args.candidates, **kw)
+    return text
 
 
 class _Bars:

@@ -97,6 +97,11 @@ def add_parser(sub) -> None:
                    help="the folder to write the files in (default: the current one)")
     n.add_argument("--force", dest="new_force", action="store_true",
                    help="write over files of the same names")
+    _add_test_parser(acts)
+
+
+def _add_test_parser(acts) -> None:
+    """``deducer rules test``: its options."""
     t = acts.add_parser(
         "test", help="check a rule file's deductions against known solutions",
         description="Run the ladder, with the rules of FILE.yaml added, over puzzles whose "
