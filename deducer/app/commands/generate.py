@@ -424,48 +424,16 @@ def plan_outputs(args, ext: str, options: dict | None = None
 
 
 def run(args) -> int:
-    if not 1 <= args.count <= MAX_COUNT:
-        raise DeducerError(f"--count must be 1..{MAX_COUNT}")
-    # --timeout is the whole run's (the shared deadline in the request); given to the engine
-    # too, it is also each puzzle's backstop: a worker still busy a second past it is killed
-    settings = settings_from(args)
-    if args.format not in formats.writable():
-        raise DeducerError(f"--format {args.format}: not a writable format; writable: "
-                           f"{', '.join(formats.writable())}")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    # --rules: the workers load the same files (by absolute path: a worker's folder may
-    # differ) and --needs may name one of their rules
-    files = tuple(str(Path(f).resolve()) for f in args.rules)
-    disable = tuple(args.disable)
-    rules = ladder(files, disable) if files or disable else None
-    req = generate_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
-                           density=args.density, needs=args.needs, max_chain=args.max_chain,
-                           timeout=args.timeout, score=args.score, rules=rules)
+    req, settings, seed, files, disable = _request(args)
     ext = EXTENSIONS.get(args.format, "txt")
     options = run_options(req, args)
     # every output checked before anything is made; --resume: what each already holds
     in_out, in_jsonl = plan_outputs(args, ext, options)
     jsonl_file = args.jsonl not in (None, "-")
-    have = (in_out if args.out else set(range(args.count))) & \
-        (in_jsonl if jsonl_file else set(range(args.count)))
-    if not (args.out or jsonl_file):
-        have = set()
+    have = _made_before(args, in_out, in_jsonl, jsonl_file)
     todo = [k for k in range(args.count) if k not in have]
     start = len(have)
-    out_dir = Path(args.out) if args.out else None
-    jsonl = None
-    where = args.out
-    try:
-        if out_dir is not None:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        where = args.jsonl
-        if jsonl_file:
-            # unbuffered whole lines, each the moment its puzzle is made: a full disk
-            # takes the cut line back off and says so
-            jsonl = LineFile(args.jsonl, append=bool(args.resume), lines=len(in_jsonl),
-                             what="puzzle")
-    except OSError as e:
-        raise DeducerError(f"cannot write: {e.strerror or e}", path=where) from None
+    out_dir, jsonl = _open_outputs(args, jsonl_file, len(in_jsonl))
     if args.seed is None:
         print(f"deducer: seed {seed}", file=sys.stderr)
     if start:
@@ -503,48 +471,27 @@ def run(args) -> int:
                 stopped = True  # the shared deadline: the later puzzles meet it too
                 break
             made += 1
-            level = getattr(res.rating, "level", None)
-            levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
-            if getattr(res.rating, "score", None) is not None:
-                scores.append(res.rating.score)
+            _tally(res.rating, levels, scores)
             text = get("text").generated(res, format=args.format)
             k = res.index - offset
             if out_dir is not None:
-                if not written:  # with the first file: a run that made none leaves none
-                    write_manifest(out_dir, options)
-                target = out_dir / f"{res.index + 1:04d}.{ext}"
-                written.append(target)
-                if not (args.resume and k in in_out):  # made before: the same puzzle
-                    try:
-                        write_output(target, text, force=args.force or args.resume)
-                    except DeducerError as e:
-                        if e.message.startswith("cannot write"):  # a full disk, say
-                            kept = start + made - 1
-                            e.message += (f"; {kept} puzzle{'' if kept == 1 else 's'} kept, "
-                                          "--resume goes on")
-                        raise
+                _to_folder(out_dir, f"{res.index + 1:04d}.{ext}", text, args, options,
+                           written, again=bool(args.resume and k in in_out),
+                           kept=start + made - 1)
             line = json_dumps({**res.to_json(), "run": options}).replace("\n", "") + "\n" \
                 if args.jsonl else ""
             if jsonl is not None and k not in in_jsonl:
                 jsonl.write(line)
             if args.jsonl == "-" or (out_dir is None and jsonl is None):
                 held[k] = (line, text)
-                while shown < len(todo) and todo[shown] in held:
-                    line, text = held.pop(todo[shown])
-                    shown += 1
-                    if args.jsonl == "-":
-                        sys.stdout.write(line)
-                    else:
-                        sys.stdout.write(("\n" if shown > 1 else "") + text)
-                    sys.stdout.flush()
+                shown = _show_held(held, todo, shown, lines=args.jsonl == "-")
         else:
             stopped = start + made + lost < args.count  # the backstop (cli.TimeLimit) ended it
     except KeyboardInterrupt:  # Ctrl-C: what was made is kept, and said
         batch.close()
-        kept = start + made
         resume = " (--resume goes on from there)" if args.out or jsonl_file else ""
-        print(f"deducer: interrupted: {kept} of {args.count} puzzles made and kept{resume}",
-              file=sys.stderr)
+        print(f"deducer: interrupted: {start + made} of {args.count} puzzles made and "
+              f"kept{resume}", file=sys.stderr)
         return EXIT_INTERRUPTED
     finally:
         batch.close()  # stops the workers now, not when the generator is collected
@@ -553,16 +500,110 @@ def run(args) -> int:
             jsonl.close()
     if jsonl_file:
         sort_jsonl(args.jsonl)  # the index order an uninterrupted run's file has
-    written.sort()
     if made:
-        print(_made_line(made, levels, req, args, written, scores), file=sys.stderr)
+        print(_made_line(made, levels, req, args, sorted(written), scores), file=sys.stderr)
+    return _ending(args, start + made, lost, stopped)
+
+
+def _made_before(args, in_out: set[int], in_jsonl: set[int], jsonl_file: bool) -> set[int]:
+    """With ``--resume``: the puzzles every output already holds (none without a file)."""
+    if not (args.out or jsonl_file):
+        return set()
+    every = set(range(args.count))
+    return (in_out if args.out else every) & (in_jsonl if jsonl_file else every)
+
+
+def _show_held(held: dict[int, tuple[str, str]], todo: list[int], shown: int, *,
+               lines: bool) -> int:
+    """Standard output gets the puzzles in index order: those ``held`` that come next
+    (JSON lines when ``lines``, else the texts); returns how many are shown now."""
+    while shown < len(todo) and todo[shown] in held:
+        line, text = held.pop(todo[shown])
+        shown += 1
+        sys.stdout.write(line if lines else ("\n" if shown > 1 else "") + text)
+        sys.stdout.flush()
+    return shown
+
+
+def _tally(rating, levels: dict[str, int], scores: list[float]) -> None:
+    """A made puzzle's level counted, its score kept (for the closing line)."""
+    level = getattr(rating, "level", None)
+    levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
+    if getattr(rating, "score", None) is not None:
+        scores.append(rating.score)
+
+
+def _ending(args, kept: int, lost: int, stopped: bool) -> int:
+    """The closing lines of a run that ended (not interrupted), and its exit code."""
     if stopped:
-        print(f"deducer: --timeout stopped the run after {start + made} of {args.count} "
+        print(f"deducer: --timeout stopped the run after {kept} of {args.count} "
               "puzzles (--resume goes on from there)", file=sys.stderr)
     if lost:
         print(f"deducer: {lost} of {args.count} puzzles failed", file=sys.stderr)
         return EXIT_INTERNAL
     return EXIT_UNDECIDED if stopped else EXIT_OK
+
+
+def _request(args):
+    """The request the command line makes (usage errors as DeducerError), with the batch
+    settings, the seed and the rule files the workers load."""
+    if not 1 <= args.count <= MAX_COUNT:
+        raise DeducerError(f"--count must be 1..{MAX_COUNT}")
+    # --timeout is the whole run's (the shared deadline in the request); given to the engine
+    # too, it is also each puzzle's backstop: a worker still busy a second past it is killed
+    settings = settings_from(args)
+    if args.format not in formats.writable():
+        raise DeducerError(f"--format {args.format}: not a writable format; writable: "
+                           f"{', '.join(formats.writable())}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    # --rules: the workers load the same files (by absolute path: a worker's folder may
+    # differ) and --needs may name one of their rules
+    files = tuple(str(Path(f).resolve()) for f in args.rules)
+    disable = tuple(args.disable)
+    rules = ladder(files, disable) if files or disable else None
+    req = generate_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
+                           density=args.density, needs=args.needs, max_chain=args.max_chain,
+                           timeout=args.timeout, score=args.score, rules=rules)
+    return req, settings, seed, files, disable
+
+
+def _open_outputs(args, jsonl_file: bool, lines: int):
+    """The ``--out`` folder (made) and the ``--jsonl`` file (opened), each None if not
+    asked for."""
+    out_dir = Path(args.out) if args.out else None
+    jsonl = None
+    where = args.out
+    try:
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        where = args.jsonl
+        if jsonl_file:
+            # unbuffered whole lines, each the moment its puzzle is made: a full disk
+            # takes the cut line back off and says so
+            jsonl = LineFile(args.jsonl, append=bool(args.resume), lines=lines,
+                             what="puzzle")
+    except OSError as e:
+        raise DeducerError(f"cannot write: {e.strerror or e}", path=where) from None
+    return out_dir, jsonl
+
+
+def _to_folder(out_dir: Path, name: str, text: str, args, options: dict,
+               written: list[Path], *, again: bool, kept: int) -> None:
+    """One puzzle's file in ``--out`` (the manifest with the first); ``again``: made by an
+    earlier run, left as it is; ``kept``: puzzles kept so far, for a full disk's message."""
+    if not written:  # with the first file: a run that made none leaves none
+        write_manifest(out_dir, options)
+    target = out_dir / name
+    written.append(target)
+    if again:  # made before: the same puzzle
+        return
+    try:
+        write_output(target, text, force=args.force or args.resume)
+    except DeducerError as e:
+        if e.message.startswith("cannot write"):  # a full disk, say
+            e.message += (f"; {kept} puzzle{'' if kept == 1 else 's'} kept, "
+                          "--resume goes on")
+        raise
 
 
 def _until_stopped(items):
