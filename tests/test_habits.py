@@ -62,11 +62,9 @@ LONG_FUNCTIONS = {
     "assist/why.py:why": "not yet split",
     "engine/sentences.py:effect_text": "not yet split",
     "rules/bounds.py:sum_bounds": "not yet split",
-    "render/text.py:rules_test_text": "not yet split",
     "generator/examples.py:_find": "not yet split",
     "solver/search.py:SolutionStream.__iter__": "the stream's hot loop, not yet split",
     "render/pdf.py:_walk_pages": "not yet split",
-    "proofcheck/checker.py:_satisfiable": "not yet split",
 }
 
 

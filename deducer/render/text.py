@@ -299,23 +299,7 @@ def rules_test_text(report, verbose: bool = False, impact: bool = False) -> str:
             lines += [f"FIXTURE {shown_path(fx.path)}: {p}" for p in fx.problems]
         lines.append(f"fixtures {shown_path(fx.path)}: {fx.checked} claim(s) checked, "
                      + (f"{len(fx.problems)} failed" if fx.problems else "all hold"))
-    for a in audits:
-        if a.finding is None and not verbose and a.status in ("solved", "stalled"):
-            continue
-        if a.finding is not None:
-            f = a.finding
-            mark = "FALSE" if a.status == "false" else "ERROR"
-            lines.append(f"{mark} {a.label}: step {f.step}, rule {f.rule} "
-                         f"({shown_path(f.source)})")
-            lines += [f"    {p}" for p in f.problems]
-            line = report.replay_line(a.label, f.step)
-            if line is not None:
-                # the walk up to the board the false step was made on (a walk that takes
-                # the false step itself ends in the error that names it)
-                lines.append(f"    replay: {line}")
-        else:
-            note = f" ({a.note})" if a.note else ""
-            lines.append(f"{a.status:<8} {a.label}: {a.steps} steps{note}")
+    lines += _audit_lines(report, verbose)
     first = first_by_rule(unproved)
     for rid in user_ids:
         if rid not in first:
@@ -373,6 +357,30 @@ def rules_test_text(report, verbose: bool = False, impact: bool = False) -> str:
         lines.append(report.interrupted)
     # a puzzle's name (a label from a URL list, a J block) must not steer the terminal
     return "\n".join(printable(line) for line in lines) + "\n"
+
+
+def _audit_lines(report, verbose: bool) -> list[str]:
+    """``rules test``'s line for each puzzle audited (with ``verbose``, the quiet ones too):
+    a finding with its problems and the walk that replays it, else the audit's status."""
+    out: list[str] = []
+    for a in report.audits:
+        if a.finding is None and not verbose and a.status in ("solved", "stalled"):
+            continue
+        if a.finding is not None:
+            f = a.finding
+            mark = "FALSE" if a.status == "false" else "ERROR"
+            out.append(f"{mark} {a.label}: step {f.step}, rule {f.rule} "
+                       f"({shown_path(f.source)})")
+            out += [f"    {p}" for p in f.problems]
+            line = report.replay_line(a.label, f.step)
+            if line is not None:
+                # the walk up to the board the false step was made on (a walk that takes
+                # the false step itself ends in the error that names it)
+                out.append(f"    replay: {line}")
+        else:
+            note = f" ({a.note})" if a.note else ""
+            out.append(f"{a.status:<8} {a.label}: {a.steps} steps{note}")
+    return out
 
 
 def _impact_lines(report, every: bool) -> list[str]:
