@@ -62,7 +62,6 @@ LONG_FUNCTIONS = {
     "assist/why.py:why": "not yet split",
     "engine/sentences.py:effect_text": "not yet split",
     "rules/bounds.py:sum_bounds": "not yet split",
-    "generator/examples.py:_find": "not yet split",
     "solver/search.py:SolutionStream.__iter__": "the stream's hot loop, not yet split",
     "render/pdf.py:_walk_pages": "not yet split",
 }

@@ -337,25 +337,7 @@ def _find(rules, todo, known, out, cache, use_bundled, generate, seconds, say, b
     todo = [rid for rid in todo if rid not in out.examples]
     # 2. the bundled puzzles: for each rule, the one that uses it soonest
     if todo and use_bundled:
-        seen: dict[str, list[tuple[bool, int, str, Puzzle, Use]]] = {}
-        walked = list(bundled())
-        for label, puzzle in walked:
-            say(f"walking {label}")
-            for rid, use in bounded(f"walking {label}", first_uses, puzzle, rules,
-                                    todo).items():
-                seen.setdefault(rid, []).append(
-                    (use.instead is not None, len(use.steps), label, puzzle, use))
-        # a walk for all rules at once takes a chain step the walkthrough makes for one
-        # wanted chain rule as that rule's first use, so a rung offering a chain only beside
-        # it (a bivalue chain beside a shorter forcing chain) is asked there on its own
-        kinds = {r.id: r.kind for r in rules}
-        for rid in [r for r in todo if kinds[r] == "chain" and r not in seen]:
-            for label, puzzle in walked:
-                say(f"walking {label} for {rid} alone")
-                use = bounded(f"walking {label}", first_uses, puzzle, rules, [rid]).get(rid)
-                if use is not None:
-                    seen.setdefault(rid, []).append(
-                        (use.instead is not None, len(use.steps), label, puzzle, use))
+        seen = _bundled_uses(rules, todo, say, bounded)
         for rid in todo:
             # the soonest use whose steps are proved, a step the walkthrough takes itself
             # before one it passes over (sorted so, then by length, then label)
@@ -385,6 +367,31 @@ def _find(rules, todo, known, out, cache, use_bundled, generate, seconds, say, b
             out.missing[rid] = f"the walkthrough of the puzzle of {source} does not use it"
         elif not take(rid, puzzle, use, source):
             out.missing[rid] = rejected[rid]
+
+
+def _bundled_uses(rules, todo: list[str], say, bounded) -> dict[str, list]:
+    """For each rule of ``todo``, where the bundled puzzles' walkthroughs first use it:
+    ``(passed over, steps, label, puzzle, use)`` per puzzle."""
+    seen: dict[str, list[tuple[bool, int, str, Puzzle, Use]]] = {}
+    walked = list(bundled())
+    for label, puzzle in walked:
+        say(f"walking {label}")
+        for rid, use in bounded(f"walking {label}", first_uses, puzzle, rules,
+                                todo).items():
+            seen.setdefault(rid, []).append(
+                (use.instead is not None, len(use.steps), label, puzzle, use))
+    # a walk for all rules at once takes a chain step the walkthrough makes for one
+    # wanted chain rule as that rule's first use, so a rung offering a chain only beside
+    # it (a bivalue chain beside a shorter forcing chain) is asked there on its own
+    kinds = {r.id: r.kind for r in rules}
+    for rid in [r for r in todo if kinds[r] == "chain" and r not in seen]:
+        for label, puzzle in walked:
+            say(f"walking {label} for {rid} alone")
+            use = bounded(f"walking {label}", first_uses, puzzle, rules, [rid]).get(rid)
+            if use is not None:
+                seen.setdefault(rid, []).append(
+                    (use.instead is not None, len(use.steps), label, puzzle, use))
+    return seen
 
 
 def cache_text(search: Search) -> str:
