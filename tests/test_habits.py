@@ -56,7 +56,6 @@ LONG_FUNCTIONS = {
     "puzzle/formats/solved.py:from_digit_grid": "not yet split",
     "puzzle/formats/jsonfmt.py:read": "a reader's one pass over the object, not yet split",
     "rules/regionfind.py:_find_regions": "not yet split",
-    "app/batch/pool.py:PoolEngine.map": "the pool's event loop, not yet split",
     "rules/pairs.py:pair_complement": "not yet split",
     "assist/why.py:why": "not yet split",
     "engine/sentences.py:effect_text": "not yet split",
