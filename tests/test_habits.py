@@ -50,7 +50,6 @@ LONG_FUNCTIONS = {
     "rules/regions.py:_many": "its wording is being reworked (point 3)",
     "puzzle/formats/conditions.py:read": "a reader's one pass over the text, not yet split",
     "solver/search.py:_island": "the search's hot loop, kept flat for speed, not yet split",
-    "render/svg.py:board_svg": "one drawing, not yet split",
     "rules/combination.py:combination_elimination": "not yet split",
     "rules/crossing.py:crossing_run_interaction": "not yet split",
     "puzzle/formats/solved.py:from_digit_grid": "not yet split",
