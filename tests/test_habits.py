@@ -22,12 +22,9 @@ def _sources() -> dict[str, ast.Module]:
 
 
 # ---- sizes -------------------------------------------------------------------------------
-#: modules over MODULE_LINES lines, and why each is still one module (issue 53, point 2
-#: splits the first four by idea)
+#: modules over MODULE_LINES lines, and why each is still one module
 BIG_MODULES = {
     "rules/chains.py": "the chain tier: becomes the rules/chains/ package (issue 53, point 1)",
-    "render/html.py": "CSS and JavaScript in strings: they move to static files (point 2)",
-    "app/play/server.py": "create_app's closures: they become a Blueprint (point 2)",
     "engine/registry.py": "four jobs: the YAML loader, rule checks, the ladder (point 2)",
     "engine/walk.py": "the Engine class and its step records, split not yet planned",
     "proofcheck/checker.py": "one checker per proof kind in one judge, split not yet planned",
@@ -41,8 +38,6 @@ BIG_MODULES = {
 
 #: functions over FUNCTION_LINES lines (``module:Class.function``), and why
 LONG_FUNCTIONS = {
-    "app/play/server.py:create_app": "becomes a Blueprint of routes (issue 53, point 2)",
-    "render/html.py:walkthrough_html": "its page moves to static files (point 2)",
     "engine/registry.py:load_file": "becomes a table of key checkers (point 2)",
     "rules/chains.py:find_whip": "the chain package's fast search (point 1)",
     "rules/chains.py:_find_braid": "the chain package's fast search (point 1)",
@@ -117,7 +112,7 @@ START_UP = ("__init__.py", "api.py", "clock.py", "errors.py", "app/cli.py",
             "engine/registry.py")
 #: function-level imports with none of the reasons above, by module: the modules other
 #: points of issue 53 are rewriting (may only shrink)
-UNREASONED = {"app/play/server.py": 18, "rules/chains.py": 1, "render/html.py": 2}
+UNREASONED = {"rules/chains.py": 1, "render/html.py": 1}
 
 
 def local_imports() -> list[tuple[str, int, str]]:
