@@ -43,7 +43,6 @@ LONG_FUNCTIONS = {
     "rules/chains.py:_find_braid": "the chain package's fast search (point 1)",
     "rules/permutation.py:permutation_check": "its wording is being reworked (point 3)",
     "rules/regions.py:_many": "its wording is being reworked (point 3)",
-    "puzzle/formats/conditions.py:read": "a reader's one pass over the text, not yet split",
     "solver/search.py:_island": "the search's hot loop, kept flat for speed, not yet split",
     "rules/combination.py:combination_elimination": "not yet split",
     "rules/crossing.py:crossing_run_interaction": "not yet split",
