@@ -46,7 +46,6 @@ LONG_FUNCTIONS = {
     "solver/search.py:_island": "the search's hot loop, kept flat for speed, not yet split",
     "rules/combination.py:combination_elimination": "not yet split",
     "rules/crossing.py:crossing_run_interaction": "not yet split",
-    "puzzle/formats/jsonfmt.py:read": "a reader's one pass over the object, not yet split",
     "rules/regionfind.py:_find_regions": "not yet split",
     "rules/pairs.py:pair_complement": "not yet split",
     "assist/why.py:why": "not yet split",

@@ -240,6 +240,32 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
                 f'"{key}" says {data[key]!r} but the grid has {actual}', line=kl(key)
             )
 
+    tables, pencil, even = _cell_lists(data, key_line, elems, rows)
+    pname = data.get("name")
+    if pname is not None and not isinstance(pname, str):
+        raise PuzzleError('"name" must be a string or null', line=kl("name"))
+    grade = _grade(data.get("rating"), kl("rating"))
+    return Puzzle(
+        tuple(rows),
+        givens=tables["givens"],
+        entries=tables["entries"],
+        pencil=pencil,
+        even=even,
+        name=pname if pname is not None else name,
+        row_lines=tuple(gl(r) for r in range(nrows)),
+        grade=grade,
+    ).validate()
+
+
+def _cell_lists(data: dict, key_line: dict[str, int], elems: dict[str, list[int]],
+                rows: list[tuple[Square, ...]]):
+    """The puzzle object's cell lists, each item checked against the grid: the givens
+    and entries (as ``tables``), the pencil marks (coord -> mask) and the even cells."""
+    nrows, ncols = len(rows), len(rows[0])
+
+    def kl(key: str) -> int:
+        return key_line.get(key, 1)
+
     def coord(item, key: str, idx: int, extra: int):
         ln = elems.get(key, [])
         line = ln[idx] if idx < len(ln) else kl(key)
@@ -296,20 +322,7 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
             rc, _ = coord(item, "even", i, 0)
             even_set.add(rc)
         even = frozenset(even_set)
-    pname = data.get("name")
-    if pname is not None and not isinstance(pname, str):
-        raise PuzzleError('"name" must be a string or null', line=kl("name"))
-    grade = _grade(data.get("rating"), kl("rating"))
-    return Puzzle(
-        tuple(rows),
-        givens=tables["givens"],
-        entries=tables["entries"],
-        pencil=pencil,
-        even=even,
-        name=pname if pname is not None else name,
-        row_lines=tuple(gl(r) for r in range(nrows)),
-        grade=grade,
-    ).validate()
+    return tables, pencil, even
 
 
 def _grade(value, line: int) -> Grade | None:
