@@ -33,7 +33,6 @@ BIG_MODULES = {
     "api.py": "the public face, one function per call (docs/api.md), split not yet planned",
     "assist/why.py": "the answer and its shortening, split not yet planned",
     "render/svg.py": "the board drawing and its marks, split not yet planned",
-    "app/commands/generate.py": "options, resume manifest and outputs, split not yet planned",
 }
 
 #: functions over FUNCTION_LINES lines (``module:Class.function``), and why
