@@ -186,11 +186,22 @@ def test_first_makes_a_later_rule_as_soon_as_it_opens(tmp_path):
     assert check_walkthrough(puzzle, [s.to_json() for s in eng.steps]) == []
 
 
-@pytest.mark.parametrize("puzzle", _puzzles(), ids=lambda p: f"{p.rows}x{p.cols}")
-def test_rules_below_the_round_need_no_first(puzzle):
-    """The core file lists no ``first``: its singles, placed below the round's rules, are
-    asked before every round anyway; listing them changes no step."""
-    assert RULES.order["first"] == []
-    listed = RULES.part(list(RULES))
-    listed.order = {**RULES.order, "first": ["naked-single", "lone-cell"]}
-    assert _steps(puzzle, listed) == _steps(puzzle, RULES)
+def test_the_core_first_list_keeps_a_rule_among_the_singles_behind_the_round(tmp_path):
+    """core.yaml's ``first: [naked-single, lone-cell]`` (issue 53: it looked as if it changed
+    nothing, and on the core ladder alone it does not): the lowest priority of the listed
+    rules is the line below which a rule is asked before every round. A user's rule at
+    priority 10 thus waits for the round; without the list it would be asked first, and
+    the walk changes."""
+    from tests.test_rule_authoring import rule_file
+
+    extra = rule_file(tmp_path)  # no-half, at priority 10: a sound two-cell-run rule
+    lad = registry.load([str(extra)])
+    assert lad.order["first"] == ["naked-single", "lone-cell"]
+    unlisted = lad.part(list(lad))
+    unlisted.order = {**lad.order, "first": []}
+    eng = Engine(formats.load(PUZZLES / "seed000-k2.j"), lad)
+    assert [r.id for r in eng.before_rules] == []  # below the singles: none
+    assert "no-half" in [r.id for r in Engine(formats.load(PUZZLES / "seed000-k2.j"),
+                                              unlisted).before_rules]
+    differ = [p for p in _puzzles() if _steps(p, lad) != _steps(p, unlisted)]
+    assert differ
