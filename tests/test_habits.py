@@ -25,7 +25,6 @@ def _sources() -> dict[str, ast.Module]:
 #: modules over MODULE_LINES lines, and why each is still one module
 BIG_MODULES = {
     "rules/chains.py": "the chain tier: becomes the rules/chains/ package (issue 53, point 1)",
-    "engine/registry.py": "four jobs: the YAML loader, rule checks, the ladder (point 2)",
     "engine/walk.py": "the Engine class and its step records, split not yet planned",
     "proofcheck/checker.py": "one checker per proof kind in one judge, split not yet planned",
     "rules/regions.py": "the four region rules and their sentences, split not yet planned",
@@ -37,7 +36,6 @@ BIG_MODULES = {
 
 #: functions over FUNCTION_LINES lines (``module:Class.function``), and why
 LONG_FUNCTIONS = {
-    "engine/registry.py:load_file": "becomes a table of key checkers (point 2)",
     "rules/chains.py:find_whip": "the chain package's fast search (point 1)",
     "rules/chains.py:_find_braid": "the chain package's fast search (point 1)",
     "rules/permutation.py:permutation_check": "its wording is being reworked (point 3)",
@@ -101,12 +99,14 @@ MAX_LOCAL_IMPORTS = 120
 #: that the others neither load them nor fail without them
 HEAVY = {"dask", "distributed", "cairosvg", "cairocffi", "pyarrow", "flask", "waitress",
          "werkzeug", "playwright", "pysat", "networkx", "rich"}
-#: the modules a ``deducer solve`` loads (benchmarks/bench_startup.py): a function-level
+#: the modules a ``deducer solve`` loads (benchmarks/bench_startup.py; the rule registry's for
+#: the names of replaced rules): a function-level
 #: import there keeps what only some calls need (the explain engine, the generator, json,
 #: tempfile, the SAT solver) out of every solve's start-up (at most 2.5x ``python -c pass``)
 START_UP = ("__init__.py", "api.py", "clock.py", "errors.py", "app/cli.py",
             "app/commands/solve.py", "puzzle/", "solver/", "render/text.py",
-            "engine/registry.py")
+            "engine/registry.py", "engine/ruleyaml.py", "engine/rulecheck.py",
+            "engine/rule.py", "engine/ladder.py")
 #: function-level imports with none of the reasons above, by module: the modules other
 #: points of issue 53 are rewriting (may only shrink)
 UNREASONED = {"rules/chains.py": 1, "render/html.py": 1}
