@@ -50,7 +50,7 @@ def _as_program() -> bool:
 
 
 if _as_program():
-    import _signal  # the C module: ``signal`` builds its enums first, a window of its own
+    import _signal  # type: ignore[import-not-found]  # the C module: ``signal`` builds its enums first, a window of its own
 
     if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not ignored
         _signal.signal(_signal.SIGINT, _interrupted_while_starting)
@@ -59,87 +59,26 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (keeps t
 if TYPE_CHECKING:
     from typing import Any
 
-    from .api import (
-        HINT_LEVELS,
-        LEVELS,
-        MAX_SOLUTIONS_CAP,
-        RATER_VERSION,
-        SYMMETRIES,
-        AllSteps,
-        Audit,
-        CheckResult,
-        CheckStatus,
-        DeducerError,
-        ExplainStatus,
-        Explanation,
-        GenerateError,
-        GenerateRequest,
-        GenerateResult,
-        Hint,
-        Mistake,
-        Puzzle,
-        Rating,
-        Replay,
-        Rule,
-        RulesTest,
-        RunCombos,
-        SolveResult,
-        SolveStatus,
-        Step,
-        Technique,
-        TechniquePages,
-        WhatIf,
-        Why,
-        all_steps,
-        audit,
-        audit_puzzles,
-        check,
-        combinations,
-        explain,
-        generate,
-        generate_one,
-        generate_request,
-        hint,
-        ladder,
-        load,
-        load_rules,
-        pencil_marks,
-        rate,
-        replay,
-        solve,
-        technique_examples,
-        technique_pages,
-        techniques,
-        what_if,
-        why,
-    )
-
-#: what ``deducer.<name>`` offers: deducer.api's ``__all__`` (a test holds them equal)
-__all__ = [
-    "Audit", "Bundled", "CheckResult", "CheckStatus", "DeducerError", "ExplainStatus",
-    "Explanation",
-    "GenerateError", "GenerateRequest", "GenerateResult", "Hint", "Mistake", "Puzzle",
-    "Rating", "Rule", "RulesTest", "SolveResult", "SolveStatus", "Step", "WhatIf", "Why",
-    "HINT_LEVELS", "LEVELS", "MAX_SOLUTIONS_CAP", "RATER_VERSION", "SYMMETRIES",
-    "audit", "audit_puzzles", "bundled_puzzles", "check", "explain", "generate", "generate_one",
-    "generate_request", "hint", "ladder", "load", "load_rules", "pencil_marks", "rate",
-    "solve", "what_if", "why",
-    "AllSteps", "Technique", "TechniquePages", "all_steps", "technique_examples",
-    "technique_pages", "techniques",
-    "Replay", "RunCombos", "combinations", "replay",
-]
-_PUBLIC = frozenset(__all__)
+    # for type checkers: the names of deducer.api's ``__all__``, the one list of them
+    from .api import *  # noqa: F403
+    from .api import __all__ as __all__
 
 
 def __getattr__(name: str) -> Any:
+    """``deducer.<name>`` (and ``__all__``): deducer.api's, loaded on first use."""
+    if name.startswith("_") and name != "__all__":  # a probe (``__wrapped__``...): not the API
+        raise AttributeError(f"module 'deducer' has no attribute {name!r}")
     import importlib
 
-    if name in _PUBLIC:
-        value = getattr(importlib.import_module("deducer.api"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'deducer' has no attribute {name!r}")
+    api = importlib.import_module("deducer.api")
+    if name != "__all__" and name not in api.__all__:
+        raise AttributeError(f"module 'deducer' has no attribute {name!r}")
+    value = getattr(api, name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _PUBLIC)
+    import importlib
+
+    return sorted(set(globals()) | set(importlib.import_module("deducer.api").__all__))

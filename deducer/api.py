@@ -31,13 +31,18 @@ result types of the other calls are loaded on first use (module ``__getattr__``)
 from __future__ import annotations
 
 import importlib
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .clock import Limits
 from .errors import DeducerError
+from .puzzle import formats
+from .puzzle.fileio import check_name, check_outputs, write_output
 from .puzzle.model import Puzzle
+from .solver.search import ENTRY_BLAME, NONE, SolveResult, entries_to_blame, iter_solutions
+from .solver.search import solve as _solve
 from .solver.status import SolveStatus
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing on solve's start-up
@@ -138,7 +143,6 @@ def load(path_or_text: str | Path, format: str | None = None,
     """A puzzle from a file path or from the puzzle text itself (format detected unless
     given). A ``str`` holding a line break (or a JSON object, or a puzz.link URL) is taken
     as the text, any other ``str`` as a path."""
-    from .puzzle import formats
 
     if isinstance(path_or_text, Path):
         return formats.load(path_or_text, format, name=name)
@@ -263,17 +267,12 @@ def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = Non
     done. ``blame_entries``: when the player's entries leave no solution but the bare
     puzzle has one (looked for in what is left of ``timeout``), ``reason`` says an entry
     is wrong."""
-    import time
-
-    from .solver.search import ENTRY_BLAME, NONE, entries_to_blame
 
     start = time.perf_counter()
     bare = puzzle if use_entries else puzzle.without_progress()  # entries dropped once, here
     if spool:
         result = _spooled(bare, max_solutions, timeout)
     else:
-        from .solver.search import solve as _solve
-
         result = _solve(bare, max_solutions=max_solutions, timeout=_limit(timeout))
     if blame_entries and result.status == NONE:
         # the second look (are the entries to blame?) gets what is left of the time limit
@@ -286,7 +285,6 @@ def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = Non
 
 def _spooled(puzzle: Puzzle, max_solutions: int, timeout: float | None) -> SolveResult:
     """Solve with the solutions streamed into a :class:`SolutionSpool` (bounded memory)."""
-    from .solver.search import SolveResult, iter_solutions
     from .solver.spool import SolutionSpool
 
     stream = iter_solutions(puzzle, max_solutions=max_solutions, timeout=_limit(timeout))
@@ -594,7 +592,6 @@ def technique_examples(rules: RulesArg = None, *, disable: Sequence[str] = (),
 def _only_pages(flag: str, path: str) -> None:
     """``--force`` replaces a technique page, never another file that has a page's name
     (a notes.html of one's own in the folder)."""
-    import re
 
     p = Path(path)
     if not p.exists():
@@ -641,7 +638,6 @@ def technique_pages(directory: str | Path, rules: RulesArg = None, *,
     :func:`deducer.generator.examples.find`)."""
     from .engine.teaching import technique
     from .generator import examples
-    from .puzzle.fileio import check_name, check_outputs, write_output
     from .render import teach
     from .render.jsonout import dumps
 

@@ -158,19 +158,6 @@ def test_the_api_is_at_import_deducer_and_loads_lazily():
 
 
 
-def test_a_first_solve_does_not_load_inspect():
-    """The first solve of a small puzzle imports what it needs and no more (issue 40: it
-    was 9.7x CP-SAT's build + Solve on 4-cell puzzles): dataclasses comes without inspect,
-    which loads when first used (a dataclass with no docstring gets its usual one)."""
-    from tests.support.fresh import fresh_python
-
-    code = ("import sys, deducer; r = deducer.solve(deducer.load('puzzles/seed002-four.txt'));"
-            "print(r.status, 'inspect' in sys.modules);"
-            "import dataclasses\n@dataclasses.dataclass\nclass A:\n  x: int = 1\n"
-            "print(A.__doc__, 'inspect' in sys.modules)")
-    assert fresh_python(code, ROOT) == ["unique False", "A(x: int = 1) True"]
-
-
 def test_docs_api_examples_run(monkeypatch):
     """Every example of docs/api.md, run as a doctest from the repository's root."""
     import doctest

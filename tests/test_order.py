@@ -50,8 +50,10 @@ def test_rounds_walk_is_proved_and_ends_where_the_ladder_does(puzzle):
         assert exp.solution == plain.solution
     assert check_walkthrough(puzzle, [s.to_json() for s in exp.steps]) == []
     # the tiers stay the law: no step of a harder rule while a round's deduction is open
-    easy = [r for r in RULES if r.id in RULES.order["round"] + RULES.order["first"]]
     eng = Engine(puzzle, RULES)
+    # the round's rules, the first ones and those placed below them (asked before a round)
+    easy = eng.before_rules + eng.first_rules + eng.round_rules
+    assert {r.id for r in easy} >= {"naked-single", "lone-cell", *RULES.order["round"]}
     while eng.open_count and eng._broken is None:
         found = eng.next_deduction()
         if found is None:
@@ -158,3 +160,48 @@ def test_a_user_file_overrides_one_key(tmp_path):
     puzzle = _puzzles()[0]
     exp = explain(puzzle, rules)
     assert check_walkthrough(puzzle, [s.to_json() for s in exp.steps]) == []
+
+
+def _steps(puzzle, rules):
+    return [(s.rule, s.placements, s.eliminations) for s in explain(puzzle, rules).steps]
+
+
+def test_first_makes_a_later_rule_as_soon_as_it_opens(tmp_path):
+    """``first: [combination-filter]`` (a rule placed above the round's): its deductions
+    are made the moment they open, inside a round too; the walk changes and stays proved."""
+    extra = tmp_path / "first.yaml"
+    extra.write_text("rules: []\norder:\n  first: [combination-filter]\n", encoding="utf-8")
+    lad = registry.load([str(extra)])
+    puzzle = formats.load(PUZZLES / "seed000-k2.j")
+    assert _steps(puzzle, lad) != _steps(puzzle, RULES)
+    rule = next(r for r in lad if r.id == "combination-filter")
+    eng = Engine(puzzle, lad)
+    while eng.open_count and eng._broken is None:
+        found = eng.next_deduction()
+        if found is None:
+            break
+        if next(eng.deductions(rule), None) is not None:  # open: it is the next step
+            assert found[0] in (rule, *eng.before_rules), len(eng.steps)
+        eng.step()
+    assert check_walkthrough(puzzle, [s.to_json() for s in eng.steps]) == []
+
+
+def test_the_core_first_list_keeps_a_rule_among_the_singles_behind_the_round(tmp_path):
+    """core.yaml's ``first: [naked-single, lone-cell]`` (issue 53: it looked as if it changed
+    nothing, and on the core ladder alone it does not): the lowest priority of the listed
+    rules is the line below which a rule is asked before every round. A user's rule at
+    priority 10 thus waits for the round; without the list it would be asked first, and
+    the walk changes."""
+    from tests.test_rule_authoring import rule_file
+
+    extra = rule_file(tmp_path)  # no-half, at priority 10: a sound two-cell-run rule
+    lad = registry.load([str(extra)])
+    assert lad.order["first"] == ["naked-single", "lone-cell"]
+    unlisted = lad.part(list(lad))
+    unlisted.order = {**lad.order, "first": []}
+    eng = Engine(formats.load(PUZZLES / "seed000-k2.j"), lad)
+    assert [r.id for r in eng.before_rules] == []  # below the singles: none
+    assert "no-half" in [r.id for r in Engine(formats.load(PUZZLES / "seed000-k2.j"),
+                                              unlisted).before_rules]
+    differ = [p for p in _puzzles() if _steps(p, lad) != _steps(p, unlisted)]
+    assert differ

@@ -505,3 +505,15 @@ def test_technique_pages_read_at_both_sizes(pages, browser):
             pg.screenshot(path=str(ARTIFACTS / f"technique-{rid}-{size['width']}.png"),
                           full_page=True)
         pg.close()
+
+
+def test_technique_pages_leave_a_disabled_rule_out(tmp_path):
+    """``rules --pages --disable ID``: no page for the rule, and the index does not name it
+    (issue 53: the pages once ignored --disable and no test saw it)."""
+    made = api.technique_pages(tmp_path / "off", disable=["hidden-single"], generate=False)
+    names = {p.name for p in made.files}
+    assert "hidden-single.html" not in names and "naked-single.html" in names
+    assert "hidden-single" not in (tmp_path / "off" / "index.html").read_text(encoding="utf-8")
+    # the control: without --disable, the same call writes its page
+    full = api.technique_pages(tmp_path / "on", generate=False)
+    assert "hidden-single.html" in {p.name for p in full.files}

@@ -12,7 +12,6 @@ import pytest
 from deducer.engine import registry, rulecheck
 from deducer.engine.walk import Engine, Step, WalkOptions
 from deducer.puzzle.formats import load
-from tests.support.fresh import fresh_python
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,15 +51,6 @@ def test_a_step_has_no_dict(walked):
     _, eng = walked
     step = eng.steps[0]
     assert isinstance(step, Step) and not hasattr(step, "__dict__")
-
-
-def test_loading_the_ladder_and_walking_loads_no_inspect():
-    """A rule's params are checked against its function without inspect when the
-    function is a plain one, and every dataclass on the way has a docstring (dataclasses
-    would load inspect to write one): a megabyte and milliseconds of every explain."""
-    code = ("import sys, deducer; deducer.explain(deducer.load('puzzles/seed003-example.txt'));"
-            "print('inspect' in sys.modules)")
-    assert fresh_python(code, ROOT) == ["False"]
 
 
 def _run(view, rid, *, max_len=3):

@@ -1,7 +1,8 @@
 """The ``deducer`` command: a thin dispatcher over ``deducer.app.commands.*`` modules.
 
-Every command module defines ``add_parser(subparsers)`` and ``run(args) -> int``; heavy
-imports live inside ``run`` so start-up stays lean. Errors reach the user as one line.
+Every command module defines ``add_parser(subparsers)`` and ``run(args) -> int``; only the
+command run is imported, so a command loads only what it runs. Errors reach the user as one
+line.
 """
 
 from __future__ import annotations
@@ -12,9 +13,17 @@ import importlib
 import os
 import re
 import sys
+import time
 from collections.abc import Iterable
 
+from .. import __version__, clock
+from ..api import replaced_rules
+from ..clock import stop_asked
 from ..errors import DeducerError, printable
+from ..puzzle import formats
+from ..puzzle.fileio import decompressed, plain_suffix, read_limited, write_output
+from ..puzzle.formats import read_text
+from ..render.text import shown_path
 
 #: command name -> module (order is the order of ``deducer --help``)
 COMMANDS = {
@@ -79,7 +88,6 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line's parser; with ``only`` (a command name) that command's
     alone, so a command imports only what it runs (``deducer --help`` lists them all)."""
-    from .. import __version__
 
     parser = _Parser(
         prog="deducer",
@@ -154,7 +162,6 @@ def add_puzzle_args(p: argparse.ArgumentParser, *, many: bool = False) -> None:
     else:
         p.add_argument("puzzle", metavar="PUZZLE",
                        help="puzzle file, a puzz.link URL, or '-' (standard input)")
-    from ..puzzle import formats
 
     p.add_argument("--format", choices=formats.names(), help="the file's format (default: detect)")
     p.add_argument("--name", help="which puzzle of a file holding several (e.g. k3)")
@@ -187,8 +194,6 @@ def is_url(arg: str) -> bool:
 
 def read_puzzle(args, path: str | None = None):
     """Load the puzzle named on the command line: a file, a URL, or '-' (stdin)."""
-    from ..puzzle import formats
-    from ..puzzle.fileio import decompressed, read_limited
 
     path = path or args.puzzle
     if path == "-":
@@ -210,8 +215,6 @@ def read_puzzle(args, path: str | None = None):
 def _row_puzzle(base: str, which: str, label: str, fmt: str | None):
     """The puzzle a ``rate`` row names ``FILE:NAME`` (a puzzle of a multi-puzzle file) or
     ``FILE:LINE`` (a line of a puzzle-per-line file): read as rate read it."""
-    from ..puzzle import formats
-    from ..puzzle.fileio import plain_suffix
     from ..puzzle.formats.lines import LINE_SUFFIXES, line_puzzle_text
 
     if fmt is None and plain_suffix(base) in LINE_SUFFIXES:
@@ -235,7 +238,6 @@ def not_over_a_puzzle(flag: str, path: str | None, *, may_replace=None) -> None:
     A symbolic link is followed (the file it points to is what would be written over).
     ``may_replace(text)`` says which puzzle-holding text this output may still replace
     (generate's own ``--jsonl`` records). (``check_outputs``'s ``guard``.)"""
-    from ..puzzle.formats import read_text
     from ..puzzle.formats.lines import holds_puzzle
 
     if path in (None, "-") or not os.path.isfile(path):
@@ -263,7 +265,6 @@ def emit(text: str, output: str | None = None, force: bool = False) -> None:
             sys.stdout.write(text[at:at + _SLICE])
         sys.stdout.flush()
         return
-    from ..puzzle.fileio import write_output
 
     write_output(output, text, force=force)
 
@@ -386,7 +387,6 @@ def time_left(floor: float = MIN_LEFT) -> float | None:
     deadline = _CLOCK["deadline"]
     if deadline is None:
         return None
-    import time
 
     left = max(min(floor, _CLOCK["seconds"]), deadline - time.perf_counter())
     if _CLOCK["phase"] == "grace":
@@ -402,7 +402,6 @@ def stretch() -> float:
     more when the machine is loaded (at most 10). A command that keeps CPU time for work
     after its API call (drawing a page) scales its estimate by this to meet ``--timeout``,
     which counts wall time. 1 when deducer is not the program (no launch time to go by)."""
-    import time
 
     cpu = time.process_time()
     age = _process_age() if _PROGRAM["on"] else 0.0
@@ -436,7 +435,6 @@ def time_limit(seconds: float | None, started: float | None = None):
     printing. The signals only when deducer is the program, in its main thread, on POSIX;
     elsewhere only :func:`time_left` counts down.
     """
-    import time
 
     if seconds is None or not 0 < seconds < 1e8:
         yield
@@ -483,8 +481,6 @@ def ctrl_c_stops_the_work():
     clock). Only in the main thread."""
     import signal
     import threading
-
-    from .. import clock
 
     clock.clear_stop()
     if threading.current_thread() is not threading.main_thread():
@@ -533,10 +529,6 @@ def interruptible():
 def _say_replaced() -> None:
     """One line on standard error for each rule a ``--rules`` file put in place of another
     of the same id (a core rule, say): allowed, but never silent."""
-    import sys
-
-    from ..api import replaced_rules
-    from ..render.text import shown_path
 
     for rid, new, old in replaced_rules():
         print(f"deducer: note: rule {printable(rid)!r} of {printable(shown_path(new))} "
@@ -546,8 +538,6 @@ def _say_replaced() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one ``deducer`` command (``argv``: its arguments; None: the program's own)."""
-    import time
-
     _PROGRAM["on"] = argv is None  # deducer is the program, not a library call
     # --timeout counts from the command's launch: starting, parsing and reading are part of it
     started = time.perf_counter() - (_process_age() if _PROGRAM["on"] else 0.0)
@@ -590,7 +580,6 @@ def _main(argv: list[str] | None, started: float) -> int:
     # rate and rules test limit each puzzle themselves; the others the whole command
     whole = None if getattr(module, "PER_PUZZLE_TIMEOUT", False) else \
         getattr(args, "timeout", None)
-    from ..api import replaced_rules
 
     replaced_rules()  # only this command's replacements are said (a library caller's
     # ladders loaded before it in the same process are not this command's)
@@ -602,8 +591,6 @@ def _main(argv: list[str] | None, started: float) -> int:
                 with time_limit(whole, started):
                     return module.run(args)
             with ctrl_c_stops_the_work(), time_limit(whole, started):
-                from ..clock import stop_asked
-
                 code = module.run(args)
                 if stop_asked():
                     sys.stdout.flush()
@@ -617,7 +604,6 @@ def _main(argv: list[str] | None, started: float) -> int:
         sys.stderr.write(_STOPPED)
         return EXIT_UNDECIDED
     except DeducerError as e:
-
         print(f"deducer: error: {printable(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

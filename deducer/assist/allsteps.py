@@ -21,9 +21,12 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..clock import NO_LIMITS, Limits
+from ..engine import registry
+from ..engine.walk import Engine, WalkOptions
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle
 from .checking import DEFAULT_CAP, Mistake, check
+from .hints import TIMED_OUT, _capital, _several
 
 if TYPE_CHECKING:
     from ..engine.walk import Step
@@ -127,9 +130,6 @@ def all_steps(puzzle: Puzzle, rules=None, *, limits: Limits = NO_LIMITS,
               max_solutions: int = DEFAULT_CAP) -> AllSteps:
     """Every deduction ``rules`` (None: the core ladder) find at the position of
     ``puzzle``, simplest first (see the module docstring)."""
-    from ..engine import registry
-    from ..engine.walk import Engine, WalkOptions
-    from .hints import TIMED_OUT, _capital, _several
 
     if rules is None:
         rules = registry.load()

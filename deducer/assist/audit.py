@@ -13,14 +13,21 @@ Kept free of argparse and printing, as the other assist modules are.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 from ..clock import Limits
-from ..errors import RuleError
-from ..puzzle.model import Puzzle
+from ..engine.rating import rate_steps
+from ..engine.walk import Engine, WalkOptions
+from ..errors import DeducerError, RuleError
+from ..proofcheck import Replay
+from ..puzzle.combos import BIT, fmt_combo, mask_of
+from ..puzzle.model import Puzzle, cell_name
+from ..solver.status import ExplainStatus
 
 
 @dataclass
@@ -97,16 +104,10 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
     Whatever goes wrong in a rule (an exception, a malformed deduction, a template value
     missing, the state written behind the view) ends this puzzle's audit as a finding
     that names the rule: the next puzzle is audited all the same."""
-    from ..engine.walk import Engine, WalkOptions
-    from ..errors import DeducerError
-    from ..proofcheck import Replay
-    from ..puzzle.combos import BIT, fmt_combo, mask_of
-
     label = out.label
     deadline = None if timeout is None else time.perf_counter() + timeout
     eng = Engine(puzzle, _guarded(rules, watch), WalkOptions(limits=Limits(deadline)))
     replay = Replay(puzzle)
-    name = puzzle.whites
     sources = {r.id: r.source for r in rules}
 
     def error(rid: str, msg: str) -> Audit:
@@ -133,21 +134,7 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
                 out.note = "no rule applies (the ladder has no fallback?)"
             break
         rule, ded, effect = found
-        problems = []
-        for i, d in effect.place:
-            if solution[i] != d:
-                problems.append(f"places {d} in {_cell(name[i])}, but the solution has "
-                                f"{solution[i]} there")
-        for i, m in effect.elim:
-            if m & BIT[solution[i]]:
-                problems.append(f"removes {solution[i]} from {_cell(name[i])}, but the "
-                                f"solution has {solution[i]} there")
-        for r, cs in effect.drop:
-            run = puzzle.runs[r]
-            used = mask_of(solution[i] for i in run.cells)
-            if used in cs:
-                problems.append(f"rules out {fmt_combo(used)} for {run.name}, the "
-                                "combination the solution uses")
+        problems = _against(effect, puzzle, solution)
         n = len(eng.steps) + 1
         if problems:
             out.status = "false"
@@ -171,9 +158,6 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
             out.fired_at.setdefault(rule.id, []).append(n)
     out.steps = len(eng.steps)
     if out.status == "solved":
-        from ..engine.rating import rate_steps
-        from ..solver.status import ExplainStatus
-
         rating = rate_steps(eng.steps, ExplainStatus.SOLVED, rules, len(puzzle.whites))
         out.level, out.score = rating.level, rating.score
     return out
@@ -183,9 +167,29 @@ class _BehindView(RuleError):
     """A watched rule changed the grid itself instead of yielding a deduction."""
 
 
+def _against(effect, puzzle, solution: list[int]) -> list[str]:
+    """What a deduction's effect does against the known ``solution`` (empty: nothing)."""
+    name = puzzle.whites
+    problems = []
+    for i, d in effect.place:
+        if solution[i] != d:
+            problems.append(f"places {d} in {_cell(name[i])}, but the solution has "
+                            f"{solution[i]} there")
+    for i, m in effect.elim:
+        if m & BIT[solution[i]]:
+            problems.append(f"removes {solution[i]} from {_cell(name[i])}, but the "
+                            f"solution has {solution[i]} there")
+    for r, cs in effect.drop:
+        run = puzzle.runs[r]
+        used = mask_of(solution[i] for i in run.cells)
+        if used in cs:
+            problems.append(f"rules out {fmt_combo(used)} for {run.name}, the "
+                            "combination the solution uses")
+    return problems
+
+
 def _blamed(message: str, rules) -> str:
     """The rule an error message names (``rule 'x' ...``), else ``?``."""
-    import re
 
     m = re.search(r"rule '([^']+)'", message)
     ids = {r.id for r in rules}
@@ -197,7 +201,6 @@ def _guarded(rules, watch: frozenset[str]):
     rule which writes the grid behind the read-only view is caught at once and named,
     not blamed on the core rule that next runs into the damage. A copy of the grid is
     taken around each call of those rules only: an audit's cost, never a walk's."""
-    import dataclasses
 
     out = []
     for r in rules:
@@ -242,8 +245,6 @@ def _proof_problem(p) -> str:
 
 
 def _cell(rc) -> str:
-    from ..puzzle.model import cell_name
-
     return cell_name(rc)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..clock import NO_LIMITS, Limits, past
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import Coord, Puzzle, cell_name
+from ..solver.search import solve
 from ..solver.status import CheckStatus
 
 DEFAULT_CAP = 50
@@ -110,7 +111,6 @@ class CheckResult:
 
 def _fits_exactly(puzzle: Puzzle, i: int, mask: int, timeout: float | None) -> bool | None:
     """Does some solution of the bare puzzle put a digit of ``mask`` in cell ``i``?"""
-    from ..solver.search import solve
 
     bare = puzzle.without_progress()
     masks = bare.initial_masks()
@@ -126,7 +126,6 @@ def _fits_exactly(puzzle: Puzzle, i: int, mask: int, timeout: float | None) -> b
 def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
           limits: Limits = NO_LIMITS, pencil: bool = True) -> CheckResult:
     """Check every entry (and, with ``pencil``, every cell's pencil marks)."""
-    from ..solver.search import solve
 
     # one deadline for the whole check: each entry's own search and the look at the
     # entries together get what is left (each once had the whole time limit)
@@ -159,15 +158,7 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
             seen[i] |= BIT[d]
     exhaustive = res.complete
     undecided = 0
-    todo: list[tuple[Coord, str, int]] = []
-    for rc, d in sorted(puzzle.entries.items()):
-        todo.append((rc, "entry", BIT[d]))
-    if pencil:
-        for rc, m in sorted(puzzle.pencil.items()):
-            if rc not in puzzle.entries and rc not in puzzle.givens and m:
-                todo.append((rc, "pencil", m))
-    todo.sort(key=lambda t: (t[0], t[1]))
-    for rc, kind, m in todo:
+    for rc, kind, m in _to_check(puzzle, pencil):
         i = idx[rc]
         if seen[i] & m:
             continue
@@ -191,48 +182,71 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
         base.mistakes = [by_cell.get(m.cell, m) if m.kind == "entry" else m
                          for m in base.mistakes]
         base.status = WRONG
-        ne, npn = len(base.wrong_entries), len(base.wrong_pencil)
-        parts = []
-        if ne:
-            parts.append(f"{ne} wrong entr{'y' if ne == 1 else 'ies'}")
-        if npn:
-            parts.append(f"{npn} cell{'s' if npn != 1 else ''} with wrong pencil marks")
-        base.message = " and ".join(parts)
+        base.message = _wrong_message(base)
         return base
-    if puzzle.entries:
-        together = solve(puzzle, max_solutions=1, timeout=left())
-        if not together.solutions and not together.timed_out:
-            # on a puzzle with several solutions each entry may fit one, yet two of them
-            # break a run's rule together: that is still a located mistake
-            broken = run_breaks(puzzle)
-            if broken:
-                base.mistakes = broken
-                base.status = WRONG
-                n = len({m.cell for m in broken})
-                base.message = f"{n} entr{'y breaks' if n == 1 else 'ies break'} a run's rule"
-                return base
-        if not together.solutions:
-            if together.timed_out:
-                base.status, base.complete = UNKNOWN, False
-                base.message = "the time limit stopped the check of the entries together"
-            else:
-                base.status = CONFLICT
-                base.message = ("each entry fits some solution, but no single solution holds "
-                                "them all (the entries follow different solutions)")
-            return base
+    if puzzle.entries and not _together(puzzle, base, left()):
+        return base
     if undecided:
         base.status = UNKNOWN
         base.message = f"the time limit left {undecided} entries or marks unchecked"
         return base
-    if puzzle.entries and n_pencil:
-        base.message = "every entry and pencil mark fits a solution"
-    elif puzzle.entries:
-        base.message = "every entry fits a solution"
-    elif n_pencil:
-        base.message = "every cell's pencil marks fit a solution"
-    else:
-        base.message = "no entries to check"
+    base.message = ("every entry and pencil mark fits a solution" if puzzle.entries and n_pencil
+                    else "every entry fits a solution" if puzzle.entries
+                    else "every cell's pencil marks fit a solution" if n_pencil
+                    else "no entries to check")
     return base
+
+
+def _together(puzzle: Puzzle, base: CheckResult, timeout: float | None) -> bool:
+    """Do the entries, each fitting some solution, fit one together? If not, ``base``
+    says why (a run's rule they break together, entries of different solutions, or the
+    time limit)."""
+    together = solve(puzzle, max_solutions=1, timeout=timeout)
+    if together.solutions:
+        return True
+    if not together.timed_out:
+        # on a puzzle with several solutions each entry may fit one, yet two of them
+        # break a run's rule together: that is still a located mistake
+        broken = run_breaks(puzzle)
+        if broken:
+            base.mistakes = broken
+            base.status = WRONG
+            n = len({m.cell for m in broken})
+            base.message = f"{n} entr{'y breaks' if n == 1 else 'ies break'} a run's rule"
+            return False
+    if together.timed_out:
+        base.status, base.complete = UNKNOWN, False
+        base.message = "the time limit stopped the check of the entries together"
+    else:
+        base.status = CONFLICT
+        base.message = ("each entry fits some solution, but no single solution holds "
+                        "them all (the entries follow different solutions)")
+    return False
+
+
+def _to_check(puzzle: Puzzle, pencil: bool) -> list[tuple[Coord, str, int]]:
+    """``(cell, "entry" or "pencil", mask)`` of every entry (and, with ``pencil``, every
+    cell's marks where it holds no entry or given), by cell."""
+    todo: list[tuple[Coord, str, int]] = []
+    for rc, d in sorted(puzzle.entries.items()):
+        todo.append((rc, "entry", BIT[d]))
+    if pencil:
+        for rc, m in sorted(puzzle.pencil.items()):
+            if rc not in puzzle.entries and rc not in puzzle.givens and m:
+                todo.append((rc, "pencil", m))
+    todo.sort(key=lambda t: (t[0], t[1]))
+    return todo
+
+
+def _wrong_message(base: CheckResult) -> str:
+    """``2 wrong entries and 1 cell with wrong pencil marks``."""
+    ne, npn = len(base.wrong_entries), len(base.wrong_pencil)
+    parts = []
+    if ne:
+        parts.append(f"{ne} wrong entr{'y' if ne == 1 else 'ies'}")
+    if npn:
+        parts.append(f"{npn} cell{'s' if npn != 1 else ''} with wrong pencil marks")
+    return " and ".join(parts)
 
 
 def run_breaks(puzzle: Puzzle) -> list[Mistake]:

@@ -41,8 +41,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..clock import NO_LIMITS, Limits, past
+from ..engine import registry
+from ..engine.sentences import differences
+from ..engine.walk import Engine, WalkOptions
+from ..proofcheck import check_walkthrough
+from ..puzzle.combos import BIT, combos
 from ..puzzle.model import Puzzle, Run, cell_name
+from ..solver.search import solve
 from .checking import DEFAULT_CAP, Mistake, check
+from .why import closure, reworded
 
 if TYPE_CHECKING:
     from ..engine.walk import Step
@@ -161,7 +168,6 @@ def _support(puzzle: Puzzle, target, reasoning: list) -> list:
     """The reasoning steps ``target`` rests on, in order: the dependency closure back from
     its proof (:func:`deducer.assist.why.closure`), so a hint is never padded with steps
     that do not lead to it."""
-    from .why import closure
 
     steps = [step for step, _ded, _effect in reasoning]
     return closure(puzzle, [*steps, target])[:-1]
@@ -171,7 +177,6 @@ def _several(verdict, puzzle: Puzzle) -> str:
     """A warning, said before any hint, when the puzzle has more than one solution."""
     if verdict.solutions_found < 2:
         return ""
-    from ..engine.sentences import differences
 
     diff = differences(puzzle, verdict.solutions)
     more = "at least " if verdict.cap_hit or not verdict.complete else ""
@@ -187,9 +192,6 @@ TIMED_OUT = ("No hint within the time limit: the next deduction takes longer to 
 def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, limits: Limits = NO_LIMITS,
          max_solutions: int = DEFAULT_CAP) -> Hint:
     """The next thing the player should do with ``puzzle`` (its entries and marks)."""
-    from ..engine import registry
-    from ..engine.sentences import differences
-    from ..engine.walk import Engine, WalkOptions
 
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
@@ -235,7 +237,6 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, limits: Limits = N
             if eng.context.stopped():  # the expensive rules gave up at the deadline
                 return _simple("timeout", level, TIMED_OUT, skipped=skipped)
             text = "No rule of the ladder finds a deduction from here."
-            from ..solver.search import solve
 
             here = solve(puzzle, max_solutions=2, timeout=limits.left(0.05))
             if len(here.solutions) > 1:
@@ -267,8 +268,6 @@ def _worded_alone(puzzle: Puzzle, rules, chain: list, target, deadline: float | 
     steps alone leave (:func:`deducer.assist.why.reworded`), so that no sentence names a
     digit a step the hint leaves out wrote; as they were if that board does not give the
     same hint (the same digits written, or at least the same ones taken), proved."""
-    from ..proofcheck import check_walkthrough
-    from .why import reworded
 
     def same(out) -> bool:
         new = out[-1]
@@ -348,7 +347,6 @@ def player_marks(puzzle: Puzzle) -> tuple[dict[tuple[int, int], int], Run | None
     combinations allow once the written digits (givens, entries) are counted, and nothing
     a further deduction would remove. Returns ``(marks, None)``, or ``({}, run)`` for a run
     whose written digits fit none of its combinations."""
-    from ..puzzle.combos import BIT, combos
 
     fixed = {**puzzle.entries, **puzzle.givens}
     allowed = [puzzle.initial_mask(i) for i in range(len(puzzle.whites))]

@@ -26,7 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import PuzzleError
-from ..puzzle import records
+from ..puzzle import formats, records
+from ..puzzle.combos import mask_of
+from ..puzzle.formats import janko
 from ..puzzle.model import Coord, Puzzle, cell_name
 from ..puzzle.records import DIGIT, Move, Record
 
@@ -42,8 +44,6 @@ def read(text: str, label: str, *, name: str | None = None,
     """The puzzle, its solving record and the solver's name (or None) of janko.at text
     (``x-janko`` data, a janko.at page, a janko.at JSON record; ``name`` picks one of
     several). Bad input raises one error naming ``label``."""
-    from ..puzzle import formats
-    from ..puzzle.formats import janko
 
     puzzle = formats.loads(text, fmt, name=name, path=label)
     if fmt not in (None, "janko") or formats.detect(text, label).name != "janko":
@@ -203,7 +203,6 @@ def _slowest(rep: Replay) -> list[tuple[Coord, int, int]]:
 
 def board_after(rep: Replay, upto: int) -> Puzzle:
     """The puzzle with the entries and pencil marks the first ``upto`` moves left."""
-    from ..puzzle.combos import mask_of
 
     entries: dict[Coord, int] = {}
     pencil: dict[Coord, int] = {}

@@ -23,9 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..clock import NO_LIMITS, Limits
+from ..engine import registry
+from ..engine.walk import Engine, WalkOptions, link_json
 from ..errors import PuzzleError
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle, cell_arg, cell_name
+from ..rules import chains
 
 CONTRADICTION, SOLVED, OPEN, BUDGET, BROKEN = (
     "contradiction", "solved", "open", "budget", "broken")
@@ -71,9 +74,6 @@ def what_if(puzzle: Puzzle, cell: tuple[int, int], digit: int, rules=None, *,
     entry in ``cell`` itself is replaced). ``rules``: the ladder (default the core one),
     whose ``kind: link`` rules are followed. Raises :class:`PuzzleError` for a cell that is
     not white or holds a given, or a digit not 1-9."""
-    from ..engine import registry
-    from ..engine.walk import Engine, WalkOptions, link_json
-    from ..rules import chains
 
     if isinstance(digit, bool) or not isinstance(digit, int) or not 1 <= digit <= 9:
         raise PuzzleError(f"{digit!r} is not a digit 1-9")

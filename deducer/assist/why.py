@@ -36,13 +36,16 @@ Kept free of argparse and printing so the CLI and the play page share it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .. import proofcheck
 from ..clock import NO_LIMITS, Limits, past
-from ..errors import PuzzleError
+from ..engine import kernel, registry
+from ..engine.walk import Engine, WalkOptions
+from ..errors import PuzzleError, RuleError
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle, cell_arg, cell_name
+from ..solver.search import solve
 
 #: what a question can come to
 EXPLAINED, SOLUTION, POSSIBLE, WRITTEN, NOT_SOLUTION, UNSOLVABLE, NOT_FOUND, TIMEOUT = (
@@ -117,8 +120,6 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         rules=None, limits: Limits = NO_LIMITS) -> Why:
     """Why ``digit`` cannot go in ``cell`` (``must``: why it must), from ``puzzle`` with its
     entries. Raises :class:`PuzzleError` for a cell that is not white or a digit not 1-9."""
-    from ..engine import registry
-    from ..solver.search import solve
 
     if isinstance(digit, bool) or not isinstance(digit, int) or not 1 <= digit <= 9:
         raise PuzzleError(f"{digit!r} is not a digit 1-9")
@@ -232,9 +233,6 @@ def _counted(puzzle: Puzzle, rules, path: list, kept: list) -> list:
     """The kept steps that come from the walk with the count of open easy moves the walk
     would have given them (it walks without counting: :meth:`Engine.recount` replays the
     path, far cheaper than counting at every step when no kept step is the walk's own)."""
-    from dataclasses import replace
-
-    from ..engine.walk import Engine
 
     mine = {id(s) for s in path}
     if not any(id(s) in mine for s in kept):
@@ -302,7 +300,6 @@ def _walk(puzzle: Puzzle, rules, i: int, digit: int, must: bool,
     first, :data:`TIMEOUT` if the time runs out),
     and a shortcut: the steps before the first state where a rule on the cell's own runs
     takes the digit out at once, that step last (None if none is found first)."""
-    from ..engine.walk import Engine, WalkOptions
 
     eng = Engine(puzzle, rules, WalkOptions(limits=limits, count=False))
     if _reached(eng.state.masks, i, digit, must):
@@ -341,9 +338,6 @@ def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int, asked: dict | None =
     cell's runs are asked, so this costs a few rule calls per step. ``asked`` (kept by the
     caller from step to step) remembers the board near each run when its rules found
     nothing: a rule is asked again only where the board changed since."""
-    from ..engine import kernel
-    from ..engine.walk import Engine
-    from ..errors import RuleError
 
     state = eng.state
     runs = state.layout.cell_runs[i]
@@ -496,11 +490,11 @@ def _other_digits(puzzle: Puzzle, i: int, digit: int, must: bool,
     """Cell ``i``'s digit in a solution that puts another digit there than ``digit``
     (``must``) or ``digit`` itself (not ``must``): a set of one, or empty when there is
     none (or the time ran out before one was found)."""
-    from ..solver.search import solve
 
-    full = sum(BIT[d] for d in range(1, 10))  # every digit: sound starting candidates
-    masks = [full] * len(puzzle.whites)
-    masks[i] = full & ~BIT[digit] if must else BIT[digit]
+    # the grid as given (givens and entries: a solution they rule out is no answer), the
+    # cell narrowed to the digits asked about; the solver takes these masks as they are
+    masks = puzzle.initial_masks(with_entries=True)
+    masks[i] &= ~BIT[digit] if must else BIT[digit]
     res = solve(puzzle, max_solutions=1, timeout=timeout, masks=masks)
     return {s[i] for s in res.solutions}
 
@@ -573,7 +567,6 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok, deadline: float | None = Non
     kept steps as they were when a step cannot be made again (or the chain is a search's
     step) or ``ok`` (the steps made again: do they still show what they must?) says no,
     or once ``deadline`` (a ``time.perf_counter()`` reading) has passed."""
-    from ..engine.walk import Engine
 
     def late() -> bool:
         return past(deadline)
@@ -621,8 +614,6 @@ def reworded(puzzle: Puzzle, rules, kept: list, ok, deadline: float | None = Non
 
 
 def _renumbered(step, n: int):
-    from dataclasses import replace
-
     return replace(step, n=n)
 
 

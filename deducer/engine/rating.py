@@ -24,6 +24,9 @@ import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
+from . import registry
+from .inhead import in_head
+
 # the rule file's vocabulary: levels, rule kinds and score features are declared there
 from .registry import FEATURES, KINDS, LEVELS, NOTES_FEATURES  # noqa: F401  (re-exported)
 
@@ -169,8 +172,6 @@ _CORE_SECTION: dict | None = None
 def _core_section() -> dict:
     global _CORE_SECTION
     if _CORE_SECTION is None:
-        from . import registry
-
         _CORE_SECTION = registry.rating_section()
     return _CORE_SECTION
 
@@ -179,8 +180,6 @@ def model_for(rules=None) -> RatingModel:
     """The rating model of a ladder (a list from :func:`registry.load`; None: the core
     ladder). The ladder's own ``rating:`` section is used where it has one."""
     if rules is None:
-        from . import registry
-
         rules = registry.core_ladder()
     cached = getattr(rules, "rating_model", None)
     if cached is not None:
@@ -330,7 +329,6 @@ def score_features(steps, cells: int, rules=None) -> dict[str, float]:
 def head_of(puzzle, rules=None) -> tuple[int, float]:
     """The no-notes solver's rounds and the candidates it holds per cell written (summed
     over its rounds; deducer.engine.inhead), with the ladder's ``rating: notes: passes``."""
-    from .inhead import in_head
 
     h = in_head(puzzle, model_for(rules).notes_passes)
     return h.rounds, h.held

@@ -7,6 +7,8 @@ import string
 from ..errors import RuleError
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
 from ..puzzle.model import cell_name
+from .registry import RULE_MARK
+from .state import resolve_proof
 
 
 class _Values(dict):
@@ -15,8 +17,6 @@ class _Values(dict):
         self.rule = rule
 
     def __missing__(self, key):
-        from .registry import RULE_MARK
-
         if key in (getattr(self.rule.func, RULE_MARK, None) or ()):
             # declared with @rule(values=...), but this deduction's values lack it
             raise RuleError(f"rule {self.rule.id!r}: a deduction of {self.rule.implementation}"
@@ -169,7 +169,6 @@ def worded(rule, ded, view, effect: str) -> tuple[str, str]:
     """The step's sentence (the rule's ``explain`` template: the deciding fact) and its
     detail (the ``detail`` template: the whole case analysis; "" when the rule has none or
     it says no more than the sentence)."""
-    from .state import resolve_proof
 
     resolve_proof(ded)  # a proof built late brings sentence values with it
     values = {

@@ -4,6 +4,7 @@ read-only :class:`View` that rule functions receive, and the :class:`Deduction` 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
@@ -148,9 +149,6 @@ class State:
         out = State(puzzle, masks, live)
         out.placed = placed
         return out
-
-    def solved(self) -> bool:
-        return all(self.placed)
 
     def broken(self) -> tuple[str, int] | None:
         """("cell", i) or ("run", id) where nothing is possible any more, else None."""
@@ -360,7 +358,6 @@ class Context:
             return 0.0
         if self.deadline is None:
             return None
-        import time
 
         return self.deadline - time.perf_counter()
 

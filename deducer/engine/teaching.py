@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .rating import carried, model_for
 from .registry import LEVELS, Rule
 
 
@@ -89,7 +90,6 @@ def level_of(rule: Rule, rules=None) -> str:
 def level_at(weight: float, rules=None) -> str:
     """The level of a walkthrough whose hardest step weighs ``weight``, by the ladder's
     thresholds (a walkthrough's path of simple steps only; trial and guessing aside)."""
-    from .rating import model_for
 
     for level, top in model_for(rules).levels:
         if weight <= top + 1e-9:
@@ -126,7 +126,6 @@ def _heavier(rule: Rule, high: float) -> str:
 def technique(rule: Rule, rules=None) -> Technique:
     """``rule`` as a :class:`Technique` (``rules``: the ladder it belongs to, whose
     thresholds give its level; None: the core ladder's)."""
-    from .rating import carried
 
     level = level_of(rule, rules)
     high = carried(rule, rules)[1]

@@ -22,13 +22,14 @@ from ..errors import RuleError
 from ..puzzle.combos import ALL, BIT, DIGITS, POP, SINGLE, mask_of
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
 from ..solver.propagate import run_filter
+from ..solver.search import ENTRY_BLAME, entries_to_blame, solve
 from ..solver.status import ExplainStatus, SolveStatus
-from . import collector, kernel
+from . import collector, kernel, registry
 from .chainpick import shortest_chain
 from .kernel import Effect, UndoLog
-from .rating import Rating, rate_steps
+from .rating import Rating, rate_steps, search_floor
 from .registry import Rule
-from .sentences import effect_text, worded
+from .sentences import differences, effect_text, worded
 from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
 
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, OVER = ExplainStatus
@@ -694,7 +695,6 @@ class Engine:
         of runs (:func:`rating.search_floor`), measured on the board the step was made on."""
         if proof is None or not proof.search:
             return 0.0
-        from .rating import search_floor
 
         masks = self.state.masks
         floor = 0.0
@@ -721,7 +721,6 @@ class Engine:
                        "has that candidate")
         if bad is None:
             return
-        from ..solver.search import solve
 
         if solve(self.puzzle, max_solutions=1).solutions:
             # an earlier false step (a user rule's) is the cause more often than this one
@@ -763,8 +762,6 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, limits: Limits =
             max_steps: int | None = None) -> Explanation:
     """Solve ``puzzle`` step by step with the ladder and rate the path (from its givens and
     the player's entries: the bare walk is of ``puzzle.without_progress()``)."""
-    from ..solver.search import ENTRY_BLAME, entries_to_blame, solve
-    from . import registry
 
     if rules is None:
         rules = registry.load()
@@ -819,8 +816,6 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, limits: Limits =
 
 
 def _several_message(puzzle: Puzzle, sols: list[list[int]]) -> str:
-    from .sentences import differences
-
     diff = differences(puzzle, sols)
     return (f"the puzzle has more than one solution; two of them differ at "
             f"{len(diff)} cells: {', '.join(diff[:12])}" + (" …" if len(diff) > 12 else ""))
@@ -834,7 +829,6 @@ def _several_solutions(puzzle: Puzzle, limits: Limits) -> Explanation | None:
     lead to no solution: say so at once. Anything else (one solution, none, or a solver the
     time limit stopped) is left to the walk, which reports it with its reasons.
     """
-    from ..solver.search import solve
 
     res = solve(puzzle, max_solutions=2, timeout=limits.left(), work=limits.work)
     if len(res.solutions) < 2:
@@ -846,7 +840,6 @@ def _several_solutions(puzzle: Puzzle, limits: Limits) -> Explanation | None:
 def _false_step(puzzle: Puzzle, steps: list[Step]) -> Step | None:
     """The first step after which the puzzle, which has a solution, has none (None: no
     step is to blame)."""
-    from ..solver.search import solve
 
     masks = puzzle.initial_masks(with_entries=True)
     index = puzzle.index
@@ -867,7 +860,6 @@ def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule], *,
     all, some step was false: name the first one (and its rule's file) instead of
     reporting a solvable puzzle as unsolvable. Without ``last_resort``, return when no
     logged step is to blame (the caller blames the step being made)."""
-    from ..solver.search import solve
 
     res = solve(puzzle, max_solutions=1, timeout=30)
     if not res.solutions:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from ..engine import registry
 from ..engine.rating import Rating
 from ..engine.walk import SOLVED
+from ..puzzle.formats import dumps
 from ..puzzle.model import Grade, Puzzle
 from .draft import Draft, fill
 from .layout import make_layout
@@ -61,8 +63,6 @@ class Result:
     stats: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        from ..puzzle.formats import dumps
-
         out: dict = {"index": self.index, "seed": self.seed, "attempts": self.attempts,
                      "seconds": round(self.seconds, 3)}
         if self.puzzle is None:
@@ -92,8 +92,6 @@ def generate_one(req: Request, index: int = 0, rules=None, progress=None) -> Res
         deadline = left if deadline is None else min(deadline, left)
     level = mixed_level(req, rng)
     if level != req.level:
-        from dataclasses import replace
-
         req = replace(req, level=level)
     found = find(req, rng, deadline, rules, progress)
     res = Result(index, key, None, attempts=found.attempts,
@@ -131,7 +129,6 @@ class Progress:
 def find(req, rng: random.Random, deadline: float | None, rules=None,
          progress=None) -> Found:
     """Attempts (layout, fill, repair, rate, steer) until one fits or the time runs out."""
-    from ..engine import registry
 
     if rules is None:
         rules = registry.load()

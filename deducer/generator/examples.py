@@ -21,9 +21,15 @@ from pathlib import Path
 
 from ..clock import NO_LIMITS, Limits
 from ..engine.registry import CORE as CORE_LADDER
+from ..engine.ruleyaml import load_yaml
 from ..engine.walk import Engine, Step, WalkOptions
 from ..errors import DeducerError
+from ..proofcheck import check_walkthrough
+from ..puzzle import formats
+from ..puzzle.bundled import bundled_puzzles
 from ..puzzle.model import Puzzle
+from .core import generate_one
+from .request import check_request, make_request
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 CACHE = DATA / "examples.yaml"
@@ -70,7 +76,6 @@ class Example:
         """``{"puzzle": <deducer JSON puzzle>, "steps": [<explain --json steps>]}``, plus
         ``"walkthrough_step"`` where the walkthrough takes another step at the last one
         (docs/json-contract.md, technique pages)."""
-        from ..puzzle import formats
 
         out = {"puzzle": json.loads(formats.dumps(self.puzzle, "json")),
                "steps": [s.to_json() for s in self.steps]}
@@ -155,7 +160,6 @@ def uses(step: Step, chain_only: Collection[str] = ()) -> set[str]:
 
 def proof_problems(puzzle: Puzzle, steps: list[Step]) -> list[str]:
     """What the independent proof checker finds wrong with the steps (empty: all proved)."""
-    from ..proofcheck import check_walkthrough
 
     return [str(p) for p in check_walkthrough(puzzle, steps)]
 
@@ -163,7 +167,6 @@ def proof_problems(puzzle: Puzzle, steps: list[Step]) -> list[str]:
 # ---------------------------------------------------------------------------- sources
 def bundled() -> Iterator[tuple[str, Puzzle]]:
     """(label, puzzle) of every bundled puzzle with one solution (puzzles/expected.json)."""
-    from ..puzzle.bundled import bundled_puzzles
 
     for b in bundled_puzzles():
         yield b.label, b.puzzle
@@ -176,7 +179,6 @@ def bundled_puzzle(label: str) -> Puzzle | None:
 
 def read_cache(path: Path = CACHE) -> dict[str, dict]:
     """rule id -> ``{"from": source, "puzzle": pipe text (generated puzzles only)}``."""
-    from ..engine.ruleyaml import load_yaml
 
     if not path.is_file():
         return {}
@@ -188,8 +190,6 @@ def read_cache(path: Path = CACHE) -> dict[str, dict]:
 
 
 def cached_puzzle(entry: dict) -> Puzzle | None:
-    from ..puzzle import formats
-
     text = entry.get("puzzle")
     if isinstance(text, str):
         return formats.loads(text, "pipe", path="<example cache>")
@@ -201,8 +201,6 @@ def generate_for(rule_id: str, rules, seconds: float,
     """A generated puzzle whose walkthrough uses ``rule_id`` (seeded: the same call gives
     the same puzzle), and the command that makes it again; None when ``seconds`` (for all
     sizes) ran out first."""
-    from .core import generate_one
-    from .request import check_request, make_request
 
     sizes = list(sizes)
     end = time.perf_counter() + seconds
@@ -339,25 +337,7 @@ def _find(rules, todo, known, out, cache, use_bundled, generate, seconds, say, b
     todo = [rid for rid in todo if rid not in out.examples]
     # 2. the bundled puzzles: for each rule, the one that uses it soonest
     if todo and use_bundled:
-        seen: dict[str, list[tuple[bool, int, str, Puzzle, Use]]] = {}
-        walked = list(bundled())
-        for label, puzzle in walked:
-            say(f"walking {label}")
-            for rid, use in bounded(f"walking {label}", first_uses, puzzle, rules,
-                                    todo).items():
-                seen.setdefault(rid, []).append(
-                    (use.instead is not None, len(use.steps), label, puzzle, use))
-        # a walk for all rules at once takes a chain step the walkthrough makes for one
-        # wanted chain rule as that rule's first use, so a rung offering a chain only beside
-        # it (a bivalue chain beside a shorter forcing chain) is asked there on its own
-        kinds = {r.id: r.kind for r in rules}
-        for rid in [r for r in todo if kinds[r] == "chain" and r not in seen]:
-            for label, puzzle in walked:
-                say(f"walking {label} for {rid} alone")
-                use = bounded(f"walking {label}", first_uses, puzzle, rules, [rid]).get(rid)
-                if use is not None:
-                    seen.setdefault(rid, []).append(
-                        (use.instead is not None, len(use.steps), label, puzzle, use))
+        seen = _bundled_uses(rules, todo, say, bounded)
         for rid in todo:
             # the soonest use whose steps are proved, a step the walkthrough takes itself
             # before one it passes over (sorted so, then by length, then label)
@@ -389,10 +369,34 @@ def _find(rules, todo, known, out, cache, use_bundled, generate, seconds, say, b
             out.missing[rid] = rejected[rid]
 
 
+def _bundled_uses(rules, todo: list[str], say, bounded) -> dict[str, list]:
+    """For each rule of ``todo``, where the bundled puzzles' walkthroughs first use it:
+    ``(passed over, steps, label, puzzle, use)`` per puzzle."""
+    seen: dict[str, list[tuple[bool, int, str, Puzzle, Use]]] = {}
+    walked = list(bundled())
+    for label, puzzle in walked:
+        say(f"walking {label}")
+        for rid, use in bounded(f"walking {label}", first_uses, puzzle, rules,
+                                todo).items():
+            seen.setdefault(rid, []).append(
+                (use.instead is not None, len(use.steps), label, puzzle, use))
+    # a walk for all rules at once takes a chain step the walkthrough makes for one
+    # wanted chain rule as that rule's first use, so a rung offering a chain only beside
+    # it (a bivalue chain beside a shorter forcing chain) is asked there on its own
+    kinds = {r.id: r.kind for r in rules}
+    for rid in [r for r in todo if kinds[r] == "chain" and r not in seen]:
+        for label, puzzle in walked:
+            say(f"walking {label} for {rid} alone")
+            use = bounded(f"walking {label}", first_uses, puzzle, rules, [rid]).get(rid)
+            if use is not None:
+                seen.setdefault(rid, []).append(
+                    (use.instead is not None, len(use.steps), label, puzzle, use))
+    return seen
+
+
 def cache_text(search: Search) -> str:
     """The example cache's text for ``search``'s examples (scripts/technique_examples.py):
     a bundled puzzle by its label, a generated one by its command and its text."""
-    from ..puzzle import formats
 
     lines = [
         "# Technique examples for `deducer rules --pages` (written by",

@@ -272,32 +272,9 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
         where = [i for i, m in enumerate(_open_cells(cur, draft)) if m]
         if not where:
             where = list(range(len(draft.values)))
-        # rounds that found nothing widen the search to the runs around the stall (two
-        # rings at most, or it is no longer near): a few cells stuck in a pattern the
-        # level's rules cannot break (two cells with the same two digits in two runs)
-        # are unlocked by a clue next to them
-        for _ in range(min(misses, 2)):
-            where = sorted({j for i in where for rid in draft.cell_runs[i]
-                            for j in draft.runs[rid]})
-        cands = [(i, d) for i in where for d in draft.free_digits(i)]
-        if not cands:
+        moves = _moves(draft, cur, where, misses, target, rng, sample, deadline)
+        if moves is None:
             return None
-        if len(cands) > 4 * sample:
-            cands = rng.sample(cands, 4 * sample)
-        cands.sort(key=lambda c: (_open_after(draft, *c), rng.random()))
-        half = sample // 2
-        rest = cands[half:]
-        pick = cands[:half] + rng.sample(rest, min(half, len(rest)))
-        moves = [[(i, d)] for i, d in pick] + _refills(draft, where, rng, sample // 2)
-        if cur.status != SOLVED and cur.state is not None:
-            # rank the moves by an estimate, walk the best few in full
-            ranked = []
-            for k, move in enumerate(moves):
-                with _applied(draft, move):
-                    ranked.append((estimate(draft, cur, [i for i, _ in move], target.ladder,
-                                            target.cap, deadline), -k, move))
-            ranked.sort(reverse=True)
-            moves = [move for _, _, move in ranked[:EASE_EXACT]]
         best, best_walk = None, None
         for move in moves:
             fix = None
@@ -330,6 +307,39 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
             if misses >= max(EASE_PATIENCE, len(draft.values) // 60):
                 return None
     return None
+
+
+def _moves(draft: Draft, cur, where: list[int], misses: int, target: Target,
+           rng: random.Random, sample: int, deadline: float | None) -> list | None:
+    """One round of :func:`ease`'s candidate changes near ``where`` (widened by ``misses``),
+    the best few by the estimate when the walk stalled; None when there is none."""
+    # rounds that found nothing widen the search to the runs around the stall (two
+    # rings at most, or it is no longer near): a few cells stuck in a pattern the
+    # level's rules cannot break (two cells with the same two digits in two runs)
+    # are unlocked by a clue next to them
+    for _ in range(min(misses, 2)):
+        where = sorted({j for i in where for rid in draft.cell_runs[i]
+                        for j in draft.runs[rid]})
+    cands = [(i, d) for i in where for d in draft.free_digits(i)]
+    if not cands:
+        return None
+    if len(cands) > 4 * sample:
+        cands = rng.sample(cands, 4 * sample)
+    cands.sort(key=lambda c: (_open_after(draft, *c), rng.random()))
+    half = sample // 2
+    rest = cands[half:]
+    pick = cands[:half] + rng.sample(rest, min(half, len(rest)))
+    moves = [[(i, d)] for i, d in pick] + _refills(draft, where, rng, sample // 2)
+    if cur.status != SOLVED and cur.state is not None:
+        # rank the moves by an estimate, walk the best few in full
+        ranked = []
+        for k, move in enumerate(moves):
+            with _applied(draft, move):
+                ranked.append((estimate(draft, cur, [i for i, _ in move], target.ladder,
+                                        target.cap, deadline), -k, move))
+        ranked.sort(reverse=True)
+        moves = [move for _, _, move in ranked[:EASE_EXACT]]
+    return moves
 
 
 def _mend(draft: Draft, rng: random.Random, deadline: float | None) -> list | None:

@@ -10,6 +10,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from ..engine import registry
 from ..engine.rating import LEVELS, level_cap
 from ..engine.sentences import a_or_an
 from ..errors import DeducerError
@@ -174,8 +175,6 @@ def check_request(req: Request, rules=None) -> None:
             raise GenerateError(why)
     if req.needs is not None:
         if rules is None:
-            from ..engine import registry
-
             rules = registry.load()
         rule = next((r for r in rules if r.id == req.needs), None)
         if rule is None:

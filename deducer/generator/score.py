@@ -8,7 +8,9 @@ from __future__ import annotations
 import random
 import time
 
+from ..engine.rating import model_for
 from ..engine.walk import SOLVED
+from .level import _combos_after, _hard_cells, exact_rating, fits, walk
 from .reach import miss
 
 #: rounds of the score steering per draft at most, and in a row without getting closer to
@@ -27,8 +29,6 @@ def steer_score(req, draft, exp, rating, target, rng: random.Random,
     closer: the score answers to how many easy moves are open and how much work the path
     is, which no estimate from the clues predicts well (the change the clues favoured
     alone got closer one time in six)."""
-    from ..engine.rating import model_for
-    from .level import _combos_after, _hard_cells, exact_rating, fits, walk
 
     gap = miss(rating.score, req.score)
     easy_cap = model_for(target.rules).levels[0][1]

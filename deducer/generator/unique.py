@@ -17,7 +17,9 @@ import time
 
 from ..puzzle.combos import ALL, BIT, DIGITS, POP
 from ..solver.propagate import Contradiction, propagate
+from ..solver.search import solve
 from .draft import Draft
+from .layout import try_blacken
 
 
 def open_count(draft: Draft, totals: list[int] | None = None) -> tuple[int, list[int]]:
@@ -75,7 +77,6 @@ def other_solution(draft: Draft, masks: list[int], deadline: float | None,
     second one is never searched past. Raises :class:`Undecided` when the solver spends
     ``work`` units (see :func:`~deducer.solver.search.solve`) or the deadline passes first.
     """
-    from ..solver.search import solve
 
     left = None if deadline is None else max(0.01, deadline - time.perf_counter())
     res = solve(draft.puzzle(), max_solutions=2, masks=masks, timeout=left, work=work)
@@ -263,7 +264,6 @@ def repair(draft: Draft, rng: random.Random, where: list[int], sample: int,
 def split_run(draft: Draft, rng: random.Random, where: list[int], symmetry: str):
     """A new draft with one cell of ``where`` (and its partner) turned black, keeping the
     layout rules; None when no such cell exists."""
-    from .layout import try_blacken
 
     cells = where[:]
     rng.shuffle(cells)

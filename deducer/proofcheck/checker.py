@@ -311,51 +311,6 @@ def _satisfiable(local: Local, domains: list[int],
             of_cell[p].append(k)
     nodes = [0]
 
-    def narrow(doms: list[int], todo: set[int]) -> bool:
-        """Forward checking to a fixpoint over the runs in ``todo``; False on a wipe-out."""
-        while todo:
-            k = todo.pop()
-            ps, allowed = runs[k]
-            fixed = 0
-            open_ps = []
-            for p in ps:
-                m = doms[p]
-                if m & (m - 1) == 0:
-                    if m == 0 or fixed & m:
-                        return False  # an empty cell, or a digit twice in the run
-                    fixed |= m
-                else:
-                    open_ps.append(p)
-            union_open = 0
-            for p in open_ps:
-                union_open |= doms[p]
-            reach = 0
-            for c in allowed:
-                if c & fixed != fixed:
-                    continue
-                rest = c & ~fixed
-                if rest & ~union_open:
-                    continue
-                if any(not doms[p] & rest for p in open_ps):
-                    continue
-                reach |= rest
-                if not open_ps:
-                    break
-            if not reach and open_ps:
-                return False
-            if not open_ps:
-                if not any(c == fixed for c in allowed):
-                    return False
-                continue
-            for p in open_ps:
-                m = doms[p] & reach
-                if m != doms[p]:
-                    if not m:
-                        return False
-                    doms[p] = m
-                    todo.update(of_cell[p])
-        return True
-
     def search(doms: list[int]) -> bool:
         nodes[0] += 1
         if nodes[0] > NODE_CAP:
@@ -375,17 +330,66 @@ def _satisfiable(local: Local, domains: list[int],
             m &= ~b
             trial = doms.copy()
             trial[best] = b
-            if narrow(trial, set(of_cell[best])) and search(trial):
+            if _narrow(runs, of_cell, trial, set(of_cell[best])) and search(trial):
                 return True
         return False
 
     doms = domains.copy()
-    if not narrow(doms, set(range(len(runs)))):
+    if not _narrow(runs, of_cell, doms, set(range(len(runs)))):
         return False
     return search(doms)
 
 
 # ---------------------------------------------------------------------------- one simple proof
+
+
+def _narrow(runs: list, of_cell: list[list[int]], doms: list[int], todo: set[int]) -> bool:
+    """Forward checking to a fixpoint over the runs in ``todo`` (indices into ``runs``,
+    ``of_cell``: each cell's runs); False on a wipe-out."""
+    while todo:
+        k = todo.pop()
+        ps, allowed = runs[k]
+        fixed = 0
+        open_ps = []
+        for p in ps:
+            m = doms[p]
+            if m & (m - 1) == 0:
+                if m == 0 or fixed & m:
+                    return False  # an empty cell, or a digit twice in the run
+                fixed |= m
+            else:
+                open_ps.append(p)
+        union_open = 0
+        for p in open_ps:
+            union_open |= doms[p]
+        reach = 0
+        for c in allowed:
+            if c & fixed != fixed:
+                continue
+            rest = c & ~fixed
+            if rest & ~union_open:
+                continue
+            if any(not doms[p] & rest for p in open_ps):
+                continue
+            reach |= rest
+            if not open_ps:
+                break
+        if not reach and open_ps:
+            return False
+        if not open_ps:
+            if not any(c == fixed for c in allowed):
+                return False
+            continue
+        for p in open_ps:
+            m = doms[p] & reach
+            if m != doms[p]:
+                if not m:
+                    return False
+                doms[p] = m
+                todo.update(of_cell[p])
+    return True
+
+
 def _peer_elims(rp: Replay, places: dict[int, int]) -> dict[int, int]:
     """Eliminations a placement makes on its own: its digit leaves its runs' other cells."""
     out: dict[int, int] = {}

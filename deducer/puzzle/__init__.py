@@ -8,9 +8,3 @@ moves a person made, in janko.at's notation).
 May import: ``deducer.errors`` and the standard library only. Everything else builds on it.
 """
 
-
-from .lean import install_dataclasses_hook
-
-# here: the package runs before any of its modules. The first ``import dataclasses`` (none
-# on a solve's path) then comes without inspect (lean.py)
-install_dataclasses_hook()

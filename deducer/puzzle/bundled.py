@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DeducerError
+from . import formats
 from .model import Puzzle
 
 BUNDLED = Path(__file__).resolve().parents[1] / "data" / "puzzles"
@@ -29,7 +30,6 @@ class Bundled:
 def bundled_puzzles(unique_only: bool = True) -> Iterator[Bundled]:
     """Every bundled puzzle expected.json lists (with ``unique_only``, those with exactly
     one solution), in its order."""
-    from . import formats
 
     meta = BUNDLED / "expected.json"
     try:

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+import bz2
+import io
+
 from ..errors import DeducerError, printable
 
 #: the most any input file (a puzzle, a rule file) may hold; no real one comes near
@@ -76,9 +79,7 @@ def decompressed(data: bytes, label: str | None = None, *, limit: int = MAX_BYTE
     kind = compression(data)
     if kind is None:
         return data
-    import bz2
     import gzip
-    import io
 
     stream: gzip.GzipFile | bz2.BZ2File
     if kind == "gzip":

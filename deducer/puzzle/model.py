@@ -9,11 +9,11 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ..errors import PuzzleError
 from .combos import ALL, BIT, EVEN, ODD, combos, sum_range
-from .lean import FACTORY, record
 
 Coord = tuple[int, int]
 
@@ -32,22 +32,13 @@ DOWN = "D"
 ARROW = {ACROSS: "→", DOWN: "↓"}
 
 
-# The model's classes are dataclasses made by hand (lean.record): the dataclass machinery
-# cost a millisecond a class at import, which a small puzzle's first solve paid (issue 40).
-@record(frozen=True, options={"down": {"default": None}, "across": {"default": None}})
+@dataclass(frozen=True, slots=True)
 class Square:
     """One grid square: white (to fill) or black, a black one optionally carrying clues."""
 
-    __slots__ = ("white", "down", "across")
     white: bool
-    down: int | None
-    across: int | None
-
-    def __init__(self, white: bool, down: int | None = None, across: int | None = None):
-        setattr = object.__setattr__
-        setattr(self, "white", white)
-        setattr(self, "down", down)
-        setattr(self, "across", across)
+    down: int | None = None
+    across: int | None = None
 
     @property
     def is_clue(self) -> bool:
@@ -58,27 +49,16 @@ WHITE = Square(True)
 BLANK = Square(False)
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Run:
     """A maximal horizontal or vertical segment of white cells."""
 
-    __slots__ = ("id", "direction", "total", "cells", "coords", "clue_at")
     id: int
     direction: str  # ACROSS or DOWN
     total: int | None  # None: an unclued run (still all-distinct)
     cells: tuple[int, ...]  # white-cell indices, in reading order
     coords: tuple[Coord, ...]
     clue_at: Coord | None  # the black square carrying the clue, if any
-
-    def __init__(self, id: int, direction: str, total: int | None, cells: tuple[int, ...],
-                 coords: tuple[Coord, ...], clue_at: Coord | None):
-        setattr = object.__setattr__
-        setattr(self, "id", id)
-        setattr(self, "direction", direction)
-        setattr(self, "total", total)
-        setattr(self, "cells", cells)
-        setattr(self, "coords", coords)
-        setattr(self, "clue_at", clue_at)
 
     @property
     def length(self) -> int:
@@ -113,7 +93,6 @@ def cell_arg(cell: object) -> Coord:
     """A cell given to the API, ``(row, col)`` as two whole numbers (0-based), checked:
     anything else (a 1-tuple, None, ``("a", 1)``, ``(1.5, 2)``) is a :class:`PuzzleError`,
     never an IndexError or TypeError from deep inside."""
-    from ..errors import PuzzleError
 
     parts: tuple = ()
     if isinstance(cell, (tuple, list)):
@@ -137,7 +116,7 @@ _GRADE = re.compile(r"^\s*(?P<level>[A-Za-z]+),\s*score\s+(?P<score>[0-9]{1,4}(?
                     r"\s*rater\s+(?P<rater>[0-9A-Za-z.\-]{1,20})\s*$")
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Grade:
     """The rating a puzzle file carries (``generate --out`` writes it): level, score and
     the rater version that gave them, kept by every reader and writer through a round
@@ -146,9 +125,6 @@ class Grade:
     level: str
     score: float
     rater: str
-
-    def __init__(self, level: str, score: float, rater: str):
-        self.__dict__.update(level=level, score=score, rater=rater)
 
     def text(self) -> str:
         """``Hard, score 4.2, rater 7`` (the score as the rating prints it)."""
@@ -162,44 +138,25 @@ class Grade:
         return None if m is None else Grade(m["level"], float(m["score"]), m["rater"])
 
 
-@record(frozen=True, options={
-    "givens": {"default_factory": dict}, "entries": {"default_factory": dict},
-    "pencil": {"default_factory": dict}, "even": {"default": None}, "name": {"default": None},
-    "row_lines": {"default": None, "compare": False}, "grade": {"default": None,
-                                                            "compare": False}})
+@dataclass(frozen=True)
 class Puzzle:
     """A Kakuro puzzle. Coordinates are 0-based ``(row, col)`` over the whole grid."""
 
     squares: tuple[tuple[Square, ...], ...]
-    givens: dict[Coord, int]
-    entries: dict[Coord, int]
-    pencil: dict[Coord, int]  # coord -> mask
-    even: frozenset[Coord] | None  # parity puzzle: these even, other whites odd
-    name: str | None
+    givens: dict[Coord, int] = field(default_factory=dict)
+    entries: dict[Coord, int] = field(default_factory=dict)
+    pencil: dict[Coord, int] = field(default_factory=dict)  # coord -> mask
+    even: frozenset[Coord] | None = None  # parity puzzle: these even, other whites odd
+    name: str | None = None
     # source line of each grid row, for error messages (None where unknown)
-    row_lines: tuple[int | None, ...] | None
+    row_lines: tuple[int | None, ...] | None = field(default=None, compare=False)
     #: the rating the file carries (not compared: the same grid is the same puzzle)
-    grade: Grade | None
+    grade: Grade | None = field(default=None, compare=False)
 
-    def __init__(self, squares: tuple[tuple[Square, ...], ...],
-                 givens: dict[Coord, int] = FACTORY, entries: dict[Coord, int] = FACTORY,
-                 pencil: dict[Coord, int] = FACTORY, even: frozenset[Coord] | None = None,
-                 name: str | None = None, row_lines: tuple[int | None, ...] | None = None,
-                 grade: Grade | None = None):
-        if name is not None and _CONTROL.search(name):
-            name = _CONTROL.sub("\ufffd", name)
-        # straight into the instance's dict: frozen, and cached_property keeps its values there
-        self.__dict__.update(
-            squares=squares, givens={} if givens is FACTORY else givens,
-            entries={} if entries is FACTORY else entries,
-            pencil={} if pencil is FACTORY else pencil, even=even, name=name,
-            row_lines=row_lines, grade=grade)
-
-    def _with_progress(self, entries: dict[Coord, int], pencil: dict[Coord, int]) -> Puzzle:
-        """``dataclasses.replace(self, entries=..., pencil=...)``, without loading
-        dataclasses."""
-        return self.__class__(self.squares, self.givens, entries, pencil, self.even, self.name,
-                              self.row_lines, self.grade)
+    def __post_init__(self) -> None:
+        # a name is shown in terminals and titles: control characters would steer them
+        if self.name is not None and _CONTROL.search(self.name):
+            object.__setattr__(self, "name", _CONTROL.sub("\ufffd", self.name))
 
     # ---- derived geometry -------------------------------------------------
     @property
@@ -312,8 +269,8 @@ class Puzzle:
         that is not a digit 1-9 or a mask outside 0..511 is a :class:`PuzzleError` naming
         it (the commands would otherwise fail deep inside with a KeyError or TypeError,
         or quietly ignore it)."""
-        return self._with_progress(self._progress(entries, "entry"),
-                                   self._progress(pencil or {}, "pencil marks"))
+        return replace(self, entries=self._progress(entries, "entry"),
+                       pencil=self._progress(pencil or {}, "pencil marks"))
 
     def _progress(self, table, label: str) -> dict[Coord, int]:
         """``table`` as a plain dict of ``(row, col) -> int``, every item checked."""
@@ -353,12 +310,11 @@ class Puzzle:
 
     def graded(self, grade: Grade | None) -> Puzzle:
         """The puzzle carrying ``grade`` (what its file says it rated)."""
-        return self.__class__(self.squares, self.givens, self.entries, self.pencil, self.even,
-                              self.name, self.row_lines, grade)
+        return replace(self, grade=grade)
 
     def without_progress(self) -> Puzzle:
         """The bare puzzle: givens kept, player's entries and pencil marks dropped."""
-        return self._with_progress({}, {})
+        return replace(self, entries={}, pencil={})
 
     # ---- validation -----------------------------------------------------------
     def line_of(self, coord: Coord) -> int | None:

@@ -3,6 +3,7 @@ does and what its proof rests on (the JSON is the result's own ``to_json()``).""
 
 from __future__ import annotations
 
+from ..errors import printable
 from ..puzzle.model import cell_name
 from .walk import chain_cases, chain_lines, link_count, step_text, step_title
 
@@ -68,6 +69,5 @@ def all_steps_text(puzzle, result) -> str:
             out.append(f"{head}: {step_text(s)}")
         out.append(f"{pad}does: {effect_line(s)}")
         out.append(f"{pad}rests on: {proof_line(puzzle, s, names)}")
-    from ..errors import printable
 
     return "\n".join(printable(line) for line in out) + "\n"

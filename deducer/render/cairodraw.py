@@ -15,8 +15,10 @@ fails loudly in the tests rather than vanishing from the booklet.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
+from html import unescape
 
 _TAG = re.compile(r"<(/?)([A-Za-z]+)((?:\s+[\w:-]+=\"[^\"]*\")*)\s*(/?)>|([^<]+)")
 _ATTR = re.compile(r"([\w:-]+)=\"([^\"]*)\"")
@@ -222,8 +224,6 @@ class Drawer:
         elif tag == "path":
             _path(ctx, a.get("d", ""))
         elif tag == "circle":
-            import math
-
             ctx.arc(float(a["cx"]), float(a["cy"]), float(a["r"]), 0, 2 * math.pi)
         else:
             return
@@ -274,6 +274,5 @@ def _path(ctx, d: str) -> None:
 def _unescape(text: str) -> str:
     if "&" not in text:
         return text
-    from html import unescape
 
     return unescape(text)

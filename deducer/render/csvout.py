@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
+from ..errors import printable
 from . import Renderer
+from .teach import counts_cell
 
 #: the columns, in order
 CSV_HEAD = ["file", "rows", "cols", "cells", "status", "level", "max_weight", "hardest_rule",
@@ -14,12 +19,6 @@ class CsvRenderer(Renderer):
     name = "csv"
 
     def rate_rows(self, rows: list[dict], *, why: bool = False) -> str:
-        import csv
-        import io
-
-        from ..errors import printable
-        from .teach import counts_cell
-
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(CSV_HEAD)

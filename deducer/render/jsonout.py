@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from ..engine.rating import RATER_VERSION
 from . import Renderer
 
 
@@ -59,8 +60,6 @@ class JsonRenderer(Renderer):
         return dumps(result.to_json())
 
     def rate_rows(self, rows: list[dict], *, why: bool = False) -> str:
-        from ..engine.rating import RATER_VERSION
-
         out = []
         for r in rows:
             d = {k: v for k, v in r.items() if k != "seconds"}  # stdout stays byte-identical

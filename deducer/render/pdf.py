@@ -22,6 +22,7 @@ from xml.sax.saxutils import escape
 
 from ..errors import DeducerError
 from . import Renderer
+from .cairodraw import Drawer
 from .svg import (
     LABEL,
     PAD,
@@ -35,6 +36,7 @@ from .svg import (
     solution_svg,
     start_position,
 )
+from .teach import glossary_lines, used_in_all
 from .walk import (
     chain_cases,
     chain_conclusion,
@@ -348,7 +350,6 @@ def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
 def _glossary_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
     """The techniques the walkthroughs use, each with its names, level and explanation:
     what a reader looks up when a step names a technique they do not know."""
-    from .teach import glossary_lines, used_in_all
 
     techs = used_in_all([e.explanation for e in entries if e.explanation is not None])
     pages: list[_Page] = []
@@ -432,8 +433,6 @@ def pdf_bytes(pages: list[_Page], title: str = "Kakuro", progress=None) -> bytes
         target.set_metadata(cairocffi.PDF_METADATA_CREATOR, "deducer")
     except (AttributeError, cairocffi.CairoError):  # cairo older than 1.16
         pass
-
-    from .cairodraw import Drawer
 
     drawer = Drawer(cairocffi)  # the boards drawn by cairo directly (cairodraw's docstring)
     ctx = cairocffi.Context(target)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..puzzle.combos import ALL, fmt_mask
 from ..puzzle.model import cell_name
 from ..puzzle.records import DIGIT, PENCIL
+from .text import draw_grid
 
 
 def combos_text(res, *, allow: int = ALL, need: int = 0) -> str:
@@ -104,7 +105,6 @@ def summary_lines(rep):
 
 def replay_board(rep, upto: int) -> str:
     """The board after ``upto`` moves: the grid with its digits, then each marked cell."""
-    from .text import draw_grid
 
     p = rep.board_after(upto)
     text = draw_grid(p, fixed=p.entries) + "\n"

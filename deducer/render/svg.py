@@ -19,6 +19,7 @@ import functools
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
+from ..errors import DeducerError
 from ..puzzle.combos import BIT, combos
 from ..puzzle.model import ACROSS, Coord, Puzzle
 from . import Renderer
@@ -292,25 +293,7 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
         (run.clue_at, run.direction): run.id for run in puzzle.runs if run.clue_at is not None
     }
 
-    out: list[str] = []
-    attrs = [f'viewBox="0 0 {num(width)} {num(height)}"', f'width="{num(width)}"',
-             f'height="{num(height)}"', 'preserveAspectRatio="xMinYMin meet"',
-             'class="kakuro"']
-    if ident:
-        attrs.insert(0, f'id="{ident}"')
-    if standalone:
-        attrs.insert(0, 'xmlns="http://www.w3.org/2000/svg"')
-    out.append(f"<svg {' '.join(attrs)} role=\"img\">")
-    if title:
-        out.append(f"<title>{escape(title)}</title>")
-    out.append(f"<style>{STYLE}</style>")
-    if labels:
-        for c in range(puzzle.cols):
-            out.append(f'<text class="lb" x="{num(ox + (c + 0.5) * S)}" y="{num(off - 5)}">'
-                       f"{c + 1}</text>")
-        for r in range(puzzle.rows):
-            out.append(f'<text class="lb" x="{num(off / 2)}" y="{num(oy + (r + 0.5) * S + 3.5)}">'
-                       f"{r + 1}</text>")
+    out = _svg_open(puzzle, width, height, off, labels, ident, title, standalone)
     strikes: list[str] = []
     # a cell's coordinates come from its column and row: formatted once each, so that a
     # 200x200 board (32,400 cells, 290,000 candidate nodes) costs a string join a cell
@@ -336,33 +319,13 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
                 out.append(plain_cols[c] % plain_row)
                 out.append("</g>")
                 continue
-            cls = ["w"]
-            if rc in even:
-                cls.append("even")
-            if rc in run_cells:
-                cls.append("run")
-            if rc in marks.cells:
-                cls.append("hl")
-            if rc in marks.facts:
-                cls.append("pf")
-            if rc in marks.assumed:
-                cls.append("as")
-            if rc in marks.broken:
-                cls.append("bad")
-            if rc in marks.inside:
-                cls.append("in")
-            elif rc in marks.outside:
-                cls.append("out")
-            if rc in marks.left:
-                cls.append("lo")
-            out.append(f'<g class="{" ".join(cls)}" data-cell="{r},{c}">')
+            cls = _cell_classes(rc, even, run_cells, marks)
+            out.append(f'<g class="{cls}" data-cell="{r},{c}">')
             out.append(f'<rect class="bg" x="{num(x0)}" y="{num(y0)}" width="{num(S)}" '
                        f'height="{num(S)}"/>')
-            digit = digits.get(rc)
-            if rc in marks.new:
-                digit = (marks.new[rc], "new")
-            if rc in marks.assumed:
-                digit = (marks.assumed[rc], "assumed")
+            # an assumption's digit over a step's new one over the board's
+            digit = ((marks.assumed[rc], "assumed") if rc in marks.assumed
+                     else (marks.new[rc], "new") if rc in marks.new else digits.get(rc))
             dx, dy = num(x0 + S / 2), num(y0 + S / 2 + 9)
             if digit is not None:
                 out.append(f'<text class="d {DIGIT_CLASS[digit[1]]}" x="{dx}" y="{dy}">'
@@ -371,21 +334,7 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
                 out.append(f'<text class="d" x="{dx}" y="{dy}"></text>')
             shown = 0 if digit is not None else candidates.get(rc, 0)
             struck = 0 if digit is not None else marks.struck.get(rc, 0)
-            for d in range(1, 10):
-                b = BIT[d]
-                visible = bool((shown | struck) & b)
-                if not (visible or interactive):
-                    continue
-                cx, cy = _cand_xy(x0, y0, d)
-                k = "c"
-                if struck & b:
-                    k += " x"
-                    strikes.append(f'<line class="xl" x1="{num(cx - 4.5)}" y1="{num(cy + 4.5)}" '
-                                   f'x2="{num(cx + 4.5)}" y2="{num(cy - 4.5)}"/>')
-                if not visible:
-                    k += " off"
-                out.append(f'<text class="{k}" data-d="{d}" x="{num(cx)}" y="{num(cy + 3.7)}">'
-                           f"{d}</text>")
+            _candidates(out, strikes, x0, y0, shown, struck, interactive)
             out.append("</g>")
     out.append(f'<g id="{ident}-strikes">' if ident else "<g>")
     out.extend(strikes)
@@ -394,6 +343,88 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
                f'width="{num(puzzle.cols * S)}" height="{num(puzzle.rows * S)}"/>')
     # a region sum's area, outlined over the frame too (an empty path on a board the
     # walkthrough's script draws on)
+    _overlays(out, puzzle, marks, ox, oy, ident, interactive)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _svg_open(puzzle: Puzzle, width: float, height: float, off: float, labels: bool,
+              ident: str | None, title: str | None, standalone: bool) -> list[str]:
+    """The board's first lines: the ``<svg>`` tag, its title and style, and the row and
+    column numbers (``labels``, in a margin of ``off``)."""
+    out: list[str] = []
+    ox, oy = off + PAD, off + PAD
+    attrs = [f'viewBox="0 0 {num(width)} {num(height)}"', f'width="{num(width)}"',
+             f'height="{num(height)}"', 'preserveAspectRatio="xMinYMin meet"',
+             'class="kakuro"']
+    if ident:
+        attrs.insert(0, f'id="{ident}"')
+    if standalone:
+        attrs.insert(0, 'xmlns="http://www.w3.org/2000/svg"')
+    out.append(f"<svg {' '.join(attrs)} role=\"img\">")
+    if title:
+        out.append(f"<title>{escape(title)}</title>")
+    out.append(f"<style>{STYLE}</style>")
+    if labels:
+        for c in range(puzzle.cols):
+            out.append(f'<text class="lb" x="{num(ox + (c + 0.5) * S)}" y="{num(off - 5)}">'
+                       f"{c + 1}</text>")
+        for r in range(puzzle.rows):
+            out.append(f'<text class="lb" x="{num(off / 2)}" y="{num(oy + (r + 0.5) * S + 3.5)}">'
+                       f"{r + 1}</text>")
+    return out
+
+
+def _cell_classes(rc: Coord, even: frozenset[Coord], run_cells: set[Coord],
+                  marks: Marks) -> str:
+    """A white cell's CSS classes: parity, and what the step's marks make of it."""
+    cls = ["w"]
+    if rc in even:
+        cls.append("even")
+    if rc in run_cells:
+        cls.append("run")
+    if rc in marks.cells:
+        cls.append("hl")
+    if rc in marks.facts:
+        cls.append("pf")
+    if rc in marks.assumed:
+        cls.append("as")
+    if rc in marks.broken:
+        cls.append("bad")
+    if rc in marks.inside:
+        cls.append("in")
+    elif rc in marks.outside:
+        cls.append("out")
+    if rc in marks.left:
+        cls.append("lo")
+    return " ".join(cls)
+
+
+def _candidates(out: list[str], strikes: list[str], x0: float, y0: float, shown: int,
+                struck: int, interactive: bool) -> None:
+    """A cell's candidate nodes (all nine, hidden with ``off``, on an interactive board);
+    a struck one's strike line goes to ``strikes``, drawn over every cell."""
+    for d in range(1, 10):
+        b = BIT[d]
+        visible = bool((shown | struck) & b)
+        if not (visible or interactive):
+            continue
+        cx, cy = _cand_xy(x0, y0, d)
+        k = "c"
+        if struck & b:
+            k += " x"
+            strikes.append(f'<line class="xl" x1="{num(cx - 4.5)}" y1="{num(cy + 4.5)}" '
+                           f'x2="{num(cx + 4.5)}" y2="{num(cy - 4.5)}"/>')
+        if not visible:
+            k += " off"
+        out.append(f'<text class="{k}" data-d="{d}" x="{num(cx)}" y="{num(cy + 3.7)}">'
+                   f"{d}</text>")
+
+
+def _overlays(out: list[str], puzzle: Puzzle, marks: Marks, ox: float, oy: float,
+              ident: str | None, interactive: bool) -> None:
+    """Over the frame: a region sum's outline, the chain's arrows and the badges (empty
+    groups on a board a script draws on)."""
     outline = outline_path(marks.inside, ox, oy)
     if outline or interactive:
         region_id = f' id="{ident}-region"' if ident else ""
@@ -406,8 +437,6 @@ def board_svg(puzzle: Puzzle, *, digits: dict[Coord, tuple[int, str]] | None = N
     for (r, c), n, corner in badge_places(marks.badges, puzzle.rows, puzzle.cols):
         out.append(badge(ox + c * S, oy + r * S, n, corner=corner))
     out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
 
 
 def outline_path(cells, ox: float, oy: float) -> str:
@@ -552,8 +581,6 @@ def step_svg(puzzle: Puzzle, explanation, k: int, *, candidates: bool = True,
     chain step k shows its chain on the board before it."""
     steps = explanation.steps
     if not 0 <= k <= len(steps):
-        from ..errors import DeducerError
-
         raise DeducerError(f"the walkthrough has steps 1..{len(steps)}; there is no step {k}")
     if k and chain_cases(steps[k - 1]) and not show_all:
         # a chain is drawn on the board it starts from, link by link (see diagram_svg)
@@ -608,7 +635,6 @@ def to_png(svg_text: str, scale: float = 2.0) -> bytes:
     try:
         import cairosvg
     except (ImportError, OSError):  # OSError: the package is there but libcairo is not
-        from ..errors import DeducerError
 
         raise DeducerError("--png needs the optional package cairosvg (and the cairo library): "
                            "pip install cairosvg (from a checkout: pip install '.[png]')"

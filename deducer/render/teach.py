@@ -20,8 +20,24 @@ from __future__ import annotations
 
 from html import escape
 
+from ..engine import registry
+from ..engine.rating import model_for
+from ..engine.registry import CORE
+from ..engine.teaching import level_at, techniques
 from ..puzzle.model import cell_name
 from .assets import static_text
+from .svg import (
+    Marks,
+    add_region,
+    advance,
+    board_svg,
+    diagram_svg,
+    position_at,
+    position_digits,
+    run_ids,
+    shown_candidates,
+    step_marks,
+)
 from .walk import (
     chain_cases,
     chain_conclusion,
@@ -44,8 +60,6 @@ KIND_TEXT = {
 def used_techniques(explanation) -> list:
     """The techniques an explanation's steps use, in ladder order (the ladder it was walked
     with, else the core one)."""
-    from ..engine import registry
-    from ..engine.teaching import techniques
 
     ids = {s.rule for s in explanation.steps}
     if not ids:
@@ -186,18 +200,6 @@ def _boards(example) -> str:
     region sum's area outlined), the chain on that board for a chain step, and the board
     after it: each as the walk has it there (the candidates its steps have left, as the
     HTML walkthrough draws them), not every digit the runs' combinations allow."""
-    from .svg import (
-        Marks,
-        add_region,
-        advance,
-        board_svg,
-        diagram_svg,
-        position_at,
-        position_digits,
-        run_ids,
-        shown_candidates,
-        step_marks,
-    )
 
     puzzle, steps = example.puzzle, example.steps
     step = steps[-1]
@@ -323,8 +325,6 @@ def example_weight(t, step, rules=None) -> str:
     """What the example's step weighs and the level it gives a puzzle, said against the
     technique's own weight (the ladder's YAML): "This step weighs 5.75 (5.5, and 0.25
     for its size): a puzzle whose hardest step it is rates Expert"."""
-    from ..engine.rating import model_for
-    from ..engine.teaching import level_at
 
     w, level = step.weight, level_at(step.weight, rules)
     if step.rule != t.id:
@@ -370,7 +370,6 @@ def _legend(example) -> str:
 
 def _short(path: str) -> str:
     """A rule file's path as a reader knows it (the core ladder: rules/core.yaml)."""
-    from ..engine.registry import CORE
 
     try:
         from pathlib import Path

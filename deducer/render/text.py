@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
-from ..puzzle.model import Puzzle
+from ..errors import printable
+from ..puzzle.combos import SINGLE
+from ..puzzle.formats import dumps
+from ..puzzle.model import Puzzle, cell_name
 from . import Renderer
 
 # the walkthrough helpers (.walk) are imported where a walkthrough is written: `deducer
@@ -132,7 +136,6 @@ def end_grid(explanation) -> str:
     """The final grid: the digits written in (given, entered, or placed by a step), ``.``
     where still open. A cell a walk that stopped early narrowed to one digit without
     writing it stays open: no step wrote it."""
-    from ..puzzle.combos import SINGLE
 
     puzzle = explanation.puzzle
     if explanation.status == "solved":
@@ -146,7 +149,6 @@ def end_grid(explanation) -> str:
 def write_solve(puzzle, result, write) -> None:
     """The same text as ``TextRenderer.solve``, written one solution at a time (the cells
     that differ are gathered on the way instead of by rereading every solution)."""
-    from ..puzzle.model import cell_name
 
     sols = result.solutions
     many = len(sols) > 1
@@ -196,8 +198,6 @@ COLUMNS = ("file", "size", "status", "level", "score", "notes", "hardest", "effo
 
 
 def _cells(row: dict) -> list[str]:
-    from ..errors import printable
-
     return [printable(c) for c in _raw_cells(row)]
 
 
@@ -242,7 +242,6 @@ def rate_table(rows: list[dict], why: bool = False) -> str:
 # ---------------------------------------------------------------------------- rules
 def shown_path(path: str) -> str:
     """A file as the user would name it: relative to the current folder when inside it."""
-    from pathlib import Path
 
     try:
         return str(Path(path).resolve().relative_to(Path.cwd()))
@@ -286,7 +285,6 @@ def rules_test_text(report, verbose: bool = False, impact: bool = False) -> str:
     """``deducer rules test``: the findings by puzzle, the unproved steps by rule, and what
     the run comes to (a :class:`~deducer.assist.audit.RulesTest`)."""
     from ..assist.audit import first_by_rule
-    from ..errors import printable
 
     user_ids, audits, replay = report.user_ids, report.audits, report.replay
     findings, unproved, fired, tested = (report.findings, report.unproved, report.fired,
@@ -301,23 +299,7 @@ def rules_test_text(report, verbose: bool = False, impact: bool = False) -> str:
             lines += [f"FIXTURE {shown_path(fx.path)}: {p}" for p in fx.problems]
         lines.append(f"fixtures {shown_path(fx.path)}: {fx.checked} claim(s) checked, "
                      + (f"{len(fx.problems)} failed" if fx.problems else "all hold"))
-    for a in audits:
-        if a.finding is None and not verbose and a.status in ("solved", "stalled"):
-            continue
-        if a.finding is not None:
-            f = a.finding
-            mark = "FALSE" if a.status == "false" else "ERROR"
-            lines.append(f"{mark} {a.label}: step {f.step}, rule {f.rule} "
-                         f"({shown_path(f.source)})")
-            lines += [f"    {p}" for p in f.problems]
-            line = report.replay_line(a.label, f.step)
-            if line is not None:
-                # the walk up to the board the false step was made on (a walk that takes
-                # the false step itself ends in the error that names it)
-                lines.append(f"    replay: {line}")
-        else:
-            note = f" ({a.note})" if a.note else ""
-            lines.append(f"{a.status:<8} {a.label}: {a.steps} steps{note}")
+    lines += _audit_lines(report, verbose)
     first = first_by_rule(unproved)
     for rid in user_ids:
         if rid not in first:
@@ -375,6 +357,30 @@ def rules_test_text(report, verbose: bool = False, impact: bool = False) -> str:
         lines.append(report.interrupted)
     # a puzzle's name (a label from a URL list, a J block) must not steer the terminal
     return "\n".join(printable(line) for line in lines) + "\n"
+
+
+def _audit_lines(report, verbose: bool) -> list[str]:
+    """``rules test``'s line for each puzzle audited (with ``verbose``, the quiet ones too):
+    a finding with its problems and the walk that replays it, else the audit's status."""
+    out: list[str] = []
+    for a in report.audits:
+        if a.finding is None and not verbose and a.status in ("solved", "stalled"):
+            continue
+        if a.finding is not None:
+            f = a.finding
+            mark = "FALSE" if a.status == "false" else "ERROR"
+            out.append(f"{mark} {a.label}: step {f.step}, rule {f.rule} "
+                       f"({shown_path(f.source)})")
+            out += [f"    {p}" for p in f.problems]
+            line = report.replay_line(a.label, f.step)
+            if line is not None:
+                # the walk up to the board the false step was made on (a walk that takes
+                # the false step itself ends in the error that names it)
+                out.append(f"    replay: {line}")
+        else:
+            note = f" ({a.note})" if a.note else ""
+            out.append(f"{a.status:<8} {a.label}: {a.steps} steps{note}")
+    return out
 
 
 def _impact_lines(report, every: bool) -> list[str]:
@@ -442,8 +448,6 @@ class TextRenderer(Renderer):
         return rules_test_text(report, verbose, impact)
 
     def generated(self, result, *, format: str = "pipe") -> str:
-        from ..puzzle.formats import dumps
-
         return dumps(result.puzzle, format)
 
     def solve(self, puzzle, result) -> str:

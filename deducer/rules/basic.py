@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any
 
 from ..engine.state import Deduction, Proof
-from ..puzzle.combos import BIT, DIGITS, POP, SINGLE, combos
+from ..puzzle.combos import ALL, BIT, DIGITS, POP, SINGLE, combos
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
@@ -255,7 +255,6 @@ def single_reason(view: View, i: int, d: int) -> str:
     combinations less the digits written in them), digits written in a run it does not
     need to name, the cell's parity, and for the rest the logged steps that took them
     (``Context.taken``): ``r4c6↓ 4/2 still needs 1 and r6c6…``."""
-    from ..puzzle.combos import ALL
 
     others = ALL & ~BIT[d]
     runs = view.runs_of(i)

@@ -6,8 +6,10 @@ from collections.abc import Iterator, Sequence
 
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, POP
+from ..solver.search import solve
 from . import rule
 from .api import View
+from .chains import find_braid, link_rules, to_deduction
 
 
 def _by_constraint(view: View) -> list[int]:
@@ -29,7 +31,6 @@ def trial(view: View, work: int = 100_000, budgets: Sequence[int] = (6, 12, 24)
     links the contradiction rests on (:func:`deducer.rules.chains.find_braid`): ``work``
     links walked at most, each assumption followed for ``budgets`` links in turn, then
     without a bound."""
-    from .chains import find_braid, link_rules, to_deduction
 
     found = find_braid(view, link_rules(view), max_len=10**9, work=work, budgets=budgets,
                        reach=1)
@@ -46,7 +47,6 @@ def backtracking(view: View, node_work: int = 3) -> Iterator[Deduction]:
     that a node of the complete solver costs: a node takes about as long as three links
     (measured during generation: 4,400-6,300 nodes/s against 10,000-15,000 links/s). It
     decides where a walk with a budget (the generator's) stops."""
-    from ..solver.search import solve
 
     context = view.context
     if context.stopped():

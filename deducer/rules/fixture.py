@@ -36,6 +36,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ..engine import kernel
 from ..engine.registry import RULE_MARK, Rule, all_rules, load_file
 from ..engine.sentences import effect_text, worded
@@ -43,6 +45,7 @@ from ..engine.state import Context, Deduction, State, View, resolve_proof
 from ..errors import DeducerError
 from ..puzzle import formats
 from ..puzzle.combos import BIT, DIGITS, mask_of
+from ..puzzle.fileio import read_input
 from ..puzzle.model import Puzzle
 
 __all__ = ["FIXTURE_SUFFIX", "Found", "FixtureResult", "cell_id", "core_rule", "fire", "first",
@@ -256,9 +259,6 @@ def read_fixtures(path: str | Path) -> list[dict]:
     """The cases of a fixture file (``fixtures:``, a list of mappings: ``rule``,
     ``position``, optional ``cands``/``placed``/``live``, ``makes``, ``silent``), checked
     for their shape; a one-line :class:`DeducerError` naming the file otherwise."""
-    import yaml
-
-    from ..puzzle.fileio import read_input
 
     where = str(path)
     try:

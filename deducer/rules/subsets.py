@@ -24,6 +24,7 @@ from .facts import (
     run_trim,
     stated_combos,
 )
+from .permutation import _brief, _reasons
 
 _NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -39,7 +40,6 @@ def _failing(view: View, rid: int, open_: list[int], placed: int, elims: dict[in
     ... has none of them``), from the stated lists alone (every other open cell may hold
     any digit not written in the run): no fact beyond the proof's. None where a case is
     not found so, or runs long."""
-    from .permutation import _brief, _reasons
 
     by_digit: dict[int, list[int]] = {}
     for i, m in elims.items():

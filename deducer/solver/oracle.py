@@ -63,7 +63,6 @@ class Oracle:
 
         self.cells = cells
         self.local = {c: k for k, c in enumerate(cells)}
-        self.calls = 0
         self.conflicts = 0  # in all the calls so far
         nvar = 9 * len(cells)
         # the CNF is built as a list and handed over in one call (a large island has
@@ -150,7 +149,6 @@ class Oracle:
         so on the same questions it gives the same answers at the same counts (CaDiCaL is
         deterministic: a run depends on its clauses, calls and limits, not on the clock).
         """
-        self.calls += 1
         s = self.solver
         # before each call, not only when one runs out of conflicts: a caller asking for
         # model after quick model would otherwise never hear of the deadline

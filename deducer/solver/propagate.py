@@ -9,9 +9,9 @@ consistency for one run), memoised, and shared by the solver, the trial fallback
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from ..puzzle.combos import combos
-from ..puzzle.lean import record
 from ..puzzle.model import Puzzle
 
 _CACHE: dict[tuple, dict[int, int] | None] = {}
@@ -134,22 +134,13 @@ def _run_filter(total, masks):
     return out
 
 
-@record(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Layout:
     """The puzzle reduced to the tables propagation needs (built once per puzzle)."""
 
-    __slots__ = ("run_cells", "run_total", "cell_runs")
     run_cells: tuple[tuple[int, ...], ...]
     run_total: tuple[int | None, ...]
     cell_runs: tuple[tuple[int, ...], ...]
-
-    def __init__(self, run_cells: tuple[tuple[int, ...], ...],
-                 run_total: tuple[int | None, ...], cell_runs: tuple[tuple[int, ...], ...]):
-        # a dataclass made by hand (lean.record): every first solve loads this module
-        setattr = object.__setattr__
-        setattr(self, "run_cells", run_cells)
-        setattr(self, "run_total", run_total)
-        setattr(self, "cell_runs", cell_runs)
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> Layout:

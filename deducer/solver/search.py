@@ -37,10 +37,10 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
 
 from ..clock import past
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
-from ..puzzle.lean import FACTORY, record
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
 from .graph import open_islands
 from .propagate import Contradiction, Layout, Timeout, propagate
@@ -79,33 +79,18 @@ class _Abandon(Exception):
     """A split is being given up so that the whole island can go to the SAT solver."""
 
 
-@record(frozen=False, options={"nodes": {"default": 0}, "reason": {"default": None},
-                               "timed_out": {"default": False}, "work": {"default": 0},
-                               "stats": {"default_factory": dict}})
+@dataclass
 class SolveResult:
     """Outcome of a complete solve. ``solutions`` hold one digit per white cell index."""
 
     status: SolveStatus  # UNDECIDED: a limit stopped it before any solution
     solutions: list[list[int]]
     complete: bool  # False when the cap, the time limit or the work budget stopped it
-    nodes: int
-    reason: str | None  # for "none": where the contradiction shows
-    timed_out: bool  # the time limit or the work budget stopped it
-    work: int  # units of work spent: search nodes and oracle conflicts (see ``solve``)
-    stats: dict
-
-    def __init__(self, status: SolveStatus, solutions: list[list[int]], complete: bool,
-                 nodes: int = 0, reason: str | None = None, timed_out: bool = False,
-                 work: int = 0, stats: dict = FACTORY):
-        # a dataclass made by hand (lean.record): every first solve loads this module
-        self.status = status
-        self.solutions = solutions
-        self.complete = complete
-        self.nodes = nodes
-        self.reason = reason
-        self.timed_out = timed_out
-        self.work = work
-        self.stats = {} if stats is FACTORY else stats
+    nodes: int = 0
+    reason: str | None = None  # for "none": where the contradiction shows
+    timed_out: bool = False  # the time limit or the work budget stopped it
+    work: int = 0  # units of work spent: search nodes and oracle conflicts (see ``solve``)
+    stats: dict = field(default_factory=dict)
 
     @property
     def solution_count(self) -> int:

@@ -27,8 +27,15 @@ so must items and results: Dask ships them to other machines.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
+
+from ...errors import DeducerError
+from ..cli import whole
+from .dask_engine import DaskEngine, missing
+from .pool import PoolEngine, cpu_count
 
 # how items are ordered and cut into tasks (largest first, tasks from the workers)
 from .schedule import chunk_size, chunks, order, plan  # noqa: F401  (shared)
@@ -37,7 +44,6 @@ from .settings import ENGINES, GRACE, MAX_JOBS_PER_CORE, RETRIES, OnFail, Settin
 
 def add_engine_args(p, what: str = "work") -> None:
     """``--jobs/--engine/--scheduler/--chunk/--retries/--no-progress`` for a batch command."""
-    from ..cli import whole
 
     p.add_argument("-j", "--jobs", type=whole, default=1, metavar="N",
                    help=f"{what} in N worker processes (default 1); with --engine dask and no "
@@ -61,16 +67,12 @@ def add_engine_args(p, what: str = "work") -> None:
 
 def settings_from(args) -> Settings:
     """The :class:`Settings` the command line asks for (usage errors as DeducerError)."""
-    from ...errors import DeducerError
 
     if args.jobs < 1:
         raise DeducerError("--jobs must be at least 1")
-    from .pool import cpu_count
 
     cap = MAX_JOBS_PER_CORE * cpu_count()
     if args.jobs > cap:
-        import sys
-
         print(f"deducer: --jobs {args.jobs} is more than this machine can use; using {cap} "
               f"({MAX_JOBS_PER_CORE} a core)", file=sys.stderr)
         args.jobs = cap
@@ -81,8 +83,6 @@ def settings_from(args) -> Settings:
     if args.scheduler and args.engine != "dask":
         raise DeducerError("--scheduler goes with --engine dask")
     if args.engine == "dask":
-        from .dask_engine import missing
-
         why = missing()
         if why:
             raise DeducerError(why)
@@ -145,17 +145,12 @@ def run(func: Callable[[Any], Any], items: Sequence, settings: Settings, on_fail
     if settings.engine not in ENGINES:
         raise ValueError(f"unknown engine {settings.engine!r}")
     if settings.jobs > len(items):  # a worker per item at most
-        from dataclasses import replace
 
         settings = replace(settings, jobs=max(1, len(items)))
     idx = order(len(items), costs)
     if settings.engine == "dask":
-        from .dask_engine import DaskEngine
-
         engine: Any = DaskEngine(settings)
     else:
-        from .pool import PoolEngine
-
         engine = PoolEngine(settings)
 
     def tasks(workers: int):

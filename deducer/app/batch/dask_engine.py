@@ -15,10 +15,16 @@ workers run tasks in threads, which cannot be killed from outside.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
+import multiprocessing
 import os
+import pickle
+import site
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
+from multiprocessing import forkserver
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +42,6 @@ _WARM: set[bytes] = set()
 def _warm(init) -> None:
     """Run ``init`` once in this worker process (the rule ladder, loaded for every task
     after it)."""
-    import pickle
 
     key = pickle.dumps(init)
     if key not in _WARM:
@@ -64,7 +69,6 @@ def missing() -> str | None:
     """Why the engine cannot run here (None when it can). Looked up, not imported: importing
     Dask takes about a second, which a local cluster spends in parallel with its fork
     server (see :func:`_fork_server`)."""
-    import importlib.util
 
     if importlib.util.find_spec("distributed") is None:
         return ("--engine dask needs Dask's distributed package: "
@@ -92,8 +96,6 @@ def _fork_server() -> bool:
     thread (forking this one, next to Dask's threads, once left a worker deadlocked), up
     in milliseconds and with nothing to import, where spawned workers import Dask and
     deducer each. False where there are no fork servers (Windows): Dask spawns."""
-    import multiprocessing
-    from multiprocessing import forkserver
 
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return False
@@ -117,8 +119,6 @@ def _fork_server() -> bool:
 
 
 def _site_dirs() -> set[str]:
-    import site
-
     dirs = [*getattr(site, "getsitepackages", list)(), site.getusersitepackages()]
     return {str(Path(d).resolve()) for d in dirs}
 
@@ -180,7 +180,6 @@ class DaskEngine:
         scheduler ends the run with one line (the rows already given are kept). ``tasks``
         gives the chunks for the cluster's number of workers (a remote scheduler's, not
         --jobs); ``init`` runs once in each worker; notes are not passed on here."""
-        from concurrent.futures import CancelledError
 
         try:
             yield from self._map(func, tasks, on_fail, init)
@@ -198,7 +197,6 @@ class DaskEngine:
             for name in list(logging.root.manager.loggerDict):
                 if name == "distributed" or name.startswith("distributed."):
                     logging.getLogger(name).setLevel(logging.CRITICAL)
-        from concurrent.futures import CancelledError
 
         from distributed import wait
         from distributed.scheduler import KilledWorker

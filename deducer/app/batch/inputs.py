@@ -25,12 +25,16 @@ import json
 import os
 import re
 import stat
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...errors import DeducerError, printable
-from ...puzzle.fileio import plain_suffix
+from ...puzzle import formats
+from ...puzzle.fileio import MAX_BYTES, plain_suffix
+from ...puzzle.formats import read_text
 from ...puzzle.formats.lines import LINE_SUFFIXES, is_row, line_puzzle_text
+from ..cli import is_url
 
 _GLOB = re.compile(r"[*?[]")
 
@@ -91,7 +95,6 @@ def walk(folder: str) -> list[str]:
 
 def _read(path: str) -> str:
     """A file's text, reading at most the size limit (a huge file is refused, not loaded)."""
-    from ...puzzle.formats import read_text
 
     return read_text(path)
 
@@ -109,7 +112,6 @@ def file_tasks(path: str, fmt: str | None, name: str | None,
                text: str | None = None) -> list[Task]:
     """The puzzles of one file: one task, one per named puzzle, or one per JSON line
     (``text``: the file's text, when it has been read already)."""
-    from ...puzzle import formats
 
     if name is not None:
         return [Task(f"{path}:{name}", path=path, name=name)]
@@ -145,8 +147,6 @@ def _special(path: str) -> str | None:
 
 
 def _puzzle_suffix(path: str) -> bool:
-    from ...puzzle import formats
-
     suffix = plain_suffix(path)
     return bool(suffix) and (suffix in LINE_SUFFIXES or any(
         suffix in exts for exts in formats.EXTENSIONS.values()))
@@ -168,7 +168,6 @@ def _is_rows_file(text: str) -> bool:
 def found_tasks(path: str, fmt: str | None, name: str | None) -> list[Task] | None:
     """The puzzles of a file found in a folder or by a glob; None when it holds none (a
     note, a page, an image, an empty file: the caller counts it as skipped)."""
-    from ...puzzle import formats
 
     special = _special(path)
     if special is not None:
@@ -198,7 +197,6 @@ def stdin_tasks(stream, limit: int | None = None) -> list[Task]:
     """One task per non-empty, non-``#`` line of standard input. A line is bounded like a
     puzzle file (:data:`~deducer.puzzle.fileio.MAX_BYTES`): a longer one is a row saying so,
     and ends the reading (the rest of it cannot be told from the next line's start)."""
-    from ...puzzle.fileio import MAX_BYTES
 
     limit = MAX_BYTES if limit is None else limit
     tasks = []
@@ -239,7 +237,6 @@ def find(args: Iterable[str], fmt: str | None = None, name: str | None = None, s
     """:func:`expand`, and the folder files skipped as holding no puzzle. ``outputs`` are
     the run's own files: never read from a folder or glob, and refused when named as an
     input (writing them would destroy that input)."""
-    from ..cli import is_url
 
     own = {_key(o): o for o in outputs}
     found = Found()
@@ -250,8 +247,6 @@ def find(args: Iterable[str], fmt: str | None = None, name: str | None = None, s
             continue
         if arg == "-":
             if stdin is None:
-                import sys
-
                 stdin = sys.stdin.buffer
             tasks += stdin_tasks(stdin)
             continue
@@ -342,7 +337,6 @@ class Embedded:
 
 def load(task: Task, fmt: str | None):
     """The task's puzzle (raises :class:`DeducerError` located at the file and line)."""
-    from ...puzzle import formats
 
     if task.text is None:
         assert task.path is not None  # a task holds a path or a text

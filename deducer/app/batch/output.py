@@ -12,14 +12,14 @@ file, through pyarrow (the ``parquet`` extra), when the run is complete.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
 
 from ...errors import DeducerError
+from ...puzzle.fileio import check_name, name_max, open_output, refuse_a_link, temp_name
 from ...render.jsonout import dumps
-
-FORMATS = ("jsonl", "parquet")
 
 
 def out_format(path: str, asked: str | None) -> str:
@@ -67,7 +67,6 @@ class LineFile:
 
     def __init__(self, path: str, *, append: bool = False, lines: int = 0,
                  what: str = "row"):
-        from ...puzzle.fileio import open_output
 
         self.path = path
         self.what = what
@@ -102,7 +101,6 @@ class RowFile:
 
     def __init__(self, path: str, fmt: str = "jsonl", *, resume: bool = False,
                  force: bool = False):
-        from ...puzzle.fileio import check_name, refuse_a_link
 
         check_name(path)
         self.target = Path(path)
@@ -139,11 +137,8 @@ class RowFile:
             return path
         head, name = os.path.split(path)
         journal = name + ".partial.jsonl"
-        from ...puzzle.fileio import name_max
 
         if len(os.fsencode(journal)) > name_max(head or "."):
-            import hashlib
-
             digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:16]
             journal = f"{name[:40]}.{digest}.partial.jsonl"
         return os.path.join(head, journal)
@@ -204,12 +199,10 @@ class RowFile:
                                    path=str(self.target)) from None
             os.unlink(self.journal)
 
-
     def _sort(self, labels: list[str]) -> None:
         """Put the journal's rows in input order (they were written as they finished): a
         new file under a temporary name, renamed into place, so that an interruption
         leaves the old one whole. Only the lines' places are held, not their text."""
-        from ...puzzle.fileio import temp_name
 
         places: list[tuple[int, int]] = []  # (offset, length) of each line, in file order
         sources = []
@@ -263,7 +256,6 @@ def write_parquet(journal: Path, target: Path, batch: int = 65536) -> None:
     import pyarrow.parquet as pq
 
     schema = pa.schema([(name, _arrow_type(pa, kind)) for name, kind in SCHEMA])
-    from ...puzzle.fileio import temp_name
 
     # the rename replaces a link named --out, and leaves the file it pointed to be
     tmp = target.with_name(temp_name(target.name) + "tmp")

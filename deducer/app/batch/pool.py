@@ -33,6 +33,7 @@ from functools import partial
 from multiprocessing.connection import wait
 from typing import Any
 
+from . import notes
 from .settings import GRACE, OnFail, Settings
 
 TICK = 0.2  # seconds between heartbeats (progress redraw, deadline checks)
@@ -71,7 +72,6 @@ def _worker_main(conn, func: Callable[[Any], Any], parent: int | None = None,
             init()
         except Exception:  # noqa: BLE001 - each item then says what went wrong
             pass
-    from . import notes
 
     while True:
         try:
@@ -207,19 +207,7 @@ class PoolEngine:
                         slots[k] = start()
                 while len(slots) < self.jobs and (retry or not exhausted):
                     slots.append(start())
-                for slot in slots:
-                    if slot.todo:
-                        continue
-                    got = take()
-                    if got is None:
-                        break
-                    slot.cid, chunk = got
-                    slot.todo = deque(chunk)
-                    slot.since = time.monotonic()
-                    try:
-                        slot.conn.send(chunk)
-                    except (OSError, ValueError):
-                        pass  # it died meanwhile: handled below like any death
+                _hand_out(slots, take)
                 busy = [s for s in slots if s.todo]
                 if not busy:
                     if exhausted and not retry:
@@ -231,19 +219,7 @@ class PoolEngine:
                     if not slot.todo:
                         continue
                     alive = slot.proc.is_alive()  # before draining: what it sent is all there
-                    broken = False
-                    try:
-                        while slot.todo and slot.conn.poll():
-                            idx, kind, payload = slot.conn.recv()
-                            if kind == "note":  # how the item in hand is going
-                                if note is not None:
-                                    note(idx, payload)
-                                continue
-                            item = slot.todo[0][1]
-                            answered(slot, idx)
-                            yield idx, (payload if kind == "ok" else on_fail(item, kind, payload))
-                    except (EOFError, OSError, ValueError, pickle.UnpicklingError):
-                        broken = True  # it died mid-message
+                    broken = yield from _drain(slot, note, on_fail, answered)
                     if not slot.todo:
                         continue
                     if broken or not alive:
@@ -285,3 +261,38 @@ def cpu_count() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
+
+
+def _hand_out(slots: list[_Slot], take: Callable[[], tuple[int, list] | None]) -> None:
+    """A chunk (``take``'s) to each idle worker, while there are chunks to take."""
+    for slot in slots:
+        if slot.todo:
+            continue
+        got = take()
+        if got is None:
+            break
+        slot.cid, chunk = got
+        slot.todo = deque(chunk)
+        slot.since = time.monotonic()
+        try:
+            slot.conn.send(chunk)
+        except (OSError, ValueError):
+            pass  # it died meanwhile: handled below like any death
+
+
+def _drain(slot: _Slot, note, on_fail: OnFail, answered):
+    """Yield the (index, result) pairs a worker has sent (its notes to ``note``); returns
+    True when the pipe broke mid-message (the worker died)."""
+    try:
+        while slot.todo and slot.conn.poll():
+            idx, kind, payload = slot.conn.recv()
+            if kind == "note":  # how the item in hand is going
+                if note is not None:
+                    note(idx, payload)
+                continue
+            item = slot.todo[0][1]
+            answered(slot, idx)
+            yield idx, (payload if kind == "ok" else on_fail(item, kind, payload))
+    except (EOFError, OSError, ValueError, pickle.UnpicklingError):
+        return True  # it died mid-message
+    return False

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from ...api import MAX_SOLUTIONS_CAP, CheckStatus, check
+from ...errors import DeducerError
+from ...render import get
 from ..cli import (
     EXIT_NO_SOLUTION,
     EXIT_OK,
@@ -37,10 +40,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ...api import MAX_SOLUTIONS_CAP, CheckStatus, check
-    from ...errors import DeducerError
-    from ...render import get
-
     if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
         raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")
     if args.timeout is not None and not args.timeout > 0:

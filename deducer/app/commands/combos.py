@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import json
+
+from ...api import combinations
+from ...errors import DeducerError, printable
+from ...puzzle.combos import ALL
+from ...render.player import combos_text
 from ..cli import EXIT_NO_SOLUTION, EXIT_OK, emit, whole
 
 HELP = """\
@@ -17,8 +24,6 @@ Exit code 0 when at least one combination is printed, 1 when none is left, 2 on 
 
 
 def add_parser(sub) -> None:
-    import argparse
-
     p = sub.add_parser("combos", help="the combinations of a run's sum and length",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("total", metavar="SUM", type=whole, help="the run's sum (its clue)")
@@ -31,12 +36,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    import json
-
-    from ...api import combinations
-    from ...puzzle.combos import ALL
-    from ...render.player import combos_text
-
     allow = ALL if args.allow is None else digit_mask(args.allow, "--allow")
     need = 0 if args.need is None else digit_mask(args.need, "--need")
     res = combinations(args.total, args.length, allow=allow, need=need)
@@ -49,7 +48,6 @@ def run(args) -> int:
 
 def digit_mask(text: str, what: str) -> int:
     """The mask of digits written as ``689``, ``6,8,9`` or ``6 8 9``."""
-    from ...errors import DeducerError, printable
 
     m = 0
     for ch in text:

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import sys
+from pathlib import Path, PurePath
 
-from ..cli import EXIT_OK, add_puzzle_args, emit, read_puzzle
+from ...errors import DeducerError, PuzzleError, printable
+from ...puzzle.fileio import check_name, check_outputs, not_an_input, write_outputs
+from ...puzzle.formats import dumps, get, loads
+from ..batch import inputs
+from ..batch.progress import Bar
+from ..cli import EXIT_BAD_INPUT, EXIT_OK, add_puzzle_args, emit, read_puzzle
 
 
 def add_parser(sub) -> None:
@@ -37,10 +46,6 @@ MULTI = {"json": ".jsonl", "janko": ".jsonl", "puzzlink": ".url"}
 
 
 def run(args) -> int:
-    from ...errors import DeducerError
-    from ...puzzle.fileio import check_outputs
-    from ...puzzle.formats import dumps, get
-
     get(args.to)  # an unknown format: refused before anything is read
     if args.out is not None:
         if args.output is not None:
@@ -61,8 +66,6 @@ def run(args) -> int:
 def _left_out(puzzle, text: str, fmt: str) -> str:
     """What of the player's progress the written text lost ("the player's 2 entries and 5
     pencil marks"), found by reading it back; "" when nothing was."""
-    from ...errors import PuzzleError
-    from ...puzzle.formats import loads
 
     if not puzzle.entries and not puzzle.pencil:
         return ""
@@ -84,7 +87,6 @@ def _left_out(puzzle, text: str, fmt: str) -> str:
 def file_stem(name: str) -> str:
     """A puzzle's name as a file name: letters, digits, ``.``, ``_`` and ``-`` kept, any
     run of other characters one ``-`` (``janko 001`` -> ``janko-001``)."""
-    import re
 
     stem = re.sub(r"[^0-9A-Za-z._-]+", "-", name).strip("-.")[:80]
     return stem or "puzzle"
@@ -93,7 +95,6 @@ def file_stem(name: str) -> str:
 def _stem_of(task, puzzle) -> str:
     """What a puzzle's file is called: its name, else its source's (the file, and the
     line of a JSON-lines file or the puzzle's name within a file of several)."""
-    from pathlib import PurePath
 
     if puzzle.name:
         return file_stem(puzzle.name)
@@ -112,10 +113,6 @@ def _stem_of(task, puzzle) -> str:
 def _multi_line(puzzle, fmt: str, stem: str, index: int) -> str:
     """The puzzle as line ``index`` (from 1) of the format's file of several
     (:data:`MULTI`)."""
-    import json
-    import re
-
-    from ...puzzle.formats import dumps
 
     if fmt == "json":
         return json.dumps(json.loads(dumps(puzzle, "json")), separators=(",", ":"))
@@ -140,22 +137,7 @@ def run_collection(args) -> int:
     output name checked before any is written, then one file each (and the file of them
     all). A puzzle that cannot be read or written is one line on stderr and exit 2; the
     others are still written."""
-    import os
-    from pathlib import Path
-
-    from ...errors import DeducerError, printable
-    from ...puzzle.fileio import check_name, write_outputs
-    from ...puzzle.formats import dumps, get
-    from ..batch import inputs
-    from ..batch.progress import Bar
-    from ..cli import EXIT_BAD_INPUT
-
-    out = Path(args.out)
-    check_name(out)
-    if out.exists() and not out.is_dir():
-        raise DeducerError("--out must be a folder", path=args.out)
-    if not out.exists() and not out.parent.is_dir():
-        raise DeducerError(f"folder {str(out.parent)!r} does not exist", path=args.out)
+    out = _out_folder(args.out)
     found = inputs.find([args.puzzle], args.format, args.name)
     if found.nothing():
         raise DeducerError(found.nothing() or "no puzzle")
@@ -213,11 +195,7 @@ def run_collection(args) -> int:
     if lines:
         files.append((out / (ALL + MULTI[args.to]), "\n".join(lines) + "\n"))
     write_outputs(files, force=args.force)
-    if lost:
-        print(f"deducer: warning: the {args.to} format leaves out the player's entries or "
-              f"pencil marks of {len(lost)} puzzle{'s' if len(lost) != 1 else ''} "
-              f"({', '.join(lost[:3])}{' ...' if len(lost) > 3 else ''}); the pipe and json "
-              "formats keep them", file=sys.stderr)
+    _warn_lost(lost, args.to)
     where = str(out / texts[0][0]) if len(texts) == 1 else \
         f"{out / texts[0][0]} .. {out / texts[-1][0]}"
     also = f", and all of them in {out / (ALL + MULTI[args.to])}" if lines else ""
@@ -227,14 +205,30 @@ def run_collection(args) -> int:
     return EXIT_BAD_INPUT if failed else EXIT_OK
 
 
+def _out_folder(path: str) -> Path:
+    """``--out`` of a collection: a folder, or one to be made in a folder that exists."""
+    out = Path(path)
+    check_name(out)
+    if out.exists() and not out.is_dir():
+        raise DeducerError("--out must be a folder", path=path)
+    if not out.exists() and not out.parent.is_dir():
+        raise DeducerError(f"folder {str(out.parent)!r} does not exist", path=path)
+    return out
+
+
+def _warn_lost(lost: list[str], to: str) -> None:
+    """One warning naming the puzzles whose entries or pencil marks ``to`` leaves out."""
+    if lost:
+        print(f"deducer: warning: the {to} format leaves out the player's entries or "
+              f"pencil marks of {len(lost)} puzzle{'s' if len(lost) != 1 else ''} "
+              f"({', '.join(lost[:3])}{' ...' if len(lost) > 3 else ''}); the pipe and json "
+              "formats keep them", file=sys.stderr)
+
+
 def _check_folder(out, names: list[str], args, found) -> None:
     """Before anything is written: no output over an input (``--force`` or not), over a
     puzzle of another kind than this run writes, and none over an existing file without
     ``--force`` (every one named in one line)."""
-    import os
-
-    from ...errors import DeducerError
-    from ...puzzle.fileio import not_an_input
 
     if not out.is_dir():
         return

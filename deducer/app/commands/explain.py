@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import math
+from pathlib import Path
+
+from ...api import ExplainStatus, explain, ladder
+from ...errors import DeducerError, printable
+from ...puzzle.fileio import check_outputs
+from ...puzzle.model import MAX_CELLS
+from ...render import get
+from ...render.terminal import RENDERER as TERMINAL
+from ...render.text import RENDERER as TEXT
 from ..cli import (
     EXIT_NO_SOLUTION,
     EXIT_OK,
@@ -36,15 +48,12 @@ def add_rule_args(p, *, timeout: bool = True) -> None:
 def load_rules(args):
     """The ladder the command line asks for (with ``--priority ID=P`` where the command
     has it)."""
-    from ...api import ladder
 
     return moved(ladder(args.rules, args.disable), getattr(args, "move", None) or [])
 
 
 def priority_arg(text: str) -> tuple[str, float]:
     """``ID=P`` of ``--priority``: a rule id and a finite priority >= 0."""
-    import argparse
-    import math
 
     rid, eq, p = text.partition("=")
     try:
@@ -60,7 +69,6 @@ def priority_arg(text: str) -> tuple[str, float]:
 def moved(rules, moves):
     """``rules`` with each ``(id, priority)`` of ``moves`` at its new place on the ladder
     (``rules test --priority`` moves its file's rules so, and its replay line says it)."""
-    from ...errors import DeducerError
 
     if not moves:
         return rules
@@ -84,8 +92,6 @@ def cap_chains(rules, max_chain: int | None):
 
 
 def check_timeout(args) -> None:
-    from ...errors import DeducerError
-
     t = getattr(args, "timeout", None)
     if t is not None and not t > 0:
         raise DeducerError("--timeout must be a positive number of seconds")
@@ -93,7 +99,6 @@ def check_timeout(args) -> None:
 
 def written_line(files, exp) -> str:
     """The one line ``explain --html/--markdown`` prints: the files written and the rating."""
-    from ...errors import printable
 
     names = " and ".join(f"{printable(f)} ({kind})" for f, kind in files)
     steps = len(exp.steps)
@@ -145,17 +150,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    import dataclasses
-    from pathlib import Path
-
-    from ...api import ExplainStatus, explain
-    from ...errors import DeducerError
-    from ...render import get
-
     check_timeout(args)
     if args.max_steps is not None and args.max_steps < 0:
         raise DeducerError("--max-steps must be 0 or more")
-    from ...puzzle.model import MAX_CELLS
 
     if args.max_chain is not None and not 1 <= args.max_chain <= MAX_CELLS:
         # a chain has at most a link per white cell; 10**20 once made the search run on
@@ -170,7 +167,6 @@ def run(args) -> int:
              if f and f != "-"]
     if args.html == "-":
         raise DeducerError("--html needs a file name")
-    from ...puzzle.fileio import check_outputs
 
     # every output checked before the work, and before writing any
     outputs = {"--markdown": args.markdown, "--html": args.html}
@@ -192,12 +188,8 @@ def run(args) -> int:
         # a publisher asking for files wants the files, not hundreds of lines on the terminal
         emit(written_line(files, exp))
     elif screen_renderer(args) == "terminal":
-        from ...render.terminal import RENDERER as TERMINAL
-
         emit(TERMINAL.walkthrough(puzzle, exp, verbose=args.verbose))
     else:
-        from ...render.text import RENDERER as TEXT
-
         emit_lines(TEXT.walkthrough_lines(puzzle, exp, verbose=args.verbose))
     if exp.status == ExplainStatus.NONE:
         return EXIT_NO_SOLUTION

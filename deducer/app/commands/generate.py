@@ -2,10 +2,35 @@
 
 from __future__ import annotations
 
+import random
 import sys
+import time
 from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
 
-from ..cli import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNDECIDED, number, whole
+from ...api import LEVELS, RATER_VERSION, SYMMETRIES, generate_one, generate_request
+from ...api import ladder as load
+from ...errors import DeducerError
+from ...puzzle import formats
+from ...puzzle.fileio import write_output
+from ...render import get
+from ...render.jsonout import dumps as json_dumps
+from ..batch import add_engine_args, settings_from
+from ..batch import run as batch_run
+from ..batch.notes import note
+from ..batch.output import LineFile
+from ..batch.progress import Bar
+from ..cli import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    TimeLimit,
+    number,
+    whole,
+)
+from .genfiles import plan_outputs, run_options, sort_jsonl, write_manifest
 
 EXTENSIONS = {"json": "json", "puzzlink": "url"}
 #: the most puzzles one run makes (a file name has four digits or more; beyond this
@@ -14,8 +39,6 @@ MAX_COUNT = 1_000_000
 
 
 def add_parser(sub) -> None:
-    from ...api import SYMMETRIES
-
     p = sub.add_parser(
         "generate", help="make new puzzles with a unique solution at an exact level",
         description="Make new Kakuro puzzles: a symmetric layout like a published grid (runs "
@@ -69,7 +92,6 @@ def add_parser(sub) -> None:
                    help="go on with an interrupted run (the same --seed, --count and outputs): "
                         "the puzzles already in --out and --jsonl are kept, the rest made; "
                         "other options than the run's are refused")
-    from ..batch import add_engine_args
 
     add_engine_args(p, "generate")
 
@@ -104,8 +126,6 @@ def ladder(files: tuple[str, ...] = (), disable: tuple[str, ...] = ()):
     puzzle used to load it again, 50 ms each)."""
     key = (tuple(files), tuple(disable))
     if key not in _LADDER:
-        from ...api import ladder as load
-
         _LADDER[key] = load(list(files), list(disable))
     return _LADDER[key]
 
@@ -114,11 +134,6 @@ def make(req, index: int, files: tuple[str, ...] = (), disable: tuple[str, ...] 
     """Puzzle ``index`` (runs in a worker): its Result, or :class:`Refused`. A DeducerError
     comes back as a value, since the engines report an exception as a failed puzzle. How
     the search goes is sent to the command now and then (:func:`progress_text`)."""
-    import time
-
-    from ...api import generate_one
-    from ...errors import DeducerError
-    from ..batch.notes import note
 
     last = [time.monotonic()]
 
@@ -161,9 +176,6 @@ def results(req, indices, settings, tick=None, note=None,
     puzzle's search goes;
     ``files`` and ``disable``: the ``--rules`` files (absolute paths) and ``--disable`` ids
     each worker's ladder is loaded with."""
-    from functools import partial
-
-    from ..batch import run as batch_run
 
     items = list(indices)
     for pair in batch_run(partial(make, req, files=files, disable=disable), items,
@@ -173,324 +185,17 @@ def results(req, indices, settings, tick=None, note=None,
             yield pair[1]
 
 
-#: the file in an ``--out`` folder that says which runs made its puzzles (hidden: ``rate``
-#: and ``ls`` leave it out)
-MANIFEST = ".deducer-generate.json"
-
-
-def run_options(req, args) -> dict:
-    """What a run is: the options that decide which puzzles it makes, where they go in its
-    numbering and how they are written. A resume with other ones would mix two runs."""
-    from ...api import RATER_VERSION
-
-    return {"seed": req.seed, "size": f"{req.rows}x{req.cols}", "level": req.level,
-            "score": None if req.score is None else list(req.score),
-            "symmetry": req.symmetry, "density": req.density, "needs": req.needs,
-            "max_chain": req.max_chain, "first": args.first, "count": args.count,
-            "format": args.format, "rater": RATER_VERSION}
-
-
-#: how each option of :func:`run_options` is said on the command line
-_FLAGS = {"seed": "--seed", "size": "--size", "level": "--level", "score": "--score",
-          "symmetry": "--symmetry", "density": "--density", "needs": "--needs",
-          "max_chain": "--max-chain", "first": "--first", "count": "--count",
-          "format": "--format", "rater": "rater version"}
-
-
-def _said(key: str, value) -> str:
-    if key == "score" and value is not None:
-        low, high = value
-        value = f"{'' if low is None else f'{low:g}'}-{'' if high is None else f'{high:g}'}"
-    return f"{_FLAGS[key]} {'(none)' if value is None else value}"
-
-
-def refuse_other_run(was: dict, now: dict, where: str) -> None:
-    """Refuse a resume whose options are not the run's (a one-line error naming them)."""
-    from ...errors import DeducerError
-
-    differ = [k for k in _FLAGS if was.get(k) != now.get(k)]
-    if differ:
-        then = ", ".join(_said(k, was.get(k)) for k in differ)
-        asked = ", ".join(_said(k, now.get(k)) for k in differ)
-        raise DeducerError(f"was made by a run with {then}; this one asks {asked}: resuming "
-                           "would mix two runs (give the run's options, --first N to add a "
-                           "new batch after it, or --force to start over)", path=where)
-
-
-def _read_manifest(out) -> list[dict]:
-    """The runs an ``--out`` folder's manifest lists (none when it has none)."""
-    import json
-
-    from ...errors import DeducerError
-
-    path = out / MANIFEST
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        runs = data["runs"]
-        if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
-            raise TypeError
-    except FileNotFoundError:
-        return []
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        raise DeducerError("is not the list of runs 'deducer generate' writes (cannot tell "
-                           "which run made the puzzles here)", path=str(path)) from None
-    return runs
-
-
-def check_out_resume(out, options: dict, made: int) -> None:
-    """An ``--out`` folder may be resumed only by the run that made its puzzles: the one
-    its manifest lists at the same ``--first``, with the same options."""
-    from ...errors import DeducerError
-
-    was = next((r for r in _read_manifest(out) if r.get("first") == options["first"]), None)
-    if was is not None:
-        refuse_other_run(was, options, str(out))
-    elif made:
-        raise DeducerError(f"holds puzzles {options['first']:04d}.. but no record of the run "
-                           "that made them (an older deducer, or files put there): cannot "
-                           "tell whether it had the same options; pass --first N to add a "
-                           "new batch after them, or --force to start over", path=str(out))
-
-
-def write_manifest(out, options: dict) -> None:
-    """Record the run in the folder's manifest: it replaces the runs whose numbers it
-    overlaps (their files are written over)."""
-    import json
-
-    from ...puzzle.fileio import write_output
-
-    lo, hi = options["first"], options["first"] + options["count"]
-    runs = [r for r in _read_manifest(out)
-            if not (isinstance(r.get("first"), int) and isinstance(r.get("count"), int)
-                    and r["first"] < hi and lo < r["first"] + r["count"])]
-    runs.append(options)
-    runs.sort(key=lambda r: r["first"] if isinstance(r.get("first"), int) else 0)
-    text = json.dumps({"format": "deducer-generate", "version": 1, "runs": runs}, indent=1)
-    write_output(out / MANIFEST, text + "\n", force=True)
-
-
-def _jsonl_done(path: str, options: dict) -> set[int]:
-    """The puzzles (0-based in the run) an interrupted ``--jsonl`` file holds, by the
-    records' own indices, in any order and with any gaps (puzzles are written as they are
-    made); a half-written last line is cut, after checking that every record was made by
-    this run (a refused resume leaves the file as it was)."""
-    import json
-
-    from ...errors import DeducerError
-
-    first = options.get("first", 1) - 1
-    count = options.get("count", 0)
-    done: set[int] = set()
-    try:
-        with open(path, "r+b") as fh:
-            data = fh.read()
-            keep = data.rfind(b"\n") + 1
-            for n, line in enumerate(data[:keep].splitlines(), 1):
-                try:
-                    was = json.loads(line)
-                except (ValueError, RecursionError):
-                    was = None
-                if not isinstance(was, dict) or not isinstance(was.get("run"), dict):
-                    raise DeducerError("is not a file of records this deducer's generate "
-                                       "--jsonl writes (no 'run' options to go on with)",
-                                       path=path, line=n)
-                refuse_other_run(was["run"], options, f"{path}:{n}")
-                index = was.get("index")
-                if not isinstance(index, int) or isinstance(index, bool) or \
-                        not first <= index < first + count:
-                    raise DeducerError(f"record {n} is puzzle {index!r}, not one of this "
-                                       f"run's {first}..{first + count - 1}: not resumable "
-                                       "(--force starts over)", path=path, line=n)
-                if index - first in done:
-                    raise DeducerError(f"record {n} is puzzle {index} again: not resumable "
-                                       "(--force starts over)", path=path, line=n)
-                done.add(index - first)
-            if keep < len(data):
-                fh.truncate(keep)
-    except FileNotFoundError:
-        return set()
-    except OSError as e:
-        raise DeducerError(f"cannot resume: {e.strerror or e}", path=path) from None
-    return done
-
-
-def sort_jsonl(path: str) -> None:
-    """Put a ``--jsonl`` file's records in index order (they are written as they are
-    made): a new file under a temporary name, renamed into place, so an interruption
-    leaves the old one whole. A finished run's file is then the same bytes whether it
-    ran through or was resumed."""
-    import json
-    import os
-
-    from ...errors import DeducerError
-    from ...puzzle.fileio import temp_name
-
-    with open(path, "rb") as fh:
-        lines = fh.read().splitlines(keepends=True)
-    keys = []
-    for line in lines:
-        try:
-            keys.append(json.loads(line).get("index"))
-        except (ValueError, AttributeError, RecursionError):
-            keys.append(None)
-    if None in keys or keys == sorted(keys):
-        return
-    tmp = os.path.join(os.path.dirname(os.path.abspath(path)),
-                       temp_name(os.path.basename(path)) + "tmp")
-    try:
-        with open(tmp, "wb") as dst:
-            for _k, line in sorted(zip(keys, lines, strict=True), key=lambda kl: kl[0]):
-                dst.write(line)
-    except OSError as e:
-        os.unlink(tmp) if os.path.exists(tmp) else None
-        raise DeducerError(f"cannot write: {e.strerror or e}; the puzzles are kept, in the "
-                           "order they were made", path=path) from None
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    os.replace(tmp, path)
-
-
-def _generated(text: str) -> bool:
-    """Is this text the JSON lines a ``generate --jsonl`` run wrote (which ``--force`` may
-    replace, where another file holding puzzles is never replaced)?"""
-    import json
-
-    lines = [line for line in text.split("\n") if line.strip()]
-    try:
-        objs = [json.loads(line) for line in lines]
-    except (ValueError, RecursionError):
-        return False
-    return bool(objs) and all(isinstance(o, dict) and {"index", "seed", "puzzle"} <= set(o)
-                              for o in objs)
-
-
-def plan_outputs(args, ext: str, options: dict | None = None
-                 ) -> tuple[set[int], set[int]]:
-    """Check every output before anything is made, and return the puzzles (0-based in the
-    run) already in ``--out`` and in ``--jsonl`` (``--resume``: those the same run wrote,
-    in any order and with any gaps; empty sets otherwise). One-line
-    errors: a folder that cannot be made, a name too long, an existing file without
-    --force, a puzzle file as --jsonl (--force or not), two outputs that are one file, a
-    resume with other options than the run's."""
-    import os
-    from functools import partial
-    from pathlib import Path
-
-    from ...errors import DeducerError
-    from ...puzzle.fileio import check_name, check_outputs, refuse_a_link
-    from ..cli import not_over_a_puzzle
-
-    if args.resume and args.force:
-        raise DeducerError("--resume keeps what was made, --force replaces it: give one")
-    if args.resume and args.seed is None:
-        raise DeducerError("--resume needs the --seed of the run it goes on with (printed as "
-                           "'deducer: seed N' when it started)")
-    if args.resume and not args.out and args.jsonl in (None, "-"):
-        raise DeducerError("--resume goes with --out or --jsonl FILE")
-    if args.first < 1:
-        raise DeducerError("--first must be 1 or more")
-    names = [f"{k + args.first:04d}.{ext}" for k in range(args.count)]
-    in_out: set[int] = set()
-    in_jsonl: set[int] = set()
-    if args.out:
-        out = Path(args.out)
-        check_name(out)
-        if out.exists() and not out.is_dir():
-            raise DeducerError("--out must be a directory", path=args.out)
-        try:
-            have = set(os.listdir(out)) if out.is_dir() else set()
-        except OSError as e:
-            raise DeducerError(f"cannot read the folder: {e.strerror or e}", path=args.out) \
-                from None
-        if args.resume:
-            in_out = {k for k, n in enumerate(names) if n in have}
-            if options is not None:
-                check_out_resume(out, options, len(in_out))
-        clash = [n for n in names if n in have] if not args.resume else []
-        if clash and not args.force and not args.resume:
-            shown = ", ".join(clash[:3]) + (f" and {len(clash) - 3} more" if len(clash) > 3
-                                            else "")
-            taken = [int(n.split(".")[0]) for n in have
-                     if n.endswith(f".{ext}") and n.split(".")[0].isascii()
-                     and n.split(".")[0].isdigit()]
-            after = max(taken, default=0) + 1
-            raise DeducerError(f"already holds {shown}; pass --first {after} to add the new "
-                               "puzzles after them, --resume to go on where a run stopped, "
-                               "or --force to overwrite", path=args.out)
-    if args.jsonl not in (None, "-"):
-        if args.out and os.path.realpath(os.path.dirname(os.path.abspath(args.jsonl))) == \
-                os.path.realpath(args.out) and os.path.basename(args.jsonl) in names:
-            raise DeducerError("--jsonl names one of the puzzle files --out writes; give it "
-                               "its own name", path=args.jsonl)
-        # the one output check every command makes; generate's own records are the one
-        # file holding puzzles that --force (or --resume) may write over
-        guard = partial(not_over_a_puzzle, may_replace=_generated)
-        check_outputs({"--jsonl": args.jsonl}, force=args.force or args.resume, guard=guard)
-        if args.resume:
-            refuse_a_link(args.jsonl)
-            in_jsonl = _jsonl_done(args.jsonl, options or {})
-    return in_out, in_jsonl
-
-
 def run(args) -> int:
-    import random
-    from pathlib import Path
-
-    from ...api import generate_request
-    from ...errors import DeducerError
-    from ...puzzle import formats
-    from ...puzzle.fileio import write_output
-    from ...render import get
-    from ...render.jsonout import dumps as json_dumps
-    from ..batch import settings_from
-    from ..batch.progress import Bar
-
-    if not 1 <= args.count <= MAX_COUNT:
-        raise DeducerError(f"--count must be 1..{MAX_COUNT}")
-    # --timeout is the whole run's (the shared deadline in the request); given to the engine
-    # too, it is also each puzzle's backstop: a worker still busy a second past it is killed
-    settings = settings_from(args)
-    if args.format not in formats.writable():
-        raise DeducerError(f"--format {args.format}: not a writable format; writable: "
-                           f"{', '.join(formats.writable())}")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    # --rules: the workers load the same files (by absolute path: a worker's folder may
-    # differ) and --needs may name one of their rules
-    files = tuple(str(Path(f).resolve()) for f in args.rules)
-    disable = tuple(args.disable)
-    rules = ladder(files, disable) if files or disable else None
-    req = generate_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
-                           density=args.density, needs=args.needs, max_chain=args.max_chain,
-                           timeout=args.timeout, score=args.score, rules=rules)
+    req, settings, seed, files, disable = _request(args)
     ext = EXTENSIONS.get(args.format, "txt")
     options = run_options(req, args)
     # every output checked before anything is made; --resume: what each already holds
     in_out, in_jsonl = plan_outputs(args, ext, options)
     jsonl_file = args.jsonl not in (None, "-")
-    have = (in_out if args.out else set(range(args.count))) & \
-        (in_jsonl if jsonl_file else set(range(args.count)))
-    if not (args.out or jsonl_file):
-        have = set()
+    have = _made_before(args, in_out, in_jsonl, jsonl_file)
     todo = [k for k in range(args.count) if k not in have]
     start = len(have)
-    out_dir = Path(args.out) if args.out else None
-    jsonl = None
-    where = args.out
-    try:
-        if out_dir is not None:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        where = args.jsonl
-        if jsonl_file:
-            from ..batch.output import LineFile
-
-            # unbuffered whole lines, each the moment its puzzle is made: a full disk
-            # takes the cut line back off and says so
-            jsonl = LineFile(args.jsonl, append=bool(args.resume), lines=len(in_jsonl),
-                             what="puzzle")
-    except OSError as e:
-        raise DeducerError(f"cannot write: {e.strerror or e}", path=where) from None
+    out_dir, jsonl = _open_outputs(args, jsonl_file, len(in_jsonl))
     if args.seed is None:
         print(f"deducer: seed {seed}", file=sys.stderr)
     if start:
@@ -528,48 +233,27 @@ def run(args) -> int:
                 stopped = True  # the shared deadline: the later puzzles meet it too
                 break
             made += 1
-            level = getattr(res.rating, "level", None)
-            levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
-            if getattr(res.rating, "score", None) is not None:
-                scores.append(res.rating.score)
+            _tally(res.rating, levels, scores)
             text = get("text").generated(res, format=args.format)
             k = res.index - offset
             if out_dir is not None:
-                if not written:  # with the first file: a run that made none leaves none
-                    write_manifest(out_dir, options)
-                target = out_dir / f"{res.index + 1:04d}.{ext}"
-                written.append(target)
-                if not (args.resume and k in in_out):  # made before: the same puzzle
-                    try:
-                        write_output(target, text, force=args.force or args.resume)
-                    except DeducerError as e:
-                        if e.message.startswith("cannot write"):  # a full disk, say
-                            kept = start + made - 1
-                            e.message += (f"; {kept} puzzle{'' if kept == 1 else 's'} kept, "
-                                          "--resume goes on")
-                        raise
+                _to_folder(out_dir, f"{res.index + 1:04d}.{ext}", text, args, options,
+                           written, again=bool(args.resume and k in in_out),
+                           kept=start + made - 1)
             line = json_dumps({**res.to_json(), "run": options}).replace("\n", "") + "\n" \
                 if args.jsonl else ""
             if jsonl is not None and k not in in_jsonl:
                 jsonl.write(line)
             if args.jsonl == "-" or (out_dir is None and jsonl is None):
                 held[k] = (line, text)
-                while shown < len(todo) and todo[shown] in held:
-                    line, text = held.pop(todo[shown])
-                    shown += 1
-                    if args.jsonl == "-":
-                        sys.stdout.write(line)
-                    else:
-                        sys.stdout.write(("\n" if shown > 1 else "") + text)
-                    sys.stdout.flush()
+                shown = _show_held(held, todo, shown, lines=args.jsonl == "-")
         else:
             stopped = start + made + lost < args.count  # the backstop (cli.TimeLimit) ended it
     except KeyboardInterrupt:  # Ctrl-C: what was made is kept, and said
         batch.close()
-        kept = start + made
         resume = " (--resume goes on from there)" if args.out or jsonl_file else ""
-        print(f"deducer: interrupted: {kept} of {args.count} puzzles made and kept{resume}",
-              file=sys.stderr)
+        print(f"deducer: interrupted: {start + made} of {args.count} puzzles made and "
+              f"kept{resume}", file=sys.stderr)
         return EXIT_INTERRUPTED
     finally:
         batch.close()  # stops the workers now, not when the generator is collected
@@ -578,11 +262,43 @@ def run(args) -> int:
             jsonl.close()
     if jsonl_file:
         sort_jsonl(args.jsonl)  # the index order an uninterrupted run's file has
-    written.sort()
     if made:
-        print(_made_line(made, levels, req, args, written, scores), file=sys.stderr)
+        print(_made_line(made, levels, req, args, sorted(written), scores), file=sys.stderr)
+    return _ending(args, start + made, lost, stopped)
+
+
+def _made_before(args, in_out: set[int], in_jsonl: set[int], jsonl_file: bool) -> set[int]:
+    """With ``--resume``: the puzzles every output already holds (none without a file)."""
+    if not (args.out or jsonl_file):
+        return set()
+    every = set(range(args.count))
+    return (in_out if args.out else every) & (in_jsonl if jsonl_file else every)
+
+
+def _show_held(held: dict[int, tuple[str, str]], todo: list[int], shown: int, *,
+               lines: bool) -> int:
+    """Standard output gets the puzzles in index order: those ``held`` that come next
+    (JSON lines when ``lines``, else the texts); returns how many are shown now."""
+    while shown < len(todo) and todo[shown] in held:
+        line, text = held.pop(todo[shown])
+        shown += 1
+        sys.stdout.write(line if lines else ("\n" if shown > 1 else "") + text)
+        sys.stdout.flush()
+    return shown
+
+
+def _tally(rating, levels: dict[str, int], scores: list[float]) -> None:
+    """A made puzzle's level counted, its score kept (for the closing line)."""
+    level = getattr(rating, "level", None)
+    levels[level or "unrated"] = levels.get(level or "unrated", 0) + 1
+    if getattr(rating, "score", None) is not None:
+        scores.append(rating.score)
+
+
+def _ending(args, kept: int, lost: int, stopped: bool) -> int:
+    """The closing lines of a run that ended (not interrupted), and its exit code."""
     if stopped:
-        print(f"deducer: --timeout stopped the run after {start + made} of {args.count} "
+        print(f"deducer: --timeout stopped the run after {kept} of {args.count} "
               "puzzles (--resume goes on from there)", file=sys.stderr)
     if lost:
         print(f"deducer: {lost} of {args.count} puzzles failed", file=sys.stderr)
@@ -590,11 +306,72 @@ def run(args) -> int:
     return EXIT_UNDECIDED if stopped else EXIT_OK
 
 
+def _request(args):
+    """The request the command line makes (usage errors as DeducerError), with the batch
+    settings, the seed and the rule files the workers load."""
+    if not 1 <= args.count <= MAX_COUNT:
+        raise DeducerError(f"--count must be 1..{MAX_COUNT}")
+    # --timeout is the whole run's (the shared deadline in the request); given to the engine
+    # too, it is also each puzzle's backstop: a worker still busy a second past it is killed
+    settings = settings_from(args)
+    if args.format not in formats.writable():
+        raise DeducerError(f"--format {args.format}: not a writable format; writable: "
+                           f"{', '.join(formats.writable())}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    # --rules: the workers load the same files (by absolute path: a worker's folder may
+    # differ) and --needs may name one of their rules
+    files = tuple(str(Path(f).resolve()) for f in args.rules)
+    disable = tuple(args.disable)
+    rules = ladder(files, disable) if files or disable else None
+    req = generate_request(args.size, args.level, seed=seed, symmetry=args.symmetry,
+                           density=args.density, needs=args.needs, max_chain=args.max_chain,
+                           timeout=args.timeout, score=args.score, rules=rules)
+    return req, settings, seed, files, disable
+
+
+def _open_outputs(args, jsonl_file: bool, lines: int):
+    """The ``--out`` folder (made) and the ``--jsonl`` file (opened), each None if not
+    asked for."""
+    out_dir = Path(args.out) if args.out else None
+    jsonl = None
+    where = args.out
+    try:
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        where = args.jsonl
+        if jsonl_file:
+            # unbuffered whole lines, each the moment its puzzle is made: a full disk
+            # takes the cut line back off and says so
+            jsonl = LineFile(args.jsonl, append=bool(args.resume), lines=lines,
+                             what="puzzle")
+    except OSError as e:
+        raise DeducerError(f"cannot write: {e.strerror or e}", path=where) from None
+    return out_dir, jsonl
+
+
+def _to_folder(out_dir: Path, name: str, text: str, args, options: dict,
+               written: list[Path], *, again: bool, kept: int) -> None:
+    """One puzzle's file in ``--out`` (the manifest with the first); ``again``: made by an
+    earlier run, left as it is; ``kept``: puzzles kept so far, for a full disk's message."""
+    if not written:  # with the first file: a run that made none leaves none
+        write_manifest(out_dir, options)
+    target = out_dir / name
+    written.append(target)
+    if again:  # made before: the same puzzle
+        return
+    try:
+        write_output(target, text, force=args.force or args.resume)
+    except DeducerError as e:
+        if e.message.startswith("cannot write"):  # a full disk, say
+            e.message += (f"; {kept} puzzle{'' if kept == 1 else 's'} kept, "
+                          "--resume goes on")
+        raise
+
+
 def _until_stopped(items):
     """``items`` until the command's --timeout backstop (cli.TimeLimit) interrupts them:
     a layout or a fill does not look at the clock, so the backstop can fire first; the
     puzzles made so far are kept and reported the same way as a stop at the deadline."""
-    from ..cli import TimeLimit
 
     try:
         yield from items
@@ -606,7 +383,6 @@ def _made_line(made: int, levels: dict[str, int], req, args, written: list,
                scores: list[float] | None = None) -> str:
     """``deducer: made 5 puzzles, 12x12, Hard 5, scores 4.1-5.3 (rater 7): new/0001.txt ..
     new/0005.txt`` (each file carries its own level, score and rater)."""
-    from ...api import LEVELS, RATER_VERSION
 
     order = {name: k for k, name in enumerate(LEVELS)}
     mix = ", ".join(f"{name} {n}" for name, n in

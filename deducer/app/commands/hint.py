@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
+
+from ...api import all_steps, hint
+from ...render import get
 from ..cli import (
     EXIT_NO_SOLUTION,
     EXIT_OK,
@@ -47,8 +51,6 @@ listed)."""
 
 
 def add_parser(sub) -> None:
-    import argparse
-
     p = sub.add_parser("hint", help="the next simplest deduction (vague, concrete or full)",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_args(p)
@@ -63,15 +65,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ...api import hint
-    from ...render import get
-
     check_timeout(args)
     puzzle = read_puzzle(args)
     rules = load_rules(args)
     if args.all:
-        from ...api import all_steps
-
         found = all_steps(puzzle, rules, timeout=time_left())
         answer_in_hand()
         emit(get("json" if args.json else "text").all_steps(puzzle, found))

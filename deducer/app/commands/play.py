@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import signal
+import socket
 import sys
+import threading
+import webbrowser
+from pathlib import Path
 
+from ...errors import DeducerError
+from ...puzzle import formats
 from ..cli import _PROGRAM, EXIT_OK, whole
+from ..play.server import create_app, make_server
 
 DEFAULT_PORT = 8765
 #: seconds after Ctrl+C by which ``play`` has ended, whatever its server is doing (its own
@@ -24,7 +34,6 @@ def add_parser(sub) -> None:
     p.add_argument("puzzle", nargs="?", metavar="PUZZLE",
                    help="a puzzle file to start with (any format deducer reads), or a "
                         "link the page made (a puzz.link URL; quote it)")
-    from ...puzzle import formats
 
     p.add_argument("--format", choices=formats.names(), help="the file's format (default: detect)")
     p.add_argument("--name", help="which puzzle of a file holding several (e.g. k3)")
@@ -37,15 +46,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    import logging
-    import socket
-    import threading
-    import webbrowser
-    from pathlib import Path
-
-    from ...errors import DeducerError
-    from ..play.server import create_app, make_server
-
     if not 0 <= args.port <= 65535:
         raise DeducerError(f"--port {args.port} is not a port number (0-65535)")
     root = Path(args.root)
@@ -93,9 +93,6 @@ def ctrl_c_stops(within: float) -> None:
     and a user must never be left with a server that will not stop. A SIGINT the process was
     started ignoring (``nohup``) stays ignored.
     """
-    import os
-    import signal
-    import threading
 
     if (signal.getsignal(signal.SIGINT) is not signal.default_int_handler
             or threading.current_thread() is not threading.main_thread()):

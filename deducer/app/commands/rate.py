@@ -8,9 +8,20 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+from collections import Counter
 from functools import partial
 
-from ...api import ExplainStatus
+from ...api import RATER_VERSION, ExplainStatus, explain, ladder
+from ...errors import DeducerError
+from ...puzzle import formats
+from ...puzzle.fileio import check_outputs
+from ...render import get
+from ..batch import add_engine_args, settings_from
+from ..batch import run as batch_run
+from ..batch.inputs import Embedded, find, load
+from ..batch.output import RowFile, match_rows, out_format
+from ..batch.progress import Bar
 from ..cli import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
@@ -61,7 +72,6 @@ def add_parser(sub) -> None:
                     "solution or several, else 0.")
     p.add_argument("puzzles", nargs="+", metavar="PUZZLE",
                    help="puzzle files, folders, globs, or '-' (standard input)")
-    from ...puzzle import formats
 
     p.add_argument("--format", choices=formats.names() + ["parquet"],
                    help="the files' format (default: detect for each file); 'parquet' is "
@@ -90,7 +100,6 @@ def add_parser(sub) -> None:
     p.add_argument("--no-timing", action="store_true",
                    help="leave 'seconds' empty in --out rows, so that two runs give "
                         "byte-identical files")
-    from ..batch import add_engine_args
 
     add_engine_args(p, "rate")
     add_rule_args(p)
@@ -105,8 +114,6 @@ _RULES: dict = {}
 
 
 def _ladder(rule_files: tuple, disable: tuple):
-    from ...api import ladder
-
     key = (rule_files, disable)
     if key not in _RULES:
         _RULES[key] = ladder(list(rule_files), list(disable))
@@ -115,7 +122,6 @@ def _ladder(rule_files: tuple, disable: tuple):
 
 def _blank(task) -> dict:
     """A row with nothing rated yet (every key present, in the order rows are written)."""
-    from ...api import RATER_VERSION
 
     return {"file": task.label, "path": task.path, "name": task.name, "status": None,
             "level": None, "hardest_rule": None, "max_weight": None, "score": None,
@@ -141,11 +147,6 @@ def _why(status: str, message: str, timeout: float | None) -> str | None:
 
 def rate_one(settings: tuple, task) -> dict:
     """Rate one puzzle (runs in a worker): a row of plain data, whatever happens."""
-    import time
-
-    from ...api import explain
-    from ...errors import DeducerError
-    from ..batch.inputs import load
 
     fmt, rule_files, disable, timeout, ignore_entries = settings
     row = _blank(task)
@@ -257,9 +258,6 @@ def _check_resumed(sink, args, labels: list[str]) -> None:
     """Refuse to go on with rows that are not this run's: each must be for one of the
     inputs (in any order: rows are written as they finish), rated with the same options
     and by the same rater version."""
-    from ...api import RATER_VERSION
-    from ...errors import DeducerError
-    from ..batch.output import match_rows
 
     index = match_rows([row.get("source") for row in sink.done], labels)
     for k, (row, at) in enumerate(zip(sink.done, index, strict=True)):
@@ -280,17 +278,6 @@ def _check_resumed(sink, args, labels: list[str]) -> None:
 
 
 def run(args) -> int:
-    from collections import Counter
-
-    from ...errors import DeducerError
-    from ...puzzle.fileio import check_outputs
-    from ...render import get
-    from ..batch import run as batch_run
-    from ..batch import settings_from
-    from ..batch.inputs import Embedded, find
-    from ..batch.output import RowFile, match_rows, out_format
-    from ..batch.progress import Bar
-
     check_timeout(args)
     settings = settings_from(args)
     fmt = args.format
@@ -318,17 +305,9 @@ def run(args) -> int:
     note = found.note()
     if note:
         print(note, file=sys.stderr)
-    kept = 0
     counts: Counter = Counter()
     labels = [t.label for t in tasks]
-    todo = list(range(len(tasks)))  # the inputs this run rates, by index
-    if sink is not None and sink.done:
-        kept = len(sink.done)
-        _check_resumed(sink, args, labels)
-        for row in sink.done:
-            counts[row.get("status")] += 1
-        had = set(i for i in match_rows([r.get("source") for r in sink.done], labels))
-        todo = [k for k in todo if k not in had]
+    kept, todo = _resumed(sink, args, labels, counts)
     tasks = [tasks[k] for k in todo]
     func = partial(rate_one, (fmt, tuple(args.rules), tuple(args.disable), args.timeout,
                               args.ignore_entries))
@@ -367,15 +346,7 @@ def run(args) -> int:
                 sink.close(complete, labels)
     done = sum(counts.values())
     if not complete:  # Ctrl-C: every finished row is kept (or printed), and said
-        if sink is not None:
-            print(f"deducer: interrupted: {args.out} keeps the {done} finished rows of "
-                  f"{kept + len(tasks)}; run the same command with --resume to rate the rest",
-                  file=sys.stderr)
-        else:
-            emit(get("json" if args.json else "csv" if args.csv else "text")
-                 .rate_rows([rows[k] for k in sorted(rows)], why=args.why))
-            print(f"deducer: interrupted: {done} of {len(tasks)} puzzles rated (their rows "
-                  "are above, in input order); the rest were not", file=sys.stderr)
+        _interrupted(args, sink is not None, rows, done, kept + len(tasks))
         return EXIT_INTERRUPTED
     if sink is not None:
         emit(summary(counts, kept + len(tasks), kept, args.out, len(found.skipped)))
@@ -383,3 +354,29 @@ def run(args) -> int:
         emit(get("json" if args.json else "csv" if args.csv else "text")
              .rate_rows([rows[k] for k in sorted(rows)], why=args.why))
     return exit_code(counts)
+
+
+def _resumed(sink, args, labels: list[str], counts: Counter) -> tuple[int, list[int]]:
+    """With ``--resume``: how many rows the file keeps (counted into ``counts``) and the
+    inputs still to rate, by index; else none kept and every input."""
+    todo = list(range(len(labels)))  # the inputs this run rates, by index
+    if sink is None or not sink.done:
+        return 0, todo
+    _check_resumed(sink, args, labels)
+    for row in sink.done:
+        counts[row.get("status")] += 1
+    had = set(i for i in match_rows([r.get("source") for r in sink.done], labels))
+    return len(sink.done), [k for k in todo if k not in had]
+
+
+def _interrupted(args, to_file: bool, rows: dict[int, dict], done: int, total: int) -> None:
+    """Ctrl-C: the rows finished so far printed (without ``--out``), and what is left said."""
+    if to_file:
+        print(f"deducer: interrupted: {args.out} keeps the {done} finished rows of "
+              f"{total}; run the same command with --resume to rate the rest",
+              file=sys.stderr)
+    else:
+        emit(get("json" if args.json else "csv" if args.csv else "text")
+             .rate_rows([rows[k] for k in sorted(rows)], why=args.why))
+        print(f"deducer: interrupted: {done} of {total} puzzles rated (their rows "
+              "are above, in input order); the rest were not", file=sys.stderr)

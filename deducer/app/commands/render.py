@@ -5,6 +5,13 @@ from __future__ import annotations
 
 import sys
 
+from ...api import RATER_VERSION, explain, solve
+from ...errors import DeducerError
+from ...puzzle import formats
+from ...puzzle.fileio import check_outputs, write_output
+from ...render import get, svg
+from ...render.pdf import Entry
+from ..batch.progress import Bar
 from ..cli import (
     EXIT_OK,
     EXIT_UNDECIDED,
@@ -71,24 +78,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-
-    from ...errors import DeducerError
-    from ...render import svg
-
-    outputs = [o for o in (args.svg, args.png, args.html, args.pdf) if o is not None]
-    if not outputs:
-        raise DeducerError("name an output: --svg FILE, --png FILE, --html FILE or --pdf FILE")
-    if args.png == "-" or args.pdf == "-":
-        raise DeducerError(f"--{'png' if args.png == '-' else 'pdf'} needs a file name, not "
-                           "standard output")
-    if len(args.puzzles) > 1 and outputs != [args.pdf]:
-        raise DeducerError("--svg, --png and --html draw one puzzle; only --pdf takes several "
-                           "files")
-    if args.walkthroughs and args.pdf is None:
-        raise DeducerError("--walkthroughs goes with --pdf")
-    if outputs.count("-") > 1:
-        raise DeducerError("only one output can go to standard output")
-    from ...puzzle.fileio import check_outputs
+    outputs = _outputs(args)
 
     drawn = {"--svg": args.svg, "--png": args.png, "--html": args.html, "--pdf": args.pdf}
     check_outputs(drawn, force=args.force, inputs=args.puzzles, guard=not_over_a_puzzle)
@@ -96,9 +86,6 @@ def run(args) -> int:
         raise DeducerError("--step must be 0 (the start) or more")
 
     if args.pdf is not None:
-        from ...puzzle.fileio import write_output
-        from ...render import get
-
         shown = sys.stderr.isatty() and not args.no_progress
         entries = _book_entries(args, shown)
         bar = _Bars(shown, "drawing pages")
@@ -115,8 +102,6 @@ def run(args) -> int:
     puzzle = read_puzzle(args, args.puzzles[0])
     explanation = None
     if args.html is not None or args.step is not None:
-        from ...api import explain
-
         # the time left after reading, less the drawing's (scaled to the machine's load: the
         # limit counts wall time): a walkthrough cut short by --timeout is still drawn (its
         # steps so far), and the command says so and exits 4
@@ -127,39 +112,15 @@ def run(args) -> int:
         answer_in_hand()
 
     if args.svg is not None or args.png is not None:
-        kw = {"labels": not args.no_labels}
-        if args.solution:
-            from ...api import solve
-
-            result = solve(puzzle, max_solutions=2, timeout=time_left())
-            answer_in_hand()
-            if not result.solutions and result.timed_out:
-                raise TimeLimit()  # nothing to draw: the command's one "stopped" line
-            if not result.solutions:
-                raise DeducerError(f"no solution to draw: {result.reason or 'none found'}")
-            if len(result.solutions) > 1:
-                print("deducer: warning: the puzzle has more than one solution; drawing one",
-                      file=sys.stderr)
-            text = svg.solution_svg(puzzle, result.solutions[0], **kw)
-        elif args.step is not None:
-            if (explanation is not None and explanation.status == "timeout"
-                    and args.step > len(explanation.steps)):
-                raise TimeLimit()  # the walk did not get to step K in time
-            text = svg.step_svg(puzzle, explanation, args.step, candidates=args.candidates, **kw)
-        else:
-            text = svg.puzzle_svg(puzzle, candidates=args.candidates, **kw)
+        text = _board(args, puzzle, explanation)
         with shielded():  # cairo must not be stopped inside a callback
             png = svg.to_png(text) if args.png is not None else None  # fail before writing
         if args.svg is not None:
             emit(text, args.svg, force=args.force)
         if png is not None:
-            from ...puzzle.fileio import write_output
-
             write_output(args.png, png, force=args.force)
 
     if args.html is not None:
-        from ...render import get
-
         emit(get("html").walkthrough(puzzle, explanation), args.html, force=args.force)
     if explanation is not None and explanation.status == "timeout":
         what = "Ctrl-C" if explanation.message.startswith("interrupted") else \
@@ -170,13 +131,53 @@ def run(args) -> int:
     return EXIT_OK
 
 
+def _outputs(args) -> list[str]:
+    """The outputs asked for, checked against each other (usage errors as DeducerError)."""
+    outputs = [o for o in (args.svg, args.png, args.html, args.pdf) if o is not None]
+    if not outputs:
+        raise DeducerError("name an output: --svg FILE, --png FILE, --html FILE or --pdf FILE")
+    if args.png == "-" or args.pdf == "-":
+        raise DeducerError(f"--{'png' if args.png == '-' else 'pdf'} needs a file name, not "
+                           "standard output")
+    if len(args.puzzles) > 1 and outputs != [args.pdf]:
+        raise DeducerError("--svg, --png and --html draw one puzzle; only --pdf takes several "
+                           "files")
+    if args.walkthroughs and args.pdf is None:
+        raise DeducerError("--walkthroughs goes with --pdf")
+    if outputs.count("-") > 1:
+        raise DeducerError("only one output can go to standard output")
+    return outputs
+
+
+def _board(args, puzzle, explanation) -> str:
+    """The SVG of ``--svg``/``--png``: the solution, the board at ``--step``, or the puzzle."""
+    kw = {"labels": not args.no_labels}
+    if args.solution:
+        result = solve(puzzle, max_solutions=2, timeout=time_left())
+        answer_in_hand()
+        if not result.solutions and result.timed_out:
+            raise TimeLimit()  # nothing to draw: the command's one "stopped" line
+        if not result.solutions:
+            raise DeducerError(f"no solution to draw: {result.reason or 'none found'}")
+        if len(result.solutions) > 1:
+            print("deducer: warning: the puzzle has more than one solution; drawing one",
+                  file=sys.stderr)
+        text = svg.solution_svg(puzzle, result.solutions[0], **kw)
+    elif args.step is not None:
+        if (explanation is not None and explanation.status == "timeout"
+                and args.step > len(explanation.steps)):
+            raise TimeLimit()  # the walk did not get to step K in time
+        text = svg.step_svg(puzzle, explanation, args.step, candidates=args.candidates, **kw)
+    else:
+        text = svg.puzzle_svg(puzzle, candidates=args.candidates, **kw)
+    return text
+
+
 class _Bars:
     """A progress bar on a terminal for one stage of the booklet, called with (done,
     total); nothing when not ``shown``."""
 
     def __init__(self, shown: bool, what: str):
-        from ..batch.progress import Bar
-
         self.shown, self.what = shown, what
         self.bar: Bar | None = None
 
@@ -184,8 +185,6 @@ class _Bars:
         if not self.shown:
             return
         if self.bar is None:
-            from ..batch.progress import Bar
-
             self.bar = Bar(total, True, self.what)
         self.bar(done)
 
@@ -197,10 +196,6 @@ class _Bars:
 def _book_entries(args, shown: bool = False) -> list:
     """Every puzzle the booklet holds, solved and rated; one with no solution is refused.
     Each is titled by its level and score (a publisher's booklet shows no file names)."""
-    from ...api import RATER_VERSION, explain, solve
-    from ...errors import DeducerError
-    from ...puzzle import formats
-    from ...render.pdf import Entry
 
     found = []
     for path in args.puzzles:

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from ..cli import EXIT_OK, emit, emit_lines, whole
+import argparse
+import json
+import sys
+
+from ...api import replay
+from ...errors import DeducerError
+from ...puzzle import formats
+from ...puzzle.fileio import decompressed, read_input, read_limited
+from ...render import player
+from ..cli import EXIT_OK, answer_in_hand, emit, emit_lines, time_left, whole
+from .explain import add_rule_args, check_timeout, load_rules
 
 HELP = """\
 Step through a solving record move by move: a solve saved by the play page ("Save my
@@ -19,10 +29,6 @@ the cells the solver took longest over (without times: the cells with the most m
 
 
 def add_parser(sub) -> None:
-    import argparse
-
-    from .explain import add_rule_args
-
     p = sub.add_parser("replay", help="step through a solving record (Save my solve, "
                                       "janko.at's records) beside the walkthrough",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -38,11 +44,6 @@ def add_parser(sub) -> None:
 
 
 def _text(path: str) -> tuple[str, str]:
-    import sys
-
-    from ...puzzle import formats
-    from ...puzzle.fileio import decompressed, read_input, read_limited
-
     if path == "-":
         return formats.decode(decompressed(read_limited(sys.stdin.buffer, "<stdin>"),
                                            "<stdin>"), "<stdin>"), "<stdin>"
@@ -50,14 +51,6 @@ def _text(path: str) -> tuple[str, str]:
 
 
 def run(args) -> int:
-    import json
-
-    from ...api import replay
-    from ...errors import DeducerError
-    from ...render import player
-    from ..cli import answer_in_hand, time_left
-    from .explain import check_timeout, load_rules
-
     check_timeout(args)
     text, label = _text(args.record)
     rep = replay(text, label, name=args.name, rules=load_rules(args), timeout=time_left())

@@ -11,21 +11,50 @@ unproved".
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import os
+import re
+import shlex
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from ...api import (
+    Audit,
+    RulesTest,
+    audit,
+    audit_puzzles,
+    baseline,
+    bundled_puzzles,
+    carried_weights,
+    fixture_file,
+    is_core_rule,
+    ladder,
+    level_thresholds,
+    load_rules,
+    rule_fixtures,
+    solve,
+    technique_pages,
+)
+from ...errors import DeducerError, RuleError
+from ...puzzle.fileio import check_name, check_outputs, open_output, write_output
+from ...puzzle.formats import dumps as write_puzzle
+from ...render import get
+from ...render.text import shown_path
+from ..batch.inputs import expand, load
 from ..cli import (
     EXIT_NO_SOLUTION,
     EXIT_OK,
     EXIT_UNDECIDED,
     TimeLimit,
     emit,
+    is_url,
     number,
     time_limit,
     whole,
 )
-from .explain import add_rule_args, check_timeout
+from .explain import add_rule_args, check_timeout, moved
 
 # the repository's puzzles/ (deducer/data/puzzles links to it; a wheel carries the files
 # themselves, so `rules test` works after a plain, non-editable install too)
@@ -35,8 +64,6 @@ DEFAULT_COUNT = 20
 
 
 def add_parser(sub) -> None:
-    import argparse
-
     p = sub.add_parser(
         "rules", help="list the rule ladder, or test rules for soundness",
         description="Without an action: list the active ladder (id, priority, weight, score, "
@@ -70,6 +97,11 @@ def add_parser(sub) -> None:
                    help="the folder to write the files in (default: the current one)")
     n.add_argument("--force", dest="new_force", action="store_true",
                    help="write over files of the same names")
+    _add_test_parser(acts)
+
+
+def _add_test_parser(acts) -> None:
+    """``deducer rules test``: its options."""
     t = acts.add_parser(
         "test", help="check a rule file's deductions against known solutions",
         description="Run the ladder, with the rules of FILE.yaml added, over puzzles whose "
@@ -128,28 +160,18 @@ def add_parser(sub) -> None:
 # ---------------------------------------------------------------------------- listing
 def _source(path: str) -> str:
     """A puzzle's file as the replay command line names it (a URL quoted for the shell)."""
-    from ...render.text import shown_path
-    from ..cli import is_url
 
     if is_url(path):
-        import shlex
-
         return shlex.quote(path)
     return shown_path(path)
 
 
 def _list(args) -> int:
-    from ...api import ladder
-    from ...render import get
-
     rules = ladder(args.rules, args.disable, every=True)
     known = {r.id for r in rules}
     for rid in args.disable:
         if rid not in known:
-            from ...errors import RuleError
-
             raise RuleError(f"--disable {rid}: no rule has that id")
-    from ...api import carried_weights
 
     # the active ladder's rating: section sets the search floor a step may carry
     weights = carried_weights(rules, ladder(args.rules, args.disable))
@@ -183,16 +205,12 @@ def _example_guard(seconds: float) -> Iterator[dict]:
 
 def _bundled():
     """(label, puzzle, (path, name)) of every bundled puzzle expected.json lists as unique."""
-    from ...api import bundled_puzzles
 
     for b in bundled_puzzles():
         yield b.label, b.puzzle, (b.path, b.name)
 
 
 def _files(paths):
-    from ...errors import DeducerError
-    from ..batch.inputs import expand, load
-
     for task in expand(paths):  # the same files, folders and globs as 'deducer rate' reads
         if task.error is not None:
             raise DeducerError(task.error)
@@ -207,10 +225,6 @@ def _check_folder(path: str, flag: str) -> None:
     """Refuse, before any work, a folder ``flag`` could not write into: an existing file,
     a name the file system refuses, a missing or unwritable parent (docs/bad-input.md:
     every output is checked before any is written)."""
-    import os
-
-    from ...errors import DeducerError
-    from ...puzzle.fileio import check_name
 
     check_name(path)
     folder = Path(path)
@@ -231,10 +245,6 @@ def _check_folder(path: str, flag: str) -> None:
 
 
 def _test(args) -> int:
-    from ...api import RulesTest, ladder, load_rules
-    from ...errors import DeducerError
-    from .explain import moved
-
     check_timeout(args)
     count = args.count
     if count is None:
@@ -264,7 +274,6 @@ def _test(args) -> int:
     if not args.no_impact:
         # the same ladder without the file: what the file changes (--impact)
         base = ladder([*args.rules, *args.test_rules], disabled)
-    from ...api import level_thresholds
 
     levels = level_thresholds(rules)
     report = RulesTest(args.rule_file, user_ids, active_user, len(rules), [], {}, extra,
@@ -272,7 +281,6 @@ def _test(args) -> int:
                        baseline=None if base is None else {},
                        weights={r.id: r.weight for r in mine},
                        easy=levels[0][1] if levels else 0.0)
-    from ...api import fixture_file, rule_fixtures
 
     for fx in args.fixtures or ([fixture_file(args.rule_file)]
                                 if fixture_file(args.rule_file).is_file() else []):
@@ -287,23 +295,18 @@ def _test(args) -> int:
                               "puzzle(s) audited before it")
     _emit_report(args, report)
     if report.interrupted:
-        import sys
-
         print(f"deducer: {report.interrupted}", file=sys.stderr)
         return 130
     return _exit(report)
 
 
 def _emit_report(args, report) -> None:
-    from ...render import get
-
     emit(get("json" if args.test_json else "text").rules_test(
         report, verbose=args.verbose, impact=args.impact))
 
 
 def _audit_all(args, count: int, rules, base, user_ids, report) -> None:
     """Audit every puzzle into ``report`` as it goes (so that Ctrl-C keeps what is done)."""
-    from ...api import Audit, audit, audit_puzzles, baseline, solve
 
     audits = report.audits
     cases = []
@@ -340,8 +343,6 @@ def _audit_all(args, count: int, rules, base, user_ids, report) -> None:
 def _save(folder: str, seed: int, number: int, label: str, puzzle) -> str:
     """A generated puzzle written to ``folder`` (same seed and number: the same puzzle,
     kept if already there); the name to replay it by."""
-    from ...puzzle.fileio import write_output
-    from ...puzzle.formats import dumps as write_puzzle
 
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
@@ -355,10 +356,6 @@ def _save_fired(args, report, label: str, puzzle, a, number: int) -> str:
     """``--save-fired``: the puzzle ``label``, where a rule of the file fired, written to
     the folder with a first line saying at which steps, and a line of the folder's
     ``fired.txt`` with the ``explain`` command that ends on its first such step."""
-    import re
-
-    from ...puzzle.fileio import open_output, write_output
-    from ...puzzle.formats import dumps as write_puzzle
 
     out = Path(args.save_fired)
     out.mkdir(parents=True, exist_ok=True)
@@ -398,10 +395,6 @@ def run(args) -> int:
 
 def _pages(args) -> int:
     """``rules --pages DIR``: the technique pages (exit 1 when a page has no example)."""
-    import sys
-
-    from ...api import technique_pages
-    from ...errors import DeducerError
 
     if args.action is not None or args.json:
         raise DeducerError("--pages goes without an action and without --json")
@@ -419,9 +412,6 @@ def _pages(args) -> int:
 
 def _new(args) -> int:
     """``rules new ID``: a starter rule (YAML, Python, fixtures) that passes ``rules test``."""
-    from ...api import fixture_file, is_core_rule
-    from ...errors import DeducerError
-    from ...puzzle.fileio import check_outputs, write_output
 
     rid = args.new_id
     if not rid or not rid.replace("-", "").isalnum() or not rid.isascii() or len(rid) > 80:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
+from ...api import MAX_SOLUTIONS_CAP, SolveStatus, solve
+from ...errors import DeducerError
+from ...render import get
 from ..cli import (
     EXIT_NO_SOLUTION,
     EXIT_OK,
@@ -39,10 +44,6 @@ STREAM_FROM = 1000
 
 
 def run(args) -> int:
-    from ...api import MAX_SOLUTIONS_CAP, SolveStatus, solve
-    from ...errors import DeducerError
-    from ...render import get
-
     if not 1 <= args.max_solutions <= MAX_SOLUTIONS_CAP:
         raise DeducerError(f"--max-solutions must be 1..{MAX_SOLUTIONS_CAP}")
     if args.timeout is not None and not args.timeout > 0:  # also refuses nan
@@ -56,8 +57,6 @@ def run(args) -> int:
                    use_entries=not args.ignore_entries, spool=streamed, blame_entries=True)
     answer_in_hand()
     if streamed:
-        import sys
-
         renderer.write_solve(puzzle, result, sys.stdout.write)
         sys.stdout.flush()
         result.solutions.close()  # type: ignore[attr-defined]  # spooled: a SolutionSpool

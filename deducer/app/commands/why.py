@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import re
+import shlex
 
+from ...api import why
+from ...errors import DeducerError, PuzzleError, printable
+from ...render import get
 from ..cli import (
     EXIT_NO_SOLUTION,
     EXIT_OK,
@@ -39,8 +44,6 @@ _CELL = re.compile(r"\s*[rR]([0-9]{1,6})\s*[cC]([0-9]{1,6})\s*\Z")
 
 
 def add_parser(sub) -> None:
-    import argparse
-
     p = sub.add_parser("why", help="why a digit cannot go in a cell (or --must: why it must)",
                        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_puzzle_args(p)
@@ -54,7 +57,6 @@ def add_parser(sub) -> None:
 
 def parse_cell(text: str) -> tuple[int, int]:
     """``r3c4`` -> (2, 3), the 0-based coordinates the engine uses."""
-    from ...errors import DeducerError, printable
 
     m = _CELL.match(text)
     if not m or int(m.group(1)) < 1 or int(m.group(2)) < 1:
@@ -63,10 +65,6 @@ def parse_cell(text: str) -> tuple[int, int]:
 
 
 def run(args) -> int:
-    from ...api import why
-    from ...errors import DeducerError, printable
-    from ...render import get
-
     check_timeout(args)
     cell = parse_cell(args.cell)
     # str.isdigit() is true of '²' and '⑤' too (and int() then fails on them), and of '٣'
@@ -75,7 +73,6 @@ def run(args) -> int:
         raise DeducerError(f"{printable(args.digit)[:20]!r} is not a digit 1-9")
     puzzle = read_puzzle(args)
     rules = load_rules(args)
-    from ...errors import PuzzleError
 
     try:
         answer = why(puzzle, cell, int(args.digit), must=args.must, rules=rules,
@@ -86,7 +83,6 @@ def run(args) -> int:
     emit(get("json" if args.json else "text").why(puzzle, answer))
     if answer.kind == "explained" and answer.long and not args.json:
         # the walkthrough's own way there may be easier to follow than a long answer
-        import shlex
 
         emit(f"Or follow the walkthrough up to its step {answer.path}, which removes it: "
              f"deducer explain {shlex.quote(args.puzzle)} --max-steps {answer.path}\n")

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import PuzzleError
 from ..fileio import MAX_BYTES, plain_suffix, read_input
-from ..lean import record
-from ..model import Puzzle
+from ..model import Grade, Puzzle
 
 # Modules are imported lazily so `deducer solve` pays only for the format it reads.
 _MODULES = {
@@ -52,8 +52,7 @@ EXTENSIONS = {
 }
 
 
-@record(frozen=True, options={"write": {"default": None}, "names": {"default": None},
-                              "comment": {"default": None}})
+@dataclass(frozen=True)
 class Format:
     """One puzzle notation."""
 
@@ -65,23 +64,13 @@ class Format:
     #: text -> puzzle; ``name`` selects one puzzle from a multi-puzzle file
     read: Callable[..., Puzzle]
     #: puzzle -> text, or None when the format is read-only
-    write: Callable[[Puzzle], str] | None
+    write: Callable[[Puzzle], str] | None = None
     #: names of the puzzles in a multi-puzzle text (None: one puzzle per file)
-    names: Callable[[str], list[str]] | None
+    names: Callable[[str], list[str]] | None = None
     #: how a comment line starts (``#``, ``%``): the puzzle's grade is written and read
     #: as one (:func:`dumps`, :func:`loads`); None: the reader and writer keep the grade
     #: themselves (a field of json, a property of janko)
-    comment: str | None
-
-    def __init__(self, name: str, description: str, extensions: tuple[str, ...],
-                 sniff: Callable[[str], bool], read: Callable[..., Puzzle],
-                 write: Callable[[Puzzle], str] | None = None,
-                 names: Callable[[str], list[str]] | None = None,
-                 comment: str | None = None):
-        # a dataclass made by hand (lean.record): a reader is on every first solve's path
-        self.__dict__.update(name=name, description=description, extensions=extensions,
-                             sniff=sniff, read=read, write=write, names=names,
-                             comment=comment)
+    comment: str | None = None
 
 
 def get(name: str) -> Format:
@@ -215,7 +204,6 @@ GRADE_MARK = "rating:"
 
 def find_grade(text: str, comment: str):
     """The grade a ``comment`` line of ``text`` carries (:data:`GRADE_MARK`), or None."""
-    from ..model import Grade
 
     for raw in text.split("\n"):
         line = raw.strip()

@@ -94,6 +94,60 @@ def _span(tok: str, what: str, ln: int) -> tuple[int, int]:
 
 def read(text: str, *, name: str | None = None) -> Puzzle:
     toks = _tokens(text)
+    conds, givens, evens = _conditions(toks)
+    if not conds:
+        raise PuzzleError("no row or column conditions found", line=toks[0][0] if toks else 1)
+
+    # cells named by conditions are white
+    white: dict[tuple[int, int], int] = {}
+    for kind, idx, _total, a, b, ln in conds:
+        for x in range(a, b + 1):
+            white.setdefault((idx, x) if kind == "r" else (x, idx), ln)
+    nrows = 1 + max(r for r, _ in white)
+    ncols = 1 + max(c for _, c in white)
+
+    clues = _clues(conds, white)
+
+    squares = []
+    for r in range(nrows):
+        row = []
+        for c in range(ncols):
+            if (r, c) in white:
+                row.append(WHITE)
+            elif (r, c) in clues:
+                row.append(Square(False, clues[(r, c)].get("down"), clues[(r, c)].get("across")))
+            else:
+                row.append(BLANK)
+        squares.append(tuple(row))
+
+    for rc, (d, ln) in givens.items():
+        if rc not in white:
+            raise PuzzleError(f"b {rc[0]} {rc[1]} {d}: that square is not a cell of any "
+                              "condition", line=ln)
+    even = _parity(givens, evens, white)
+    # per-row source line (first condition touching the row), for validate()'s messages
+    row_lines = tuple(
+        next(
+            (ln for kind, idx, _t, a, b, ln in conds
+             if (kind == "r" and idx == r) or (kind == "c" and a - 1 <= r <= b)),
+            None,
+        )
+        for r in range(nrows)
+    )
+    puzzle = Puzzle(
+        tuple(squares),
+        givens={rc: d for rc, (d, _) in givens.items()},
+        even=even,
+        name=name,
+        row_lines=row_lines,
+    )
+    _no_digit_twice(puzzle, givens)
+    return puzzle.validate()
+
+
+def _conditions(toks: list[tuple[int, str]]):
+    """The conditions ``(dir, index, total, first, last, line)``, the givens (coord ->
+    (digit, line)) and the even cells (coord -> line; None when the text names none)."""
     conds: list[tuple[str, int, int, int, int, int]] = []  # (dir, line_no, total, a, b, ln)
     givens: dict[tuple[int, int], tuple[int, int]] = {}  # coord -> (digit, line)
     evens: dict[tuple[int, int], int] | None = None
@@ -163,18 +217,14 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
                 "e cells, or a final '.')",
                 line=ln,
             )
-    if not conds:
-        raise PuzzleError("no row or column conditions found", line=toks[0][0] if toks else 1)
+    return conds, givens, evens
 
-    # cells named by conditions are white
-    white: dict[tuple[int, int], int] = {}
-    for kind, idx, _total, a, b, ln in conds:
-        for x in range(a, b + 1):
-            white.setdefault((idx, x) if kind == "r" else (x, idx), ln)
-    nrows = 1 + max(r for r, _ in white)
-    ncols = 1 + max(c for _, c in white)
 
-    # place the clues; every condition must be a whole maximal segment
+def _clues(conds: list,
+           white: dict[tuple[int, int], int]) -> dict[tuple[int, int], dict[str, int]]:
+    """Each condition's clue on the square before its run (refused: a run that touches
+    another, starts at the edge, has a condition twice or a sum its length cannot make)."""
+    # every condition must be a whole maximal segment
     clues: dict[tuple[int, int], dict[str, int]] = {}
     seen: dict[tuple[str, int, int], int] = {}
     for kind, idx, total, a, b, ln in conds:
@@ -215,23 +265,13 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
                 line=ln,
             )
         clues.setdefault(clue_rc, {})["down" if kind == "c" else "across"] = total
+    return clues
 
-    squares = []
-    for r in range(nrows):
-        row = []
-        for c in range(ncols):
-            if (r, c) in white:
-                row.append(WHITE)
-            elif (r, c) in clues:
-                row.append(Square(False, clues[(r, c)].get("down"), clues[(r, c)].get("across")))
-            else:
-                row.append(BLANK)
-        squares.append(tuple(row))
 
-    for rc, (d, ln) in givens.items():
-        if rc not in white:
-            raise PuzzleError(f"b {rc[0]} {rc[1]} {d}: that square is not a cell of any "
-                              "condition", line=ln)
+def _parity(givens: dict, evens: dict[tuple[int, int], int] | None,
+            white: dict[tuple[int, int], int]) -> frozenset[tuple[int, int]] | None:
+    """The even cells (None: not a parity puzzle), each a cell of a condition, and no
+    given against its cell's parity."""
     even = None
     if evens is not None:
         for rc, ln in evens.items():
@@ -247,22 +287,11 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
                     f"({'even' if rc in even else 'odd'})",
                     line=ln,
                 )
-    # per-row source line (first condition touching the row), for validate()'s messages
-    row_lines = tuple(
-        next(
-            (ln for kind, idx, _t, a, b, ln in conds
-             if (kind == "r" and idx == r) or (kind == "c" and a - 1 <= r <= b)),
-            None,
-        )
-        for r in range(nrows)
-    )
-    puzzle = Puzzle(
-        tuple(squares),
-        givens={rc: d for rc, (d, _) in givens.items()},
-        even=even,
-        name=name,
-        row_lines=row_lines,
-    )
+    return even
+
+
+def _no_digit_twice(puzzle: Puzzle, givens: dict) -> None:
+    """No run is given the same digit twice."""
     for run in puzzle.runs:
         seen_digit: dict[int, tuple[int, int]] = {}
         for rc in run.coords:
@@ -276,7 +305,6 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
                         line=ln,
                     )
                 seen_digit[d] = rc
-    return puzzle.validate()
 
 
 FORMAT = Format(

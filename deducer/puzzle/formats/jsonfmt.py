@@ -37,7 +37,7 @@ import re
 from ...errors import PuzzleError
 from ..combos import DIGITS, mask_of
 from ..model import BLANK, WHITE, Grade, Puzzle, Square
-from . import Format
+from . import Format, json_problem
 
 VERSION = 1
 _KNOWN_KEYS = {
@@ -162,8 +162,6 @@ def load_json(text: str):
     except json.JSONDecodeError as e:
         raise PuzzleError(f"bad JSON: {e.msg}", line=e.lineno) from None
     except (ValueError, RecursionError) as e:
-        from . import json_problem
-
         raise PuzzleError(f"bad JSON: {json_problem(e)}", line=1) from None
 
 
@@ -242,6 +240,32 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
                 f'"{key}" says {data[key]!r} but the grid has {actual}', line=kl(key)
             )
 
+    tables, pencil, even = _cell_lists(data, key_line, elems, rows)
+    pname = data.get("name")
+    if pname is not None and not isinstance(pname, str):
+        raise PuzzleError('"name" must be a string or null', line=kl("name"))
+    grade = _grade(data.get("rating"), kl("rating"))
+    return Puzzle(
+        tuple(rows),
+        givens=tables["givens"],
+        entries=tables["entries"],
+        pencil=pencil,
+        even=even,
+        name=pname if pname is not None else name,
+        row_lines=tuple(gl(r) for r in range(nrows)),
+        grade=grade,
+    ).validate()
+
+
+def _cell_lists(data: dict, key_line: dict[str, int], elems: dict[str, list[int]],
+                rows: list[tuple[Square, ...]]):
+    """The puzzle object's cell lists, each item checked against the grid: the givens
+    and entries (as ``tables``), the pencil marks (coord -> mask) and the even cells."""
+    nrows, ncols = len(rows), len(rows[0])
+
+    def kl(key: str) -> int:
+        return key_line.get(key, 1)
+
     def coord(item, key: str, idx: int, extra: int):
         ln = elems.get(key, [])
         line = ln[idx] if idx < len(ln) else kl(key)
@@ -298,20 +322,7 @@ def read(text: str, *, name: str | None = None) -> Puzzle:
             rc, _ = coord(item, "even", i, 0)
             even_set.add(rc)
         even = frozenset(even_set)
-    pname = data.get("name")
-    if pname is not None and not isinstance(pname, str):
-        raise PuzzleError('"name" must be a string or null', line=kl("name"))
-    grade = _grade(data.get("rating"), kl("rating"))
-    return Puzzle(
-        tuple(rows),
-        givens=tables["givens"],
-        entries=tables["entries"],
-        pencil=pencil,
-        even=even,
-        name=pname if pname is not None else name,
-        row_lines=tuple(gl(r) for r in range(nrows)),
-        grade=grade,
-    ).validate()
+    return tables, pencil, even
 
 
 def _grade(value, line: int) -> Grade | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 
 from ...errors import DeducerError, PuzzleError
+from .. import formats
+from . import json_problem
 
 LINE_SUFFIXES = (".jsonl", ".ndjson")
 
@@ -23,8 +25,6 @@ def line_puzzle_text(text: str) -> str:
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError) as e:
-        from . import json_problem
-
         raise PuzzleError(f"not a JSON line: {json_problem(e)}") from None
     puzzle = obj.get("puzzle") if isinstance(obj, dict) else None
     if isinstance(obj, dict) and obj.get("format") == "deducer":
@@ -35,7 +35,6 @@ def line_puzzle_text(text: str) -> str:
         return puzzle
     if is_row(obj):
         raise PuzzleError("is a row of 'deducer rate --out' (a rating), not a puzzle")
-    from .. import formats
 
     try:
         formats.detect(text)
@@ -69,7 +68,6 @@ def json_lines(text: str) -> list[str] | None:
 
 def line_holds_puzzle(line: str) -> bool:
     """Does this line hold a puzzle in a notation deducer reads?"""
-    from .. import formats
 
     try:
         formats.detect(line_puzzle_text(line))
@@ -83,7 +81,6 @@ def line_holds_puzzle(line: str) -> bool:
 def holds_puzzle(text: str, path: str | None = None) -> bool:
     """Does this text hold a puzzle in a notation deducer reads? JSON lines (rows, records,
     puzzles) hold one when a line does: rows (``rate --out``) hold none."""
-    from .. import formats
 
     lines = json_lines(text)
     if lines is not None:

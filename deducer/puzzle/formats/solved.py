@@ -61,6 +61,35 @@ def from_digit_grid(
     if len(rows) > MAX_SIDE or width > MAX_SIDE:  # refuse before any per-square work
         raise PuzzleError(f"the grid is {len(rows)}x{width}; deducer handles at most "
                           f"{MAX_SIDE}x{MAX_SIDE} squares")
+    grid = _digit_rows(rows, width, line)
+    dr = 1 if any(grid[0]) else 0
+    dc = 1 if any(row[0] for row in grid) else 0
+    if dc:
+        grid = [[0] + row for row in grid]
+    if dr:
+        grid = [[0] * len(grid[0])] + grid
+    lines = [None] * dr + [line(r) for r in range(len(rows))]
+    nr, nc = len(grid), len(grid[0])
+
+    gmap = _given_digits(grid, givens, dr, dc, line)
+    down, across = _run_sums(grid, dr, dc, lines)
+    squares = tuple(
+        tuple(
+            WHITE if grid[r][c]
+            else Square(False, down.get((r, c)), across.get((r, c)))
+            if (r, c) in down or (r, c) in across else BLANK
+            for c in range(nc)
+        )
+        for r in range(nr)
+    )
+    solution = {(r, c): grid[r][c] for r in range(nr) for c in range(nc) if grid[r][c]}
+    puzzle = Puzzle(squares, givens=gmap, name=name, row_lines=tuple(lines)).validate()
+    return puzzle, solution
+
+
+def _digit_rows(rows: Sequence[Sequence[int | None]], width: int, line) -> list[list[int]]:
+    """The solved grid's rows checked (as wide as the first; digits 1-9, 0 or None for a
+    black square) as lists of ints, 0 for black."""
     grid: list[list[int]] = []
     for r, row in enumerate(rows):
         if len(row) != width:
@@ -79,15 +108,13 @@ def from_digit_grid(
                 )
             out.append(v)
         grid.append(out)
-    dr = 1 if any(grid[0]) else 0
-    dc = 1 if any(row[0] for row in grid) else 0
-    if dc:
-        grid = [[0] + row for row in grid]
-    if dr:
-        grid = [[0] * len(grid[0])] + grid
-    lines = [None] * dr + [line(r) for r in range(len(rows))]
-    nr, nc = len(grid), len(grid[0])
+    return grid
 
+
+def _given_digits(grid: list[list[int]], givens, dr: int, dc: int, line) -> dict[Coord, int]:
+    """The givens (``from_digit_grid``'s, in the rows' own coordinates) on the grid shifted
+    by ``dr`` rows and ``dc`` columns, each with its solution digit."""
+    nr, nc = len(grid), len(grid[0])
     gmap: dict[Coord, int] = {}
     if givens is not None:
         items = givens.items() if isinstance(givens, Mapping) else ((rc, None) for rc in givens)
@@ -103,7 +130,14 @@ def from_digit_grid(
                     line=line(r0),
                 )
             gmap[rc] = v
+    return gmap
 
+
+def _run_sums(grid: list[list[int]], dr: int, dc: int,
+              lines: list) -> tuple[dict[Coord, int], dict[Coord, int]]:
+    """The clues (down, across: clue square -> sum) of every run of the solved grid; a run
+    repeating a digit is refused (named in the rows' own coordinates)."""
+    nr, nc = len(grid), len(grid[0])
     down: dict[Coord, int] = {}
     across: dict[Coord, int] = {}
     for horizontal in (True, False):
@@ -137,18 +171,7 @@ def from_digit_grid(
                 if start > 0:
                     clue = (a, start - 1) if horizontal else (start - 1, a)
                     (across if horizontal else down)[clue] = sum(seen)
-    squares = tuple(
-        tuple(
-            WHITE if grid[r][c]
-            else Square(False, down.get((r, c)), across.get((r, c)))
-            if (r, c) in down or (r, c) in across else BLANK
-            for c in range(nc)
-        )
-        for r in range(nr)
-    )
-    solution = {(r, c): grid[r][c] for r in range(nr) for c in range(nc) if grid[r][c]}
-    puzzle = Puzzle(squares, givens=gmap, name=name, row_lines=tuple(lines)).validate()
-    return puzzle, solution
+    return down, across
 
 
 # ---- text forms ------------------------------------------------------------------------------
