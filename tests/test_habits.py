@@ -36,8 +36,8 @@ BIG_MODULES = {
 
 #: functions over FUNCTION_LINES lines (``module:Class.function``), and why
 LONG_FUNCTIONS = {
-    "rules/chains/whip.py:find_whip": "the fast whip search's loop; chains/spec.py is its plain reading",
-    "rules/chains/braid.py:_find_braid": "the fast braid walk's loop; chains/spec.py is its plain reading",
+    "rules/chains/whip.py:find_whip": "fast search; spec.py is the plain one",
+    "rules/chains/braid.py:_find_braid": "fast walk; spec.py is the plain one",
     "engine/inhead.py:in_head": "the in-the-head solver's rounds, not yet split",
     "rules/permutation.py:permutation_check": "its wording is being reworked (point 3)",
     "rules/regions.py:_many": "its wording is being reworked (point 3)",
