@@ -46,7 +46,7 @@ def _as_program() -> bool:
             break
         k += 2 if a in ("-X", "-W") else 1
     name = sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1].lower() if sys.argv else ""
-    return name in ("deducer", "deducer.exe", "deducer-script.py")
+    return name.removesuffix(".exe") in ("deducer", "deducer-script.py")  # Windows: .exe
 
 
 if _as_program():

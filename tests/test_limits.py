@@ -79,6 +79,10 @@ def test_the_api_gets_the_time_loading_left(command, argv, target, tmp_path, cap
         return real(*a, **k)
 
     monkeypatch.setattr(importlib.import_module(module), name, spy)
+    # the command's module holds the API's function by name (imported at its top)
+    cmd = importlib.import_module(f"deducer.app.commands.{command}")
+    if getattr(cmd, name, None) is real:
+        monkeypatch.setattr(cmd, name, spy)
     code, out, err = cli(capsys, command, path, *argv, "--timeout", "5")
     no_traceback(err)
     assert given and given[0] <= 5 - 0.6, given
@@ -211,6 +215,8 @@ def test_rate_counts_reading_against_each_puzzles_timeout(monkeypatch):
 
     monkeypatch.setattr(inputs, "load", slow_load)
     monkeypatch.setattr(api, "explain", spy)
+    monkeypatch.setattr(rate, "explain", spy)  # rate holds the API's explain by name
+    monkeypatch.setattr(rate, "load", slow_load)
     row = rate.rate_one((None, (), (), 5.0, False), Task("four", text=FOUR, line=None))
     assert row["status"] == "solved" and given and given[0] <= 5.0 - 0.6, (row, given)
 
