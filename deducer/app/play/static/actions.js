@@ -3,6 +3,17 @@
  */
 "use strict";
 
+// A server's file answer ({text, mime, filename}) handed to the browser as a download
+// (Save and Save my solve both answer this way).
+function downloadFile(res) {
+  const blob = new Blob([res.text], {type: res.mime + ";charset=utf-8"});
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url; a.download = res.filename;
+  document.body.appendChild(a); a.click(); a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 5000);
+}
+
 async function solve() {
   await busy("Solving", async () => {
     const res = await api("POST", "/api/solve", {puzzle: puzzleBody()});
@@ -35,12 +46,7 @@ async function download() {
   await busy("Preparing the file", async () => {
     const fmt = $("save-format").value;
     const res = await api("POST", "/api/export", {puzzle: puzzleBody(), format: fmt});
-    const blob = new Blob([res.text], {type: res.mime + ";charset=utf-8"});
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement("a");
-    a.href = url; a.download = res.filename;
-    document.body.appendChild(a); a.click(); a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 5000);
+    downloadFile(res);
     say("Downloaded " + res.filename + ".", "ok");
   });
 }

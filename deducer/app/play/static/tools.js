@@ -212,12 +212,7 @@ async function saveSolve() {
   if (!S.model || S.branch) return;
   await busy("Saving your solve", async () => {
     const res = await api("POST", "/api/record", {puzzle: puzzleBody(), moves: movesText()});
-    const blob = new Blob([res.text], {type: res.mime + ";charset=utf-8"});
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement("a");
-    a.href = url; a.download = res.filename;
-    document.body.appendChild(a); a.click(); a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 5000);
+    downloadFile(res);
     say("Saved your solve (" + res.moves + " move" + (res.moves === 1 ? "" : "s") + ", each with its time) as " +
         res.filename + ": the puzzle and your moves in janko.at's notation.", "ok");
   });
