@@ -31,6 +31,16 @@ def _interrupted_while_starting(signum, frame) -> None:
     os._exit(130)
 
 
+# Taken first and given back below if deducer is only a library: deciding whether it is the
+# program takes a moment, and a Ctrl-C in that moment would show a traceback of this file.
+# ``_signal`` is the C module (``signal`` builds its enums first, a window of its own).
+import _signal  # type: ignore[import-not-found]  # noqa: E402
+
+_SIGINT_OURS = _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler  # not ignored
+if _SIGINT_OURS:
+    _signal.signal(_signal.SIGINT, _interrupted_while_starting)
+
+
 def _as_program() -> bool:
     """Is deducer the program (``python -m deducer``, the ``deducer`` command), rather than
     a library some other program imports? Only then does it handle Ctrl-C itself."""
@@ -49,11 +59,8 @@ def _as_program() -> bool:
     return name.removesuffix(".exe") in ("deducer", "deducer-script.py")  # Windows: .exe
 
 
-if _as_program():
-    import _signal  # type: ignore[import-not-found]  # the C module: ``signal`` builds its enums first, a window of its own
-
-    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not ignored
-        _signal.signal(_signal.SIGINT, _interrupted_while_starting)
+if _SIGINT_OURS and not _as_program():  # a library: its program keeps its own Ctrl-C
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (keeps the import cheap)
 if TYPE_CHECKING:

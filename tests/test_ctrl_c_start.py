@@ -68,7 +68,9 @@ def test_ctrl_c_at_any_moment_of_the_start_is_one_line_and_exit_130(tmp_path, ho
             ours += 1
         else:  # Python's own start (nothing of deducer's ran), or the answer came first
             assert code in (0, 1, -signal.SIGINT), (k, code, err)
-            assert code != 0 or err == ""
+            # exit 0: the answer came first, or the Ctrl-C hit site's reading of a .pth file
+            # (Python's start, before deducer: site reports it and goes on)
+            assert code != 0 or err == "" or err.startswith("Error processing line"), err
     assert ours >= 4  # the interrupts did land while deducer ran
 
 

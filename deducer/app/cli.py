@@ -542,9 +542,8 @@ def main(argv: list[str] | None = None) -> int:
     # --timeout counts from the command's launch: starting, parsing and reading are part of it
     started = time.perf_counter() - (_process_age() if _PROGRAM["on"] else 0.0)
     try:
-        with _ctrl_c_as_usual():
-            return _main(argv, started)
-    except KeyboardInterrupt:  # while parsing or importing the command's modules
+        return _main(argv, started)
+    except KeyboardInterrupt:  # a library call's Ctrl-C while parsing or importing
         print("deducer: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
 
@@ -577,6 +576,15 @@ def _main(argv: list[str] | None, started: float) -> int:
         return EXIT_OK
     args = parse(argv)
     module = importlib.import_module(COMMANDS[args.command])
+    # parsed and imported under the start-up handler: a Ctrl-C in the middle of argparse
+    # (whose clean-up then fails with an AttributeError of its own) exits as at start-up
+    with _ctrl_c_as_usual():
+        return _run(module, args, started)
+
+
+def _run(module, args: argparse.Namespace, started: float) -> int:
+    """Run the parsed command's module under its time limit, with its answers to
+    Ctrl-C, bad input and internal errors."""
     # rate and rules test limit each puzzle themselves; the others the whole command
     whole = None if getattr(module, "PER_PUZZLE_TIMEOUT", False) else \
         getattr(args, "timeout", None)
