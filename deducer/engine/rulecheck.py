@@ -81,10 +81,13 @@ def _flag(key: str) -> Callable[[object, dict], bool]:
     return check
 
 
-def _scope(v, entry: dict) -> str:
-    if v not in SCOPES:
-        raise Bad(f"scope must be one of {', '.join(SCOPES)}")
-    return v
+def _one_of(key: str, choices) -> Callable[[object, dict], str]:
+    def check(v, entry: dict) -> str:
+        if v not in choices:
+            raise Bad(f"{key} must be one of {', '.join(choices)}")
+        return v
+
+    return check
 
 
 def _params(v, entry: dict) -> dict:
@@ -103,12 +106,6 @@ def _params(v, entry: dict) -> dict:
 def _tier(v, entry: dict) -> int | None:
     if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
         raise Bad("tier must be a whole number")
-    return v
-
-
-def _kind(v, entry: dict) -> str:
-    if v not in KINDS:
-        raise Bad(f"kind must be one of {', '.join(KINDS)}")
     return v
 
 
@@ -227,10 +224,10 @@ CHECKS: dict[str, tuple[object, Callable[[object, dict], object]]] = {
     "explain": (None, _text("explain")),
     "detail": ("", _detail),
     "enabled": (True, _flag("enabled")),
-    "scope": ("global", _scope),
+    "scope": ("global", _one_of("scope", SCOPES)),
     "params": (None, _params),
     "tier": (None, _tier),
-    "kind": ("simple", _kind),
+    "kind": ("simple", _one_of("kind", KINDS)),
     "walk": (True, _walk),
     "bound": (None, _bound),
     "description": ("", _description),

@@ -190,8 +190,13 @@ def api_open():
     fmt_ = request.args.get("format") or None
     check_format(fmt_)
     which = request.args.get("name") or None
-    p = answers.read_text(text, fmt_, which, rel)
-    return jsonify(p if isinstance(p, dict) else answers.opened(p, answers.label(rel, which)))
+    return _opened(text, fmt_, which, rel)
+
+
+def _opened(text: str, fmt_: str | None, which: str | None, label: str):
+    """A file's text read as the page opens it: the puzzle, or the list to choose from."""
+    p = answers.read_text(text, fmt_, which, label)
+    return jsonify(p if isinstance(p, dict) else answers.opened(p, answers.label(label, which)))
 
 
 @bp.post("/api/parse")
@@ -205,8 +210,7 @@ def api_parse():
     if not text.strip():
         raise ApiError(400, "the file is empty")
     text, label = files.uploaded(text, filename)
-    p = answers.read_text(text, fmt_, which, label)
-    return jsonify(p if isinstance(p, dict) else answers.opened(p, answers.label(label, which)))
+    return _opened(text, fmt_, which, label)
 
 
 @bp.post("/api/create")
