@@ -586,7 +586,7 @@ def test_a_braids_closing_link_names_the_links_by_their_shown_numbers():
     # a braid keeps only the links its contradiction rests on and numbers them afresh;
     # its closing link named the link that took a digit by its number before that (at the
     # start of deducer-trial.txt: "went in (2)" in a chain of one link and the closing)
-    from deducer.engine.walk import digits_of
+    from deducer.engine.record import digits_of
     from deducer.rules import chains
 
     p = formats.load("puzzles/deducer-trial.txt")
@@ -743,7 +743,7 @@ def test_following_a_digit_gives_its_consequences_as_a_chain():
     assert status == "contradiction" and links[-1].contradiction
     assert [lk.after for lk in links] == [(), (1,)]
     assert eng.state.masks == before  # the board followed on was a copy
-    from deducer.engine.walk import link_json
+    from deducer.engine.record import link_json
 
     step = {"n": 1, "rule": "what-if", "placements": [], "eliminations": [[1, 1, [4]]],
             "proof": {"assume": [1, 1, 4], "links": [link_json(p, lk) for lk in links]}}

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pytest
 
 from deducer import proofcheck
-from deducer.engine.walk import proof_json
+from deducer.engine.record import proof_json
 from deducer.proofcheck.checker import Board, Replay, check_step, surplus_step
 from deducer.puzzle.combos import DIGITS, combos
 from deducer.rules.fixture import Found, first, position, puzzle, run_id

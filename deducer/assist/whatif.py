@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 from ..clock import NO_LIMITS, Limits
 from ..engine import registry
-from ..engine.walk import Engine, WalkOptions, link_json
+from ..engine.record import link_json
+from ..engine.walk import Engine, WalkOptions
 from ..errors import PuzzleError
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle, cell_arg, cell_name

@@ -9,135 +9,36 @@ board when the queue is empty, and the other rules are asked, in ladder order, o
 round finds nothing. Run-scoped rules are only re-asked about runs near a change, which is what
 keeps a 990-cell walkthrough in seconds; the order of deductions is the same as a full
 rescan would give, because runs are always visited in id order.
+
+What a walk records (:class:`Step`, :class:`Explanation`) is in ``record.py``, how one step
+writes in the cells its eliminations decide in ``forced.py``, and how a walk's ending is
+told (and a false step blamed) in ``ending.py``.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import InitVar, dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from ..clock import NO_LIMITS, Limits, past, stop_asked
+from ..clock import NO_LIMITS, Limits, past
 from ..errors import RuleError
-from ..puzzle.combos import ALL, BIT, DIGITS, POP, SINGLE, mask_of
-from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
-from ..solver.propagate import run_filter
-from ..solver.search import ENTRY_BLAME, entries_to_blame, solve
-from ..solver.status import ExplainStatus, SolveStatus
+from ..puzzle.combos import BIT, DIGITS, POP, mask_of
+from ..puzzle.model import Puzzle, cell_name
+from ..solver.search import solve
+from ..solver.status import ExplainStatus
 from . import collector, kernel, registry
 from .chainpick import shortest_chain
+from .ending import blame_false_step, ending, several_solutions
+from .forced import with_forced
 from .kernel import Effect, UndoLog
-from .rating import Rating, rate_steps, search_floor
+from .rating import search_floor
+from .record import Explanation, Step, chain_links, proof_json
 from .registry import Rule
-from .sentences import differences, effect_text, worded
-from .state import Context, Deduction, Link, Proof, State, View, resolve_proof
+from .sentences import effect_text, worded
+from .state import Context, Deduction, Proof, State, View, resolve_proof
 
 SOLVED, MULTIPLE, NONE, STALLED, TIMEOUT, OVER = ExplainStatus
-
-
-@dataclass(slots=True)  # a walk of thousands of steps: no dict per step
-class Step:
-    """One logged deduction. Coordinates are 0-based ``(row, col)``."""
-
-    n: int
-    rule: str
-    name: str
-    text: str
-    placements: list[tuple[int, int, int]]
-    eliminations: list[tuple[int, int, list[int]]]
-    cells: list[tuple[int, int]]
-    runs: list[str]
-    weight: float
-    score: int
-    available: int  # simplest-tier moves open before this step (bottleneck measure)
-    combos_removed: list[tuple[str, list[str]]] = field(default_factory=list)
-    proof: dict | None = None  # docs/json-contract.md, "Proofs": already in JSON form
-    #: links of the step's proof by assumption (its longest case); kept in lean walks,
-    #: which drop the proof, so their rating still measures chains (not in the JSON)
-    chain: int = 0
-    #: "whip" or "braid": the shape of that proof by assumption ("" for none)
-    chain_kind: str = ""
-    #: the whole case analysis behind ``text`` (the deciding fact); "" when the sentence
-    #: says it all
-    detail: str = ""
-    #: rounds of the ladder's ``order:`` collected before this step (0: none; not in the
-    #: JSON): the steps of one round share it
-    round: int = 0
-
-    def to_json(self) -> dict:
-        return {
-            "n": self.n,
-            "rule": self.rule,
-            "name": self.name,
-            "text": self.text,
-            **({"detail": self.detail} if self.detail else {}),
-            "placements": [list(p) for p in self.placements],
-            "eliminations": [[r, c, list(ds)] for r, c, ds in self.eliminations],
-            "cells": [list(c) for c in self.cells],
-            "runs": list(self.runs),
-            "combos_removed": [[run, list(cs)] for run, cs in self.combos_removed],
-            "weight": self.weight,
-            "score": self.score,
-            "available": self.available,
-            **({"proof": self.proof} if self.proof is not None else {}),
-        }
-
-
-def _chain_links(proof: Proof | None) -> int:
-    """Links of a proof by assumption, the longest case of a proof by cases (what
-    :func:`rating.chain_length` reads from the proof's JSON)."""
-    if proof is None:
-        return 0
-    if proof.cases:
-        return max((len(c.links) for c in proof.cases
-                    if not c.cases and c.assume is not None), default=0)
-    return len(proof.links) if proof.assume is not None else 0
-
-
-def proof_json(puzzle: Puzzle, proof: Proof) -> dict:
-    """A :class:`Proof` in its JSON shape (docs/json-contract.md, "Proofs"; 0-based coordinates)."""
-    whites, runs = puzzle.whites, puzzle.runs
-    if proof.cases:
-        return {"cases": [proof_json(puzzle, case) for case in proof.cases]}
-    if proof.assume is not None:
-        cell, digit = proof.assume
-        return {"assume": [*whites[cell], digit],
-                **({"kind": proof.kind} if proof.kind else {}),
-                "links": [_link_json(puzzle, link) for link in proof.links]}
-    facts: list[dict] = [{"cell": list(whites[i]), "candidates": digits_of(m)}
-                         for i, m in sorted(proof.cells.items())]
-    facts += [{"run": runs[r].ref, "combos": [digits_of(c) for c in cs]}
-              for r, cs in sorted(proof.combos.items())]
-    out = {"facts": facts, "runs": [runs[r].ref for r in proof.runs]}
-    if proof.bound is not None:
-        b = proof.bound
-        out["bound"] = {"cell": list(whites[b["cell"]]), "run": runs[b["run"]].ref,
-                        **{side: {"sum": b[side][0],
-                                  "digits": [[*whites[j], d] for j, d in (
-                                      b[side][1]() if callable(b[side][1]) else b[side][1])]}
-                           for side in ("least", "most") if side in b}}
-    return out
-
-
-def link_json(puzzle: Puzzle, link: Link) -> dict:
-    """A chain's :class:`Link` in its JSON shape (a proof's ``links``, docs/json-contract.md)."""
-    return _link_json(puzzle, link)
-
-
-def _link_json(puzzle: Puzzle, link: Link) -> dict:
-    whites = puzzle.whites
-    out = {"text": link.text,
-           "placements": [[*whites[i], d] for i, d in sorted(link.placements.items())],
-           "eliminations": [[*whites[i], digits_of(m)]
-                            for i, m in sorted(link.eliminations.items())],
-           **proof_json(puzzle, link.proof)}
-    if link.contradiction:
-        out["contradiction"] = True
-    if link.after:
-        out["after"] = list(link.after)
-    if link.rule:
-        out["rule"] = link.rule
-    return out
 
 
 def _proof_cost(ded: Deduction) -> int:
@@ -147,56 +48,6 @@ def _proof_cost(ded: Deduction) -> int:
     if proof is None:
         return 0
     return len(proof.cells) + len(proof.combos) + len(proof.runs)
-
-
-def digits_of(mask: int) -> list[int]:
-    return list(DIGITS[mask & 0x1FF])
-
-
-@dataclass
-class Explanation:
-    """A walkthrough: the steps, how it ended, and the rating of the path."""
-
-    puzzle: Puzzle
-    status: ExplainStatus
-    steps: list[Step]
-    masks: list[int]  # candidates at the end
-    message: str = ""
-    solutions: list[list[int]] = field(default_factory=list)  # for multiple: a few
-    rating: Rating = field(init=False)  # of the path, rated on construction
-    #: the ladder the walk used (None: the core one): its rating section rates the path
-    rules: InitVar[list[Rule] | None] = None
-
-    #: that ladder, kept for renderers that say what its techniques are (not in the JSON)
-    ladder: list[Rule] | None = field(default=None, init=False, repr=False, compare=False)
-
-    def __post_init__(self, rules: list[Rule] | None) -> None:
-        self.rating = rate_steps(self.steps, self.status, rules, len(self.puzzle.whites),
-                                 self.puzzle)
-        self.ladder = rules
-
-    @property
-    def solution(self) -> list[int] | None:
-        if self.status != SOLVED:
-            return None
-        return [SINGLE[m] for m in self.masks]
-
-    def to_json(self) -> dict:
-        """docs/json-contract.md ``explain --json``: status, steps, rating, solution (and
-        rows, cols, message; for several solutions, a few of them)."""
-        puzzle, sol = self.puzzle, self.solution
-        obj: dict = {
-            "status": self.status,
-            "steps": [s.to_json() for s in self.steps],
-            "rating": self.rating.to_json() if self.rating is not None else None,
-            "solution": solution_grid(puzzle, sol) if sol is not None else None,
-            "rows": puzzle.rows,
-            "cols": puzzle.cols,
-            "message": self.message,
-        }
-        if self.solutions:
-            obj["solutions"] = [solution_grid(puzzle, s) for s in self.solutions]
-        return obj
 
 
 @dataclass(frozen=True)
@@ -505,7 +356,7 @@ class Engine:
             self._late_proof(rule, resolve_proof(ded))
         proof = resolve_proof(ded)  # built by now (or dropped)
         floor = self._proof_floor(proof)  # on the board the step is made on
-        effect, forced = self._forced(effect, proof)
+        effect, forced = with_forced(self.state, effect, proof)
         before = self._commit(effect)
         place, drop = dict(effect.place), effect.drop
         whites = self.puzzle.whites
@@ -543,7 +394,7 @@ class Engine:
             available=available,
             combos_removed=combos_removed,
             proof=None if proof is None or self.options.lean else proof_json(self.puzzle, proof),
-            chain=_chain_links(proof),
+            chain=chain_links(proof),
             chain_kind=getattr(proof, "kind", "") or "",
             detail=detail,
             round=self.rounds,
@@ -551,76 +402,6 @@ class Engine:
         self.steps.append(step)
         return step
 
-    def _forced(self, effect: Effect, proof: Proof | None
-                ) -> tuple[Effect, dict[int, int]]:
-        """One deduction, one step: a cell the step's eliminations leave with one digit is
-        written in by the same step, not by a naked single after it that would tell the
-        reader again what this step just showed. Returns the effect with those placements
-        and the digits each such cell lost (for its sentence, "1 and 3 leave r3c3, so r3c3
-        = 5"). A simple proof gets the cell's candidates as a fact where the local problem
-        needs them to decide the cell (the digits it lost alone do not)."""
-        masks, placed = self.state.masks, self.state.placed
-        have = {i for i, _ in effect.place}
-        forced: dict[int, int] = {}
-        add = []
-        if not effect.elim:
-            return effect, forced
-        # what the step's own eliminations and the digits it writes leave each cell
-        left = {i: masks[i] & ~m for i, m in effect.elim}
-        lay = self.state.layout
-        for j, d in effect.place:
-            for r in lay.cell_runs[j]:
-                for k in lay.run_cells[r]:
-                    if k in left:
-                        left[k] &= ~BIT[d]
-        more = True
-        while more:  # a cell written in so may leave another of the step's cells one digit
-            more = False
-            for i, _m in effect.elim:
-                if i in have or placed[i] or i in forced:
-                    continue
-                d = SINGLE[left[i]]
-                if d:
-                    forced[i] = masks[i] & ~BIT[d]
-                    add.append((i, d))
-                    more = True
-                    for r in lay.cell_runs[i]:
-                        for k in lay.run_cells[r]:
-                            if k in left and k != i:
-                                left[k] &= ~BIT[d]
-        if not add:
-            return effect, forced
-        if proof is not None and proof.assume is None and not proof.cases:
-            for i, d in add:
-                if i in proof.cells:
-                    proof.cells[i] &= masks[i]
-                elif not self._decided(proof, i, d):
-                    proof.cells[i] = masks[i]
-        place = tuple(sorted((*effect.place, *add)))
-        return Effect(place, effect.elim, effect.drop), forced
-
-    def _decided(self, proof: Proof, i: int, d: int) -> bool:
-        """Does one run of ``proof``, with its facts, leave cell ``i`` only ``d`` (so that
-        writing it in needs no fact about the cell)?"""
-        masks, placed, lay = self.state.masks, self.state.placed, self.state.layout
-        for r in proof.runs:
-            cells = lay.run_cells[r]
-            if i not in cells:
-                continue
-            free = ALL
-            for j in cells:
-                if placed[j]:
-                    free &= ~masks[j]
-            got = tuple([masks[j] if placed[j] else proof.cells.get(j, free) for j in cells])
-            total = lay.run_total[r]
-            reach = 0
-            for c in proof.combos.get(r, (ALL,)):
-                fit = run_filter(total, tuple([m & c for m in got]))
-                if fit is not None:
-                    reach |= fit[cells.index(i)]
-            if reach == BIT[d]:
-                return True
-        return False
 
     def _run_name(self, rid: int) -> str:
         """A run's name, made once a walk: the steps share it (a 3,960-cell walk named
@@ -724,7 +505,7 @@ class Engine:
 
         if solve(self.puzzle, max_solutions=1).solutions:
             # an earlier false step (a user rule's) is the cause more often than this one
-            _blame_false_step(self.puzzle, self.steps, self.ladder, last_resort=False)
+            blame_false_step(self.puzzle, self.steps, self.ladder, last_resort=False)
             raise RuleError(f"rule {rule.id!r} made an impossible deduction: {bad}, yet the "
                             "puzzle has a solution", path=rule.source)
 
@@ -767,111 +548,11 @@ def explain(puzzle: Puzzle, rules: list[Rule] | None = None, *, limits: Limits =
         rules = registry.load()
     # the solver's look for a second solution gets at most a quarter of a time limit: the
     # walk keeps the rest (when the look runs out, the walk decides as it always did)
-    several = _several_solutions(puzzle, limits.part(0.25))
+    several = several_solutions(puzzle, limits.part(0.25))
     if several is not None:
         return several
     eng = Engine(puzzle, rules, WalkOptions(limits=limits, max_steps=max_steps))
     status = eng.run()
-    masks = eng.state.masks
-    message = ""
-    sols: list[list[int]] = []
-    if status == SOLVED:
-        values = [SINGLE[m] for m in masks]
-        bad = check_solution(puzzle, values)
-        if bad is not None and entries_to_blame(puzzle, limits.left(0.05)):
-            # the player's entries filled a run wrongly (a mistake, not a faulty rule)
-            status, message = NONE, f"{bad}{ENTRY_BLAME}"
-        elif bad is not None:  # a faulty user rule must never pass a wrong grid off as right
-            raise RuleError(f"the rules reached a grid that breaks the puzzle ({bad}); one of "
-                            "the active rules made a false deduction (try 'deducer rules test')")
-    elif status == NONE:
-        _blame_false_step(puzzle, eng.steps, rules)
-        kind, where = eng.state.broken() or ("", 0)  # NONE: something is broken
-        if kind == "cell":
-            message = f"cell {cell_name(puzzle.whites[where])} has no digit left"
-        else:
-            message = f"run {puzzle.runs[where].name} has no combination left"
-        if entries_to_blame(puzzle):
-            message += ENTRY_BLAME
-    elif status == TIMEOUT:
-        message = ("interrupted (Ctrl-C): the walkthrough so far" if stop_asked()
-                   else "the time limit stopped the walkthrough")
-    elif status == STALLED:
-        # why did the rules stop? Several solutions, none, or only a weaker ladder
-        res = solve(puzzle, max_solutions=2, masks=masks, timeout=limits.left(0.5))
-        stopped = max_steps is not None and len(eng.steps) >= max_steps
-        if res.status == SolveStatus.NONE:
-            # the grid reached has no solution: if the puzzle has one, a step was false,
-            # and that is said as when the walk breaks the grid (--max-steps or not)
-            _blame_false_step(puzzle, eng.steps, rules)
-            status, message = NONE, str(res.reason)
-        elif len(res.solutions) > 1:
-            status, sols = MULTIPLE, res.solutions
-            message = _several_message(puzzle, sols)
-        elif stopped:
-            message = f"stopped after {len(eng.steps)} steps (the most steps asked for)"
-        else:
-            message = "the active rules found no further deduction"
-    return Explanation(puzzle, status, eng.steps, masks, message, sols, rules)
-
-
-def _several_message(puzzle: Puzzle, sols: list[list[int]]) -> str:
-    diff = differences(puzzle, sols)
-    return (f"the puzzle has more than one solution; two of them differ at "
-            f"{len(diff)} cells: {', '.join(diff[:12])}" + (" …" if len(diff) > 12 else ""))
-
-
-def _several_solutions(puzzle: Puzzle, limits: Limits) -> Explanation | None:
-    """The walkthrough of a puzzle the solver finds two solutions for, before any step.
-
-    A walk over such a puzzle only stalls somewhere (on a large grid after tens of seconds
-    and hundreds of megabytes of steps, where the solver takes one second), and its steps
-    lead to no solution: say so at once. Anything else (one solution, none, or a solver the
-    time limit stopped) is left to the walk, which reports it with its reasons.
-    """
-
-    res = solve(puzzle, max_solutions=2, timeout=limits.left(), work=limits.work)
-    if len(res.solutions) < 2:
-        return None
-    return Explanation(puzzle, MULTIPLE, [], puzzle.initial_masks(with_entries=True),
-                       _several_message(puzzle, res.solutions), res.solutions)
-
-
-def _false_step(puzzle: Puzzle, steps: list[Step]) -> Step | None:
-    """The first step after which the puzzle, which has a solution, has none (None: no
-    step is to blame)."""
-
-    masks = puzzle.initial_masks(with_entries=True)
-    index = puzzle.index
-    for step in steps:
-        for r, c, d in step.placements:
-            masks[index[(r, c)]] = BIT[d]
-        for r, c, ds in step.eliminations:
-            for d in ds:
-                masks[index[(r, c)]] &= ~BIT[d]
-        if not solve(puzzle, max_solutions=1, masks=masks, timeout=30).solutions:
-            return step
-    return None
-
-
-def _blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule], *,
-                      last_resort: bool = True) -> None:
-    """The rules ran the grid into a contradiction. If the puzzle has a solution after
-    all, some step was false: name the first one (and its rule's file) instead of
-    reporting a solvable puzzle as unsolvable. Without ``last_resort``, return when no
-    logged step is to blame (the caller blames the step being made)."""
-
-    res = solve(puzzle, max_solutions=1, timeout=30)
-    if not res.solutions:
-        return  # a real contradiction: the puzzle has no solution
-    step = _false_step(puzzle, steps)
-    if step is not None:
-        source = next((r.source for r in rules if r.id == step.rule), None)
-        raise RuleError(f"rule {step.rule!r} made a false deduction at step {step.n} "
-                        f"({step.text}); the puzzle has a solution it rules out",
-                        path=source)
-    if not last_resort:
-        return
-    raise RuleError("the rules reported a contradiction, yet the puzzle has a solution; one "
-                    "of the active rules is faulty (try 'deducer rules test')")
-
+    status, message, sols = ending(puzzle, status, eng.steps, eng.state, rules, limits,
+                                   max_steps)
+    return Explanation(puzzle, status, eng.steps, eng.state.masks, message, sols, rules)
