@@ -155,7 +155,7 @@ def record(puzzle, kinds: dict[str, str]) -> dict:
     """One puzzle's figures (JSON-able)."""
     from deducer.clock import Limits
     from deducer.engine.walk import explain
-    from deducer.proofcheck import checker
+    from deducer.proofcheck import checker, grid
 
     steps = [s.to_json() for s in explain(puzzle, limits=Limits.within(300)).steps]
     problems = [str(p) for p in checker.check_walkthrough(puzzle, steps)]
@@ -170,15 +170,15 @@ def record(puzzle, kinds: dict[str, str]) -> dict:
         n, rule, text = js["n"], js["rule"], js["text"]
         chain = kinds.get(rule) in CHAIN_KINDS
         rec["lengths"].append([rule, len(_reads(js) if chain else text)])
-        eff = checker._effects(rp, js)
+        eff = grid.effects_of(rp, js)
         cut = dict(eff.elims)
         for i, d in eff.places.items():
             cut[i] = cut.get(i, 0) | (board.masks[i] & ~(1 << (d - 1)))
-        peer = checker._peer_elims(rp, eff.places)  # what a written digit takes
+        peer = grid.peer_elims(rp, eff.places)  # what a written digit takes
         if rule == "sum-bounds":
             after = board.copy()
             rp.apply(after, eff)
-            runs = [checker._run_ref(rp, r) for r in (js.get("proof") or {}).get("runs", ())]
+            runs = [grid.run_id(rp, r) for r in (js.get("proof") or {}).get("runs", ())]
             # the cells the bound is about: those the step took digits from itself (a digit
             # it wrote in takes from the cells of its runs without a bound)
             own = [i for i, m in eff.elims.items() if m & ~peer.get(i, 0)] + list(eff.places)

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deducer.engine.walk import explain
-from deducer.proofcheck import checker
+from deducer.proofcheck import audit, checker
 from deducer.puzzle import formats
 from deducer.puzzle.combos import DIGITS
 from deducer.rules.bounds import distinct_sums
@@ -139,4 +139,4 @@ def test_the_forced_placement_keeps_its_cell_fact_only_when_needed():
     for name in ("seed000-k2.j", "generated-6x6-s23.txt"):
         puzzle = formats.load(f"puzzles/{name}")
         steps = _walk(puzzle)
-        assert checker.surplus(puzzle, steps) == []
+        assert audit.surplus(puzzle, steps) == []

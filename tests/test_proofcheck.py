@@ -13,7 +13,9 @@ from itertools import permutations, product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from deducer.proofcheck import audit, grid
 from deducer.proofcheck import checker as pc
+from deducer.proofcheck.local import Local, satisfiable
 from deducer.rules.fixture import puzzle
 
 # r2c2 + r2c3 = 3, r3c2 + r3c3 = 10, r2c2 + r3c2 = 4, r2c3 + r3c3 = 9
@@ -228,20 +230,20 @@ def test_the_checker_reads_engine_steps():
 # ---------------------------------------------------------------------------- surplus
 def test_surplus_facts_and_runs_are_found():
     lean = step(2, placements=[(1, 2, 2)], proof={"facts": [], "runs": [A2]})
-    assert pc.surplus(P, [INTERSECT, lean]) == []
+    assert audit.surplus(P, [INTERSECT, lean]) == []
     fat = step(2, placements=[(1, 2, 2)], proof={
         "facts": [{"cell": [2, 2], "candidates": list(range(1, 10))}], "runs": [A2, D3]})
-    found = pc.surplus(P, [INTERSECT, fat])
+    found = audit.surplus(P, [INTERSECT, fat])
     assert sorted(p.message for p in found) == [
         "run r1c3↓ 9/2 can be dropped", "the fact on r3c3 can be dropped"]
-    assert pc.surplus(P, [INTERSECT, fat], only={1}) == []
+    assert audit.surplus(P, [INTERSECT, fat], only={1}) == []
 
 
 def test_surplus_inside_a_chain():
     chain = step(1, eliminations=[(1, 1, [2])], proof={"assume": [1, 1, 2], "links": [
         {"text": "r1c2↓ 4/2 breaks", "placements": [], "eliminations": [],
          "facts": [], "runs": [D2, A3], "contradiction": True}]})
-    found = pc.surplus(P, [chain])
+    found = audit.surplus(P, [chain])
     assert [(p.where, p.message) for p in found] == [("link 1", "run r3c1→ 10/2 can be dropped")]
 
 
@@ -249,19 +251,19 @@ def test_surplus_inside_a_chain():
 def test_unnamed_cells_and_runs():
     s = step(1, "r2c2 fits only 1 in r2c1→ 3/2", placements=[(1, 1, 1)], proof={
         "facts": [{"cell": [1, 1], "candidates": [1, 2]}], "runs": [A2, D2]})
-    assert pc.unnamed(P, s) == ["r1c2↓ 4/2"]
+    assert audit.unnamed(P, s) == ["r1c2↓ 4/2"]
     s["text"] += " and r1c2↓ 4/2"
-    assert pc.unnamed(P, s) == []
+    assert audit.unnamed(P, s) == []
     # r2c22 does not name r2c2
     s2 = step(1, "r2c22 r2c1→ r1c2↓", proof={"facts": [{"cell": [1, 1], "candidates": [1]}],
                                               "runs": [A2, D2]})
-    assert pc.unnamed(P, s2) == ["r2c2"]
+    assert audit.unnamed(P, s2) == ["r2c2"]
     # links name their own facts; the step names the assumed cell
     chain = step(1, "If r2c2 were 2 …", proof={"assume": [1, 1, 2], "links": [
         {"text": "then r1c2↓ 4/2 breaks", "facts": [], "runs": [D2], "contradiction": True}]})
-    assert pc.unnamed(P, chain) == []
+    assert audit.unnamed(P, chain) == []
     chain["proof"]["links"][0]["text"] = "then it breaks"
-    assert pc.unnamed(P, chain) == ["r1c2↓ 4/2"]
+    assert audit.unnamed(P, chain) == ["r1c2↓ 4/2"]
 
 
 # ---------------------------------------------------------------------------- vs brute force
@@ -273,19 +275,19 @@ def local_problems(draw):
     for _ in range(draw(st.integers(1, 3))):
         ps = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
         total = draw(st.none() | st.integers(1, 45))
-        sets = pc._sets(total, len(ps))
+        sets = grid.digit_sets(total, len(ps))
         allowed = draw(st.lists(st.sampled_from(sets), unique=True)) if sets else []
         if draw(st.booleans()):
             allowed = list(sets)
         runs.append((ps, allowed))
     cells = list(range(n))
-    return pc.Local(cells, domains, runs, {i: i for i in cells}, [])
+    return Local(cells, domains, runs, {i: i for i in cells}, [])
 
 
 def _brute(local, domains):
-    for values in product(*(pc._digits(m) for m in domains)):
+    for values in product(*(grid.digits_of(m) for m in domains)):
         if all(len({values[p] for p in ps}) == len(ps)
-               and pc._mask(values[p] for p in ps) in allowed for ps, allowed in local.runs):
+               and grid.mask_of(values[p] for p in ps) in allowed for ps, allowed in local.runs):
             return True
     return False
 
@@ -293,15 +295,15 @@ def _brute(local, domains):
 @settings(max_examples=300)
 @given(local_problems())
 def test_search_agrees_with_brute_force(local):
-    assert pc._satisfiable(local, local.domains) == _brute(local, local.domains)
+    assert satisfiable(local, local.domains) == _brute(local, local.domains)
 
 
 @settings(max_examples=300)
 @given(st.data())
 def test_arrangement_agrees_with_brute_force(data):
     combo = data.draw(st.integers(1, 0x1FF))
-    ds = pc._digits(combo)
+    ds = grid.digits_of(combo)
     cells = data.draw(st.lists(st.integers(0, 0x1FF), min_size=len(ds), max_size=len(ds)))
-    want = any(all(cells[k] & pc._bit(d) for k, d in enumerate(perm))
+    want = any(all(cells[k] & grid.bit(d) for k, d in enumerate(perm))
                for perm in permutations(ds))
-    assert pc._arranges(combo, cells) == want
+    assert grid.arranges(combo, cells) == want

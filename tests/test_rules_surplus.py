@@ -18,7 +18,9 @@ import pytest
 
 from deducer import proofcheck
 from deducer.engine.record import proof_json
-from deducer.proofcheck.checker import Board, Replay, check_step, surplus_step
+from deducer.proofcheck.audit import surplus_step
+from deducer.proofcheck.checker import Replay, check_step
+from deducer.proofcheck.grid import Board
 from deducer.puzzle.combos import DIGITS, combos
 from deducer.rules.fixture import Found, first, position, puzzle, run_id
 

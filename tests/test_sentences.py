@@ -26,7 +26,7 @@ import pytest
 from deducer import proofcheck
 from deducer.engine import registry
 from deducer.engine.walk import Engine
-from deducer.proofcheck import checker
+from deducer.proofcheck import grid
 from deducer.puzzle.formats import load
 from deducer.puzzle.model import cell_name
 
@@ -94,7 +94,7 @@ def misreadings(puzzle, steps) -> list[str]:
                 out.append(f"{where}\n  {m.group(0)}: the digits are not all different")
         if js["rule"] == "combination-filter":
             rid = rp.by_name[js["runs"][0]]
-            alive = {"+".join(map(str, checker._digits(c)))
+            alive = {"+".join(map(str, grid.digits_of(c)))
                      for c in rp.possible_combos(board, rid)}
             for m in COMBOS.finditer(text):
                 dead = [c for c in m.group(1).split(" or ") if c not in alive]
@@ -103,7 +103,7 @@ def misreadings(puzzle, steps) -> list[str]:
         if js["rule"] == "unique-intersection":
             for m in RUN_CLAUSE.finditer(text):
                 rid = rp.by_name[m.group(1)]
-                alive = {"+".join(map(str, checker._digits(c)))
+                alive = {"+".join(map(str, grid.digits_of(c)))
                          for c in rp.possible_combos(board, rid)}
                 dead = [c for c in m.group(2).split(" or ") if c not in alive]
                 if dead:
@@ -133,7 +133,7 @@ def _stated(rp, board, rid: int, proof: dict, combo: int) -> bool:
              for f in proof["facts"] if "cell" in f}
     masks = [board.masks[i] if board.written[i] else facts.get(i, 0x1FF & ~written)
              for i in cells]
-    return checker._arranges(combo, masks)
+    return grid.arranges(combo, masks)
 
 
 @cache
