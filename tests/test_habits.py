@@ -36,7 +36,6 @@ BIG_MODULES = {
 LONG_FUNCTIONS = {
     "rules/chains/whip.py:find_whip": "fast search; spec.py is the plain one",
     "rules/chains/braid.py:_find_braid": "fast walk; spec.py is the plain one",
-    "engine/inhead.py:in_head": "the in-the-head solver's rounds, not yet split",
     "rules/permutation.py:permutation_check": "its wording is being reworked (point 3)",
     "rules/regions.py:_many": "its wording is being reworked (point 3)",
     "solver/search.py:_island": "the search's hot loop, kept flat for speed, not yet split",
@@ -45,7 +44,6 @@ LONG_FUNCTIONS = {
     "rules/regionfind.py:_find_regions": "not yet split",
     "rules/pairs.py:pair_complement": "not yet split",
     "assist/why.py:why": "not yet split",
-    "engine/sentences.py:effect_text": "not yet split",
     "rules/bounds.py:sum_bounds": "not yet split",
     "solver/search.py:SolutionStream.__iter__": "the stream's hot loop, not yet split",
     "render/pdf.py:_walk_pages": "not yet split",

@@ -66,67 +66,11 @@ def in_head(puzzle, passes: int = 3) -> InHead:
     dirty = set(range(len(runs)))
     rounds, held = 0, 0.0
     while True:
-        for k in sorted(dirty):
-            pm = 0
-            opn = []
-            for i in run_cells[k]:
-                if val[i]:
-                    pm |= val[i]
-                else:
-                    opn.append(i)
-            if not opn:
-                state[k] = None
-                continue
-            rest = [c & ~pm for c in table[k] if c & pm == pm]
-            u = 0
-            for c in rest:
-                u |= c
-            state[k] = (opn, rest, u)
-            memo[k] = {}
+        _written_in(sorted(dirty), run_cells, table, val, state, memo)
         dirty.clear()
-        cand = [0 if v else 0x1FF for v in val]
-        info = []  # per run: its open cells and the digits its combinations leave them
-        live = []  # the runs with open cells, in order
-        for k, st in enumerate(state):
-            if st is None:
-                continue
-            opn, rest, u = st
-            for i in opn:
-                cand[i] &= u
-            info.append((opn, rest))
-            live.append(k)
-        # a run is filtered again in a pass only when a cell of it has narrowed since it
-        # was last filtered (the same candidates give the same answer)
-        seen: list[tuple | None] = [None] * len(info)
-        for _ in range(passes):
-            for j, (opn, rest) in enumerate(info):
-                now = tuple([cand[i] for i in opn])
-                if now == seen[j]:
-                    continue
-                known = memo[live[j]]
-                good = known.get(now)
-                if good is None:
-                    can = reachable(now)
-                    good = [c for c in rest if can >> c & 1]
-                    known[now] = good
-                u = 0
-                for c in good:
-                    u |= c
-                for i in opn:
-                    cand[i] &= u
-                info[j] = (opn, good)
-                seen[j] = tuple([cand[i] for i in opn])
-        new: dict[int, int] = {i: cand[i] for i in range(n) if not val[i] and POP[cand[i]] == 1}
-        for opn, good in info:
-            if not good:
-                continue
-            need = 0x1FF
-            for c in good:
-                need &= c
-            for d in DIGITS[need]:
-                where = [i for i in opn if cand[i] & BIT[d]]
-                if len(where) == 1:
-                    new.setdefault(where[0], BIT[d])
+        cand, info, live = _candidates(val, state)
+        _look(info, live, cand, memo, passes)
+        new = _to_write(info, cand, val)
         if not new:
             break
         rounds += 1
@@ -135,3 +79,89 @@ def in_head(puzzle, passes: int = 3) -> InHead:
             val[i] = m
             dirty.update(runs_of[i])
     return InHead(rounds, held, sum(1 for v in val if v) / n)
+
+
+def _written_in(changed: list[int], run_cells: list, table: list, val: list[int],
+                state: list, memo: list) -> None:
+    """Step 1 for the runs in ``changed`` (a digit was written in them): their open cells
+    and the combinations that hold their written digits, less those digits."""
+    for k in changed:
+        pm = 0
+        opn = []
+        for i in run_cells[k]:
+            if val[i]:
+                pm |= val[i]
+            else:
+                opn.append(i)
+        if not opn:
+            state[k] = None
+            continue
+        rest = [c & ~pm for c in table[k] if c & pm == pm]
+        u = 0
+        for c in rest:
+            u |= c
+        state[k] = (opn, rest, u)
+        memo[k] = {}
+
+
+def _candidates(val: list[int], state: list
+                ) -> tuple[list[int], list[tuple[list[int], list[int]]], list[int]]:
+    """Each cell's candidates as its runs' combinations allow (written cells: 0), and per
+    run with open cells (``live``, in order) those cells and the digits its combinations
+    leave them."""
+    cand = [0 if v else 0x1FF for v in val]
+    info = []
+    live = []
+    for k, st in enumerate(state):
+        if st is None:
+            continue
+        opn, rest, u = st
+        for i in opn:
+            cand[i] &= u
+        info.append((opn, rest))
+        live.append(k)
+    return cand, info, live
+
+
+def _look(info: list, live: list[int], cand: list[int], memo: list, passes: int) -> None:
+    """Step 2: each run narrows its cells to what its arrangements put there, ``passes``
+    times over all runs (``info`` and ``cand`` narrowed in place). A run is filtered again
+    in a pass only when a cell of it has narrowed since it was last filtered (the same
+    candidates give the same answer)."""
+    seen: list[tuple | None] = [None] * len(info)
+    for _ in range(passes):
+        for j, (opn, rest) in enumerate(info):
+            now = tuple([cand[i] for i in opn])
+            if now == seen[j]:
+                continue
+            known = memo[live[j]]
+            good = known.get(now)
+            if good is None:
+                can = reachable(now)
+                good = [c for c in rest if can >> c & 1]
+                known[now] = good
+            u = 0
+            for c in good:
+                u |= c
+            for i in opn:
+                cand[i] &= u
+            info[j] = (opn, good)
+            seen[j] = tuple([cand[i] for i in opn])
+
+
+def _to_write(info: list, cand: list[int], val: list[int]) -> dict[int, int]:
+    """Step 3: every open cell left one digit, and every digit a run needs that only one of
+    its cells can take (cell -> the digit's bit)."""
+    new: dict[int, int] = {i: cand[i] for i in range(len(val))
+                           if not val[i] and POP[cand[i]] == 1}
+    for opn, good in info:
+        if not good:
+            continue
+        need = 0x1FF
+        for c in good:
+            need &= c
+        for d in DIGITS[need]:
+            where = [i for i in opn if cand[i] & BIT[d]]
+            if len(where) == 1:
+                new.setdefault(where[0], BIT[d])
+    return new

@@ -49,12 +49,6 @@ def effect_text(view, place: dict, elim: dict, drop: dict,
         name = view.cell_name(i)
         if i not in lost:
             parts.append(f"{name} = {d}")
-    # a cell this step leaves one digit is written in next (naked single): a list of a
-    # cell in the same run that still shows that digit would read as stale, so that list
-    # says what the cell holds once the forced cell is written, after the forced cell's
-    # own clause: "r4c2 can only hold 6; and r5c2 can then only hold 8 or 9"
-    forced = {i: SINGLE[view.mask(i)] for i in elim
-              if i not in place and SINGLE[view.mask(i)]}
     # called after the change: view.mask() is what is left. Say whichever list is shorter:
     # "r2c2 and r2c3 can only hold 7 or 9" reads better than seven digits leaving.
     left_groups: dict[int, list[int]] = {}
@@ -67,6 +61,29 @@ def effect_text(view, place: dict, elim: dict, drop: dict,
             left_groups.setdefault(left, []).append(i)
         else:
             gone_groups.setdefault(gone, []).append(i)
+    held, leaned = _held(view, place, elim, left_groups)
+    parts += held
+    gone_groups = {g: [i for i in cs if i not in leaned] for g, cs in gone_groups.items()}
+    _gone(view, place, lost, gone_groups, parts)
+    cells_only = _joined(parts)
+    for rid, cs in sorted(drop.items()):
+        what = " and ".join(view.combo(c) for c in cs)
+        verb = "is" if len(cs) == 1 else "are"
+        parts.append(f"{what} {verb} ruled out for {view.run_name(rid)}")
+    return Effect(_joined(parts), cells_only)
+
+
+def _held(view, place: dict, elim: dict, left_groups: dict[int, list[int]]
+          ) -> tuple[list[str], set[int]]:
+    """The "can only hold" clauses of the cells grouped by what they hold, and the cells
+    written in by this step that some of those lists lean on (said first, as what they hold).
+
+    A cell this step leaves one digit is written in next (naked single): a list of a cell in
+    the same run that still shows that digit would read as stale, so that list says what
+    the cell holds once the forced cell is written, after the forced cell's own clause:
+    "r4c2 can only hold 6; and r5c2 can then only hold 8 or 9"."""
+    forced = {i: SINGLE[view.mask(i)] for i in elim
+              if i not in place and SINGLE[view.mask(i)]}
     # the lists a forced cell makes stale, each without its digit; a forced cell that
     # some list leans on is said first as what it holds (otherwise as it came)
     shown: dict[tuple[int, bool], list[int]] = {}
@@ -81,6 +98,7 @@ def effect_text(view, place: dict, elim: dict, drop: dict,
                     leaned.add(j)
             shown.setdefault((rest, True) if rest and rest != left else (left, False),
                              []).append(i)
+    parts = []
     by_digit: dict[int, list[int]] = {}
     for j in sorted(leaned):
         by_digit.setdefault(forced[j], []).append(j)
@@ -95,10 +113,15 @@ def effect_text(view, place: dict, elim: dict, drop: dict,
         alts = ", ".join(str(d) for d in DIGITS[left])
         alts = " or ".join(alts.rsplit(", ", 1))
         parts.append(f"{names} can {'then ' if after else ''}only hold {alts}")
-    gone_groups = {g: [i for i in cs if i not in leaned] for g, cs in gone_groups.items()}
-    # a cell written in because this step left it one digit joins the cells that lost
-    # the same digits, its digit said after them: "7 and 8 leave r8c6 and r9c6, and r8c6
-    # is then 6" (one list of digits, not one per cell)
+    return parts, leaned
+
+
+def _gone(view, place: dict, lost: dict, gone_groups: dict[int, list[int]],
+          parts: list[str]) -> None:
+    """The "leave" clauses, added to ``parts``. A cell written in because this step left it
+    one digit joins the cells that lost the same digits, its digit said after them: "7 and 8
+    leave r8c6 and r9c6, and r8c6 is then 6" (one list of digits, not one per cell); such a
+    clause comes right after the cells written in, before the lists that read with it."""
     then: dict[int, list[int]] = {}
     for i, gone in sorted(lost.items()):
         if i in place:
@@ -125,12 +148,6 @@ def effect_text(view, place: dict, elim: dict, drop: dict,
             written_at += 1
         else:
             parts.append(said)
-    cells_only = _joined(parts)
-    for rid, cs in sorted(drop.items()):
-        what = " and ".join(view.combo(c) for c in cs)
-        verb = "is" if len(cs) == 1 else "are"
-        parts.append(f"{what} {verb} ruled out for {view.run_name(rid)}")
-    return Effect(_joined(parts), cells_only)
 
 
 class Effect(str):
