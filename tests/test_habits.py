@@ -39,12 +39,8 @@ LONG_FUNCTIONS = {
     "rules/permutation.py:permutation_check": "its wording is being reworked (point 3)",
     "rules/regions.py:_many": "its wording is being reworked (point 3)",
     "solver/search.py:_island": "the search's hot loop, kept flat for speed, not yet split",
-    "rules/combination.py:combination_elimination": "not yet split",
-    "rules/crossing.py:crossing_run_interaction": "not yet split",
     "rules/regionfind.py:_find_regions": "not yet split",
-    "rules/pairs.py:pair_complement": "not yet split",
     "assist/why.py:why": "not yet split",
-    "rules/bounds.py:sum_bounds": "not yet split",
     "solver/search.py:SolutionStream.__iter__": "the stream's hot loop, not yet split",
     "render/pdf.py:_walk_pages": "not yet split",
 }

@@ -285,6 +285,36 @@ def _detail_bounds(least: int, most: int, cut_low: bool, cut_high: bool) -> str:
             f"as different digits they make at most {most}")
 
 
+def _fewest_lists(need: int, lists: list[int], others: list[int], free: int,
+                  out: list[int]) -> dict[int, int]:
+    """The fewest facts (the ``others``' candidate ``lists``, in their order) the bound
+    needs to exclude every digit of ``out``: a list the sum excludes as much without is
+    left out, each in turn (``free``: any digit not yet written in the run)."""
+    facts = {j: m for j, m in zip(others, lists, strict=True) if m != free}
+    for j in list(facts):
+        trial = [facts.get(x, free) if x != j else free for x in others]
+        t = distinct_sums(trial)
+        if t is not None and all(d < need - t[1] or d > need - t[0] for d in out):
+            del facts[j]
+    return facts
+
+
+def _bound(f: Found) -> dict:
+    """``Proof.bound``: the cell, the run, and each sum that excludes digits with the
+    digits that make it (worked out only for a step shown: a chain's search asks this
+    rule on many boards it never shows), the other cells in the order _listed names them."""
+    named = [j for j in f.others if j in f.facts] + [j for j in f.others if j not in f.facts]
+    in_order = [f.facts.get(j, f.free) for j in named]
+    bound: dict = {"cell": f.cell, "run": f.rid}
+    if f.cut_low:
+        bound["most"] = (f.most, lambda: tuple(
+            zip(named, _terms(in_order, "most"), strict=True)))
+    if f.cut_high:
+        bound["least"] = (f.least, lambda: tuple(
+            zip(named, _terms(in_order, "least"), strict=True)))
+    return bound
+
+
 @rule(values=("bounds", "brief", "count", "high", "low", "need", "need_text", "others"))
 def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
     """Each empty cell is at least what the run still needs less the most the other empty
@@ -317,7 +347,8 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         if not masks[k] & ~fit[k]:
             continue
         others = [j for j in open_ if j != i]
-        got = distinct_sums([masks[open_.index(j)] for j in others])
+        theirs = [masks[open_.index(j)] for j in others]
+        got = distinct_sums(theirs)
         if got is None:
             continue
         least, most = got
@@ -328,38 +359,18 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         gone = 0
         for d in out:
             gone |= BIT[d]
-        # the fewest facts (other cells' lists) the bound needs to exclude all of them:
-        # a list the sum excludes as much without is left out, each in turn
-        facts = {j: m for j in others if (m := masks[open_.index(j)]) != free}
-        for j in list(facts):
-            trial = [facts.get(x, free) if x != j else free for x in others]
-            t = distinct_sums(trial)
-            if t is not None and all(d < need - t[1] or d > need - t[0] for d in out):
-                del facts[j]
+        facts = _fewest_lists(need, theirs, others, free, out)
         used = [facts.get(j, free) for j in others]
         least, most = distinct_sums(used) or got
         lo, hi = need - most, need - least
         name = view.cell_name(i)
         cut_low = any(d < lo for d in out)
         cut_high = any(d > hi for d in out)
-        # (the order _listed names them in; its words only for a step shown)
-        named = [j for j in others if j in facts] + [j for j in others if j not in facts]
-        in_order = [facts.get(j, free) for j in named]
-        # the digits that make each sum, worked out only for a step shown (a chain's
-        # search asks this rule on many boards it never shows)
-        bound: dict = {"cell": i, "run": rid}
-        if cut_low:
-            bound["most"] = (most, lambda named=named, in_order=in_order: tuple(
-                zip(named, _terms(in_order, "most"), strict=True)))
-        if cut_high:
-            bound["least"] = (least, lambda named=named, in_order=in_order: tuple(
-                zip(named, _terms(in_order, "least"), strict=True)))
-
         found = Found(rid, i, need, placed, tuple(others), facts, free, least, most,
                       cut_low, cut_high)
         cached = functools.cache(functools.partial(_words, view, found))
         pr = proof(view, (rid,), facts)
-        pr.bound = bound
+        pr.bound = _bound(found)
         yield Deduction(eliminations={i: gone}, cells=tuple(open_), runs=(rid,),
                         values={"need": need, "need_text": minus(clue(view, rid),
                                                                  placed),

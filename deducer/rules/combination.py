@@ -188,51 +188,38 @@ def combos_brief(view: View, run: str, left: Sequence[int], dropped: Sequence[in
     return can if name_left or len(can) <= len(cannot) else cannot
 
 
-@rule(values=("absent", "brief", "combos", "facts", "left", "then", "why"))
-def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
-    """Drop every live combination of the run that its cells cannot hold: one missing a
-    digit written in, one with a digit no empty cell takes, one that leaves an empty cell
-    without a digit, one whose digits cannot all be given their own cell.
+def _union(cs: Iterable[int]) -> int:
+    u = 0
+    for c in cs:
+        u |= c
+    return u
 
-    A step must change the board: it is taken only when the combinations left lose a
-    digit some empty cell still has (those digits leave the cells in the same step) or
-    need a digit only one empty cell can hold (written in). The proof keeps the fewest
-    cells' candidates that still give the same step, first by this argument, then by the
-    run's arrangements (``facts.run_trim``: "every arrangement puts its 4 in r7c5" where
-    the other cells' lists are not all stated), and the run's narrowed combinations only
-    when the kept lists do not rule out the clue's other ways.
-    """
-    open_, placed, live = view.open_cells(rid), view.placed_mask(rid), view.live(rid)
-    if not live:
-        return
-    masks = [view.mask(i) & ~placed for i in open_]
-    dropped, reasons, leaned, left, elim, place = _analyse(view, rid, open_, placed, live,
-                                                          masks)
-    if not dropped or len(dropped) == len(live) or not (elim or place):
-        return  # nothing to drop, a contradiction other rules report, or no change
-    # drop a cell's candidates from the reasoning when the same step follows without them
+
+def _fewer_lists(view: View, rid: int, open_: list[int], placed: int, live: tuple[int, ...],
+                 masks: list[int], found: _Analysis) -> _Analysis:
+    """``found`` again with a cell's candidates dropped from the reasoning, each in turn,
+    when the same step follows without them (any digit not yet written in the run)."""
+    dropped, reasons, leaned, left, elim, place = found
     for k, i in enumerate(open_):
         if i not in leaned or masks[k] == free_mask(view, i, (rid,)) & ~placed:
             continue
         trial = masks.copy()
         trial[k] = free_mask(view, i, (rid,)) & ~placed
         t = _analyse(view, rid, open_, placed, live, trial)
-        t_union = 0
-        for c in t[3]:
-            t_union |= c
+        t_union = _union(t[3])
         if (set(t[0]) == set(dropped) and t[5] == place
                 and all(not t_union & m for m in elim.values())):
             masks = trial
             dropped, reasons, leaned, left, _, _ = t
-    gone = 0
-    for m in elim.values():
-        gone |= m
-    needed = 0
-    for d in place.values():
-        needed |= BIT[d]
-    # the run's narrowed combinations are a fact only when its clue has more that would
-    # keep a removed digit or lack a placed one; without the fact the sentence lists what
-    # the clue allows
+    return dropped, reasons, leaned, left, elim, place
+
+
+def _narrowed(view: View, rid: int, live: tuple[int, ...], dropped: Sequence[int],
+              left: tuple[int, ...], gone: int, needed: int
+              ) -> tuple[tuple[int, ...] | None, tuple[int, ...], tuple[int, ...]]:
+    """(the run's narrowed combinations as a fact, the combinations the sentence lists,
+    those left). The fact is needed only when its clue has more that would keep a removed
+    digit or lack a placed one; without it the sentence lists what the clue allows."""
     fact = run_fact(view, rid)
     shown = live
     if fact is not None:
@@ -240,32 +227,49 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
         if not any(c & gone or c & needed != needed for c in clue if c not in live):
             fact, shown = None, clue
             left = tuple(c for c in clue if c not in dropped)
-    facts = cell_facts(view, [i for i in open_ if i in leaned], (rid,))
-    # the run's arrangements may need fewer of them than this argument does (a placement
-    # forced by the digits the other cells must take, not by its cell alone holding the
-    # digit): the proof keeps only those, and the reasons are said again from them
-    by_holder = place
+    return fact, shown, left
+
+
+def _by_arrangements(view: View, rid: int, open_: list[int], placed: int,
+                     live: tuple[int, ...], facts: dict[int, int],
+                     fact: tuple[int, ...] | None, found: _Analysis
+                     ) -> tuple[dict[int, int], list[str], dict[int, int]]:
+    """(facts, reasons, placements each by its cell alone): the run's arrangements may
+    need fewer facts than this argument does (a placement forced by the digits the other
+    cells must take, not by its cell alone holding the digit); the proof keeps only those,
+    and the reasons are said again from them."""
+    dropped, reasons, _, _, elim, place = found
     kept = run_trim(view, rid, facts, fact, elims=elim, places=place, drops=dropped)
     if kept != facts:
         t = _analyse(view, rid, open_, placed, live,
                      [kept.get(i, free_mask(view, i, (rid,))) & ~placed for i in open_])
         if set(t[0]) == set(dropped):  # always (fewer facts only let more combinations in)
-            facts, reasons, by_holder = kept, [t[1][t[0].index(c)] for c in dropped], t[5]
-    # the run's narrowed combinations go too when the kept facts alone rule out every
-    # combination of the clue beyond those left (each is then said with its reason); not
-    # when a combination left would hold a removed digit: "where 6 appears nowhere" must
-    # stay true
-    said = dropped
-    if fact is not None and run_follows(view, rid, facts, None, elims=elim, places=place,
-                                        drops=dropped):
-        clue = clue_combos(view, rid)
-        t = _analyse(view, rid, open_, placed, clue,
-                     [facts.get(i, free_mask(view, i, (rid,))) & ~placed for i in open_])
-        t_union = 0
-        for c in t[3]:
-            t_union |= c
-        if t[3] and not any(t_union & m for m in elim.values()):
-            fact, shown, left, said, reasons, by_holder = None, clue, t[3], t[0], t[1], t[5]
+            return kept, [t[1][t[0].index(c)] for c in dropped], t[5]
+    return facts, reasons, place
+
+
+def _by_clue(view: View, rid: int, open_: list[int], placed: int, facts: dict[int, int],
+             found: _Analysis) -> _Analysis | None:
+    """What the kept facts alone rule out of the clue's combinations, when that is every
+    one beyond those left and no combination left would hold a removed digit ("where 6
+    appears nowhere" must stay true): the run's narrowed combinations are then no fact
+    (each is said with its reason); else None."""
+    dropped, _, _, _, elim, place = found
+    if not run_follows(view, rid, facts, None, elims=elim, places=place, drops=dropped):
+        return None
+    t = _analyse(view, rid, open_, placed, clue_combos(view, rid),
+                 [facts.get(i, free_mask(view, i, (rid,))) & ~placed for i in open_])
+    t_union = _union(t[3])
+    if t[3] and not any(t_union & m for m in elim.values()):
+        return t
+    return None
+
+
+def _effects(view: View, placed: int, left: Sequence[int], gone: int,
+             place: dict[int, int], by_holder: dict[int, int], needed: int
+             ) -> tuple[list[str], str, str]:
+    """(the detail's clauses after the reasons, the digits no combination left has, the
+    sentence's clause for the digits written in)."""
     then = []
     # every digit the combinations left lack, not only those some cell loses now: a
     # reader checks "where 8 appears nowhere" against the combinations and finds 9 missing too
@@ -296,10 +300,16 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
         else:
             placing = (f"{'both' if len(left) == 2 else 'all'} need {digits_and(needed)}, "
                        f"which only {cells} can hold")
-    why = _grouped(view, said, reasons)
-    # the deciding fact, as much of it as fits: the cells' lists and each combination's
-    # reason, then a summary of the reasons, then the cells by name (the rest is the detail)
-    must = combos_brief(view, view.run_name(rid), left, said, bool(place))
+    return then, absent, placing
+
+
+def _brief(view: View, rid: int, left: Sequence[int], said: Sequence[int],
+           reasons: Sequence[str], why: str, facts: dict[int, int], placing: str) -> str:
+    """The deciding fact, as much of it as fits: the cells' lists and each combination's
+    reason, then a summary of the reasons, then the cells by name (the rest is the
+    detail)."""
+    # (a placement said: what follows speaks of the combinations left)
+    must = combos_brief(view, view.run_name(rid), left, said, bool(placing))
     # "r1c6↓ 27/5 is 2+3+5+8+9", as a naked single says "r4c6↓ 4/2 is 1+3": the lists
     # before it are the reason ("must be" and "can only be" said it twice)
     must = must.replace(" must be ", " is ").replace(" can only be ", " is ")
@@ -321,9 +331,51 @@ def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
     for brief in tries:
         if len(brief) <= BRIEF_MAX:
             break
+    return brief
+
+
+@rule(values=("absent", "brief", "combos", "facts", "left", "then", "why"))
+def combination_elimination(view: View, rid: int) -> Iterator[Deduction]:
+    """Drop every live combination of the run that its cells cannot hold: one missing a
+    digit written in, one with a digit no empty cell takes, one that leaves an empty cell
+    without a digit, one whose digits cannot all be given their own cell.
+
+    A step must change the board: it is taken only when the combinations left lose a
+    digit some empty cell still has (those digits leave the cells in the same step) or
+    need a digit only one empty cell can hold (written in). The proof keeps the fewest
+    cells' candidates that still give the same step, first by this argument, then by the
+    run's arrangements (``facts.run_trim``: "every arrangement puts its 4 in r7c5" where
+    the other cells' lists are not all stated), and the run's narrowed combinations only
+    when the kept lists do not rule out the clue's other ways.
+    """
+    open_, placed, live = view.open_cells(rid), view.placed_mask(rid), view.live(rid)
+    if not live:
+        return
+    masks = [view.mask(i) & ~placed for i in open_]
+    found = _analyse(view, rid, open_, placed, live, masks)
+    dropped, _, _, _, elim, place = found
+    if not dropped or len(dropped) == len(live) or not (elim or place):
+        return  # nothing to drop, a contradiction other rules report, or no change
+    found = _fewer_lists(view, rid, open_, placed, live, masks, found)
+    dropped, reasons, leaned, left, _, _ = found
+    gone = _union(elim.values())
+    needed = _union(BIT[d] for d in place.values())
+    fact, shown, left = _narrowed(view, rid, live, dropped, left, gone, needed)
+    facts = cell_facts(view, [i for i in open_ if i in leaned], (rid,))
+    facts, reasons, by_holder = _by_arrangements(view, rid, open_, placed, live, facts, fact,
+                                                 found)
+    said: Sequence[int] = dropped
+    t = None if fact is None else _by_clue(view, rid, open_, placed, facts, found)
+    if t is not None:  # each combination of the clue is said with its reason
+        fact, shown, left = None, clue_combos(view, rid), t[3]
+        said, reasons, by_holder = t[0], t[1], t[5]
+    then, absent, placing = _effects(view, placed, left, gone, place, by_holder, needed)
+    why = _grouped(view, said, reasons)
     yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim, placements=place,
                     cells=tuple(view.layout.run_cells[rid]), runs=(rid,),
-                    values={"combos": view.combos_text(shown), "brief": brief,
+                    values={"combos": view.combos_text(shown),
+                            "brief": _brief(view, rid, left, said, reasons, why, facts,
+                                            placing),
                             "why": why,
                             "facts": holds(view, facts) + "; " if facts else "",
                             "left": view.combos_text(left) or "nothing",

@@ -132,16 +132,9 @@ LISTED_MAX = 305
 MANY = 6
 
 
-@rule(values=("brief", "combos", "crossing", "facts", "gone", "limits", "why"), searches=True)
-def crossing_run_interaction(view: View, rid: int) -> Iterator[Deduction]:
-    """Drop a live combination of the run that cannot be arranged in its empty cells once
-    each cell is limited to the digits its crossing run can really put there."""
-    live = view.live(rid)
-    open_ = view.open_cells(rid)
-    if len(live) < 2 or not open_:
-        return
-    placed = view.placed_mask(rid)
-    crossing = {i: view.crossing(rid, i) for i in open_}
+def _cells_masks(view: View, open_: list[int], crossing: dict[int, int | None]
+                 ) -> dict[int, int]:
+    """The candidates of the run's open cells and of every cell of their crossing runs."""
     masks = {}
     for i in open_:
         other = crossing[i]
@@ -149,24 +142,18 @@ def crossing_run_interaction(view: View, rid: int) -> Iterator[Deduction]:
             for j in view.layout.run_cells[other]:
                 masks[j] = view.mask(j)
         masks[i] = view.mask(i)
-    found = _analyse(view, rid, open_, live, placed, masks, crossing)
-    if found is None:
-        return  # a crossing run is already impossible: other rules report it
-    limited, dropped, lemma, blamed = found
-    if not dropped or len(dropped) == len(live):
-        return
-    lemma = {i: m for i, m in lemma.items() if crossing[i] in blamed}
-    left = tuple(c for c in live if c not in dropped)
-    union = 0
-    for c in left:
-        union |= c
-    elim = dict(lemma)
-    for i in open_:
-        if view.mask(i) & ~union:
-            elim[i] = elim.get(i, 0) | (view.mask(i) & ~union)
+    return masks
+
+
+def _fewest_facts(view: View, rid: int, open_: list[int], live: tuple[int, ...], placed: int,
+                  masks: dict[int, int], found: tuple[list[int], dict[int, int],
+                                                      tuple[int, ...]],
+                  listed: dict[int, int | None]) -> tuple[dict[int, int], list[int]]:
+    """(the fewest cell facts that still give the same drops and lemma, the cells they
+    are chosen from): each list is left out in turn when the step follows without it
+    (``found``: the dropped combinations, lemma removals and crossing runs blamed)."""
+    dropped, lemma, blamed = found
     runs = (rid, *blamed)
-    listed = {i: (o if o in blamed else None) for i, o in crossing.items()}
-    # the fewest cell facts that still give the same drops and lemma
     cells = [j for j in masks if not view.is_placed(j)
              and (j in open_ or any(j in view.layout.run_cells[o] for o in blamed))]
     facts = cell_facts(view, cells, runs)
@@ -182,19 +169,14 @@ def crossing_run_interaction(view: View, rid: int) -> Iterator[Deduction]:
         if set(dropped) <= set(t_dropped) and all(t_lemma.get(i, 0) & m == m
                                                   for i, m in lemma.items()):
             del facts[j]
-    final = {j: (facts[j] if j in facts else free_mask(view, j, runs)) for j in cells}
-    said_limits = _analyse(view, rid, open_, live, placed, {**masks, **final}, listed)
-    assert said_limits is not None  # fewer facts only widen the cells: the runs still fit
-    can = dict(zip(open_, said_limits[0], strict=True))
-    gone = 0
-    for i in open_:
-        gone |= view.mask(i) & ~union
-    fact = run_fact(view, rid)
-    if fact is not None and not any(c & gone for c in clue_combos(view, rid)
-                                     if c not in live):
-        fact = None
-    shown = live if fact is not None else tuple(
-        c for c in clue_combos(view, rid) if c in live or c not in dropped)
+    return facts, cells
+
+
+def _reasons(view: View, placed: int, dropped: list[int], lemma: dict[int, int],
+             crossing: dict[int, int | None], can: dict[int, int],
+             final: dict[int, int]) -> list[str]:
+    """Each dropped combination's reason: the lemmas it runs into, a lemma's own reason
+    given the first time only."""
     reasons = []
     said: set[int] = set()  # lemmas whose reason is given already: once is enough
     for c in dropped:
@@ -212,35 +194,91 @@ def crossing_run_interaction(view: View, rid: int) -> Iterator[Deduction]:
             lemmas.append(text)
         by = both(lemmas)
         reasons.append(f"{view.combo(c)} cannot be placed, as {by}")
-    limits = ", ".join(f"{view.cell_name(i)} ({view.digits(can[i])})" for i in open_)
-    # the deciding fact: what the crossing runs can put in the shared cells
-    puts = [f"{view.run_name(cast(int, crossing[i]))} can only put {span(can[i])} in "
-            f"{view.cell_name(i)}" for i in lemma]
+    return reasons
+
+
+def _brief(view: View, rid: int, dropped: list[int], puts: list[str], blamed: tuple[int, ...],
+           facts: dict[int, int], elim: dict[int, int]) -> str:
+    """The deciding fact: what the crossing runs can put in the shared cells (``puts``),
+    so the run cannot be the ``dropped`` combinations, with the cells' lists as far as a
+    sentence holds them."""
     # "cannot be 1+3+7+9, 1+4+7+8 or 2+3+7+8": one "or" reads as the list it is
     ruled_out = alts_of([view.combo(c) for c in dropped])
     brief = f"{both(puts)}, so {view.run_name(rid)} cannot be {ruled_out}"
-    if facts:
-        rich = f"with {facts_brief(view, facts)}, {brief}"
-        # too long with every list: a few cells are named alone (their lists are the
-        # detail's); many bare names lose a reader, so there the crossing runs' cells keep
-        # their lists (they decide what those runs can put in the shared cells) and the
-        # run's own cells are named with their lists left to the board
-        ours = [j for j in facts if not any(j in view.layout.run_cells[o] for o in blamed)]
-        theirs = {j: m for j, m in facts.items() if j not in ours}
-        lists = ("" if not ours else f", with {view.cell_name(ours[0])}'s list," if
-                 len(ours) == 1 else f", with the lists of {cells_and(view, ours)},")
-        mid = (f"with {facts_brief(view, theirs)}, {both(puts)}, so {view.run_name(rid)}"
-               f"{lists} cannot be {ruled_out}")
-        # about what the effect after it takes ("; so 5 and 6 leave r6c12; and ...")
-        effect = sum(len(digits_and(m)) + len(view.cell_name(i)) + 12 for i, m in elim.items())
-        brief = (rich if len(rich) <= BRIEF_MAX else
-                 mid if theirs and len(facts) >= MANY and len(mid) + effect <= LISTED_MAX else
-                 f"given {cells_and(view, list(facts))}, {brief}")  # lists: the detail's
+    if not facts:
+        return brief
+    rich = f"with {facts_brief(view, facts)}, {brief}"
+    # too long with every list: a few cells are named alone (their lists are the
+    # detail's); many bare names lose a reader, so there the crossing runs' cells keep
+    # their lists (they decide what those runs can put in the shared cells) and the
+    # run's own cells are named with their lists left to the board
+    ours = [j for j in facts if not any(j in view.layout.run_cells[o] for o in blamed)]
+    theirs = {j: m for j, m in facts.items() if j not in ours}
+    lists = ("" if not ours else f", with {view.cell_name(ours[0])}'s list," if
+             len(ours) == 1 else f", with the lists of {cells_and(view, ours)},")
+    mid = (f"with {facts_brief(view, theirs)}, {both(puts)}, so {view.run_name(rid)}"
+           f"{lists} cannot be {ruled_out}")
+    # about what the effect after it takes ("; so 5 and 6 leave r6c12; and ...")
+    effect = sum(len(digits_and(m)) + len(view.cell_name(i)) + 12 for i, m in elim.items())
+    return (rich if len(rich) <= BRIEF_MAX else
+            mid if theirs and len(facts) >= MANY and len(mid) + effect <= LISTED_MAX else
+            f"given {cells_and(view, list(facts))}, {brief}")  # lists: the detail's
+
+
+@rule(values=("brief", "combos", "crossing", "facts", "gone", "limits", "why"), searches=True)
+def crossing_run_interaction(view: View, rid: int) -> Iterator[Deduction]:
+    """Drop a live combination of the run that cannot be arranged in its empty cells once
+    each cell is limited to the digits its crossing run can really put there."""
+    live = view.live(rid)
+    open_ = view.open_cells(rid)
+    if len(live) < 2 or not open_:
+        return
+    placed = view.placed_mask(rid)
+    crossing = {i: view.crossing(rid, i) for i in open_}
+    masks = _cells_masks(view, open_, crossing)
+    found = _analyse(view, rid, open_, live, placed, masks, crossing)
+    if found is None:
+        return  # a crossing run is already impossible: other rules report it
+    limited, dropped, lemma, blamed = found
+    if not dropped or len(dropped) == len(live):
+        return
+    lemma = {i: m for i, m in lemma.items() if crossing[i] in blamed}
+    union = 0
+    for c in live:
+        if c not in dropped:
+            union |= c
+    elim = dict(lemma)
+    for i in open_:
+        if view.mask(i) & ~union:
+            elim[i] = elim.get(i, 0) | (view.mask(i) & ~union)
+    runs = (rid, *blamed)
+    listed = {i: (o if o in blamed else None) for i, o in crossing.items()}
+    facts, cells = _fewest_facts(view, rid, open_, live, placed, masks,
+                                 (dropped, lemma, blamed), listed)
+    final = {j: (facts[j] if j in facts else free_mask(view, j, runs)) for j in cells}
+    said_limits = _analyse(view, rid, open_, live, placed, {**masks, **final}, listed)
+    assert said_limits is not None  # fewer facts only widen the cells: the runs still fit
+    can = dict(zip(open_, said_limits[0], strict=True))
+    gone = 0
+    for i in open_:
+        gone |= view.mask(i) & ~union
+    fact = run_fact(view, rid)
+    if fact is not None and not any(c & gone for c in clue_combos(view, rid)
+                                     if c not in live):
+        fact = None
+    shown = live if fact is not None else tuple(
+        c for c in clue_combos(view, rid) if c in live or c not in dropped)
+    # the deciding fact: what the crossing runs can put in the shared cells
+    puts = [f"{view.run_name(cast(int, crossing[i]))} can only put {span(can[i])} in "
+            f"{view.cell_name(i)}" for i in lemma]
     yield Deduction(drop_combos={rid: tuple(dropped)}, eliminations=elim,
                     cells=tuple(open_), runs=runs,
-                    values={"combos": view.combos_text(shown), "why": "; ".join(reasons),
-                            "brief": brief,
-                            "limits": limits,
+                    values={"combos": view.combos_text(shown),
+                            "why": "; ".join(_reasons(view, placed, dropped, lemma, crossing,
+                                                      can, final)),
+                            "brief": _brief(view, rid, dropped, puts, blamed, facts, elim),
+                            "limits": ", ".join(f"{view.cell_name(i)} ({view.digits(can[i])})"
+                                                for i in open_),
                             "facts": holds(view, facts) + "; " if facts else "",
                             "gone": digits_and(gone) if gone else "",
                             "crossing": ", ".join(view.run_name(r) for r in runs[1:])},

@@ -31,26 +31,14 @@ def _with(view: View, facts: dict[int, int]) -> str:
     return both([f"{view.cell_name(i)} only {span(m)}" for i, m in facts.items()])
 
 
-@rule(values=("brief", "need", "need_text", "pair", "why"))
-def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
-    """A clued run with two empty cells: digit ``a`` stays in one of them only if the
-    other can hold ``need - a`` and that is not ``a`` again (distinct digits).
-
-    This covers the 2-cell runs of the ladder and, equally, any run down to its last
-    two empty cells (their sum is the clue minus the digits written in). The proof names
-    the candidates of a partner cell only when a removal rests on them.
-    """
-    need = view.remaining(rid)
-    if need is None:
-        return
-    open_ = view.open_cells(rid)
-    if len(open_) != 2:
-        return
-    placed = view.placed_mask(rid)
-    x, y = open_
+def _unpaired(view: View, need: int, placed: int, x: int, y: int
+              ) -> tuple[dict[int, int], list[str], list[int]]:
+    """(the digits each cell loses, why, the partners whose candidates a removal rests
+    on): a digit goes when its partner ``need - a`` is no digit, is itself, is written
+    in already, or is not among the other cell's candidates."""
     elim: dict[int, int] = {}
     why: list[str] = []
-    leaned: list[int] = []  # partners whose candidates a removal rests on
+    leaned: list[int] = []
     for me, other in ((x, y), (y, x)):
         theirs = view.mask(other) & ~placed
         plain, absent = [], []
@@ -80,15 +68,13 @@ def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
             why.append(f"{other_name} can only hold {alts(theirs)}, so {me_name} cannot be "
                        f"{_either(a for a, _ in absent)} (it would need "
                        f"{_either(b for _, b in absent)})")
-    if not elim:
-        return
-    run = view.run(rid)
-    assert run.total is not None  # remaining() is None only for an unclued run
-    pair = "its two cells" if run.length == 2 else "its two empty cells"
-    facts = cell_facts(view, leaned, (rid,))
-    need_text = minus(run.total, placed)
-    # the deciding fact: the pairs still possible (what is left after the step), or, when
-    # they are many, why the digits that go have no partner
+    return elim, why, leaned
+
+
+def _brief(view: View, rid: int, need: int, need_text: str, placed: int, x: int, y: int,
+           elim: dict[int, int], why: list[str], facts: dict[int, int]) -> str:
+    """The deciding fact: the pairs still possible (what is left after the step), or, when
+    they are many, why the digits that go have no partner."""
     pairs = [(a, need - a) for a in DIGITS[view.mask(x) & ~placed & ~elim.get(x, 0)]
              if 1 <= need - a <= 9 and need - a != a and not placed & BIT[need - a]
              and view.mask(y) & ~elim.get(y, 0) & BIT[need - a]]
@@ -108,27 +94,55 @@ def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
         if count > 2 and " and " not in ways:  # "4 + 8, 7 + 5 or 9 + 3"
             ways = ways.replace(" or ", ", ", count - 2)
         fits = f"only {ways} {'fits' if count == 1 and ' and ' not in ways else 'fit'}"
-        brief = f"in {view.run_name(rid)}, {xy}{given}{fits}"
-    elif (not pairs and long_why and len(ordered) == 2 and sums
-          and (max(a + b for a, b in sums) < need or min(a + b for a, b in sums) > need)):
+        return f"in {view.run_name(rid)}, {xy}{given}{fits}"
+    if (not pairs and long_why and len(ordered) == 2 and sums
+            and (max(a + b for a, b in sums) < need or min(a + b for a, b in sums) > need)):
         # both lists said: the most (or least) they make, not each sum that cannot be
         # (issue 51: "2 + 2, 2 + 3, 3 + 2 and 3 + 3 are not 9")
         top, low = max(a + b for a, b in sums), min(a + b for a, b in sums)
         bound = (f"{sums[0][0]} + {sums[0][1]} = {top}, not {need}" if len(sums) == 1 else
                  f"they make at most {top}" if top < need else f"they make at least {low}")
-        brief = f"in {view.run_name(rid)}, {xy}{given}{bound}"
-    elif not pairs and long_why and y in facts and all(
+        return f"in {view.run_name(rid)}, {xy}{given}{bound}"
+    if not pairs and long_why and y in facts and all(
             1 <= need - a <= 9 and need - a != a and not placed & BIT[need - a]
             for a in DIGITS[view.mask(x) & ~placed]):
         # no digit of x has its partner in y: then no digit of y has one in x either
         mine = DIGITS[view.mask(x) & ~placed]
-        brief = (f"in {view.run_name(rid)}, {xy}{given}{view.cell_name(x)}'s "
-                 f"{_either(mine)} would need {_either(need - a for a in mine)}, which "
-                 f"{view.cell_name(y)} cannot hold")
-    else:  # the reason itself, when short (or when nothing shorter says it)
-        brief = f"in {view.run_name(rid)}, {xy}; {said}"
+        return (f"in {view.run_name(rid)}, {xy}{given}{view.cell_name(x)}'s "
+                f"{_either(mine)} would need {_either(need - a for a in mine)}, which "
+                f"{view.cell_name(y)} cannot hold")
+    # the reason itself, when short (or when nothing shorter says it)
+    return f"in {view.run_name(rid)}, {xy}; {said}"
+
+
+@rule(values=("brief", "need", "need_text", "pair", "why"))
+def pair_complement(view: View, rid: int) -> Iterator[Deduction]:
+    """A clued run with two empty cells: digit ``a`` stays in one of them only if the
+    other can hold ``need - a`` and that is not ``a`` again (distinct digits).
+
+    This covers the 2-cell runs of the ladder and, equally, any run down to its last
+    two empty cells (their sum is the clue minus the digits written in). The proof names
+    the candidates of a partner cell only when a removal rests on them.
+    """
+    need = view.remaining(rid)
+    if need is None:
+        return
+    open_ = view.open_cells(rid)
+    if len(open_) != 2:
+        return
+    placed = view.placed_mask(rid)
+    x, y = open_
+    elim, why, leaned = _unpaired(view, need, placed, x, y)
+    if not elim:
+        return
+    run = view.run(rid)
+    assert run.total is not None  # remaining() is None only for an unclued run
+    pair = "its two cells" if run.length == 2 else "its two empty cells"
+    facts = cell_facts(view, leaned, (rid,))
+    need_text = minus(run.total, placed)
     yield Deduction(eliminations=elim, cells=(x, y), runs=(rid,),
                     values={"pair": pair, "cells": view.cells_name((x, y)), "need": need,
                             "need_text": need_text, "why": "; ".join(why),
-                            "brief": brief},
+                            "brief": _brief(view, rid, need, need_text, placed, x, y, elim,
+                                            why, facts)},
                     proof=proof(view, (rid,), facts))
