@@ -134,9 +134,13 @@ def test_a_naked_single_names_a_run_once():
     # what a named run's own step took goes with it, by the rule, not by a step number
     # (issue 51: a reader finds a run on the board, not a step in the walkthrough)
     texts = _texts("generated-6x6-s23.txt")
-    assert ("r2c1→ 20/5 allows only 1 or 3 to 9 (its sum bounds took 7, 8 and 9), r1c3↓ 23/5 "
-            "allows only 2 or 4 to 9 (its sum bounds took 6), and the crossing-run interaction "
+    assert ("r2c1→ 20/5 allows only 1 or 3 to 9 and its sum bounds took 7 to 9, r1c3↓ 23/5 "
+            "allows only 2 or 4 to 9 and its sum bounds took 6, and the crossing-run interaction "
             "on r1c3↓ 23/5 and r2c1→ 20/5 took 5, so r2c3 = 4.") in texts
+    # what the run allows and what its step took, as two facts (issue 51: "allows only 3 to
+    # 9 (its sum bounds took 4…9)" read as the run allowing what it took)
+    assert "r6c1→ 19/5 allows only 3 to 9 and its sum bounds took 4 to 9, so r6c3 = 3." in texts
+    assert not [t for t in texts if re.search(r"\(its [\w -]+ took", t)]
     assert not [t for t in texts if re.search(r"\bsteps? \d", t)]
 
 

@@ -307,19 +307,26 @@ def single_reason(view: View, i: int, d: int) -> str:
                 got_by[0] |= took
                 left &= ~took
         for who, (took, rid, rule_name) in by.items():
-            if rid in best:  # the run is named already: "r5c2→ 25/4 allows only 1, 4 or
-                # 6 to 9 (its sum bounds took 4)", not the run's name twice
+            if rid in best:  # the run is named already: "r6c1→ 19/5 allows only 3 to 9
+                # and its sum bounds took 4 to 9", not the run's name twice; said as a
+                # second fact, not in brackets ("allows only 3 to 9 (its sum bounds took
+                # 4 to 9)" read as the run allowing what it took, issue 51)
                 at = best.index(rid)
-                parts[at] = f"{parts[at]} (its {rule_name} took {digits_and(took)})"
+                parts[at] = f"{parts[at]} and its {rule_name} took {_listed(took)}"
             else:
-                parts.append(f"{who} took {digits_and(took)}")
+                parts.append(f"{who} took {_listed(took)}")
     if left:  # taken on a hypothesis (a chain's links) or before the log began
-        parts.append(f"{digits_and(left)} {'is' if POP[left] == 1 else 'are'} gone from "
+        parts.append(f"{_listed(left)} {'is' if POP[left] == 1 else 'are'} gone from "
                      f"{view.cell_name(i)}")
     if not parts:
         return f"{view.cell_name(i)} has only {d} left"
     # a comma before the last "and": the parts have lists joined by "and" of their own
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+def _listed(mask: int) -> str:
+    """Digits that all went, briefly: ``9``; ``1 and 2``; ``4 to 9``; ``1, 2 and 6``."""
+    return span(mask).replace(" or ", " and ")
 
 
 def _run_reason(view: View, rid: int, takes: int) -> str:
