@@ -300,20 +300,19 @@ def test_backtracking_spends_the_walks_budget_and_stops_with_it():
 
 
 def test_kept_searches_give_the_walkthrough_fresh_searches_give(monkeypatch):
-    """Whip searches and braid walks are kept from step to step (chaincache) and dropped
-    only near a change; the walkthrough, sentences and proofs included, is the one searching afresh
+    """Braid walks and chain bounds are kept from step to step and dropped only near a
+    change; the walkthrough, sentences and proofs included, is the one searching afresh
     at every step gives."""
-    from deducer.rules.chains.cache import ChainCache
+    from deducer.rules.chains.cache import BoardWatch, Snapshot
 
     p = formats.load("puzzles/deducer-trial.txt")
     kept = explain(p)
 
-    def forget(self, view, wide=True):
-        for key in list(self.searches):
-            self.drop(key)
-        return set(view.run_ids)  # every run changed: the braids' kept walks go too
+    def forget(self, view):
+        self.seen = Snapshot.of(view)
+        return set(view.run_ids)  # every run changed: every kept walk and bound goes
 
-    monkeypatch.setattr(ChainCache, "sync", forget)
+    monkeypatch.setattr(BoardWatch, "sync", forget)
     fresh = explain(p)
     assert [repr(s) for s in kept.steps] == [repr(s) for s in fresh.steps]
     assert sum(s.rule == "forcing-chain" for s in kept.steps) >= 5
@@ -705,29 +704,21 @@ def test_a_braid_walk_over_known_runs_asks_the_rules_only_to_word_its_chain(monk
     assert asked[0] < len(again[2])  # the kept links' words
 
 
-@pytest.mark.parametrize("wide", [False, True])
-def test_a_kept_whip_search_goes_only_where_a_run_it_read_changed(wide):
-    """A whip search of rules that read their own run alone depends on the runs it asked
-    about: a change in a run crossing one of them leaves it kept (``wide``, for rules that
-    may read the crossing runs too, drops it)."""
-    from deducer.engine import kernel
-    from deducer.rules.chains.cache import ChainCache
+def test_what_whip_searches_showed_holds_for_their_board_only():
+    """The braid rung's bound reads how far the whip searches showed no whip from each
+    assumption: on the board they searched, not once it has changed."""
+    from deducer.rules import chains
+    from deducer.rules.chains.braid import whips_ruled_out
 
     p = formats.load("puzzles/deducer-trial.txt")
     eng = Engine(p, registry.load())
-    lay = eng.state.layout
-    cache = ChainCache(4_000)
-    cache.begin(eng.view, wide)
-    r0 = 0
-    search = cache.get(lay.run_cells[r0][0], 1)
-    cache.read(search, [r0])
-    # an open cell of a run crossing r0, itself outside r0
-    j = next(j for i in lay.run_cells[r0] for r in lay.cell_runs[i] if r != r0
-             for j in lay.run_cells[r] if r0 not in lay.cell_runs[j]
-             and not eng.state.placed[j] and bin(eng.state.masks[j]).count("1") > 1)
-    kernel.apply(eng.state, kernel.Effect(elim=((j, eng.state.masks[j] & -eng.state.masks[j]),)))
-    cache.begin(eng.view, wide)
-    assert ((search.cell, search.digit) in cache.searches) is not wide
+    rules = chains.link_rules(eng.view)
+    assert whips_ruled_out(eng.view, rules) == {}  # none searched yet
+    chains.find_whip(eng.view, rules, max_len=3, search_nodes=4_000)
+    shown = whips_ruled_out(eng.view, rules)
+    assert shown and min(shown.values()) >= 1  # every search looked at one link at least
+    assert eng.step() is not None
+    assert whips_ruled_out(eng.view, rules) == {}
 
 
 def test_following_a_digit_gives_its_consequences_as_a_chain():

@@ -15,7 +15,7 @@ from ...puzzle.combos import BIT
 from .bound import (
     bounds_for,
 )
-from .cache import ChainCache, Looks, Snapshot
+from .cache import BoardWatch, Looks, Snapshot
 from .links import (
     _as_link,
     _assume,
@@ -506,8 +506,8 @@ def _find_braid(view: api.View, rules: list[Rule], max_len: int, work: int,
     # steps of one walkthrough (the same hypothetical runs come back at every budget)
     caches = view.context.cache("chains.braids")
     board = caches.get("board")
-    if board is None:  # (its searches unused: it tells what changed on the board)
-        board = caches["board"] = ChainCache(0)
+    if board is None:  # (it tells what changed on the board)
+        board = caches["board"] = BoardWatch()
     local = _local(rules)
     looks = looks_for(view) if local else None
     # walks that came to nothing, kept until the board changes a run they read: a walk
