@@ -28,8 +28,9 @@ The package, by idea: :mod:`.spec` says what a whip and a braid are, plainly (re
 first; the fast searches are held to it); :mod:`.links` asks the link rules on a
 hypothetical state and words a link; :mod:`.whip` and :mod:`.braid` are the fast searches;
 :mod:`.bound` bounds a chain's length without searching; :mod:`.cache` is what the
-searches keep (the whip searches while the board stands, the looks for the walk); :mod:`.rungs` the rule functions the ladder names
-(``deducer.rules.chains:forcing_chain``...), re-exported here.
+searches keep (the whip searches while the board stands, the looks for the walk);
+:mod:`.rungs` the rule functions the ladder names (``deducer.rules.chains:forcing_chain``...),
+re-exported here.
 """
 
 from .braid import KEPT_WALK_CELLS, find_braid, follow
