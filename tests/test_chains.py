@@ -300,20 +300,19 @@ def test_backtracking_spends_the_walks_budget_and_stops_with_it():
 
 
 def test_kept_searches_give_the_walkthrough_fresh_searches_give(monkeypatch):
-    """Whip searches and braid walks are kept from step to step (chaincache) and dropped
-    only near a change; the walkthrough, sentences and proofs included, is the one searching afresh
+    """Braid walks and chain bounds are kept from step to step and dropped only near a
+    change; the walkthrough, sentences and proofs included, is the one searching afresh
     at every step gives."""
-    from deducer.rules.chains.cache import ChainCache
+    from deducer.rules.chains.cache import BoardWatch, Snapshot
 
     p = formats.load("puzzles/deducer-trial.txt")
     kept = explain(p)
 
-    def forget(self, view, wide=True):
-        for key in list(self.searches):
-            self.drop(key)
-        return set(view.run_ids)  # every run changed: the braids' kept walks go too
+    def forget(self, view):
+        self.seen = Snapshot.of(view)
+        return set(view.run_ids)  # every run changed: every kept walk and bound goes
 
-    monkeypatch.setattr(ChainCache, "sync", forget)
+    monkeypatch.setattr(BoardWatch, "sync", forget)
     fresh = explain(p)
     assert [repr(s) for s in kept.steps] == [repr(s) for s in fresh.steps]
     assert sum(s.rule == "forcing-chain" for s in kept.steps) >= 5
@@ -705,29 +704,22 @@ def test_a_braid_walk_over_known_runs_asks_the_rules_only_to_word_its_chain(monk
     assert asked[0] < len(again[2])  # the kept links' words
 
 
-@pytest.mark.parametrize("wide", [False, True])
-def test_a_kept_whip_search_goes_only_where_a_run_it_read_changed(wide):
-    """A whip search of rules that read their own run alone depends on the runs it asked
-    about: a change in a run crossing one of them leaves it kept (``wide``, for rules that
-    may read the crossing runs too, drops it)."""
-    from deducer.engine import kernel
-    from deducer.rules.chains.cache import ChainCache
+def test_what_whip_searches_showed_holds_for_their_board_only():
+    """The braid rung's bound reads how far the whip searches showed no whip from each
+    assumption: on the board they searched, not once it has changed."""
+    from deducer.rules import chains
+    from deducer.rules.chains.braid import whips_ruled_out
 
     p = formats.load("puzzles/deducer-trial.txt")
     eng = Engine(p, registry.load())
-    lay = eng.state.layout
-    cache = ChainCache(4_000)
-    cache.begin(eng.view, wide)
-    r0 = 0
-    search = cache.get(lay.run_cells[r0][0], 1)
-    cache.read(search, [r0])
-    # an open cell of a run crossing r0, itself outside r0
-    j = next(j for i in lay.run_cells[r0] for r in lay.cell_runs[i] if r != r0
-             for j in lay.run_cells[r] if r0 not in lay.cell_runs[j]
-             and not eng.state.placed[j] and bin(eng.state.masks[j]).count("1") > 1)
-    kernel.apply(eng.state, kernel.Effect(elim=((j, eng.state.masks[j] & -eng.state.masks[j]),)))
-    cache.begin(eng.view, wide)
-    assert ((search.cell, search.digit) in cache.searches) is not wide
+    rules = chains.link_rules(eng.view)
+    while (found := eng.next_deduction()) is not None and found[0].kind != "chain":
+        eng.step(found)
+    # the chain rung searched this board: the searches that went past one link say so
+    shown = whips_ruled_out(eng.view, rules)
+    assert shown and max(shown.values()) >= 2
+    assert eng.step(found) is not None
+    assert whips_ruled_out(eng.view, rules) == {}
 
 
 def test_following_a_digit_gives_its_consequences_as_a_chain():
@@ -850,42 +842,44 @@ def test_janko_226_longest_chain_is_short():
 
 
 def test_a_kept_braid_walk_not_found_again_is_walked_afresh(monkeypatch):
-    """A braid walk kept from an earlier step words its links on the board as it now is;
-    where a link is not found again there (the board moved on), the assumption is walked
-    afresh, as a fresh walk finds it, instead of the rule raising StopIteration (a 12x12
+    """A braid walk is worded once its chain is taken, each link found again by its rule
+    on the board replayed from the assumption; where a link is not found again there (a
+    walk kept from an earlier step, the board moved on), the assumption is walked afresh,
+    as a fresh walk finds it, instead of the rule raising StopIteration (a 12x12
     generation once stopped on "generator raised StopIteration")."""
+    from deducer.engine.registry import Rule
     from deducer.rules import chains
     from deducer.rules.chains import bound as chainbound
 
     monkeypatch.setattr(chainbound.Bounds, "within", lambda self, view, c, d, n: True)
     p = formats.load("puzzles/deducer-trial.txt")
-    eng = Engine(p, registry.load())
-    while (found := eng.next_deduction()) is not None and found[0].kind != "chain":
-        eng.step(found)
-    rules = chains.link_rules(eng.view)
+    plain = Rule.call
+    calls = [0, None]  # calls made, the call that finds nothing
 
-    def braid(max_len):
-        return chains.find_braid(eng.view, rules, max_len=max_len, work=100_000,
-                                 budgets=(2, 4, 8), reach=3)
+    def counted(self, *args):
+        calls[0] += 1
+        return () if calls[0] == calls[1] else plain(self, *args)
 
-    want = braid(30)
-    assert want is not None
-    eng.context.cache("chains.braids").clear()
-    assert braid(1) is None  # walks of up to 3 links kept, to go on from
-    kept = {id(k[3].track) for k in eng.context.cache("chains.braids")["walks"].values()
-            if k[3] is not None}
-    assert kept
-    word = chains.braid._Tracker.word
-    stale = []
+    monkeypatch.setattr(Rule, "call", counted)
 
-    def once_stale(self, rules, keep):
-        if not stale and id(self) in kept:  # the first kept walk to word its chain finds
-            stale.append(self.cell)  # the board moved on
-            raise chains.braid._Stale
-        return word(self, rules, keep)
+    def braid_at_a_chain_step():
+        eng = Engine(p, registry.load())
+        while (found := eng.next_deduction()) is not None and found[0].kind != "chain":
+            eng.step(found)
+        rules = chains.link_rules(eng.view)
 
-    monkeypatch.setattr(chains.braid._Tracker, "word", once_stale)
-    got = braid(30)
-    assert stale and got is not None
-    assert (got[0], got[1], [lk.text for lk in got[2]]) == (
-        want[0], want[1], [lk.text for lk in want[2]])
+        def braid(max_len):
+            got = chains.find_braid(eng.view, rules, max_len=max_len, work=100_000,
+                                    budgets=(2, 4, 8), reach=3)
+            return got and (got[0], got[1], [lk.text for lk in got[2]])
+
+        assert braid(1) is None  # walks of up to 3 links kept, to go on from
+        calls[0] = 0
+        return braid(30)
+
+    want = braid_at_a_chain_step()
+    assert want
+    last = calls[0]  # the last call words the chain's last link
+    calls[1] = last
+    assert braid_at_a_chain_step() == want
+    assert calls[0] > last  # not found again there: searched afresh

@@ -13,8 +13,8 @@ Two shapes, shortest first (Berthier's whips and braids, CSP-Rules):
   t-candidates), so the chain reads as one line. Searched breadth first over all
   assumptions together (:func:`find_whip`, :mod:`.whip`): a node's state is the board with the
   assumption and the links of its path written in, and a node's children are the links
-  that state offers and no earlier state did. The searches are kept from step to step
-  and dropped near a change (:mod:`.cache`).
+  that state offers and no earlier state did. The searches are kept while the board
+  stands (:mod:`.cache`).
 * a **braid**: a link may rest on several earlier links. The assumption is followed with
   every link rule, simplest first, and only the links the contradiction rests on are kept
   (:func:`find_braid`, :mod:`.braid`); the forcing-braid rung (weighted above a whip of
@@ -28,8 +28,9 @@ The package, by idea: :mod:`.spec` says what a whip and a braid are, plainly (re
 first; the fast searches are held to it); :mod:`.links` asks the link rules on a
 hypothetical state and words a link; :mod:`.whip` and :mod:`.braid` are the fast searches;
 :mod:`.bound` bounds a chain's length without searching; :mod:`.cache` is what the
-searches keep from step to step; :mod:`.rungs` the rule functions the ladder names
-(``deducer.rules.chains:forcing_chain``...), re-exported here.
+searches keep (the whip searches while the board stands, the looks for the walk);
+:mod:`.rungs` the rule functions the ladder names (``deducer.rules.chains:forcing_chain``...),
+re-exported here.
 """
 
 from .braid import KEPT_WALK_CELLS, find_braid, follow

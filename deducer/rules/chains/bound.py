@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from ...puzzle.combos import BIT, DIGITS, SUM
 from ...solver.propagate import Changes, changes, run_filter
 from ..bounds import sorted_distinct_sums
-from .cache import ChainCache
+from .cache import BoardWatch
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -414,8 +414,8 @@ class Bounds:
         #: done so far when they did not decide
         self.kept: dict[tuple[int, int], int | Partial] = {}
         self.by_run: dict[int, set[tuple[int, int]]] = {}
-        #: tells what changed on the board since the last call (its searches unused)
-        self._board = ChainCache(0)
+        #: tells what changed on the board since the last call
+        self._board = BoardWatch()
         self.memo = Memo(run_filter, readers)
 
     def sync(self, view: View) -> None:

@@ -15,7 +15,7 @@ from ...puzzle.combos import BIT
 from .bound import (
     bounds_for,
 )
-from .cache import ChainCache, Looks, Snapshot
+from .cache import BoardWatch, Looks, Snapshot
 from .links import (
     _as_link,
     _assume,
@@ -496,6 +496,24 @@ def whips_ruled_out(view: api.View, rules: list[Rule]) -> dict[tuple[int, int], 
     return out
 
 
+def _kept_walks(view: api.View) -> tuple[dict[tuple, _Kept], dict[int, set[tuple]]]:
+    """The braid walks kept in this walkthrough, and which runs each read, those that read
+    a run the board changed since the last search forgotten. A walk that came to nothing
+    is kept until then: it reads only the runs through the cells it changed when every
+    link rule is a built-in run rule; met again, it is not walked but its work is
+    counted, so that the work cap stops the search where it did."""
+    caches = view.context.cache("chains.braids")
+    board = caches.get("board")
+    if board is None:  # (it tells what changed on the board)
+        board = caches["board"] = BoardWatch()
+    walks: dict[tuple, _Kept] = caches.setdefault("walks", {})
+    by_run: dict[int, set[tuple]] = caches.setdefault("walks by run", {})
+    for r in board.sync(view):
+        for key in by_run.pop(r, ()):
+            walks.pop(key, None)
+    return walks, by_run
+
+
 def _find_braid(view: api.View, rules: list[Rule], max_len: int, work: int,
                 budgets: Sequence[int], reach: int) -> tuple[int, int, _BraidWalk] | None:
     """:func:`find_braid`'s search: the walk of the chain found, not worded yet."""
@@ -504,22 +522,9 @@ def _find_braid(view: api.View, rules: list[Rule], max_len: int, work: int,
     order = _order(view, False)
     # what the built-in link rules offer on a run's contents, kept across the walks and
     # steps of one walkthrough (the same hypothetical runs come back at every budget)
-    caches = view.context.cache("chains.braids")
-    board = caches.get("board")
-    if board is None:  # (its searches unused: it tells what changed on the board)
-        board = caches["board"] = ChainCache(0)
     local = _local(rules)
     looks = looks_for(view) if local else None
-    # walks that came to nothing, kept until the board changes a run they read: a walk
-    # reads only the runs through the cells it changed when every link rule is a
-    # built-in run rule; met again, such a walk is not walked but its work is counted,
-    # so that the work cap stops the search where it did
-    touched = board.sync(view)
-    walks: dict[tuple, _Kept] = caches.setdefault("walks", {})
-    by_run: dict[int, set[tuple]] = caches.setdefault("walks by run", {})
-    for r in touched:
-        for key in by_run.pop(r, ()):
-            walks.pop(key, None)
+    walks, by_run = _kept_walks(view)
     reuse = len(local) == len(rules)
     bounds = bounds_for(view) if reuse else None
     whipless = whips_ruled_out(view, rules) if bounds is not None else {}

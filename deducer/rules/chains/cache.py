@@ -1,22 +1,24 @@
-"""What chain searches keep from step to step (the searching: :mod:`.whip`, :mod:`.braid`).
+"""What chain searches keep while the board stands (the searching: :mod:`.whip`,
+:mod:`.braid`).
 
-A whip search follows one assumption level by level. What it found depends only on the
-runs its link rules were asked about (and the runs crossing them, which rules such as
-cross reference read): while none of those changed, the search is reused as it stands and
-goes on from the level it reached, so a walkthrough with many chain steps redoes only the
-assumptions near the last step's change. When one changed, the search goes back to the
-level that first read it (what a level finds depends only on the runs read up to it),
-unless that is the assumption's own check. The kept searches are bounded in nodes.
+The whip searches of one step are kept while the board is the one they searched, so a
+second chain rule asked on the same board (a braid rung's bound reads what they showed,
+:func:`.braid.whips_ruled_out`) goes on from where they stopped; the first change on the
+board drops them all and the next step searches afresh. (Keeping them from step to step,
+each rewound to the level that first read a changed run, was measured to buy nothing
+on chain walkthroughs and took 150 lines: docs/benchmarks.md.)
+
+What the built-in link rules offer on a run depends on the run's contents alone: those
+looks (:class:`Looks`) are kept for the whole walk, by contents, and so stay true across
+changes.
 
 How many nodes one assumption's search may hold before it gives up changes what is found:
 it is the chain rule's ``search_nodes`` parameter in the ladder (rules/core.yaml), kept by
-each :class:`ChainCache`. The bounds here only bound memory: a search or a look dropped is
-made again, the same, when next needed (tests/test_explain_bookkeeping.py compares).
+each :class:`WhipSearches`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,10 +27,6 @@ from ...engine.kernel import Effect
 if TYPE_CHECKING:
     from ...engine.state import State
     from ..api import View
-
-#: nodes all the kept searches of one walk may hold; the oldest go first beyond it (memory
-#: only: a dropped search is redone from its assumption and finds what it found)
-KEPT_NODES = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,25 +101,17 @@ class WhipSearch:
     nodes: list[Node] = field(default_factory=list)
     frontier: list[int] = field(default_factory=list)  # nodes of ``depth`` to expand
     depth: int = -1  # of the frontier (-1: not started; 0: the assumption)
-    #: effects and (rule index, Offer) met so far (a dict for its order: what a level
-    #: added is its end, taken off by :meth:`rewind`)
-    seen: dict = field(default_factory=dict)
-    #: (tag, rule index, run) -> what that rule offered there so far (:meth:`note_offer`)
+    #: effects and (rule index, Offer) met so far
+    seen: set = field(default_factory=set)
+    #: (rule index, run) -> what that rule offered there so far (:meth:`note_offer`)
     seen_by: dict = field(default_factory=dict)
-    #: how to undo each change to ``seen_by``, in order (:meth:`note_offer`)
-    undo: list = field(default_factory=list)
-    #: per level expanded: the nodes, ``seen`` and ``undo`` it started from
-    marks: list[tuple[int, int, int]] = field(default_factory=list)
-    #: runs its rules were asked about, each with the level that first asked (-1: the
-    #: assumption itself)
-    runs: dict[int, int] = field(default_factory=dict)
     end: int | None = None  # the node whose effect breaks the grid (-1: the assumption)
     broken: tuple[str, int] | None = None  # ("cell", i) left empty or ("run", r) unmakeable
     done: bool = False  # nothing more to find (frontier spent, or too many nodes)
     gave_up: bool = False  # done with too many nodes, not with its links spent
     chain: list[Node] = field(default_factory=list)  # once ended: the nodes down to it
     #: the least target it may end at, by the chain bound from its frontier at depth
-    #: ``soon_at`` (chains.find_whip; 0 and -1: not worked out)
+    #: ``soon_at`` (whip.find_whip; 0 and -1: not worked out)
     soon: int = 0
     soon_at: int = -1
 
@@ -146,12 +136,10 @@ class WhipSearch:
 
     def note_offer(self, key: tuple, eff: Effect) -> bool:
         """Had ``key`` (a rule on a run) offered all of ``eff`` before in this search?
-        (What it offers now is then noted, undoably.)"""
+        (What it offers now is then noted.)"""
         had: tuple[dict[int, int], set[tuple[int, int]]] | None = self.seen_by.get(key)
-        undo = self.undo
         if had is None:
             had = self.seen_by[key] = ({}, set())
-            undo.append((key,))
         elims, places = had
         old = not eff.drop
         for i, m in eff.elim:
@@ -159,55 +147,14 @@ class WhipSearch:
             if was & m != m:
                 old = False
                 elims[i] = was | m
-                undo.append((key, i, was))
         for p in eff.place:
             if p not in places:
                 old = False
                 places.add(p)
-                undo.append((key, p))
         return old
 
-    def begin_level(self) -> None:
-        """Mark where the level about to be expanded (``depth``) starts."""
-        assert len(self.marks) == self.depth
-        self.marks.append((len(self.nodes), len(self.seen), len(self.undo)))
-
-    def rewind(self, level: int) -> int:
-        """Back to the search as it stood before level ``level`` (0 or more, at most its
-        depth) was expanded, as a new search on the board would stand there: its nodes to
-        that depth kept, what the levels after added to ``seen`` and ``seen_by`` taken
-        off, the frontier's bound to work out again. Returns the nodes freed (the
-        caller forgets the runs first asked at ``level`` or later)."""
-        assert 0 <= level <= self.depth and self.end is None and not self.done
-        self.soon, self.soon_at = 0, -1
-        if level >= len(self.marks):  # not expanded yet: only its bound read the change
-            return 0
-        n, seen, undo = self.marks[level]
-        freed = len(self.nodes) - n
-        del self.nodes[n:]
-        while len(self.seen) > seen:
-            self.seen.popitem()
-        log, offered = self.undo, self.seen_by
-        while len(log) > undo:
-            entry = log.pop()
-            if len(entry) == 1:
-                del offered[entry[0]]
-            elif len(entry) == 2:
-                offered[entry[0]][1].discard(entry[1])
-            else:
-                key, i, was = entry
-                if was:
-                    offered[key][0][i] = was
-                else:
-                    del offered[key][0][i]
-        self.frontier = [-1] if level == 0 else list(range(self.marks[level - 1][0], n))
-        del self.marks[level:]
-        self.depth = level
-        return freed
-
-    def finish(self) -> int:
-        """Keep only what a finished search needs (its chain, if any); returns the nodes
-        freed."""
+    def finish(self) -> None:
+        """Keep only what a finished search needs (its chain, if any)."""
         if self.end is not None:
             k = self.end
             while k >= 0:
@@ -216,15 +163,12 @@ class WhipSearch:
                 k = node.parent
             self.chain.reverse()
         self.done = True
-        freed = len(self.nodes) - len(self.chain)
-        self.nodes, self.frontier, self.seen, self.seen_by = [], [], {}, {}
-        self.undo, self.marks = [], []
-        return freed
+        self.nodes, self.frontier, self.seen, self.seen_by = [], [], set(), {}
 
 
 @dataclass
 class Snapshot:
-    """The board as the kept searches last saw it (to tell what changed since)."""
+    """The board as a search last saw it (to tell what changed since)."""
 
     masks: tuple[int, ...]
     placed: tuple[bool, ...]
@@ -236,29 +180,52 @@ class Snapshot:
         return cls(tuple(view.masks), view.placed, tuple(view.live(r) for r in view.run_ids))
 
 
-class ChainCache:
-    """The whip searches of one kind of chain (one set of link rules) in one walk, by
-    assumption, with which searches read which run."""
+class BoardWatch:
+    """Which runs the board changed since it was last looked at (the braid walks and the
+    bounds keep what they worked out by run, and forget it where a run changed)."""
+
+    def __init__(self) -> None:
+        self.seen: Snapshot | None = None
+
+    def sync(self, view: View) -> set[int]:
+        """The runs whose cells or live combinations changed since the last call (none on
+        the first)."""
+        now = Snapshot.of(view)
+        old, self.seen = self.seen, now
+        if old is None:
+            return set()
+        lay = view.layout
+        runs = {r for i, (a, b) in enumerate(zip(old.masks, now.masks, strict=True))
+                if a != b or old.placed[i] != now.placed[i] for r in lay.cell_runs[i]}
+        runs.update(r for r, (a, b) in enumerate(zip(old.live, now.live, strict=True))
+                    if a is not b and a != b)
+        return runs
+
+
+class WhipSearches:
+    """The whip searches of one kind of chain (one set of link rules) on one board, by
+    assumption: kept while the board stands, dropped all at once when it changes."""
 
     def __init__(self, search_nodes: int) -> None:
         #: nodes one assumption's search may hold before it gives up (the rule's
         #: ``search_nodes``)
         self.search_nodes = search_nodes
         self.searches: dict[tuple[int, int], WhipSearch] = {}
-        self.by_run: dict[int, set[tuple[int, int]]] = {}
+        #: the board the searches are of
         self.seen: Snapshot | None = None
-        self.nodes = 0
-        #: indices of the built-in run rules among the cache's link rules (their offers
-        #: are the looks kept), and the looks, shared (:func:`.chains.looks_for`)
+        #: indices of the built-in run rules among the searches' link rules (their offers
+        #: are the looks kept), and the looks, shared (:func:`.links.looks_for`)
         self.core: frozenset[int] | None = None
         self.looks: Looks | None = None
         self._scratch: State | None = None
 
-    def begin(self, view: View, wide: bool = True) -> None:
-        """Start a search of the board ``view`` shows: forget what a change made stale
-        (:meth:`sync`) and the scratch copy of the board before it."""
+    def begin(self, view: View) -> None:
+        """Start a search of the board ``view`` shows: the searches of another board and
+        the scratch copy of the board before it are dropped."""
         self._scratch = None
-        self.sync(view, wide)
+        now = Snapshot.of(view)
+        if now != self.seen:
+            self.seen, self.searches = now, {}
 
     def scratch(self, view: View) -> State:
         """A private copy of the board as of :meth:`begin`, for the searches to write a
@@ -267,82 +234,10 @@ class ChainCache:
             self._scratch = view.suppose()
         return self._scratch
 
-    def sync(self, view: View, wide: bool = True) -> set[int]:
-        """Forget the searches that read a run near a change since the last call (with
-        ``wide``, a run crossing one: a rule may read the runs crossing its own; without,
-        only the runs changed, for rules that read their own run alone); returns the runs
-        the change touched (none on the first call)."""
-        now = Snapshot.of(view)
-        old, self.seen = self.seen, now
-        if old is None:
-            return set()
-        lay = view.layout
-        cells = [i for i, (a, b) in enumerate(zip(old.masks, now.masks, strict=True))
-                 if a != b or old.placed[i] != now.placed[i]]
-        runs = {r for i in cells for r in lay.cell_runs[i]}
-        runs.update(r for r, (a, b) in enumerate(zip(old.live, now.live, strict=True))
-                    if a is not b and a != b)
-        near = set(runs)
-        if wide:
-            for r in runs:
-                for j in lay.run_cells[r]:
-                    near.update(lay.cell_runs[j])
-        for r in near:
-            for key in self.by_run.pop(r, ()):
-                self._stale(key, r)
-        return runs
-
-    def _stale(self, key: tuple[int, int], r: int) -> None:
-        """Run ``r``, which search ``key`` read, has changed: the search goes back to the
-        level that first read it (:meth:`WhipSearch.rewind`), or is dropped when the
-        assumption itself read it or the search has finished."""
-        s = self.searches.get(key)
-        level = None if s is None else s.runs.get(r)
-        if s is None or level is None or level < 0 or s.done or s.end is not None:
-            self.drop(key)
-            return
-        self.nodes -= s.rewind(level)
-        for q in [q for q, at in s.runs.items() if at >= level]:
-            del s.runs[q]
-            keys = self.by_run.get(q)
-            if keys is not None:
-                keys.discard(key)
-
     def get(self, cell: int, digit: int) -> WhipSearch:
+        """The search from ``digit`` in ``cell`` on this board (made when there is none)."""
         key = (cell, digit)
         got = self.searches.get(key)
         if got is None:
             got = self.searches[key] = WhipSearch(cell, digit)
         return got
-
-    def read(self, search: WhipSearch, runs: Iterable[int]) -> None:
-        """Note the runs a search's rules were asked about (at the level of its depth)."""
-        key = (search.cell, search.digit)
-        level = search.depth
-        for r in runs:
-            if r not in search.runs:
-                search.runs[r] = level
-                self.by_run.setdefault(r, set()).add(key)
-
-    def finished(self, search: WhipSearch) -> None:
-        self.nodes -= search.finish()
-
-    def grew(self, search: WhipSearch, n: int) -> None:
-        """Count ``n`` new nodes; the oldest searches go once the walk holds too many."""
-        self.nodes += n
-        if self.nodes <= KEPT_NODES:
-            return
-        for key in list(self.searches):
-            if self.nodes <= KEPT_NODES // 2:
-                break
-            if key != (search.cell, search.digit):
-                self.drop(key)
-
-    def drop(self, key: tuple[int, int]) -> None:
-        got = self.searches.pop(key, None)
-        if got is not None:
-            self.nodes -= len(got.nodes) + len(got.chain)
-            for r in got.runs:
-                keys = self.by_run.get(r)
-                if keys is not None:
-                    keys.discard(key)

@@ -24,7 +24,7 @@ from .bound import (
     reader,
     readers_for,
 )
-from .cache import ChainCache, Looks, Offer
+from .cache import Looks, Offer, WhipSearches
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator
@@ -216,7 +216,7 @@ def _looked(look: dict[Any, Any], state: State, view: api.View, rl: Rule, rid: i
     return offers
 
 
-def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], cache: ChainCache
+def _offers(view: api.View, state: State, rules: list[Rule], runs: list[int], cache: WhipSearches
             ) -> Iterator[tuple[int, int | None, Offer | None, Effect]]:
     """(rule index, run, offer, effect) of what the link rules offer on ``runs``, rule by
     rule in ladder order. The built-in rules' offers on a run are kept together by the

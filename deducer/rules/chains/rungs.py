@@ -74,18 +74,14 @@ def whip_step(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
     """The shortest whip as a step (None: no whip within ``max_len``). A chain whose
     proofs show a link not resting on the one before is a braid, and left to the braid
     rung (which weighs it as one)."""
-    for _ in range(2):
-        found = find_whip(view, rules, max_len=max_len, search_nodes=search_nodes,
-                          bivalue=bivalue, name=name)
-        if found is None:
-            return None
-        links = whip_links(view, rules, found)
-        if links is not None:
-            if kind_of(links) != "whip":
-                return None
-            return to_deduction(view, found.cell, found.digit, links)
-        view.context.cache("chains.whips").clear()  # a kept search went stale: afresh
-    return None
+    found = find_whip(view, rules, max_len=max_len, search_nodes=search_nodes,
+                      bivalue=bivalue, name=name)
+    if found is None:
+        return None
+    links = whip_links(view, rules, found)
+    if links is None or kind_of(links) != "whip":
+        return None
+    return to_deduction(view, found.cell, found.digit, links)
 
 
 # The keyword defaults below are the core ladder's params (tests/test_ladder_limits.py

@@ -1,6 +1,6 @@
 """The whip search: every link follows from the one just before it. Searched breadth first
-over all assumptions together (:func:`find_whip`), kept from step to step (:mod:`.cache`)
-and cut short by the bound (:mod:`.bound`). What a whip is, without the speed-ups:
+over all assumptions together (:func:`find_whip`), kept while the board stands
+(:mod:`.cache`) and cut short by the bound (:mod:`.bound`). What a whip is, without the speed-ups:
 :mod:`.spec`.
 """
 
@@ -11,14 +11,9 @@ from typing import TYPE_CHECKING
 from ...engine import kernel
 from ...engine.kernel import Effect, UndoLog
 from ...engine.state import Link, View
-from .bound import (
-    NEVER,
-    Memo,
-    bounds_for,
-    rounds_on,
-)
+from .bound import NEVER, Bounds, Memo, bounds_for, rounds_on
 from .braid import _Tracker
-from .cache import ChainCache, Node, WhipSearch
+from .cache import Node, WhipSearch, WhipSearches
 from .links import (
     _as_link,
     _assume,
@@ -49,7 +44,7 @@ def _path(search: WhipSearch, n: int) -> list[Effect]:
     return path
 
 
-def _expand(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainCache) -> None:
+def _expand(view: api.View, search: WhipSearch, rules: list[Rule], cache: WhipSearches) -> None:
     """One level of a whip search: every node of the frontier asked for the links its
     state offers that are new (that rest on its own link); a link that would empty a cell
     ends the search."""
@@ -59,10 +54,6 @@ def _expand(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainC
         hit = _broken(state, changed)
         if hit is not None:
             search.end, search.broken = -1, hit
-        # what that depends on is in the assumed cell's runs (the cells that lose the
-        # digit are theirs): read at level -1, where a change drops the search; the runs
-        # crossing them are read by level 0, whose links are asked there
-        cache.read(search, state.layout.cell_runs[search.cell])
         kernel.undo(state, log)
         search.depth, search.frontier = 0, [-1]
         return
@@ -105,11 +96,10 @@ def _node_states(search: WhipSearch, frontier: list[int], state: State, start: s
         kernel.undo(state, up)
 
 
-def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cache: ChainCache,
+def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cache: WhipSearches,
                      state: State,
                      start: set[int]) -> None:
     """:func:`_expand` past the assumption, on the scratch ``state`` that holds it."""
-    search.begin_level()
     frontier, search.frontier = search.frontier, []
     hview = View(state, view.context)
     nodes = _node_states(search, frontier, state, start | {search.cell})
@@ -127,55 +117,46 @@ def _expand_frontier(view: api.View, search: WhipSearch, rules: list[Rule], cach
         search.done = True
 
 
-def _expand_node(search: WhipSearch, rules: list[Rule], cache: ChainCache, state: State,
+def _expand_node(search: WhipSearch, rules: list[Rule], cache: WhipSearches, state: State,
                  hview: api.View, n: int,
                  changed: set[int]) -> bool:
     """Node ``n``'s children (``state`` is its state); True when one breaks the grid."""
     runs = _runs_near(state, changed)
-    cache.read(search, runs)
-    cell_runs = state.layout.cell_runs
     # a unit of work is about one link walked: a node asks every link rule about each
     # run near its change
     hview.context.spend(1 + len(runs))
-    before = len(search.nodes)
-    try:
-        for k, rid, offer, eff in _offers(hview, state, rules, runs, cache):
-            # what the same rule offered on the same run in an earlier state (shown
-            # smaller here, the path having taken some of it) does not rest on this
-            # node's link: not a child
-            # (``note_offer`` notes what the rule offers there now)
-            if eff in search.seen or (k, offer) in search.seen or search.note_offer(
-                    ("offered", k, rid), eff):
-                continue
-            search.seen[eff] = None
-            search.seen[(k, offer)] = None
-            search.nodes.append(Node(eff, n, k, rid, search.depth + 1))
-            search.frontier.append(len(search.nodes) - 1)
-            cache.read(search, {r for i in eff.cells() for r in cell_runs[i]})
-            hit = _breaks(state, eff)
-            if hit is not None:
-                search.end, search.broken = len(search.nodes) - 1, hit
-                return True
-        return False
-    finally:
-        cache.grew(search, len(search.nodes) - before)
+    seen, nodes, depth = search.seen, search.nodes, search.depth + 1
+    for k, rid, offer, eff in _offers(hview, state, rules, runs, cache):
+        # what the same rule offered on the same run in an earlier state (shown smaller
+        # here, the path having taken some of it) does not rest on this node's link: not
+        # a child (``note_offer`` notes what the rule offers there now)
+        if eff in seen or (k, offer) in seen or search.note_offer((k, rid), eff):
+            continue
+        seen.add(eff)
+        seen.add((k, offer))
+        nodes.append(Node(eff, n, k, rid, depth))
+        search.frontier.append(len(nodes) - 1)
+        hit = _breaks(state, eff)
+        if hit is not None:
+            search.end, search.broken = len(nodes) - 1, hit
+            return True
+    return False
 
 
-def _frontier_soonest(view: api.View, search: WhipSearch, cache: ChainCache, memo: Memo,
+def _frontier_soonest(view: api.View, search: WhipSearch, cache: WhipSearches, memo: Memo,
                       target: int) -> tuple[int | None, bool]:
     """The least target at which ``search`` may end, by the chain bound from each node of
     its frontier (a chain through a node at depth ``d`` whose state's rounds first break
     at round ``f`` ends no sooner than at target ``d + f``): ``target`` or less as soon as
     one node may end that soon; None when no node can break the grid at all. With it,
-    whether the rounds decided it (else it is only the rounds done + 1). The runs the
-    rounds read are noted as the search's (it is dropped when one changes)."""
+    whether the rounds decided it (else it is only the rounds done + 1)."""
     d = search.depth
     cap = target - d
     state = cache.scratch(view)
     lay = state.layout
     assumed: UndoLog = []
     kernel.apply(state, Effect(place=((search.cell, search.digit),)), assumed)
-    read: set[int] = set()
+    read: set[int] = set()  # (the runs the rounds read: not needed here)
     least: int | None = None
     nodes = _node_states(search, search.frontier, state, set())
     try:
@@ -191,8 +172,47 @@ def _frontier_soonest(view: api.View, search: WhipSearch, cache: ChainCache, mem
     finally:
         nodes.close()
         kernel.undo(state, assumed)
-        cache.read(search, read)
     return least, least is not None and least <= d + cap
+
+
+def _grow(view: api.View, s: WhipSearch, rules: list[Rule], cache: WhipSearches,
+          bounds: Bounds | None, target: int) -> bool:
+    """Expand search ``s`` level by level up to depth ``target``, while the bound from its
+    frontier lets a chain of it end by then; False when the walk must stop."""
+    context = view.context
+    while not s.done and s.end is None and s.depth < target:
+        if context.stopped():
+            return False
+        if bounds is not None and s.depth > 0 and s.soon_at != s.depth:
+            # the bound again, from each node of the frontier: a level whose nodes
+            # cannot break the grid soon enough is not built yet (when it is, it is
+            # built as it would have been: the same chains are found)
+            soon, decided = _frontier_soonest(view, s, cache, bounds.memo, target)
+            if soon is None:
+                s.done = True
+                break
+            # (worked out again, with more rounds, where the rounds undecided)
+            s.soon, s.soon_at = soon, s.depth if decided else -1
+        if s.soon > target:
+            break
+        _expand(view, s, rules, cache)
+    if s.end is not None and not s.done or s.done and s.nodes:
+        s.finish()  # (its chain kept, its nodes let go)
+    return True
+
+
+def _searches(view: api.View, rules: list[Rule], search_nodes: int, name: str
+              ) -> WhipSearches:
+    """The whip searches of ``rules`` on the board ``view`` shows (those already made on
+    it, by an earlier rung of the same step, kept)."""
+    caches = view.context.cache("chains.whips")
+    key = (name, tuple(r.id for r in rules), search_nodes)
+    cache = caches.get(key)
+    if cache is None or any(r.scope != "run" for r in rules):
+        # a global rule may read anything: no reuse
+        cache = caches[key] = WhipSearches(search_nodes)
+    cache.begin(view)
+    return cache
 
 
 def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: int,
@@ -200,22 +220,13 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
               name: str = "whips") -> WhipSearch | None:
     """The shortest whip (of at most ``max_len`` links) over every assumption, found level
     by level, the first assumption in order on ties; None when none is found. One
-    assumption's search gives up beyond ``search_nodes`` nodes. Searches kept from earlier
-    steps are not looked at again unless they must go deeper."""
-    caches = view.context.cache("chains.whips")
-    key = (name, tuple(r.id for r in rules), search_nodes)
-    cache = caches.get(key)
-    if cache is None or any(r.scope != "run" for r in rules):
-        # a global rule may read anything: no reuse
-        cache = caches[key] = ChainCache(search_nodes)
-    # searches whose rules read only their own run go only where a run they asked about
-    # changed (a node's state there is the board's there with its path written in)
-    local = len(_local(rules)) == len(rules)
-    cache.begin(view, wide=not local)
+    assumption's search gives up beyond ``search_nodes`` nodes."""
+    cache = _searches(view, rules, search_nodes, name)
     # with built-in link rules only, an assumption is followed only once a chain from it
     # may be as short as the length looked for (bound.py: rounds of run filters that
     # take what any link takes); of naked singles alone, by a filter of singles alone
     singles = all(r.bound == "singles" for r in rules)
+    local = len(_local(rules)) == len(rules)
     bounds = bounds_for(view, singles) if local and (singles or not bivalue) else None
     rank = {a: k for k, a in enumerate(_order(view, bivalue))}
     # by the first target a search is looked at for: past its depth and, with the bound,
@@ -238,15 +249,12 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
             ended.setdefault(s.length, []).append(s)
         elif not s.done:
             wait(s, s.depth + 1)
-    context = view.context
     # the end node's depth: a chain of target + 1 links (a link per white cell at most)
     for target in range(min(max_len, len(view.puzzle.whites))):
         # here too, not only where a search grows: with every search ended, the loop ran
         # on through a max_len of 10**20 without looking at the clock
-        if context.stopped():
-            return None
-        if not pending and max(ended, default=0) <= target:
-            return None  # every search has ended, none in a longer chain
+        if view.context.stopped() or (not pending and max(ended, default=0) <= target):
+            return None  # (or: every search has ended, none in a longer chain)
         todo = pending.pop(target, []) + ended.get(target + 1, [])
         todo.sort(key=lambda s: rank[(s.cell, s.digit)])
         for s in todo:
@@ -255,33 +263,13 @@ def find_whip(view: api.View, rules: list[Rule], *, max_len: int, search_nodes: 
             if bounds is not None and s.end is None and not bounds.within(
                     view, s.cell, s.digit, target + 1):
                 wait(s, target + 1)  # no chain of target + 1 links from it: not yet
-                continue
-            while not s.done and s.end is None and s.depth < target:
-                if context.stopped():
-                    return None
-                if bounds is not None and s.depth > 0 and s.soon_at != s.depth:
-                    # the bound again, from each node of the frontier: a level whose
-                    # nodes cannot break the grid soon enough is not built yet (when it
-                    # is, it is built as it would have been: the same chains are found)
-                    soon, decided = _frontier_soonest(view, s, cache, bounds.memo, target)
-                    if soon is None:
-                        s.done = True
-                        break
-                    # (worked out again, with more rounds, where the rounds undecided)
-                    s.soon, s.soon_at = soon, s.depth if decided else -1
-                if s.soon > target:
-                    break
-                _expand(view, s, rules, cache)
-            if s.end is not None:
-                if not s.done:
-                    cache.finished(s)
+            elif not _grow(view, s, rules, cache, bounds, target):
+                return None
+            elif s.end is not None:
                 if s.length == target + 1:
                     return s
                 ended.setdefault(s.length, []).append(s)
-            elif s.done:
-                if s.nodes:
-                    cache.finished(s)
-            else:
+            elif not s.done:
                 wait(s, s.depth + 1)
     return None
 
