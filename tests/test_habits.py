@@ -36,7 +36,6 @@ BIG_MODULES = {
 LONG_FUNCTIONS = {
     "rules/chains/whip.py:find_whip": "fast search; spec.py is the plain one",
     "rules/chains/braid.py:_find_braid": "fast walk; spec.py is the plain one",
-    "rules/permutation.py:permutation_check": "its wording is being reworked (point 3)",
     "rules/regions.py:_many": "its wording is being reworked (point 3)",
     "solver/search.py:_island": "the search's hot loop, kept flat for speed, not yet split",
     "rules/combination.py:combination_elimination": "not yet split",
