@@ -143,14 +143,13 @@ def _none_of(view: View, group: tuple[int, ...], said: _Said, named: bool) -> st
     return "none of them" if named else f"none of {both(names)}"
 
 
-def _short(group: tuple[int, ...], us: list[int], compact: bool) -> str:
+def _short(group: tuple[int, ...], us: list[int]) -> str:
     """What a group of cells cannot do with the digits left to the others: ``has none of
     them``; ``have only 1 and 5 of them for three cells``; ``have at most one of each for
     two cells`` (fewer digits than cells, so some cell of the group is left without one)."""
     many = len(group) > 1
     if not any(us):
-        return (f"{'have' if many else 'has'} none of "
-                f"{'them' if len(us) == 1 or compact else 'their digits'}")
+        return f"{'have' if many else 'has'} none of {'them' if len(us) == 1 else 'their digits'}"
     n = len(group)
     if len(us) == 1:  # the digits are listed: their count is the reader's to see
         return f"have only {digits_and(us[0])} of them for {_NUM[n]} cells"
@@ -164,7 +163,7 @@ _NUM = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "n
 def _fails(view: View, group: tuple[int, ...], cases: list[tuple[int, int]],
            facts: dict[int, int], said: _Said, named: bool) -> str:
     """Why one group of cells fails every combination of ``cases`` ((rest, digits the
-    group can hold) each), after "and": ``none of r5c2, r5c4 and r5c5 can hold 2 or 3``
+    group can hold) each), after "and": ``none of r5c2, r5c4 and r5c5 has 2 or 3``
     (a digit of each that no other cell can hold: the cells' lists are the detail's), or
     the group with its lists and what it is short of (``r7c10 (5, 8 or 9) has none of
     them``)."""
@@ -172,16 +171,17 @@ def _fails(view: View, group: tuple[int, ...], cases: list[tuple[int, int]],
     for rest, u in cases:
         gone |= _homeless(rest, group, u)
     if said.compact and all(_homeless(rest, group, u) for rest, u in cases):
-        return f"{_none_of(view, group, said, named)} can hold {alts(gone)}"
-    return (f"{_group_said(view, group, facts, said)} "
-            f"{_short(group, [u for _, u in cases], said.compact)}")
+        return f"{_none_of(view, group, said, named)} has {alts(gone)}"
+    return f"{_group_said(view, group, facts, said)} {_short(group, [u for _, u in cases])}"
 
 
 def _leaves(view: View, group: tuple[int, ...], cases: list[tuple[int, int]],
             facts: dict[int, int], said: _Said, named: bool) -> str:
-    """One group's part where the combinations fail on different groups: ``1+3+4+8 needs
-    8, which none of r3c4, r5c4 and r6c4 can hold``; ``1+3+8+9 leaves r9c8 (3 or 4) and
-    r10c8 (3 or 5) one digit, 3``; ``2+5+6+8 or 3+4+6+8 leave r6c8 (7 or 9) nothing``."""
+    """One group's part where the combinations fail on different groups: ``1+3+8+9 leaves
+    r9c8 (3 or 4) and r10c8 (3 or 5) one digit, 3``; ``2+5+6+8 or 3+4+6+8 leave r6c8 (7 or
+    9) nothing``; compact, ``1+3+4+8 needs 8, which none of r3c4, r5c4 and r6c4 has``,
+    ``1+3+8+9 has only 3 for r9c8 and r10c8``, ``... leave r3c3 and r3c5 at most one
+    digit``."""
     combos = alts_of([view.combo(r) for r, _ in cases])
     one = len(cases) == 1
     gone = [_homeless(rest, group, u) for rest, u in cases]
@@ -190,14 +190,18 @@ def _leaves(view: View, group: tuple[int, ...], cases: list[tuple[int, int]],
         for g in gone:
             union |= g
         return (f"{combos} need{'s' if one else ''} {alts(union)}, which "
-                f"{_none_of(view, group, said, named)} can hold")
+                f"{_none_of(view, group, said, named)} has")
     us = [u for _, u in cases]
     top = max(POP[u] for u in us)
+    if said.compact and top and len(set(us)) == 1:  # the digits first, then the cells
+        return (f"{combos} ha{'s' if one else 've'} only {digits_and(us[0])} for "
+                f"{_group_said(view, group, facts, said)}")
     # the count first: fewer digits than cells is the point ("X only 7" would read as
     # X's candidates, and the sentence checker reads it so)
     what = ("nothing" if not top else
             f"{_NUM[top]} digit{'s' if top > 1 else ''}, {digits_and(us[0])}"
-            if len(set(us)) == 1 else f"at most {_NUM[top]} of each" if said.compact else
+            if len(set(us)) == 1 else
+            f"at most {_NUM[top]} digit{'s' if top > 1 else ''}" if said.compact else
             f"at most {_NUM[top]} digit{'s' if top > 1 else ''} of each")
     return (f"{combos} {'leaves' if one else 'leave'} "
             f"{_group_said(view, group, facts, said)} {what}")
@@ -223,22 +227,20 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
     for i, rest, group, u in raw:
         by_cell.setdefault(i, []).append((rest, group, u))
     alike: dict[tuple, list[int]] = {}
-    for i, cases in by_cell.items():
-        alike.setdefault(tuple(cases), []).append(i)
+    for i, ws in by_cell.items():
+        alike.setdefault(tuple(ws), []).append(i)
     # the sum left (its arithmetic, with the digits written in, is the detail's)
     made = clue(view, rid) - sum(DIGITS[view.placed_mask(rid)]) - d
     out = []
-    for ws, at in alike.items():
+    for key, at in alike.items():
         who, named = _who(view, rid, at)
         head = _if(alts_of([view.cell_name(i) for i in at]), str(d), who, str(made), said)
         by_group: dict[tuple[int, ...], list[tuple[int, int]]] = {}
-        for rest, group, u in ws:
+        for rest, group, u in key:
             by_group.setdefault(group, []).append((rest, u))
         if len(by_group) == 1:
             (group, cases), = by_group.items()
-            combos = [view.combo(r) for r, _ in cases]
-            out.append(f"{head}: {_or(combos, said)}, and "
-                       f"{_fails(view, group, cases, facts, said, set(group) == set(named))}")
+            out.append(f"{head}: {_one_group(view, group, cases, facts, said, named)}")
         else:  # each group with the combinations it fails: "1+3+8 or 2+4+6 leave r4c2 nothing"
             out.append(f"{head}: " + "; ".join(
                 _leaves(view, group, cases, facts, said, set(group) == set(named))
@@ -249,16 +251,28 @@ def _case(view: View, rid: int, d: int, raw: list[tuple[int, int, tuple[int, ...
 def _cases(view: View, rid: int, key: tuple, digits: list, facts: dict[int, int],
            said: _Said) -> str:
     """Several digits of the same cells whose cases one group fails alike: ``if r2c4 were
-    1 or 2, r2c2 + r2c3 would make 5 or 4: 2+3 or 1+3, and neither can hold 3``."""
+    1 or 2, r2c2 + r2c3 would make 5 or 4: 2+3 or 1+3, and r2c2 (1 or 2) and r2c3 (1 or 2)
+    have at most one of each for two cells``."""
     at, group = key
     total = view.layout.run_total[rid] - sum(DIGITS[view.placed_mask(rid)])
     who, named = _who(view, rid, list(at))
     cases = [(rest, u) for _d, raw in digits for _i, rest, _g, u in raw]
-    combos = list(dict.fromkeys(view.combo(r) for r, _ in cases))
     head = _if(alts_of([view.cell_name(i) for i in at]), alts_of([str(d) for d, _ in digits]),
                who, alts_of([str(total - d) for d, _ in digits]), said)
-    return (f"{head}: {_or(combos, said)}, and "
-            f"{_fails(view, group, cases, facts, said, set(group) == set(named))}")
+    return f"{head}: {_one_group(view, group, cases, facts, said, named)}"
+
+
+def _one_group(view: View, group: tuple[int, ...], cases: list[tuple[int, int]],
+               facts: dict[int, int], said: _Said, named: tuple[int, ...]) -> str:
+    """The combinations left to the other cells and why one group fails them all: ``1+6
+    or 3+4, and r7c10 (5, 8 or 9) has none of them``; compact, where the group is not
+    every other cell short of a digit, as where groups differ (``1+2+6+7+9 has only 1, 2
+    and 6 for r3c3, r4c3, r5c3 and r7c3``)."""
+    mine = set(group) == set(named)
+    if said.compact and not all(_homeless(rest, group, u) for rest, u in cases):
+        return _leaves(view, group, list(dict.fromkeys(cases)), facts, said, mine)
+    combos = list(dict.fromkeys(view.combo(r) for r, _ in cases))
+    return f"{_or(combos, said)}, and {_fails(view, group, cases, facts, said, mine)}"
 
 
 def _if(cells: str, digits: str, who: str, made: str, said: _Said) -> str:
@@ -403,7 +417,7 @@ def _trimmed(view: View, rid: int, open_: list[int], chosen: list[tuple],
               if r[1] else r) for pairs, r in chosen]
     if not all(r is not None for _, r in again):
         return facts, chosen, clauses
-    return kept, again, [c for _, r in again for c in r[0]]
+    return kept, again, [c for _, r in again if r is not None for c in r[0]]
 
 
 @rule(values=("brief", "facts", "length", "open", "reasons", "what", "why"))
@@ -434,8 +448,10 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
     facts, chosen, clauses = _trimmed(view, rid, open_, chosen, take)
     what = " or ".join(f"{'/'.join(map(str, DIGITS[m]))} in {view.cell_name(i)}"
                        for i, m in take.items())
+    # the shorter words, but where the step takes several cases that fit CASES_MAX as
+    # said in full: where a step stops is measured on the words it is said in
     brief = _brief(view, rid, facts, chosen)
-    if len(brief) > CASES_MAX:  # too long to read at a glance: the shorter words
+    if len(chosen) == 1 or len(brief) > CASES_MAX:
         brief = _brief(view, rid, facts, chosen, compact=True)
     yield Deduction(eliminations=take, cells=tuple(cells), runs=(rid,),
                     values={"what": what, "open": len(open_), "why": "; ".join(clauses),
