@@ -6,7 +6,9 @@ instead: for each combination with the digit, the group of other cells that coul
 take what is left of it (Hall's condition), with those cells' candidates as its facts
 (only those the run's arrangements need: where fewer rule the digits out, the reasons are
 found again from them, see ``facts.run_trim``). When a run loses many digits at once, a
-step takes those with the shortest reasons and leaves the rest to the next steps.
+step takes those with the shortest reasons and leaves the rest to the next steps. The
+sentence gives each digit's failing case in short words (``_Said.compact``); a step that
+takes several cases says them in the words its split (CASES_MAX) is measured on.
 """
 
 from __future__ import annotations
