@@ -34,7 +34,6 @@ BIG_MODULES = {
 
 #: functions over FUNCTION_LINES lines (``module:Class.function``), and why
 LONG_FUNCTIONS = {
-    "rules/permutation.py:permutation_check": "its wording is being reworked (point 3)",
     "rules/regions.py:_many": "its wording is being reworked (point 3)",
     "solver/search.py:_island": "the search's hot loop, kept flat for speed, not yet split",
     "rules/regionfind.py:_find_regions": "not yet split",

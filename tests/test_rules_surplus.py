@@ -197,9 +197,8 @@ def test_permutation_check_drops_a_fact_no_arrangement_needs():
     assert c.clean, (c.problems, c.surplus, c.unnamed)
     assert c.facts == {"r2c5": "79"}
     # the case that fails, with the one fact it needs (issue 51)
-    assert c.found.text == ("r2c1→ 18/4: if r2c4 were 7, the rest would make 11: 1+2+8 or "
-                            "1+4+6 or 2+3+6 or 2+4+5, and r2c5 (7 or 9) has none of their "
-                            "digits; so 7 leaves r2c4.")
+    assert c.found.text == ("r2c1→ 18/4: if r2c4 is 7, the rest make 11: 1+2+8, 1+4+6, "
+                            "2+3+6 or 2+4+5 leave r2c5 (7 or 9) nothing; so 7 leaves r2c4.")
     assert "r2c3 (" not in c.found.full  # its reasons are found again from the kept facts
 
 

@@ -426,9 +426,57 @@ def test_permutation_check_names_the_digits_left_to_the_other_cells():
     p = formats.load(Path(__file__).resolve().parents[1] / "puzzles" / "deducer-trial.txt")
     texts = [s.text for s in explain(p).steps if s.rule.startswith("permutation-check")]
     # the sum the rest would make, without its arithmetic (issue 51: shorter sentences)
-    assert any("if r2c2 or r3c2 were 7, the rest would make 11: 2+3+6, "
-               "and r7c2 (4, 7 or 9) has none of them" in t for t in texts)
+    assert any("if r2c2 or r3c2 is 7, the rest make 11: 2+3+6 leaves r7c2 (4, 7 or 9) nothing"
+               in t for t in texts)
     assert not any("of the rest" in t for t in texts)
+
+
+def test_a_permutation_case_is_said_compactly_and_true():
+    """A step that takes one case, or whose cases run past CASES_MAX, is said in the
+    shorter words (issue 51: the sentence near 160 characters): a group of every other
+    cell that fails for want of a digit says which digit none of them has, their lists
+    left to the detail; a group's digits come first ("1+3+4+9 has only 1 and 3 for ...").
+    A step taking several cases that fit is said as before (where a step stops is
+    measured on those words, so the steps stay the same). Every "none of ... has" and
+    "has only ... for" reads true against the proof."""
+    import re
+    from pathlib import Path
+
+    from deducer.engine.walk import explain
+    from deducer.puzzle import formats
+    from deducer.puzzle.model import cell_name
+
+    p = formats.load(Path(__file__).resolve().parents[1] / "puzzles" / "deducer-trial.txt")
+    steps = [s for s in explain(p).steps if s.rule.startswith("permutation-check")]
+    texts = [s.text for s in steps]
+    assert ("r1c4↓ 23/6: if r3c4 is 6, the rest make 15: 1+3+4+7, and none of r2c4, r5c4, "
+            "r6c4 and r7c4 has 7; so 6 leaves r3c4.") in texts
+    # the lists are the detail's
+    assert any("r2c4, r5c4, r6c4 and r7c4 can only take 1, 3 or 4" in s.detail for s in steps)
+    cells = r"r\d+c\d+"
+    claim = re.compile(rf"(?:none of ((?:{cells})(?:(?:, | and ){cells})*)|neither ({cells}) nor "
+                       rf"({cells})) has (\d(?:(?:, | or )\d)*)")
+    only = re.compile(rf"(\d(?:\+\d)+) has only (\d(?:(?:, | and )\d)*) for "
+                      rf"((?:{cells})(?:(?:, | and ){cells})*)")
+    seen = 0
+    for s in steps:
+        facts = {cell_name(tuple(f["cell"])): set(f["candidates"])
+                 for f in s.to_json()["proof"]["facts"] if "cell" in f}
+        for m in claim.finditer(s.text):
+            named = re.findall(cells, " ".join(g for g in m.groups()[:3] if g))
+            digits = {int(d) for d in re.findall(r"\d", m.group(4))}
+            for c in named:
+                seen += 1
+                assert not facts[c] & digits, f"{c} can hold {digits}: {s.text}"
+        # "1+3+4+9 has only 1 and 3 for r8c4, r8c6 and r8c7": those cells' lists hold
+        # just those digits of the combination, fewer than the cells
+        for m in only.finditer(s.text):
+            named = re.findall(cells, m.group(3))
+            digits = {int(d) for d in re.findall(r"\d", m.group(2))}
+            held = set().union(*(facts.get(c, set(range(1, 10))) for c in named))
+            assert held & {int(d) for d in m.group(1).split("+")} == digits, s.text
+            assert len(digits) < len(named), s.text
+    assert seen >= 4
 
 
 def test_unique_intersection_with_the_cells_own_list_reads_as_a_choice_among_them():
