@@ -10,8 +10,10 @@ and ``deducer.generate`` are the API's plain functions (the layers are ``solver`
 ``engine``, ``assist``, ``generator``: docs/architecture.md).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: ``__future__`` is not loaded at Python's
+# start, and importing it before the Ctrl-C handler below is in place left a window where
+# an interrupt landed in the import system's lock clean-up, was printed as "Exception
+# ignored" and the command then ran on to exit 0.
 import sys
 
 __version__ = "0.1.0"
@@ -71,7 +73,7 @@ if TYPE_CHECKING:
     from .api import __all__ as __all__
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     """``deducer.<name>`` (and ``__all__``): deducer.api's, loaded on first use."""
     if name.startswith("_") and name != "__all__":  # a probe (``__wrapped__``...): not the API
         raise AttributeError(f"module 'deducer' has no attribute {name!r}")
