@@ -568,19 +568,19 @@ def test_the_grace_starts_when_the_api_call_starts(monkeypatch):
     again from :func:`time_left` (before, start-up had spent it and the answer was lost)."""
     import time
 
-    from deducer.app import cli
+    from deducer.app import backstop
 
     def spin(seconds):  # CPU time, as imports and reading spend it
         t = time.process_time()
         while time.process_time() - t < seconds:
             pass
 
-    monkeypatch.setitem(cli._PROGRAM, "on", True)
-    with cli.time_limit(0.05):
+    monkeypatch.setitem(backstop.PROGRAM, "on", True)
+    with backstop.time_limit(0.05):
         time.sleep(0.2)  # the limit passes: the grace (0.7 s of CPU time) begins
-        assert cli._CLOCK["phase"] == "grace"
+        assert backstop._CLOCK["phase"] == "grace"
         spin(0.5)  # start-up and reading
-        assert cli.time_left() == pytest.approx(cli.MIN_LEFT)
+        assert backstop.time_left() == pytest.approx(backstop.MIN_LEFT)
         spin(0.5)  # the call returns what it has, within its own grace
 
 

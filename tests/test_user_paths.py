@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from deducer.app.cli import GRACE, HARD_AFTER, main
+from deducer.app.backstop import GRACE, HARD_AFTER
+from deducer.app.cli import main
 from deducer.engine import registry
 from deducer.errors import RuleError
 from tests.support.timing import cpu_of_children

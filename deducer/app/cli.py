@@ -8,7 +8,6 @@ line.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import os
 import re
@@ -16,7 +15,7 @@ import sys
 import time
 from collections.abc import Iterable
 
-from .. import __version__, clock
+from .. import __version__
 from ..api import replaced_rules
 from ..clock import stop_asked
 from ..errors import DeducerError, printable
@@ -24,6 +23,23 @@ from ..puzzle import formats
 from ..puzzle.fileio import decompressed, plain_suffix, read_limited, write_output
 from ..puzzle.formats import read_text
 from ..render.text import shown_path
+from .backstop import (
+    PROGRAM,
+    TimeLimit,
+    ctrl_c_as_usual,
+    ctrl_c_stops_the_work,
+    process_age,
+    time_limit,
+)
+from .exits import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_UNDECIDED,
+    INTERRUPTED,
+    STOPPED,
+)
 
 #: command name -> module (order is the order of ``deducer --help``)
 COMMANDS = {
@@ -41,27 +57,6 @@ COMMANDS = {
     "generate": "deducer.app.commands.generate",
     "replay": "deducer.app.commands.replay",
 }
-
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_UNDECIDED = 0, 1, 2, 3, 4
-#: Ctrl-C (SIGINT): the shell's code for it, after the answer so far is printed
-EXIT_INTERRUPTED = 130
-
-
-#: how long past ``--timeout`` the backstop waits for a command's own graceful stop, and
-#: how much longer for a stop that was swallowed, both in seconds of the command's own CPU
-#: time (together: within a second on an idle machine). A loaded machine stretches the
-#: command's own stop in wall time; a grace counted in wall time then fired first, and the
-#: answer the time limit was there to deliver was lost
-GRACE, HARD_AFTER = 0.7, 0.25
-#: the wall-clock bound on each grace, whatever happens (a rule that sleeps or blocks uses
-#: no CPU time)
-WALL_GRACE = 10.0
-#: once a command has its answer (the API returned, cut short or not), the CPU seconds the
-#: backstop leaves for printing it: deducer's own renderers, no rule runs any more
-PRINT_GRACE = 5.0
-#: the least time an API call gets, however little of ``--timeout`` reading left: enough
-#: to return what it has (a timed-out answer) instead of nothing
-MIN_LEFT = 0.05
 
 
 class _Parser(argparse.ArgumentParser):
@@ -284,246 +279,10 @@ def emit_lines(lines: Iterable[str]) -> None:
     sys.stdout.flush()
 
 
-class TimeLimit(BaseException):
-    """The hard stop of ``--timeout`` (a BaseException, so that no rule's ``except
-    Exception`` can swallow it)."""
-
-
-_STOPPED = "deducer: stopped: the time limit (--timeout) ran out before the work finished\n"
-#: is deducer the program (the `deducer` command, `python -m deducer`)? Only then does the
-#: backstop use signals: a caller's process (a test calling main()) keeps its own
-_PROGRAM = {"on": False}
-
-
-def _hard_stop(signum, frame):  # the first stop was swallowed (a rule caught it): end now
-    if _CLOCK["phase"] != "stopping":
-        return  # a signal that was on its way as the timers were disarmed
-    try:
-        sys.stdout.flush()
-    except Exception:
-        pass
-    os.write(2, _STOPPED.encode())
-    os._exit(EXIT_UNDECIDED)
-
-
-#: sections the backstop must not interrupt midway (depth), and a stop held off meanwhile
-_SHIELD = {"depth": 0, "pending": False}
-
-#: the running command's ``--timeout``: when it runs out (a ``time.perf_counter()``
-#: reading), and where the backstop is: None (not armed), "work" (the limit has not come),
-#: "grace" (past it: the command's own stop is awaited), "printing" (the answer is in
-#: hand), "stopping" (TimeLimit raised: the hard stop is next)
-_CLOCK: dict = {"deadline": None, "seconds": None, "phase": None}
-
-
-def _timers(handler, cpu: float | None, wall: float | None) -> None:
-    """Arm the backstop's next move: ``handler`` after ``cpu`` seconds of this process's
-    CPU time or ``wall`` seconds, whichever comes first (None: not that timer)."""
-    import signal
-
-    for sig, which, after in ((signal.SIGPROF, signal.ITIMER_PROF, cpu),
-                              (signal.SIGALRM, signal.ITIMER_REAL, wall)):
-        signal.setitimer(which, 0)
-        if after is not None:
-            signal.signal(sig, handler)
-            signal.setitimer(which, max(0.001, after))
-
-
-def _past_deadline(signum, frame):
-    """The limit has come: the command stops by itself, given ``GRACE`` of CPU time."""
-    if _CLOCK["phase"] != "work":
-        return
-    _CLOCK["phase"] = "grace"
-    _timers(_raise_time_limit, GRACE, WALL_GRACE)
-
-
-def _raise_time_limit(signum, frame):
-    if _CLOCK["phase"] not in ("grace", "printing"):
-        return
-    _CLOCK["phase"] = "stopping"
-    _timers(_hard_stop, HARD_AFTER, WALL_GRACE)
-    if _SHIELD["depth"]:
-        _SHIELD["pending"] = True  # raised when the section ends (or the hard stop comes)
-        return
-    raise TimeLimit()
-
-
-@contextlib.contextmanager
-def shielded():
-    """Hold the ``--timeout`` backstop's exception off a section that calls into a C library
-    with Python callbacks (cairo writing a PNG or PDF): raised inside a callback it is
-    printed as a traceback and swallowed, and the library then fails with an error of its
-    own. The stop comes at the end of the section, or as the hard stop, within a second."""
-    _SHIELD["depth"] += 1
-    try:
-        yield
-    finally:
-        _SHIELD["depth"] -= 1
-    if not _SHIELD["depth"] and _SHIELD["pending"]:
-        _SHIELD["pending"] = False
-        raise TimeLimit()
-
-
-def _process_age() -> float:
-    """Seconds since this process started (Linux; 0 elsewhere): a command's ``--timeout``
-    counts from its launch, the interpreter's start and imports included."""
-    try:
-        with open("/proc/self/stat", "rb") as fh:
-            stat = fh.read()
-        with open("/proc/uptime", "rb") as fh:
-            uptime = float(fh.read().split()[0])
-        ticks = int(stat[stat.rindex(b")") + 2:].split()[19])  # field 22: starttime
-        return min(10.0, max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK")))
-    except (OSError, ValueError, IndexError, AttributeError):
-        return 0.0
-
-
-def time_left(floor: float = MIN_LEFT) -> float | None:
-    """What is left of the running command's ``--timeout``, in seconds, for the API call
-    about to start (None: no time limit). The clock started with the command, so reading
-    the puzzle and the rules count: the API's deadline falls on the command's, and the
-    backstop's grace is left for the answer. At least ``floor``: a call starting late still
-    gets a moment to return what it has (never more than the whole limit)."""
-    deadline = _CLOCK["deadline"]
-    if deadline is None:
-        return None
-
-    left = max(min(floor, _CLOCK["seconds"]), deadline - time.perf_counter())
-    if _CLOCK["phase"] == "grace":
-        # the limit came while the command started or read its input (a loaded machine
-        # stretches both): the command's own stop is this call's, so its grace starts now
-        # (a grace spent on imports and reading left the call no time to return its answer)
-        _timers(_raise_time_limit, GRACE + left, WALL_GRACE)
-    return left
-
-
-def stretch() -> float:
-    """Wall seconds a CPU second has taken this process so far: about 1 on an idle core,
-    more when the machine is loaded (at most 10). A command that keeps CPU time for work
-    after its API call (drawing a page) scales its estimate by this to meet ``--timeout``,
-    which counts wall time. 1 when deducer is not the program (no launch time to go by)."""
-
-    cpu = time.process_time()
-    age = _process_age() if _PROGRAM["on"] else 0.0
-    if cpu <= 0 or age <= 0:
-        return 1.0
-    return min(10.0, max(1.0, age / cpu))
-
-
-def answer_in_hand() -> None:
-    """The command has its answer (the API returned; the time limit may have cut it short):
-    from now the backstop leaves ``PRINT_GRACE`` seconds of CPU time for printing it (the
-    renderers only, no rule). Cut short, the answer the time limit was for is lost."""
-    if _CLOCK["phase"] in ("work", "grace"):
-        _CLOCK["phase"] = "printing"
-        _timers(_raise_time_limit, PRINT_GRACE, None)
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float | None, started: float | None = None):
-    """Stop the work inside soon after ``seconds`` (counted from ``started``, a
-    ``time.perf_counter()`` reading; default now), whatever it does.
-
-    The commands honour ``--timeout`` themselves (they pass the API :func:`time_left`) and
-    report how far they got; this is the backstop for code that does not look at the clock
-    (a user rule that loops, a check with its own budget). Once the limit has come and the
-    command has spent ``GRACE`` more seconds of CPU time (a loaded machine stretches that
-    in wall time as it stretches the command's own stop) or ``WALL_GRACE`` seconds, it
-    raises :class:`TimeLimit` from a signal handler; if that is swallowed (a rule catching
-    BaseException), ``HARD_AFTER`` seconds of CPU time later the process ends with exit
-    code 4. Once the command has its answer (:func:`answer_in_hand`) it waits for the
-    printing. The signals only when deducer is the program, in its main thread, on POSIX;
-    elsewhere only :func:`time_left` counts down.
-    """
-
-    if seconds is None or not 0 < seconds < 1e8:
-        yield
-        return
-    start = time.perf_counter() if started is None else started
-    outer = dict(_CLOCK)
-    _CLOCK.update(deadline=start + seconds, seconds=seconds, phase=None)
-    try:
-        import signal  # here: only a command with a time limit pays for them
-        import threading
-
-        if (not _PROGRAM["on"] or not hasattr(signal, "setitimer")
-                or not hasattr(signal, "SIGPROF")
-                or threading.current_thread() is not threading.main_thread()):
-            yield
-            return
-        old = {sig: signal.getsignal(sig) for sig in (signal.SIGALRM, signal.SIGPROF)}
-        _CLOCK["phase"] = "work"
-        _timers(_past_deadline, None, start + seconds - time.perf_counter())
-        try:
-            yield
-        finally:
-            _CLOCK["phase"] = None
-            for sig, which in ((signal.SIGALRM, signal.ITIMER_REAL),
-                               (signal.SIGPROF, signal.ITIMER_PROF)):
-                signal.setitimer(which, 0)
-                signal.signal(sig, old[sig])
-    finally:
-        _CLOCK.update(outer)
-
-
 #: the commands that answer about one puzzle: Ctrl-C stops their work as ``--timeout``
 #: would (every deadline check sees it, see :mod:`deducer.clock`), and they print the
 #: answer so far, cut short, before exit 130
 STOPPABLE = ("solve", "explain", "hint", "why", "check", "render", "replay")
-_INTERRUPTED = ("deducer: interrupted (Ctrl-C): what is printed above is the answer so far, "
-                "cut short\n")
-
-
-@contextlib.contextmanager
-def ctrl_c_stops_the_work():
-    """Inside, a first Ctrl-C asks the work to stop where it is (:func:`clock.ask_stop`),
-    as a time limit would; a second one raises KeyboardInterrupt (a rule that looks at no
-    clock). Only in the main thread."""
-    import signal
-    import threading
-
-    clock.clear_stop()
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_sigint(signum, frame):
-        if clock.stop_asked():
-            raise KeyboardInterrupt
-        clock.ask_stop()
-
-    old = signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-        clock.clear_stop()
-
-
-@contextlib.contextmanager
-def interruptible():
-    """Ctrl-C as a request to stop, not an exception: inside, SIGINT sets a flag the
-    caller's loop looks at (the callable yielded says whether it came), so that the work
-    finished so far is kept and printed whatever line was running; a second Ctrl-C raises
-    KeyboardInterrupt as usual. Only in the main thread (elsewhere the flag never rises)."""
-    import signal
-    import threading
-
-    came = {"on": False}
-    if threading.current_thread() is not threading.main_thread():
-        yield lambda: came["on"]
-        return
-
-    def on_sigint(signum, frame):
-        if came["on"]:
-            raise KeyboardInterrupt
-        came["on"] = True
-
-    old = signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield lambda: came["on"]
-    finally:
-        signal.signal(signal.SIGINT, old)
 
 
 def _say_replaced() -> None:
@@ -538,34 +297,14 @@ def _say_replaced() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one ``deducer`` command (``argv``: its arguments; None: the program's own)."""
-    _PROGRAM["on"] = argv is None  # deducer is the program, not a library call
+    PROGRAM["on"] = argv is None  # deducer is the program, not a library call
     # --timeout counts from the command's launch: starting, parsing and reading are part of it
-    started = time.perf_counter() - (_process_age() if _PROGRAM["on"] else 0.0)
+    started = time.perf_counter() - (process_age() if PROGRAM["on"] else 0.0)
     try:
         return _main(argv, started)
     except KeyboardInterrupt:  # a library call's Ctrl-C while parsing or importing
         print("deducer: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-
-
-@contextlib.contextmanager
-def _ctrl_c_as_usual():
-    """While the command runs, Ctrl-C is Python's KeyboardInterrupt, which the commands
-    handle (or their own handlers); before and after, deducer's start-up handler (see
-    ``deducer/__init__.py``: a Ctrl-C while Python imports the package and the command's
-    modules says ``deducer: interrupted`` and exits 130, never a traceback)."""
-    import signal
-
-    from .. import _interrupted_while_starting as early
-
-    if signal.getsignal(signal.SIGINT) is not early:  # not the program, or SIGINT ignored
-        yield
-        return
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, early)  # the answer is printed: exiting is all left
 
 
 def _main(argv: list[str] | None, started: float) -> int:
@@ -578,7 +317,7 @@ def _main(argv: list[str] | None, started: float) -> int:
     module = importlib.import_module(COMMANDS[args.command])
     # parsed and imported under the start-up handler: a Ctrl-C in the middle of argparse
     # (whose clean-up then fails with an AttributeError of its own) exits as at start-up
-    with _ctrl_c_as_usual():
+    with ctrl_c_as_usual():
         return _run(module, args, started)
 
 
@@ -595,21 +334,21 @@ def _run(module, args: argparse.Namespace, started: float) -> int:
         if whole is not None and not whole > 0:  # also refuses nan
             raise DeducerError("--timeout must be a positive number of seconds")
         try:
-            if not (_PROGRAM["on"] and args.command in STOPPABLE):
+            if not (PROGRAM["on"] and args.command in STOPPABLE):
                 with time_limit(whole, started):
                     return module.run(args)
             with ctrl_c_stops_the_work(), time_limit(whole, started):
                 code = module.run(args)
                 if stop_asked():
                     sys.stdout.flush()
-                    sys.stderr.write(_INTERRUPTED)
+                    sys.stderr.write(INTERRUPTED)
                     return EXIT_INTERRUPTED
                 return code
         finally:
             _say_replaced()
     except TimeLimit:
         sys.stdout.flush()
-        sys.stderr.write(_STOPPED)
+        sys.stderr.write(STOPPED)
         return EXIT_UNDECIDED
     except DeducerError as e:
         print(f"deducer: error: {printable(str(e))}", file=sys.stderr)

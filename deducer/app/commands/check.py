@@ -5,18 +5,9 @@ from __future__ import annotations
 from ...api import MAX_SOLUTIONS_CAP, CheckStatus, check
 from ...errors import DeducerError
 from ...render import get
-from ..cli import (
-    EXIT_NO_SOLUTION,
-    EXIT_OK,
-    EXIT_UNDECIDED,
-    add_puzzle_args,
-    answer_in_hand,
-    emit,
-    number,
-    read_puzzle,
-    time_left,
-    whole,
-)
+from ..backstop import answer_in_hand, time_left
+from ..cli import add_puzzle_args, emit, number, read_puzzle, whole
+from ..exits import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED
 
 
 def add_parser(sub) -> None:

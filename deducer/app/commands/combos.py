@@ -9,7 +9,8 @@ from ...api import combinations
 from ...errors import DeducerError, printable
 from ...puzzle.combos import ALL
 from ...render.player import combos_text
-from ..cli import EXIT_NO_SOLUTION, EXIT_OK, emit, whole
+from ..cli import emit, whole
+from ..exits import EXIT_NO_SOLUTION, EXIT_OK
 
 HELP = """\
 Print every combination of LEN distinct digits 1-9 that sums to SUM, one a line (23 in 3:

@@ -13,7 +13,8 @@ from ...puzzle.fileio import check_name, check_outputs, not_an_input, write_outp
 from ...puzzle.formats import dumps, get, loads
 from ..batch import inputs
 from ..batch.progress import Bar
-from ..cli import EXIT_BAD_INPUT, EXIT_OK, add_puzzle_args, emit, read_puzzle
+from ..cli import add_puzzle_args, emit, read_puzzle
+from ..exits import EXIT_BAD_INPUT, EXIT_OK
 
 
 def add_parser(sub) -> None:

@@ -14,13 +14,10 @@ from ...puzzle.model import MAX_CELLS
 from ...render import get
 from ...render.terminal import RENDERER as TERMINAL
 from ...render.text import RENDERER as TEXT
+from ..backstop import answer_in_hand, time_left
 from ..cli import (
-    EXIT_NO_SOLUTION,
-    EXIT_OK,
-    EXIT_UNDECIDED,
     add_color_arg,
     add_puzzle_args,
-    answer_in_hand,
     emit,
     emit_lines,
     is_url,
@@ -28,9 +25,9 @@ from ..cli import (
     number,
     read_puzzle,
     screen_renderer,
-    time_left,
     whole,
 )
+from ..exits import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED
 
 
 def add_rule_args(p, *, timeout: bool = True) -> None:

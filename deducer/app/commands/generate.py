@@ -16,20 +16,14 @@ from ...puzzle import formats
 from ...puzzle.fileio import write_output
 from ...render import get
 from ...render.jsonout import dumps as json_dumps
+from ..backstop import TimeLimit
 from ..batch import add_engine_args, settings_from
 from ..batch import run as batch_run
 from ..batch.notes import note
 from ..batch.output import LineFile
 from ..batch.progress import Bar
-from ..cli import (
-    EXIT_INTERNAL,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    EXIT_UNDECIDED,
-    TimeLimit,
-    number,
-    whole,
-)
+from ..cli import number, whole
+from ..exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNDECIDED
 from .genfiles import plan_outputs, run_options, sort_jsonl, write_manifest
 
 EXTENSIONS = {"json": "json", "puzzlink": "url"}
@@ -248,7 +242,7 @@ def run(args) -> int:
                 held[k] = (line, text)
                 shown = _show_held(held, todo, shown, lines=args.jsonl == "-")
         else:
-            stopped = start + made + lost < args.count  # the backstop (cli.TimeLimit) ended it
+            stopped = start + made + lost < args.count  # backstop.TimeLimit ended it
     except KeyboardInterrupt:  # Ctrl-C: what was made is kept, and said
         batch.close()
         resume = " (--resume goes on from there)" if args.out or jsonl_file else ""
@@ -369,7 +363,7 @@ def _to_folder(out_dir: Path, name: str, text: str, args, options: dict,
 
 
 def _until_stopped(items):
-    """``items`` until the command's --timeout backstop (cli.TimeLimit) interrupts them:
+    """``items`` until the command's --timeout backstop (backstop.TimeLimit) interrupts them:
     a layout or a fill does not look at the clock, so the backstop can fire first; the
     puzzles made so far are kept and reported the same way as a stop at the deadline."""
 

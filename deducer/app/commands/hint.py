@@ -6,16 +6,9 @@ import argparse
 
 from ...api import all_steps, hint
 from ...render import get
-from ..cli import (
-    EXIT_NO_SOLUTION,
-    EXIT_OK,
-    EXIT_UNDECIDED,
-    add_puzzle_args,
-    answer_in_hand,
-    emit,
-    read_puzzle,
-    time_left,
-)
+from ..backstop import answer_in_hand, time_left
+from ..cli import add_puzzle_args, emit, read_puzzle
+from ..exits import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED
 from .explain import add_rule_args, check_timeout, load_rules
 
 HELP = """\

@@ -13,7 +13,9 @@ from pathlib import Path
 
 from ...errors import DeducerError
 from ...puzzle import formats
-from ..cli import _PROGRAM, EXIT_OK, whole
+from ..backstop import PROGRAM
+from ..cli import whole
+from ..exits import EXIT_OK
 from ..play.server import create_app, make_server
 
 DEFAULT_PORT = 8765
@@ -71,7 +73,7 @@ def run(args) -> int:
           "press Ctrl+C to stop", flush=True)
     if not args.no_browser:
         threading.Timer(0.3, lambda: webbrowser.open(url)).start()
-    if _PROGRAM["on"]:  # not in a caller's process (a test calling main()): its own signals
+    if PROGRAM["on"]:  # not in a caller's process (a test calling main()): its own signals
         ctrl_c_stops(STOP_WITHIN)
     try:
         server.run()  # waitress's returns on Ctrl+C

@@ -17,21 +17,20 @@ from ...errors import DeducerError
 from ...puzzle import formats
 from ...puzzle.fileio import check_outputs
 from ...render import get
+from ..backstop import interruptible
 from ..batch import add_engine_args, settings_from
 from ..batch import run as batch_run
 from ..batch.inputs import Embedded, find, load
 from ..batch.output import RowFile, match_rows, out_format
 from ..batch.progress import Bar
-from ..cli import (
+from ..cli import emit, not_over_a_puzzle
+from ..exits import (
     EXIT_BAD_INPUT,
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_NO_SOLUTION,
     EXIT_OK,
     EXIT_UNDECIDED,
-    emit,
-    interruptible,
-    not_over_a_puzzle,
 )
 from .explain import add_rule_args, check_timeout
 

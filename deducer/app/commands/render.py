@@ -11,23 +11,10 @@ from ...puzzle import formats
 from ...puzzle.fileio import check_outputs, write_output
 from ...render import get, svg
 from ...render.pdf import Entry
+from ..backstop import MIN_LEFT, TimeLimit, answer_in_hand, shielded, stretch, time_left
 from ..batch.progress import Bar
-from ..cli import (
-    EXIT_OK,
-    EXIT_UNDECIDED,
-    MIN_LEFT,
-    TimeLimit,
-    add_puzzle_args,
-    answer_in_hand,
-    emit,
-    not_over_a_puzzle,
-    number,
-    read_puzzle,
-    shielded,
-    stretch,
-    time_left,
-    whole,
-)
+from ..cli import add_puzzle_args, emit, not_over_a_puzzle, number, read_puzzle, whole
+from ..exits import EXIT_OK, EXIT_UNDECIDED
 
 #: the CPU seconds drawing and writing a walkthrough page costs a white cell, with room to
 #: spare (measured: 0.7 s for a 200x200 grid's 32,400 cells, 1.0 s for 10,963 cells and

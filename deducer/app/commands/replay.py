@@ -11,7 +11,9 @@ from ...errors import DeducerError
 from ...puzzle import formats
 from ...puzzle.fileio import decompressed, read_input, read_limited
 from ...render import player
-from ..cli import EXIT_OK, answer_in_hand, emit, emit_lines, time_left, whole
+from ..backstop import answer_in_hand, time_left
+from ..cli import emit, emit_lines, whole
+from ..exits import EXIT_OK
 from .explain import add_rule_args, check_timeout, load_rules
 
 HELP = """\

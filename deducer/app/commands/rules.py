@@ -42,23 +42,15 @@ from ...puzzle.fileio import check_name, check_outputs, open_output, write_outpu
 from ...puzzle.formats import dumps as write_puzzle
 from ...render import get
 from ...render.text import shown_path
+from ..backstop import TimeLimit, time_limit
 from ..batch.inputs import expand, load
-from ..cli import (
-    EXIT_NO_SOLUTION,
-    EXIT_OK,
-    EXIT_UNDECIDED,
-    TimeLimit,
-    emit,
-    is_url,
-    number,
-    time_limit,
-    whole,
-)
+from ..cli import emit, is_url, number, whole
+from ..exits import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED
 from .explain import add_rule_args, check_timeout, moved
 
 # the repository's puzzles/ (deducer/data/puzzles links to it; a wheel carries the files
 # themselves, so `rules test` works after a plain, non-editable install too)
-#: rate and rules test limit each puzzle, not the whole command (see cli.time_limit)
+#: rate and rules test limit each puzzle, not the whole command (see backstop.time_limit)
 PER_PUZZLE_TIMEOUT = True
 DEFAULT_COUNT = 20
 

@@ -7,20 +7,9 @@ import sys
 from ...api import MAX_SOLUTIONS_CAP, SolveStatus, solve
 from ...errors import DeducerError
 from ...render import get
-from ..cli import (
-    EXIT_NO_SOLUTION,
-    EXIT_OK,
-    EXIT_UNDECIDED,
-    add_color_arg,
-    add_puzzle_args,
-    answer_in_hand,
-    emit,
-    number,
-    read_puzzle,
-    screen_renderer,
-    time_left,
-    whole,
-)
+from ..backstop import answer_in_hand, time_left
+from ..cli import add_color_arg, add_puzzle_args, emit, number, read_puzzle, screen_renderer, whole
+from ..exits import EXIT_NO_SOLUTION, EXIT_OK, EXIT_UNDECIDED
 
 
 def add_parser(sub) -> None:
