@@ -144,7 +144,7 @@ def test_on_k2_only_the_steps_that_lead_there():
     assert answer.text.endswith("So 4 cannot go in r4c3: r3c3, in the same run r1c3↓ 34/5, "
                                 "holds it.")
     # the closure alone, from the walkthrough's path: 2 of its 10 steps
-    from deducer.assist.why import closure
+    from deducer.assist.closure import closure
 
     walk = explain(p).steps[:10]
     assert [s.n for s in closure(p, walk)] == [2, 10]

@@ -24,7 +24,7 @@ change nothing the player sees are applied silently:
 * a step that only narrows cells without marks (or drops combinations) is *reasoning*:
   bookkeeping a player without pencil marks does in their head. The hint gives the
   reasoning steps its own step rests on (the dependency closure back through each step's
-  proof, :func:`deducer.assist.why.closure`), in order, before it, and no other, each
+  proof, :func:`deducer.assist.closure.closure`), in order, before it, and no other, each
   made again on the board those steps alone leave (so no sentence names a digit a step
   left out wrote). So a player without marks gets the next digit to write with the
   reasoning that gets there, not one invisible elimination at a time.
@@ -49,7 +49,7 @@ from ..puzzle.combos import BIT, combos
 from ..puzzle.model import Puzzle, Run, cell_name
 from ..solver.search import solve
 from .checking import DEFAULT_CAP, Mistake, check
-from .why import closure, reworded
+from .closure import closure, reworded
 
 if TYPE_CHECKING:
     from ..engine.walk import Step
@@ -166,7 +166,7 @@ def _visible(puzzle: Puzzle, effect) -> bool:
 
 def _support(puzzle: Puzzle, target, reasoning: list) -> list:
     """The reasoning steps ``target`` rests on, in order: the dependency closure back from
-    its proof (:func:`deducer.assist.why.closure`), so a hint is never padded with steps
+    its proof (:func:`deducer.assist.closure.closure`), so a hint is never padded with steps
     that do not lead to it."""
 
     steps = [step for step, _ded, _effect in reasoning]
@@ -265,7 +265,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, limits: Limits = N
 
 def _worded_alone(puzzle: Puzzle, rules, chain: list, target, deadline: float | None = None):
     """The supporting steps and the hint's step made again on the board the supporting
-    steps alone leave (:func:`deducer.assist.why.reworded`), so that no sentence names a
+    steps alone leave (:func:`deducer.assist.closure.reworded`), so that no sentence names a
     digit a step the hint leaves out wrote; as they were if that board does not give the
     same hint (the same digits written, or at least the same ones taken), proved."""
 
