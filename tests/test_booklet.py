@@ -9,16 +9,8 @@ import pytest
 
 from deducer.api import explain
 from deducer.puzzle import formats
-from deducer.render.svg import (
-    advance,
-    board_svg,
-    diagram_svg,
-    position_digits,
-    puzzle_svg,
-    shown_candidates,
-    solution_svg,
-    start_position,
-)
+from deducer.render.position import advance, position_digits, shown_candidates, start_position
+from deducer.render.svg import board_svg, diagram_svg, puzzle_svg, solution_svg
 from deducer.render.walk import chain_cases
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
@@ -59,7 +51,7 @@ def _boards() -> list[tuple[str, str]]:
     assert chains == 2
     assert any('class="ar' in svg for _, svg in out)  # the chains' arrows are drawn
     # a region sum's marks: its area outlined (a path), the cells beyond it, one group's
-    from deducer.render.svg import Marks
+    from deducer.render.position import Marks
 
     whites = list(trial.whites)
     marks = Marks(inside=set(whites[:7]), outside=set(whites[7:10]), left={whites[3]},

@@ -16,7 +16,8 @@ from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.puzzle.combos import DIGITS
 from deducer.render.html import walkthrough_html
-from deducer.render.svg import DIGIT_CLASS, position_at, shown_candidates, step_marks
+from deducer.render.position import position_at, shown_candidates, step_marks
+from deducer.render.svg import DIGIT_CLASS
 from deducer.render.walk import step_text, step_title
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"

@@ -27,7 +27,6 @@ BIG_MODULES = {
     "rules/regions.py": "the four region rules and their sentences, split not yet planned",
     "solver/search.py": "the island search and the solution stream, split not yet planned",
     "api.py": "the public face, one function per call (docs/api.md), split not yet planned",
-    "render/svg.py": "the board drawing and its marks, split not yet planned",
 }
 
 #: functions over FUNCTION_LINES lines (``module:Class.function``), and why

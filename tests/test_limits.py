@@ -589,7 +589,8 @@ def test_a_big_board_draws_in_time_linear_in_its_cells():
     candidate nodes) costs a fraction of a second of CPU: render draws it after the walk,
     past --timeout's wall clock on a loaded machine (issue 41: 2 s of CPU, +2.6 s)."""
     from deducer.puzzle import formats
-    from deducer.render.svg import board_svg, position_digits, start_position
+    from deducer.render.position import position_digits, start_position
+    from deducer.render.svg import board_svg
     from tests.fuzz.bad_input_table import unclued_text
 
     puzzle = formats.loads(unclued_text(200))

@@ -16,6 +16,7 @@ from deducer.puzzle.combos import BIT, DIGITS
 from deducer.render import get
 from deducer.render import svg as svgmod
 from deducer.render.html import walkthrough_html
+from deducer.render.position import position_at
 from deducer.solver.search import solve
 
 # The Wikipedia example puzzle (unique solution), in the | format.
@@ -121,7 +122,7 @@ def test_givens_bold_and_candidates(puzzle, solution):
 
 
 def test_replay_reaches_the_engine_state(puzzle, explanation):
-    pos = svgmod.position_at(puzzle, explanation.steps, len(explanation.steps))
+    pos = position_at(puzzle, explanation.steps, len(explanation.steps))
     assert pos.masks == explanation.masks
     assert [pos.digits[rc] for rc in puzzle.whites] == [DIGITS[m][0] for m in explanation.masks]
 

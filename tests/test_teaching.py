@@ -286,7 +286,7 @@ def test_a_page_draws_the_walks_board_at_its_step(pages):
     has narrowed shows none (not every digit its runs' combinations allow), a written
     cell its digit."""
     from deducer.puzzle.combos import BIT, DIGITS
-    from deducer.render.svg import combination_candidates, start_position
+    from deducer.render.position import combination_candidates, start_position
 
     out, _ = pages
     blank_but_allowed = 0

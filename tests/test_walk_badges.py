@@ -15,7 +15,8 @@ import pytest
 
 from deducer.engine.walk import explain
 from deducer.puzzle import formats
-from deducer.render.svg import BADGE_R, diagram_svg, position_at
+from deducer.render.position import position_at
+from deducer.render.svg import BADGE_R, diagram_svg
 from deducer.render.walk import chain_cases
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -29,6 +29,7 @@ from ..puzzle.combos import BIT, combos
 from ..puzzle.model import cell_name
 from . import Renderer
 from .assets import static_text
+from .position import position_digits, start_position
 from .svg import (
     ARROW_FROM,
     ARROW_HEAD,
@@ -39,9 +40,7 @@ from .svg import (
     S,
     board_svg,
     outline_path,
-    position_digits,
     solution_svg,
-    start_position,
 )
 from .teach import cards_html, rule_link
 from .text import unrated_reason

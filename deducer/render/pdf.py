@@ -23,19 +23,8 @@ from xml.sax.saxutils import escape
 from ..errors import DeducerError
 from . import Renderer
 from .cairodraw import Drawer
-from .svg import (
-    LABEL,
-    PAD,
-    S,
-    advance,
-    board_svg,
-    diagram_svg,
-    position_digits,
-    puzzle_svg,
-    shown_candidates,
-    solution_svg,
-    start_position,
-)
+from .position import advance, position_digits, shown_candidates, start_position
+from .svg import LABEL, PAD, S, board_svg, diagram_svg, puzzle_svg, solution_svg
 from .teach import glossary_lines, used_in_all
 from .walk import (
     chain_cases,

@@ -26,18 +26,17 @@ from ..engine.registry import CORE
 from ..engine.teaching import level_at, techniques
 from ..puzzle.model import cell_name
 from .assets import static_text
-from .svg import (
+from .position import (
     Marks,
     add_region,
     advance,
-    board_svg,
-    diagram_svg,
     position_at,
     position_digits,
     run_ids,
     shown_candidates,
     step_marks,
 )
+from .svg import board_svg, diagram_svg
 from .walk import (
     chain_cases,
     chain_conclusion,
