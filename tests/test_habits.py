@@ -35,7 +35,6 @@ LONG_FUNCTIONS = {
     "solver/search.py:_island": "the search's hot loop, kept flat for speed, not yet split",
     "rules/regionfind.py:_find_regions": "not yet split",
     "solver/search.py:SolutionStream.__iter__": "the stream's hot loop, not yet split",
-    "render/pdf.py:_walk_pages": "not yet split",
 }
 
 

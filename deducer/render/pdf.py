@@ -245,95 +245,111 @@ def _step_lines(step, measure: _Measure, width: float) -> list[tuple[float, str,
     return out
 
 
+class _Flow:
+    """The walkthrough pages as they fill: the page being written, how far down it is
+    (``y``), whether it has a board yet, and the puzzle whose walkthrough runs on
+    (``current``: its title heads each page it continues on)."""
+
+    def __init__(self, measure: _Measure):
+        self.pages: list[_Page] = []
+        self.width = A4[0] - 2 * MARGIN
+        self.bottom = A4[1] - MARGIN
+        self.indent = measure.width("000. ", TEXT_SIZE)
+        self.page: _Page | None = None
+        self.y = 0.0
+        self.current = ""
+        self.has_board = False
+
+    def new_page(self) -> _Page:
+        page = self.page = _Page(A4)
+        page.text(MARGIN, MARGIN + 8, "Walkthroughs", 15, bold=True)
+        if self.current:
+            page.text(A4[0] - MARGIN, MARGIN + 8, f"{self.current} (continued)", TEXT_SIZE,
+                      anchor="end", color="#666")
+        self.pages.append(page)
+        self.y = MARGIN + 40
+        self.has_board = False
+        return page
+
+    def room(self, height: float) -> _Page:
+        """The page to write ``height`` more points on: a new one when this one is full."""
+        if self.page is None or self.y + height > self.bottom:
+            return self.new_page()
+        return self.page
+
+    def board(self, svg: str, puzzle, max_h: float, key: tuple[int, int] | None,
+              caption: str = "") -> None:
+        page, indent = self.page, self.indent
+        assert page is not None  # room() made one
+        if caption:
+            page.text(MARGIN + indent, self.y, caption, TEXT_SIZE, color="#444")
+            self.y += TEXT_SIZE * LINE
+        bw, bh = _board_size(puzzle)
+        scale = min((self.width - indent) / bw, max_h / bh, DIAGRAM_CELL / S)
+        page.board(svg, MARGIN + indent, self.y - TEXT_SIZE, scale)
+        page.figures.append((key, MARGIN + indent, self.y - TEXT_SIZE, bw * scale,
+                             bh * scale))
+        self.y += bh * scale + 6
+        self.has_board = True
+
+
 def _walk_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
     """The walkthroughs: one numbered paragraph per step (a chain's links one a line),
     a board diagram under every step beyond the simplest tiers, and the board as it
     stands at the top of any page that would otherwise have none."""
-    pages: list[_Page] = []
-    width = A4[0] - 2 * MARGIN
-    bottom = A4[1] - MARGIN
-    page: _Page | None = None
-    y = 0.0
-    current = ""
-    has_board = False
-
-    def new_page() -> None:
-        nonlocal page, y, has_board
-        page = _Page(A4)
-        page.text(MARGIN, MARGIN + 8, "Walkthroughs", 15, bold=True)
-        if current:
-            page.text(A4[0] - MARGIN, MARGIN + 8, f"{current} (continued)", TEXT_SIZE,
-                      anchor="end", color="#666")
-        pages.append(page)
-        y = MARGIN + 40
-        has_board = False
-
-    def room(height: float) -> None:
-        if page is None or y + height > bottom:
-            new_page()
-
-    def board(svg: str, puzzle, max_h: float, key: tuple[int, int] | None,
-              caption: str = "") -> None:
-        nonlocal y, has_board
-        assert page is not None  # room() made one
-        if caption:
-            page.text(MARGIN + indent, y, caption, TEXT_SIZE, color="#444")
-            y += TEXT_SIZE * LINE
-        bw, bh = _board_size(puzzle)
-        scale = min((width - indent) / bw, max_h / bh, DIAGRAM_CELL / S)
-        page.board(svg, MARGIN + indent, y - TEXT_SIZE, scale)
-        page.figures.append((key, MARGIN + indent, y - TEXT_SIZE, bw * scale, bh * scale))
-        y += bh * scale + 6
-        has_board = True
-
-    indent = measure.width("000. ", TEXT_SIZE)
+    flow = _Flow(measure)
     for k, e in enumerate(entries, start=1):
-        exp = e.explanation
-        if exp is None:
-            continue
-        puzzle = exp.puzzle
-        bw, bh = _board_size(puzzle)
-        # a diagram takes at most DIAGRAM_SHARE of the page, a page's board STATE_SHARE
-        diagram_h = min((width - indent) / bw, DIAGRAM_CELL / S,
-                        DIAGRAM_SHARE * (bottom - MARGIN) / bh) * bh + 6
-        state_h = min((width - indent) / bw, DIAGRAM_CELL / S,
-                      STATE_SHARE * (bottom - MARGIN) / bh) * bh + 6
-        current = ""
-        room(60)
-        current = f"{k}. {e.title}"
-        assert page is not None  # room() made one
-        page.text(MARGIN, y, current, 12, bold=True)
-        y += 12 * LINE
-        for line in measure.wrap(_summary(exp), TEXT_SIZE, width):
-            page.text(MARGIN, y, line, TEXT_SIZE, color="#444")
-            y += TEXT_SIZE * LINE
-        y += 4
-        pos = start_position(puzzle)
-        easy = easy_weight(exp)
-        for step in exp.steps:
-            lines = _step_lines(step, measure, width - indent)
-            text_h = len(lines) * TEXT_SIZE * LINE
-            diagram = needs_diagram(step, easy)
-            room(text_h + (diagram_h if diagram else 0.0))
-            assert page is not None  # room() made one
-            if not has_board and not diagram:
-                if y + state_h + TEXT_SIZE * LINE + text_h > bottom:
-                    new_page()
-                board(board_svg(puzzle, digits=position_digits(pos),
-                                candidates=shown_candidates(puzzle, pos), standalone=False),
-                      puzzle, state_h - 6, None, f"The board before step {step.n}:")
-            page.text(MARGIN + indent - 4, y, f"{step.n}.", TEXT_SIZE, anchor="end",
-                      color="#666")
-            for dx, line, bold in lines:
-                page.text(MARGIN + indent + dx, y, line, TEXT_SIZE, bold=bold)
-                y += TEXT_SIZE * LINE
-            if diagram:
-                board(diagram_svg(puzzle, pos, step, standalone=False), puzzle, diagram_h - 6,
-                      (k, step.n))
-            y += 2
-            advance(puzzle, pos, step)
-        y += 14
-    return pages
+        if e.explanation is not None:
+            _walk_puzzle(flow, measure, k, e)
+    return flow.pages
+
+
+def _walk_puzzle(flow: _Flow, measure: _Measure, k: int, e: Entry) -> None:
+    """Puzzle ``k``'s walkthrough, from where ``flow`` stands: its title and summary, then
+    its steps."""
+    exp = e.explanation
+    assert exp is not None
+    puzzle = exp.puzzle
+    width, bottom, indent = flow.width, flow.bottom, flow.indent
+    bw, bh = _board_size(puzzle)
+    # a diagram takes at most DIAGRAM_SHARE of the page, a page's board STATE_SHARE
+    diagram_h = min((width - indent) / bw, DIAGRAM_CELL / S,
+                    DIAGRAM_SHARE * (bottom - MARGIN) / bh) * bh + 6
+    state_h = min((width - indent) / bw, DIAGRAM_CELL / S,
+                  STATE_SHARE * (bottom - MARGIN) / bh) * bh + 6
+    flow.current = ""
+    page = flow.room(60)
+    flow.current = f"{k}. {e.title}"
+    page.text(MARGIN, flow.y, flow.current, 12, bold=True)
+    flow.y += 12 * LINE
+    for line in measure.wrap(_summary(exp), TEXT_SIZE, width):
+        page.text(MARGIN, flow.y, line, TEXT_SIZE, color="#444")
+        flow.y += TEXT_SIZE * LINE
+    flow.y += 4
+    pos = start_position(puzzle)
+    easy = easy_weight(exp)
+    for step in exp.steps:
+        lines = _step_lines(step, measure, width - indent)
+        text_h = len(lines) * TEXT_SIZE * LINE
+        diagram = needs_diagram(step, easy)
+        page = flow.room(text_h + (diagram_h if diagram else 0.0))
+        if not flow.has_board and not diagram:
+            if flow.y + state_h + TEXT_SIZE * LINE + text_h > bottom:
+                page = flow.new_page()
+            flow.board(board_svg(puzzle, digits=position_digits(pos),
+                                 candidates=shown_candidates(puzzle, pos), standalone=False),
+                       puzzle, state_h - 6, None, f"The board before step {step.n}:")
+        page.text(MARGIN + indent - 4, flow.y, f"{step.n}.", TEXT_SIZE, anchor="end",
+                  color="#666")
+        for dx, line, bold in lines:
+            page.text(MARGIN + indent + dx, flow.y, line, TEXT_SIZE, bold=bold)
+            flow.y += TEXT_SIZE * LINE
+        if diagram:
+            flow.board(diagram_svg(puzzle, pos, step, standalone=False), puzzle,
+                       diagram_h - 6, (k, step.n))
+        flow.y += 2
+        advance(puzzle, pos, step)
+    flow.y += 14
 
 
 def _glossary_pages(entries: list[Entry], measure: _Measure) -> list[_Page]:
