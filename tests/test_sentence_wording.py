@@ -112,7 +112,7 @@ def test_a_region_difference_of_nothing_says_both_sides_make_the_same():
     both groups make the same (paucuesta9 diff3 12x12 #0, step 118)."""
     from types import SimpleNamespace
 
-    from deducer.rules.regions import equation
+    from deducer.rules.regionsay import equation
 
     view = SimpleNamespace(cell_name=lambda i: f"r{i}c1")
     text = equation(view, [2], [3, 4], ([39, 13], [46, 6]))[0]
@@ -177,7 +177,7 @@ def test_a_region_sum_says_why_its_digit_goes():
     from types import SimpleNamespace
 
     from deducer.puzzle.combos import BIT
-    from deducer.rules.regions import _bound_reason
+    from deducer.rules.regionsay import _bound_reason
 
     def mask(*ds: int) -> int:
         return sum(BIT[d] for d in ds)
@@ -496,7 +496,7 @@ def test_unique_intersection_with_the_cells_own_list_reads_as_a_choice_among_the
 def test_a_cells_two_bounds_from_one_sum_are_said_once():
     """"r8c5 + r8c4 + 3 ≥ 8: r7c3 ≥ 8; r8c5 + r8c4 + 3 ≤ 8: r7c3 ≤ 8" said twice what the
     equation before it (r7c3 = r8c5 + r8c4 + 3) gives once (zwvista 81, issue 51)."""
-    from deducer.rules.regions import _both_ends
+    from deducer.rules.regionsay import _both_ends
 
     assert _both_ends(["r8c5 + r8c4 + 3 ≥ 8: r7c3 ≥ 8", "r8c5 + r8c4 + 3 ≤ 8: r7c3 ≤ 8"]) \
         == ["r8c5 + r8c4 + 3 = 8"]

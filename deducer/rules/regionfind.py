@@ -25,7 +25,7 @@ These limits change which steps the region-sum rules find: they are the rules'
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -163,41 +163,14 @@ def _find_regions(puzzle: Puzzle, graph: nx.Graph | None = None, *, max_size: in
                   max_cost: int = 6,
                   limit: int = 6000) -> tuple[Region, ...]:
     runs = puzzle.runs
-    nruns = len(runs)
-    if nruns > large_runs:
+    if len(runs) > large_runs:
         max_size = large_max_size
     found: dict[frozenset[int], Region] = {}
     for direction in (DOWN, ACROSS):
-        other_dir = ACROSS if direction == DOWN else DOWN
-        # for each white cell: its run of the other direction (or -1), and of this one. A
-        # cell is in one run of each direction, so the run/cell graph (networkx, given) and
-        # the runs themselves (without: networkx's import is 11 MB and a tenth of a second
-        # of a worker that rates thousands of puzzles) give the same
-        cell_other = [-1] * len(puzzle.whites)
-        cell_base = [-1] * len(puzzle.whites)
-        members = ((r, data["direction"], [i for _, i in graph.neighbors(("run", r))])
-                   for (kind, r), data in graph.nodes(data=True) if kind == "run") \
-            if graph is not None else ((run.id, run.direction, run.cells) for run in runs)
-        for r, run_direction, run_cells in members:
-            for i in run_cells:
-                if run_direction == other_dir:
-                    cell_other[i] = r
-                else:
-                    cell_base[i] = r
-        base_ok = [r for r in range(nruns)
+        cell_other, cell_base = _cell_runs(puzzle, graph, direction)
+        base_ok = [r for r in range(len(runs))
                    if runs[r].direction == direction and runs[r].total is not None]
-        ok = set(base_ok)
-        nbrs: dict[int, set[int]] = {}
-        for b in base_ok:
-            s = set()
-            for i in runs[b].cells:
-                t = cell_other[i]
-                if t < 0:
-                    continue
-                for j in runs[t].cells:
-                    if cell_base[j] in ok and cell_base[j] != b:
-                        s.add(cell_base[j])
-            nbrs[b] = s
+        nbrs = _neighbours(runs, base_ok, cell_other, cell_base)
 
         def keep(base: frozenset[int], cell_other: list[int] = cell_other) -> Region:
             reg = found.get(base)
@@ -206,57 +179,116 @@ def _find_regions(puzzle: Puzzle, graph: nx.Graph | None = None, *, max_size: in
                 found[base] = reg
             return reg
 
-        # every connected group of up to max_size runs
-        level = {frozenset((b,)) for b in base_ok}
-        for group in level:
-            keep(group)
-        for _ in range(max_size - 1):
-            nxt = set()
-            for group in level:
-                for b in group:
-                    for n in nbrs[b]:
-                        if n not in group:
-                            nxt.add(group | {n})
-            for g in nxt:
-                keep(g)
-            level = nxt
-        # greedy growth: add the neighbour that leaves the fewest unknown cells; the
-        # choice depends only on the group, so a group already grown is not grown again
-        grown: set[frozenset[int]] = set()
-        for b in base_ok:
-            group = frozenset((b,))
-            inside: dict[int, int] = {}
-            for i in runs[b].cells:
-                inside[cell_other[i]] = inside.get(cell_other[i], 0) + 1
-            for _ in range(grow_size - 1):
-                if group in grown:
-                    break
-                grown.add(group)
-                cand = set()
-                for r in group:
-                    cand |= nbrs[r]
-                cand -= group
-                if not cand:
-                    break
-                best_key = None
-                best = -1
-                for n in cand:
-                    delta = 0
-                    seen: dict[int, int] = {}
-                    for i in runs[n].cells:
-                        t = cell_other[i]
-                        seen[t] = seen.get(t, 0) + 1
-                    for t, k in seen.items():
-                        delta += (_touch_cost(runs, t, inside.get(t, 0) + k)
-                                  - _touch_cost(runs, t, inside.get(t, 0)))
-                    key = (delta, n)
-                    if best_key is None or key < best_key:
-                        best_key, best = key, n
-                for i in runs[best].cells:
-                    inside[cell_other[i]] = inside.get(cell_other[i], 0) + 1
-                group = group | {best}
-                keep(group)
+        _connected(base_ok, nbrs, max_size, keep)
+        _grown(runs, base_ok, nbrs, cell_other, grow_size, keep)
     regions = [r for r in found.values()
                if 0 < r.cost <= max_cost and any(t.total is not None for t in r.touches)]
     regions.sort(key=lambda r: (len(r.base), r.cost, r.direction, r.base))
     return tuple(regions[:limit])
+
+
+def _cell_runs(puzzle: Puzzle, graph: nx.Graph | None, direction: str
+               ) -> tuple[list[int], list[int]]:
+    """For each white cell: its run of the other direction (or -1), and of ``direction``.
+    A cell is in one run of each direction, so the run/cell graph (networkx, given) and
+    the runs themselves (without: networkx's import is 11 MB and a tenth of a second of a
+    worker that rates thousands of puzzles) give the same."""
+    other_dir = ACROSS if direction == DOWN else DOWN
+    cell_other = [-1] * len(puzzle.whites)
+    cell_base = [-1] * len(puzzle.whites)
+    members = ((r, data["direction"], [i for _, i in graph.neighbors(("run", r))])
+               for (kind, r), data in graph.nodes(data=True) if kind == "run") \
+        if graph is not None else ((run.id, run.direction, run.cells) for run in puzzle.runs)
+    for r, run_direction, run_cells in members:
+        for i in run_cells:
+            if run_direction == other_dir:
+                cell_other[i] = r
+            else:
+                cell_base[i] = r
+    return cell_other, cell_base
+
+
+def _neighbours(runs: Sequence[Run], base_ok: list[int], cell_other: list[int],
+                cell_base: list[int]) -> dict[int, set[int]]:
+    """Each base run's neighbours: the other base runs a crossing run of it touches."""
+    ok = set(base_ok)
+    nbrs: dict[int, set[int]] = {}
+    for b in base_ok:
+        s = set()
+        for i in runs[b].cells:
+            t = cell_other[i]
+            if t < 0:
+                continue
+            for j in runs[t].cells:
+                if cell_base[j] in ok and cell_base[j] != b:
+                    s.add(cell_base[j])
+        nbrs[b] = s
+    return nbrs
+
+
+def _connected(base_ok: list[int], nbrs: dict[int, set[int]], max_size: int,
+               keep: Callable[[frozenset[int]], Region]) -> None:
+    """Keeps every connected group of up to ``max_size`` runs."""
+    level = {frozenset((b,)) for b in base_ok}
+    for group in level:
+        keep(group)
+    for _ in range(max_size - 1):
+        nxt = set()
+        for group in level:
+            for b in group:
+                for n in nbrs[b]:
+                    if n not in group:
+                        nxt.add(group | {n})
+        for g in nxt:
+            keep(g)
+        level = nxt
+
+
+def _grown(runs: Sequence[Run], base_ok: list[int], nbrs: dict[int, set[int]],
+           cell_other: list[int], grow_size: int,
+           keep: Callable[[frozenset[int]], Region]) -> None:
+    """Keeps the greedy growths of each run: add the neighbour that leaves the fewest
+    unknown cells; the choice depends only on the group, so a group already grown is not
+    grown again."""
+    grown: set[frozenset[int]] = set()
+    for b in base_ok:
+        group = frozenset((b,))
+        inside: dict[int, int] = {}  # cells inside the group, by crossing run
+        for i in runs[b].cells:
+            inside[cell_other[i]] = inside.get(cell_other[i], 0) + 1
+        for _ in range(grow_size - 1):
+            if group in grown:
+                break
+            grown.add(group)
+            cand = set()
+            for r in group:
+                cand |= nbrs[r]
+            cand -= group
+            if not cand:
+                break
+            best = _best_neighbour(runs, cand, inside, cell_other)
+            for i in runs[best].cells:
+                inside[cell_other[i]] = inside.get(cell_other[i], 0) + 1
+            group = group | {best}
+            keep(group)
+
+
+def _best_neighbour(runs: Sequence[Run], cand: set[int], inside: dict[int, int],
+                    cell_other: list[int]) -> int:
+    """The neighbour whose adding leaves the fewest unknown cells (the lowest run id on a
+    tie)."""
+    best_key = None
+    best = -1
+    for n in cand:
+        delta = 0
+        seen: dict[int, int] = {}
+        for i in runs[n].cells:
+            t = cell_other[i]
+            seen[t] = seen.get(t, 0) + 1
+        for t, k in seen.items():
+            delta += (_touch_cost(runs, t, inside.get(t, 0) + k)
+                      - _touch_cost(runs, t, inside.get(t, 0)))
+        key = (delta, n)
+        if best_key is None or key < best_key:
+            best_key, best = key, n
+    return best
