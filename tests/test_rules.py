@@ -442,7 +442,10 @@ def test_region_sum_two_fires():
     f = first("region-sum-two", v)
     # r1c2↓ 14/2 against r2c1→ 17/2: r2c3 - r3c2 = 17 - 14 = 3
     assert f.eliminations == {"r3c2": [8, 9]}
-    assert "r2c3 = r3c2 + 3, as 17 - 14 = 3" in f.text
+    # the sentence has said what each group adds up to (17 and 14): the arithmetic is the
+    # detail's (issue 51)
+    assert "r2c1→ (17), r1c2↓ (14): r2c3 = r3c2 + 3;" in f.text
+    assert "r2c3 = r3c2 + 3, as 17 - 14 = 3" in f.full
 
 
 def test_region_sum_two_quiet():
@@ -475,7 +478,10 @@ def test_region_sum_three_fires():
     # the down runs add up to 18, the across run to 6: r3c2 + r3c3 + r3c4 = 12, made only
     # as 1+3+8, 1+4+7 or 3+2+7
     assert f.eliminations == {"r3c4": [6]}
-    assert "r3c2 + r3c3 + r3c4 = 18 - 6 = 12" in f.text
+    assert "r2c1→ (6), r1c2↓ r1c3↓ r1c4↓ (18): r3c2 + r3c3 + r3c4 = 12;" in f.text
+    assert "r3c2 + r3c3 + r3c4 = 18 - 6 = 12" in f.full
+    # the ways rest on row 3's cells differing (3 + 1 + 8 would fit without): said
+    assert "cells of r3c1→ differ; only 1 + 3 + 8 or 1 + 4 + 7 or 3 + 2 + 7 fit" in f.text
     assert "1 + 3 + 8; 1 + 4 + 7; 3 + 2 + 7" in f.full
     # the proof keeps what a reader must check: here the runs alone (their sums and row
     # 3's differing digits) already rule 6 out, so no candidate list is needed
@@ -498,7 +504,10 @@ def test_region_sum_four_fires():
                            "r3c2": "13", "r3c3": "24", "r3c4": "58", "r3c5": "235"})
     f = first("region-sum-four", v)
     assert f.eliminations == {"r3c5": [5]}  # 24 - 10 = 14: only 1+2+8+3 and 3+4+5+2
-    assert "r3c2 + r3c3 + r3c4 + r3c5 = 24 - 10 = 14" in f.text
+    assert "r3c2 + r3c3 + r3c4 + r3c5 = 14;" in f.text
+    assert "r3c2 + r3c3 + r3c4 + r3c5 = 24 - 10 = 14" in f.full
+    # the candidates alone leave these two ways: the row's differing digits are not said
+    assert "differ" not in f.text
 
 
 def test_region_sum_four_quiet():

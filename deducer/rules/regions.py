@@ -297,7 +297,7 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
     used_distinct = distinct and rel == "+"
     eq, first, second, _ = equation(view, plus, minus, sides)
     eq_short = equation(view, plus, minus, sides, short=True, written=written,
-                        homes=run_homes(view, region, chosen, excluded))[0]
+                        homes=run_homes(view, region, chosen, excluded), bare=True)[0]
     differ = (f" (both in {view.run_name(shared)}, so they differ)"
               if used_distinct and shared is not None else "")
     differ_brief = (f" (both in {view.puzzle.runs[shared].label})"
@@ -438,8 +438,9 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
     for a, b, r in apart:
         g = groups.setdefault(r, [])
         g.extend(x for x in (cells[a], cells[b]) if x not in g)
+    loose = _ways(masks, sign, [], k, max_ways) if apart else ways  # no cells told to differ
     values, elim = many_words(view, region, chosen, excluded, as_found, cells, masks, ways,
-                              groups, elim)
+                              groups, elim, loose)
     runs = _runs(region, chosen)
     extra = tuple(r for r in sorted({r for _, _, r in apart}) if r not in runs)
     area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))

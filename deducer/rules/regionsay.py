@@ -29,8 +29,9 @@ FITS_MAX = 90
 #: reason): the ways that fit are given only within it (issue 37: a sentence near 160)
 BRIEF_MAX = 125
 
+
 def region_facts(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
-           ) -> tuple[dict, tuple[list[int], list[int]], tuple[list[int], list[int]]]:
+                 ) -> tuple[dict, tuple[list[int], list[int]], tuple[list[int], list[int]]]:
     """Sentence values, and the two known sides of the identity: (base total and the
     digits written in cells only the other runs cover, chosen total and the digits written
     in cells only the base runs cover), so that open base-only cells minus open other-only
@@ -70,7 +71,7 @@ def region_facts(view: View, region: Region, chosen: list[Touch], excluded: list
 
 
 def run_homes(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
-           ) -> dict[int, int]:
+              ) -> dict[int, int]:
     """The run each cell only one group covers sits in, in that group: a sentence names
     the runs whose written digits it subtracts ("(42 + 19 in r1c6↓)"), not each cell."""
     out = {i: t.run for t in chosen for i in t.outside}
@@ -90,12 +91,12 @@ RUNS_MAX = 4
 
 def _labels(view: View, runs: Iterable[int], word: str = "") -> str:
     """``r2c1→ r3c1→ r4c1→``: runs by their short names, in the grid's order (the arrows
-    part them, so no commas are needed); more than :data:`RUNS_MAX`: ``the 9 across runs
+    part them, so no commas are needed); more than :data:`RUNS_MAX`: ``9 across runs
     r2c3→ to r9c4→``."""
     labels = [view.puzzle.runs[r].label
               for r in sorted(runs, key=lambda r: view.puzzle.runs[r].ref[:2])]
     if word and len(labels) > RUNS_MAX:
-        return f"the {len(labels)} {word} runs {labels[0]} to {labels[-1]}"
+        return f"{len(labels)} {word} runs {labels[0]} to {labels[-1]}"
     return " ".join(labels)
 
 
@@ -128,13 +129,16 @@ def _terms(view: View, xs: list[int], short: bool = False, cells: Sequence[int] 
 def equation(view: View, plus: Sequence[int], minus: Sequence[int],
              sides: tuple[list[int], list[int]], short: bool = False,
              written: tuple[list[int], list[int]] = ([], []),
-             homes: dict[int, int] | None = None) -> tuple[str, list[int], list[int], int]:
+             homes: dict[int, int] | None = None, bare: bool = False
+             ) -> tuple[str, list[int], list[int], int]:
     """sum(plus) - sum(minus) = sum(sides[0]) - sum(sides[1]), said with no negative
     number and one minus sign: ``r5c8 + r7c8 = 115 - (87 + 5 + 9) = 14``, or for a
     difference ``r8c3 + r9c3 = r7c2 + 1, as 15 - 14 = 1``. Returns the text and the cells
     of each side as said (their sums differ by the last value, the first side larger).
     ``short``: many digits written in are said as their sum, with their cells (``written``,
-    in the order of ``sides``; :func:`_terms`, ``homes`` the runs they sit in)."""
+    in the order of ``sides``; :func:`_terms`, ``homes`` the runs they sit in). ``bare``:
+    with no digit written in, no arithmetic (``r8c3 + r9c3 = r7c2 + 1``: the sentence has
+    said what each group adds up to, 15 and 14)."""
     first, second = sides
     c_first, c_second = written
     k = sum(first) - sum(second)
@@ -142,11 +146,14 @@ def equation(view: View, plus: Sequence[int], minus: Sequence[int],
         plus, minus, first, second, k = minus, plus, second, first, -k
         c_first, c_second = c_second, c_first
     lhs = " + ".join(view.cell_name(i) for i in plus)
+    rhs = " + ".join(view.cell_name(i) for i in minus)
+    if bare and len(first) == len(second) == 1:
+        said = f"{rhs}{f' + {k}' if k else ''}" if minus else str(k)
+        return f"{lhs} = {said}", list(plus), list(minus), k
     arith = (f"{_terms(view, first, short, c_first, homes)} - "
              f"{_terms(view, second, short, c_second, homes)} = {k}")
     if not minus:
         return f"{lhs} = {arith}", list(plus), [], k
-    rhs = " + ".join(view.cell_name(i) for i in minus)
     if not k:  # "as 52 - 52 = 0" says nothing: both groups make the same
         arith = (f"{_terms(view, first, short, c_first, homes)} and "
                  f"{_terms(view, second, short, c_second, homes)} both make {sum(first)}")
@@ -332,55 +339,86 @@ def _bounds_within(clauses: list[tuple[int, int, str]]) -> tuple[str, dict[int, 
     return "; ".join(_both_ends(said_b)), kept
 
 
+def _every_bound(clauses: list[tuple[int, int, str]], elim: dict[int, int]) -> str:
+    """Every bound, a cell's two ends from one sum said once, where together they take
+    every digit of ``elim``; else ""."""
+    took: dict[int, int] = {}
+    for x, m, _ in clauses:
+        took[x] = took.get(x, 0) | m
+    return "; ".join(_both_ends([t for _, _, t in clauses])) if clauses and took == elim \
+        else ""
+
+
 def many_words(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
                as_found: tuple[list[int], list[int]], cells: list[int], masks: list[int],
                ways: Sequence[Sequence[int]], groups: dict[int, list[int]],
-               elim: dict[int, int]) -> tuple[dict, dict[int, int]]:
+               elim: dict[int, int], loose: Sequence[Sequence[int]] | None = None
+               ) -> tuple[dict, dict[int, int]]:
     """A region sum of three or more open cells in words (``cells`` with ``masks``, the
-    ``ways`` to make their sum, ``groups`` of them that one run makes differ), and the
-    digits the step takes: those of the reason said (the bounds that fit, else every
+    ``ways`` to make their sum, ``groups`` of them that one run makes differ; ``loose``
+    the ways with no cells told to differ, None where too many), and the digits the step
+    takes: those of the reason the words of before said (the bounds that fit, else every
     digit ``elim`` has)."""
     values, sides, written = region_facts(view, region, chosen, excluded)
     eq, first, second, k_said = equation(view, *as_found, sides)
-    # the lengths that decide what the step says are measured on the equation as said
-    eq_said = equation(view, *as_found, sides, short=True, written=written,
-                       homes=run_homes(view, region, chosen, excluded))[0]
+    homes = run_homes(view, region, chosen, excluded)
+    eq_said = equation(view, *as_found, sides, short=True, written=written, homes=homes,
+                       bare=True)[0]
+    # where the step stops is measured on the words of before (issue 51: the steps stay
+    # those the ratings are fitted on): the equation with its arithmetic, and a group of
+    # many runs as "the 9 across runs ..."
+    eq_was = equation(view, *as_found, sides, short=True, written=written, homes=homes)[0]
+    cover_was = len(values["cover"]) + len("the ") * sum(
+        len(g) > RUNS_MAX for g in (region.base, chosen))
     texts = _way_texts(cells, first, second, k_said, ways)
     shown = "; ".join(texts)
     many = len(ways) > 1
     full = (f"{eq}, with {cands_said(view, cells)}{_differ_full(view, groups)}. "
             f"The only way{'s' if many else ''} to make it: {shown}")
     fits = f"only {' or '.join(texts)} {'fit' if many else 'fits'}"
-    listed = len(eq_said) + len(fits) <= FITS_MAX or len(ways) <= 2
+    listed = len(eq_was) + len(fits) <= FITS_MAX or len(ways) <= 2
     if not listed:
         fits = f"only {len(ways)} ways fit"  # each of them is in the detail
-    # the sentence's reason after the equation, as much as fits in BRIEF_MAX with the
-    # runs and the equation: which cells differ (each pair, else the runs that make them
-    # differ, which the proof needs named), then the ways when they are few enough to
-    # read (a count of ways the reader cannot see says nothing; the detail lists them)
-    room = BRIEF_MAX - len(values["cover"]) - len(eq_said)
-    reason = []
+    # the reason after the equation, as much as fits in BRIEF_MAX with the runs and the
+    # equation: which cells differ (each pair, else the runs that make them differ), then
+    # the ways when they are few enough to read (a count of ways the reader cannot see
+    # says nothing; the detail lists them)
+    room = BRIEF_MAX - cover_was - len(eq_was)
+    said_differ = ""
     ways_said = fits
-    if groups:  # the runs that make cells differ are named (the proof lists them)
+    if groups:
         said_differ = _differ_brief(view, groups, room - 4 - (len(fits) if listed else 0))
         fits = f"{said_differ}; {fits}"
-        reason.append(said_differ)
     # the deciding fact is always said (issue 51: "cells of r9c5→ differ, so 7 leaves
     # r4c4" left the reader the search): the ways where they fit, or the bounds where
     # they are shorter (the step taking the digits they take, as many as fit BOUNDS_MAX,
     # the first always), else every way (at most max_ways of them)
-    clauses = _bound_clauses(view, first, second, k_said,
-                             dict(zip(cells, masks, strict=True)), elim, groups)
+    at = dict(zip(cells, masks, strict=True))
+    clauses = _bound_clauses(view, first, second, k_said, at, elim, groups)
     bounds_said, kept = _bounds_within(clauses) if clauses else ("", dict(elim))
-    if (listed and sum(len(r) + 2 for r in reason) + len(ways_said) + 2 <= room
+    loose_clauses = _bound_clauses(view, first, second, k_said, at, elim, {})  # no ≠
+    # the cells that differ are said only where the fact said rests on it (without it
+    # the ways, or the bounds, would be others)
+    ways_rest = loose is None or [tuple(w) for w in loose] != [tuple(w) for w in ways]
+    if (listed and len(said_differ) + 2 * bool(said_differ) + len(ways_said) + 2 <= room
             and not (bounds_said and len(bounds_said) < len(ways_said))):
-        reason.append(ways_said)
+        decisive, rests = ways_said, ways_rest
     elif bounds_said:  # the ways are the detail's: the deciding bounds say why digits go
         elim = kept
-        reason.append(bounds_said)
+        decisive, rests = bounds_said, _bounds_within(loose_clauses) != (bounds_said, kept)
     else:
-        reason.append(ways_said if listed else
-                      f"only {' or '.join(texts)} {'fit' if many else 'fits'}")
+        decisive = (ways_said if listed else
+                    f"only {' or '.join(texts)} {'fit' if many else 'fits'}")
+        rests = ways_rest
+    if decisive != bounds_said:
+        # the ways: every bound, where together they take every digit, is the fact that
+        # decides (the least or most the cells make), said where it is shorter
+        every = _every_bound(clauses, elim)
+        every_rests = every != _every_bound(loose_clauses, elim)
+        if every and (len(every) + len(said_differ) * every_rests
+                      < len(decisive) + len(said_differ) * rests):
+            decisive, rests = every, every_rests
+    reason = [said_differ, decisive] if said_differ and rests else [decisive]
     values.update(equation=eq_said, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
     return values, elim
