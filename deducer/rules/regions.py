@@ -438,9 +438,13 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
     for a, b, r in apart:
         g = groups.setdefault(r, [])
         g.extend(x for x in (cells[a], cells[b]) if x not in g)
-    loose = _ways(masks, sign, [], k, max_ways) if apart else ways  # no cells told to differ
+
+    def ways_of(some: dict[int, list[int]]) -> tuple[tuple[int, ...], ...] | None:
+        """The ways were only the cells of the runs in ``some`` told to differ."""
+        return _ways(masks, sign, [a for a in apart if a[2] in some], k, max_ways)
+
     values, elim = many_words(view, region, chosen, excluded, as_found, cells, masks, ways,
-                              groups, elim, loose)
+                              groups, elim, ways_of)
     runs = _runs(region, chosen)
     extra = tuple(r for r in sorted({r for _, _, r in apart}) if r not in runs)
     area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))

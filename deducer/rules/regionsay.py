@@ -11,7 +11,7 @@ decide; and how long each of those runs as said, which decides where a step stop
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import cast
 
 from ..puzzle.combos import BIT, DIGITS
@@ -339,6 +339,23 @@ def _bounds_within(clauses: list[tuple[int, int, str]]) -> tuple[str, dict[int, 
     return "; ".join(_both_ends(said_b)), kept
 
 
+def _needed(groups: dict[int, list[int]], same: Callable[[dict[int, list[int]]], bool]
+            ) -> dict[int, list[int]]:
+    """The groups of cells that differ a fact rests on: each left out, first to last,
+    where ``same`` says the fact holds without it."""
+    needs = dict(groups)
+    for r in sorted(groups):
+        fewer = {g: cs for g, cs in needs.items() if g != r}
+        if same(fewer):
+            needs = fewer
+    return needs
+
+
+def _differ_said(view: View, groups: dict[int, list[int]], room: int) -> str:
+    """The cells that differ as the sentence says them (:func:`_differ_brief`), or ""."""
+    return _differ_brief(view, groups, room) if groups else ""
+
+
 def _every_bound(clauses: list[tuple[int, int, str]], elim: dict[int, int]) -> str:
     """Every bound, a cell's two ends from one sum said once, where together they take
     every digit of ``elim``; else ""."""
@@ -349,16 +366,64 @@ def _every_bound(clauses: list[tuple[int, int, str]], elim: dict[int, int]) -> s
         else ""
 
 
+def _reason(view: View, eq: tuple[list[int], list[int], int], at: dict[int, int],
+            elim: dict[int, int], groups: dict[int, list[int]], ways: Sequence[Sequence[int]],
+            ways_of: Callable[[dict[int, list[int]]], Sequence[Sequence[int]] | None],
+            said_ways: str, ways_first: bool, fits_room: int
+            ) -> tuple[list[str], dict[int, int]]:
+    """The reason a region sum of three or more cells gives after its equation (``eq``:
+    sum(first) = sum(second) + k), and the digits the step takes. The deciding fact is
+    always said (issue 51: "cells of r9c5→ differ, so 7 leaves r4c4" left the reader the
+    search): the ways (``said_ways``) where they come first (``ways_first``: they fit the
+    words of before) and no bound is shorter, else the bounds (the step taking the
+    digits they take, as many as fit BOUNDS_MAX, the first always), else every way."""
+    first, second, k = eq
+    clauses = _bound_clauses(view, first, second, k, at, elim, groups)
+    bounds_said, kept = _bounds_within(clauses) if clauses else ("", dict(elim))
+
+    def bounds(of: dict[int, list[int]]) -> tuple[str, dict[int, int]]:
+        return _bounds_within(_bound_clauses(view, first, second, k, at, elim, of))
+
+    def every(of: dict[int, list[int]]) -> str:
+        return _every_bound(_bound_clauses(view, first, second, k, at, elim, of), elim)
+
+    def same_ways(of: dict[int, list[int]]) -> bool:
+        w = ways_of(of)
+        return w is not None and [tuple(x) for x in w] == [tuple(x) for x in ways]
+
+    if ways_first and not (bounds_said and len(bounds_said) < len(said_ways)):
+        decisive, needs = said_ways, _needed(groups, same_ways)
+    elif bounds_said:  # the ways are the detail's: the deciding bounds say why digits go
+        decisive = bounds_said
+        needs = _needed(groups, lambda of: bounds(of) == (bounds_said, kept))
+        elim = kept
+    else:
+        decisive, needs = said_ways, _needed(groups, same_ways)
+    if decisive != bounds_said:
+        # the ways: every bound, where together they take every digit, is the fact that
+        # decides (the least or most the cells make), said where it is shorter
+        all_bounds = every(groups)
+        if all_bounds:
+            b_needs = _needed(groups, lambda of: every(of) == all_bounds)
+            if (len(all_bounds) + len(_differ_said(view, b_needs, fits_room))
+                    < len(decisive) + len(_differ_said(view, needs, fits_room))):
+                decisive, needs = all_bounds, b_needs
+    # the cells that differ are said only where the fact said rests on it (without it
+    # the ways, or the bounds, would be others), and only those it rests on
+    return [r for r in (_differ_said(view, needs, fits_room), decisive) if r], elim
+
+
 def many_words(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
                as_found: tuple[list[int], list[int]], cells: list[int], masks: list[int],
                ways: Sequence[Sequence[int]], groups: dict[int, list[int]],
-               elim: dict[int, int], loose: Sequence[Sequence[int]] | None = None
+               elim: dict[int, int],
+               ways_of: Callable[[dict[int, list[int]]], Sequence[Sequence[int]] | None]
                ) -> tuple[dict, dict[int, int]]:
     """A region sum of three or more open cells in words (``cells`` with ``masks``, the
-    ``ways`` to make their sum, ``groups`` of them that one run makes differ; ``loose``
-    the ways with no cells told to differ, None where too many), and the digits the step
-    takes: those of the reason the words of before said (the bounds that fit, else every
-    digit ``elim`` has)."""
+    ``ways`` to make their sum, ``groups`` of them that one run makes differ; ``ways_of``
+    the ways were only some of those groups told to differ, None where too many), and the
+    digits the step takes: those of the reason the words of before said (the bounds that
+    fit, else every digit ``elim`` has)."""
     values, sides, written = region_facts(view, region, chosen, excluded)
     eq, first, second, k_said = equation(view, *as_found, sides)
     homes = run_homes(view, region, chosen, excluded)
@@ -386,39 +451,15 @@ def many_words(view: View, region: Region, chosen: list[Touch], excluded: list[T
     room = BRIEF_MAX - cover_was - len(eq_was)
     said_differ = ""
     ways_said = fits
+    fits_room = room - 4 - (len(fits) if listed else 0)  # for the cells that differ
     if groups:
-        said_differ = _differ_brief(view, groups, room - 4 - (len(fits) if listed else 0))
+        said_differ = _differ_brief(view, groups, fits_room)
         fits = f"{said_differ}; {fits}"
-    # the deciding fact is always said (issue 51: "cells of r9c5→ differ, so 7 leaves
-    # r4c4" left the reader the search): the ways where they fit, or the bounds where
-    # they are shorter (the step taking the digits they take, as many as fit BOUNDS_MAX,
-    # the first always), else every way (at most max_ways of them)
     at = dict(zip(cells, masks, strict=True))
-    clauses = _bound_clauses(view, first, second, k_said, at, elim, groups)
-    bounds_said, kept = _bounds_within(clauses) if clauses else ("", dict(elim))
-    loose_clauses = _bound_clauses(view, first, second, k_said, at, elim, {})  # no ≠
-    # the cells that differ are said only where the fact said rests on it (without it
-    # the ways, or the bounds, would be others)
-    ways_rest = loose is None or [tuple(w) for w in loose] != [tuple(w) for w in ways]
-    if (listed and len(said_differ) + 2 * bool(said_differ) + len(ways_said) + 2 <= room
-            and not (bounds_said and len(bounds_said) < len(ways_said))):
-        decisive, rests = ways_said, ways_rest
-    elif bounds_said:  # the ways are the detail's: the deciding bounds say why digits go
-        elim = kept
-        decisive, rests = bounds_said, _bounds_within(loose_clauses) != (bounds_said, kept)
-    else:
-        decisive = (ways_said if listed else
-                    f"only {' or '.join(texts)} {'fit' if many else 'fits'}")
-        rests = ways_rest
-    if decisive != bounds_said:
-        # the ways: every bound, where together they take every digit, is the fact that
-        # decides (the least or most the cells make), said where it is shorter
-        every = _every_bound(clauses, elim)
-        every_rests = every != _every_bound(loose_clauses, elim)
-        if every and (len(every) + len(said_differ) * every_rests
-                      < len(decisive) + len(said_differ) * rests):
-            decisive, rests = every, every_rests
-    reason = [said_differ, decisive] if said_differ and rests else [decisive]
+    ways_first = listed and len(said_differ) + 2 * bool(said_differ) + len(ways_said) + 2 <= room
+    said_ways = ways_said if listed else f"only {' or '.join(texts)} {'fit' if many else 'fits'}"
+    reason, elim = _reason(view, (first, second, k_said), at, elim, groups, ways, ways_of,
+                           said_ways, ways_first, fits_room)
     values.update(equation=eq_said, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
     return values, elim
