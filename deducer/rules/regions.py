@@ -300,8 +300,11 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
                         homes=run_homes(view, region, chosen, excluded), bare=True)[0]
     differ = (f" (both in {view.run_name(shared)}, so they differ)"
               if used_distinct and shared is not None else "")
+    # the sentence names the run that makes them differ only where that takes a digit
+    # (a pair of one digit twice among their candidates); the detail always does
+    twice = any(1 <= partner(a) <= 9 and my & BIT[a] and partner(a) == a for a in DIGITS[mx])
     differ_brief = (f" (both in {view.puzzle.runs[shared].label})"
-                    if used_distinct and shared is not None else "")
+                    if used_distinct and shared is not None and twice else "")
     # the pairs still possible after the step (few), else the rule in words
     pairs = [(a, partner(a)) for a in DIGITS[mx & ~gone_x]
              if 1 <= partner(a) <= 9 and my & ~gone_y & BIT[partner(a)]
