@@ -18,10 +18,9 @@ from ..engine.state import Deduction, Proof
 from ..puzzle.combos import BIT, DIGITS
 from . import rule
 from .api import View
-from .facts import pairs_said
 from .local import trim
 from .regionfind import Region, Touch, regions_of
-from .regionsay import cands_said, equation, many_words, region_facts, run_homes
+from .regionsay import cands_said, equation, many_words, pairs_fit, region_facts, run_homes
 
 
 class _Tracker:
@@ -314,15 +313,7 @@ def _two(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
         order = (y, x)
     else:
         order = (x, y)
-    if rel == "+":  # each unordered pair once: "5 and 7", never "5 + 7 or 7 + 5"
-        said, count = pairs_said(pairs)
-    else:  # a = b + total, said as the equation is: ``9 = 6 + 3``
-        said = " or ".join(f"{a} = {b}" + (f" + {abs(total)}" if total else "")
-                           for a, b in pairs)
-        count = len(pairs)
-    fits = (f"only {said} {'fits' if count == 1 and ' and ' not in said else 'fit'}"
-            if 1 <= len(pairs) <= 4 else
-            f"with {cands_said(view, order)}, digits with no partner go")
+    fits = pairs_fit(view, pairs, rel, total, order)
     # the sentence's reason after the equation: the pairs that fit, unless the effect says
     # them already (one pair, each cell left its digit of it)
     said_by_effect = (len(pairs) == 1 and mx & ~gone_x == BIT[pairs[0][0]]

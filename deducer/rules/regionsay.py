@@ -18,7 +18,7 @@ from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import DOWN
 from .api import View
 from .bounds import sum_limits
-from .facts import both
+from .facts import both, pairs_said
 from .regionfind import Region, Touch
 
 _WORD = {True: "down", False: "across"}
@@ -463,3 +463,19 @@ def many_words(view: View, region: Region, chosen: list[Touch], excluded: list[T
     values.update(equation=eq_said, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
     return values, elim
+
+
+def pairs_fit(view: View, pairs: Sequence[tuple[int, int]], rel: str, total: int,
+              order: Sequence[int]) -> str:
+    """A region sum of two cells' pairs that fit (``rel`` "+": each unordered pair once,
+    "5 and 7", never "5 + 7 or 7 + 5"; "-": said as the equation is, ``9 = 6 + 3``), or
+    with more than four, the cells' lists (``order``) and the rule in words."""
+    if rel == "+":
+        said, count = pairs_said(list(pairs))
+    else:
+        said = " or ".join(f"{a} = {b}" + (f" + {abs(total)}" if total else "")
+                           for a, b in pairs)
+        count = len(pairs)
+    return (f"only {said} {'fits' if count == 1 and ' and ' not in said else 'fit'}"
+            if 1 <= len(pairs) <= 4 else
+            f"with {cands_said(view, order)}, digits with no partner go")
