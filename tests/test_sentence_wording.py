@@ -121,6 +121,32 @@ def test_a_region_difference_of_nothing_says_both_sides_make_the_same():
     assert equation(view, [2], [3], ([25], [21]))[0] == "r2c1 = r3c1 + 4, as 25 - 21 = 4"
 
 
+def test_a_region_sum_says_its_arithmetic_only_for_written_digits():
+    """Issue 51: the sentence has just said what each group adds up to ("r8c1→ r9c1→ (8),
+    r6c2↓ (7): ..."), so "as 8 - 7 = 1" said the totals again; the arithmetic stays where
+    digits written in are subtracted, and in the detail."""
+    from types import SimpleNamespace
+
+    from deducer.rules.regionsay import equation
+
+    view = SimpleNamespace(cell_name=lambda i: f"r{i}c1")
+    assert equation(view, [2], [3], ([25], [21]), bare=True)[0] == "r2c1 = r3c1 + 4"
+    assert equation(view, [2, 3], [], ([25], [21]), bare=True)[0] == "r2c1 + r3c1 = 4"
+    assert (equation(view, [2], [3], ([25, 6], [21]), bare=True)[0]
+            == "r2c1 = r3c1 + 10, as (25 + 6) - 21 = 10")
+
+
+def test_a_region_sum_names_only_the_differing_cells_it_rests_on():
+    """The groups of cells that differ a fact needs: each left out where the fact holds
+    without it (issue 51: "cells of r1c3↓ and r1c5↓ differ" where only r1c5↓'s matter)."""
+    from deducer.rules.regionsay import _needed
+
+    groups = {4: [1, 2], 7: [3, 5], 9: [6, 8]}
+    assert _needed(groups, lambda of: 7 in of) == {7: [3, 5]}
+    assert _needed(groups, lambda of: True) == {}
+    assert _needed(groups, lambda of: len(of) == 3) == groups
+
+
 def test_a_naked_single_names_a_run_once():
     """"r5c2→ 25/4 allows only 1, 4 or 6 to 9, r1c5↓ 16/5 is 1+2+3+4+6, r5c2→ 25/4 took 4
     (step 20), ..." named the run twice: what a named run's steps took goes with it."""
