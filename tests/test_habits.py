@@ -25,16 +25,14 @@ def _sources() -> dict[str, ast.Module]:
 #: modules over MODULE_LINES lines, and why each is still one module
 BIG_MODULES = {
     "rules/regions.py": "the four region rules and their sentences, split not yet planned",
-    "solver/search.py": "the island search and the solution stream, split not yet planned",
     "api.py": "the public face, one function per call (docs/api.md), split not yet planned",
 }
 
 #: functions over FUNCTION_LINES lines (``module:Class.function``), and why
 LONG_FUNCTIONS = {
     "rules/regions.py:_many": "its wording is being reworked (point 3)",
-    "solver/search.py:_island": "the search's hot loop, kept flat for speed, not yet split",
+    "solver/island.py:island_solutions": "the search's hot loop, kept flat for speed",
     "rules/regionfind.py:_find_regions": "not yet split",
-    "solver/search.py:SolutionStream.__iter__": "the stream's hot loop, not yet split",
 }
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from deducer.errors import PuzzleError
 from deducer.puzzle import formats
 from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square, check_solution
-from deducer.solver import oracle, search
+from deducer.solver import island, oracle
 from deducer.solver.search import iter_solutions, solve
 from deducer.solver.status import SolveStatus
 from tests.support import grids
@@ -62,10 +62,10 @@ def test_sat_hand_over_matches_brute_force(monkeypatch_first_ask, case):
 
 @pytest.fixture
 def monkeypatch_first_ask():
-    old = search.FIRST_ASK, search.MIN_SAT_CELLS
-    search.FIRST_ASK, search.MIN_SAT_CELLS = 0, 0
+    old = island.FIRST_ASK, island.MIN_SAT_CELLS
+    island.FIRST_ASK, island.MIN_SAT_CELLS = 0, 0
     yield
-    search.FIRST_ASK, search.MIN_SAT_CELLS = old
+    island.FIRST_ASK, island.MIN_SAT_CELLS = old
 
 
 @st.composite
@@ -102,19 +102,19 @@ def dense_blocks(draw):
     return grid, {}, None
 
 
-@pytest.mark.parametrize("first_ask", [search.FIRST_ASK, 0])
+@pytest.mark.parametrize("first_ask", [island.FIRST_ASK, 0])
 @settings(max_examples=12 if LONG else 4, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(case=dense_blocks())
 def test_dense_blocks_match_brute_force(first_ask, case):
     if first_ask == 0 and not oracle.available():
         pytest.skip("python-sat not installed")
-    old = search.FIRST_ASK, search.MIN_SAT_CELLS
-    search.FIRST_ASK, search.MIN_SAT_CELLS = first_ask, (0 if first_ask == 0 else old[1])
+    old = island.FIRST_ASK, island.MIN_SAT_CELLS
+    island.FIRST_ASK, island.MIN_SAT_CELLS = first_ask, (0 if first_ask == 0 else old[1])
     try:
         _same_as_brute(*case)
     finally:
-        search.FIRST_ASK, search.MIN_SAT_CELLS = old
+        island.FIRST_ASK, island.MIN_SAT_CELLS = old
 
 
 def test_dense_8x7_block_is_settled():
@@ -239,10 +239,10 @@ def _grid_of(p: Puzzle):
 @pytest.fixture
 def eager_resplit():
     # look for splits even among a few open cells, so small grids split too
-    old = search.RESPLIT_MIN
-    search.RESPLIT_MIN = 2
+    old = island.RESPLIT_MIN
+    island.RESPLIT_MIN = 2
     yield
-    search.RESPLIT_MIN = old
+    island.RESPLIT_MIN = old
 
 
 def _count_resplits(p: Puzzle, cap: int) -> tuple[set, bool, int]:
@@ -280,7 +280,7 @@ def test_resplit_small_grids_match_brute_force(eager_resplit, case, cap):
         assert got <= brute and len(got) == cap and not complete
 
 
-@pytest.mark.parametrize("first_ask", [search.FIRST_ASK, 2])
+@pytest.mark.parametrize("first_ask", [island.FIRST_ASK, 2])
 @settings(max_examples=25 if LONG else 10, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(h=st.integers(2, 3), w=st.integers(2, 3), seed=st.integers(1, 10**6),
@@ -288,7 +288,7 @@ def test_resplit_small_grids_match_brute_force(eager_resplit, case, cap):
 def test_bridged_blocks_match_brute_force(eager_resplit, first_ask, h, w, seed, spoil, cap):
     # two blocks joined by one cell: independent halves once the bridge is decided; with
     # first_ask 2 the SAT hand-over comes early, so splits are given up and handed over
-    if first_ask != search.FIRST_ASK and not oracle.available():
+    if first_ask != island.FIRST_ASK and not oracle.available():
         pytest.skip("python-sat not installed")
     try:
         p = grids.bridged_blocks(h, w, seed, spoil)
@@ -297,14 +297,14 @@ def test_bridged_blocks_match_brute_force(eager_resplit, first_ask, h, w, seed, 
         raise
     brute = _brute_set(p, 5001)
     assume(len(brute) <= 5000)  # the whole set, so a capped answer can be checked against it
-    old = search.FIRST_ASK, search.MIN_SAT_CELLS
-    search.FIRST_ASK = first_ask
+    old = island.FIRST_ASK, island.MIN_SAT_CELLS
+    island.FIRST_ASK = first_ask
     if first_ask != old[0]:
-        search.MIN_SAT_CELLS = 0
+        island.MIN_SAT_CELLS = 0
     try:
         got, complete, _ = _count_resplits(p, cap)
     finally:
-        search.FIRST_ASK, search.MIN_SAT_CELLS = old
+        island.FIRST_ASK, island.MIN_SAT_CELLS = old
     if len(brute) <= cap:
         assert got == brute and (complete or len(brute) == cap)
     else:
@@ -336,12 +336,12 @@ def test_bridged_blocks_with_an_unsolvable_half_have_none():
 def test_resplit_off_gives_the_same_solutions():
     p = grids.bridged_blocks(3, 3, seed=4)
     on = _count_resplits(p, 100_000)
-    old = search.RESPLIT_DEPTH
-    search.RESPLIT_DEPTH = 0
+    old = island.RESPLIT_DEPTH
+    island.RESPLIT_DEPTH = 0
     try:
         off = _count_resplits(p, 100_000)
     finally:
-        search.RESPLIT_DEPTH = old
+        island.RESPLIT_DEPTH = old
     assert on[0] == off[0] and on[1] and off[1]
     assert on[2] >= 1 and off[2] == 0
 
@@ -355,7 +355,7 @@ def test_a_work_budget_stops_the_search_like_a_time_limit_and_the_same_every_tim
     full = solve(p, max_solutions=5000)
     assert full.complete and len(full.solutions) == 832
     assert full.nodes > 0 and full.stats["oracle_conflicts"] > 0
-    assert full.work == full.nodes + full.stats["oracle_conflicts"] // search.CONFLICTS_PER_UNIT
+    assert full.work == full.nodes + full.stats["oracle_conflicts"] // island.CONFLICTS_PER_UNIT
     big = solve(p, max_solutions=5000, work=10 * full.work)
     assert big.complete and not big.timed_out and big.work == full.work
     assert sorted(big.solutions) == sorted(full.solutions)
