@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from deducer.clock import Limits
 from deducer.errors import PuzzleError
 from deducer.puzzle import formats
 from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square, check_solution
@@ -119,7 +120,7 @@ def test_dense_blocks_match_brute_force(first_ask, case):
 
 def test_dense_8x7_block_is_settled():
     p = grids.dense_block(8, 7)
-    res = solve(p, max_solutions=2, timeout=120)
+    res = solve(p, max_solutions=2, limits=Limits.within(120))
     assert res.status == "multiple" and len(res.solutions) == 2 and not res.timed_out
     assert res.solutions[0] != res.solutions[1]
 
@@ -129,13 +130,13 @@ def test_a_search_stopped_before_any_solution_is_undecided_never_none():
     """A limit that stops the search before the first solution has shown nothing: the
     status says undecided, not "no solution" (which only an exhausted search may say)."""
     p = grids.dense_block(8, 7)
-    quick = solve(p, max_solutions=2, timeout=0.2)
+    quick = solve(p, max_solutions=2, limits=Limits.within(0.2))
     assert quick.status != SolveStatus.NONE
     assert quick.status == (SolveStatus.UNDECIDED if not quick.solutions else quick.status)
-    stopped = solve(p, max_solutions=2, work=0)  # stops at the first node, every time
+    stopped = solve(p, max_solutions=2, limits=Limits(work=0))  # stops at the first node
     assert stopped.status == SolveStatus.UNDECIDED and stopped.status != "none"
     assert not stopped.solutions and stopped.timed_out and not stopped.complete
-    bad = solve(puzzle(block(across=(3, 4), down=(3, 3))), timeout=5)  # 7 against 6
+    bad = solve(puzzle(block(across=(3, 4), down=(3, 3))), limits=Limits.within(5))  # 7 against 6
     assert bad.status == SolveStatus.NONE and bad.complete and not bad.timed_out
 
 
@@ -179,7 +180,7 @@ def test_200x200_grid_solves_without_recursion_error():
              for r in range(200)]
     p = grids.unclued(white)
     assert p.rows == p.cols == 200 and len(p.whites) > 6000
-    res = solve(p, max_solutions=1, timeout=600)
+    res = solve(p, max_solutions=1, limits=Limits.within(600))
     assert res.status == "unique" and len(res.solutions) == 1 and not res.timed_out
     assert check_solution(p, res.solutions[0]) is None
 
@@ -356,17 +357,17 @@ def test_a_work_budget_stops_the_search_like_a_time_limit_and_the_same_every_tim
     assert full.complete and len(full.solutions) == 832
     assert full.nodes > 0 and full.stats["oracle_conflicts"] > 0
     assert full.work == full.nodes + full.stats["oracle_conflicts"] // island.CONFLICTS_PER_UNIT
-    big = solve(p, max_solutions=5000, work=10 * full.work)
+    big = solve(p, max_solutions=5000, limits=Limits(work=10 * full.work))
     assert big.complete and not big.timed_out and big.work == full.work
     assert sorted(big.solutions) == sorted(full.solutions)
     # stopped in the search, and inside the oracle's part (after the search's nodes)
     for budget in (50, full.nodes + (full.work - full.nodes) // 2):
-        a = solve(p, max_solutions=5000, work=budget)
-        b = solve(p, max_solutions=5000, work=budget)
+        a = solve(p, max_solutions=5000, limits=Limits(work=budget))
+        b = solve(p, max_solutions=5000, limits=Limits(work=budget))
         assert a.timed_out and not a.complete and 0 < len(a.solutions) < 832
         assert budget <= a.work <= budget + oracle.CONFLICT_SLICE
         assert (a.work, a.nodes, a.stats["oracle_conflicts"], a.solutions) == \
             (b.work, b.nodes, b.stats["oracle_conflicts"], b.solutions)
-    none = solve(p, max_solutions=2, work=0)
+    none = solve(p, max_solutions=2, limits=Limits(work=0))
     assert not none.solutions and none.timed_out and not none.complete
     assert none.reason == "work limit reached before a solution was found"

@@ -197,26 +197,24 @@ def solve(puzzle: Puzzle, max_solutions: int = 2, *, timeout: float | None = Non
     puzzle has one (looked for in what is left of ``timeout``), ``reason`` says an entry
     is wrong."""
 
-    start = time.perf_counter()
+    limits = Limits.within(seconds(timeout))  # made once, here: the solver carries it down
     bare = puzzle if use_entries else puzzle.without_progress()  # entries dropped once, here
     if spool:
-        result = _spooled(bare, max_solutions, timeout)
+        result = _spooled(bare, max_solutions, limits)
     else:
-        result = _solve(bare, max_solutions=max_solutions, timeout=seconds(timeout))
+        result = _solve(bare, max_solutions=max_solutions, limits=limits)
     if blame_entries and result.status == NONE:
         # the second look (are the entries to blame?) gets what is left of the time limit
-        limit = seconds(timeout)
-        left = None if limit is None else max(0.05, limit - (time.perf_counter() - start))
-        if entries_to_blame(bare, left):
+        if entries_to_blame(bare, limits.at_least(0.05)):
             result.reason = f"{result.reason}{ENTRY_BLAME}"
     return result
 
 
-def _spooled(puzzle: Puzzle, max_solutions: int, timeout: float | None) -> SolveResult:
+def _spooled(puzzle: Puzzle, max_solutions: int, limits: Limits) -> SolveResult:
     """Solve with the solutions streamed into a :class:`SolutionSpool` (bounded memory)."""
     from ..solver.spool import SolutionSpool
 
-    stream = iter_solutions(puzzle, max_solutions=max_solutions, timeout=seconds(timeout))
+    stream = iter_solutions(puzzle, max_solutions=max_solutions, limits=limits)
     spool = SolutionSpool(len(puzzle.whites))
     for values in stream:
         spool.append(values)

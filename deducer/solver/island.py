@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from ..clock import past
+from ..clock import Limits, past
 from ..puzzle.combos import BIT, DIGITS, POP, SINGLE
 from .graph import open_islands
 from .propagate import Contradiction, Layout, Timeout, propagate
@@ -67,17 +67,18 @@ class _Abandon(Exception):
 class SearchStats:
     """What a solve has spent (nodes, oracle conflicts) and may spend, shared by its islands."""
 
-    __slots__ = ("nodes", "conflicts", "asks", "resplits", "given_up", "deadline", "work",
-                 "out_of_work")
+    __slots__ = ("nodes", "conflicts", "asks", "resplits", "given_up", "limits", "deadline",
+                 "work", "out_of_work")
 
-    def __init__(self, deadline: float | None, work: int | None = None):
+    def __init__(self, limits: Limits):
         self.nodes = 0
         self.conflicts = 0  # the oracle's, in all
         self.asks = 0
         self.resplits = 0
         self.given_up = 0  # splits given up for the SAT hand-over
-        self.deadline = deadline
-        self.work = work  # units the solve may spend (None: no limit)
+        self.limits = limits
+        self.deadline = limits.deadline  # read at every node: an attribute of its own
+        self.work = limits.work  # units the solve may spend (None: no limit)
         self.out_of_work = False
 
     @property
@@ -93,9 +94,10 @@ class SearchStats:
         return False
 
 
-def _cut(run_cells, cell_runs, masks: list[int], fixed: list[int], budget: int) -> bool:
+def _cut(run_cells, cell_runs, masks: list[int], fixed: list[int]) -> bool:
     """Have the cells just fixed cut the open cells apart? True only when they certainly
-    have; False when they have not or when finding out would cost more than ``budget``.
+    have; False when they have not or when finding out would visit more than ``CUT_BUDGET``
+    cells.
 
     The open cells were connected before ``fixed`` were, so every part left touches a run
     of a fixed cell: one search grows from each such run's open cells, all in turn, and
@@ -103,6 +105,7 @@ def _cut(run_cells, cell_runs, masks: list[int], fixed: list[int], budget: int) 
     has walled in a part. The cost is about the size of the smallest part cut off (or of
     the distance between the seeds when nothing is cut), not of the island.
     """
+    visits = CUT_BUDGET
     owner: dict[int, int] = {}
     up: list[int] = []  # union-find over searches
     todo: list[list[int]] = []
@@ -146,8 +149,8 @@ def _cut(run_cells, cell_runs, masks: list[int], fixed: list[int], budget: int) 
             queue = todo[g]
             if not queue:
                 return True  # walled in while another search still runs
-            budget -= 1
-            if budget < 0:
+            visits -= 1
+            if visits < 0:
                 return False
             i = queue.pop()
             for r in cell_runs[i]:
@@ -376,7 +379,7 @@ def island_solutions(layout: Layout, masks: list[int], cells: tuple[int, ...],
                 heapq.heapify(heap)
             if resplit and n_open >= RESPLIT_MIN and (
                     n_open <= looked * RESPLIT_DROP
-                    or _cut(run_cells, cell_runs, masks, fixed, CUT_BUDGET)):
+                    or _cut(run_cells, cell_runs, masks, fixed)):
                 parts = open_islands(run_cells, cell_runs, masks, cells)
                 n_open = looked = sum(map(len, parts))
                 if len(parts) > 1:
@@ -446,12 +449,12 @@ def _hand_over(layout: Layout, root: dict[int, int], cells: tuple[int, ...], sta
                 path.append(lit(c, tried[-1]))
         while True:
             st.asks += 1
-            budget = None
-            if st.work is not None:  # what is left of the budget, in conflicts
-                budget = max(0, (st.work - st.spent) * CONFLICTS_PER_UNIT)
+            # what is left of the work budget, in conflicts
+            conflicts = st.limits if st.work is None else st.limits.with_work(
+                max(0, (st.work - st.spent) * CONFLICTS_PER_UNIT))
             before = oracle.conflicts
             try:
-                model = oracle.ask([], st.deadline, budget)
+                model = oracle.ask([], conflicts)
             except _oracle.OracleTimeout:
                 raise Timeout from None
             finally:

@@ -17,11 +17,10 @@ Solutions stream out of :func:`iter_solutions` one at a time; :func:`solve` coll
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..clock import past
+from ..clock import NO_LIMITS, Limits, past
 from ..puzzle.combos import SINGLE
 from ..puzzle.model import Puzzle, cell_name, check_solution, solution_grid
 from .graph import open_islands
@@ -77,12 +76,11 @@ class SolutionStream:
     ``status``, ``complete``, ``timed_out``, ``reason``, ``count`` and ``nodes`` tell how
     it went. Memory stays bounded however many solutions stream out."""
 
-    def __init__(self, puzzle: Puzzle, cap: int, start: list[int], deadline: float | None,
-                 work: int | None = None):
+    def __init__(self, puzzle: Puzzle, cap: int, start: list[int], limits: Limits):
         self.puzzle = puzzle
         self.cap = cap
         self.start = start
-        self.st = SearchStats(deadline, work)
+        self.st = SearchStats(limits)
         self.status: SolveStatus = NONE
         self.complete = True
         self.timed_out = False
@@ -136,8 +134,7 @@ class SolutionStream:
         """Propagate from the start; False when that ends the stream (no solution, or the
         time limit)."""
         try:
-            propagate(layout, self.start, range(len(layout.run_cells)),
-                      deadline=self.st.deadline)
+            propagate(layout, self.start, range(len(layout.run_cells)), limits=self.st.limits)
         except Contradiction as c:
             self.reason = _no_room(self.puzzle, self.puzzle.runs[c.run], self.start)
             return False
@@ -242,17 +239,16 @@ def _prod(xs) -> int:
     return p
 
 
-def iter_solutions(puzzle: Puzzle, *, max_solutions: int = 2, timeout: float | None = None,
-                   masks: list[int] | None = None, work: int | None = None) -> SolutionStream:
+def iter_solutions(puzzle: Puzzle, *, max_solutions: int = 2, masks: list[int] | None = None,
+                   limits: Limits = NO_LIMITS) -> SolutionStream:
     """A :class:`SolutionStream` of up to ``max_solutions`` solutions (see :func:`solve`)."""
     cap = max(1, max_solutions)
-    deadline = None if timeout is None else time.perf_counter() + timeout
     start = masks[:] if masks is not None else puzzle.initial_masks(with_entries=True)
-    return SolutionStream(puzzle, cap, start, deadline, work)
+    return SolutionStream(puzzle, cap, start, limits)
 
 
-def solve(puzzle: Puzzle, *, max_solutions: int = 2, timeout: float | None = None,
-          masks: list[int] | None = None, work: int | None = None) -> SolveResult:
+def solve(puzzle: Puzzle, *, max_solutions: int = 2, masks: list[int] | None = None,
+          limits: Limits = NO_LIMITS) -> SolveResult:
     """Find solutions up to ``max_solutions``; prove uniqueness when the cap allows (>= 2).
 
     The player's entries count as givens (the bare puzzle is ``puzzle.without_progress()``).
@@ -263,27 +259,32 @@ def solve(puzzle: Puzzle, *, max_solutions: int = 2, timeout: float | None = Non
     candidates (e.g. after some deductions); they must be sound for every solution, or
     solutions will be missed.
 
-    ``timeout`` (seconds) and ``work`` both stop the search early, leaving the result
-    incomplete (``timed_out``). ``work`` counts units: one per search node and one per
-    ``CONFLICTS_PER_UNIT`` conflicts of the oracle. Unlike seconds it does not depend on
+    ``limits`` (:class:`~deducer.clock.Limits`, made by the caller) stop the search early
+    at their deadline or work budget, leaving the result incomplete (``timed_out``). Work
+    counts units: one per search node and one per ``CONFLICTS_PER_UNIT`` conflicts of the
+    oracle (:mod:`.island`). Unlike seconds it does not depend on
     the machine or its load, so a caller that must give the same answer everywhere (the
     generator, whose puzzles a seed fixes) limits work, not time.
     """
-    stream = iter_solutions(puzzle, max_solutions=max_solutions, timeout=timeout, masks=masks,
-                            work=work)
+    stream = iter_solutions(puzzle, max_solutions=max_solutions, masks=masks, limits=limits)
     solutions = list(stream)
     return SolveResult(stream.status, solutions, stream.complete, nodes=stream.nodes,
                        reason=stream.reason, timed_out=stream.timed_out, work=stream.work,
                        stats=stream.stats)
 
 
+#: how long :func:`entries_to_blame` looks by default
+BLAME_SECONDS = 30
 ENTRY_BLAME = "; the puzzle itself has a solution, so an entry is wrong (see 'deducer check')"
 
 
-def entries_to_blame(puzzle: Puzzle, timeout: float | None = 30) -> bool:
-    """With the player's entries there is no solution: is the bare puzzle solvable?"""
+def entries_to_blame(puzzle: Puzzle, limits: Limits | None = None) -> bool:
+    """With the player's entries there is no solution: is the bare puzzle solvable? (None:
+    ``BLAME_SECONDS`` from now.)"""
+    if limits is None:
+        limits = Limits.within(BLAME_SECONDS)
     return bool(puzzle.entries) and bool(
-        solve(puzzle.without_progress(), max_solutions=1, timeout=timeout).solutions)
+        solve(puzzle.without_progress(), max_solutions=1, limits=limits).solutions)
 
 
 def _no_room(puzzle: Puzzle, run, masks: list[int]) -> str:
