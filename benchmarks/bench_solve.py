@@ -38,6 +38,7 @@ for p in (ROOT, ROOT / "benchmarks"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
+from deducer.clock import Limits  # noqa: E402
 from deducer.puzzle import formats  # noqa: E402
 from deducer.solver import propagate  # noqa: E402
 from deducer.solver.search import solve  # noqa: E402
@@ -199,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, p in cases():
             if args.only and args.only not in name:
                 continue
-            t_d, res = best_of(lambda p=p: solve(p, max_solutions=2, timeout=LIMIT),
+            t_d, res = best_of(lambda p=p: solve(p, max_solutions=2, limits=Limits.within(LIMIT)),
                                args.repeat)
             status = res.status + ("" if res.complete or res.status != "none" else "?")
             if res.timed_out:

@@ -12,7 +12,7 @@ too :class:`Limits`, the time limit and work budget one call carries down.
 from __future__ import annotations
 
 import time
-from typing import NamedTuple
+from dataclasses import dataclass
 
 #: [asked]: a list, so that the flag is shared by every module that imported it
 STOP = [False]
@@ -39,24 +39,27 @@ def past(deadline: float | None) -> bool:
     return STOP[0] or (deadline is not None and time.perf_counter() > deadline)
 
 
-class Limits(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Limits:
     """How long one piece of work may go on, made once where a time limit comes in (the
-    API, a command, the generator) and carried down by the walk's options: the one way a
-    limit is passed. ``deadline``: a ``time.perf_counter()`` reading (None: no time
-    limit); ``work``: units of counted work (chain links, search nodes: the same on any
-    machine, so a reproducible caller limits work, not time; None: no budget).
-
-    Immutable; a NamedTuple, not a dataclass: this module loads before the puzzle layer
-    installs its lean dataclasses hook, and a dataclass here would load inspect on every
-    first solve (tests/test_api.py)."""
+    API, a command, the generator) and carried down by the walk's options and the
+    solver's and generator's calls: the one way a limit is passed. ``deadline``: a
+    ``time.perf_counter()`` reading (None: no time limit); ``work``: units of counted work
+    (chain links, search nodes: the same on any machine, so a reproducible caller limits
+    work, not time; None: no budget). Immutable: a part of the work gets new limits
+    (:meth:`with_work`, :meth:`part`, :meth:`at_least`), never changes its caller's."""
 
     deadline: float | None = None
     work: int | None = None
 
     @classmethod
-    def within(cls, seconds: float | None, *, work: int | None = None) -> Limits:
-        """Limits ``seconds`` from now (None: no time limit)."""
-        return cls(None if seconds is None else time.perf_counter() + seconds, work)
+    def within(cls, seconds: float | None) -> Limits:
+        """Limits ``seconds`` from now (None: no time limit), with no work budget."""
+        return cls(None if seconds is None else time.perf_counter() + seconds)
+
+    def with_work(self, units: int | None) -> Limits:
+        """The same deadline with a work budget of ``units`` (None: none)."""
+        return Limits(self.deadline, units)
 
     def left(self, least: float = 0.0) -> float | None:
         """Seconds until the deadline, at least ``least`` (None: no time limit)."""
@@ -64,11 +67,17 @@ class Limits(NamedTuple):
             return None
         return max(least, self.deadline - time.perf_counter())
 
+    def at_least(self, seconds: float) -> Limits:
+        """The same limits, the deadline moved to ``seconds`` from now if it comes sooner
+        (a last look that must be given a little time however late it starts)."""
+        left = self.left(seconds)
+        return self if left is None else Limits(time.perf_counter() + left, self.work)
+
     def part(self, fraction: float) -> Limits:
         """The same limits with a deadline ``fraction`` of the time left from now (a first
         look that must leave the rest of the time to the work after it)."""
         left = self.left()
-        return self if left is None else Limits.within(left * fraction, work=self.work)
+        return self if left is None else Limits.within(left * fraction).with_work(self.work)
 
     def past(self) -> bool:
         """Is the deadline past, or a stop asked for (:func:`past`)?"""

@@ -451,7 +451,7 @@ def _cx16_without_givens() -> dict:
             continue
         n += 1
         bare = dataclasses.replace(cp.puzzle, givens={})
-        if len(solve(bare, max_solutions=2, timeout=20).solutions) != 1:
+        if len(solve(bare, max_solutions=2, limits=Limits.within(20)).solutions) != 1:
             multiple += 1
             continue
         r = explain(bare, limits=Limits.within(60)).rating

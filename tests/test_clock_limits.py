@@ -14,7 +14,7 @@ def test_no_limits_never_run_out():
 
 def test_a_time_limit_becomes_one_deadline_and_its_parts_are_of_what_is_left():
     before = time.perf_counter()
-    lim = Limits.within(8.0, work=100)
+    lim = Limits.within(8.0).with_work(100)
     assert before + 8.0 <= lim.deadline <= time.perf_counter() + 8.0
     left = lim.left()
     assert left is not None and 7.0 < left <= 8.0

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from deducer.clock import Limits
 from deducer.errors import PuzzleError
 from deducer.puzzle.model import check_solution
 from deducer.solver.search import solve
@@ -45,7 +46,7 @@ def _check_source(name: str) -> list[str]:
             if bad:
                 problems.append(f"{where}: stored solution is invalid: {bad}")
                 continue
-        r = solve(cp.puzzle, max_solutions=2, timeout=60)
+        r = solve(cp.puzzle, max_solutions=2, limits=Limits.within(60))
         if r.timed_out:
             problems.append(f"{where}: timed out")
             continue
@@ -63,7 +64,7 @@ def _check_source(name: str) -> list[str]:
                 problems.append(f"{where}: unique solution differs from the stored one")
         elif r.status == "multiple":
             # the stored solution must be among them (these puzzles are small or few)
-            r_all = solve(cp.puzzle, max_solutions=200, timeout=60)
+            r_all = solve(cp.puzzle, max_solutions=200, limits=Limits.within(60))
             if cp.solution not in r_all.solutions and r_all.complete:
                 problems.append(f"{where}: stored solution not among the {r_all.solution_count}")
         else:

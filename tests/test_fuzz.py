@@ -637,7 +637,7 @@ def test_solve_timeout_with_nothing_found_exits_4(tmp_path, capsys, monkeypatch)
     def out_of_time(*a, **k):
         raise search.Timeout
 
-    monkeypatch.setattr(search, "_island", out_of_time)
+    monkeypatch.setattr(search, "island_solutions", out_of_time)
     path = _latin_file(tmp_path)
     code, out, err = run_cli(["solve", str(path), "--json", "--timeout", "1"], capsys)
     check_cli(code, err, (4,))

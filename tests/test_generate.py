@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from deducer.app.commands.generate import make as real_make
+from deducer.clock import NO_LIMITS
 from deducer.generator.core import GenerateError, Request, check_request, generate_one
 from deducer.generator.layout import cut_cells, layout_problems, make_layout, runs_of
 from deducer.puzzle.formats import loads
@@ -244,7 +245,7 @@ def _drafts(n: int, size: int = 10, seed: int = 4):
     out = []
     while len(out) < n:
         white = make_layout(rng, size, size, "rot180")
-        draft = make_unique(Draft(white, fill(white, rng)), rng, None, symmetry="rot180")
+        draft = make_unique(Draft(white, fill(white, rng)), rng, NO_LIMITS, symmetry="rot180")
         if draft is not None:
             out.append(draft)
     return out
@@ -325,7 +326,7 @@ def test_a_finished_cut_down_walk_is_the_walkthrough(level):
     assert rules[len(target.ladder)].weight > target.cap
     finished = 0
     for draft in _drafts(6, seed=9):
-        w = walk(draft, target.ladder, None, None)
+        w = walk(draft, target.ladder, None, NO_LIMITS)
         if w.status != SOLVED:
             continue
         finished += 1
@@ -614,9 +615,9 @@ def test_an_easing_move_that_lets_in_a_second_solution_is_mended():
         moves = [(i, d) for i in range(len(draft.values)) for d in draft.free_digits(i)]
         for i, d in rng.sample(moves, min(15, len(moves))):
             with _applied(draft, [(i, d)]):
-                if _unique(draft, None):
+                if _unique(draft, NO_LIMITS):
                     continue
-                fix = _mend(draft, rng, None)
+                fix = _mend(draft, rng, NO_LIMITS)
                 assert draft.values == [*before[:i], d, *before[i + 1:]]  # undone
             if fix is None:
                 continue

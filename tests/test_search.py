@@ -14,10 +14,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from deducer.clock import Limits
 from deducer.errors import PuzzleError
 from deducer.puzzle import formats
 from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square, check_solution
-from deducer.solver import oracle, search
+from deducer.solver import island, oracle
 from deducer.solver.search import iter_solutions, solve
 from deducer.solver.status import SolveStatus
 from tests.support import grids
@@ -62,10 +63,10 @@ def test_sat_hand_over_matches_brute_force(monkeypatch_first_ask, case):
 
 @pytest.fixture
 def monkeypatch_first_ask():
-    old = search.FIRST_ASK, search.MIN_SAT_CELLS
-    search.FIRST_ASK, search.MIN_SAT_CELLS = 0, 0
+    old = island.FIRST_ASK, island.MIN_SAT_CELLS
+    island.FIRST_ASK, island.MIN_SAT_CELLS = 0, 0
     yield
-    search.FIRST_ASK, search.MIN_SAT_CELLS = old
+    island.FIRST_ASK, island.MIN_SAT_CELLS = old
 
 
 @st.composite
@@ -102,24 +103,24 @@ def dense_blocks(draw):
     return grid, {}, None
 
 
-@pytest.mark.parametrize("first_ask", [search.FIRST_ASK, 0])
+@pytest.mark.parametrize("first_ask", [island.FIRST_ASK, 0])
 @settings(max_examples=12 if LONG else 4, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(case=dense_blocks())
 def test_dense_blocks_match_brute_force(first_ask, case):
     if first_ask == 0 and not oracle.available():
         pytest.skip("python-sat not installed")
-    old = search.FIRST_ASK, search.MIN_SAT_CELLS
-    search.FIRST_ASK, search.MIN_SAT_CELLS = first_ask, (0 if first_ask == 0 else old[1])
+    old = island.FIRST_ASK, island.MIN_SAT_CELLS
+    island.FIRST_ASK, island.MIN_SAT_CELLS = first_ask, (0 if first_ask == 0 else old[1])
     try:
         _same_as_brute(*case)
     finally:
-        search.FIRST_ASK, search.MIN_SAT_CELLS = old
+        island.FIRST_ASK, island.MIN_SAT_CELLS = old
 
 
 def test_dense_8x7_block_is_settled():
     p = grids.dense_block(8, 7)
-    res = solve(p, max_solutions=2, timeout=120)
+    res = solve(p, max_solutions=2, limits=Limits.within(120))
     assert res.status == "multiple" and len(res.solutions) == 2 and not res.timed_out
     assert res.solutions[0] != res.solutions[1]
 
@@ -129,13 +130,13 @@ def test_a_search_stopped_before_any_solution_is_undecided_never_none():
     """A limit that stops the search before the first solution has shown nothing: the
     status says undecided, not "no solution" (which only an exhausted search may say)."""
     p = grids.dense_block(8, 7)
-    quick = solve(p, max_solutions=2, timeout=0.2)
+    quick = solve(p, max_solutions=2, limits=Limits.within(0.2))
     assert quick.status != SolveStatus.NONE
     assert quick.status == (SolveStatus.UNDECIDED if not quick.solutions else quick.status)
-    stopped = solve(p, max_solutions=2, work=0)  # stops at the first node, every time
+    stopped = solve(p, max_solutions=2, limits=Limits(work=0))  # stops at the first node
     assert stopped.status == SolveStatus.UNDECIDED and stopped.status != "none"
     assert not stopped.solutions and stopped.timed_out and not stopped.complete
-    bad = solve(puzzle(block(across=(3, 4), down=(3, 3))), timeout=5)  # 7 against 6
+    bad = solve(puzzle(block(across=(3, 4), down=(3, 3))), limits=Limits.within(5))  # 7 against 6
     assert bad.status == SolveStatus.NONE and bad.complete and not bad.timed_out
 
 
@@ -179,7 +180,7 @@ def test_200x200_grid_solves_without_recursion_error():
              for r in range(200)]
     p = grids.unclued(white)
     assert p.rows == p.cols == 200 and len(p.whites) > 6000
-    res = solve(p, max_solutions=1, timeout=600)
+    res = solve(p, max_solutions=1, limits=Limits.within(600))
     assert res.status == "unique" and len(res.solutions) == 1 and not res.timed_out
     assert check_solution(p, res.solutions[0]) is None
 
@@ -239,10 +240,10 @@ def _grid_of(p: Puzzle):
 @pytest.fixture
 def eager_resplit():
     # look for splits even among a few open cells, so small grids split too
-    old = search.RESPLIT_MIN
-    search.RESPLIT_MIN = 2
+    old = island.RESPLIT_MIN
+    island.RESPLIT_MIN = 2
     yield
-    search.RESPLIT_MIN = old
+    island.RESPLIT_MIN = old
 
 
 def _count_resplits(p: Puzzle, cap: int) -> tuple[set, bool, int]:
@@ -280,7 +281,7 @@ def test_resplit_small_grids_match_brute_force(eager_resplit, case, cap):
         assert got <= brute and len(got) == cap and not complete
 
 
-@pytest.mark.parametrize("first_ask", [search.FIRST_ASK, 2])
+@pytest.mark.parametrize("first_ask", [island.FIRST_ASK, 2])
 @settings(max_examples=25 if LONG else 10, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(h=st.integers(2, 3), w=st.integers(2, 3), seed=st.integers(1, 10**6),
@@ -288,7 +289,7 @@ def test_resplit_small_grids_match_brute_force(eager_resplit, case, cap):
 def test_bridged_blocks_match_brute_force(eager_resplit, first_ask, h, w, seed, spoil, cap):
     # two blocks joined by one cell: independent halves once the bridge is decided; with
     # first_ask 2 the SAT hand-over comes early, so splits are given up and handed over
-    if first_ask != search.FIRST_ASK and not oracle.available():
+    if first_ask != island.FIRST_ASK and not oracle.available():
         pytest.skip("python-sat not installed")
     try:
         p = grids.bridged_blocks(h, w, seed, spoil)
@@ -297,14 +298,14 @@ def test_bridged_blocks_match_brute_force(eager_resplit, first_ask, h, w, seed, 
         raise
     brute = _brute_set(p, 5001)
     assume(len(brute) <= 5000)  # the whole set, so a capped answer can be checked against it
-    old = search.FIRST_ASK, search.MIN_SAT_CELLS
-    search.FIRST_ASK = first_ask
+    old = island.FIRST_ASK, island.MIN_SAT_CELLS
+    island.FIRST_ASK = first_ask
     if first_ask != old[0]:
-        search.MIN_SAT_CELLS = 0
+        island.MIN_SAT_CELLS = 0
     try:
         got, complete, _ = _count_resplits(p, cap)
     finally:
-        search.FIRST_ASK, search.MIN_SAT_CELLS = old
+        island.FIRST_ASK, island.MIN_SAT_CELLS = old
     if len(brute) <= cap:
         assert got == brute and (complete or len(brute) == cap)
     else:
@@ -336,12 +337,12 @@ def test_bridged_blocks_with_an_unsolvable_half_have_none():
 def test_resplit_off_gives_the_same_solutions():
     p = grids.bridged_blocks(3, 3, seed=4)
     on = _count_resplits(p, 100_000)
-    old = search.RESPLIT_DEPTH
-    search.RESPLIT_DEPTH = 0
+    old = island.RESPLIT_DEPTH
+    island.RESPLIT_DEPTH = 0
     try:
         off = _count_resplits(p, 100_000)
     finally:
-        search.RESPLIT_DEPTH = old
+        island.RESPLIT_DEPTH = old
     assert on[0] == off[0] and on[1] and off[1]
     assert on[2] >= 1 and off[2] == 0
 
@@ -355,18 +356,18 @@ def test_a_work_budget_stops_the_search_like_a_time_limit_and_the_same_every_tim
     full = solve(p, max_solutions=5000)
     assert full.complete and len(full.solutions) == 832
     assert full.nodes > 0 and full.stats["oracle_conflicts"] > 0
-    assert full.work == full.nodes + full.stats["oracle_conflicts"] // search.CONFLICTS_PER_UNIT
-    big = solve(p, max_solutions=5000, work=10 * full.work)
+    assert full.work == full.nodes + full.stats["oracle_conflicts"] // island.CONFLICTS_PER_UNIT
+    big = solve(p, max_solutions=5000, limits=Limits(work=10 * full.work))
     assert big.complete and not big.timed_out and big.work == full.work
     assert sorted(big.solutions) == sorted(full.solutions)
     # stopped in the search, and inside the oracle's part (after the search's nodes)
     for budget in (50, full.nodes + (full.work - full.nodes) // 2):
-        a = solve(p, max_solutions=5000, work=budget)
-        b = solve(p, max_solutions=5000, work=budget)
+        a = solve(p, max_solutions=5000, limits=Limits(work=budget))
+        b = solve(p, max_solutions=5000, limits=Limits(work=budget))
         assert a.timed_out and not a.complete and 0 < len(a.solutions) < 832
         assert budget <= a.work <= budget + oracle.CONFLICT_SLICE
         assert (a.work, a.nodes, a.stats["oracle_conflicts"], a.solutions) == \
             (b.work, b.nodes, b.stats["oracle_conflicts"], b.solutions)
-    none = solve(p, max_solutions=2, work=0)
+    none = solve(p, max_solutions=2, limits=Limits(work=0))
     assert not none.solutions and none.timed_out and not none.complete
     assert none.reason == "work limit reached before a solution was found"

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from deducer.clock import Limits
 from deducer.errors import PuzzleError
 from deducer.puzzle.combos import ALL, BIT, EVEN, ODD, combos, mask_of
 from deducer.puzzle.model import BLANK, WHITE, Puzzle, Square, check_solution
@@ -428,7 +429,7 @@ def test_timeout_returns_incomplete():
     rows = [[BLANK] * 10] + [[BLANK] + [WHITE] * 9 for _ in range(9)]
     p = puzzle(rows)
     t = time.process_time()
-    r = solve(p, max_solutions=10**9, timeout=0.3)
+    r = solve(p, max_solutions=10**9, limits=Limits.within(0.3))
     assert time.process_time() - t < 10  # CPU time: a loaded machine does not change it
     assert not r.complete
     assert r.timed_out

@@ -117,7 +117,7 @@ def _fits_exactly(puzzle: Puzzle, i: int, mask: int, timeout: float | None) -> b
     masks[i] &= mask
     if not masks[i]:
         return False
-    res = solve(bare, max_solutions=1, masks=masks, timeout=timeout)
+    res = solve(bare, max_solutions=1, masks=masks, limits=Limits.within(timeout))
     if res.solutions:
         return True
     return None if res.timed_out else False
@@ -136,7 +136,7 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
 
     cap = max(1, max_solutions)
     bare = puzzle.without_progress()
-    res = solve(bare, max_solutions=cap, timeout=limits.left())
+    res = solve(bare, max_solutions=cap, limits=Limits.within(limits.left()))
     n_entries = len(puzzle.entries)
     n_pencil = sum(1 for rc in puzzle.pencil if rc not in puzzle.entries) if pencil else 0
     base = CheckResult(OK, entries_checked=n_entries, pencil_checked=n_pencil,
@@ -201,7 +201,7 @@ def _together(puzzle: Puzzle, base: CheckResult, timeout: float | None) -> bool:
     """Do the entries, each fitting some solution, fit one together? If not, ``base``
     says why (a run's rule they break together, entries of different solutions, or the
     time limit)."""
-    together = solve(puzzle, max_solutions=1, timeout=timeout)
+    together = solve(puzzle, max_solutions=1, limits=Limits.within(timeout))
     if together.solutions:
         return True
     if not together.timed_out:

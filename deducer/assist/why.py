@@ -133,7 +133,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         # the rule of a run answers it, whatever else the grid holds (even a grid whose
         # entries leave no solution)
         return from_the_grid()
-    res = solve(puzzle, max_solutions=2, timeout=left(0.05))
+    res = solve(puzzle, max_solutions=2, limits=Limits.within(left(0.05)))
     if not res.solutions:
         if res.status == "none":
             return answer(UNSOLVABLE, "The grid as given has no solution; check the entries "
@@ -373,7 +373,7 @@ def _other_digits(puzzle: Puzzle, i: int, digit: int, must: bool,
     # cell narrowed to the digits asked about; the solver takes these masks as they are
     masks = puzzle.initial_masks(with_entries=True)
     masks[i] &= ~BIT[digit] if must else BIT[digit]
-    res = solve(puzzle, max_solutions=1, timeout=timeout, masks=masks)
+    res = solve(puzzle, max_solutions=1, masks=masks, limits=Limits.within(timeout))
     return {s[i] for s in res.solutions}
 
 

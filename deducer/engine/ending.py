@@ -31,7 +31,7 @@ def ending(puzzle: Puzzle, status: ExplainStatus, steps: list[Step], state: Stat
     if status == SOLVED:
         values = [SINGLE[m] for m in masks]
         bad = check_solution(puzzle, values)
-        if bad is not None and entries_to_blame(puzzle, limits.left(0.05)):
+        if bad is not None and entries_to_blame(puzzle, Limits.within(limits.left(0.05))):
             # the player's entries filled a run wrongly (a mistake, not a faulty rule)
             status, message = NONE, f"{bad}{ENTRY_BLAME}"
         elif bad is not None:  # a faulty user rule must never pass a wrong grid off as right
@@ -51,7 +51,7 @@ def ending(puzzle: Puzzle, status: ExplainStatus, steps: list[Step], state: Stat
                    else "the time limit stopped the walkthrough")
     elif status == STALLED:
         # why did the rules stop? Several solutions, none, or only a weaker ladder
-        res = solve(puzzle, max_solutions=2, masks=masks, timeout=limits.left(0.5))
+        res = solve(puzzle, max_solutions=2, masks=masks, limits=Limits.within(limits.left(0.5)))
         stopped = max_steps is not None and len(steps) >= max_steps
         if res.status == SolveStatus.NONE:
             # the grid reached has no solution: if the puzzle has one, a step was false,
@@ -83,7 +83,7 @@ def several_solutions(puzzle: Puzzle, limits: Limits) -> Explanation | None:
     time limit stopped) is left to the walk, which reports it with its reasons.
     """
 
-    res = solve(puzzle, max_solutions=2, timeout=limits.left(), work=limits.work)
+    res = solve(puzzle, max_solutions=2, limits=limits)
     if len(res.solutions) < 2:
         return None
     return Explanation(puzzle, MULTIPLE, [], puzzle.initial_masks(with_entries=True),
@@ -102,7 +102,7 @@ def _false_step(puzzle: Puzzle, steps: list[Step]) -> Step | None:
         for r, c, ds in step.eliminations:
             for d in ds:
                 masks[index[(r, c)]] &= ~BIT[d]
-        if not solve(puzzle, max_solutions=1, masks=masks, timeout=30).solutions:
+        if not solve(puzzle, max_solutions=1, masks=masks, limits=Limits.within(30)).solutions:
             return step
     return None
 
@@ -114,7 +114,7 @@ def blame_false_step(puzzle: Puzzle, steps: list[Step], rules: list[Rule], *,
     reporting a solvable puzzle as unsolvable. Without ``last_resort``, return when no
     logged step is to blame (the caller blames the step being made)."""
 
-    res = solve(puzzle, max_solutions=1, timeout=30)
+    res = solve(puzzle, max_solutions=1, limits=Limits.within(30))
     if not res.solutions:
         return  # a real contradiction: the puzzle has no solution
     step = _false_step(puzzle, steps)

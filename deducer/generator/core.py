@@ -13,6 +13,7 @@ import random
 import time
 from dataclasses import dataclass, field, replace
 
+from ..clock import NO_LIMITS, Limits
 from ..engine import registry
 from ..engine.rating import Rating
 from ..engine.walk import SOLVED
@@ -93,7 +94,7 @@ def generate_one(req: Request, index: int = 0, rules=None, progress=None) -> Res
     level = mixed_level(req, rng)
     if level != req.level:
         req = replace(req, level=level)
-    found = find(req, rng, deadline, rules, progress)
+    found = find(req, rng, Limits(deadline), rules, progress)
     res = Result(index, key, None, attempts=found.attempts,
                  seconds=time.perf_counter() - start, stats=found.stats)
     if found.puzzle is None:
@@ -126,8 +127,7 @@ class Progress:
     high: float | None = None
 
 
-def find(req, rng: random.Random, deadline: float | None, rules=None,
-         progress=None) -> Found:
+def find(req, rng: random.Random, limits: Limits, rules=None, progress=None) -> Found:
     """Attempts (layout, fill, repair, rate, steer) until one fits or the time runs out."""
 
     if rules is None:
@@ -139,6 +139,7 @@ def find(req, rng: random.Random, deadline: float | None, rules=None,
     out = Found()
     # easier levels get fills whose clues allow few combinations (see Draft.sweeten)
     sweet = {"Easy": 30, "Medium": 8, "Hard": 2}.get(req.level, 0)
+    deadline = limits.deadline
     while deadline is None or time.perf_counter() < deadline:
         out.attempts += 1
         if progress is not None:
@@ -156,25 +157,25 @@ def find(req, rng: random.Random, deadline: float | None, rules=None,
             continue
         first = Draft(white, values)
         first.sweeten(rng, sweet * len(first.values))
-        draft = make_unique(first, rng, deadline, symmetry=req.symmetry)
+        draft = make_unique(first, rng, limits, symmetry=req.symmetry)
         if draft is None:
             _count(out, "not made unique")
             continue
         if target.cap is not None:
-            exp = ease(req, draft, target, rng, deadline)
+            exp = ease(req, draft, target, rng, limits)
             if exp is None:
                 _count(out, "easing stalled")
                 continue
         else:
-            exp = rate_lean(draft, target, deadline, target.top)
+            exp = rate_lean(draft, target, limits, target.top)
             if exp.status != SOLVED:
                 _count(out, "rating stalled")
                 continue
-        exp = steer(req, draft, exp, target, rng, deadline)
+        exp = steer(req, draft, exp, target, rng, limits)
         if exp is None:
             _count(out, "steering missed the level")
             continue
-        if any(s.rule in target.guesses for s in exp.steps) and not _unique(draft, None):
+        if any(s.rule in target.guesses for s in exp.steps) and not _unique(draft, NO_LIMITS):
             continue  # a guessed walkthrough proves nothing: the solver must confirm
         puzzle = draft.puzzle()
         rating = exact_rating(puzzle, rules, exp.steps, draft.values)
@@ -185,7 +186,7 @@ def find(req, rng: random.Random, deadline: float | None, rules=None,
                 and target.cap is not None and req.score is not None):
             # the level is right, the score is not: steer it there (digit changes that
             # keep the level), rather than start over with a new layout
-            steered = steer_score(req, draft, exp, rating, target, rng, deadline, rules)
+            steered = steer_score(req, draft, exp, rating, target, rng, limits, rules)
             if steered is not None:
                 exp, rating = steered
                 puzzle = draft.puzzle()

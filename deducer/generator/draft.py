@@ -153,7 +153,11 @@ class Draft:
         self.values[i] = d
 
 
-def fill(white: Grid, rng: random.Random, tilt: float = 0.0, budget: int = 30000,
+#: cells one fill attempt may place (backtracking included) before it is given up
+FILL_STEPS = 30000
+
+
+def fill(white: Grid, rng: random.Random, tilt: float = 0.0,
          tries: int = 20) -> dict[tuple[int, int], int] | None:
     """Digits for every white cell, distinct in each run (randomised backtracking).
 
@@ -169,25 +173,26 @@ def fill(white: Grid, rng: random.Random, tilt: float = 0.0, budget: int = 30000
         lean.append(rng.choice((-1.0, 1.0)) if rng.random() < tilt else 0.0)
     cells = sorted(run_of)
     for _ in range(tries):
-        values = _fill_once(cells, run_of, lean, len(runs), rng, budget)
+        values = _fill_once(cells, run_of, lean, len(runs), rng)
         if values is not None:
             return values
     return None
 
 
-def _fill_once(cells, run_of, lean, nruns: int, rng: random.Random, budget: int):
+def _fill_once(cells, run_of, lean, nruns: int, rng: random.Random):
     # depth-first with an explicit stack (one frame per cell: a 60x60 grid is deeper than
     # Python's recursion limit); the random draws are made in the same order as a
     # recursive search would make them, so a seed gives the same fill
     used = [0] * nruns  # digit bitmask per run
     values: dict = {}
     count = 0
+    most = FILL_STEPS
     stack: list[list[int]] = []  # per cell placed or being tried: the digits still to try
 
     def enter(k: int) -> bool:
         nonlocal count
         count += 1
-        if count > budget:
+        if count > most:
             return False
         rc = cells[k]
         ra, rd = run_of[rc]

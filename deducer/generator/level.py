@@ -150,20 +150,18 @@ class Walk:
         return Explanation(self.puzzle, self.status, self.steps, [], rules=rules)
 
 
-def _lean(draft: Draft, cap: float | None, deadline: float | None,
-          extra: int = 0) -> WalkOptions:
+def _lean(draft: Draft, cap: float | None, limits: Limits, extra: int = 0) -> WalkOptions:
     """A draft's walk: lean, ended early by a step over ``cap``, and a work budget (with
     ``extra`` units more)."""
     return WalkOptions(lean=True, stop_above=cap,
-                       limits=Limits(deadline, walk_work(len(draft.values)) + extra))
+                       limits=limits.with_work(walk_work(len(draft.values)) + extra))
 
 
-def walk(draft: Draft, ladder, cap: float | None, deadline: float | None,
-         extra: int = 0) -> Walk:
+def walk(draft: Draft, ladder, cap: float | None, limits: Limits, extra: int = 0) -> Walk:
     """Run ``ladder`` lean over the draft's puzzle until solved, stalled or a step weighs
     over ``cap`` (``extra``: work units beyond :func:`walk_work`)."""
     puzzle = draft.puzzle()
-    eng = Engine(puzzle, ladder, _lean(draft, cap, deadline, extra))
+    eng = Engine(puzzle, ladder, _lean(draft, cap, limits, extra))
     status = eng.run()
     masks = eng.state.masks
     placed = sum(eng.state.placed)
@@ -172,7 +170,7 @@ def walk(draft: Draft, ladder, cap: float | None, deadline: float | None,
 
 
 def estimate(draft: Draft, base: Walk, changed: list[int], ladder, cap: float | None,
-             deadline: float | None) -> tuple[int, int]:
+             limits: Limits) -> tuple[int, int]:
     """How far a walk would get after a change (already made in ``draft``) to ``changed``,
     estimated by going on from where ``base`` stalled, with the cells two runs around the
     change starting over from every digit.
@@ -189,7 +187,7 @@ def estimate(draft: Draft, base: Walk, changed: list[int], ladder, cap: float | 
     # the rules look again only around the change: elsewhere the grid is where the walk
     # left off, with nothing more to find (a tenth of the estimates' time on 12x12 Easy
     # went to rescanning every run)
-    eng = Engine(puzzle, ladder, _lean(draft, cap, deadline), state=state, dirty=base.dirty)
+    eng = Engine(puzzle, ladder, _lean(draft, cap, limits), state=state, dirty=base.dirty)
     eng.touched(reset, reset_runs)
     eng.run()
     return sum(state.placed), -(sum(POP[m] for m in state.masks) - len(state.masks))
@@ -202,19 +200,19 @@ def walk_work(cells: int) -> int:
     return WALK_WORK + WALK_WORK_PER_CELL * cells
 
 
-def rate_lean(draft: Draft, target: Target, deadline: float | None,
+def rate_lean(draft: Draft, target: Target, limits: Limits,
               cap: float | None = None) -> Explanation:
     """The whole ladder's rating of the draft (lean), stopped early past ``cap``."""
-    w = walk(draft, target.rules, cap, deadline, target.trial_work)
+    w = walk(draft, target.rules, cap, limits, target.trial_work)
     return w.explanation(target.rules)
 
 
-def _unique(draft: Draft, deadline: float | None) -> bool:
+def _unique(draft: Draft, limits: Limits) -> bool:
     score, masks = open_count(draft)
     if score == 0:
         return True
     try:
-        return other_solution(draft, masks, deadline, work=UNIQUE_WORK) is None
+        return other_solution(draft, masks, limits.with_work(UNIQUE_WORK)) is None
     except Undecided:
         return False
 
@@ -250,13 +248,14 @@ def _key(rating) -> tuple:
 
 
 def ease(req, draft: Draft, target: Target, rng: random.Random,
-         deadline: float | None) -> Explanation | None:
+         limits: Limits) -> Explanation | None:
     """Digit changes where the cut-down walk stalls, each round keeping the first (in the
     estimate's order) after which it gets further, until it finishes within the level; the
     exact rating then, or None.
 
     """
-    cur = walk(draft, target.ladder, target.cap, deadline)
+    cur = walk(draft, target.ladder, target.cap, limits)
+    deadline = limits.deadline
     level_rank = _rank(req.level)
     sample = EASE_SAMPLE if len(draft.values) <= EASE_SMALL_CELLS else EASE_SAMPLE_LARGE
     misses = 0
@@ -272,27 +271,27 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
         where = [i for i, m in enumerate(_open_cells(cur, draft)) if m]
         if not where:
             where = list(range(len(draft.values)))
-        moves = _moves(draft, cur, where, misses, target, rng, sample, deadline)
+        moves = _moves(draft, cur, where, misses, target, rng, sample, limits)
         if moves is None:
             return None
         best, best_walk = None, None
         for move in moves:
             fix = None
             with _applied(draft, move):
-                w = walk(draft, target.ladder, target.cap, deadline)
+                w = walk(draft, target.ladder, target.cap, limits)
                 # a change that helps the walk often does so by letting in a second
                 # solution (half of them on 12x12 Easy), and a draft with two solutions
                 # can be eased for ever and never finish: such a change is kept only
                 # with the repairs that make the draft unique again
                 if (w.progress > cur.progress and w.status != SOLVED
-                        and not _unique(draft, deadline)):
-                    fix = _mend(draft, rng, deadline)
+                        and not _unique(draft, limits)):
+                    fix = _mend(draft, rng, limits)
                     if fix is None:
                         continue
             if fix is not None:
                 move = move + fix
                 with _applied(draft, move):
-                    w = walk(draft, target.ladder, target.cap, deadline)
+                    w = walk(draft, target.ladder, target.cap, limits)
             if best_walk is None or w.progress > best_walk.progress:
                 best, best_walk = move, w
             if best_walk.progress > cur.progress:
@@ -310,7 +309,7 @@ def ease(req, draft: Draft, target: Target, rng: random.Random,
 
 
 def _moves(draft: Draft, cur, where: list[int], misses: int, target: Target,
-           rng: random.Random, sample: int, deadline: float | None) -> list | None:
+           rng: random.Random, sample: int, limits: Limits) -> list | None:
     """One round of :func:`ease`'s candidate changes near ``where`` (widened by ``misses``),
     the best few by the estimate when the walk stalled; None when there is none."""
     # rounds that found nothing widen the search to the runs around the stall (two
@@ -336,20 +335,20 @@ def _moves(draft: Draft, cur, where: list[int], misses: int, target: Target,
         for k, move in enumerate(moves):
             with _applied(draft, move):
                 ranked.append((estimate(draft, cur, [i for i, _ in move], target.ladder,
-                                        target.cap, deadline), -k, move))
+                                        target.cap, limits), -k, move))
         ranked.sort(reverse=True)
         moves = [move for _, _, move in ranked[:EASE_EXACT]]
     return moves
 
 
-def _mend(draft: Draft, rng: random.Random, deadline: float | None) -> list | None:
+def _mend(draft: Draft, rng: random.Random, limits: Limits) -> list | None:
     """Repairs that make the draft unique again (digit changes where a second solution
     differs, as :func:`make_unique` makes them): the changes, already undone, or None."""
     before = draft.values[:]
     ok = False
     for k in range(MEND_ROUNDS + 1):  # the last round only checks the last repair
         try:
-            found = ambiguity(draft, deadline, UNIQUE_WORK)
+            found = ambiguity(draft, limits.with_work(UNIQUE_WORK))
         except Undecided:
             break
         if found is None:
@@ -421,10 +420,10 @@ def _open_cells(w: Walk, draft: Draft) -> list[bool]:
     return [rc not in placed for rc in draft.whites]
 
 
-def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
-          deadline: float | None):
+def steer(req, draft: Draft, exp, target: Target, rng: random.Random, limits: Limits):
     """Digit changes towards the requested level; the explanation that fits, or None."""
     level = _rank(req.level) if req.level is not None else None
+    deadline = limits.deadline
     idle = 0
     for _ in range(STEER_TRIES):
         if idle >= STEER_PATIENCE:
@@ -476,11 +475,11 @@ def steer(req, draft: Draft, exp, target: Target, rng: random.Random,
         if target.cap is None and harder:
             for d in order[:3]:
                 draft.set(i, d)
-                if _unique(draft, deadline):
-                    new = rate_lean(draft, target, deadline, stop)
+                if _unique(draft, limits):
+                    new = rate_lean(draft, target, limits, stop)
                     break
-        elif target.cap is not None or _unique(draft, deadline):
-            new = rate_lean(draft, target, deadline, stop)
+        elif target.cap is not None or _unique(draft, limits):
+            new = rate_lean(draft, target, limits, stop)
         ok = new is not None and new.status == SOLVED and (
             (harder and _rank(new.rating.level) <= level
              and _key(new.rating) > _key(exp.rating))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import time
 
+from ..clock import Limits
 from ..engine.rating import model_for
 from ..engine.walk import SOLVED
 from .level import _combos_after, _hard_cells, exact_rating, fits, walk
@@ -19,7 +20,7 @@ SCORE_ROUNDS, SCORE_PATIENCE, SCORE_MOVES = 16, 3, 5
 
 
 def steer_score(req, draft, exp, rating, target, rng: random.Random,
-                deadline: float | None, rules):
+                limits: Limits, rules):
     """Digit changes that bring the draft's score into ``req.score`` at the same level:
     ``(explanation, exact rating)`` once it is in, or None (the draft keeps the changes
     that brought it closer). Only below a level cap (Easy to Expert), where a finished walk
@@ -30,6 +31,7 @@ def steer_score(req, draft, exp, rating, target, rng: random.Random,
     is, which no estimate from the clues predicts well (the change the clues favoured
     alone got closer one time in six)."""
 
+    deadline = limits.deadline
     gap = miss(rating.score, req.score)
     easy_cap = model_for(target.rules).levels[0][1]
     tried: set[tuple[int, int]] = set()
@@ -67,7 +69,7 @@ def steer_score(req, draft, exp, rating, target, rng: random.Random,
             old = draft.values[i]
             draft.set(i, d)
             try:
-                w = walk(draft, target.ladder, target.cap, deadline)
+                w = walk(draft, target.ladder, target.cap, limits)
                 if w.status != SOLVED:  # unique and within the cap, or no use
                     continue
                 new = w.explanation(target.rules)

@@ -31,7 +31,11 @@ def _runs_ok(white: list[list[bool]]) -> bool:
     return changed
 
 
-def _fill(white, rng: random.Random, budget: int = 20000) -> dict | None:
+#: cells one fill may place (backtracking included) before it is given up
+FILL_STEPS = 20000
+
+
+def _fill(white, rng: random.Random) -> dict | None:
     """Digits for every white cell, all distinct in each run (randomised backtracking)."""
     cells = [(r, c) for r in range(len(white)) for c in range(len(white[0])) if white[r][c]]
     run_of: dict = {}
@@ -51,7 +55,7 @@ def _fill(white, rng: random.Random, budget: int = 20000) -> dict | None:
         if k == len(cells):
             return True
         count[0] += 1
-        if count[0] > budget:
+        if count[0] > FILL_STEPS:
             return False
         rc = cells[k]
         ra, rd = run_of[rc]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import time
 
+from ..clock import Limits
 from ..puzzle.combos import ALL, BIT, DIGITS, POP
 from ..solver.propagate import Contradiction, propagate
 from ..solver.search import solve
@@ -66,51 +67,52 @@ class Undecided(Exception):
 REPAIR_WORK = 50_000
 #: digit changes a repair compares
 REPAIR_SAMPLE = 16
+#: search nodes :func:`local_count` may spend before it counts a region as ambiguous
+LOCAL_NODES = 300
 
 
-def other_solution(draft: Draft, masks: list[int], deadline: float | None,
-                   work: int | None = None):
+def other_solution(draft: Draft, masks: list[int], limits: Limits):
     """A solution other than the fill, or None when the fill is the only one.
 
     The complete solver decides (its search hands hard cases to clause learning), started
     from ``masks``, the draft's propagated candidates; two solutions are asked for, so a
     second one is never searched past. Raises :class:`Undecided` when the solver spends
-    ``work`` units (see :func:`~deducer.solver.search.solve`) or the deadline passes first.
+    ``limits.work`` units (see :func:`~deducer.solver.search.solve`) or the deadline passes
+    first (however late, the solver is given a hundredth of a second).
     """
 
-    left = None if deadline is None else max(0.01, deadline - time.perf_counter())
-    res = solve(draft.puzzle(), max_solutions=2, masks=masks, timeout=left, work=work)
+    res = solve(draft.puzzle(), max_solutions=2, masks=masks, limits=limits.at_least(0.01))
     if len(res.solutions) < 2 and not res.complete:
         raise Undecided
     return next((s for s in res.solutions if s != draft.values), None)
 
 
-def ambiguity(draft: Draft, deadline: float | None, work: int | None):
+def ambiguity(draft: Draft, limits: Limits):
     """None when the fill is the draft's only solution; else (candidates propagation
     leaves open, the propagated masks, the cells where a second solution differs).
     Raises :class:`Undecided` as :func:`other_solution` does."""
     score, masks = open_count(draft)
     if score == 0:
         return None
-    other = other_solution(draft, masks, deadline, work=work)
+    other = other_solution(draft, masks, limits)
     if other is None:
         return None
     return score, masks, [i for i, (a, b) in enumerate(zip(draft.values, other, strict=True))
                           if a != b]
 
 
-def make_unique(draft: Draft, rng: random.Random, deadline: float | None,
+def make_unique(draft: Draft, rng: random.Random, limits: Limits,
                 max_rounds: int = 300, sample: int = REPAIR_SAMPLE,
                 symmetry: str = "none") -> Draft | None:
     """A repaired draft whose solution is unique (the same object unless a run was split),
     or None if the rounds or the clock ran out."""
-    narrow(draft, rng, deadline, sample)
+    narrow(draft, rng, limits, sample)
     stuck = 0
     best = None
     seen: set[tuple[int, ...]] = {tuple(draft.values)}
     for _ in range(max_rounds):
         try:
-            found = ambiguity(draft, deadline, REPAIR_WORK)
+            found = ambiguity(draft, limits.with_work(REPAIR_WORK))
         except Undecided:
             return None
         if found is None:
@@ -138,7 +140,7 @@ def make_unique(draft: Draft, rng: random.Random, deadline: float | None,
 NARROW_CHECKED = 3
 
 
-def narrow(draft: Draft, rng: random.Random, deadline: float | None, sample: int,
+def narrow(draft: Draft, rng: random.Random, limits: Limits, sample: int,
            patience: int = 4) -> int:
     """Cheap first phase: change digits of cells propagation leaves open, keeping each
     change that leaves fewer candidates open, until no change helps for ``patience``
@@ -146,6 +148,7 @@ def narrow(draft: Draft, rng: random.Random, deadline: float | None, sample: int
     before any search. Returns the candidates left open."""
     score, masks = open_count(draft)
     misses = 0
+    deadline = limits.deadline
     while score and misses < patience:
         if deadline is not None and time.perf_counter() > deadline:
             break
@@ -176,10 +179,10 @@ def _region(draft: Draft, cells: list[int]) -> list[int]:
     return sorted(out)
 
 
-def local_count(draft: Draft, totals: list[int], region: list[int], cap: int = 4,
-                budget: int = 300) -> int:
+def local_count(draft: Draft, totals: list[int], region: list[int], cap: int = 4) -> int:
     """How many solutions (up to ``cap``) differ from the fill only inside ``region``,
-    the fill included; a search that runs out of ``budget`` counts as ``cap``."""
+    the fill included; a search that takes more than ``LOCAL_NODES`` nodes counts as
+    ``cap``."""
     layout = draft.layout(totals)
     masks = [BIT[v] for v in draft.values]
     for i in region:
@@ -202,7 +205,7 @@ def local_count(draft: Draft, totals: list[int], region: list[int], cap: int = 4
             return found[0] < cap
         for d in DIGITS[masks[best]]:
             nodes[0] += 1
-            if nodes[0] > budget:
+            if nodes[0] > LOCAL_NODES:
                 found[0] = cap
                 return False
             trial = masks.copy()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from ..clock import Limits
 from ..engine.state import Deduction
 from ..puzzle.combos import BIT, POP
 from ..solver.search import solve
@@ -53,8 +54,8 @@ def backtracking(view: View, node_work: int = 3) -> Iterator[Deduction]:
         return
     left = context.work_left()
     res = solve(view.puzzle, max_solutions=2, masks=list(view.masks),
-                timeout=context.time_left(),
-                work=None if left is None else max(0, left // node_work))
+                limits=Limits.within(context.time_left()).with_work(
+                    None if left is None else max(0, left // node_work)))
     context.spend(res.work * node_work)
     if len(res.solutions) != 1 or not res.complete:
         return  # several solutions (or none): a guess would not be a deduction

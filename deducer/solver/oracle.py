@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..clock import past
+from ..clock import NO_LIMITS, Limits, past
 from ..puzzle.combos import BIT, DIGITS, SUM, combos
 
 _AVAILABLE: bool | None = None
@@ -140,16 +140,17 @@ class Oracle:
         """The variable 'cell holds digit'."""
         return 9 * self.local[cell] + digit
 
-    def ask(self, assumptions: list[int], deadline: float | None, budget: int | None = None):
+    def ask(self, assumptions: list[int], limits: Limits = NO_LIMITS):
         """A model as {cell: digit} when satisfiable, else the failed core (a set of literals).
 
-        ``budget``: conflicts the call may spend (None: no limit); :attr:`conflicts` counts
-        them all. Raises :class:`OracleTimeout` when the deadline passes or the budget runs
-        out first. With a budget the solver runs in the same slices whatever the deadline,
+        ``limits.work``: conflicts the call may spend (None: no limit); :attr:`conflicts`
+        counts them all. Raises :class:`OracleTimeout` when the deadline passes or the budget
+        runs out first. With a budget the solver runs in the same slices whatever the deadline,
         so on the same questions it gives the same answers at the same counts (CaDiCaL is
         deterministic: a run depends on its clauses, calls and limits, not on the clock).
         """
         s = self.solver
+        deadline, budget = limits.deadline, limits.work
         # before each call, not only when one runs out of conflicts: a caller asking for
         # model after quick model would otherwise never hear of the deadline
         if past(deadline):

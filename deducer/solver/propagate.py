@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..clock import Limits
 from ..puzzle.combos import combos
 from ..puzzle.model import Puzzle
 
@@ -168,15 +169,15 @@ CLOCK_EVERY = 256
 
 
 def propagate(layout: Layout, masks: list[int], dirty, trace: list[int] | None = None,
-              trail: list[int] | None = None, deadline: float | None = None) -> None:
+              trail: list[int] | None = None, limits: Limits | None = None) -> None:
     """Filter runs until nothing changes; ``masks`` is updated in place.
 
     ``dirty`` is an iterable of run ids to start from. Raises :class:`Contradiction`.
     ``trace``, if given, receives cells in the order they are narrowed to one digit (so a
     trial can tell its chain of consequences in the order they follow). ``trail``, if given,
     receives ``cell, old mask`` pairs (flat) before every change, so a search can undo a
-    node without copying the grid. ``deadline`` (a ``time.perf_counter()`` reading):
-    raise :class:`Timeout` once it has passed, leaving ``masks`` narrowed soundly but not
+    node without copying the grid. ``limits``: raise :class:`Timeout` once their deadline
+    has passed, leaving ``masks`` narrowed soundly but not
     fully (a whole 200x200 grid takes a loaded machine over a second).
     """
     run_cells = layout.run_cells
@@ -185,6 +186,7 @@ def propagate(layout: Layout, masks: list[int], dirty, trace: list[int] | None =
     queue = list(dict.fromkeys(dirty))
     queued = set(queue)
     count = 0
+    deadline = None if limits is None else limits.deadline
     while queue:
         if deadline is not None:
             count += 1

@@ -111,12 +111,13 @@ def unclued(white: list[list[bool]]) -> Puzzle:
 def random_clued(rows: int, cols: int, seed: int = 1, black: float = 0.2) -> Puzzle:
     """A random layout filled by the solver (digits then shuffled) and clued from the fill.
     Nothing forces uniqueness, so big ones usually have several solutions."""
+    from deducer.clock import Limits
     from deducer.solver.search import solve
 
     rng = random.Random(seed)
     white = layout(rows, cols, rng, black)
     bare = unclued(white)
-    fill = solve(bare, max_solutions=1, timeout=60).solutions[0]
+    fill = solve(bare, max_solutions=1, limits=Limits.within(60)).solutions[0]
     perm = list(range(1, 10))
     rng.shuffle(perm)
     values = {rc: perm[v - 1] for rc, v in zip(bare.whites, fill, strict=True)}
