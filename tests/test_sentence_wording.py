@@ -532,3 +532,26 @@ def test_a_cells_two_bounds_from_one_sum_are_said_once():
     kept = ["r5c3 + r6c3 ≥ 10 and r2c5 + 4 ≤ 8: r3c5 ≥ 2", "r3c2 + 4 ≤ 9: r4c4 ≤ 9",
             "r3c3 ≥ 6: r4c5 ≥ 6"]
     assert _both_ends(kept) == kept
+
+
+def test_a_naked_pair_says_its_digits_once_before_they_leave():
+    # issue 51: "r8c5 (7 or 9) and r8c9 (7 or 9) hold only 7 and 9 between them, so 7 and 9
+    # leave r8c6" said the list three times; cells with the same two digits say it once
+    from deducer.rules import fixture
+
+    view = fixture.position(r"""
+        \|\|23\|4\|42\|\|\|\
+        \|22\8|(1,2,3,4)|(1,3)|(3,5)|6\|24\|\
+        \29|(6,7,8,9)|(1,2,3,4,5,6,7,8)|(1,3)|(3,5,6,7,8,9)|(1,3)|(1,2,3,4,5,6,7)|\
+        \8|(5,6,7)|(1,2,3)|7\15|(5,6,7,8,9)|(1,3)|(3,4,5,6,7)|24\
+        \41|(6,7,8,9)|(5,6,7,8)|4|(5,6,7,8,9)|2|(5,6,7,8,9)|(7,8,9)
+        \|\7|(1,2)|(1,2)|4|14\14|(5,6)|(8,9)
+        \|\25|(1,2,3,4,5,6,7)|(1,2)|(3,5,6,7)|(5,6,8)|(1,2,3,4,5,6,7)|(7,8,9)
+        \|\|\|\19|(3,5,6,7,8,9)|(6,8,9)|(2,3,4,5,6,7)|\
+        """)
+    found = fixture.first("naked-pair", view, "r3c1>")
+    assert found is not None and found.eliminations == {"r3c3": [1, 3], "r3c5": [3],
+                                                        "r3c7": [1, 3]}
+    assert found.text.startswith("In r3c1→ 29/6, r3c4 and r3c6 can only hold 1 or 3, one "
+                                 "each, so "), found.text
+    assert found.text.count("1 and 3") == 1, found.text

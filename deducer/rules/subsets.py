@@ -59,7 +59,17 @@ def _failing(view: View, rid: int, open_: list[int], placed: int, elims: dict[in
     return out if len(out) <= FAILING_MAX else None
 
 
-@rule(values=("digits", "group", "kind", "size"))
+def _holding(view: View, facts: dict[int, int], union: int) -> str:
+    """The subset as the sentence says it: cells whose lists are all the subset's digits
+    say the list once ("r8c5 and r8c9 can only hold 7 or 9, one each"), so that the digits are not
+    said again before the effect names them; otherwise each cell with its own list and
+    the digits they hold between them."""
+    if all(m == union for m in facts.values()):
+        return f"{both([view.cell_name(i) for i in facts])} can only hold {alts(union)}, one each"
+    return f"{facts_brief(view, facts)} hold only {digits_and(union)} between them"
+
+
+@rule(values=("digits", "group", "holding", "kind", "size"))
 def naked_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
     """``size`` empty cells of the run whose candidates together are exactly ``size``
     digits: those digits go in those cells, so they leave the run's other empty cells."""
@@ -85,6 +95,7 @@ def naked_subset(view: View, rid: int, size: int = 2) -> Iterator[Deduction]:
                         values={"cells": both([f"{view.cell_name(i)} ({alts(m)})"
                                                for i, m in facts.items()]),
                                 "group": facts_brief(view, facts),
+                                "holding": _holding(view, facts, union),
                                 "digits": digits_and(union),
                                 "size": size, "kind": _NAMES.get(size, f"{size}-set")},
                         proof=proof(view, (rid,), facts))
