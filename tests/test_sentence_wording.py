@@ -555,3 +555,62 @@ def test_a_naked_pair_says_its_digits_once_before_they_leave():
     assert found.text.startswith("In r3c1→ 29/6, r3c4 and r3c6 can only hold 1 or 3, one "
                                  "each, so "), found.text
     assert found.text.count("1 and 3") == 1, found.text
+
+
+_ITS = re.compile(r"(r\d+c\d+[→↓] \d+/\d+) (?:allows only|still needs|is) "
+                  r"(?:(?!r\d+c\d+[→↓]).)*? and (its .+?)(?=, so |, and r\d|, r\d)")
+
+
+def _digit_list(said: str) -> set[int]:
+    out: set[int] = set()
+    for part in re.split(r", | and ", said):
+        a, _, b = part.partition(" to ")
+        out |= set(range(int(a), int(b or a) + 1))
+    return out
+
+
+def _misattributed(steps: list[dict]) -> list[str]:
+    """Naked singles whose "its <rule> took <digits>" names a rule that did not take those
+    digits from the cell in a step on that run."""
+    bad = []
+    for k, s in enumerate(steps):
+        if s["rule"] != "naked-single":
+            continue
+        (r, c, _d), = s["placements"]
+        for run, said in _ITS.findall(s["text"]):
+            for piece in said.split(", "):
+                m = re.fullmatch(r"(?:its )?(.+?) (?:took )?(\d[\d, toand]*)", piece)
+                assert m, (piece, s["text"])
+                name, digits = m.group(1), _digit_list(m.group(2))
+                taken: set[int] = set()
+                for t in steps[:k]:
+                    if t["name"].lower() == name and run in t["runs"]:
+                        taken |= {d for rr, cc, ds in t["eliminations"] if (rr, cc) == (r, c)
+                                  for d in ds}
+                if not digits <= taken:
+                    bad.append(f"step {s['n']}: {s['text']}")
+    return bad
+
+
+def test_a_naked_single_credits_each_rule_with_the_digits_it_took():
+    # a generated Expert walk (10x10, seed 11) said "r5c3↓ 23/5 allows only 4, 5, 8 or 9
+    # and its sum bounds took 5 and 9" where its pair complement had taken the 5
+    from deducer.rules import fixture
+
+    expert = fixture.puzzle(r"""
+        \|8\|20\|25\|4\|\|\|12\|21\|\
+        \13|||||42\|14\6|||\
+        \42|||||||||17\
+        \|\16|||6\10|||\16||
+        \|6\|23\12||||5\|23\4||
+        \45|||||||||
+        \8|||\|12\6||||13\|\
+        \4|||3\16|||3\13|||5\
+        \|\37||||||||
+        \|\4|||\|\10||||
+        """)
+    walks = [explain(expert).steps] + [explain(load(ROOT / "puzzles" / n)).steps
+                                       for n in BUNDLED]
+    steps = [[s.to_json() for s in walk] for walk in walks]
+    assert sum(len(_ITS.findall(s["text"])) for w in steps for s in w) >= 5
+    assert [b for w in steps for b in _misattributed(w)] == []

@@ -303,16 +303,22 @@ def single_reason(view: View, i: int, d: int) -> str:
                 else:  # a chain or a region: its rule ("the forcing chain took 5")
                     who = f"the {rule_name}"
                 got_by = by.setdefault(who, [0, truns[0] if len(truns) == 1 else None,
-                                             rule_name])
+                                             {}])
                 got_by[0] |= took
+                # each rule keeps the digits it took: one run's steps may be of several
+                # rules, and "its sum bounds took 5 and 9" must not claim the 5 its pair
+                # complement took
+                got_by[2][rule_name] = got_by[2].get(rule_name, 0) | took
                 left &= ~took
-        for who, (took, rid, rule_name) in by.items():
+        for who, (took, rid, rules) in by.items():
             if rid in best:  # the run is named already: "r6c1→ 19/5 allows only 3 to 9
                 # and its sum bounds took 4 to 9", not the run's name twice; said as a
                 # second fact, not in brackets ("allows only 3 to 9 (its sum bounds took
                 # 4 to 9)" read as the run allowing what it took, issue 51)
                 at = best.index(rid)
-                parts[at] = f"{parts[at]} and its {rule_name} took {_listed(took)}"
+                said = [f"its {name} took {_listed(m)}" if k == 0 else
+                        f"its {name} {_listed(m)}" for k, (name, m) in enumerate(rules.items())]
+                parts[at] = f"{parts[at]} and {', '.join(said)}"
             else:
                 parts.append(f"{who} took {_listed(took)}")
     if left:  # taken on a hypothesis (a chain's links) or before the log began
