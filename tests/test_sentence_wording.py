@@ -136,6 +136,33 @@ def test_a_region_sum_says_its_arithmetic_only_for_written_digits():
             == "r2c1 = r3c1 + 10, as (25 + 6) - 21 = 10")
 
 
+def test_a_region_sum_names_the_written_cells_it_subtracts():
+    """Issue 51: "(52 + 17 in r3c6↓) - (52 + 5) = 12" gave a written digit by value with no
+    cell; every written digit subtracted is named by its cell, or the run it sits in where
+    that is shorter (their sum, as for many), and the words of before (where a step stops
+    is measured on them) stay as they were."""
+    from types import SimpleNamespace
+
+    from deducer.rules.regionsay import equation
+
+    labels = {7: "r6c1↓", 8: "r9c4→"}
+    view = SimpleNamespace(cell_name=lambda i: f"r{i}c1",
+                           puzzle=SimpleNamespace(runs={r: SimpleNamespace(label=lb)
+                                                        for r, lb in labels.items()}))
+    # r2c1 - r3c1 = (25 + 6) - 21, the 6 written in r5c1 (of r6c1↓)
+    args = (view, [2], [3], ([25, 6], [21]))
+    assert (equation(*args, short=True, written=([5], []), bare=True)[0]
+            == "r2c1 = r3c1 + 10, as (25 + 6 in r5c1) - 21 = 10")
+    assert (equation(*args, short=True, written=([5], []), was=True)[0]
+            == "r2c1 = r3c1 + 10, as (25 + 6) - 21 = 10")
+    # two written digits, in one run whose name is shorter than their cells': by the run
+    two = (view, [2], [3], ([25], [12, 5, 3]))
+    assert (equation(*two, short=True, written=([], [10, 11]), homes={10: 8, 11: 8})[0]
+            == "r2c1 = r3c1 + 5, as 25 - (12 + 8 in r9c4→) = 5")
+    assert (equation(*two, short=True, written=([], [10, 11]), homes={10: 8, 11: 8},
+                     was=True)[0] == "r2c1 = r3c1 + 5, as 25 - (12 + 5 + 3) = 5")
+
+
 def test_a_region_sum_names_only_the_differing_cells_it_rests_on():
     """The groups of cells that differ a fact needs: each left out where the fact holds
     without it (issue 51: "cells of r1c3↓ and r1c5↓ differ" where only r1c5↓'s matter)."""
@@ -476,9 +503,20 @@ def test_a_permutation_case_is_said_compactly_and_true():
     steps = [s for s in explain(p).steps if s.rule.startswith("permutation-check")]
     texts = [s.text for s in steps]
     assert ("r1c4↓ 23/6: if r3c4 is 6, the rest make 15: 1+3+4+7, and none of r2c4, r5c4, "
-            "r6c4 and r7c4 has 7; so 6 leaves r3c4.") in texts
+            "r6c4 and r7c4 has 7; so 6 goes.") in texts
     # the lists are the detail's
     assert any("r2c4, r5c4, r6c4 and r7c4 can only take 1, 3 or 4" in s.detail for s in steps)
+    # the case names the digit and its cells: the effect does not again (issue 51), but
+    # says them where it says more, and the detail always does
+    assert any(s.detail.endswith("; so 6 leaves r3c4.") for s in steps)
+    for s in steps:
+        effect = s.text.rsplit("; so ", 1)[-1]
+        gone = re.fullmatch(r"(\d(?:(?:, | and )\d)*) go(?:es)?\.", effect)
+        if gone:
+            digits = gone.group(1).replace(" and ", ", ")
+            assert re.search(rf"\bif [^:]* (?:is|were) {digits.replace(', ', '(?:, | or )')},",
+                             s.text), s.text
+            assert s.detail.rsplit("; so ", 1)[-1] != effect, s.detail
     cells = r"r\d+c\d+"
     claim = re.compile(rf"(?:none of ((?:{cells})(?:(?:, | and ){cells})*)|neither ({cells}) nor "
                        rf"({cells})) has (\d(?:(?:, | or )\d)*)")

@@ -205,6 +205,13 @@ def worded(rule, ded, view, effect: str) -> tuple[str, str]:
     for key, value in list(values.items()):
         if callable(value):
             values[key] = value()
+    # a rule whose reason names the digits and cells its effect takes already ("if r8c8
+    # is 4, ...") gives that effect as said and its shorter words ("4 goes"): the
+    # template's {effect_said}, the effect whole where it says more (the detail's {effect}
+    # is always whole)
+    if "effect_named" in values:
+        named, short = values["effect_named"] or ("", "")
+        values["effect_said"] = short if named and str(effect) == named else str(effect)
     text = _fill(rule, rule.explain, values)
     detail = _fill(rule, rule.detail, values) if rule.detail else ""
     return text, ("" if detail == text else detail)

@@ -422,7 +422,28 @@ def _trimmed(view: View, rid: int, open_: list[int], chosen: list[tuple],
     return kept, again, [c for _, r in again if r is not None for c in r[0]]
 
 
-@rule(values=("brief", "facts", "length", "open", "reasons", "what", "why"))
+def _named(view: View, chosen: list[tuple], take: dict[int, int]) -> tuple[str, str] | None:
+    """The effect as the engine says it where the sentence's cases name its digits and
+    cells already (``if r8c8 is 4, ...``: ``4 leaves r8c8``), and its shorter words
+    (``4 goes``); None where a digit is in no combination (its cells are not named) or
+    the cells lose different digits (issue 51: the effect named the digit and its cells
+    again)."""
+    if any(len(pairs) > 1 or not pairs[0][1] for pairs, _r in chosen):
+        return None
+    masks = set(take.values())
+    if len(masks) != 1:
+        return None
+    m = masks.pop()
+    ds = [str(d) for d in DIGITS[m]]
+    digits = ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " and " + ds[-1]
+    names = " and ".join(view.cells_name(sorted(take)).rsplit(", ", 1))
+    one = len(ds) == 1
+    return (f"{digits} {'leaves' if one else 'leave'} {names}",
+            f"{digits} {'goes' if one else 'go'}")
+
+
+@rule(values=("brief", "effect_named", "effect_said", "facts", "length", "open", "reasons",
+              "what", "why"))
 def permutation_check(view: View, rid: int, max_open: int | None = None,
                       max_reasons: int = 6) -> Iterator[Deduction]:
     """Remove the digits of the run's empty cells that fit no arrangement of its
@@ -457,7 +478,7 @@ def permutation_check(view: View, rid: int, max_open: int | None = None,
         brief = _brief(view, rid, facts, chosen, compact=True)
     yield Deduction(eliminations=take, cells=tuple(cells), runs=(rid,),
                     values={"what": what, "open": len(open_), "why": "; ".join(clauses),
-                            "brief": brief,
+                            "brief": brief, "effect_named": _named(view, chosen, take),
                             "facts": holds(view, facts) + "; " if facts else "",
                             "length": view.run(rid).length,
                             "reasons": len(clauses)},

@@ -111,12 +111,15 @@ WRITTEN_MAX = 2
 
 
 def _terms(view: View, xs: list[int], short: bool = False, cells: Sequence[int] = (),
-           homes: dict[int, int] | None = None) -> str:
-    """``115``; ``(87 + 5 + 9)``; ``short``, with many digits written in: ``(41 + 42 in
-    r3c4, r3c5 and r4c3)``, naming the cells whose digits are subtracted, or with
-    ``homes`` (each cell's run) the runs they sit in where that is shorter: ``(41 + 42 in
-    r2c4↓)``."""
-    if short and len(xs) > WRITTEN_MAX + 1:
+           homes: dict[int, int] | None = None, was: bool = False) -> str:
+    """``115``; ``(87 + 5 + 9)``; ``short``, with digits written in: ``(41 + 42 in r3c4,
+    r3c5 and r4c3)``, naming the cells whose digits are subtracted, or with ``homes``
+    (each cell's run) the runs they sit in where that is shorter: ``(41 + 42 in r2c4↓)``,
+    ``(81 + 7 in r4c6↓)`` (issue 51: a region sum names the written cells it subtracts).
+    ``was``: the words of before, which named only more than :data:`WRITTEN_MAX` digits
+    so (``(81 + 7)``; where a step stops is measured on them)."""
+    many = len(xs) > WRITTEN_MAX + 1 if was or not cells else len(xs) > 1
+    if short and many:
         where = f" in {both([view.cell_name(i) for i in cells])}" if cells else " written in"
         if homes and cells and all(i in homes for i in cells):
             runs = list(dict.fromkeys(homes[i] for i in cells))
@@ -129,7 +132,7 @@ def _terms(view: View, xs: list[int], short: bool = False, cells: Sequence[int] 
 def equation(view: View, plus: Sequence[int], minus: Sequence[int],
              sides: tuple[list[int], list[int]], short: bool = False,
              written: tuple[list[int], list[int]] = ([], []),
-             homes: dict[int, int] | None = None, bare: bool = False
+             homes: dict[int, int] | None = None, bare: bool = False, was: bool = False
              ) -> tuple[str, list[int], list[int], int]:
     """sum(plus) - sum(minus) = sum(sides[0]) - sum(sides[1]), said with no negative
     number and one minus sign: ``r5c8 + r7c8 = 115 - (87 + 5 + 9) = 14``, or for a
@@ -138,7 +141,8 @@ def equation(view: View, plus: Sequence[int], minus: Sequence[int],
     ``short``: many digits written in are said as their sum, with their cells (``written``,
     in the order of ``sides``; :func:`_terms`, ``homes`` the runs they sit in). ``bare``:
     with no digit written in, no arithmetic (``r8c3 + r9c3 = r7c2 + 1``: the sentence has
-    said what each group adds up to, 15 and 14)."""
+    said what each group adds up to, 15 and 14). ``was``: the words of before
+    (:func:`_terms`)."""
     first, second = sides
     c_first, c_second = written
     k = sum(first) - sum(second)
@@ -150,13 +154,13 @@ def equation(view: View, plus: Sequence[int], minus: Sequence[int],
     if bare and len(first) == len(second) == 1:
         said = f"{rhs}{f' + {k}' if k else ''}" if minus else str(k)
         return f"{lhs} = {said}", list(plus), list(minus), k
-    arith = (f"{_terms(view, first, short, c_first, homes)} - "
-             f"{_terms(view, second, short, c_second, homes)} = {k}")
+    arith = (f"{_terms(view, first, short, c_first, homes, was)} - "
+             f"{_terms(view, second, short, c_second, homes, was)} = {k}")
     if not minus:
         return f"{lhs} = {arith}", list(plus), [], k
     if not k:  # "as 52 - 52 = 0" says nothing: both groups make the same
-        arith = (f"{_terms(view, first, short, c_first, homes)} and "
-                 f"{_terms(view, second, short, c_second, homes)} both make {sum(first)}")
+        arith = (f"{_terms(view, first, short, c_first, homes, was)} and "
+                 f"{_terms(view, second, short, c_second, homes, was)} both make {sum(first)}")
     return (f"{lhs} = {rhs}{f' + {k}' if k else ''}, as {arith}", list(plus), list(minus),
             k)
 
@@ -432,7 +436,8 @@ def many_words(view: View, region: Region, chosen: list[Touch], excluded: list[T
     # where the step stops is measured on the words of before (issue 51: the steps stay
     # those the ratings are fitted on): the equation with its arithmetic, and a group of
     # many runs as "the 9 across runs ..."
-    eq_was = equation(view, *as_found, sides, short=True, written=written, homes=homes)[0]
+    eq_was = equation(view, *as_found, sides, short=True, written=written, homes=homes,
+                      was=True)[0]
     cover_was = len(values["cover"]) + len("the ") * sum(
         len(g) > RUNS_MAX for g in (region.base, chosen))
     texts = _way_texts(cells, first, second, k_said, ways)
