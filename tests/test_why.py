@@ -386,8 +386,8 @@ def test_a_trimming_cut_by_the_time_limit_is_flagged(monkeypatch):
     real = why_mod._shortest
     calls = []
 
-    def late_trim(puzzle, path, i, digit, must, deadline=None):
-        calls.append(deadline)
+    def late_trim(puzzle, path, i, digit, must, limits=None):
+        calls.append(limits)
         return list(path)  # as a trimming the deadline stopped at once
 
     monkeypatch.setattr(why_mod, "_shortest", late_trim)

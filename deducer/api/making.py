@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ..clock import Limits
 from .ladders import RulesArg, ladder
 from .limits import seconds
 
@@ -93,7 +94,9 @@ def audit(puzzle: Puzzle, solution: list[int], rules: RulesArg = None, *,
     exception): the audit then says it timed out."""
     from ..assist.audit import audit as _audit
 
-    return _audit(puzzle, solution, ladder(rules, disable), label=label, timeout=seconds(timeout),
+    # the time limit counts from here, the ladder loaded (a rule file takes a while)
+    active = ladder(rules, disable)
+    return _audit(puzzle, solution, active, label=label, limits=Limits.within(seconds(timeout)),
                   watch=frozenset(watch), guard=guard)
 
 

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
-from ..clock import Limits
+from ..clock import NO_LIMITS, Limits
 from ..engine.rating import rate_steps
 from ..engine.walk import Engine, WalkOptions
 from ..errors import DeducerError, RuleError
@@ -80,24 +79,25 @@ Guard = Callable[[float | None], AbstractContextManager]
 
 
 def audit(puzzle: Puzzle, solution: list[int], rules, *, label: str = "",
-          timeout: float | None = None, watch: frozenset[str] = frozenset(),
+          limits: Limits = NO_LIMITS, watch: frozenset[str] = frozenset(),
           guard: Guard | None = None) -> Audit:
     """Step through ``puzzle`` with ``rules``, checking each deduction before applying it.
 
     The steps of the rules in ``watch`` are also checked against their proofs
     (docs/json-contract.md, proofs) by the independent checker; a true step its proof does
-    not prove is recorded in ``Audit.unproved``. A walk that ``guard`` stops is reported
-    as timed out, with what it had found so far."""
+    not prove is recorded in ``Audit.unproved``. The walk stops at the deadline of
+    ``limits``; one that ``guard`` (given the seconds left) stops is reported as timed out,
+    with what it had found so far."""
     out = Audit(label, "solved")
     if guard is None:
-        return _audit(out, puzzle, solution, rules, timeout, watch)
-    with guard(timeout):  # a rule that loops forever stops here too
-        return _audit(out, puzzle, solution, rules, timeout, watch)
+        return _audit(out, puzzle, solution, rules, limits, watch)
+    with guard(limits.left()):  # a rule that loops forever stops here too
+        return _audit(out, puzzle, solution, rules, limits, watch)
     out.status, out.note = "timeout", "the time limit stopped the audit"  # the guard stopped it
     return out
 
 
-def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None,
+def _audit(out: Audit, puzzle, solution: list[int], rules, limits: Limits,
            watch: frozenset[str]) -> Audit:
     """The walk ``explain`` makes (the same :class:`Engine` loop: the ``order:`` rounds,
     the shortest chain), each deduction checked against ``solution`` before it is made.
@@ -105,8 +105,7 @@ def _audit(out: Audit, puzzle, solution: list[int], rules, timeout: float | None
     missing, the state written behind the view) ends this puzzle's audit as a finding
     that names the rule: the next puzzle is audited all the same."""
     label = out.label
-    deadline = None if timeout is None else time.perf_counter() + timeout
-    eng = Engine(puzzle, _guarded(rules, watch), WalkOptions(limits=Limits(deadline)))
+    eng = Engine(puzzle, _guarded(rules, watch), WalkOptions(limits=limits))
     replay = Replay(puzzle)
     sources = {r.id: r.source for r in rules}
 

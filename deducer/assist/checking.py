@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..clock import NO_LIMITS, Limits, past
+from ..clock import NO_LIMITS, Limits
 from ..puzzle.combos import BIT, DIGITS
 from ..puzzle.model import Coord, Puzzle, cell_name
 from ..solver.search import solve
@@ -109,15 +109,16 @@ class CheckResult:
         }
 
 
-def _fits_exactly(puzzle: Puzzle, i: int, mask: int, timeout: float | None) -> bool | None:
-    """Does some solution of the bare puzzle put a digit of ``mask`` in cell ``i``?"""
+def _fits_exactly(puzzle: Puzzle, i: int, mask: int, limits: Limits) -> bool | None:
+    """Does some solution of the bare puzzle put a digit of ``mask`` in cell ``i``? (None:
+    the search's ``limits`` stopped it first.)"""
 
     bare = puzzle.without_progress()
     masks = bare.initial_masks()
     masks[i] &= mask
     if not masks[i]:
         return False
-    res = solve(bare, max_solutions=1, masks=masks, limits=Limits.within(timeout))
+    res = solve(bare, max_solutions=1, masks=masks, limits=limits)
     if res.solutions:
         return True
     return None if res.timed_out else False
@@ -128,12 +129,8 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
     """Check every entry (and, with ``pencil``, every cell's pencil marks)."""
 
     # one deadline for the whole check: each entry's own search and the look at the
-    # entries together get what is left (each once had the whole time limit)
-    deadline = limits.deadline
-
-    def left() -> float | None:
-        return limits.left(0.01)
-
+    # entries together get what is left (each once had the whole time limit), and at
+    # least a hundredth of a second (limits.at_least)
     cap = max(1, max_solutions)
     bare = puzzle.without_progress()
     res = solve(bare, max_solutions=cap, limits=Limits.within(limits.left()))
@@ -164,10 +161,10 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
             continue
         if exhaustive:
             fits: bool | None = False
-        elif past(deadline):
+        elif limits.past():
             fits = None  # out of time: not even a search set up for it
         else:
-            fits = _fits_exactly(puzzle, i, m, left())
+            fits = _fits_exactly(puzzle, i, m, limits.at_least(0.01))
         if fits is None:
             undecided += 1
             continue
@@ -184,7 +181,7 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
         base.status = WRONG
         base.message = _wrong_message(base)
         return base
-    if puzzle.entries and not _together(puzzle, base, left()):
+    if puzzle.entries and not _together(puzzle, base, limits.at_least(0.01)):
         return base
     if undecided:
         base.status = UNKNOWN
@@ -197,11 +194,11 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
     return base
 
 
-def _together(puzzle: Puzzle, base: CheckResult, timeout: float | None) -> bool:
+def _together(puzzle: Puzzle, base: CheckResult, limits: Limits) -> bool:
     """Do the entries, each fitting some solution, fit one together? If not, ``base``
     says why (a run's rule they break together, entries of different solutions, or the
-    time limit)."""
-    together = solve(puzzle, max_solutions=1, limits=Limits.within(timeout))
+    time limit: ``limits`` stopped the search)."""
+    together = solve(puzzle, max_solutions=1, limits=limits)
     if together.solutions:
         return True
     if not together.timed_out:

@@ -22,7 +22,7 @@ what the answer has shown.
 from __future__ import annotations
 
 from .. import proofcheck
-from ..clock import past
+from ..clock import NO_LIMITS, Limits
 from ..engine.walk import Engine
 from ..puzzle.combos import BIT
 from ..puzzle.model import Puzzle, cell_name
@@ -144,13 +144,13 @@ def _proved_after(rp, board, rest: list, i: int, digit: int, must: bool) -> bool
 
 
 def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
-              deadline: float | None = None) -> list:
+              limits: Limits = NO_LIMITS) -> list:
     """The closure of ``path`` (the whole path if the closure fails the checker), then
     steps dropped one at a time, earliest first, while the rest still proves the target;
     after a pass that dropped some, the closure of what is left, and another pass (within
-    a budget, and before ``deadline``: past it, the whole path, which proves the target
-    as the walkthrough made it)."""
-    if past(deadline):
+    a budget, and within ``limits``' time: past their deadline, the whole path, which
+    proves the target as the walkthrough made it)."""
+    if limits.past():
         return list(path)
     name = cell_name(puzzle.whites[i])
 
@@ -177,7 +177,7 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
         # could only say yes)
         prefix = start.copy()
         while k < len(kept) - 1 and budget > 0 and len(kept) - k - 1 <= feeds:
-            if past(deadline):
+            if limits.past():
                 return kept  # the closure as shortened so far: it proves the target
             trial = kept[:k] + kept[k + 1:]
             budget -= 1
@@ -195,17 +195,16 @@ def _shortest(puzzle: Puzzle, path: list, i: int, digit: int, must: bool,
             kept = tighter
 
 
-def reworded(puzzle: Puzzle, rules, kept: list, ok, deadline: float | None = None) -> list:
+def reworded(puzzle: Puzzle, rules, kept: list, ok, limits: Limits = NO_LIMITS) -> list:
     """The kept steps made again, each by its rule on the board the kept steps before it
     leave, so that a sentence mentions only what the answer has shown (a step's sentence
     from the walkthrough could say "3 and 8 written in" of a digit a dropped step wrote).
     A step made again may take more than it did (the board holds more candidates); the
     kept steps as they were when a step cannot be made again (or the chain is a search's
     step) or ``ok`` (the steps made again: do they still show what they must?) says no,
-    or once ``deadline`` (a ``time.perf_counter()`` reading) has passed."""
+    or once the deadline of ``limits`` has passed."""
 
-    def late() -> bool:
-        return past(deadline)
+    late = limits.past
 
     by_id = {r.id: r for r in rules}
     if late() or any(by_id.get(s.rule) is None or by_id[s.rule].scope != "run"

@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..clock import NO_LIMITS, Limits, past
+from ..clock import NO_LIMITS, Limits
 from ..engine import registry
 from ..engine.sentences import differences
 from ..engine.walk import Engine, WalkOptions
@@ -199,11 +199,10 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, limits: Limits = N
         rules = registry.load()
     # one deadline for the whole hint: the check, the walk (through the Engine's own
     # deadline, which the expensive rules watch) and the last look at the solutions
-    deadline = limits.deadline
     verdict = check(puzzle, max_solutions=max_solutions, limits=limits)
     if verdict.status == "unsolvable":
         return _simple("unsolvable", level, _capital(verdict.message) + ".")
-    if verdict.status == "unknown" and past(deadline):  # no time left to set up a walk
+    if verdict.status == "unknown" and limits.past():  # no time left to set up a walk
         return _simple("timeout", level, TIMED_OUT)
     warning = _several(verdict, puzzle)
     if verdict.mistakes:
@@ -259,11 +258,11 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, limits: Limits = N
         else:
             reasoning.append((step, ded, effect))
     chain = _support(puzzle, step, reasoning)
-    chain, step = _worded_alone(puzzle, rules, chain, step, deadline)
+    chain, step = _worded_alone(puzzle, rules, chain, step, limits)
     return _warned(_deduction(level, rule, step, chain, skipped, shown, rules), warning)
 
 
-def _worded_alone(puzzle: Puzzle, rules, chain: list, target, deadline: float | None = None):
+def _worded_alone(puzzle: Puzzle, rules, chain: list, target, limits: Limits = NO_LIMITS):
     """The supporting steps and the hint's step made again on the board the supporting
     steps alone leave (:func:`deducer.assist.closure.reworded`), so that no sentence names a
     digit a step the hint leaves out wrote; as they were if that board does not give the
@@ -281,7 +280,7 @@ def _worded_alone(puzzle: Puzzle, rules, chain: list, target, deadline: float | 
                 return False
         return check_walkthrough(puzzle, out) == []
 
-    out = reworded(puzzle, rules, [*chain, target], same, deadline)
+    out = reworded(puzzle, rules, [*chain, target], same, limits)
     return out[:-1], out[-1]
 
 

@@ -108,8 +108,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         raise PuzzleError(f"{cell_name(cell)} is not a white cell of the puzzle")
     name = cell_name(cell)
     # one deadline for the whole answer: the solve, the walk, and the trimming after it
-    deadline = limits.deadline
-    left = limits.left
+    # (each search, and the walk, given a little however late it starts: limits.at_least)
 
     if rules is None:
         rules = registry.load()
@@ -133,7 +132,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         # the rule of a run answers it, whatever else the grid holds (even a grid whose
         # entries leave no solution)
         return from_the_grid()
-    res = solve(puzzle, max_solutions=2, limits=Limits.within(left(0.05)))
+    res = solve(puzzle, max_solutions=2, limits=limits.at_least(0.05))
     if not res.solutions:
         if res.status == "none":
             return answer(UNSOLVABLE, "The grid as given has no solution; check the entries "
@@ -144,7 +143,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
         # several solutions, and the two found may not show what a third does: ask for one
         # that puts the digit there (or, for --must, another): else a --must answer walked,
         # stalled on the cells the solutions differ in, and said "stall", not why
-        seen |= _other_digits(puzzle, i, digit, digit in seen, left(0.05))
+        seen |= _other_digits(puzzle, i, digit, digit in seen, limits.at_least(0.05))
     if must and seen != {digit}:
         if digit in seen:
             return answer(POSSIBLE, f"The puzzle has more than one solution, and they put "
@@ -156,7 +155,7 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
             return answer(POSSIBLE, f"The puzzle has more than one solution, and one of them "
                           f"puts {digit} in {name}: nothing rules it out.")
         return answer(SOLUTION, f"{digit} is {name}'s solution digit: nothing rules it out.")
-    walked = _walk(puzzle, rules, i, digit, must, Limits.within(left(0.1)))
+    walked = _walk(puzzle, rules, i, digit, must, limits.at_least(0.1))
     if walked is None or isinstance(walked, str):
         goal = f"{name} down to {digit}" if must else f"{digit} out of {name}"
         if walked == TIMEOUT:
@@ -165,28 +164,42 @@ def why(puzzle: Puzzle, cell: tuple[int, int], digit: int, *, must: bool = False
     path, shortcut = walked
     if not path:  # the digits written in the cell's runs settle it before any step
         return from_the_grid()
-    return _explained(puzzle, rules, cell, i, digit, must, head, path, shortcut, deadline)
+    return _explained(puzzle, rules, Target(cell, i, digit, must, head), path, shortcut, limits)
 
 
-def _explained(puzzle: Puzzle, rules, cell: tuple[int, int], i: int, digit: int, must: bool,
-               head: str, path: list, shortcut: list | None, deadline: float | None) -> Why:
-    """The ``explained`` answer from the walkthrough's ``path`` to the target (and the
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a question asks of the grid: ``digit`` out of ``cell`` (``must``: ``cell`` down
+    to ``digit``); ``i`` is the cell's index among the white cells, ``head`` the answer's
+    first words (``Why 4 cannot go in r4c3``)."""
+
+    cell: tuple[int, int]
+    i: int
+    digit: int
+    must: bool
+    head: str
+
+
+def _explained(puzzle: Puzzle, rules, target: Target, path: list, shortcut: list | None,
+               limits: Limits) -> Why:
+    """The ``explained`` answer to ``target`` from the walkthrough's ``path`` there (and the
     ``shortcut``, if the walk found one): the easier of their shortened closures, made
     again when that is no harder, its steps counted and numbered, in words."""
+    cell, i, digit, must, head = target.cell, target.i, target.digit, target.must, target.head
     ceiling = hardest(path)
-    kept = _shortest(puzzle, path, i, digit, must, deadline)
+    kept = _shortest(puzzle, path, i, digit, must, limits)
     if shortcut is not None and len(shortcut) <= len(path):
-        other = _shortest(puzzle, shortcut, i, digit, must, deadline)
+        other = _shortest(puzzle, shortcut, i, digit, must, limits)
         if ease(other) < ease(kept):
             kept = other
     if _rewordable(kept, path):
         again = reworded(puzzle, rules, kept, lambda out: _proved(puzzle, out, i, digit, must),
-                         deadline)
+                         limits)
         if hardest(again) <= ceiling + 1e-9 and ease(again) <= ease(kept):
             kept = again  # made again on a board with more candidates: never harder
     # past the deadline, the trimming stopped where it was: the answer proves the target,
     # but another run, with more time, may trim it further, so it says so
-    cut = past(deadline)
+    cut = past(limits.deadline)
     kept = _counted(puzzle, rules, path, kept)
     steps = [_renumbered(s, n) for n, s in enumerate(kept, 1)]
     in_marks = [s.n for s in steps if _in_marks(puzzle, s)]
@@ -364,16 +377,16 @@ def _direct(eng, puzzle: Puzzle, rules, i: int, digit: int, asked: dict | None =
 
 
 def _other_digits(puzzle: Puzzle, i: int, digit: int, must: bool,
-                  timeout: float | None) -> set[int]:
+                  limits: Limits) -> set[int]:
     """Cell ``i``'s digit in a solution that puts another digit there than ``digit``
     (``must``) or ``digit`` itself (not ``must``): a set of one, or empty when there is
-    none (or the time ran out before one was found)."""
+    none (or ``limits`` stopped the search before one was found)."""
 
     # the grid as given (givens and entries: a solution they rule out is no answer), the
     # cell narrowed to the digits asked about; the solver takes these masks as they are
     masks = puzzle.initial_masks(with_entries=True)
     masks[i] &= ~BIT[digit] if must else BIT[digit]
-    res = solve(puzzle, max_solutions=1, masks=masks, limits=Limits.within(timeout))
+    res = solve(puzzle, max_solutions=1, masks=masks, limits=limits)
     return {s[i] for s in res.solutions}
 
 
