@@ -503,7 +503,7 @@ def test_a_permutation_case_is_said_compactly_and_true():
     steps = [s for s in explain(p).steps if s.rule.startswith("permutation-check")]
     texts = [s.text for s in steps]
     assert ("r1c4↓ 23/6: if r3c4 is 6, the rest make 15: 1+3+4+7, and none of r2c4, r5c4, "
-            "r6c4 and r7c4 has 7; so 6 is ruled out.") in texts
+            "r6c4 and r7c4 has 7; so 6 is out.") in texts
     # the lists are the detail's
     assert any("r2c4, r5c4, r6c4 and r7c4 can only take 1, 3 or 4" in s.detail for s in steps)
     # the case names the digit and its cells: the effect does not again (issue 51), but
@@ -511,7 +511,7 @@ def test_a_permutation_case_is_said_compactly_and_true():
     assert any(s.detail.endswith("; so 6 leaves r3c4.") for s in steps)
     for s in steps:
         effect = s.text.rsplit("; so ", 1)[-1]
-        gone = re.fullmatch(r"(\d(?:(?:, | and )\d)*) (?:is|are) ruled out\.", effect)
+        gone = re.fullmatch(r"(\d(?:(?:, | and )\d)*) (?:is|are) out\.", effect)
         if gone:
             digits = gone.group(1).replace(" and ", ", ")
             assert re.search(rf"\bif [^:]* (?:is|were) {digits.replace(', ', '(?:, | or )')},",

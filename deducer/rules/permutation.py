@@ -425,7 +425,7 @@ def _trimmed(view: View, rid: int, open_: list[int], chosen: list[tuple],
 def _named(view: View, chosen: list[tuple], take: dict[int, int]) -> tuple[str, str] | None:
     """The effect as the engine says it where the sentence's cases name its digits and
     cells already (``if r8c8 is 4, ...``: ``4 leaves r8c8``), and its shorter words
-    (``4 is ruled out``: "4 goes" read as 4 going in); None where a digit is in no
+    (``4 is out``: "4 goes" read as 4 going in); None where a digit is in no
     combination (its cells are not named) or the cells lose different digits (issue 51:
     the effect named the digit and its cells again)."""
     if any(len(pairs) > 1 or not pairs[0][1] for pairs, _r in chosen):
@@ -439,7 +439,7 @@ def _named(view: View, chosen: list[tuple], take: dict[int, int]) -> tuple[str, 
     names = " and ".join(view.cells_name(sorted(take)).rsplit(", ", 1))
     one = len(ds) == 1
     return (f"{digits} {'leaves' if one else 'leave'} {names}",
-            f"{digits} {'is' if one else 'are'} ruled out")
+            f"{digits} {'is' if one else 'are'} out")
 
 
 @rule(values=("brief", "effect_named", "effect_said", "facts", "length", "open", "reasons",
