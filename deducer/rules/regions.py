@@ -20,7 +20,15 @@ from . import rule
 from .api import View
 from .local import trim
 from .regionfind import Region, Touch, regions_of
-from .regionsay import cands_said, equation, many_words, pairs_fit, region_facts, run_homes
+from .regionsay import (
+    ManyFound,
+    cands_said,
+    equation,
+    many_words,
+    pairs_fit,
+    region_facts,
+    run_homes,
+)
 
 
 class _Tracker:
@@ -437,8 +445,8 @@ def _many(view: View, region: Region, chosen: list[Touch], excluded: list[Touch]
         """The ways were only the cells of the runs in ``some`` told to differ."""
         return _ways(masks, sign, [a for a in apart if a[2] in some], k, max_ways)
 
-    values, elim = many_words(view, region, chosen, excluded, as_found, cells, masks, ways,
-                              groups, elim, ways_of)
+    values, elim = many_words(view, ManyFound(region, chosen, excluded, as_found, cells, masks,
+                                              ways, groups, elim, ways_of))
     runs = _runs(region, chosen)
     extra = tuple(r for r in sorted({r for _, _, r in apart}) if r not in runs)
     area = tuple(sorted(region.cells | {i for t in chosen for i in t.outside}))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import cast
 
 from ..puzzle.combos import BIT, DIGITS
@@ -370,9 +371,27 @@ def _every_bound(clauses: list[tuple[int, int, str]], elim: dict[int, int]) -> s
         else ""
 
 
-def _reason(view: View, eq: tuple[list[int], list[int], int], at: dict[int, int],
-            elim: dict[int, int], groups: dict[int, list[int]], ways: Sequence[Sequence[int]],
-            ways_of: Callable[[dict[int, list[int]]], Sequence[Sequence[int]] | None],
+@dataclass(frozen=True, slots=True)
+class ManyFound:
+    """What a region sum of three or more open cells found, for its words: the region,
+    the runs chosen and left out, the identity's sides as found (``as_found``), the
+    ``cells`` with their ``masks``, the ``ways`` to make their sum, the ``groups`` of them
+    one run makes differ, the digits no way uses (``elim``), and ``ways_of``: the ways were
+    only some of those groups told to differ (None where too many)."""
+
+    region: Region
+    chosen: list[Touch]
+    excluded: list[Touch]
+    as_found: tuple[list[int], list[int]]
+    cells: list[int]
+    masks: list[int]
+    ways: Sequence[Sequence[int]]
+    groups: dict[int, list[int]]
+    elim: dict[int, int]
+    ways_of: Callable[[dict[int, list[int]]], Sequence[Sequence[int]] | None]
+
+
+def _reason(view: View, found: ManyFound, eq: tuple[list[int], list[int], int],
             said_ways: str, ways_first: bool, fits_room: int
             ) -> tuple[list[str], dict[int, int]]:
     """The reason a region sum of three or more cells gives after its equation (``eq``:
@@ -382,6 +401,8 @@ def _reason(view: View, eq: tuple[list[int], list[int], int], at: dict[int, int]
     words of before) and no bound is shorter, else the bounds (the step taking the
     digits they take, as many as fit BOUNDS_MAX, the first always), else every way."""
     first, second, k = eq
+    at = dict(zip(found.cells, found.masks, strict=True))
+    elim, groups, ways, ways_of = found.elim, found.groups, found.ways, found.ways_of
     clauses = _bound_clauses(view, first, second, k, at, elim, groups)
     bounds_said, kept = _bounds_within(clauses) if clauses else ("", dict(elim))
 
@@ -417,17 +438,12 @@ def _reason(view: View, eq: tuple[list[int], list[int], int], at: dict[int, int]
     return [r for r in (_differ_said(view, needs, fits_room), decisive) if r], elim
 
 
-def many_words(view: View, region: Region, chosen: list[Touch], excluded: list[Touch],
-               as_found: tuple[list[int], list[int]], cells: list[int], masks: list[int],
-               ways: Sequence[Sequence[int]], groups: dict[int, list[int]],
-               elim: dict[int, int],
-               ways_of: Callable[[dict[int, list[int]]], Sequence[Sequence[int]] | None]
-               ) -> tuple[dict, dict[int, int]]:
-    """A region sum of three or more open cells in words (``cells`` with ``masks``, the
-    ``ways`` to make their sum, ``groups`` of them that one run makes differ; ``ways_of``
-    the ways were only some of those groups told to differ, None where too many), and the
-    digits the step takes: those of the reason the words of before said (the bounds that
-    fit, else every digit ``elim`` has)."""
+def many_words(view: View, found: ManyFound) -> tuple[dict, dict[int, int]]:
+    """A region sum of three or more open cells in words, and the digits the step takes:
+    those of the reason the words of before said (the bounds that fit, else every digit
+    ``found.elim`` has)."""
+    region, chosen, excluded = found.region, found.chosen, found.excluded
+    as_found, cells, ways, groups = found.as_found, found.cells, found.ways, found.groups
     values, sides, written = region_facts(view, region, chosen, excluded)
     eq, first, second, k_said = equation(view, *as_found, sides)
     homes = run_homes(view, region, chosen, excluded)
@@ -460,11 +476,10 @@ def many_words(view: View, region: Region, chosen: list[Touch], excluded: list[T
     if groups:
         said_differ = _differ_brief(view, groups, fits_room)
         fits = f"{said_differ}; {fits}"
-    at = dict(zip(cells, masks, strict=True))
     ways_first = listed and len(said_differ) + 2 * bool(said_differ) + len(ways_said) + 2 <= room
     said_ways = ways_said if listed else f"only {' or '.join(texts)} {'fit' if many else 'fits'}"
-    reason, elim = _reason(view, (first, second, k_said), at, elim, groups, ways, ways_of,
-                           said_ways, ways_first, fits_room)
+    reason, elim = _reason(view, found, (first, second, k_said), said_ways, ways_first,
+                           fits_room)
     values.update(equation=eq_said, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
     return values, elim
