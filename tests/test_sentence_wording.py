@@ -652,3 +652,20 @@ def test_a_naked_single_credits_each_rule_with_the_digits_it_took():
     steps = [[s.to_json() for s in walk] for walk in walks]
     assert sum(len(_ITS.findall(s["text"])) for w in steps for s in w) >= 5
     assert [b for w in steps for b in _misattributed(w)] == []
+
+
+def test_a_permutation_case_says_a_digit_list_once():
+    # issue 51: "1+3+4+9 has only 1 and 3 for r8c4, r8c6 and r8c7; 1+3+5+8 has only 1 and 3
+    # for r8c5, r8c6 and r8c7" said the list twice (zwvista 58, step 70)
+    from tests.support import corpus
+
+    twice = re.compile(r"only (\d(?:, \d)* and \d) for [^;]*; [^;]*only \1 for")
+    assert not [t for t in _all() if twice.search(t)]
+    if corpus.corpus_root() is None:
+        import pytest
+
+        pytest.skip("the corpus is not here")
+    texts = [s.text for s in explain(corpus.get("zwvista", "58").puzzle).steps]
+    assert any("1+3+4+9 has only 1 and 3 for r8c4, r8c6 and r8c7; 1+3+5+8 has only those "
+               "two for r8c5, r8c6 and r8c7" in t for t in texts)
+    assert not [t for t in texts if twice.search(t)]

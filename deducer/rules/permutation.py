@@ -109,6 +109,9 @@ class _Said:
         self.compact = compact
         self.listed: set[int] = set()
         self.named: set[int] = set()
+        #: the digits the last "has only 1 and 3 for" said: the next such clause with the
+        #: same digits says "only those two" (issue 51: no digit list said twice)
+        self.only = 0
 
 
 def _group_said(view: View, group: tuple[int, ...], facts: dict[int, int], said: _Said) -> str:
@@ -196,7 +199,10 @@ def _leaves(view: View, group: tuple[int, ...], cases: list[tuple[int, int]],
     us = [u for _, u in cases]
     top = max(POP[u] for u in us)
     if said.compact and top and len(set(us)) == 1:  # the digits first, then the cells
-        return (f"{combos} ha{'s' if one else 've'} only {digits_and(us[0])} for "
+        digits = digits_and(us[0]) if us[0] != said.only or POP[us[0]] < 2 else \
+            f"those {_NUM[POP[us[0]]]}"
+        said.only = us[0]
+        return (f"{combos} ha{'s' if one else 've'} only {digits} for "
                 f"{_group_said(view, group, facts, said)}")
     # the count first: fewer digits than cells is the point ("X only 7" would read as
     # X's candidates, and the sentence checker reads it so)
