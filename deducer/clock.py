@@ -77,7 +77,7 @@ class Limits:
         """The same limits with a deadline ``fraction`` of the time left from now (a first
         look that must leave the rest of the time to the work after it)."""
         left = self.left()
-        return self if left is None else Limits.within(left * fraction).with_work(self.work)
+        return self if left is None else Limits(time.perf_counter() + left * fraction, self.work)
 
     def past(self) -> bool:
         """Is the deadline past, or a stop asked for (:func:`past`)?"""

@@ -133,7 +133,7 @@ def check(puzzle: Puzzle, *, max_solutions: int = DEFAULT_CAP,
     # least a hundredth of a second (limits.at_least)
     cap = max(1, max_solutions)
     bare = puzzle.without_progress()
-    res = solve(bare, max_solutions=cap, limits=Limits.within(limits.left()))
+    res = solve(bare, max_solutions=cap, limits=limits.with_work(None))
     n_entries = len(puzzle.entries)
     n_pencil = sum(1 for rc in puzzle.pencil if rc not in puzzle.entries) if pencil else 0
     base = CheckResult(OK, entries_checked=n_entries, pencil_checked=n_pencil,

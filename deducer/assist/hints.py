@@ -237,7 +237,7 @@ def hint(puzzle: Puzzle, level: str = "vague", *, rules=None, limits: Limits = N
                 return _simple("timeout", level, TIMED_OUT, skipped=skipped)
             text = "No rule of the ladder finds a deduction from here."
 
-            here = solve(puzzle, max_solutions=2, limits=Limits.within(limits.left(0.05)))
+            here = solve(puzzle, max_solutions=2, limits=limits.at_least(0.05).with_work(None))
             if len(here.solutions) > 1:
                 diff = differences(puzzle, here.solutions)
                 text = ("No deduction is possible: the puzzle has more than one solution "

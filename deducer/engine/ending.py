@@ -31,7 +31,7 @@ def ending(puzzle: Puzzle, status: ExplainStatus, steps: list[Step], state: Stat
     if status == SOLVED:
         values = [SINGLE[m] for m in masks]
         bad = check_solution(puzzle, values)
-        if bad is not None and entries_to_blame(puzzle, Limits.within(limits.left(0.05))):
+        if bad is not None and entries_to_blame(puzzle, limits.at_least(0.05).with_work(None)):
             # the player's entries filled a run wrongly (a mistake, not a faulty rule)
             status, message = NONE, f"{bad}{ENTRY_BLAME}"
         elif bad is not None:  # a faulty user rule must never pass a wrong grid off as right
@@ -51,7 +51,8 @@ def ending(puzzle: Puzzle, status: ExplainStatus, steps: list[Step], state: Stat
                    else "the time limit stopped the walkthrough")
     elif status == STALLED:
         # why did the rules stop? Several solutions, none, or only a weaker ladder
-        res = solve(puzzle, max_solutions=2, masks=masks, limits=Limits.within(limits.left(0.5)))
+        res = solve(puzzle, max_solutions=2, masks=masks,
+                    limits=limits.at_least(0.5).with_work(None))
         stopped = max_steps is not None and len(steps) >= max_steps
         if res.status == SolveStatus.NONE:
             # the grid reached has no solution: if the puzzle has one, a step was false,

@@ -291,7 +291,7 @@ def single_reason(view: View, i: int, d: int) -> str:
         # what took the rest: the run a step worked in, else its rule on the runs it
         # read (a reader finds a run on the board; a step's number sends them back
         # through the walkthrough)
-        by: dict[str, list] = {}
+        by: dict[str, tuple[int | None, dict[str, int]]] = {}
         for gone, _n, name, truns in taken.get(i, ()):
             took = gone & left
             if took:
@@ -302,15 +302,13 @@ def single_reason(view: View, i: int, d: int) -> str:
                     who = f"the {rule_name} on {both([view.run_name(r) for r in truns])}"
                 else:  # a chain or a region: its rule ("the forcing chain took 5")
                     who = f"the {rule_name}"
-                got_by = by.setdefault(who, [0, truns[0] if len(truns) == 1 else None,
-                                             {}])
-                got_by[0] |= took
+                rid, rules = by.setdefault(who, (truns[0] if len(truns) == 1 else None, {}))
                 # each rule keeps the digits it took: one run's steps may be of several
                 # rules, and "its sum bounds took 5 and 9" must not claim the 5 its pair
                 # complement took
-                got_by[2][rule_name] = got_by[2].get(rule_name, 0) | took
+                rules[rule_name] = rules.get(rule_name, 0) | took
                 left &= ~took
-        for who, (took, rid, rules) in by.items():
+        for who, (rid, rules) in by.items():
             if rid in best:  # the run is named already: "r6c1→ 19/5 allows only 3 to 9
                 # and its sum bounds took 4 to 9", not the run's name twice; said as a
                 # second fact, not in brackets ("allows only 3 to 9 (its sum bounds took
@@ -320,7 +318,7 @@ def single_reason(view: View, i: int, d: int) -> str:
                         f"its {name} {_listed(m)}" for k, (name, m) in enumerate(rules.items())]
                 parts[at] = f"{parts[at]} and {', '.join(said)}"
             else:
-                parts.append(f"{who} took {_listed(took)}")
+                parts.append(f"{who} took {_listed(_union(rules.values()))}")
     if left:  # taken on a hypothesis (a chain's links) or before the log began
         parts.append(f"{_listed(left)} {'is' if POP[left] == 1 else 'are'} gone from "
                      f"{view.cell_name(i)}")

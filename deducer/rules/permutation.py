@@ -440,10 +440,9 @@ def _named(view: View, chosen: list[tuple], take: dict[int, int]) -> tuple[str, 
     if len(masks) != 1:
         return None
     m = masks.pop()
-    ds = [str(d) for d in DIGITS[m]]
-    digits = ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " and " + ds[-1]
+    digits = digits_and(m)
     names = " and ".join(view.cells_name(sorted(take)).rsplit(", ", 1))
-    one = len(ds) == 1
+    one = POP[m] == 1
     return (f"{digits} {'leaves' if one else 'leave'} {names}",
             f"{digits} {'is' if one else 'are'} out")
 
