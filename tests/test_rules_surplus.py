@@ -198,7 +198,7 @@ def test_permutation_check_drops_a_fact_no_arrangement_needs():
     assert c.facts == {"r2c5": "79"}
     # the case that fails, with the one fact it needs (issue 51)
     assert c.found.text == ("r2c1→ 18/4: if r2c4 is 7, the rest make 11: 1+2+8, 1+4+6, "
-                            "2+3+6 or 2+4+5 leave r2c5 (7 or 9) nothing; so 7 is out.")
+                            "2+3+6 or 2+4+5 have nothing for r2c5 (7 or 9); so 7 is out.")
     assert "r2c3 (" not in c.found.full  # its reasons are found again from the kept facts
 
 

@@ -87,14 +87,19 @@ def _brief(view: View, rid: int, need: int, need_text: str, placed: int, x: int,
     given = f"; with {_with(view, ordered)}, " if facts else "; "
     long_why = len("; ".join(why)) > MAX_WHY
     said = "; ".join(why).replace(", so ", ": ")  # one "so": the effect's
-    if pairs and (len(pairs) <= MAX_PAIRS or long_why):
-        # the pairs left, however many, rather than "digits with no partner go": a reader
-        # checks each digit against them
+    if pairs:
         ways, count = pairs_said(pairs)
         if count > 2 and " and " not in ways:  # "4 + 8, 7 + 5 or 9 + 3"
             ways = ways.replace(" or ", ", ", count - 2)
         fits = f"only {ways} {'fits' if count == 1 and ' and ' not in ways else 'fit'}"
-        return f"in {view.run_name(rid)}, {xy}{given}{fits}"
+        # the pairs left, however many, rather than "digits with no partner go": a reader
+        # checks each digit against them; and where listing them is no longer than the
+        # reason, which says the digits that go once as "cannot be" and again in the
+        # effect ("r8c8 cannot be 4, 5 or 6 (...), so 4, 5 and 6 leave r8c8"); a pair that
+        # fits either way round mixed in ("only 1 + 5, or 2 and 4 fit") reads worse
+        shorter = " and " not in ways and len(given) + len(fits) <= len(said) + 2
+        if len(pairs) <= MAX_PAIRS or long_why or shorter:
+            return f"in {view.run_name(rid)}, {xy}{given}{fits}"
     if (not pairs and long_why and len(ordered) == 2 and sums
             and (max(a + b for a, b in sums) < need or min(a + b for a, b in sums) > need)):
         # both lists said: the most (or least) they make, not each sum that cannot be

@@ -185,6 +185,7 @@ def _leaves(view: View, group: tuple[int, ...], cases: list[tuple[int, int]],
     """One group's part where the combinations fail on different groups: ``1+3+8+9 leaves
     r9c8 (3 or 4) and r10c8 (3 or 5) one digit, 3``; ``2+5+6+8 or 3+4+6+8 leave r6c8 (7 or
     9) nothing``; compact, ``1+3+4+8 needs 8, which none of r3c4, r5c4 and r6c4 has``,
+    ``2+5+6+8 or 3+4+6+8 have nothing for r6c8 (7 or 9)``,
     ``1+3+8+9 has only 3 for r9c8 and r10c8``, ``... leave r3c3 and r3c5 at most one
     digit``."""
     combos = alts_of([view.combo(r) for r, _ in cases])
@@ -203,6 +204,9 @@ def _leaves(view: View, group: tuple[int, ...], cases: list[tuple[int, int]],
             f"those {_NUM[POP[us[0]]]}"
         said.only = us[0]
         return (f"{combos} ha{'s' if one else 've'} only {digits} for "
+                f"{_group_said(view, group, facts, said)}")
+    if said.compact and not top:  # as "has only 9 for" above: "have nothing for r8c8 (7 or 9)"
+        return (f"{combos} ha{'s' if one else 've'} nothing for "
                 f"{_group_said(view, group, facts, said)}")
     # the count first: fewer digits than cells is the point ("X only 7" would read as
     # X's candidates, and the sentence checker reads it so)
