@@ -791,7 +791,7 @@ def test_combination_filter_grammar_and_run_fact():
     assert f.eliminations == {"r2c3": [5]}  # 5 leaves r2c3 (it had already left r2c2)
     # 5+5 is no combination: the clue alone rules 5 out, no run fact needed
     # the combinations listed say which digits go; the effect names them once (issue 51)
-    assert "can only be 1+9 or 2+8 or 3+7 or 4+6, so 5 leaves r2c3" in f.text \
+    assert "can only be 1+9, 2+8, 3+7 or 4+6, so 5 leaves r2c3" in f.text \
         and combos_ == {}
     v = position(p, live={"r2c1>": ["1+9", "2+8"]})
     f, cells, combos_, runs = _proof_of(p, "combination-filter", v, run_id(p, "r2c1>"))

@@ -51,7 +51,7 @@ CELL = r"r\d+c\d+"
 DIGITS_SAID = r"\d(?: to \d)?(?:(?:, | or )\d(?: to \d)?)*"
 HOLDS = re.compile(rf"((?:{CELL})(?:(?:, | and ){CELL})*) can (then )?only hold "
                    rf"({DIGITS_SAID})(?![\d+])")
-NOWHERE = re.compile(r"so it is ((?:\d(?:\+\d)+)(?: or \d(?:\+\d)+)*), where ([\d, and]+?) "
+NOWHERE = re.compile(r"so it is ((?:\d(?:\+\d)+)(?:(?:, | or )\d(?:\+\d)+)*), where ([\d, and]+?) "
                      r"appears? nowhere")
 
 
@@ -287,7 +287,7 @@ def test_nowhere_lists_every_digit_the_combinations_left_lack():
                 rid = rp.by_name[js["runs"][0]]
                 written = {DIGITS[board.masks[i]][0] for i in rp.runs[rid].cells
                            if board.written[i]}
-                left = {int(d) for c in m.group(1).split(" or ") for d in c.split("+")}
+                left = {int(d) for c in re.split(", | or ", m.group(1)) for d in c.split("+")}
                 assert {int(d) for d in re.findall(r"\d", m.group(2))} == \
                     set(range(1, 10)) - left - written, js["detail"]
                 seen += 1

@@ -47,7 +47,7 @@ GROUPED = re.compile(rf"({CELL})(?:, | and )({CELL}) \(\d")
 HOLDS = re.compile(rf"((?:{CELL})(?:(?:, | and ){CELL})*) (?:can only hold|only) ({DIGITS})"
                    rf"(?![\d+])")
 DIFFERENT = re.compile(r"as different digits, they make at (?:least|most) ([\d+]+) = ")
-WAYS = r"((?:\d(?:\+\d)+)(?: or \d(?:\+\d)+)*)"
+WAYS = r"((?:\d(?:\+\d)+)(?:(?:, | or )\d(?:\+\d)+)*)"
 EVERY_WAY = re.compile(rf"Every way to make (\S+ \S+) \({WAYS}\)")
 RUN_CLAUSE = re.compile(rf"(r\d+c\d+\S \d+/\d+) \((?:only )?{WAYS}[,:]")
 COMBOS = re.compile(rf"can only be {WAYS}")
@@ -97,7 +97,7 @@ def misreadings(puzzle, steps) -> list[str]:
             alive = {"+".join(map(str, grid.digits_of(c)))
                      for c in rp.possible_combos(board, rid)}
             for m in COMBOS.finditer(text):
-                dead = [c for c in m.group(1).split(" or ") if c not in alive]
+                dead = [c for c in re.split(", | or ", m.group(1)) if c not in alive]
                 if dead:
                     out.append(f"{where}\n  {', '.join(dead)}: the cells can no longer hold it")
         if js["rule"] == "unique-intersection":
@@ -105,12 +105,12 @@ def misreadings(puzzle, steps) -> list[str]:
                 rid = rp.by_name[m.group(1)]
                 alive = {"+".join(map(str, grid.digits_of(c)))
                          for c in rp.possible_combos(board, rid)}
-                dead = [c for c in m.group(2).split(" or ") if c not in alive]
+                dead = [c for c in re.split(", | or ", m.group(2)) if c not in alive]
                 if dead:
                     out.append(f"{where}\n  {', '.join(dead)}: the cells can no longer hold it")
         for m in EVERY_WAY.finditer(text):
             rid = rp.by_name[m.group(1)]
-            dead = [c for c in m.group(2).split(" or ")
+            dead = [c for c in re.split(", | or ", m.group(2))
                     if not _stated(rp, board, rid, proof, _mask(c))]
             if dead:
                 out.append(f"{where}\n  {', '.join(dead)}: what the step states rules it out")

@@ -305,7 +305,9 @@ class View:
 
     @staticmethod
     def combos_text(masks) -> str:
-        return " or ".join(fmt_combo(c) for c in masks)
+        # as a digit list is said: "1+9 or 2+8"; "1+9, 2+8, 3+7 or 4+6"
+        said = [fmt_combo(c) for c in masks]
+        return ", ".join(said[:-1]) + " or " + said[-1] if len(said) > 2 else " or ".join(said)
 
     @staticmethod
     def bit(d: int) -> int:
