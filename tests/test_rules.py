@@ -481,7 +481,7 @@ def test_region_sum_three_fires():
     assert "r2c1→ (6), r1c2↓ r1c3↓ r1c4↓ (18): r3c2 + r3c3 + r3c4 = 12;" in f.text
     assert "r3c2 + r3c3 + r3c4 = 18 - 6 = 12" in f.full
     # the ways rest on row 3's cells differing (3 + 1 + 8 would fit without): said
-    assert "cells of r3c1→ differ; only 1 + 3 + 8 or 1 + 4 + 7 or 3 + 2 + 7 fit" in f.text
+    assert "cells of r3c1→ differ; only 1 + 3 + 8, 1 + 4 + 7 or 3 + 2 + 7 fit" in f.text
     assert "1 + 3 + 8; 1 + 4 + 7; 3 + 2 + 7" in f.full
     # the proof keeps what a reader must check: here the runs alone (their sums and row
     # 3's differing digits) already rule 6 out, so no candidate list is needed

@@ -89,8 +89,6 @@ def _brief(view: View, rid: int, need: int, need_text: str, placed: int, x: int,
     said = "; ".join(why).replace(", so ", ": ")  # one "so": the effect's
     if pairs:
         ways, count = pairs_said(pairs)
-        if count > 2 and " and " not in ways:  # "4 + 8, 7 + 5 or 9 + 3"
-            ways = ways.replace(" or ", ", ", count - 2)
         fits = f"only {ways} {'fits' if count == 1 and ' and ' not in ways else 'fit'}"
         # the pairs left, however many, rather than "digits with no partner go": a reader
         # checks each digit against them; and where listing them is no longer than the

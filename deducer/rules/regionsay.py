@@ -480,6 +480,12 @@ def many_words(view: View, found: ManyFound) -> tuple[dict, dict[int, int]]:
     said_ways = ways_said if listed else f"only {' or '.join(texts)} {'fit' if many else 'fits'}"
     reason, elim = _reason(view, found, (first, second, k_said), said_ways, ways_first,
                            fits_room)
+    if len(texts) > 2:
+        # the ways said as any list is ("3 + 9 + 4, 5 + 9 + 2 or 6 + 8 + 2"); where the step
+        # stops was measured with "or" between each (the words of before: the same steps)
+        was, now = " or ".join(texts), ", ".join(texts[:-1]) + " or " + texts[-1]
+        fits = fits.replace(was, now)
+        reason = [r.replace(was, now) for r in reason]
     values.update(equation=eq_said, target=view.cells_name(cells), digit="", ways=shown,
                   fits=fits, reason="".join(f"; {r}" for r in reason), full=full)
     return values, elim
@@ -493,8 +499,8 @@ def pairs_fit(view: View, pairs: Sequence[tuple[int, int]], rel: str, total: int
     if rel == "+":
         said, count = pairs_said(list(pairs))
     else:
-        said = " or ".join(f"{a} = {b}" + (f" + {abs(total)}" if total else "")
-                           for a, b in pairs)
+        each = [f"{a} = {b}" + (f" + {abs(total)}" if total else "") for a, b in pairs]
+        said = ", ".join(each[:-1]) + " or " + each[-1] if len(each) > 2 else " or ".join(each)
         count = len(pairs)
     return (f"only {said} {'fits' if count == 1 and ' and ' not in said else 'fit'}"
             if 1 <= len(pairs) <= 4 else
