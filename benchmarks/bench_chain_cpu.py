@@ -11,9 +11,11 @@ process of its own (the ladder loaded, not timed; the walk's CPU timed), old and
 alternately, best of ``--rounds`` (default 5: here one process's CPU time for the same
 walk moves by a third from run to run, and with the best of three one puzzle's ratio
 still swung by 0.2 between runs). Needs the corpus (``DEDUCER_CORPUS``).
-``--janko N`` adds the first N janko.at puzzles with one solution (issue 51: explain
-within 1.1x on the chain puzzles and on 50 janko.at puzzles), ``--no-chains`` leaves the
-chain puzzles out; the geometric mean and the total CPU are printed per group.
+The two bundled puzzles whose walkthroughs need a chain (puzzles/deducer-trial.txt and
+generated-6x6-s23.txt) come first, a group of their own. ``--janko N`` adds the first N
+janko.at puzzles with one solution (issue 51: explain within 1.1x on the bundled chain
+puzzles and on 50 janko.at puzzles), ``--no-chains`` leaves the published chain puzzles
+out; the geometric mean and the total CPU are printed per group.
 ``--ids FILE`` reuses the list of zwvista puzzles that need a chain (found by walking all
 131 with the current code, and written there when absent).
 """
@@ -33,6 +35,9 @@ sys.path.insert(0, str(ROOT))
 NAMED = (("janko", "226"), ("marcelgarus", "30x30"), ("minizinc", "kakuro_6_6_super"),
          ("marcizhu", "unsolved/cpu_burner"))
 CHAINS = ("bivalue-chain", "forcing-chain", "forcing-braid", "trial")
+#: the bundled puzzles whose walkthroughs need a chain (puzzles/: issue 51's "bundled chain
+#: puzzles"), first, as a group of their own
+BUNDLED = ("deducer-trial.txt", "generated-6x6-s23.txt")
 
 WALK = """
 import sys, time, json
@@ -85,10 +90,12 @@ def main() -> int:
         zw = [cp.id for cp in corpus.load_source("zwvista")
               if any(s.rule in CHAINS for s in explain(cp.puzzle).steps)]
         ids_file.write_text(json.dumps(zw))
+    bundled = [(f"puzzles/{name}", formats.load(ROOT / "puzzles" / name)) for name in BUNDLED]
     cases = [(f"{s}/{pid}", corpus.get(s, pid).puzzle) for s, pid in NAMED]
     cases += [(f"zwvista/{pid}", corpus.get("zwvista", pid).puzzle) for pid in zw]
     if "--no-chains" in sys.argv:
         cases = []
+    cases = bundled + cases
     janko = int(_arg("--janko", "0"))  # issue 51: and the first N janko.at puzzles
     janko_cases = [(f"janko/{cp.id}", cp.puzzle) for cp in corpus.janko()
                    if cp.expected == "unique"][:janko] if janko else []
@@ -115,9 +122,11 @@ def main() -> int:
     # the chain puzzles and the janko ones apart (janko 226 is a chain puzzle: by position,
     # not by name), each with its total CPU as well
     chained = len(cases) - (len(janko_cases) if janko else 0)
-    for name, lo, hi in (("chain", 0, chained), ("janko", chained, len(cases))):
+    nb = len(bundled)
+    for name, lo, hi in (("bundled chain", 0, nb), ("published chain", nb, chained),
+                         ("janko", chained, len(cases))):
         rs = ratios[lo:hi]
-        if rs and janko:
+        if rs and (janko or name == "bundled chain"):
             g = math.exp(sum(math.log(r) for r in rs) / len(rs))
             to, tn = sum(TOTALS["old"][lo:hi]), sum(TOTALS["new"][lo:hi])
             print(f"{name} puzzles ({len(rs)}): geometric mean {g:.2f}, worst {max(rs):.2f}, "
