@@ -8,7 +8,7 @@ from ..engine.state import Deduction
 from ..puzzle.combos import BIT, DIGITS
 from . import rule
 from .api import View
-from .facts import alts, both, cell_facts, minus, pairs_said, proof, span
+from .facts import both, cell_facts, minus, pairs_said, proof, span
 
 
 def _either(digits: Iterable[int]) -> str:
@@ -65,9 +65,12 @@ def _unpaired(view: View, need: int, placed: int, x: int, y: int
                 why.append(f"{me_name} cannot be {a}, as {other_name} would need {b}")
         if absent:
             leaned.append(other)
-            why.append(f"{other_name} can only hold {alts(theirs)}, so {me_name} cannot be "
-                       f"{_either(a for a, _ in absent)} (it would need "
-                       f"{_either(b for _, b in absent)})")
+            # the case that fails, as a person checks it: the digit, the partner it needs,
+            # the list that lacks it (not "r5c5 cannot be 5 (it would need 1)": the
+            # conclusion first, and the digit said again in the effect)
+            why.append(f"{me_name}'s {_either(a for a, _ in absent)} would need "
+                       f"{_either(b for _, b in absent)}, which {other_name} "
+                       f"({span(theirs)}) cannot hold")
     return elim, why, leaned
 
 
