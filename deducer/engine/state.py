@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import overload
 
 from ..clock import NO_LIMITS, Limits, stop_asked
-from ..puzzle.combos import BIT, DIGITS, SINGLE, SUM, combos, fmt_combo, fmt_mask
+from ..puzzle.combos import BIT, DIGITS, SINGLE, SUM, alts_of, combos, fmt_combo, fmt_mask
 from ..puzzle.model import Puzzle, Run, cell_name
 from ..solver.propagate import Layout
 
@@ -305,9 +305,7 @@ class View:
 
     @staticmethod
     def combos_text(masks) -> str:
-        # as a digit list is said: "1+9 or 2+8"; "1+9, 2+8, 3+7 or 4+6"
-        said = [fmt_combo(c) for c in masks]
-        return ", ".join(said[:-1]) + " or " + said[-1] if len(said) > 2 else " or ".join(said)
+        return alts_of([fmt_combo(c) for c in masks])  # "1+9, 2+8, 3+7 or 4+6"
 
     @staticmethod
     def bit(d: int) -> int:

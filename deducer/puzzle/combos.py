@@ -83,6 +83,14 @@ def fmt_mask(mask: int, sep: str = "") -> str:
     return sep.join(str(d) for d in DIGITS[mask])
 
 
+def alts_of(items: list[str]) -> str:
+    """``a``; ``a or b``; ``a, b or c``: alternatives as a list of digits is said (and
+    combinations, pairs and ways, by the sentences)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
 def fmt_combo(mask: int) -> str:
     """A combination as a sum: ``7+9``."""
     return "+".join(str(d) for d in DIGITS[mask])

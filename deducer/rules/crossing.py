@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import cast
 
 from ..engine.state import Deduction
+from ..puzzle.combos import alts_of
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
@@ -32,7 +33,6 @@ from .facts import (
     run_fact,
     span,
 )
-from .permutation import alts_of
 
 
 def _fits(view: View, other: int, masks: dict[int, int]) -> dict[int, int] | None:

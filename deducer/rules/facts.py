@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..engine.state import Proof
-from ..puzzle.combos import ALL, BIT, DIGITS, POP, combos
+from ..puzzle.combos import ALL, BIT, DIGITS, POP, alts_of, combos
 from ..solver.propagate import run_filter
 from .api import View
 
@@ -300,6 +300,4 @@ def pairs_said(pairs: list[tuple[int, int]]) -> tuple[str, int]:
         seen.add((a, b))
     if any(" and " in x for x in said) and len(said) > 1:
         return ", or ".join(said), len(said)  # "3 and 9, or 5 and 7": each pair apart
-    if len(said) > 2:  # as a digit list is said: "4 + 8, 7 + 5 or 9 + 3"
-        return ", ".join(said[:-1]) + " or " + said[-1], len(said)
-    return " or ".join(said), len(said)
+    return alts_of(said), len(said)  # "4 + 8, 7 + 5 or 9 + 3"

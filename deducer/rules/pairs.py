@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..engine.state import Deduction
-from ..puzzle.combos import BIT, DIGITS
+from ..puzzle.combos import BIT, DIGITS, alts_of
 from . import rule
 from .api import View
 from .facts import both, cell_facts, minus, pairs_said, proof, span
@@ -13,8 +13,7 @@ from .facts import both, cell_facts, minus, pairs_said, proof, span
 
 def _either(digits: Iterable[int]) -> str:
     """``8``; ``8 or 9``; ``4, 6 or 7``, in the order given (pairs stay aligned)."""
-    ds = [str(d) for d in digits]
-    return ds[0] if len(ds) == 1 else ", ".join(ds[:-1]) + " or " + ds[-1]
+    return alts_of([str(d) for d in digits])
 
 
 #: the most pairs a sentence lists as the ways that fit before it tries the reason itself

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..engine.state import Deduction
-from ..puzzle.combos import BIT, DIGITS, POP
+from ..puzzle.combos import BIT, DIGITS, POP, alts_of
 from ..solver.propagate import run_filter
 from . import rule
 from .api import View
@@ -85,11 +85,6 @@ def _reasons(view: View, rid: int, open_: list[int], placed: int, d: int,
                      f"{names} can only take {alts(u)} of {alts(rest).replace(' or ', ' and ')}")
             briefs.append(f"{d} in {where_} makes it {view.combo(c)}, and {brief}")
     return clauses, leaned, (briefs, raw)
-
-
-def alts_of(items: list[str]) -> str:
-    """``a``; ``a or b``; ``a, b or c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 #: the longest a step's cases run together as the sentence says them (each digit's case,

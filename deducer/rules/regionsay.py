@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from ..puzzle.combos import BIT, DIGITS
+from ..puzzle.combos import BIT, DIGITS, alts_of
 from ..puzzle.model import DOWN
 from .api import View
 from .bounds import sum_limits
@@ -483,7 +483,7 @@ def many_words(view: View, found: ManyFound) -> tuple[dict, dict[int, int]]:
     if len(texts) > 2:
         # the ways said as any list is ("3 + 9 + 4, 5 + 9 + 2 or 6 + 8 + 2"); where the step
         # stops was measured with "or" between each (the words of before: the same steps)
-        was, now = " or ".join(texts), ", ".join(texts[:-1]) + " or " + texts[-1]
+        was, now = " or ".join(texts), alts_of(texts)
         fits = fits.replace(was, now)
         reason = [r.replace(was, now) for r in reason]
     values.update(equation=eq_said, target=view.cells_name(cells), digit="", ways=shown,
@@ -499,8 +499,7 @@ def pairs_fit(view: View, pairs: Sequence[tuple[int, int]], rel: str, total: int
     if rel == "+":
         said, count = pairs_said(list(pairs))
     else:
-        each = [f"{a} = {b}" + (f" + {abs(total)}" if total else "") for a, b in pairs]
-        said = ", ".join(each[:-1]) + " or " + each[-1] if len(each) > 2 else " or ".join(each)
+        said = alts_of([f"{a} = {b}" + (f" + {abs(total)}" if total else "") for a, b in pairs])
         count = len(pairs)
     return (f"only {said} {'fits' if count == 1 and ' and ' not in said else 'fit'}"
             if 1 <= len(pairs) <= 4 else
