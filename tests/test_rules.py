@@ -184,6 +184,18 @@ def test_settled_run_fires():
     assert "r2c2 (1 or 2)" in f.text and "r2c3 (1 or 3)" in f.text and "r2c4 (" not in f.text
 
 
+def test_settled_run_of_four_says_the_cell_left_by_its_arithmetic():
+    p = puzzle(line(10, 4))
+    # 10 in four is 1+2+3+4; r2c5, with no fact stated, takes what the other three leave
+    # (a learner read it bare and had to work it out, issue 51)
+    v = position(p, cands={"r2c2": "1", "r2c3": "2", "r2c4": "3"})
+    f = first("settled-run", v, run_id(p, "r2c1>"))
+    assert f.placements == {"r2c2": 1, "r2c3": 2, "r2c4": 3, "r2c5": 4}
+    assert f.text.endswith("only as r2c2 = 1, r2c3 = 2, r2c4 = 3 and r2c5 = 10 - 6 = 4."), \
+        f.text
+    assert "r2c5 (" not in f.text
+
+
 def test_settled_run_counts_the_digits_written_in():
     p = puzzle(line(15, 3))
     v = position(p, placed={"r2c2": 9}, cands={"r2c3": "24", "r2c4": "1234"})

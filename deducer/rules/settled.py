@@ -71,9 +71,24 @@ def settled_run(view: View, rid: int) -> Iterator[Deduction]:
         return facts
 
     said = " + ".join(str(d) for d in way)
-    # the cells by name, as later links of a chain refer to them ("9 went in (1)"), in a
-    # plain list: the chain parts its links with semicolons
-    filled = ", ".join(f"{view.cell_name(i)} = {d}" for i, d in zip(open_, way, strict=True))
+
+    def filled() -> str:
+        """The cells by name, as later links of a chain refer to them ("9 went in (1)"), in a
+        plain list (the chain parts its links with semicolons). Of four or more cells, whose
+        sum names none, the one cell no fact is stated for comes last with the arithmetic
+        that leaves it its digit ("r9c8 = 24 - 17 = 7"): a learner read it bare and had to
+        work out why. Two such cells could swap, so there is at most one."""
+        kept = fewest()
+        bare = [k for k, i in enumerate(open_) if i not in kept]
+        said_ = [f"{view.cell_name(i)} = {d}" for k, (i, d) in enumerate(zip(open_, way,
+                 strict=True)) if len(open_) <= 3 or k not in bare]
+        if len(open_) <= 3 or not bare:
+            return ", ".join(said_)
+        (k,) = bare
+        rest = need - way[k]
+        return (f"{', '.join(said_)} and {view.cell_name(open_[k])} = {need} - {rest} = "
+                f"{way[k]}")
+
     def need_said() -> str:
         """``r10c11 + r11c11 = 7 - 4 = 3``; ``its 5 empty cells make 37 - 8 = 29``: the
         sum the open cells must make, which their lists leave one way to make."""
