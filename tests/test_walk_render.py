@@ -16,7 +16,7 @@ from deducer.engine.walk import explain
 from deducer.puzzle import formats
 from deducer.render import get
 from deducer.render.html import walkthrough_data, walkthrough_html
-from deducer.render.walk import GROUP_MIN, NOTATION, easy_weight, groups, proof_marks
+from deducer.render.walk import GROUP_MIN, easy_weight, groups, notation, proof_marks
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -50,7 +50,7 @@ def test_markdown_notation_and_groups(k2):
     p, exp = k2
     md = get("markdown").walkthrough(p, exp)
     plain = re.sub(r"\\(.)", r"\1", md)
-    assert plain.count(NOTATION) == 1 and plain.index(NOTATION) < plain.index("## Steps")
+    assert plain.count(notation(p)) == 1 and plain.index(notation(p)) < plain.index("## Steps")
     # every step exactly once, in order, and numbered right once rendered: a list after a
     # group heading starts at the group's first step (CommonMark numbers from the first)
     numbers = [int(m) for m in re.findall(r"^(\d+)\. ", md, re.M)]
@@ -78,7 +78,7 @@ def test_terminal_notation_and_groups(k2):
     p, exp = k2
     out = ANSI.sub("", get("terminal").walkthrough(p, exp))
     flat = " ".join(out.split())
-    assert flat.count(NOTATION) == 1
+    assert flat.count(notation(p)) == 1
     assert re.search(r"Steps 1–\d+: Unique combination ×\d+", out)
     for s in exp.steps:
         assert " ".join(s.text.split()) in flat
@@ -261,3 +261,16 @@ def test_the_pages_static_files_are_package_data_and_the_walkthrough_inlines_the
     by_n = {s.n: s for s in exp.steps}
     assert chains and all(json.loads(json.dumps(by_n[int(n)].proof)) == c["proof"]
                           for n, c in chains.items())
+
+
+def test_notation_names_runs_of_the_puzzle_itself(k2):
+    """The legend's example runs are on the board the reader has (a learner looked for the
+    generic r2c1→ 16/2 on a board without it)."""
+    p, _ = k2
+    text = notation(p)
+    named = re.findall(r"r\d+c\d+[→↓] \d+/\d+", text)
+    assert len(named) == 2 and set(named) <= {run.name for run in p.runs}
+    across, down = named
+    r, c, total, n = map(int, re.match(r"r(\d+)c(\d+)→ (\d+)/(\d+)", across).groups())
+    assert f"whose clue sits in r{r}c{c}, {n} cells adding up to {total};" in text
+    assert f"runs down from {down.split('↓')[0]}." in text

@@ -45,13 +45,13 @@ from .svg import (
 from .teach import cards_html, rule_link
 from .text import unrated_reason
 from .walk import (
-    NOTATION,
     chain_cases,
     chain_conclusion,
     easy_weight,
     group_effects,
     group_heading,
     groups,
+    notation,
     proof_marks,
     region_parts,
     step_text,
@@ -276,7 +276,7 @@ def walkthrough_html(puzzle, explanation) -> str:
 <h1>{escape(title)}</h1>
 {_status(explanation)}
 {_summary(explanation)}
-<p class="notation">{escape(NOTATION)}</p>
+<p class="notation">{escape(notation(puzzle))}</p>
 <details class="about"><summary>Colours, keys and the rules used</summary>
 <p class="help">← / → step back and forth, Home / End jump; click a step to show it.
 Yellow: the step's cells (darker) and runs; red: candidates it removes; orange: digits it

@@ -8,13 +8,13 @@ from . import Renderer
 from .teach import glossary_markdown, used_techniques
 from .text import draw_grid, end_grid, explanation_verdict, rating_line
 from .walk import (
-    NOTATION,
     chain_cases,
     chain_conclusion,
     easy_weight,
     group_effects,
     group_heading,
     groups,
+    notation,
     step_text,
     step_title,
 )
@@ -88,7 +88,7 @@ class MarkdownRenderer(Renderer):
         out += ["", "## The puzzle", ""]
         out += _block(draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}))
         out += ["", "Clues read `down\\across`; `#` is a blank square, `.` a cell to fill.",
-                "", f"*{_escape(NOTATION)}*", ""]
+                "", f"*{_escape(notation(puzzle))}*", ""]
         if explanation.steps:
             out += ["## Steps", ""]
             # a group heading is a paragraph between ordered lists; the list after it starts

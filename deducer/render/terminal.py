@@ -19,7 +19,6 @@ from ..puzzle.combos import SINGLE
 from . import Renderer
 from .text import DETAIL_LABEL, explanation_verdict, rating_line, verdict
 from .walk import (
-    NOTATION,
     chain_cases,
     chain_conclusion,
     easy_weight,
@@ -27,6 +26,7 @@ from .walk import (
     group_heading,
     groups,
     link_labels,
+    notation,
     step_text,
     step_title,
 )
@@ -125,7 +125,7 @@ class TerminalRenderer(Renderer):
         buf = io.StringIO()
         con = _console(buf)
         con.print(grid_table(puzzle))
-        con.print(Text(NOTATION, style="dim"))
+        con.print(Text(notation(puzzle), style="dim"))
         width = len(str(len(explanation.steps))) if explanation.steps else 1
         levels = explanation.rating.levels
         for group in groups(explanation.steps, easy_weight(explanation)):

@@ -472,12 +472,12 @@ class TextRenderer(Renderer):
         """:meth:`walkthrough` a line at a time, each with its line end (a grid is one
         "line" of several): what ``deducer explain`` writes as it goes, so that the text
         of a walk of thousands of steps is never held whole."""
-        from .walk import BOARD_KEY, NOTATION
+        from .walk import BOARD_KEY, notation
 
         yield draw_grid(puzzle, fixed={**puzzle.givens, **puzzle.entries}) + "\n"
         yield BOARD_KEY + "\n"
         if explanation.steps:  # the legend of the names the steps use, as on a terminal
-            yield NOTATION + "\n"
+            yield notation(puzzle) + "\n"
         yield "\n"
         for line in iter_step_lines(explanation.steps, verbose):
             yield line + "\n"

@@ -11,15 +11,33 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..puzzle.model import cell_name
+from ..puzzle.model import ACROSS, DOWN, cell_name
 
-#: the notation, explained once at the top of a walkthrough (plain text; renderers mark it up)
-NOTATION = (
-    "How to read the steps: r3c4 is the cell in row 3, column 4 (the clue row and column "
-    "count). A run is named by its clue square, its direction and its clue: r2c1→ 16/2 is "
-    "the across run whose clue sits in r2c1, 2 cells adding up to 16; r1c3↓ 9/2 runs down "
-    "from r1c3. 1+2+4 is a combination: the digits a run uses, in any order."
-)
+
+def notation(puzzle=None) -> str:
+    """The notation, explained once at the top of a walkthrough (plain text; renderers
+    mark it up), its run names taken from ``puzzle`` (its first clued across run and down
+    run), so a reader can find them on the board: a learner looked for the generic
+    examples on a board that had no such runs."""
+    across = down = None
+    for run in (puzzle.runs if puzzle is not None else ()):
+        if run.total is None or run.clue_at is None:
+            continue
+        if run.direction == ACROSS and across is None:
+            across = run
+        elif run.direction == DOWN and down is None:
+            down = run
+    a_name, a_len, a_total = (across.name, across.length, across.total) if across else \
+        ("r2c1→ 16/2", 2, 16)
+    a_at = a_name.split("→")[0]
+    d_name = down.name if down else "r1c3↓ 9/2"
+    d_at = d_name.split("↓")[0]
+    return ("How to read the steps: r3c4 is the cell in row 3, column 4 (the clue row and "
+            "column count). A run is named by its clue square, its direction and its clue: "
+            f"{a_name} is the across run whose clue sits in {a_at}, {a_len} cells adding up "
+            f"to {a_total}; {d_name} runs down from {d_at}. 1+2+4 is a combination: the "
+            "digits a run uses, in any order.")
+
 
 #: how to read a board drawn in plain text (the text and Markdown walkthroughs)
 BOARD_KEY = ("Clues read down\\across (16\\ is a down clue, \\12 an across one); # is a "
