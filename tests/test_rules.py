@@ -367,13 +367,13 @@ def test_permutation_check_small_fires():
     v = position(p, cands={"r2c2": "12", "r2c3": "12"})
     f = first("permutation-check-small", v, run_id(p, "r2c1>"))
     # a step takes the digits whose cases fit one short sentence (CASES_MAX): 4 to 9,
-    # in no combination, first; then 1 (r2c2 + r2c3 make 5: 2+3, and neither has 3),
+    # in no combination, first; then 1 (r2c2 + r2c3 make 5: 2+3, and neither cell has 3),
     # then 2, and r2c4 = 3
     assert f.eliminations == {"r2c4": [4, 5, 6, 7, 8, 9]}
     v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "123"})
     f = first("permutation-check-small", v, run_id(p, "r2c1>"))
     assert f.eliminations == {"r2c4": [1]}
-    assert "if r2c4 is 1, r2c2 + r2c3 make 5: 2+3, and neither has 3" in f.text
+    assert "if r2c4 is 1, r2c2 + r2c3 make 5: 2+3, and neither cell has 3" in f.text
     v = position(p, cands={"r2c2": "12", "r2c3": "12", "r2c4": "23"})
     f = first("permutation-check-small", v, run_id(p, "r2c1>"))
     assert f.eliminations == {"r2c4": [2]}  # r2c4 = 3

@@ -134,13 +134,14 @@ def _homeless(rest: int, group: tuple[int, ...], u: int) -> int:
 
 
 def _none_of(view: View, group: tuple[int, ...], said: _Said, named: bool) -> str:
-    """``none of r5c2, r5c4 and r5c5``; ``neither r2c2 nor r2c3``; ``neither`` where the
-    sentence has just named the two (``r2c2 + r2c3 would make 5``)."""
+    """``none of r5c2, r5c4 and r5c5``; ``neither r2c2 nor r2c3``; ``neither cell`` where
+    the sentence has just named the two (``r2c2 + r2c3 would make 5``): after "1+6 or 2+5",
+    a bare "neither has 5 or 6" reads as the combinations (a learner read it so)."""
     said.named.update(group)
     names = [view.cell_name(j) for j in group]
     if len(names) == 2:
-        return "neither" if named else f"neither {names[0]} nor {names[1]}"
-    return "none of them" if named else f"none of {both(names)}"
+        return "neither cell" if named else f"neither {names[0]} nor {names[1]}"
+    return "none of those cells" if named else f"none of {both(names)}"
 
 
 def _short(group: tuple[int, ...], us: list[int]) -> str:
