@@ -14,6 +14,10 @@ import re
 from functools import cache
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from deducer import proofcheck
 from deducer.engine import registry
 from deducer.engine.walk import explain
 from deducer.puzzle.formats import load
@@ -246,6 +250,46 @@ def test_a_region_sum_says_why_its_digit_goes():
     said = _bound_reason(view, [5, 7], [], 14, {5: mask(1, 5, 6), 7: mask(8, 9)},
                          {5: mask(1)}, {})
     assert said == "r7c1 ≤ 9: r5c1 ≥ 14 - 9 = 5"
+
+
+def test_a_region_sum_says_the_least_its_cells_make_not_every_way():
+    """"r3c4 + r3c5 + r4c5 = r2c6; cells of r3c1→ and r1c5↓ differ; only 1 + 2 + 3 = 6,
+    1 + 3 + 2 = 6, 3 + 1 + 2 = 6 or 3 + 1 + 3 = 7 fit, so 5 leaves r2c6" (a generated 10x10
+    Expert, seed 12, step 68): a learner saw that the point is the least the three make.
+    r3c5 shares a run with each of the others, which the bound taking each run's cells
+    apart missed (it found 5); the step takes what the ways took, as before."""
+    from deducer.generator.core import generate_one
+    from deducer.generator.request import make_request
+
+    puzzle = generate_one(make_request("10x10", "Expert", seed=12), 0).puzzle
+    steps = explain(puzzle).steps
+    (step,) = [s for s in steps if s.n == 68]
+    assert step.rule == "region-sum-four"
+    assert step.text.endswith("r3c4 + r3c5 + r4c5 = r2c6; cells of r3c1→ and r1c5↓ differ; "
+                              "r3c4 + r3c5 + r4c5 ≥ 6: r2c6 ≥ 6, so 5 leaves r2c6."), step.text
+    assert proofcheck.check_walkthrough(puzzle, [s.to_json() for s in steps]) == []
+
+
+@given(st.lists(st.integers(1, 511), min_size=1, max_size=4),
+       st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=4))
+def test_exact_region_limits_are_every_fillings(masks, pairs):
+    """The least and most a region's cells make, cells of one run different, against
+    trying every filling; never looser than the bound that takes each run apart."""
+    from itertools import product
+
+    from deducer.puzzle.combos import DIGITS
+    from deducer.rules.regionsay import _exact_limits, _limits
+
+    cells = list(range(len(masks)))
+    at = dict(zip(cells, masks, strict=True))
+    groups = {r: [a, b] for r, (a, b) in enumerate(pairs) if a != b and b < len(cells) > a}
+    sums = [sum(f) for f in product(*(DIGITS[m] for m in masks))
+            if all(f[a] != f[b] for a, b in groups.values())]
+    lo, hi = _exact_limits(cells, at, groups)
+    if sums:
+        assert (lo, hi) == (min(sums), max(sums))
+        slo, shi = _limits(cells, at, groups)  # each cell in one group at most
+        assert slo <= lo and hi <= shi
 
 
 def test_a_region_sum_in_the_corpus_says_why():

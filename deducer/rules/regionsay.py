@@ -195,12 +195,45 @@ def _limits(cells: Sequence[int], masks: dict[int, int], groups: dict[int, list[
     return lo, hi
 
 
+def _exact_limits(cells: Sequence[int], masks: dict[int, int],
+                  groups: dict[int, list[int]]) -> tuple[int, int]:
+    """The least and most ``cells`` add up to, one digit from each list, every two cells
+    one run of ``groups`` holds different: what a reader finds trying the lists (a
+    learner, given "1 + 2 + 3 = 6, 1 + 3 + 2 = 6, 3 + 1 + 2 = 6 or 3 + 1 + 3 = 7", saw
+    that the cells make at least 6). :func:`_limits` takes each run's cells apart from
+    the others', which misses a cell two runs share; a region's cells are at most four,
+    so every filling is tried."""
+    cells = list(cells)
+    apart = [[j for j in range(n) if any(cells[n] in g and cells[j] in g
+                                          for g in groups.values())]
+             for n in range(len(cells))]
+    lo, hi = 10 * len(cells), -1
+    pick: list[int] = []
+
+    def walk(n: int, total: int) -> None:
+        nonlocal lo, hi
+        if n == len(cells):
+            lo, hi = min(lo, total), max(hi, total)
+            return
+        for d in DIGITS[masks[cells[n]]]:
+            if all(pick[j] != d for j in apart[n]):
+                pick.append(d)
+                walk(n + 1, total + d)
+                pick.pop()
+
+    walk(0, 0)
+    return (lo, hi) if hi >= 0 else _limits(cells, masks, groups)
+
+
 def _bound_clauses(view: View, first: list[int], second: list[int], k: int,
-                   masks: dict[int, int], elim: dict[int, int], groups: dict[int, list[int]]
+                   masks: dict[int, int], elim: dict[int, int], groups: dict[int, list[int]],
+                   limits: Callable[..., tuple[int, int]] = _limits
                    ) -> list[tuple[int, int, str]]:
     """Per cell, the digits a bound takes and the bound said as briefly as the ``≠`` of the
     cells that differ: ``(cell, digits, "r5c3 + r6c3 ≥ 10 and r2c5 + 4 ≤ 8: r3c5 ≥ 2")``
-    (the equation sum(first) = sum(second) + k); a digit no bound takes is in none."""
+    (the equation sum(first) = sum(second) + k); a digit no bound takes is in none.
+    ``limits`` works out what each side makes (:func:`_limits`, or :func:`_exact_limits`
+    where only the words change)."""
     said: list[tuple[int, int, str]] = []
     for x, gone in sorted(elim.items()):
         # x = sum(big) - sum(small) with the constant on the side it is said on
@@ -208,8 +241,8 @@ def _bound_clauses(view: View, first: list[int], second: list[int], k: int,
             big, small, const_big = second, [i for i in first if i != x], k
         else:
             big, small, const_big = first, [i for i in second if i != x], -k
-        b_lo, b_hi = _limits(big, masks, groups)
-        s_lo, s_hi = _limits(small, masks, groups)
+        b_lo, b_hi = limits(big, masks, groups)
+        s_lo, s_hi = limits(small, masks, groups)
         lo, hi = b_lo + const_big - s_hi, b_hi + const_big - s_lo
         for side, value, b_val, s_val, taken in (
                 ("least", lo, b_lo, s_hi, [d for d in DIGITS[gone] if d < lo]),
@@ -410,7 +443,11 @@ def _reason(view: View, found: ManyFound, eq: tuple[list[int], list[int], int],
         return _bounds_within(_bound_clauses(view, first, second, k, at, elim, of))
 
     def every(of: dict[int, list[int]]) -> str:
-        return _every_bound(_bound_clauses(view, first, second, k, at, elim, of), elim)
+        # said in place of the ways only (the step takes what the ways take, so the steps
+        # stay those the ratings are fitted on): the exact least and most, as a reader
+        # trying the lists finds them
+        return _every_bound(_bound_clauses(view, first, second, k, at, elim, of,
+                                           _exact_limits), elim)
 
     def same_ways(of: dict[int, list[int]]) -> bool:
         w = ways_of(of)
