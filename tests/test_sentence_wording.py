@@ -713,3 +713,37 @@ def test_a_permutation_case_says_a_digit_list_once():
     assert any("1+3+4+9 has only 1 and 3 for r8c4, r8c6 and r8c7; 1+3+5+8 has only those "
                "two for r8c5, r8c6 and r8c7" in t for t in texts)
     assert not [t for t in texts if twice.search(t)]
+
+
+def test_a_naked_single_says_where_a_digit_is_written_not_what_the_run_allows():
+    """"r8c1→ 33/6 allows only 1 to 5 or 7 to 9, and r7c3↓ 18/3 allows only 6 to 9 and its
+    pair complement took 7 and 9, so r8c3 = 8" (a generated 10x10 Expert, seed 12, step
+    76): all the across run takes from r8c3 is the 6 written in r8c4, which "allows" hid
+    from a learner. Every "r8c4 is 6" a single says is true on the board before the step,
+    in a run of the cell it fills."""
+    from deducer.generator.core import generate_one
+    from deducer.generator.request import make_request
+
+    made = generate_one(make_request("10x10", "Expert", seed=12), 0).puzzle
+    said = 0
+    for puzzle in (made, load(ROOT / "puzzles" / "deducer-trial.txt"),
+                   load(ROOT / "puzzles" / "seed000-k2.j")):
+        steps = explain(puzzle).steps
+        if puzzle is made:
+            texts = {s.n: s.text for s in steps}
+            assert texts[76] == ("r8c4 is 6, and r7c3↓ 18/3 allows only 6 to 9 and its pair "
+                                 "complement took 7 and 9, so r8c3 = 8.")
+            assert texts[93] == "r4c9 is 7, and r2c7↓ 30/4 still needs 7 and 8, so r4c7 = 8."
+        board = {**puzzle.givens}
+        for s in steps:
+            j = s.to_json()
+            if s.rule == "naked-single":
+                (r, c, _), = j["placements"]
+                runs = {run.id for run in puzzle.runs if (r, c) in run.coords}
+                for m in re.finditer(r"\br(\d+)c(\d+) is (\d)(?![+\d])", s.text):
+                    at = (int(m.group(1)) - 1, int(m.group(2)) - 1)
+                    assert board.get(at) == int(m.group(3)), (s.n, s.text)
+                    assert runs & {run.id for run in puzzle.runs if at in run.coords}, s.text
+                    said += 1
+            board.update({(r, c): d for r, c, d in j["placements"]})
+    assert said >= 3

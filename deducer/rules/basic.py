@@ -269,6 +269,8 @@ def single_reason(view: View, i: int, d: int) -> str:
         if POP[cover & others] > POP[got & others]:
             best, got = use, cover
     parts = [_run_reason(view, r, takes[r]) for r in best]
+    plain = [_written_instead(view, i, r, others & ~takes[r] & ~_cover(best, r, takes))
+             for r in best]
     left = others & ~got
     # digits written in the cell's other run
     for r in runs:
@@ -319,6 +321,13 @@ def single_reason(view: View, i: int, d: int) -> str:
                 parts[at] = f"{parts[at]} and {', '.join(said)}"
             else:
                 parts.append(f"{who} took {_listed(_union(rules.values()))}")
+    for at, r in enumerate(best):
+        # a run of several combinations that takes from the cell only digits written in
+        # it says where they are written ("r8c4 is 6", not "r8c1→ 33/6 allows only 1 to 5
+        # or 7 to 9": a learner read that as hiding a digit already in the run), unless
+        # its own steps' digits are said with it
+        if plain[at] and parts[at] == _run_reason(view, r, takes[r]):
+            parts[at] = plain[at]
     if left:  # taken on a hypothesis (a chain's links) or before the log began
         parts.append(f"{_listed(left)} {'is' if POP[left] == 1 else 'are'} gone from "
                      f"{view.cell_name(i)}")
@@ -326,6 +335,28 @@ def single_reason(view: View, i: int, d: int) -> str:
         return f"{view.cell_name(i)} has only {d} left"
     # a comma before the last "and": the parts have lists joined by "and" of their own
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+def _cover(best: tuple[int, ...], r: int, takes: dict[int, int]) -> int:
+    """The digits the runs of ``best`` other than ``r`` keep from the cell."""
+    cover = 0
+    for o in best:
+        if o != r:
+            cover |= ALL & ~takes[o]
+    return cover
+
+
+def _written_instead(view: View, i: int, rid: int, needed: int) -> str:
+    """Where run ``rid`` of several combinations takes from cell ``i`` only the digits
+    ``needed`` of it, each written in one of its cells: those cells and digits (``r8c4 is
+    6``; ``r8c1→ 33/6 holds 2, 6 and 7`` for three or more); else ""."""
+    if len(view.live(rid)) == 1 or not needed or needed & ~view.placed_mask(rid):
+        return ""
+    held = sorted((view.value(j), j) for j in view.layout.run_cells[rid]
+                  if j != i and view.is_placed(j) and needed & BIT[view.value(j)])
+    if len(held) <= 2:
+        return " and ".join(f"{view.cell_name(j)} is {w}" for w, j in held)
+    return f"{view.run_name(rid)} holds {digits_and(sum(BIT[w] for w, _ in held))}"
 
 
 def _listed(mask: int) -> str:
