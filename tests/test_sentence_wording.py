@@ -747,3 +747,20 @@ def test_a_naked_single_says_where_a_digit_is_written_not_what_the_run_allows():
                     said += 1
             board.update({(r, c): d for r, c, d in j["placements"]})
     assert said >= 3
+
+
+def test_a_region_sum_says_a_group_of_many_runs_as_how_many():
+    """"5 across runs r2c1→ to r5c2→ (130)" (a generated 10x10 Expert, seed 14, step 58)
+    read as every across run from the one to the other, six with r2c5→, which the group
+    leaves out: more than four runs are said as how many, each named in the detail."""
+    from deducer.generator.core import generate_one
+    from deducer.generator.request import make_request
+
+    puzzle = generate_one(make_request("10x10", "Expert", seed=14), 0).puzzle
+    (step,) = [s for s in explain(puzzle).steps if s.n == 58]
+    assert step.rule == "region-sum-four"
+    assert step.text.startswith("5 across runs (130), 9 down runs (137): r5c6 + r5c7 = "), \
+        step.text
+    detail = step.to_json()["detail"]
+    assert "r2c1→" in detail and "r5c2→" in detail and "r2c5→" not in detail.split(
+        "add up to")[0], detail[:300]

@@ -51,8 +51,7 @@ def region_facts(view: View, region: Region, chosen: list[Touch], excluded: list
     if only_other:
         apart.append(f"{_old_named(view, only_other)} (only in the {_WORD[not down]} runs)")
     said = {region.direction == DOWN: region.total, region.direction != DOWN: chosen_total}
-    groups = {down: _labels(view, region.base, _WORD[down]),
-              not down: _labels(view, [t.run for t in chosen], _WORD[not down])}
+    groups = _cover_groups(view, region, chosen)
     facts = {
         "base_desc": _group(view, _WORD[down], region.base, region.total),
         "chosen_desc": _group(view, _WORD[not down], [t.run for t in chosen], chosen_total),
@@ -64,7 +63,7 @@ def region_facts(view: View, region: Region, chosen: list[Touch], excluded: list
         # the brief sentence: the two groups of runs, each run by its short name (its
         # clue square and direction, as a crossing run is named), and what each group adds
         # up to; each run's sum and the cells only one group covers are the detail's
-        "cover": f"{groups[False]} ({said[False]}), {groups[True]} ({said[True]})",
+        "cover": _cover(groups, said),
     }
     written = ([i for i in only_other if view.is_placed(i)],
                [i for i in only_base if view.is_placed(i)])
@@ -85,20 +84,35 @@ def run_homes(view: View, region: Region, chosen: list[Touch], excluded: list[To
     return out
 
 
-#: a sentence names at most this many runs of one group; more are said as how many and
-#: the first and last (each is in the detail), so the area is found at a glance
+#: a sentence names at most this many runs of one group; more are said as how many (each
+#: is in the detail; issue 51: "more than four runs go to the detail")
 RUNS_MAX = 4
 
 
-def _labels(view: View, runs: Iterable[int], word: str = "") -> str:
+def _labels(view: View, runs: Iterable[int], word: str = "", was: bool = False) -> str:
     """``r2c1→ r3c1→ r4c1→``: runs by their short names, in the grid's order (the arrows
-    part them, so no commas are needed); more than :data:`RUNS_MAX`: ``9 across runs
-    r2c3→ to r9c4→``."""
+    part them, so no commas are needed); more than :data:`RUNS_MAX`: ``9 across runs``.
+    ``was``: the words of before, ``9 across runs r2c3→ to r9c4→``, which a learner read
+    as every across run from the one to the other (the group skips some)."""
     labels = [view.puzzle.runs[r].label
               for r in sorted(runs, key=lambda r: view.puzzle.runs[r].ref[:2])]
     if word and len(labels) > RUNS_MAX:
-        return f"{len(labels)} {word} runs {labels[0]} to {labels[-1]}"
+        return (f"{len(labels)} {word} runs {labels[0]} to {labels[-1]}" if was else
+                f"{len(labels)} {word} runs")
     return " ".join(labels)
+
+
+def _cover_groups(view: View, region: Region, chosen: list[Touch], was: bool = False
+                  ) -> dict[bool, str]:
+    """Each group of runs as said, by whether it is the down group."""
+    down = region.direction == DOWN
+    return {down: _labels(view, region.base, _WORD[down], was),
+            not down: _labels(view, [t.run for t in chosen], _WORD[not down], was)}
+
+
+def _cover(groups: dict[bool, str], said: dict[bool, int]) -> str:
+    """``r2c1→ r3c1→ r4c1→ (41), r1c2↓ r1c3↓ (17)``: the across group, then the down."""
+    return f"{groups[False]} ({said[False]}), {groups[True]} ({said[True]})"
 
 
 def _old_named(view: View, cells: Iterable[int]) -> str:
@@ -491,8 +505,10 @@ def many_words(view: View, found: ManyFound) -> tuple[dict, dict[int, int]]:
     # many runs as "the 9 across runs ..."
     eq_was = equation(view, *as_found, sides, short=True, written=written, homes=homes,
                       was=True)[0]
-    cover_was = len(values["cover"]) + len("the ") * sum(
-        len(g) > RUNS_MAX for g in (region.base, chosen))
+    totals = {region.direction == DOWN: region.total,
+              region.direction != DOWN: sum(cast(int, t.total) for t in chosen)}
+    cover_was = len(_cover(_cover_groups(view, region, chosen, was=True), totals)) + len(
+        "the ") * sum(len(g) > RUNS_MAX for g in (region.base, chosen))
     texts = _way_texts(cells, first, second, k_said, ways)
     shown = "; ".join(texts)
     many = len(ways) > 1
