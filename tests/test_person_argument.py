@@ -52,9 +52,11 @@ def test_the_issue_example_adds_different_digits_from_the_lists():
     puzzle = _seed5()
     steps = _walk(puzzle)
     (step,) = [s for s in steps if s["rule"] == "sum-bounds" and "so r3c3 is" in s["text"]]
+    # r3c4 is 5 to 8 on the board: the terms are digits the cells can hold, 9 in r3c2 and
+    # 8 in r3c4 (a term is read as its cell's digit)
     assert step["text"] == (
-        "r3c1→ 24/4: r3c5 (1 or 3), r3c2 and r3c4, as different digits, make at most 3 + 8 + "
-        "9 = 20, so r3c3 is at least 24 - 20 = 4: 1, 2 and 3 leave r3c3.")
+        "r3c1→ 24/4: r3c5 (1 or 3), r3c2 and r3c4, as different digits, make at most 3 + 9 + "
+        "8 = 20, so r3c3 is at least 24 - 20 = 4: 1, 2 and 3 leave r3c3.")
     assert step["eliminations"] == [[2, 2, [1, 2, 3]]]
     bound = step["proof"]["bound"]
     assert bound["cell"] == [2, 2] and bound["most"]["sum"] == 20

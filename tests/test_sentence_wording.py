@@ -764,3 +764,29 @@ def test_a_region_sum_says_a_group_of_many_runs_as_how_many():
     detail = step.to_json()["detail"]
     assert "r2c1→" in detail and "r5c2→" in detail and "r2c5→" not in detail.split(
         "add up to")[0], detail[:300]
+
+
+def test_a_bound_adds_digits_its_cells_can_hold():
+    """"r7c5 (4 or 6), r7c7 (4 or 6), r7c4, r7c6 and r7c8, as different digits, make at least
+    4 + 6 + 1 + 2 + 3 = 16" (a generated 10x10 Expert, seed 14, step 40) put a 3 in r7c8,
+    which holds 1, 2 or 4: the cells named bare take digits from their lists on the board
+    where those make the same sum, and the proof's digits are the sentence's."""
+    from deducer.generator.core import generate_one
+    from deducer.generator.request import make_request
+
+    puzzle = generate_one(make_request("10x10", "Expert", seed=14), 0).puzzle
+    steps = [s.to_json() for s in explain(puzzle).steps]
+    (step,) = [s for s in steps if s["n"] == 40]
+    assert step["text"] == (
+        "r7c2→ 29/7 still needs 21: r7c5 (4 or 6), r7c7 (4 or 6), r7c4, r7c6 and r7c8, as "
+        "different digits, make at least 4 + 6 + 1 + 3 + 2 = 16, so r7c9 is at most 21 - 16 "
+        "= 5: 6 leaves r7c9.")
+    for s in steps:
+        if s["rule"] != "sum-bounds":
+            continue
+        for side, m in (("least", re.search(r"at least ((?:\d \+ )+\d) = ", s["text"])),
+                        ("most", re.search(r"at most ((?:\d \+ )+\d) = ", s["text"]))):
+            if m and side in s["proof"]["bound"]:
+                said = [int(d) for d in m.group(1).split(" + ")]
+                assert said == [d for *_rc, d in s["proof"]["bound"][side]["digits"]], s
+    assert proofcheck.check_walkthrough(puzzle, steps) == []

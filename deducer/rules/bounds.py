@@ -198,12 +198,24 @@ def _listed(view: View, others: Sequence[int], facts: dict[int, int]) -> tuple[l
                         else view.cell_name(j) for j in named])
 
 
-def _said(masks: Sequence[int], side: str, value: int) -> tuple[str, str]:
-    """``at most 3 + 8 + 9 = 20``; a term that is not its cell's own least (most) says why
-    it counts so: ``, as different digits, make at most 9 + 8 = 17``."""
-    terms = _terms(masks, side)
+def _on_board(masks: Sequence[int], board: Sequence[int], side: str, value: int
+              ) -> list[int]:
+    """The terms of the bound, one digit per cell: from the cells' lists on the board
+    (``board``) where those make the same sum, else from ``masks``, the lists the bound
+    rests on (a cell named bare: any digit not written). A term is read as its cell's
+    digit: "r7c4, r7c6 and r7c8 ... 1 + 2 + 3" put a 3 in r7c8, which could not hold it."""
+    got = _distinct(board, side) if board else None
+    return got if got is not None and sum(got) == value else _terms(masks, side)
+
+
+def _said(masks: Sequence[int], side: str, value: int,
+          board: Sequence[int] = ()) -> tuple[str, str]:
+    """``at most 3 + 9 + 8 = 20``; a term that is not its cell's own least (most) says why
+    it counts so: ``, as different digits, make at most 9 + 8 = 17`` (read from the lists
+    said, ``masks``); the terms as :func:`_on_board` gives them."""
     own = [(LOW if side == "least" else HIGH)[m] for m in masks]
-    sep = ", as different digits," if terms != own else ""
+    sep = ", as different digits," if _terms(masks, side) != own else ""
+    terms = _on_board(masks, board, side, value)
     return sep, f"at {side} {' + '.join(map(str, terms))} = {value}"
 
 
@@ -226,6 +238,9 @@ class Found:
     most: int
     cut_low: bool
     cut_high: bool
+    #: each other cell's list on the board (as ``others``): the terms said are digits
+    #: from these where they make the same sum
+    board: tuple[int, ...] = ()
 
     @property
     def lo(self) -> int:
@@ -246,21 +261,22 @@ def _brief(view: View, f: Found) -> str:
     head = f"{view.run_name(f.rid)} still needs {need}" if f.placed else view.run_name(f.rid)
     named, cells = _listed(view, f.others, f.facts)
     masks = [f.facts.get(j, f.free) for j in named]
+    board = _board_lists(f, named)
     name = view.cell_name(f.cell)
     verb = "makes" if len(f.others) == 1 else "make"
     if f.cut_low and f.cut_high and least == most:  # one sum: the cell is what is left
-        sep, said = _said(masks, "least", least)
+        sep, said = _said(masks, "least", least, board)
         return (f"{head}: {cells}{sep} {verb} exactly {said.split(' ', 2)[2]}, so {name} is "
                 f"{need} - {least} = {f.lo}")
     if f.cut_low and f.cut_high:
-        sep_l, said_l = _said(masks, "least", least)
-        sep_m, said_m = _said(masks, "most", most)
+        sep_l, said_l = _said(masks, "least", least, board)
+        sep_m, said_m = _said(masks, "most", most, board)
         sep = sep_l or sep_m
         # one minus sign a clause: the two ends said apart
         return (f"{head}: {cells}{sep} {verb} {said_l} and {said_m}, so {name} is at least "
                 f"{need} - {most} = {f.lo}, and at most {need} - {least} = {f.hi}")
     side, value = ("least", least) if f.cut_high else ("most", most)
-    sep, said = _said(masks, side, value)
+    sep, said = _said(masks, side, value, board)
     return f"{head}: {cells}{sep} {verb} {said}, {_upshot(name, need, value, side)}"
 
 
@@ -299,19 +315,29 @@ def _fewest_lists(need: int, lists: list[int], others: list[int], free: int,
     return facts
 
 
+def _board_lists(f: Found, named: Sequence[int]) -> list[int]:
+    """The lists of the cells ``named`` on the board, in that order ([] where unknown)."""
+    if not f.board:
+        return []
+    at = dict(zip(f.others, f.board, strict=True))
+    return [f.facts.get(j, at[j]) for j in named]
+
+
 def _bound(f: Found) -> dict:
     """``Proof.bound``: the cell, the run, and each sum that excludes digits with the
     digits that make it (worked out only for a step shown: a chain's search asks this
-    rule on many boards it never shows), the other cells in the order _listed names them."""
+    rule on many boards it never shows), the other cells in the order _listed names them,
+    the digits those the sentence adds."""
     named = [j for j in f.others if j in f.facts] + [j for j in f.others if j not in f.facts]
     in_order = [f.facts.get(j, f.free) for j in named]
+    board = _board_lists(f, named)
     bound: dict = {"cell": f.cell, "run": f.rid}
     if f.cut_low:
         bound["most"] = (f.most, lambda: tuple(
-            zip(named, _terms(in_order, "most"), strict=True)))
+            zip(named, _on_board(in_order, board, "most", f.most), strict=True)))
     if f.cut_high:
         bound["least"] = (f.least, lambda: tuple(
-            zip(named, _terms(in_order, "least"), strict=True)))
+            zip(named, _on_board(in_order, board, "least", f.least), strict=True)))
     return bound
 
 
@@ -367,7 +393,7 @@ def sum_bounds(view: View, rid: int) -> Iterator[Deduction]:
         cut_low = any(d < lo for d in out)
         cut_high = any(d > hi for d in out)
         found = Found(rid, i, need, placed, tuple(others), facts, free, least, most,
-                      cut_low, cut_high)
+                      cut_low, cut_high, tuple(theirs))
         cached = functools.cache(functools.partial(_words, view, found))
         pr = proof(view, (rid,), facts)
         pr.bound = _bound(found)
