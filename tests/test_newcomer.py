@@ -90,7 +90,11 @@ def test_the_text_walkthrough_explains_its_names(capsys):
     code, out, _ = run(capsys, "explain", PUZZLES / "seed002-four.txt", "--color", "never")
     assert code == 0
     legend = next(line for line in out.splitlines() if line.startswith("How to read"))
-    assert "r2c1→ 16/2" in legend and "2 cells adding up to 16" in legend
+    # its examples are runs of this puzzle, so a reader finds them on the board
+    runs = {run.name: run for run in formats.load(PUZZLES / "seed002-four.txt").runs}
+    across, down = re.findall(r"r\d+c\d+[→↓] \d+/\d+", legend)
+    assert across in runs and down in runs
+    assert f"{runs[across].length} cells adding up to {runs[across].total}" in legend
     assert out.index(legend) < out.index("1. ")  # before the steps that use the names
 
 

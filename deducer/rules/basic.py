@@ -269,8 +269,7 @@ def single_reason(view: View, i: int, d: int) -> str:
         if POP[cover & others] > POP[got & others]:
             best, got = use, cover
     parts = [_run_reason(view, r, takes[r]) for r in best]
-    plain = [_written_instead(view, i, r, others & ~takes[r] & ~_cover(best, r, takes))
-             for r in best]
+    first = list(parts)
     left = others & ~got
     # digits written in the cell's other run
     for r in runs:
@@ -321,13 +320,7 @@ def single_reason(view: View, i: int, d: int) -> str:
                 parts[at] = f"{parts[at]} and {', '.join(said)}"
             else:
                 parts.append(f"{who} took {_listed(_union(rules.values()))}")
-    for at, r in enumerate(best):
-        # a run of several combinations that takes from the cell only digits written in
-        # it says where they are written ("r8c4 is 6", not "r8c1→ 33/6 allows only 1 to 5
-        # or 7 to 9": a learner read that as hiding a digit already in the run), unless
-        # its own steps' digits are said with it
-        if plain[at] and parts[at] == _run_reason(view, r, takes[r]):
-            parts[at] = plain[at]
+    _say_written(view, i, best, takes, others, parts, first)
     if left:  # taken on a hypothesis (a chain's links) or before the log began
         parts.append(f"{_listed(left)} {'is' if POP[left] == 1 else 'are'} gone from "
                      f"{view.cell_name(i)}")
@@ -337,13 +330,20 @@ def single_reason(view: View, i: int, d: int) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
-def _cover(best: tuple[int, ...], r: int, takes: dict[int, int]) -> int:
-    """The digits the runs of ``best`` other than ``r`` keep from the cell."""
-    cover = 0
-    for o in best:
-        if o != r:
-            cover |= ALL & ~takes[o]
-    return cover
+def _say_written(view: View, i: int, best: tuple[int, ...], takes: dict[int, int],
+                 others: int, parts: list[str], first: list[str]) -> None:
+    """A run of ``best`` of several combinations that takes from cell ``i`` only digits
+    written in it says where they are written ("r8c4 is 6", not "r8c1→ 33/6 allows only 1
+    to 5 or 7 to 9": a learner read that as hiding a digit already in the run), unless its
+    own steps' digits are said with it (``parts[at]`` no longer ``first[at]``)."""
+    for at, r in enumerate(best):
+        cover = 0  # what the other runs named keep from the cell
+        for o in best:
+            if o != r:
+                cover |= ALL & ~takes[o]
+        plain = _written_instead(view, i, r, others & ~takes[r] & ~cover)
+        if plain and parts[at] == first[at]:
+            parts[at] = plain
 
 
 def _written_instead(view: View, i: int, rid: int, needed: int) -> str:
