@@ -27,11 +27,9 @@ def notation(puzzle=None) -> str:
             across = run
         elif run.direction == DOWN and down is None:
             down = run
-    a_name, a_len, a_total = (across.name, across.length, across.total) if across else \
-        ("r2c1→ 16/2", 2, 16)
-    a_at = a_name.split("→")[0]
-    d_name = down.name if down else "r1c3↓ 9/2"
-    d_at = d_name.split("↓")[0]
+    a_name, a_at, a_len, a_total = ((across.name, cell_name(across.clue_at), across.length,
+                                     across.total) if across else ("r2c1→ 16/2", "r2c1", 2, 16))
+    d_name, d_at = (down.name, cell_name(down.clue_at)) if down else ("r1c3↓ 9/2", "r1c3")
     return ("How to read the steps: r3c4 is the cell in row 3, column 4 (the clue row and "
             "column count). A run is named by its clue square, its direction and its clue: "
             f"{a_name} is the across run whose clue sits in {a_at}, {a_len} cells adding up "

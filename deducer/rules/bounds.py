@@ -198,14 +198,13 @@ def _listed(view: View, others: Sequence[int], facts: dict[int, int]) -> tuple[l
                         else view.cell_name(j) for j in named])
 
 
-def _on_board(masks: Sequence[int], board: Sequence[int], side: str, value: int
-              ) -> list[int]:
+def _on_board(terms: list[int], board: Sequence[int], side: str) -> list[int]:
     """The terms of the bound, one digit per cell: from the cells' lists on the board
-    (``board``) where those make the same sum, else from ``masks``, the lists the bound
-    rests on (a cell named bare: any digit not written). A term is read as its cell's
+    (``board``) where those make the same sum, else ``terms`` (from the lists the bound
+    rests on, a cell named bare any digit not written). A term is read as its cell's
     digit: "r7c4, r7c6 and r7c8 ... 1 + 2 + 3" put a 3 in r7c8, which could not hold it."""
     got = _distinct(board, side) if board else None
-    return got if got is not None and sum(got) == value else _terms(masks, side)
+    return got if got is not None and sum(got) == sum(terms) else terms
 
 
 def _said(masks: Sequence[int], side: str, value: int,
@@ -213,10 +212,10 @@ def _said(masks: Sequence[int], side: str, value: int,
     """``at most 3 + 9 + 8 = 20``; a term that is not its cell's own least (most) says why
     it counts so: ``, as different digits, make at most 9 + 8 = 17`` (read from the lists
     said, ``masks``); the terms as :func:`_on_board` gives them."""
+    terms = _terms(masks, side)
     own = [(LOW if side == "least" else HIGH)[m] for m in masks]
-    sep = ", as different digits," if _terms(masks, side) != own else ""
-    terms = _on_board(masks, board, side, value)
-    return sep, f"at {side} {' + '.join(map(str, terms))} = {value}"
+    sep = ", as different digits," if terms != own else ""
+    return sep, f"at {side} {' + '.join(map(str, _on_board(terms, board, side)))} = {value}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,10 +333,10 @@ def _bound(f: Found) -> dict:
     bound: dict = {"cell": f.cell, "run": f.rid}
     if f.cut_low:
         bound["most"] = (f.most, lambda: tuple(
-            zip(named, _on_board(in_order, board, "most", f.most), strict=True)))
+            zip(named, _on_board(_terms(in_order, "most"), board, "most"), strict=True)))
     if f.cut_high:
         bound["least"] = (f.least, lambda: tuple(
-            zip(named, _on_board(in_order, board, "least", f.least), strict=True)))
+            zip(named, _on_board(_terms(in_order, "least"), board, "least"), strict=True)))
     return bound
 
 

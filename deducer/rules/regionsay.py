@@ -505,8 +505,8 @@ def many_words(view: View, found: ManyFound) -> tuple[dict, dict[int, int]]:
     # many runs as "the 9 across runs ..."
     eq_was = equation(view, *as_found, sides, short=True, written=written, homes=homes,
                       was=True)[0]
-    totals = {region.direction == DOWN: region.total,
-              region.direction != DOWN: sum(cast(int, t.total) for t in chosen)}
+    down = region.direction == DOWN
+    totals = {down: values["base_total"], not down: values["chosen_total"]}
     cover_was = len(_cover(_cover_groups(view, region, chosen, was=True), totals)) + len(
         "the ") * sum(len(g) > RUNS_MAX for g in (region.base, chosen))
     texts = _way_texts(cells, first, second, k_said, ways)

@@ -78,16 +78,13 @@ def settled_run(view: View, rid: int) -> Iterator[Deduction]:
         sum names none, the one cell no fact is stated for comes last with the arithmetic
         that leaves it its digit ("r9c8 = 24 - 17 = 7"): a learner read it bare and had to
         work out why. Two such cells could swap, so there is at most one."""
-        kept = fewest()
-        bare = [k for k, i in enumerate(open_) if i not in kept]
-        said_ = [f"{view.cell_name(i)} = {d}" for k, (i, d) in enumerate(zip(open_, way,
-                 strict=True)) if len(open_) <= 3 or k not in bare]
-        if len(open_) <= 3 or not bare:
-            return ", ".join(said_)
-        (k,) = bare
-        rest = need - way[k]
-        return (f"{', '.join(said_)} and {view.cell_name(open_[k])} = {need} - {rest} = "
-                f"{way[k]}")
+        named = [(i, d) for i, d in zip(open_, way, strict=True)]
+        bare = [(i, d) for i, d in named if i not in fewest()] if len(open_) > 3 else []
+        if not bare:
+            return ", ".join(f"{view.cell_name(i)} = {d}" for i, d in named)
+        ((last, d),) = bare
+        said_ = ", ".join(f"{view.cell_name(i)} = {e}" for i, e in named if i != last)
+        return f"{said_} and {view.cell_name(last)} = {need} - {need - d} = {d}"
 
     def need_said() -> str:
         """``r10c11 + r11c11 = 7 - 4 = 3``; ``its 5 empty cells make 37 - 8 = 29``: the
